@@ -1,0 +1,4 @@
+@NullMarked
+package dev.capstan.release;
+
+import org.jspecify.annotations.NullMarked;

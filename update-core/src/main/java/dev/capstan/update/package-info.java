@@ -1,0 +1,5 @@
+/** Capstan's platform update engine. */
+@NullMarked
+package dev.capstan.update;
+
+import org.jspecify.annotations.NullMarked;

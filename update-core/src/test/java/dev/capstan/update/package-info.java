@@ -1,0 +1,4 @@
+@NullMarked
+package dev.capstan.update;
+
+import org.jspecify.annotations.NullMarked;
