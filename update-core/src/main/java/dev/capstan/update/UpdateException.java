@@ -1,0 +1,31 @@
+package dev.capstan.update;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Base of every exception the update engine throws. Unchecked; callers that need to tell failures
+ * apart catch the subclasses ({@link InvalidManifestException}, {@link UpdateBlockedException},
+ * {@link RolloutFailedException}, ...). A bad input is always rejected before the first write.
+ */
+public class UpdateException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  /**
+   * Creates an exception with a message that names the object, the rule and the bad value.
+   *
+   * @param message what went wrong
+   */
+  public UpdateException(String message) {
+    super(message);
+  }
+
+  /**
+   * Creates an exception that wraps a lower-level cause.
+   *
+   * @param message what went wrong
+   * @param cause the underlying failure
+   */
+  public UpdateException(String message, @Nullable Throwable cause) {
+    super(message, cause);
+  }
+}

@@ -1,0 +1,15 @@
+package dev.capstan.update.internal;
+
+/** A document could not be read at all: a syntax error, a duplicate key, a limit exceeded. */
+public final class DocumentSyntaxException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  /**
+   * Creates the exception.
+   *
+   * @param message what is wrong, with the position when known
+   */
+  public DocumentSyntaxException(String message) {
+    super(message);
+  }
+}
