@@ -1,3 +1,4 @@
+/** Tests of the update engine, and the shared mcp-runtime fixture. */
 @NullMarked
 package dev.capstan.update;
 

@@ -1,0 +1,407 @@
+package dev.capstan.update.plan;
+
+import dev.capstan.update.InvalidManifestException;
+import dev.capstan.update.InvalidOptionsException;
+import dev.capstan.update.NotInstalledException;
+import dev.capstan.update.catalog.Catalog;
+import dev.capstan.update.catalog.CatalogComponent;
+import dev.capstan.update.catalog.InstalledCheck;
+import dev.capstan.update.catalog.VersionPolicy;
+import dev.capstan.update.cluster.ClusterInfo;
+import dev.capstan.update.cluster.ContainerState;
+import dev.capstan.update.cluster.ContainerStatus;
+import dev.capstan.update.cluster.CrdState;
+import dev.capstan.update.cluster.DeploymentState;
+import dev.capstan.update.cluster.InventoryQuery;
+import dev.capstan.update.cluster.InventorySnapshot;
+import dev.capstan.update.cluster.PodState;
+import dev.capstan.update.cluster.Workload;
+import dev.capstan.update.manifest.CrdBundle;
+import dev.capstan.update.manifest.CrdDocument;
+import dev.capstan.update.manifest.ManifestComponent;
+import dev.capstan.update.manifest.PlatformRelease;
+import dev.capstan.update.manifest.PlatformReleases;
+import dev.capstan.update.version.ImageRef;
+import dev.capstan.update.version.Semver;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * Diffs a cluster inventory with a release manifest, per the host's catalog. Pure: no I/O, no
+ * clock; the same inputs give the same plan.
+ *
+ * <p>Reasons, in the order the checks run for each component (rollout order):
+ *
+ * <ul>
+ *   <li>{@code skip}: {@code not selected (--only)}; {@code opt-in; pass --include <group>}; {@code
+ *       not in release manifest}; {@code on-demand image; no workload to update}; {@code not
+ *       installed}; {@code container "<c>" not found in deployment}; {@code <ENV> not set on
+ *       <deployment>}; {@code cannot parse current image: ...};
+ *   <li>{@code unchanged}: {@code image matches release};
+ *   <li>{@code update}, possibly with the note {@code running digest already matches; pinning spec
+ *       to digest} or {@code version "a" or "b" is not semver; downgrade check skipped};
+ *   <li>{@code blocked}: {@code downgrade A -> B; pass --allow-downgrade to permit}, or {@code <c>
+ *       A -> B is not a patch update; <hint>} under the same-minor policy.
+ * </ul>
+ */
+public final class UpdatePlanner {
+
+  static final String NOT_SELECTED = "not selected (--only)";
+  static final String NOT_IN_MANIFEST = "not in release manifest";
+  static final String ON_DEMAND = "on-demand image; no workload to update";
+  static final String NOT_INSTALLED = "not installed";
+  static final String MATCHES = "image matches release";
+  static final String PINNING = "running digest already matches; pinning spec to digest";
+
+  private UpdatePlanner() {}
+
+  /**
+   * Returns the opt-in skip reason of a group.
+   *
+   * @param group the opt-in group
+   * @return {@code opt-in; pass --include <group>}
+   */
+  public static String optInReason(String group) {
+    return "opt-in; pass --include " + group;
+  }
+
+  /**
+   * Returns what to read from the cluster for a plan: every catalog workload (the installed-check
+   * one first) and the release's CRDs.
+   *
+   * @param catalog the host's catalog
+   * @param release the manifest
+   * @return the inventory query
+   */
+  public static InventoryQuery query(Catalog catalog, PlatformRelease release) {
+    List<String> crds =
+        release.crdChange() && !release.crds().isBlank() ? release.crdBundle().names() : List.of();
+    return new InventoryQuery(catalog.workloads(), crds);
+  }
+
+  /**
+   * Plans an update.
+   *
+   * @param inventory the live state
+   * @param release the manifest
+   * @param catalog the host's catalog
+   * @param selection which components to consider
+   * @return the plan, with an unknown cluster and no manifest source (attach them with the withers)
+   * @throws InvalidOptionsException when the selection names unknown components or groups
+   * @throws InvalidManifestException when the manifest does not fit the catalog, or changes CRDs
+   *     without carrying them
+   * @throws NotInstalledException when the catalog's installed-check Deployment is missing
+   */
+  public static UpdatePlan plan(
+      InventorySnapshot inventory, PlatformRelease release, Catalog catalog, Selection selection) {
+    checkSelection(selection, catalog);
+    String source = "for version " + release.version();
+    PlatformReleases.check(release, source, catalog);
+    Index index = new Index(inventory);
+    checkInstalled(catalog, index);
+
+    List<String> warnings = new ArrayList<>();
+    List<CrdResult> preview = new ArrayList<>();
+    List<CrdDocument> toApply = new ArrayList<>();
+    planCrds(release, selection, index, warnings, preview, toApply, source);
+
+    List<PlanRow> rows = new ArrayList<>();
+    TreeSet<String> installed = new TreeSet<>(UpdatePlanner::compareVersions);
+    for (CatalogComponent c : catalog.components()) {
+      PlanRow row = guard(planComponent(c, release, catalog, selection, index), c, selection);
+      if (c.built() && row.action() != PlanAction.SKIP && !row.currentVersion().isEmpty()) {
+        installed.add(row.currentVersion());
+      }
+      if (row.action() == PlanAction.UPDATE && c.note() != null) {
+        warnings.add(c.name() + ": " + c.note());
+      }
+      rows.add(row);
+    }
+    String installedVersion =
+        installed.size() <= 1
+            ? String.join("", installed)
+            : "mixed (" + String.join(", ", installed) + ")";
+    return new UpdatePlan(
+        ClusterInfo.unknown(),
+        "",
+        release.version(),
+        installedVersion,
+        !toApply.isEmpty(),
+        toApply.stream().map(CrdDocument::name).toList(),
+        preview,
+        toApply,
+        List.of(),
+        rows,
+        catalog.preserved(),
+        warnings,
+        catalog.metadata());
+  }
+
+  private static void checkSelection(Selection selection, Catalog catalog) {
+    List<String> problems = new ArrayList<>();
+    List<String> unknown =
+        selection.only().stream().filter(n -> catalog.component(n).isEmpty()).toList();
+    if (!unknown.isEmpty()) {
+      problems.add(
+          "--only has unknown component(s) "
+              + String.join(", ", unknown)
+              + "; known components: "
+              + String.join(", ", catalog.names()));
+    }
+    List<String> unknownGroups =
+        selection.includeGroups().stream().filter(g -> !catalog.groups().contains(g)).toList();
+    if (!unknownGroups.isEmpty()) {
+      problems.add(
+          "--include has unknown group(s) "
+              + String.join(", ", unknownGroups)
+              + "; known groups: "
+              + (catalog.groups().isEmpty() ? "none" : String.join(", ", catalog.groups())));
+    }
+    if (!problems.isEmpty()) {
+      throw new InvalidOptionsException(problems);
+    }
+  }
+
+  private static void checkInstalled(Catalog catalog, Index index) {
+    InstalledCheck check = catalog.installedCheck();
+    if (check != null && index.deployment(check.workload()).isEmpty()) {
+      throw new NotInstalledException(
+          "deployment "
+              + check.workload().key()
+              + " not found: the cluster does not look like an install of "
+              + catalog.platformName()
+              + " ("
+              + check.hint()
+              + ")");
+    }
+  }
+
+  private static void planCrds(
+      PlatformRelease release,
+      Selection selection,
+      Index index,
+      List<String> warnings,
+      List<CrdResult> preview,
+      List<CrdDocument> toApply,
+      String source) {
+    if (!release.crdChange()) {
+      return;
+    }
+    if (!selection.only().isEmpty()) {
+      warnings.add(
+          "release "
+              + release.version()
+              + " changes CustomResourceDefinitions but --only is set, so CRD apply is skipped;"
+              + " re-run without --only to apply them");
+      return;
+    }
+    if (release.crds().isBlank()) {
+      throw new InvalidManifestException(
+          source,
+          List.of(
+              "crdChange is set but the release has no embedded crds; pass --crds <file> with the"
+                  + " release's CRD bundle"));
+    }
+    CrdBundle bundle = release.crdBundle();
+    for (CrdDocument doc : bundle.crds()) {
+      Optional<CrdState> live = index.crd(doc.name());
+      String intent =
+          live.isEmpty()
+              ? "create"
+              : doc.specEquals(live.get().spec()) ? CrdResult.SKIPPED : "update";
+      preview.add(CrdResult.of(doc.name(), intent));
+      if (!intent.equals(CrdResult.SKIPPED)) {
+        toApply.add(doc);
+      }
+    }
+    if (toApply.isEmpty()) {
+      warnings.add("CustomResourceDefinitions already match the release; CRD apply skipped");
+    } else {
+      warnings.add(
+          "release "
+              + release.version()
+              + " applies CustomResourceDefinitions before image rollouts: "
+              + String.join(", ", toApply.stream().map(CrdDocument::name).toList()));
+    }
+  }
+
+  private static PlanRow planComponent(
+      CatalogComponent c,
+      PlatformRelease release,
+      Catalog catalog,
+      Selection selection,
+      Index index) {
+    String group = c.optInGroup();
+    if (!selection.only().isEmpty() && !selection.only().contains(c.name())) {
+      return PlanRow.skip(c, NOT_SELECTED);
+    }
+    if (selection.only().isEmpty() && group != null && !selection.includeGroups().contains(group)) {
+      return PlanRow.skip(c, optInReason(group));
+    }
+    Optional<ManifestComponent> entry = release.component(c.name());
+    if (entry.isEmpty()) {
+      return PlanRow.skip(c, NOT_IN_MANIFEST);
+    }
+    String targetVersion =
+        c.built() ? ImageRef.releaseVersion(entry.get().tag()) : entry.get().tag();
+    Workload workload = c.workload();
+    if (workload == null) {
+      return PlanRow.skip(c, ON_DEMAND).withVersions("", "", "", targetVersion);
+    }
+    Optional<DeploymentState> deployment = index.deployment(workload);
+    if (deployment.isEmpty()) {
+      return PlanRow.skip(c, NOT_INSTALLED).withVersions("", "", "", targetVersion);
+    }
+    Optional<ContainerState> container = deployment.get().container(c.container());
+    if (container.isEmpty()) {
+      return PlanRow.skip(c, "container \"" + c.container() + "\" not found in deployment")
+          .withVersions("", "", "", targetVersion);
+    }
+    String envVar = c.envVar();
+    String currentImage =
+        envVar == null ? container.get().image() : container.get().envValue(envVar).orElse("");
+    if (envVar != null && currentImage.isEmpty()) {
+      return PlanRow.skip(c, envVar + " not set on " + workload.deployment())
+          .withVersions("", "", "", targetVersion);
+    }
+    ImageRef current;
+    try {
+      current = ImageRef.parse(currentImage);
+    } catch (IllegalArgumentException e) {
+      return PlanRow.skip(c, "cannot parse current image: " + e.getMessage())
+          .withVersions(currentImage, "", "", targetVersion);
+    }
+    String currentVersion = c.built() ? ImageRef.releaseVersion(current.tag()) : current.tag();
+    if (!Semver.isValid(currentVersion) && c.built() && envVar == null) {
+      String stamped = deployment.get().annotations().get(catalog.metadata().versionAnnotation());
+      if (stamped != null && !stamped.isEmpty()) {
+        currentVersion = stamped;
+      }
+    }
+    String runningDigest =
+        envVar == null ? index.runningDigest(deployment.get(), c.container()) : "";
+    String currentDigest = current.digest().isEmpty() ? runningDigest : current.digest();
+    ImageRef target = entry.get().targetRef(release.registry(), current.registry());
+    PlanRow row =
+        PlanRow.skip(c, "")
+            .withVersions(currentImage, currentDigest, currentVersion, targetVersion)
+            .withTargetImage(target.toString());
+    boolean sameName = target.name().equals(current.name()) && target.tag().equals(current.tag());
+    if (!sameName) {
+      return row.withAction(PlanAction.UPDATE, "");
+    }
+    if (target.digest().isEmpty()) {
+      return row.withTargetImage(current.digest().isEmpty() ? target.toString() : currentImage)
+          .withAction(PlanAction.UNCHANGED, MATCHES);
+    }
+    if (current.digest().equals(target.digest())) {
+      return row.withAction(PlanAction.UNCHANGED, MATCHES);
+    }
+    if (current.digest().isEmpty() && runningDigest.equals(target.digest())) {
+      return row.withAction(PlanAction.UPDATE, "").withNote(PINNING);
+    }
+    return row.withAction(PlanAction.UPDATE, "");
+  }
+
+  private static PlanRow guard(PlanRow row, CatalogComponent c, Selection selection) {
+    if (row.action() != PlanAction.UPDATE) {
+      return row;
+    }
+    String from = row.currentVersion();
+    String to = row.targetVersion();
+    Optional<Semver> current = Semver.tryParse(from);
+    Optional<Semver> target = Semver.tryParse(to);
+    if (c.versionPolicy() instanceof VersionPolicy.SameMinor policy) {
+      if (current.isEmpty() || target.isEmpty() || !current.get().sameMinor(target.get())) {
+        return row.withAction(
+            PlanAction.BLOCKED,
+            c.name()
+                + " "
+                + from
+                + " -> "
+                + to
+                + " is not a patch update"
+                + (policy.hint().isEmpty() ? "" : "; " + policy.hint()));
+      }
+    }
+    if (current.isEmpty() || target.isEmpty()) {
+      return row.withNote(
+          "version \"" + from + "\" or \"" + to + "\" is not semver; downgrade check skipped");
+    }
+    if (target.get().compareTo(current.get()) < 0 && !selection.allowDowngrade()) {
+      return row.withAction(
+          PlanAction.BLOCKED,
+          "downgrade " + from + " -> " + to + "; pass --allow-downgrade to permit");
+    }
+    return row;
+  }
+
+  /** Orders versions by semver precedence; non-semver strings after, lexically. */
+  private static int compareVersions(String a, String b) {
+    Optional<Semver> sa = Semver.tryParse(a);
+    Optional<Semver> sb = Semver.tryParse(b);
+    if (sa.isPresent() && sb.isPresent()) {
+      int c = sa.get().compareTo(sb.get());
+      return c != 0 ? c : a.compareTo(b);
+    }
+    if (sa.isPresent() != sb.isPresent()) {
+      return sa.isPresent() ? -1 : 1;
+    }
+    return a.compareTo(b);
+  }
+
+  /** The snapshot, indexed once so planning stays linear in its size. */
+  private static final class Index {
+    private final Map<Workload, DeploymentState> deployments = new HashMap<>();
+    private final Map<String, List<PodState>> podsByNamespace = new HashMap<>();
+    private final Map<String, CrdState> crds = new HashMap<>();
+
+    Index(InventorySnapshot inventory) {
+      for (DeploymentState d : inventory.deployments()) {
+        deployments.put(d.workload(), d);
+      }
+      for (PodState p : inventory.pods()) {
+        podsByNamespace.computeIfAbsent(p.namespace(), ns -> new ArrayList<>()).add(p);
+      }
+      for (CrdState c : inventory.crds()) {
+        crds.put(c.name(), c);
+      }
+    }
+
+    Optional<DeploymentState> deployment(Workload w) {
+      return Optional.ofNullable(deployments.get(w));
+    }
+
+    Optional<CrdState> crd(String name) {
+      return Optional.ofNullable(crds.get(name));
+    }
+
+    /**
+     * The digest every ready container of this name in the Deployment's pods runs, or empty when
+     * there is none or they disagree.
+     */
+    String runningDigest(DeploymentState d, String container) {
+      String digest = "";
+      for (PodState pod : podsByNamespace.getOrDefault(d.workload().namespace(), List.of())) {
+        if (!pod.matches(d.selector())) {
+          continue;
+        }
+        for (ContainerStatus status : pod.containers()) {
+          if (!status.name().equals(container) || !status.ready()) {
+            continue;
+          }
+          Optional<String> running = ImageRef.digestFromImageId(status.imageId());
+          if (running.isEmpty() || (!digest.isEmpty() && !digest.equals(running.get()))) {
+            return "";
+          }
+          digest = running.get();
+        }
+      }
+      return digest;
+    }
+  }
+}
