@@ -69,7 +69,7 @@ final class CatalogReader {
       }
     }
     List<String> preserved = root.strings("preserved");
-    problems.addAll(Catalog.problems(platform, apiVersion, baseUrl, names));
+    StrictMap.addPerField(problems, Catalog.problems(platform, apiVersion, baseUrl, names));
     if (!problems.isEmpty()) {
       throw new InvalidCatalogException(source, problems);
     }
@@ -144,7 +144,8 @@ final class CatalogReader {
     String optIn = m.has("optIn") ? m.string("optIn") : null;
     String note = m.has("note") ? m.string("note") : null;
     VersionPolicy policy = policy(m);
-    problems.addAll(
+    StrictMap.addPerField(
+        problems,
         CatalogComponent.problems(
             path, name, hasWorkload, container, envVar, repository, optIn, note));
     if (problems.size() > before) {

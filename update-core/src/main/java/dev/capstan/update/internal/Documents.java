@@ -12,6 +12,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 
 /** Reads YAML or JSON bytes into plain immutable trees (see {@link Trees#freeze}). */
@@ -123,8 +124,15 @@ public final class Documents {
   }
 
   private static DocumentSyntaxException yamlError(YamlEngineException e) {
-    String msg = String.valueOf(e.getMessage()).strip().replaceAll("\\s*\\n\\s*", " ");
-    return new DocumentSyntaxException("YAML error: " + msg);
+    if (e instanceof MarkedYamlEngineException marked) {
+      String where =
+          marked
+              .getProblemMark()
+              .map(m -> " at line " + (m.getLine() + 1) + ", column " + (m.getColumn() + 1))
+              .orElse("");
+      return new DocumentSyntaxException("YAML error" + where + ": " + marked.getProblem());
+    }
+    return new DocumentSyntaxException("YAML error: " + e.getMessage());
   }
 
   private static String at(JacksonException e) {

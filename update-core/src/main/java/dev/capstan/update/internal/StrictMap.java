@@ -66,6 +66,37 @@ public final class StrictMap {
   }
 
   /**
+   * Adds problems, keeping one per field path: a rule problem about a field already reported (for
+   * example with the wrong type) is dropped. A problem's path is its first word.
+   *
+   * @param problems the problems so far
+   * @param more the problems to add
+   */
+  public static void addPerField(List<String> problems, List<String> more) {
+    for (String p : more) {
+      String path = pathOf(p);
+      if (problems.stream().noneMatch(q -> pathOf(q).equals(path))) {
+        problems.add(p);
+      }
+    }
+  }
+
+  private static String pathOf(String problem) {
+    int space = problem.indexOf(' ');
+    return space < 0 ? problem : problem.substring(0, space);
+  }
+
+  /**
+   * Returns the number of elements of a list field.
+   *
+   * @param key the field name
+   * @return the list's size; 0 when absent or not a list
+   */
+  public int size(String key) {
+    return map.get(key) instanceof List<?> l ? l.size() : 0;
+  }
+
+  /**
    * Returns the path of one of this mapping's fields.
    *
    * @param key the field name

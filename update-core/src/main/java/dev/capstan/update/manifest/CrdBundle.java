@@ -101,6 +101,7 @@ public record CrdBundle(List<CrdDocument> crds) {
       Object kind = map.get("kind");
       if (!KIND.equals(kind)) {
         problems.add(docPath + ".kind must be " + KIND + ": " + Trees.show(kind));
+        continue;
       }
       Object apiVersion = map.get("apiVersion");
       if (!(apiVersion instanceof String v && v.startsWith("apiextensions.k8s.io/"))) {

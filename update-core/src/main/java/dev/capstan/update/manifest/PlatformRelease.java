@@ -124,6 +124,21 @@ public record PlatformRelease(
       String crds,
       List<String> names,
       @Nullable Catalog catalog) {
+    List<String> out = headerProblems(apiVersion, kind, version, registry, crds, catalog);
+    if (names.isEmpty()) {
+      out.add("components must not be empty");
+    }
+    out.addAll(nameProblems(names, catalog));
+    return out;
+  }
+
+  static List<String> headerProblems(
+      String apiVersion,
+      String kind,
+      String version,
+      String registry,
+      String crds,
+      @Nullable Catalog catalog) {
     List<String> out = new ArrayList<>();
     if (apiVersion.isEmpty()) {
       out.add("apiVersion is required");
@@ -146,9 +161,11 @@ public record PlatformRelease(
     if (!crds.isBlank()) {
       CrdBundle.read(crds, "crds", out);
     }
-    if (names.isEmpty()) {
-      out.add("components must not be empty");
-    }
+    return out;
+  }
+
+  static List<String> nameProblems(List<String> names, @Nullable Catalog catalog) {
+    List<String> out = new ArrayList<>();
     Map<String, Integer> seen = new HashMap<>();
     for (int i = 0; i < names.size(); i++) {
       String name = names.get(i);

@@ -68,6 +68,12 @@ public final class PlatformReleases {
     String registry = root.string("registry");
     boolean crdChange = root.bool("crdChange");
     String crds = root.string("crds");
+    StrictMap.addPerField(
+        problems,
+        PlatformRelease.headerProblems(apiVersion, kind, version, registry, crds, catalog));
+    if (root.size("components") == 0) {
+      problems.add("components must not be empty");
+    }
     List<ManifestComponent> components = new ArrayList<>();
     List<String> names = new ArrayList<>();
     for (StrictMap.Element e : root.objects("components", COMPONENT)) {
@@ -80,13 +86,12 @@ public final class PlatformReleases {
       List<String> own =
           ManifestComponent.problems(
               "components[" + e.index() + "].", name, repository, tag, digest);
-      problems.addAll(own);
+      StrictMap.addPerField(problems, own);
       if (own.isEmpty()) {
         components.add(new ManifestComponent(name, repository, tag, digest));
       }
     }
-    problems.addAll(
-        PlatformRelease.problems(apiVersion, kind, version, registry, crds, names, catalog));
+    StrictMap.addPerField(problems, PlatformRelease.nameProblems(names, catalog));
     if (!problems.isEmpty()) {
       throw new InvalidManifestException(source, problems);
     }

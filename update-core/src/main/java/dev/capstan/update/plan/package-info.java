@@ -11,7 +11,7 @@
  * {@code blocked}) and a reason; the installed version ({@code v0.4.0}, or {@code mixed (v0.4.0,
  * v0.5.0)}); the CRD preview ({@code create}, {@code update}, or {@code skipped} when the live spec
  * is equal); the image builds ({@code build} or {@code reuse}, filled in by {@link
- * dev.capstan.update.build.ImageBuildPlanner}); the warnings; and what an update never modifies.
+ * dev.capstan.update.build.ImageBuilds#plan}); the warnings; and what an update never modifies.
  *
  * <p>Plan records mirror the JSON report: an absent string is empty, never null.
  */
