@@ -1,0 +1,681 @@
+package dev.capstan.update.command;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.capstan.update.InvalidOptionsException;
+import dev.capstan.update.TargetRequiredException;
+import dev.capstan.update.apply.ApplyOptions;
+import dev.capstan.update.build.BuildSettings;
+import dev.capstan.update.internal.GoDuration;
+import dev.capstan.update.plan.Selection;
+import dev.capstan.update.version.Semver;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One update invocation's options, mirroring mcp-runtime's flags and defaults (see {@link
+ * #defaults()}). The compact constructor only rejects nulls, so a CLI can map flags one to one;
+ * {@link #validate()} checks the values and names the flag in each message.
+ *
+ * @param to the target version ({@code --to}); empty when a manifest file is given
+ * @param releaseManifest the manifest location ({@code --release-manifest}); empty to derive it
+ *     from {@code to} and the catalog's release URL
+ * @param crds a CRD bundle location ({@code --crds}) for a release that changes CRDs without
+ *     embedding them
+ * @param dryRun plan only ({@code --dry-run})
+ * @param yes skip the confirmation ({@code --yes})
+ * @param only update only these components ({@code --only}); empty for all non-opt-in ones
+ * @param includeGroups opt-in groups to include ({@code --include}), generalising {@code
+ *     --include-auth} and {@code --include-cert-manager}
+ * @param allowDowngrade allow a target older than the installed version ({@code --allow-downgrade})
+ * @param rollbackOnFailure restore touched workloads on failure ({@code --rollback-on-failure},
+ *     default true)
+ * @param timeout per-workload rollout timeout ({@code --timeout}, default 5m)
+ * @param output {@code text} or {@code json} ({@code --output}, default text)
+ * @param kubeconfig the kubeconfig path ({@code --kubeconfig}); for the wrapper that creates the
+ *     cluster, unused by the command itself
+ * @param context the kube context ({@code --context}); likewise for the wrapper
+ * @param build build and push changed built images first ({@code --build})
+ * @param source the source checkout to build from ({@code --source}, default {@code .})
+ * @param imagePlatform the build platform ({@code --image-platform}); empty to use the environment,
+ *     then {@code linux/amd64}
+ * @param buildParallelism images built at once ({@code --build-parallelism}, default 1)
+ * @param buildRetries extra attempts per failed build (default 1)
+ */
+public record UpdateOptions(
+    String to,
+    String releaseManifest,
+    String crds,
+    boolean dryRun,
+    boolean yes,
+    List<String> only,
+    List<String> includeGroups,
+    boolean allowDowngrade,
+    boolean rollbackOnFailure,
+    Duration timeout,
+    String output,
+    String kubeconfig,
+    String context,
+    boolean build,
+    String source,
+    String imagePlatform,
+    int buildParallelism,
+    int buildRetries) {
+
+  /** The text output format. */
+  public static final String TEXT = "text";
+
+  /** The JSON output format. */
+  public static final String JSON = "json";
+
+  /** Rejects nulls and copies the lists. */
+  public UpdateOptions {
+    requireNonNull(to, "to");
+    requireNonNull(releaseManifest, "releaseManifest");
+    requireNonNull(crds, "crds");
+    requireNonNull(timeout, "timeout");
+    requireNonNull(output, "output");
+    requireNonNull(kubeconfig, "kubeconfig");
+    requireNonNull(context, "context");
+    requireNonNull(source, "source");
+    requireNonNull(imagePlatform, "imagePlatform");
+    only = List.copyOf(only);
+    includeGroups = List.copyOf(includeGroups);
+  }
+
+  /**
+   * Returns the defaults: no target, rollback on failure, 5 minute timeout, text output, source
+   * {@code .}, build parallelism 1, one build retry.
+   *
+   * @return the defaults
+   */
+  public static UpdateOptions defaults() {
+    return new UpdateOptions(
+        "",
+        "",
+        "",
+        false,
+        false,
+        List.of(),
+        List.of(),
+        false,
+        true,
+        ApplyOptions.DEFAULT_TIMEOUT,
+        TEXT,
+        "",
+        "",
+        false,
+        ".",
+        "",
+        1,
+        1);
+  }
+
+  /**
+   * Checks the values.
+   *
+   * @throws TargetRequiredException when neither {@code to} nor {@code releaseManifest} is set
+   * @throws InvalidOptionsException listing every other problem, each naming its flag
+   */
+  public void validate() {
+    if (to.isBlank() && releaseManifest.isBlank()) {
+      throw new TargetRequiredException();
+    }
+    List<String> problems = new ArrayList<>();
+    if (!to.isEmpty() && !Semver.isValid(to)) {
+      problems.add("--to must be " + Semver.RULE + ": '" + to + "'");
+    }
+    if (!output.equals(TEXT) && !output.equals(JSON)) {
+      problems.add("--output must be text or json: '" + output + "'");
+    }
+    if (timeout.isNegative() || timeout.isZero()) {
+      problems.add("--timeout must be positive: '" + GoDuration.format(timeout) + "'");
+    }
+    if (build) {
+      if (source.isBlank()) {
+        problems.add("--source must name the source checkout: '" + source + "'");
+      }
+      if (buildParallelism < 1) {
+        problems.add("--build-parallelism must be at least 1: '" + buildParallelism + "'");
+      }
+      if (buildRetries < 0) {
+        problems.add("build retries must not be negative: '" + buildRetries + "'");
+      }
+      if (!imagePlatform.isEmpty() && !BuildSettings.isValidPlatform(imagePlatform)) {
+        problems.add(
+            "--image-platform must match "
+                + BuildSettings.PLATFORM_RULE
+                + ": '"
+                + imagePlatform
+                + "'");
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new InvalidOptionsException(problems);
+    }
+  }
+
+  /**
+   * Returns the component selection these options describe.
+   *
+   * @return {@code only}, {@code includeGroups} and {@code allowDowngrade}
+   */
+  public Selection selection() {
+    return new Selection(only, Set.copyOf(includeGroups), allowDowngrade);
+  }
+
+  /**
+   * Tells whether the output is JSON.
+   *
+   * @return true for {@code json}
+   */
+  public boolean json() {
+    return output.equals(JSON);
+  }
+
+  /**
+   * Returns a copy with a target version.
+   *
+   * @param value for example {@code v0.5.0}
+   * @return the copy
+   */
+  public UpdateOptions withTo(String value) {
+    return new UpdateOptions(
+        value,
+        releaseManifest,
+        crds,
+        dryRun,
+        yes,
+        only,
+        includeGroups,
+        allowDowngrade,
+        rollbackOnFailure,
+        timeout,
+        output,
+        kubeconfig,
+        context,
+        build,
+        source,
+        imagePlatform,
+        buildParallelism,
+        buildRetries);
+  }
+
+  /**
+   * Returns a copy with a manifest location.
+   *
+   * @param value a file path or https URL
+   * @return the copy
+   */
+  public UpdateOptions withReleaseManifest(String value) {
+    return new UpdateOptions(
+        to,
+        value,
+        crds,
+        dryRun,
+        yes,
+        only,
+        includeGroups,
+        allowDowngrade,
+        rollbackOnFailure,
+        timeout,
+        output,
+        kubeconfig,
+        context,
+        build,
+        source,
+        imagePlatform,
+        buildParallelism,
+        buildRetries);
+  }
+
+  /**
+   * Returns a copy with a CRD bundle location.
+   *
+   * @param value a file path or https URL
+   * @return the copy
+   */
+  public UpdateOptions withCrds(String value) {
+    return new UpdateOptions(
+        to,
+        releaseManifest,
+        value,
+        dryRun,
+        yes,
+        only,
+        includeGroups,
+        allowDowngrade,
+        rollbackOnFailure,
+        timeout,
+        output,
+        kubeconfig,
+        context,
+        build,
+        source,
+        imagePlatform,
+        buildParallelism,
+        buildRetries);
+  }
+
+  /**
+   * Returns a copy that only plans, or not.
+   *
+   * @param value whether to stop after the plan
+   * @return the copy
+   */
+  public UpdateOptions withDryRun(boolean value) {
+    return new UpdateOptions(
+        to,
+        releaseManifest,
+        crds,
+        value,
+        yes,
+        only,
+        includeGroups,
+        allowDowngrade,
+        rollbackOnFailure,
+        timeout,
+        output,
+        kubeconfig,
+        context,
+        build,
+        source,
+        imagePlatform,
+        buildParallelism,
+        buildRetries);
+  }
+
+  /**
+   * Returns a copy that skips the confirmation, or not.
+   *
+   * @param value whether the update is confirmed in advance
+   * @return the copy
+   */
+  public UpdateOptions withYes(boolean value) {
+    return new UpdateOptions(
+        to,
+        releaseManifest,
+        crds,
+        dryRun,
+        value,
+        only,
+        includeGroups,
+        allowDowngrade,
+        rollbackOnFailure,
+        timeout,
+        output,
+        kubeconfig,
+        context,
+        build,
+        source,
+        imagePlatform,
+        buildParallelism,
+        buildRetries);
+  }
+
+  /**
+   * Returns a copy limited to some components.
+   *
+   * @param names component names
+   * @return the copy
+   */
+  public UpdateOptions withOnly(String... names) {
+    return new UpdateOptions(
+        to,
+        releaseManifest,
+        crds,
+        dryRun,
+        yes,
+        List.of(names),
+        includeGroups,
+        allowDowngrade,
+        rollbackOnFailure,
+        timeout,
+        output,
+        kubeconfig,
+        context,
+        build,
+        source,
+        imagePlatform,
+        buildParallelism,
+        buildRetries);
+  }
+
+  /**
+   * Returns a copy that includes opt-in groups.
+   *
+   * @param groups group names
+   * @return the copy
+   */
+  public UpdateOptions withIncludeGroups(String... groups) {
+    return new UpdateOptions(
+        to,
+        releaseManifest,
+        crds,
+        dryRun,
+        yes,
+        only,
+        List.of(groups),
+        allowDowngrade,
+        rollbackOnFailure,
+        timeout,
+        output,
+        kubeconfig,
+        context,
+        build,
+        source,
+        imagePlatform,
+        buildParallelism,
+        buildRetries);
+  }
+
+  /**
+   * Returns a copy that allows downgrades, or not.
+   *
+   * @param value whether downgrades are allowed
+   * @return the copy
+   */
+  public UpdateOptions withAllowDowngrade(boolean value) {
+    return new UpdateOptions(
+        to,
+        releaseManifest,
+        crds,
+        dryRun,
+        yes,
+        only,
+        includeGroups,
+        value,
+        rollbackOnFailure,
+        timeout,
+        output,
+        kubeconfig,
+        context,
+        build,
+        source,
+        imagePlatform,
+        buildParallelism,
+        buildRetries);
+  }
+
+  /**
+   * Returns a copy that rolls back on failure, or not.
+   *
+   * @param value whether to roll back
+   * @return the copy
+   */
+  public UpdateOptions withRollbackOnFailure(boolean value) {
+    return new UpdateOptions(
+        to,
+        releaseManifest,
+        crds,
+        dryRun,
+        yes,
+        only,
+        includeGroups,
+        allowDowngrade,
+        value,
+        timeout,
+        output,
+        kubeconfig,
+        context,
+        build,
+        source,
+        imagePlatform,
+        buildParallelism,
+        buildRetries);
+  }
+
+  /**
+   * Returns a copy with another rollout timeout.
+   *
+   * @param value the per-workload timeout
+   * @return the copy
+   */
+  public UpdateOptions withTimeout(Duration value) {
+    return new UpdateOptions(
+        to,
+        releaseManifest,
+        crds,
+        dryRun,
+        yes,
+        only,
+        includeGroups,
+        allowDowngrade,
+        rollbackOnFailure,
+        value,
+        output,
+        kubeconfig,
+        context,
+        build,
+        source,
+        imagePlatform,
+        buildParallelism,
+        buildRetries);
+  }
+
+  /**
+   * Returns a copy with another output format.
+   *
+   * @param value {@code text} or {@code json}
+   * @return the copy
+   */
+  public UpdateOptions withOutput(String value) {
+    return new UpdateOptions(
+        to,
+        releaseManifest,
+        crds,
+        dryRun,
+        yes,
+        only,
+        includeGroups,
+        allowDowngrade,
+        rollbackOnFailure,
+        timeout,
+        value,
+        kubeconfig,
+        context,
+        build,
+        source,
+        imagePlatform,
+        buildParallelism,
+        buildRetries);
+  }
+
+  /**
+   * Returns a copy with a kubeconfig path (for the wrapper).
+   *
+   * @param value the path
+   * @return the copy
+   */
+  public UpdateOptions withKubeconfig(String value) {
+    return new UpdateOptions(
+        to,
+        releaseManifest,
+        crds,
+        dryRun,
+        yes,
+        only,
+        includeGroups,
+        allowDowngrade,
+        rollbackOnFailure,
+        timeout,
+        output,
+        value,
+        context,
+        build,
+        source,
+        imagePlatform,
+        buildParallelism,
+        buildRetries);
+  }
+
+  /**
+   * Returns a copy with a kube context (for the wrapper).
+   *
+   * @param value the context name
+   * @return the copy
+   */
+  public UpdateOptions withContext(String value) {
+    return new UpdateOptions(
+        to,
+        releaseManifest,
+        crds,
+        dryRun,
+        yes,
+        only,
+        includeGroups,
+        allowDowngrade,
+        rollbackOnFailure,
+        timeout,
+        output,
+        kubeconfig,
+        value,
+        build,
+        source,
+        imagePlatform,
+        buildParallelism,
+        buildRetries);
+  }
+
+  /**
+   * Returns a copy that builds images, or not.
+   *
+   * @param value whether to build
+   * @return the copy
+   */
+  public UpdateOptions withBuild(boolean value) {
+    return new UpdateOptions(
+        to,
+        releaseManifest,
+        crds,
+        dryRun,
+        yes,
+        only,
+        includeGroups,
+        allowDowngrade,
+        rollbackOnFailure,
+        timeout,
+        output,
+        kubeconfig,
+        context,
+        value,
+        source,
+        imagePlatform,
+        buildParallelism,
+        buildRetries);
+  }
+
+  /**
+   * Returns a copy with another build source.
+   *
+   * @param value the source checkout
+   * @return the copy
+   */
+  public UpdateOptions withSource(String value) {
+    return new UpdateOptions(
+        to,
+        releaseManifest,
+        crds,
+        dryRun,
+        yes,
+        only,
+        includeGroups,
+        allowDowngrade,
+        rollbackOnFailure,
+        timeout,
+        output,
+        kubeconfig,
+        context,
+        build,
+        value,
+        imagePlatform,
+        buildParallelism,
+        buildRetries);
+  }
+
+  /**
+   * Returns a copy with an image platform.
+   *
+   * @param value for example {@code linux/arm64}
+   * @return the copy
+   */
+  public UpdateOptions withImagePlatform(String value) {
+    return new UpdateOptions(
+        to,
+        releaseManifest,
+        crds,
+        dryRun,
+        yes,
+        only,
+        includeGroups,
+        allowDowngrade,
+        rollbackOnFailure,
+        timeout,
+        output,
+        kubeconfig,
+        context,
+        build,
+        source,
+        value,
+        buildParallelism,
+        buildRetries);
+  }
+
+  /**
+   * Returns a copy with another build parallelism.
+   *
+   * @param value images built at once
+   * @return the copy
+   */
+  public UpdateOptions withBuildParallelism(int value) {
+    return new UpdateOptions(
+        to,
+        releaseManifest,
+        crds,
+        dryRun,
+        yes,
+        only,
+        includeGroups,
+        allowDowngrade,
+        rollbackOnFailure,
+        timeout,
+        output,
+        kubeconfig,
+        context,
+        build,
+        source,
+        imagePlatform,
+        value,
+        buildRetries);
+  }
+
+  /**
+   * Returns a copy with another number of build retries.
+   *
+   * @param value extra attempts per failed build
+   * @return the copy
+   */
+  public UpdateOptions withBuildRetries(int value) {
+    return new UpdateOptions(
+        to,
+        releaseManifest,
+        crds,
+        dryRun,
+        yes,
+        only,
+        includeGroups,
+        allowDowngrade,
+        rollbackOnFailure,
+        timeout,
+        output,
+        kubeconfig,
+        context,
+        build,
+        source,
+        imagePlatform,
+        buildParallelism,
+        value);
+  }
+}
