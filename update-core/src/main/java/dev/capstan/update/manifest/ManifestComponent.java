@@ -62,10 +62,11 @@ public record ManifestComponent(String name, String repository, String tag, Stri
    */
   public ImageRef targetRef(String manifestRegistry, String currentRegistry) {
     ImageRef repo = ImageRef.parse(repository);
-    if (repo.registry().isEmpty()) {
-      repo = repo.withRegistry(manifestRegistry.isEmpty() ? currentRegistry : manifestRegistry);
+    String registry = repo.registry();
+    if (registry.isEmpty()) {
+      registry = manifestRegistry.isEmpty() ? currentRegistry : manifestRegistry;
     }
-    return repo.withTag(tag).withDigest(digest);
+    return new ImageRef(registry, repo.path(), tag, digest);
   }
 
   static List<String> problems(

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -166,6 +167,7 @@ public record PlatformRelease(
 
   static List<String> nameProblems(List<String> names, @Nullable Catalog catalog) {
     List<String> out = new ArrayList<>();
+    Set<String> known = catalog == null ? Set.of() : Set.copyOf(catalog.names());
     Map<String, Integer> seen = new HashMap<>();
     for (int i = 0; i < names.size(); i++) {
       String name = names.get(i);
@@ -175,7 +177,7 @@ public record PlatformRelease(
       Integer first = seen.putIfAbsent(name, i);
       if (first != null) {
         out.add("components[" + i + "].name duplicates components[" + first + "]: '" + name + "'");
-      } else if (catalog != null && catalog.component(name).isEmpty()) {
+      } else if (catalog != null && !known.contains(name)) {
         out.add(
             "components["
                 + i

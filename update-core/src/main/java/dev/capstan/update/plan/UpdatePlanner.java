@@ -109,10 +109,24 @@ public final class UpdatePlanner {
     List<CrdDocument> toApply = new ArrayList<>();
     planCrds(release, selection, index, warnings, preview, toApply, source);
 
+    Map<String, ManifestComponent> entries = new HashMap<>();
+    for (ManifestComponent entry : release.components()) {
+      entries.put(entry.name(), entry);
+    }
     List<PlanRow> rows = new ArrayList<>();
     TreeSet<String> installed = new TreeSet<>(UpdatePlanner::compareVersions);
     for (CatalogComponent c : catalog.components()) {
-      PlanRow row = guard(planComponent(c, release, catalog, selection, index), c, selection);
+      PlanRow row =
+          guard(
+              planComponent(
+                  c,
+                  Optional.ofNullable(entries.get(c.name())),
+                  release,
+                  catalog,
+                  selection,
+                  index),
+              c,
+              selection);
       if (c.built() && row.action() != PlanAction.SKIP && !row.currentVersion().isEmpty()) {
         installed.add(row.currentVersion());
       }
@@ -231,6 +245,7 @@ public final class UpdatePlanner {
 
   private static PlanRow planComponent(
       CatalogComponent c,
+      Optional<ManifestComponent> entry,
       PlatformRelease release,
       Catalog catalog,
       Selection selection,
@@ -242,7 +257,6 @@ public final class UpdatePlanner {
     if (selection.only().isEmpty() && group != null && !selection.includeGroups().contains(group)) {
       return PlanRow.skip(c, optInReason(group));
     }
-    Optional<ManifestComponent> entry = release.component(c.name());
     if (entry.isEmpty()) {
       return PlanRow.skip(c, NOT_IN_MANIFEST);
     }
@@ -357,7 +371,10 @@ public final class UpdatePlanner {
   /** The snapshot, indexed once so planning stays linear in its size. */
   private static final class Index {
     private final Map<Workload, DeploymentState> deployments = new HashMap<>();
-    private final Map<String, List<PodState>> podsByNamespace = new HashMap<>();
+
+    /** Pods by namespace and one of their labels, so a selector's candidates are one lookup. */
+    private final Map<String, List<PodState>> podsByLabel = new HashMap<>();
+
     private final Map<String, CrdState> crds = new HashMap<>();
 
     Index(InventorySnapshot inventory) {
@@ -365,7 +382,11 @@ public final class UpdatePlanner {
         deployments.put(d.workload(), d);
       }
       for (PodState p : inventory.pods()) {
-        podsByNamespace.computeIfAbsent(p.namespace(), ns -> new ArrayList<>()).add(p);
+        for (Map.Entry<String, String> label : p.labels().entrySet()) {
+          podsByLabel
+              .computeIfAbsent(labelKey(p.namespace(), label), k -> new ArrayList<>())
+              .add(p);
+        }
       }
       for (CrdState c : inventory.crds()) {
         crds.put(c.name(), c);
@@ -386,7 +407,12 @@ public final class UpdatePlanner {
      */
     String runningDigest(DeploymentState d, String container) {
       String digest = "";
-      for (PodState pod : podsByNamespace.getOrDefault(d.workload().namespace(), List.of())) {
+      if (d.selector().isEmpty()) {
+        return "";
+      }
+      Map.Entry<String, String> first = d.selector().entrySet().iterator().next();
+      for (PodState pod :
+          podsByLabel.getOrDefault(labelKey(d.workload().namespace(), first), List.of())) {
         if (!pod.matches(d.selector())) {
           continue;
         }
@@ -402,6 +428,10 @@ public final class UpdatePlanner {
         }
       }
       return digest;
+    }
+
+    private static String labelKey(String namespace, Map.Entry<String, String> label) {
+      return namespace + '\0' + label.getKey() + '=' + label.getValue();
     }
   }
 }

@@ -38,7 +38,6 @@ public record ImageRef(String registry, String path, String tag, String digest) 
   private static final Pattern TAG = Pattern.compile(TAG_RULE);
   private static final Pattern REGISTRY = Pattern.compile(REGISTRY_RULE);
   private static final Pattern PATH_COMPONENT = Pattern.compile(PATH_COMPONENT_RULE);
-  private static final Pattern SHA256 = Pattern.compile(SHA256_RULE);
   private static final Pattern DIGEST = Pattern.compile(DIGEST_RULE);
   private static final Pattern RELEASE_COMMIT = Pattern.compile("^(.*)-g([0-9a-f]{40})$");
   private static final int MAX_NAME_LENGTH = 255;
@@ -193,7 +192,16 @@ public record ImageRef(String registry, String path, String tag, String digest) 
    * @return true when valid
    */
   public static boolean isSha256Digest(String digest) {
-    return SHA256.matcher(digest).matches();
+    if (digest.length() != 71 || !digest.startsWith("sha256:")) {
+      return false;
+    }
+    for (int i = 7; i < 71; i++) {
+      char c = digest.charAt(i);
+      if (!(c >= '0' && c <= '9') && !(c >= 'a' && c <= 'f')) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -266,7 +274,7 @@ public record ImageRef(String registry, String path, String tag, String digest) 
   public static Optional<String> digestFromImageId(String imageId) {
     int at = imageId.lastIndexOf('@');
     String candidate = at >= 0 ? imageId.substring(at + 1) : imageId;
-    return SHA256.matcher(candidate).matches() ? Optional.of(candidate) : Optional.empty();
+    return isSha256Digest(candidate) ? Optional.of(candidate) : Optional.empty();
   }
 
   /**
