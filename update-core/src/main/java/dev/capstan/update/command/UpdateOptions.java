@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * One update invocation's options, mirroring mcp-runtime's flags and defaults (see {@link
@@ -176,87 +177,33 @@ public record UpdateOptions(
   }
 
   /**
-   * Returns a copy with a target version.
+   * Returns a copy a target version.
    *
    * @param value for example {@code v0.5.0}
    * @return the copy
    */
   public UpdateOptions withTo(String value) {
-    return new UpdateOptions(
-        value,
-        releaseManifest,
-        crds,
-        dryRun,
-        yes,
-        only,
-        includeGroups,
-        allowDowngrade,
-        rollbackOnFailure,
-        timeout,
-        output,
-        kubeconfig,
-        context,
-        build,
-        source,
-        imagePlatform,
-        buildParallelism,
-        buildRetries);
+    return edit(d -> d.to = value);
   }
 
   /**
-   * Returns a copy with a manifest location.
+   * Returns a copy a manifest location.
    *
    * @param value a file path or https URL
    * @return the copy
    */
   public UpdateOptions withReleaseManifest(String value) {
-    return new UpdateOptions(
-        to,
-        value,
-        crds,
-        dryRun,
-        yes,
-        only,
-        includeGroups,
-        allowDowngrade,
-        rollbackOnFailure,
-        timeout,
-        output,
-        kubeconfig,
-        context,
-        build,
-        source,
-        imagePlatform,
-        buildParallelism,
-        buildRetries);
+    return edit(d -> d.releaseManifest = value);
   }
 
   /**
-   * Returns a copy with a CRD bundle location.
+   * Returns a copy a CRD bundle location.
    *
    * @param value a file path or https URL
    * @return the copy
    */
   public UpdateOptions withCrds(String value) {
-    return new UpdateOptions(
-        to,
-        releaseManifest,
-        value,
-        dryRun,
-        yes,
-        only,
-        includeGroups,
-        allowDowngrade,
-        rollbackOnFailure,
-        timeout,
-        output,
-        kubeconfig,
-        context,
-        build,
-        source,
-        imagePlatform,
-        buildParallelism,
-        buildRetries);
+    return edit(d -> d.crds = value);
   }
 
   /**
@@ -266,25 +213,7 @@ public record UpdateOptions(
    * @return the copy
    */
   public UpdateOptions withDryRun(boolean value) {
-    return new UpdateOptions(
-        to,
-        releaseManifest,
-        crds,
-        value,
-        yes,
-        only,
-        includeGroups,
-        allowDowngrade,
-        rollbackOnFailure,
-        timeout,
-        output,
-        kubeconfig,
-        context,
-        build,
-        source,
-        imagePlatform,
-        buildParallelism,
-        buildRetries);
+    return edit(d -> d.dryRun = value);
   }
 
   /**
@@ -294,25 +223,7 @@ public record UpdateOptions(
    * @return the copy
    */
   public UpdateOptions withYes(boolean value) {
-    return new UpdateOptions(
-        to,
-        releaseManifest,
-        crds,
-        dryRun,
-        value,
-        only,
-        includeGroups,
-        allowDowngrade,
-        rollbackOnFailure,
-        timeout,
-        output,
-        kubeconfig,
-        context,
-        build,
-        source,
-        imagePlatform,
-        buildParallelism,
-        buildRetries);
+    return edit(d -> d.yes = value);
   }
 
   /**
@@ -322,25 +233,7 @@ public record UpdateOptions(
    * @return the copy
    */
   public UpdateOptions withOnly(String... names) {
-    return new UpdateOptions(
-        to,
-        releaseManifest,
-        crds,
-        dryRun,
-        yes,
-        List.of(names),
-        includeGroups,
-        allowDowngrade,
-        rollbackOnFailure,
-        timeout,
-        output,
-        kubeconfig,
-        context,
-        build,
-        source,
-        imagePlatform,
-        buildParallelism,
-        buildRetries);
+    return edit(d -> d.only = List.of(names));
   }
 
   /**
@@ -350,25 +243,7 @@ public record UpdateOptions(
    * @return the copy
    */
   public UpdateOptions withIncludeGroups(String... groups) {
-    return new UpdateOptions(
-        to,
-        releaseManifest,
-        crds,
-        dryRun,
-        yes,
-        only,
-        List.of(groups),
-        allowDowngrade,
-        rollbackOnFailure,
-        timeout,
-        output,
-        kubeconfig,
-        context,
-        build,
-        source,
-        imagePlatform,
-        buildParallelism,
-        buildRetries);
+    return edit(d -> d.includeGroups = List.of(groups));
   }
 
   /**
@@ -378,25 +253,7 @@ public record UpdateOptions(
    * @return the copy
    */
   public UpdateOptions withAllowDowngrade(boolean value) {
-    return new UpdateOptions(
-        to,
-        releaseManifest,
-        crds,
-        dryRun,
-        yes,
-        only,
-        includeGroups,
-        value,
-        rollbackOnFailure,
-        timeout,
-        output,
-        kubeconfig,
-        context,
-        build,
-        source,
-        imagePlatform,
-        buildParallelism,
-        buildRetries);
+    return edit(d -> d.allowDowngrade = value);
   }
 
   /**
@@ -406,25 +263,7 @@ public record UpdateOptions(
    * @return the copy
    */
   public UpdateOptions withRollbackOnFailure(boolean value) {
-    return new UpdateOptions(
-        to,
-        releaseManifest,
-        crds,
-        dryRun,
-        yes,
-        only,
-        includeGroups,
-        allowDowngrade,
-        value,
-        timeout,
-        output,
-        kubeconfig,
-        context,
-        build,
-        source,
-        imagePlatform,
-        buildParallelism,
-        buildRetries);
+    return edit(d -> d.rollbackOnFailure = value);
   }
 
   /**
@@ -434,25 +273,7 @@ public record UpdateOptions(
    * @return the copy
    */
   public UpdateOptions withTimeout(Duration value) {
-    return new UpdateOptions(
-        to,
-        releaseManifest,
-        crds,
-        dryRun,
-        yes,
-        only,
-        includeGroups,
-        allowDowngrade,
-        rollbackOnFailure,
-        value,
-        output,
-        kubeconfig,
-        context,
-        build,
-        source,
-        imagePlatform,
-        buildParallelism,
-        buildRetries);
+    return edit(d -> d.timeout = value);
   }
 
   /**
@@ -462,25 +283,7 @@ public record UpdateOptions(
    * @return the copy
    */
   public UpdateOptions withOutput(String value) {
-    return new UpdateOptions(
-        to,
-        releaseManifest,
-        crds,
-        dryRun,
-        yes,
-        only,
-        includeGroups,
-        allowDowngrade,
-        rollbackOnFailure,
-        timeout,
-        value,
-        kubeconfig,
-        context,
-        build,
-        source,
-        imagePlatform,
-        buildParallelism,
-        buildRetries);
+    return edit(d -> d.output = value);
   }
 
   /**
@@ -490,25 +293,7 @@ public record UpdateOptions(
    * @return the copy
    */
   public UpdateOptions withKubeconfig(String value) {
-    return new UpdateOptions(
-        to,
-        releaseManifest,
-        crds,
-        dryRun,
-        yes,
-        only,
-        includeGroups,
-        allowDowngrade,
-        rollbackOnFailure,
-        timeout,
-        output,
-        value,
-        context,
-        build,
-        source,
-        imagePlatform,
-        buildParallelism,
-        buildRetries);
+    return edit(d -> d.kubeconfig = value);
   }
 
   /**
@@ -518,25 +303,7 @@ public record UpdateOptions(
    * @return the copy
    */
   public UpdateOptions withContext(String value) {
-    return new UpdateOptions(
-        to,
-        releaseManifest,
-        crds,
-        dryRun,
-        yes,
-        only,
-        includeGroups,
-        allowDowngrade,
-        rollbackOnFailure,
-        timeout,
-        output,
-        kubeconfig,
-        value,
-        build,
-        source,
-        imagePlatform,
-        buildParallelism,
-        buildRetries);
+    return edit(d -> d.context = value);
   }
 
   /**
@@ -546,25 +313,7 @@ public record UpdateOptions(
    * @return the copy
    */
   public UpdateOptions withBuild(boolean value) {
-    return new UpdateOptions(
-        to,
-        releaseManifest,
-        crds,
-        dryRun,
-        yes,
-        only,
-        includeGroups,
-        allowDowngrade,
-        rollbackOnFailure,
-        timeout,
-        output,
-        kubeconfig,
-        context,
-        value,
-        source,
-        imagePlatform,
-        buildParallelism,
-        buildRetries);
+    return edit(d -> d.build = value);
   }
 
   /**
@@ -574,25 +323,7 @@ public record UpdateOptions(
    * @return the copy
    */
   public UpdateOptions withSource(String value) {
-    return new UpdateOptions(
-        to,
-        releaseManifest,
-        crds,
-        dryRun,
-        yes,
-        only,
-        includeGroups,
-        allowDowngrade,
-        rollbackOnFailure,
-        timeout,
-        output,
-        kubeconfig,
-        context,
-        build,
-        value,
-        imagePlatform,
-        buildParallelism,
-        buildRetries);
+    return edit(d -> d.source = value);
   }
 
   /**
@@ -602,25 +333,7 @@ public record UpdateOptions(
    * @return the copy
    */
   public UpdateOptions withImagePlatform(String value) {
-    return new UpdateOptions(
-        to,
-        releaseManifest,
-        crds,
-        dryRun,
-        yes,
-        only,
-        includeGroups,
-        allowDowngrade,
-        rollbackOnFailure,
-        timeout,
-        output,
-        kubeconfig,
-        context,
-        build,
-        source,
-        value,
-        buildParallelism,
-        buildRetries);
+    return edit(d -> d.imagePlatform = value);
   }
 
   /**
@@ -630,25 +343,7 @@ public record UpdateOptions(
    * @return the copy
    */
   public UpdateOptions withBuildParallelism(int value) {
-    return new UpdateOptions(
-        to,
-        releaseManifest,
-        crds,
-        dryRun,
-        yes,
-        only,
-        includeGroups,
-        allowDowngrade,
-        rollbackOnFailure,
-        timeout,
-        output,
-        kubeconfig,
-        context,
-        build,
-        source,
-        imagePlatform,
-        value,
-        buildRetries);
+    return edit(d -> d.buildParallelism = value);
   }
 
   /**
@@ -658,24 +353,77 @@ public record UpdateOptions(
    * @return the copy
    */
   public UpdateOptions withBuildRetries(int value) {
-    return new UpdateOptions(
-        to,
-        releaseManifest,
-        crds,
-        dryRun,
-        yes,
-        only,
-        includeGroups,
-        allowDowngrade,
-        rollbackOnFailure,
-        timeout,
-        output,
-        kubeconfig,
-        context,
-        build,
-        source,
-        imagePlatform,
-        buildParallelism,
-        value);
+    return edit(d -> d.buildRetries = value);
+  }
+
+  private UpdateOptions edit(Consumer<Draft> change) {
+    Draft d = new Draft(this);
+    change.accept(d);
+    return d.build();
+  }
+
+  /** A mutable copy, so that each wither changes one field in one line. */
+  private static final class Draft {
+    String to;
+    String releaseManifest;
+    String crds;
+    boolean dryRun;
+    boolean yes;
+    List<String> only;
+    List<String> includeGroups;
+    boolean allowDowngrade;
+    boolean rollbackOnFailure;
+    Duration timeout;
+    String output;
+    String kubeconfig;
+    String context;
+    boolean build;
+    String source;
+    String imagePlatform;
+    int buildParallelism;
+    int buildRetries;
+
+    Draft(UpdateOptions o) {
+      to = o.to;
+      releaseManifest = o.releaseManifest;
+      crds = o.crds;
+      dryRun = o.dryRun;
+      yes = o.yes;
+      only = o.only;
+      includeGroups = o.includeGroups;
+      allowDowngrade = o.allowDowngrade;
+      rollbackOnFailure = o.rollbackOnFailure;
+      timeout = o.timeout;
+      output = o.output;
+      kubeconfig = o.kubeconfig;
+      context = o.context;
+      build = o.build;
+      source = o.source;
+      imagePlatform = o.imagePlatform;
+      buildParallelism = o.buildParallelism;
+      buildRetries = o.buildRetries;
+    }
+
+    UpdateOptions build() {
+      return new UpdateOptions(
+          to,
+          releaseManifest,
+          crds,
+          dryRun,
+          yes,
+          only,
+          includeGroups,
+          allowDowngrade,
+          rollbackOnFailure,
+          timeout,
+          output,
+          kubeconfig,
+          context,
+          build,
+          source,
+          imagePlatform,
+          buildParallelism,
+          buildRetries);
+    }
   }
 }

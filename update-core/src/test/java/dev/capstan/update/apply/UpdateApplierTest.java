@@ -54,18 +54,20 @@ class UpdateApplierTest {
         .build();
   }
 
+  /** The operator's container: its image and the gateway image in its env, beside OTHER=keep. */
+  private static ContainerState operatorManager(String version) {
+    return new ContainerState(
+        "manager",
+        image("operator", version),
+        List.of(
+            EnvVar.of("MCP_GATEWAY_PROXY_IMAGE", image("gateway-proxy", version)),
+            EnvVar.of("OTHER", "keep")));
+  }
+
   @Test
   void patchesOnlyChangedImagesOneWorkloadAtATime() {
     InMemoryPlatformCluster cluster = cluster("v0.4.0");
-    cluster.putDeployment(
-        DeploymentState.of(
-            OPERATOR,
-            new ContainerState(
-                "manager",
-                image("operator", "v0.3.9"),
-                List.of(
-                    EnvVar.of("MCP_GATEWAY_PROXY_IMAGE", image("gateway-proxy", "v0.3.9")),
-                    EnvVar.of("OTHER", "keep")))));
+    cluster.putDeployment(DeploymentState.of(OPERATOR, operatorManager("v0.3.9")));
     cluster.putDeployment(DeploymentState.of(UI, ContainerState.of("ui", image("ui", "v0.3.9"))));
     List<Workload> awaited = new ArrayList<>();
     RolloutWaiter polling =
@@ -110,14 +112,7 @@ class UpdateApplierTest {
                         image("gateway-proxy", "v0.3.9"))));
 
     DeploymentState operator = cluster.deployment(OPERATOR).orElseThrow();
-    assertThat(operator.containers())
-        .containsExactly(
-            new ContainerState(
-                "manager",
-                image("operator", "v0.4.0"),
-                List.of(
-                    EnvVar.of("MCP_GATEWAY_PROXY_IMAGE", image("gateway-proxy", "v0.4.0")),
-                    EnvVar.of("OTHER", "keep"))));
+    assertThat(operator.containers()).containsExactly(operatorManager("v0.4.0"));
     assertThat(operator.annotations())
         .containsEntry("mcpruntime.org/platform-version", "v0.4.0")
         .containsEntry("mcpruntime.org/previous-image.operator", image("operator", "v0.3.9"));
@@ -157,13 +152,7 @@ class UpdateApplierTest {
             "rollout did not complete within 5m0s: deployment \"mcp-runtime-api\" exceeded its"
                 + " progress deadline");
     assertThat(cluster.deployment(OPERATOR).orElseThrow().containers())
-        .containsExactly(
-            new ContainerState(
-                "manager",
-                image("operator", "v0.4.0"),
-                List.of(
-                    EnvVar.of("MCP_GATEWAY_PROXY_IMAGE", image("gateway-proxy", "v0.4.0")),
-                    EnvVar.of("OTHER", "keep"))));
+        .containsExactly(operatorManager("v0.4.0"));
     assertThat(cluster.deployment(RUNTIME_API).orElseThrow().containers().get(0).image())
         .isEqualTo(image("runtime-api", "v0.4.0"));
     assertThat(cluster.deployment(PLATFORM_API).orElseThrow().containers().get(0).image())

@@ -38,6 +38,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -91,6 +92,21 @@ class UpdateCommandTest {
         .manifestLoader(loader())
         .confirmer(confirmer)
         .time(clock, clock.sleeper(), Duration.ofSeconds(2));
+  }
+
+  /** An image builder that runs an action per build and records pushes in {@code calls}. */
+  private ImageBuilder building(Consumer<BuildRequest> onBuild) {
+    return new ImageBuilder() {
+      @Override
+      public void build(BuildRequest request) {
+        onBuild.accept(request);
+      }
+
+      @Override
+      public void push(String image) {
+        calls.add("push " + image);
+      }
+    };
   }
 
   private static UpdateOptions target() {
@@ -363,19 +379,12 @@ class UpdateCommandTest {
             .imagePlatformEnv("MCP_IMAGE_PLATFORM")
             .imageRegistry(image -> image.endsWith("/mcp-ui:v0.5.0"))
             .imageBuilder(
-                new ImageBuilder() {
-                  @Override
-                  public void build(BuildRequest request) {
-                    calls.add(
-                        "build " + request.component() + " patches=" + cluster.patches().size());
-                    platforms.add(request.platform());
-                  }
-
-                  @Override
-                  public void push(String image) {
-                    calls.add("push " + image);
-                  }
-                })
+                building(
+                    request -> {
+                      calls.add(
+                          "build " + request.component() + " patches=" + cluster.patches().size());
+                      platforms.add(request.platform());
+                    }))
             .build();
 
     UpdateOutcome outcome = command.run(target().withBuild(true), out);
@@ -395,15 +404,10 @@ class UpdateCommandTest {
     command(replying("yes"))
         .imageRegistry(image -> false)
         .imageBuilder(
-            new ImageBuilder() {
-              @Override
-              public void build(BuildRequest request) {
-                platforms.add(request.platform());
-              }
-
-              @Override
-              public void push(String image) {}
-            })
+            building(
+                request -> {
+                  platforms.add(request.platform());
+                }))
         .build()
         .run(target().withBuild(true).withOnly("ui").withImagePlatform("linux/s390x"), out);
     assertThat(platforms).containsExactly("linux/s390x");
@@ -416,15 +420,10 @@ class UpdateCommandTest {
         command(replying("yes"))
             .imageRegistry(image -> false)
             .imageBuilder(
-                new ImageBuilder() {
-                  @Override
-                  public void build(BuildRequest request) {
-                    throw new UpdateException("docker daemon not running");
-                  }
-
-                  @Override
-                  public void push(String image) {}
-                })
+                building(
+                    request -> {
+                      throw new UpdateException("docker daemon not running");
+                    }))
             .build();
 
     assertThatThrownBy(() -> command.run(target().withBuild(true).withOnly("ui"), out))
@@ -443,17 +442,10 @@ class UpdateCommandTest {
                   throw new AssertionError("probed " + image);
                 })
             .imageBuilder(
-                new ImageBuilder() {
-                  @Override
-                  public void build(BuildRequest request) {
-                    throw new AssertionError("built " + request.image());
-                  }
-
-                  @Override
-                  public void push(String image) {
-                    throw new AssertionError("pushed " + image);
-                  }
-                })
+                building(
+                    request -> {
+                      throw new AssertionError("built " + request.image());
+                    }))
             .build();
 
     UpdateOutcome outcome = command.run(target().withBuild(true).withDryRun(true), out);
