@@ -1,8 +1,8 @@
 package dev.capstan.release;
 
 /**
- * A cast started and failed. {@link #result()} holds the revision as recorded ({@code FAILED},
- * with the reason, and for atomic casts whether the revert was complete) and the plan.
+ * A cast started and failed. {@link #result()} holds the revision as recorded ({@code FAILED}, with
+ * the reason, and for atomic casts whether the revert was complete) and the plan.
  */
 public final class CastFailedException extends ReleaseException {
   private static final long serialVersionUID = 1L;

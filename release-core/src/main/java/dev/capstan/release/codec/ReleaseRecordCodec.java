@@ -62,7 +62,10 @@ public final class ReleaseRecordCodec {
     }
     if (version.asInt() != SCHEMA_VERSION) {
       throw new RecordFormatException(
-          "release record schemaVersion must be " + SCHEMA_VERSION + ": " + version.asInt()
+          "release record schemaVersion must be "
+              + SCHEMA_VERSION
+              + ": "
+              + version.asInt()
               + " (written by a different Capstan version)",
           null);
     }

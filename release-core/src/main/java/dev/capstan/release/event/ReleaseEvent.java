@@ -26,7 +26,9 @@ public sealed interface ReleaseEvent {
   record Planned(String release, Plan plan) implements ReleaseEvent {
     @Override
     public String describe() {
-      return "planned revision " + plan.revision() + ": "
+      return "planned revision "
+          + plan.revision()
+          + ": "
           + dev.capstan.release.plan.PlanRenderer.summary(plan);
     }
   }
@@ -38,8 +40,13 @@ public sealed interface ReleaseEvent {
     public String describe() {
       return takenOver == null
           ? "lease acquired by " + holder
-          : "lease acquired by " + holder + ", taking over from " + takenOver.holder()
-              + " (expired " + takenOver.expiresAt() + ")";
+          : "lease acquired by "
+              + holder
+              + ", taking over from "
+              + takenOver.holder()
+              + " (expired "
+              + takenOver.expiresAt()
+              + ")";
     }
   }
 

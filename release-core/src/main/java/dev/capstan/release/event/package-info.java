@@ -1,6 +1,4 @@
-/**
- * Typed progress events of release operations and the listener that receives them.
- */
+/** Typed progress events of release operations and the listener that receives them. */
 @NullMarked
 package dev.capstan.release.event;
 

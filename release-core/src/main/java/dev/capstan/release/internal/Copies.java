@@ -12,7 +12,8 @@ import org.jspecify.annotations.Nullable;
 
 /** Defensive copies and label checks for records. Not API. */
 public final class Copies {
-  private static final Pattern LABEL_NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
+  private static final Pattern LABEL_NAME =
+      Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
   private static final Pattern LABEL_VALUE =
       Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
 
@@ -56,8 +57,11 @@ public final class Copies {
       String key = e.getKey();
       if (key.startsWith(RESERVED_PREFIX)) {
         throw new IllegalArgumentException(
-            field + " key must not use the prefix reserved for the ownership stamp ("
-                + RESERVED_PREFIX + "): " + Names.quote(key));
+            field
+                + " key must not use the prefix reserved for the ownership stamp ("
+                + RESERVED_PREFIX
+                + "): "
+                + Names.quote(key));
       }
       int slash = key.indexOf('/');
       String prefix = slash < 0 ? null : key.substring(0, slash);
@@ -66,13 +70,19 @@ public final class Copies {
           || name.length() > 63
           || !LABEL_NAME.matcher(name).matches()) {
         throw new IllegalArgumentException(
-            field + " key must be [DNS-1123 subdomain/]name with a name of at most 63 characters"
-                + " [A-Za-z0-9._-] starting and ending with an alphanumeric: " + Names.quote(key));
+            field
+                + " key must be [DNS-1123 subdomain/]name with a name of at most 63 characters"
+                + " [A-Za-z0-9._-] starting and ending with an alphanumeric: "
+                + Names.quote(key));
       }
       if (labels && (e.getValue().length() > 63 || !LABEL_VALUE.matcher(e.getValue()).matches())) {
         throw new IllegalArgumentException(
-            field + "[" + key + "] value must be at most 63 characters [A-Za-z0-9._-] starting and"
-                + " ending with an alphanumeric: " + Names.quote(e.getValue()));
+            field
+                + "["
+                + key
+                + "] value must be at most 63 characters [A-Za-z0-9._-] starting and"
+                + " ending with an alphanumeric: "
+                + Names.quote(e.getValue()));
       }
     }
     return copy;

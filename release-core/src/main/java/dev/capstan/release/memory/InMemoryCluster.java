@@ -192,7 +192,9 @@ public final class InMemoryCluster implements Orchestrator, Store {
     return List.copyOf(log);
   }
 
-  /** The operations that wrote objects or verified services, in order (no reads, records, leases). */
+  /**
+   * The operations that wrote objects or verified services, in order (no reads, records, leases).
+   */
   public synchronized List<String> writes() {
     return log.stream()
         .filter(
@@ -288,9 +290,10 @@ public final class InMemoryCluster implements Orchestrator, Store {
     synchronized (this) {
       log.add("unstamp:" + ref.key());
       StoredObject o = objects.get(ref);
-      done = o != null && o.stamp != null && o.stamp.ownedBy(owner);
-      if (done) {
+      done = false;
+      if (o != null && o.stamp != null && o.stamp.ownedBy(owner)) {
         objects.put(ref, new StoredObject(o.spec, null, o.hash));
+        done = true;
       }
     }
     crashIf(crash, Operation.UNSTAMP, ref.key());
@@ -408,7 +411,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
       log.add("record:update:" + key + "#" + release.revision() + ":" + release.status().id());
       NavigableMap<Integer, Encoded> revs = records.get(key);
       Encoded current = revs == null ? null : revs.get(release.revision());
-      if (current == null) {
+      if (revs == null || current == null) {
         throw new StaleRecordException(key, release.revision(), "the revision does not exist");
       }
       if (!Long.toString(current.version).equals(expectedVersion)) {

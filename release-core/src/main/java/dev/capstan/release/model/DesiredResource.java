@@ -17,12 +17,17 @@ public record DesiredResource(ResourceRef ref, String contentHash) {
     requireNonNull(contentHash, "contentHash");
     if (ref.type().shared()) {
       throw new IllegalArgumentException(
-          "resources: " + ref.type() + " is a shared kind a release can only reference, not own: '"
-              + ref.key() + "'");
+          "resources: "
+              + ref.type()
+              + " is a shared kind a release can only reference, not own: '"
+              + ref.key()
+              + "'");
     }
     if (!ContentHash.isValid(contentHash)) {
       throw new IllegalArgumentException(
-          "resources[" + ref.key() + "].contentHash must be sha256: and 64 hex digits: "
+          "resources["
+              + ref.key()
+              + "].contentHash must be sha256: and 64 hex digits: "
               + Names.quote(contentHash));
     }
   }

@@ -94,35 +94,105 @@ public record Release(
   /** A copy in {@code status}, saved at {@code now}. */
   public Release withStatus(ReleaseStatus status, Instant now) {
     return new Release(
-        id, namespace, name, revision, status, owns, references, retained, source, version,
-        description, payloads, failure, createdAt, now, lease);
+        id,
+        namespace,
+        name,
+        revision,
+        status,
+        owns,
+        references,
+        retained,
+        source,
+        version,
+        description,
+        payloads,
+        failure,
+        createdAt,
+        now,
+        lease);
   }
 
   /** A copy with the given owned set. */
   public Release withOwns(List<OwnedResource> owns) {
     return new Release(
-        id, namespace, name, revision, status, owns, references, retained, source, version,
-        description, payloads, failure, createdAt, updatedAt, lease);
+        id,
+        namespace,
+        name,
+        revision,
+        status,
+        owns,
+        references,
+        retained,
+        source,
+        version,
+        description,
+        payloads,
+        failure,
+        createdAt,
+        updatedAt,
+        lease);
   }
 
   /** A copy with the given retained volumes. */
   public Release withRetained(List<ResourceRef> retained) {
     return new Release(
-        id, namespace, name, revision, status, owns, references, retained, source, version,
-        description, payloads, failure, createdAt, updatedAt, lease);
+        id,
+        namespace,
+        name,
+        revision,
+        status,
+        owns,
+        references,
+        retained,
+        source,
+        version,
+        description,
+        payloads,
+        failure,
+        createdAt,
+        updatedAt,
+        lease);
   }
 
   /** A copy with the given failure reason. */
   public Release withFailure(@Nullable String failure) {
     return new Release(
-        id, namespace, name, revision, status, owns, references, retained, source, version,
-        description, payloads, failure, createdAt, updatedAt, lease);
+        id,
+        namespace,
+        name,
+        revision,
+        status,
+        owns,
+        references,
+        retained,
+        source,
+        version,
+        description,
+        payloads,
+        failure,
+        createdAt,
+        updatedAt,
+        lease);
   }
 
   /** A copy with the given lease. */
   public Release withLease(@Nullable Lease lease) {
     return new Release(
-        id, namespace, name, revision, status, owns, references, retained, source, version,
-        description, payloads, failure, createdAt, updatedAt, lease);
+        id,
+        namespace,
+        name,
+        revision,
+        status,
+        owns,
+        references,
+        retained,
+        source,
+        version,
+        description,
+        payloads,
+        failure,
+        createdAt,
+        updatedAt,
+        lease);
   }
 }

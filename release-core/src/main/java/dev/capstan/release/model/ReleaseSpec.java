@@ -18,8 +18,8 @@ import org.jspecify.annotations.Nullable;
  * rendered payloads.
  *
  * <p>References are objects the release needs but never owns or deletes: namespaces, storage
- * classes, and any external object (a pre-existing secret, say). Each must exist when the release is
- * cast; a missing one makes the plan not applyable (a namespace may be created with {@link
+ * classes, and any external object (a pre-existing secret, say). Each must exist when the release
+ * is cast; a missing one makes the plan not applyable (a namespace may be created with {@link
  * ReleaseOptions#createNamespace()}).
  *
  * @param namespace the release's home namespace (where its records live)
@@ -52,9 +52,11 @@ public record ReleaseSpec(
     }
     if (!Names.isLabel(name, MAX_NAME_LENGTH)) {
       throw new IllegalArgumentException(
-          "release name must be a DNS-1123 label of at most " + MAX_NAME_LENGTH
+          "release name must be a DNS-1123 label of at most "
+              + MAX_NAME_LENGTH
               + " characters (lower-case alphanumerics and '-', starting and ending with an"
-              + " alphanumeric): " + Names.quote(name));
+              + " alphanumeric): "
+              + Names.quote(name));
     }
     resources = new ArrayList<>(Copies.list(resources, "resources"));
     resources.sort((a, b) -> ResourceRef.APPLY_ORDER.compare(a.ref(), b.ref()));

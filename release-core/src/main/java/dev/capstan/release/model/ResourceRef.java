@@ -37,12 +37,20 @@ public record ResourceRef(ResourceType type, String namespace, String name)
     if (type.clusterScoped()) {
       if (!namespace.isEmpty()) {
         throw new IllegalArgumentException(
-            type + " " + Names.quote(name) + " is cluster-scoped; namespace must be empty: "
+            type
+                + " "
+                + Names.quote(name)
+                + " is cluster-scoped; namespace must be empty: "
                 + Names.quote(namespace));
       }
     } else if (!Names.isLabel(namespace, 63)) {
       throw new IllegalArgumentException(
-          type + " " + Names.quote(name) + ": namespace " + Names.LABEL_RULE + ": "
+          type
+              + " "
+              + Names.quote(name)
+              + ": namespace "
+              + Names.LABEL_RULE
+              + ": "
               + Names.quote(namespace));
     }
     switch (type) {

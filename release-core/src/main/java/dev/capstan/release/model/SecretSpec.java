@@ -46,7 +46,8 @@ public record SecretSpec(
     for (String key : keys) {
       if (key.length() > 253 || !DATA_KEY.matcher(key).matches()) {
         throw new IllegalArgumentException(
-            at + "data key must match [-._a-zA-Z0-9]+ (at most 253 characters): "
+            at
+                + "data key must match [-._a-zA-Z0-9]+ (at most 253 characters): "
                 + Names.quote(key));
       }
     }
@@ -86,7 +87,18 @@ public record SecretSpec(
   /** Names the keys only; values are never shown. */
   @Override
   public String toString() {
-    return "SecretSpec[" + namespace + "/" + name + ", type=" + secretType + ", keys="
-        + data.keySet() + ", labels=" + labels + ", annotations=" + annotations + "]";
+    return "SecretSpec["
+        + namespace
+        + "/"
+        + name
+        + ", type="
+        + secretType
+        + ", keys="
+        + data.keySet()
+        + ", labels="
+        + labels
+        + ", annotations="
+        + annotations
+        + "]";
   }
 }

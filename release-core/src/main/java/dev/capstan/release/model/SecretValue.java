@@ -9,8 +9,8 @@ import java.util.Base64;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One secret value: immutable bytes that never print. {@link #toString()} shows a mask, so a
- * secret can not leak through logging, exception messages or record {@code toString}.
+ * One secret value: immutable bytes that never print. {@link #toString()} shows a mask, so a secret
+ * can not leak through logging, exception messages or record {@code toString}.
  */
 public final class SecretValue {
   private final byte[] bytes;

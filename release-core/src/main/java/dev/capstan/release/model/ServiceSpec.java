@@ -241,7 +241,9 @@ public record ServiceSpec(
           (field, value) -> {
             if (value != null && !QUANTITY.matcher(value).matches()) {
               throw new IllegalArgumentException(
-                  "resources." + field + " must be a quantity such as 250m or 512Mi: "
+                  "resources."
+                      + field
+                      + " must be a quantity such as 250m or 512Mi: "
                       + Names.quote(value));
             }
           });
@@ -268,7 +270,9 @@ public record ServiceSpec(
       if (initialDelaySeconds < 0 || periodSeconds < 1) {
         throw new IllegalArgumentException(
             "probe initialDelaySeconds must be >= 0 and periodSeconds >= 1: "
-                + initialDelaySeconds + ", " + periodSeconds);
+                + initialDelaySeconds
+                + ", "
+                + periodSeconds);
       }
     }
 

@@ -63,7 +63,9 @@ public record VolumeSpec(
     annotations = Copies.metadata(annotations, at + "annotations", false);
   }
 
-  /** A {@code ReadWriteOnce} volume of {@code size} on the default class, reclaim {@code DELETE}. */
+  /**
+   * A {@code ReadWriteOnce} volume of {@code size} on the default class, reclaim {@code DELETE}.
+   */
   public static VolumeSpec of(String namespace, String name, String size) {
     return new VolumeSpec(
         namespace,

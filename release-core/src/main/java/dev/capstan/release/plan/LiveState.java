@@ -37,8 +37,13 @@ public final class LiveState {
   public Optional<LiveObject> get(ResourceRef ref) {
     if (!observed.contains(new Scope(ref.type(), ref.namespace()))) {
       throw new IllegalStateException(
-          "live state has no observation of " + ref.type() + " in namespace '" + ref.namespace()
-              + "' (needed for " + ref.key() + ")");
+          "live state has no observation of "
+              + ref.type()
+              + " in namespace '"
+              + ref.namespace()
+              + "' (needed for "
+              + ref.key()
+              + ")");
     }
     return Optional.ofNullable(objects.get(ref));
   }

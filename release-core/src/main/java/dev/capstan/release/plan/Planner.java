@@ -175,7 +175,8 @@ public final class Planner {
               hash)
           : PlannedChange.conflict(
               ref,
-              "owned by an earlier install of this release (id " + owner.id()
+              "owned by an earlier install of this release (id "
+                  + owner.id()
                   + ") whose record is gone; pass adopt to take ownership",
               owner);
     }

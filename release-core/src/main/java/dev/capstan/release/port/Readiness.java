@@ -77,7 +77,9 @@ public sealed interface Readiness {
 
     @Override
     public String describe() {
-      return "services not ready after " + after + ": "
+      return "services not ready after "
+          + after
+          + ": "
           + pending.stream().map(ResourceRef::key).toList();
     }
   }

@@ -12,8 +12,8 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The object operations both ports share. Every method may throw {@link ClusterException}; none
- * may report a failed read as "absent".
+ * The object operations both ports share. Every method may throw {@link ClusterException}; none may
+ * report a failed read as "absent".
  */
 public interface ResourcePort {
 
@@ -42,8 +42,8 @@ public interface ResourcePort {
   boolean delete(ResourceRef ref, ReleaseIdentity owner);
 
   /**
-   * Removes {@code owner}'s stamp from the object, keeping the object and its data (volume
-   * reclaim policy {@code RETAIN}).
+   * Removes {@code owner}'s stamp from the object, keeping the object and its data (volume reclaim
+   * policy {@code RETAIN}).
    *
    * @return whether a stamp was removed ({@code false}: absent, or not owned by {@code owner})
    */

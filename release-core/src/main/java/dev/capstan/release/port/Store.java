@@ -52,8 +52,7 @@ public interface Store extends ResourcePort {
    *
    * @throws ReleaseLockedException if another holder has an unexpired lease
    */
-  LeaseGrant acquireLease(
-      String namespace, String name, String holder, Instant now, Duration ttl);
+  LeaseGrant acquireLease(String namespace, String name, String holder, Instant now, Duration ttl);
 
   /**
    * Extends a held lease to {@code now + ttl}.
