@@ -105,6 +105,33 @@ final class LeaseKeeper implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops renewing without giving the lease up: after an {@link Error} the process is treated as
+   * dead, and the lease lapses at its expiry, as it would after a crash.
+   */
+  void abandon() {
+    renewer.shutdownNow();
+  }
+
+  /**
+   * Runs {@code body} under the lease. The lease is given up after a normal return or a {@link
+   * RuntimeException}; after an {@link Error} it is only {@linkplain #abandon() abandoned}.
+   */
+  <T> T run(java.util.function.Function<LeaseKeeper, T> body) {
+    T result;
+    try {
+      result = body.apply(this);
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    } catch (Error e) {
+      abandon();
+      throw e;
+    }
+    close();
+    return result;
+  }
+
   @Override
   public void close() {
     renewer.shutdownNow();

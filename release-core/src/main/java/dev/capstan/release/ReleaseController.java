@@ -179,25 +179,38 @@ public final class ReleaseController {
       throw new ReleaseConflictException(plan);
     }
 
-    try (LeaseKeeper lease =
-        LeaseKeeper.acquire(
-            store, spec.namespace(), spec.name(), holder, clock, leaseDuration, this::emit)) {
-      Optional<StoredRelease> now = store.latestRecord(spec.namespace(), spec.name());
-      if (!sameVersion(before, now)) {
-        latest = now.map(StoredRelease::release).orElse(null);
-        checkCastable(spec, latest);
-        live = observe(spec, latest);
-        plan = Planner.plan(spec, latest, live);
-        emit(new ReleaseEvent.Planned(release, plan));
-        if (!plan.applyable()) {
-          throw new ReleaseConflictException(plan);
-        }
+    LiveState observed = live;
+    Plan planned = plan;
+    return LeaseKeeper.acquire(
+            store, spec.namespace(), spec.name(), holder, clock, leaseDuration, this::emit)
+        .run(lease -> castLeased(spec, payloads, description, before, observed, planned, lease));
+  }
+
+  private CastResult castLeased(
+      ReleaseSpec spec,
+      Payloads payloads,
+      @Nullable String description,
+      Optional<StoredRelease> before,
+      LiveState live,
+      Plan plan,
+      LeaseKeeper lease) {
+    String release = spec.qualifiedName();
+    Release latest = before.map(StoredRelease::release).orElse(null);
+    Optional<StoredRelease> now = store.latestRecord(spec.namespace(), spec.name());
+    if (!sameVersion(before, now)) {
+      latest = now.map(StoredRelease::release).orElse(null);
+      checkCastable(spec, latest);
+      live = observe(spec, latest);
+      plan = Planner.plan(spec, latest, live);
+      emit(new ReleaseEvent.Planned(release, plan));
+      if (!plan.applyable()) {
+        throw new ReleaseConflictException(plan);
       }
-      if (now.isPresent() && lease.grant().takenOver() != null) {
-        latest = failInterrupted(now.get(), lease).release();
-      }
-      return execute(spec, payloads, description, latest, live, plan, lease);
     }
+    if (now.isPresent() && lease.grant().takenOver() != null) {
+      latest = failInterrupted(now.get(), lease).release();
+    }
+    return execute(spec, payloads, description, latest, live, plan, lease);
   }
 
   private CastResult execute(
@@ -388,94 +401,98 @@ public final class ReleaseController {
     if (store.latestRecord(namespace, name).isEmpty()) {
       throw new ReleaseNotFoundException(release, null);
     }
-    try (LeaseKeeper lease =
-        LeaseKeeper.acquire(store, namespace, name, holder, clock, leaseDuration, this::emit)) {
-      StoredRelease stored =
-          store
-              .latestRecord(namespace, name)
-              .orElseThrow(() -> new ReleaseNotFoundException(release, null));
-      if (lease.grant().takenOver() != null) {
-        stored = failInterrupted(stored, lease);
-      }
-      Release latest = stored.release();
-      if (latest.status() == ReleaseStatus.UNINSTALLED) {
-        if (options.purge()) {
-          purge(namespace, name, lease);
-          return new UninstallResult(latest, List.of(), List.of(), true);
-        }
-        return new UninstallResult(latest, List.of(), List.of(), false);
-      }
-      Release uninstalling =
-          latest
-              .withStatus(ReleaseStatus.UNINSTALLING, clock.instant())
-              .withLease(lease.grant().lease());
-      stored = store.updateRecord(uninstalling, stored.version());
-      emit(new ReleaseEvent.RecordSaved(release, latest.revision(), ReleaseStatus.UNINSTALLING));
+    return LeaseKeeper.acquire(store, namespace, name, holder, clock, leaseDuration, this::emit)
+        .run(lease -> uninstallLeased(namespace, name, options, lease));
+  }
 
-      Map<ResourceRef, String> remaining = new LinkedHashMap<>();
-      uninstalling.owns().forEach(o -> remaining.put(o.ref(), o.contentHash()));
-      Set<ResourceRef> retained = new TreeSet<>(uninstalling.retained());
-      List<ResourceRef> deleted = new ArrayList<>();
-      List<ResourceRef> kept = new ArrayList<>();
-      LiveState live = observeAll(uninstalling.owns().stream().map(OwnedResource::ref).toList());
-      List<ResourceRef> order =
-          uninstalling.owns().stream()
-              .map(OwnedResource::ref)
-              .sorted(ResourceRef.PRUNE_ORDER)
-              .toList();
-      for (ResourceRef ref : order) {
-        try {
-          lease.checkHeld();
-          Optional<LiveObject> obj = live.get(ref);
-          OwnershipStamp stamp = obj.map(LiveObject::stamp).orElse(null);
-          if (stamp != null && stamp.ownedBy(uninstalling.identity())) {
-            if (ref.type() == ResourceType.VOLUME
-                && (options.keepVolumes() || retains(uninstalling, obj.get()))) {
-              emit(new ReleaseEvent.Started(release, ref, dev.capstan.release.plan.Action.RETAIN));
-              port(ref).unstamp(ref, uninstalling.identity());
-              retained.add(ref);
-              kept.add(ref);
-              emit(new ReleaseEvent.Done(release, ref, dev.capstan.release.plan.Action.RETAIN));
-            } else {
-              emit(new ReleaseEvent.Started(release, ref, dev.capstan.release.plan.Action.PRUNE));
-              port(ref).delete(ref, uninstalling.identity());
-              deleted.add(ref);
-              emit(new ReleaseEvent.Done(release, ref, dev.capstan.release.plan.Action.PRUNE));
-            }
-          }
-          remaining.remove(ref);
-        } catch (RuntimeException e) {
-          Release progress =
-              uninstalling
-                  .withOwns(toOwned(remaining))
-                  .withRetained(List.copyOf(retained))
-                  .withFailure("uninstall stopped at " + ref.key() + ": " + e.getMessage())
-                  .withLease(null);
-          try {
-            store.updateRecord(progress, stored.version());
-          } catch (RuntimeException saveError) {
-            e.addSuppressed(saveError);
-          }
-          emit(new ReleaseEvent.Failed(release, e.getMessage() == null ? "" : e.getMessage()));
-          throw new UninstallFailedException(progress, ref, e);
-        }
-      }
-      Release tombstone =
-          uninstalling
-              .withStatus(ReleaseStatus.UNINSTALLED, clock.instant())
-              .withOwns(List.of())
-              .withRetained(List.copyOf(retained))
-              .withFailure(null)
-              .withLease(null);
+  private UninstallResult uninstallLeased(
+      String namespace, String name, UninstallOptions options, LeaseKeeper lease) {
+    String release = namespace + "/" + name;
+    StoredRelease stored =
+        store
+            .latestRecord(namespace, name)
+            .orElseThrow(() -> new ReleaseNotFoundException(release, null));
+    if (lease.grant().takenOver() != null) {
+      stored = failInterrupted(stored, lease);
+    }
+    Release latest = stored.release();
+    if (latest.status() == ReleaseStatus.UNINSTALLED) {
       if (options.purge()) {
         purge(namespace, name, lease);
-      } else {
-        store.updateRecord(tombstone, stored.version());
-        emit(new ReleaseEvent.RecordSaved(release, latest.revision(), ReleaseStatus.UNINSTALLED));
+        return new UninstallResult(latest, List.of(), List.of(), true);
       }
-      emit(new ReleaseEvent.Finished(release, latest.revision(), ReleaseStatus.UNINSTALLED));
-      return new UninstallResult(tombstone, deleted, kept, options.purge());
+      return new UninstallResult(latest, List.of(), List.of(), false);
     }
+    Release uninstalling =
+        latest
+            .withStatus(ReleaseStatus.UNINSTALLING, clock.instant())
+            .withLease(lease.grant().lease());
+    stored = store.updateRecord(uninstalling, stored.version());
+    emit(new ReleaseEvent.RecordSaved(release, latest.revision(), ReleaseStatus.UNINSTALLING));
+
+    Map<ResourceRef, String> remaining = new LinkedHashMap<>();
+    uninstalling.owns().forEach(o -> remaining.put(o.ref(), o.contentHash()));
+    Set<ResourceRef> retained = new TreeSet<>(uninstalling.retained());
+    List<ResourceRef> deleted = new ArrayList<>();
+    List<ResourceRef> kept = new ArrayList<>();
+    LiveState live = observeAll(uninstalling.owns().stream().map(OwnedResource::ref).toList());
+    List<ResourceRef> order =
+        uninstalling.owns().stream()
+            .map(OwnedResource::ref)
+            .sorted(ResourceRef.PRUNE_ORDER)
+            .toList();
+    for (ResourceRef ref : order) {
+      try {
+        lease.checkHeld();
+        Optional<LiveObject> obj = live.get(ref);
+        OwnershipStamp stamp = obj.map(LiveObject::stamp).orElse(null);
+        if (stamp != null && stamp.ownedBy(uninstalling.identity())) {
+          if (ref.type() == ResourceType.VOLUME
+              && (options.keepVolumes() || retains(uninstalling, obj.get()))) {
+            emit(new ReleaseEvent.Started(release, ref, dev.capstan.release.plan.Action.RETAIN));
+            port(ref).unstamp(ref, uninstalling.identity());
+            retained.add(ref);
+            kept.add(ref);
+            emit(new ReleaseEvent.Done(release, ref, dev.capstan.release.plan.Action.RETAIN));
+          } else {
+            emit(new ReleaseEvent.Started(release, ref, dev.capstan.release.plan.Action.PRUNE));
+            port(ref).delete(ref, uninstalling.identity());
+            deleted.add(ref);
+            emit(new ReleaseEvent.Done(release, ref, dev.capstan.release.plan.Action.PRUNE));
+          }
+        }
+        remaining.remove(ref);
+      } catch (RuntimeException e) {
+        Release progress =
+            uninstalling
+                .withOwns(toOwned(remaining))
+                .withRetained(List.copyOf(retained))
+                .withFailure("uninstall stopped at " + ref.key() + ": " + e.getMessage())
+                .withLease(null);
+        try {
+          store.updateRecord(progress, stored.version());
+        } catch (RuntimeException saveError) {
+          e.addSuppressed(saveError);
+        }
+        emit(new ReleaseEvent.Failed(release, e.getMessage() == null ? "" : e.getMessage()));
+        throw new UninstallFailedException(progress, ref, e);
+      }
+    }
+    Release tombstone =
+        uninstalling
+            .withStatus(ReleaseStatus.UNINSTALLED, clock.instant())
+            .withOwns(List.of())
+            .withRetained(List.copyOf(retained))
+            .withFailure(null)
+            .withLease(null);
+    if (options.purge()) {
+      purge(namespace, name, lease);
+    } else {
+      store.updateRecord(tombstone, stored.version());
+      emit(new ReleaseEvent.RecordSaved(release, latest.revision(), ReleaseStatus.UNINSTALLED));
+    }
+    emit(new ReleaseEvent.Finished(release, latest.revision(), ReleaseStatus.UNINSTALLED));
+    return new UninstallResult(tombstone, deleted, kept, options.purge());
   }
 
   private void purge(String namespace, String name, LeaseKeeper lease) {
