@@ -9,7 +9,6 @@ import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
-import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
@@ -36,6 +35,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -167,125 +168,205 @@ public final class ReleaseController {
   }
 
   private CastResult cast(ReleaseSpec spec, Payloads payloads, @Nullable String description) {
+    return prepare(spec, payloads, description, false).finish();
+  }
+
+  /**
+   * Starts a cast and returns once its {@code PENDING} record is saved; the rest (apply, verify,
+   * record) runs on {@code executor}. Only plans that create or update are allowed: a plan that
+   * prunes must be cast in the foreground, where its outcome is seen before anything is deleted.
+   *
+   * @return the pending revision, the plan, and the completion of the cast
+   * @throws ReleaseException if the plan prunes; nothing was written
+   * @see #cast(ReleaseSpec, Payloads) for the other outcomes, which the completion carries
+   */
+  public DetachedCast castDetached(ReleaseSpec spec, Payloads payloads, Executor executor) {
+    requireNonNull(executor, "executor");
+    Prepared prepared = prepare(spec, payloads, null, true);
+    CompletableFuture<CastResult> completion = new CompletableFuture<>();
+    try {
+      executor.execute(
+          () -> {
+            try {
+              completion.complete(prepared.finish());
+            } catch (RuntimeException | Error e) {
+              completion.completeExceptionally(e);
+            }
+          });
+    } catch (RuntimeException e) {
+      prepared.abort(e);
+      throw e;
+    }
+    return new DetachedCast(prepared.pending, prepared.plan, completion);
+  }
+
+  /**
+   * Validates, plans, takes the lease and saves the {@code PENDING} intent record: everything a
+   * cast does before its first object write.
+   */
+  private Prepared prepare(
+      ReleaseSpec spec, Payloads payloads, @Nullable String description, boolean detached) {
     PayloadValidator.validate(spec, payloads);
     String release = spec.qualifiedName();
     Optional<StoredRelease> before = store.latestRecord(spec.namespace(), spec.name());
     Release latest = before.map(StoredRelease::release).orElse(null);
     checkCastable(spec, latest);
     LiveState live = observe(spec, latest);
-    Plan plan = Planner.plan(spec, latest, live);
-    emit(new ReleaseEvent.Planned(release, plan));
+    Plan plan = checkPlan(Planner.plan(spec, latest, live), detached);
+
+    LeaseKeeper lease =
+        LeaseKeeper.acquire(
+            store, spec.namespace(), spec.name(), holder, clock, leaseDuration, this::emit);
+    try {
+      Optional<StoredRelease> now = store.latestRecord(spec.namespace(), spec.name());
+      if (!sameVersion(before, now)) {
+        latest = now.map(StoredRelease::release).orElse(null);
+        checkCastable(spec, latest);
+        live = observe(spec, latest);
+        plan = checkPlan(Planner.plan(spec, latest, live), detached);
+      }
+      if (now.isPresent() && lease.grant().takenOver() != null) {
+        latest = failInterrupted(now.get(), lease).release();
+      }
+      Instant at = clock.instant();
+      String id = latest == null ? ids.get() : latest.id();
+      List<OwnedResource> previousOwns = latest == null ? List.of() : latest.owns();
+      List<ResourceRef> previousRetained = latest == null ? List.of() : latest.retained();
+      Map<ResourceRef, String> intent = new LinkedHashMap<>();
+      previousOwns.forEach(o -> intent.put(o.ref(), o.contentHash()));
+      spec.resources().forEach(d -> intent.put(d.ref(), d.contentHash()));
+      Release pending =
+          new Release(
+              id,
+              spec.namespace(),
+              spec.name(),
+              plan.revision(),
+              ReleaseStatus.PENDING,
+              toOwned(intent),
+              spec.references(),
+              previousRetained,
+              spec.source(),
+              spec.version(),
+              description,
+              payloads,
+              null,
+              at,
+              at,
+              lease.grant().lease());
+      StoredRelease saved = store.createRecord(pending);
+      emit(new ReleaseEvent.RecordSaved(release, plan.revision(), ReleaseStatus.PENDING));
+      return new Prepared(
+          spec, payloads, plan, live, pending, saved, previousOwns, previousRetained, lease);
+    } catch (RuntimeException e) {
+      lease.close();
+      throw e;
+    } catch (Error e) {
+      lease.abandon();
+      throw e;
+    }
+  }
+
+  private Plan checkPlan(Plan plan, boolean detached) {
+    emit(new ReleaseEvent.Planned(plan.namespace() + "/" + plan.name(), plan));
     if (!plan.applyable()) {
       throw new ReleaseConflictException(plan);
     }
-
-    LiveState observed = live;
-    Plan planned = plan;
-    return LeaseKeeper.acquire(
-            store, spec.namespace(), spec.name(), holder, clock, leaseDuration, this::emit)
-        .run(lease -> castLeased(spec, payloads, description, before, observed, planned, lease));
+    if (detached && plan.hasPrune()) {
+      throw new ReleaseException(
+          "release "
+              + plan.namespace()
+              + "/"
+              + plan.name()
+              + ": a detached cast may not prune ("
+              + plan.changes(dev.capstan.release.plan.Action.PRUNE).size()
+              + " to prune); cast it in the foreground; nothing was written");
+    }
+    return plan;
   }
 
-  private CastResult castLeased(
-      ReleaseSpec spec,
-      Payloads payloads,
-      @Nullable String description,
-      Optional<StoredRelease> before,
-      LiveState live,
-      Plan plan,
-      LeaseKeeper lease) {
-    String release = spec.qualifiedName();
-    Release latest = before.map(StoredRelease::release).orElse(null);
-    Optional<StoredRelease> now = store.latestRecord(spec.namespace(), spec.name());
-    if (!sameVersion(before, now)) {
-      latest = now.map(StoredRelease::release).orElse(null);
-      checkCastable(spec, latest);
-      live = observe(spec, latest);
-      plan = Planner.plan(spec, latest, live);
-      emit(new ReleaseEvent.Planned(release, plan));
-      if (!plan.applyable()) {
-        throw new ReleaseConflictException(plan);
+  /** A cast whose intent record is saved and whose lease is held: ready to write objects. */
+  private final class Prepared {
+    final ReleaseSpec spec;
+    final Payloads payloads;
+    final Plan plan;
+    final LiveState live;
+    final Release pending;
+    final StoredRelease saved;
+    final List<OwnedResource> previousOwns;
+    final List<ResourceRef> previousRetained;
+    final LeaseKeeper lease;
+
+    Prepared(
+        ReleaseSpec spec,
+        Payloads payloads,
+        Plan plan,
+        LiveState live,
+        Release pending,
+        StoredRelease saved,
+        List<OwnedResource> previousOwns,
+        List<ResourceRef> previousRetained,
+        LeaseKeeper lease) {
+      this.spec = spec;
+      this.payloads = payloads;
+      this.plan = plan;
+      this.live = live;
+      this.pending = pending;
+      this.saved = saved;
+      this.previousOwns = previousOwns;
+      this.previousRetained = previousRetained;
+      this.lease = lease;
+    }
+
+    /** Applies, verifies, prunes and records; gives the lease up at the end. */
+    CastResult finish() {
+      return lease.run(l -> execute());
+    }
+
+    /** Records the failure of a cast that never started writing objects. */
+    void abort(RuntimeException cause) {
+      lease.run(
+          l -> {
+            CastExecution none = execution();
+            return fail(spec, plan, pending, saved, none, previousOwns, previousRetained, cause);
+          });
+    }
+
+    private CastExecution execution() {
+      return new CastExecution(
+          orchestrator,
+          store,
+          plan,
+          payloads,
+          live,
+          pending.identity(),
+          parallelism,
+          spec.options().timeout(),
+          lease,
+          ReleaseController.this::emit);
+    }
+
+    private CastResult execute() {
+      CastExecution execution = execution();
+      Release deployed;
+      try {
+        execution.run();
+        lease.checkHeld();
+        deployed =
+            pending
+                .withStatus(ReleaseStatus.DEPLOYED, clock.instant())
+                .withOwns(execution.deployedOwns())
+                .withRetained(execution.retainedAfter(previousRetained))
+                .withLease(null);
+        store.updateRecord(deployed, saved.version());
+      } catch (RuntimeException e) {
+        throw fail(spec, plan, pending, saved, execution, previousOwns, previousRetained, e);
       }
+      String release = spec.qualifiedName();
+      emit(new ReleaseEvent.RecordSaved(release, plan.revision(), ReleaseStatus.DEPLOYED));
+      housekeeping(spec.namespace(), spec.name(), plan.revision());
+      emit(new ReleaseEvent.Finished(release, plan.revision(), ReleaseStatus.DEPLOYED));
+      return new CastResult(deployed, plan, CastResult.Revert.NOT_ATTEMPTED);
     }
-    if (now.isPresent() && lease.grant().takenOver() != null) {
-      latest = failInterrupted(now.get(), lease).release();
-    }
-    return execute(spec, payloads, description, latest, live, plan, lease);
-  }
-
-  private CastResult execute(
-      ReleaseSpec spec,
-      Payloads payloads,
-      @Nullable String description,
-      @Nullable Release latest,
-      LiveState live,
-      Plan plan,
-      LeaseKeeper lease) {
-    Instant now = clock.instant();
-    String id = latest == null ? ids.get() : latest.id();
-    ReleaseIdentity identity = new ReleaseIdentity(spec.namespace(), spec.name(), id);
-    List<OwnedResource> previousOwns = latest == null ? List.of() : latest.owns();
-    List<ResourceRef> previousRetained = latest == null ? List.of() : latest.retained();
-
-    Map<ResourceRef, String> intent = new LinkedHashMap<>();
-    previousOwns.forEach(o -> intent.put(o.ref(), o.contentHash()));
-    spec.resources().forEach(d -> intent.put(d.ref(), d.contentHash()));
-    Release pending =
-        new Release(
-            id,
-            spec.namespace(),
-            spec.name(),
-            plan.revision(),
-            ReleaseStatus.PENDING,
-            intent.entrySet().stream()
-                .map(e -> new OwnedResource(e.getKey(), e.getValue()))
-                .toList(),
-            spec.references(),
-            previousRetained,
-            spec.source(),
-            spec.version(),
-            description,
-            payloads,
-            null,
-            now,
-            now,
-            lease.grant().lease());
-    StoredRelease saved = store.createRecord(pending);
-    emit(
-        new ReleaseEvent.RecordSaved(spec.qualifiedName(), plan.revision(), ReleaseStatus.PENDING));
-
-    CastExecution execution =
-        new CastExecution(
-            orchestrator,
-            store,
-            plan,
-            payloads,
-            live,
-            identity,
-            parallelism,
-            spec.options().timeout(),
-            lease,
-            this::emit);
-    Release deployed;
-    try {
-      execution.run();
-      lease.checkHeld();
-      deployed =
-          pending
-              .withStatus(ReleaseStatus.DEPLOYED, clock.instant())
-              .withOwns(execution.deployedOwns())
-              .withRetained(execution.retainedAfter(previousRetained))
-              .withLease(null);
-      store.updateRecord(deployed, saved.version());
-    } catch (RuntimeException e) {
-      throw fail(spec, plan, pending, saved, execution, previousOwns, previousRetained, e);
-    }
-    emit(
-        new ReleaseEvent.RecordSaved(
-            spec.qualifiedName(), plan.revision(), ReleaseStatus.DEPLOYED));
-    housekeeping(spec.namespace(), spec.name(), plan.revision());
-    emit(new ReleaseEvent.Finished(spec.qualifiedName(), plan.revision(), ReleaseStatus.DEPLOYED));
-    return new CastResult(deployed, plan, CastResult.Revert.NOT_ATTEMPTED);
   }
 
   private CastFailedException fail(
