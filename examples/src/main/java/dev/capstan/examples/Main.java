@@ -2,7 +2,7 @@ package dev.capstan.examples;
 
 import java.io.PrintStream;
 
-/** Entry point of the examples jar. */
+/** Entry point of the examples jar: {@code demo} runs the demo on the in-memory cluster. */
 public final class Main {
   private Main() {}
 
@@ -13,6 +13,11 @@ public final class Main {
    */
   public static void main(String[] args) {
     PrintStream out = System.out;
-    out.println("Capstan examples: the demo arrives with the release engine.");
+    if (args.length == 0 || !args[0].equals("demo")) {
+      System.err.println("usage: capstan demo");
+      System.exit(2);
+      return;
+    }
+    ReleaseDemo.run(out);
   }
 }

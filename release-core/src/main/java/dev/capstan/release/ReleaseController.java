@@ -212,7 +212,20 @@ public final class ReleaseController {
     Release latest = before.map(StoredRelease::release).orElse(null);
     checkCastable(spec, latest);
     LiveState live = observe(spec, latest);
-    Plan plan = checkPlan(Planner.plan(spec, latest, live), detached);
+    Plan first = Planner.plan(spec, latest, live);
+    if (!first.applyable()) {
+      // Another caster may have recorded and written between our two reads: look again once,
+      // so it shows up as a held lease rather than as objects of an unknown install.
+      Optional<StoredRelease> again = store.latestRecord(spec.namespace(), spec.name());
+      if (!sameVersion(before, again)) {
+        before = again;
+        latest = again.map(StoredRelease::release).orElse(null);
+        checkCastable(spec, latest);
+        live = observe(spec, latest);
+        first = Planner.plan(spec, latest, live);
+      }
+    }
+    Plan plan = checkPlan(first, detached);
 
     LeaseKeeper lease =
         LeaseKeeper.acquire(

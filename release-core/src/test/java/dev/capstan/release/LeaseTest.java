@@ -50,7 +50,7 @@ class LeaseTest {
   @Test
   void castsOnTwoThreadsOneProceedsTheOtherIsLocked() throws Exception {
     // the first caster is slowed down inside its cast so the second one meets its lease
-    h.cluster.faults().delay(Operation.AWAIT_READY, Duration.ofMillis(500));
+    h.cluster.faults().delay(Operation.AWAIT_READY, Duration.ofSeconds(2));
     Payloads p = payloads(configMap("a", "1"));
     ReleaseController b = h.other("caster-b");
     var first = new java.util.concurrent.CompletableFuture<Object>();
