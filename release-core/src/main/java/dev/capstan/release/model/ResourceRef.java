@@ -21,13 +21,17 @@ public record ResourceRef(ResourceType type, String namespace, String name)
 
   /** Apply order: by {@link ResourceType#applyRank()}, then by key. */
   public static final Comparator<ResourceRef> APPLY_ORDER =
-      Comparator.comparingInt((ResourceRef r) -> r.type().applyRank())
-          .thenComparing(ResourceRef::key);
+      (a, b) -> {
+        int byRank = Integer.compare(a.type.applyRank(), b.type.applyRank());
+        return byRank != 0 ? byRank : compareKeys(a, b);
+      };
 
   /** Prune and uninstall order: reverse rank (services first), then by key. */
   public static final Comparator<ResourceRef> PRUNE_ORDER =
-      Comparator.comparingInt((ResourceRef r) -> -r.type().applyRank())
-          .thenComparing(ResourceRef::key);
+      (a, b) -> {
+        int byRank = Integer.compare(b.type.applyRank(), a.type.applyRank());
+        return byRank != 0 ? byRank : compareKeys(a, b);
+      };
 
   /** Validates the parts; see the class documentation for the name rules. */
   public ResourceRef {
@@ -99,6 +103,33 @@ public record ResourceRef(ResourceType type, String namespace, String name)
   /** {@code type/namespace/name}; the namespace part is empty for cluster-scoped kinds. */
   public String key() {
     return type.id() + "/" + namespace + "/" + name;
+  }
+
+  /**
+   * Compares {@code a.key()} with {@code b.key()} without building the strings (plans sort tens of
+   * thousands of refs).
+   */
+  private static int compareKeys(ResourceRef a, ResourceRef b) {
+    int byType = a.type.id().compareTo(b.type.id());
+    if (byType != 0) {
+      return byType;
+    }
+    int la = a.namespace.length() + 1 + a.name.length();
+    int lb = b.namespace.length() + 1 + b.name.length();
+    for (int i = 0; i < Math.min(la, lb); i++) {
+      char ca = a.charOfRest(i);
+      char cb = b.charOfRest(i);
+      if (ca != cb) {
+        return ca - cb;
+      }
+    }
+    return la - lb;
+  }
+
+  /** The character at {@code i} of {@code namespace + "/" + name}. */
+  private char charOfRest(int i) {
+    int n = namespace.length();
+    return i < n ? namespace.charAt(i) : i == n ? '/' : name.charAt(i - n - 1);
   }
 
   @Override

@@ -97,4 +97,31 @@ class ModelTest {
             ResourceRef.storageClass("fast"));
     assertThat(spec.resources().get(1).contentHash()).isEqualTo(ContentHash.of(p.specs().get(1)));
   }
+
+  @Test
+  void orderingTiesBreakExactlyAsTheKeyStringsCompare() {
+    java.util.Random random = new java.util.Random(7);
+    String[] parts = {"a", "a-b", "ab", "a0", "a.b", "b", "z"};
+    List<ResourceRef> refs = new java.util.ArrayList<>();
+    for (int i = 0; i < 400; i++) {
+      ResourceType type =
+          List.of(
+                  ResourceType.VOLUME,
+                  ResourceType.CONFIGMAP,
+                  ResourceType.SECRET,
+                  ResourceType.SERVICE)
+              .get(random.nextInt(4));
+      String ns = parts[random.nextInt(4)];
+      String name = parts[random.nextInt(parts.length)] + (random.nextBoolean() ? "" : "-x");
+      refs.add(
+          ResourceRef.of(
+              type, ns, type == ResourceType.SERVICE ? "s" + name.replace(".", "") : name));
+    }
+    java.util.Comparator<ResourceRef> byString =
+        java.util.Comparator.comparingInt((ResourceRef r) -> r.type().applyRank())
+            .thenComparing(ResourceRef::key);
+
+    assertThat(refs.stream().sorted(ResourceRef.APPLY_ORDER).toList())
+        .isEqualTo(refs.stream().sorted(byString).toList());
+  }
 }
