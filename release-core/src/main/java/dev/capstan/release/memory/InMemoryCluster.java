@@ -2,9 +2,13 @@ package dev.capstan.release.memory;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.release.ReleaseLockedException;
 import dev.capstan.release.StaleRecordException;
 import dev.capstan.release.codec.ReleaseRecordCodec;
+import dev.capstan.release.internal.Json;
 import dev.capstan.release.model.ContentHash;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.OwnershipStamp;
@@ -23,6 +27,7 @@ import dev.capstan.release.port.StoredRelease;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -55,6 +60,8 @@ import org.jspecify.annotations.Nullable;
  * Records are kept as the bytes of {@link ReleaseRecordCodec}, exactly as other stores keep them.
  */
 public final class InMemoryCluster implements Orchestrator, Store {
+  private static final String STATE_FORMAT = "capstan.dev/in-memory-cluster.v1";
+
   private final FaultPlan faults = new FaultPlan();
   private final Map<ResourceRef, StoredObject> objects = new HashMap<>();
   private final Set<String> namespaces = new TreeSet<>();
@@ -220,6 +227,89 @@ public final class InMemoryCluster implements Orchestrator, Store {
   public synchronized void clearOperations() {
     log.clear();
     counts.clear();
+  }
+
+  // ---------------------------------------------------------------- persistence
+
+  /**
+   * The cluster's state as JSON: objects with their stamps, namespaces, storage classes, records
+   * (the codec's bytes), leases and never-ready images. Faults and the operation log are not
+   * included. Records and secret objects hold secret values: keep the bytes as private as the
+   * secrets themselves.
+   */
+  public synchronized byte[] exportState() {
+    ObjectNode root = Json.mapper().createObjectNode();
+    root.put("format", STATE_FORMAT);
+    root.set("namespaces", Json.mapper().valueToTree(namespaces));
+    root.set("storageClasses", Json.mapper().valueToTree(storageClasses));
+    root.set("neverReady", Json.mapper().valueToTree(neverReady));
+    ArrayNode objs = root.putArray("objects");
+    TreeMap<ResourceRef, StoredObject> sorted = new TreeMap<>(ResourceRef.APPLY_ORDER);
+    sorted.putAll(objects);
+    for (StoredObject o : sorted.values()) {
+      ObjectNode node = objs.addObject();
+      node.set("spec", Json.mapper().valueToTree(o.spec));
+      if (o.stamp != null) {
+        node.set("stamp", Json.mapper().valueToTree(o.stamp));
+      }
+    }
+    ObjectNode recs = root.putObject("records");
+    new TreeMap<>(records)
+        .forEach(
+            (key, revs) -> {
+              ObjectNode byRev = recs.putObject(key);
+              revs.forEach(
+                  (rev, e) ->
+                      byRev.put(
+                          Integer.toString(rev), Base64.getEncoder().encodeToString(e.bytes)));
+            });
+    root.set("leases", Json.mapper().valueToTree(new TreeMap<>(leases)));
+    return Json.canonical(root);
+  }
+
+  /**
+   * A cluster holding a state made by {@link #exportState()}.
+   *
+   * @throws IllegalArgumentException if the bytes are not such a state
+   */
+  public static InMemoryCluster importState(byte[] state) {
+    InMemoryCluster c = new InMemoryCluster();
+    try {
+      JsonNode root = Json.mapper().readTree(state);
+      if (root == null || !STATE_FORMAT.equals(root.path("format").asText())) {
+        throw new IllegalArgumentException(
+            "in-memory cluster state must have format " + STATE_FORMAT);
+      }
+      c.namespaces.clear();
+      root.path("namespaces").forEach(n -> c.namespaces.add(n.asText()));
+      c.storageClasses.clear();
+      root.path("storageClasses").forEach(n -> c.storageClasses.add(n.asText()));
+      for (Map.Entry<String, JsonNode> e : root.path("neverReady").properties()) {
+        c.neverReady.put(e.getKey(), e.getValue().asText());
+      }
+      for (JsonNode node : root.path("objects")) {
+        ResourceSpec spec = Json.mapper().treeToValue(node.get("spec"), ResourceSpec.class);
+        OwnershipStamp stamp =
+            node.has("stamp")
+                ? Json.mapper().treeToValue(node.get("stamp"), OwnershipStamp.class)
+                : null;
+        c.put(spec, stamp);
+      }
+      for (Map.Entry<String, JsonNode> release : root.path("records").properties()) {
+        NavigableMap<Integer, Encoded> revs = new TreeMap<>();
+        for (Map.Entry<String, JsonNode> rev : release.getValue().properties()) {
+          byte[] bytes = Base64.getDecoder().decode(rev.getValue().asText());
+          revs.put(Integer.parseInt(rev.getKey()), new Encoded(bytes, ++c.versions));
+        }
+        c.records.put(release.getKey(), revs);
+      }
+      for (Map.Entry<String, JsonNode> e : root.path("leases").properties()) {
+        c.leases.put(e.getKey(), Json.mapper().treeToValue(e.getValue(), Lease.class));
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      throw new IllegalArgumentException("not an in-memory cluster state: " + e.getMessage(), e);
+    }
+    return c;
   }
 
   // ---------------------------------------------------------------- ports
