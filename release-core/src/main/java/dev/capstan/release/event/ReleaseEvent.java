@@ -84,7 +84,11 @@ public sealed interface ReleaseEvent {
 
     @Override
     public String describe() {
-      return "waiting up to " + timeout + " for " + services.size() + " service(s) to be ready";
+      return "waiting up to "
+          + timeout.toString().substring(2).toLowerCase(java.util.Locale.ROOT)
+          + " for "
+          + services.size()
+          + " service(s) to be ready";
     }
   }
 
