@@ -40,6 +40,9 @@ if [[ $mode == background ]]; then
   exit 0
 fi
 
+if ! command -v go >/dev/null && [[ -x /usr/local/go/bin/go ]]; then
+  PATH=/usr/local/go/bin:$PATH # the Go tarball's default place, when a non-login shell lacks it
+fi
 command -v go >/dev/null || cp_die "go is not on PATH; the control plane is built with the Go toolchain"
 
 exec 9>"$CP_HOME/.build.lock"
