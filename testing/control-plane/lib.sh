@@ -14,7 +14,7 @@ CP_HOME=${CAPSTAN_CP_HOME:-$CP_CACHE_ROOT/control-plane/k8s${CP_K8S_VERSION#v}-e
 CP_BIN=$CP_HOME/bin
 CP_LOGS=$CP_HOME/logs
 
-cp_log() { printf '[control-plane %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+cp_log() { printf '[control-plane %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2 || true; }
 cp_die() { cp_log "ERROR: $*"; exit 1; }
 
 # Prints the version a binary reports, or nothing if it is missing or broken.

@@ -54,13 +54,16 @@ started_at=$(date +%s%N)
 
 # --- failure handling: stop what was started, show where the logs are -------------------------
 ok=false
+failed=    # the component whose failure stopped the start, if known
 on_exit() {
   if [[ $ok != true ]]; then
     cp_log "start failed; stopping what was started. Logs: $dir/logs"
+    local f
     for f in "$dir"/logs/*.log; do
-      [[ -s $f ]] || continue
+      [[ -s $f && $f != */openssl.log ]] || continue
+      [[ -z $failed || $f == */$failed.log ]] || continue
       echo "----- last lines of $f" >&2
-      tail -n 15 "$f" >&2
+      tail -n 25 "$f" >&2
     done
     "$CP_DIR/stop.sh" --dir "$dir" --keep-logs >&2 || true
   fi
@@ -156,10 +159,12 @@ chmod 600 "$kubeconfig"
 
 # --- processes ----------------------------------------------------------------------------------
 # launch NAME ARGS...: runs $CP_BIN/NAME in the background, output to logs/NAME.log, pid recorded.
+# HOME points into the state folder, so no component reads a user's dot-files (kwok would merge
+# ~/.kwok/kwok.yaml into its configuration).
 launch() {
   local name=$1
   shift
-  nohup "$CP_BIN/$name" "$@" >"$dir/logs/$name.log" 2>&1 </dev/null &
+  HOME=$dir nohup "$CP_BIN/$name" "$@" >"$dir/logs/$name.log" 2>&1 </dev/null &
   echo $! >"$dir/pids/$name.pid"
 }
 alive() { kill -0 "$(cat "$dir/pids/$1.pid")" 2>/dev/null; }
@@ -169,9 +174,10 @@ wait_for() {
   shift 3
   for ((i = 0; i < limit * 5; i++)); do
     "$@" >/dev/null 2>&1 && return 0
-    alive "$name" || cp_die "$name exited while waiting for $what (see $dir/logs/$name.log)"
+    alive "$name" || { failed=$name; cp_die "$name exited while waiting for $what (see $dir/logs/$name.log)"; }
     sleep 0.2
   done
+  failed=$name
   cp_die "$what not reached within $limit s (see $dir/logs/$name.log)"
 }
 api() { # api METHOD PATH [curl args...]: the API server with the admin client certificate

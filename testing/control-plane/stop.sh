@@ -11,6 +11,7 @@
 #   --purge            remove DIR entirely
 #   --check-running    stop nothing; exit 0 if any recorded process still runs, 1 otherwise
 set -euo pipefail
+trap "" PIPE # a closed output (e.g. `| head`) must not cut the stopping short
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 

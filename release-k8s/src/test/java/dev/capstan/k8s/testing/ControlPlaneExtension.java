@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
@@ -29,7 +30,11 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * instead.
  */
 public final class ControlPlaneExtension
-    implements BeforeAllCallback, AfterEachCallback, AfterAllCallback, ParameterResolver {
+    implements BeforeAllCallback,
+        BeforeEachCallback,
+        AfterEachCallback,
+        AfterAllCallback,
+        ParameterResolver {
 
   private static final ExtensionContext.Namespace STORE =
       ExtensionContext.Namespace.create(ControlPlaneExtension.class);
@@ -52,6 +57,15 @@ public final class ControlPlaneExtension
 
   @Override
   public void beforeAll(ExtensionContext context) {
+    ControlPlaneSettings settings = ControlPlaneSettings.fromEnvironment();
+    if (settings.skip() && !settings.ci()) {
+      return; // each test is reported as skipped, with the reason, by beforeEach
+    }
+    controlPlane(context);
+  }
+
+  @Override
+  public void beforeEach(ExtensionContext context) {
     controlPlane(context);
   }
 
@@ -122,7 +136,7 @@ public final class ControlPlaneExtension
                 + " control-plane integration tests");
       }
       Assumptions.abort(
-          "control-plane integration tests skipped on request (capstan.it.skip/CAPSTAN_IT_SKIP)");
+          "control-plane integration test skipped on request (capstan.it.skip/CAPSTAN_IT_SKIP)");
     }
     Started started =
         context
