@@ -83,20 +83,27 @@ check_pin() {
   [[ $got == "$want" ]] || cp_die "go/$dir pins $module $got, but lib.sh says $want"
 }
 
-# Runs one `go build` and records its wall-clock time in the log.
+# Runs one `go build` and records its wall-clock time in the log. A failed build is tried once
+# more: what it already compiled and downloaded is cached, and a module download can fail once.
 timed_build() {
-  local what=$1 dir=$2 start end
+  local what=$1 dir=$2 start end attempt pid
   shift 2
   start=$(date +%s)
-  cp_log "go build $what (module go/$dir)"
-  (cd "$CP_DIR/go/$dir" && exec go build "$@") &
-  local pid=$!
-  while ! wait_up_to 60 "$pid"; do
-    cp_log "still building $what: $((($(date +%s) - start) / 60)) min so far (log: $log)"
+  for attempt in 1 2; do
+    cp_log "go build $what (module go/$dir, attempt $attempt of 2)"
+    (cd "$CP_DIR/go/$dir" && exec go build "$@") &
+    pid=$!
+    while ! wait_up_to 60 "$pid"; do
+      cp_log "still building $what: $((($(date +%s) - start) / 60)) min so far (log: $log)"
+    done
+    if wait "$pid"; then
+      end=$(date +%s)
+      cp_log "built $what in $((end - start)) s"
+      return 0
+    fi
+    cp_log "go build of $what failed (attempt $attempt of 2; log: $log)"
   done
-  wait "$pid" || cp_die "go build of $what failed (log: $log)"
-  end=$(date +%s)
-  cp_log "built $what in $((end - start)) s"
+  cp_die "go build of $what failed twice (log: $log)"
 }
 
 build_date=$(date -u +%Y-%m-%dT%H:%M:%SZ)

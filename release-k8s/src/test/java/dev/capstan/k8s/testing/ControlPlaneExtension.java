@@ -9,6 +9,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -71,9 +72,12 @@ public final class ControlPlaneExtension
 
   @Override
   public void afterEach(ExtensionContext context) {
+    ControlPlane plane = started(context).map(Started::plane).orElse(null);
+    if (plane == null) {
+      return; // skipped, or the start failed: that failure is already reported
+    }
     TestNamespace namespace = context.getStore(STORE).get(TestNamespace.class, TestNamespace.class);
     if (context.getExecutionException().isPresent()) {
-      ControlPlane plane = controlPlane(context);
       plane.recordFailure(context.getUniqueId());
       if (namespace != null) {
         ControlPlane.log(
@@ -84,7 +88,7 @@ public final class ControlPlaneExtension
                 + plane.logDir().map(d -> "; component logs: " + d).orElse(""));
       }
     } else if (namespace != null) {
-      deleteNamespace(controlPlane(context), namespace);
+      deleteNamespace(plane, namespace);
     }
   }
 
@@ -122,9 +126,8 @@ public final class ControlPlaneExtension
             TestNamespace.class, k -> createNamespace(plane, context), TestNamespace.class);
   }
 
-  private static java.util.Optional<Started> started(ExtensionContext context) {
-    return java.util.Optional.ofNullable(
-        context.getRoot().getStore(STORE).get(Started.class, Started.class));
+  private static Optional<Started> started(ExtensionContext context) {
+    return Optional.ofNullable(context.getRoot().getStore(STORE).get(Started.class, Started.class));
   }
 
   private static ControlPlane controlPlane(ExtensionContext context) {
