@@ -1,18 +1,17 @@
 package dev.capstan.examples;
 
-import java.io.PrintStream;
+import dev.capstan.examples.cli.Cli;
 
-/** Entry point of the examples jar. */
+/** Entry point of the examples jar: the {@code capstan} command line. */
 public final class Main {
   private Main() {}
 
   /**
-   * Runs the command named by the first argument.
+   * Runs one {@code capstan} command and exits with its code.
    *
    * @param args the command line
    */
   public static void main(String[] args) {
-    PrintStream out = System.out;
-    out.println("Capstan examples: the demo arrives with the release engine.");
+    System.exit(Cli.system().run(args));
   }
 }

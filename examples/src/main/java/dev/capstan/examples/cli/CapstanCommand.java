@@ -1,0 +1,92 @@
+package dev.capstan.examples.cli;
+
+import dev.capstan.examples.ReleaseDemo;
+import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.ScopeType;
+
+/** The root {@code capstan} command and its target options, inherited by every subcommand. */
+@Command(
+    name = "capstan",
+    mixinStandardHelpOptions = true,
+    version = "capstan 0.1.0",
+    description = "Stateful releases and platform updates, on the in-memory cluster or Kubernetes.",
+    subcommands = {CapstanCommand.Demo.class, ReleaseCommand.class},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:success",
+      "1:the operation ran and failed (cast or rollout failed, cluster error, not found)",
+      "2:invalid input: a bad flag, file or value; nothing was applied",
+      "3:the plan is blocked or has conflicts; nothing was applied",
+      "4:another operation holds the release's lease; nothing was applied",
+      "5:not confirmed; nothing was applied"
+    })
+final class CapstanCommand implements Runnable {
+  final Cli cli;
+
+  @Option(
+      names = "--state",
+      scope = ScopeType.INHERIT,
+      paramLabel = "FILE",
+      description =
+          "State file of the in-memory cluster (default: $CAPSTAN_STATE, else .capstan/state.json).")
+  @Nullable Path state;
+
+  @Option(
+      names = "--kubeconfig",
+      scope = ScopeType.INHERIT,
+      paramLabel = "FILE",
+      description =
+          "Work on the Kubernetes cluster of this kubeconfig instead of the in-memory one.")
+  @Nullable Path kubeconfig;
+
+  @Option(
+      names = "--context",
+      scope = ScopeType.INHERIT,
+      paramLabel = "NAME",
+      description = "The kubeconfig context (default: the current context).")
+  @Nullable String context;
+
+  CapstanCommand(Cli cli) {
+    this.cli = cli;
+  }
+
+  @Override
+  public void run() {
+    cli.out().print(new picocli.CommandLine(this).getUsageMessage());
+  }
+
+  /** Opens the target the options name. */
+  Target target() {
+    if (kubeconfig != null || context != null) {
+      throw new IllegalArgumentException(
+          "--kubeconfig/--context: the Kubernetes target is not available in this build");
+    }
+    Path file = state;
+    if (file == null) {
+      String fromEnv = cli.env().apply("CAPSTAN_STATE");
+      file =
+          fromEnv == null || fromEnv.isBlank()
+              ? Path.of(".capstan", "state.json")
+              : Path.of(fromEnv);
+    }
+    return InMemoryTarget.open(cli.resolve(file));
+  }
+
+  /** {@code capstan demo}: the release demo on a fresh in-memory cluster (no state file). */
+  @Command(name = "demo", description = "Run the demo on a fresh in-memory cluster.")
+  static final class Demo implements Runnable {
+    @ParentCommand @Nullable CapstanCommand root;
+
+    @Override
+    public void run() {
+      if (root == null) {
+        throw new IllegalStateException("no parent command");
+      }
+      ReleaseDemo.run(root.cli.out());
+    }
+  }
+}

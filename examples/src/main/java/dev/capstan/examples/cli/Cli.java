@@ -1,0 +1,149 @@
+package dev.capstan.examples.cli;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.capstan.release.CastFailedException;
+import dev.capstan.release.InvalidReleaseException;
+import dev.capstan.release.ReleaseConflictException;
+import dev.capstan.release.ReleaseException;
+import dev.capstan.release.ReleaseLockedException;
+import dev.capstan.release.file.InvalidReleaseFileException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine;
+
+/**
+ * The {@code capstan} command line, runnable in-process: {@link #run(String...)} returns the exit
+ * code. Results go to {@code out}, progress and errors to {@code err}.
+ */
+public final class Cli {
+  private final PrintStream out;
+  private final PrintStream err;
+  private final Terminal terminal;
+  private final Function<String, @Nullable String> env;
+  private final Path workDir;
+
+  /**
+   * A command line with its streams, terminal, environment and working directory.
+   *
+   * @param out where results go
+   * @param err where progress and errors go
+   * @param terminal where confirmations come from
+   * @param env environment lookup (for {@code CAPSTAN_STATE}, {@code fromEnv} secrets, ...)
+   * @param workDir the directory relative paths are resolved against
+   */
+  public Cli(
+      PrintStream out,
+      PrintStream err,
+      Terminal terminal,
+      Function<String, @Nullable String> env,
+      Path workDir) {
+    this.out = requireNonNull(out, "out");
+    this.err = requireNonNull(err, "err");
+    this.terminal = requireNonNull(terminal, "terminal");
+    this.env = requireNonNull(env, "env");
+    this.workDir = requireNonNull(workDir, "workDir");
+  }
+
+  /** A command line on the process's streams, terminal, environment and working directory. */
+  public static Cli system() {
+    return new Cli(
+        System.out,
+        System.err,
+        Terminal.system(System.err),
+        System::getenv,
+        Path.of("").toAbsolutePath());
+  }
+
+  /** Runs one command and returns its exit code (see {@link ExitCode}). */
+  public int run(String... args) {
+    CommandLine cmd = new CommandLine(new CapstanCommand(this));
+    cmd.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
+    cmd.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+    cmd.setCaseInsensitiveEnumValuesAllowed(true);
+    cmd.setParameterExceptionHandler(
+        (e, a) -> {
+          err.println("capstan: " + e.getMessage());
+          err.println("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
+          return ExitCode.INVALID;
+        });
+    cmd.setExecutionExceptionHandler((e, c, p) -> handle(e));
+    int code = cmd.execute(args);
+    out.flush();
+    err.flush();
+    return code;
+  }
+
+  private int handle(Exception e) {
+    err.println("capstan: " + e.getMessage());
+    if (e instanceof NotConfirmedException) {
+      return ExitCode.NOT_CONFIRMED;
+    }
+    if (e instanceof InvalidReleaseFileException
+        || e instanceof InvalidReleaseException
+        || e instanceof IllegalArgumentException
+        || e instanceof CommandLine.TypeConversionException) {
+      return ExitCode.INVALID;
+    }
+    if (e instanceof ReleaseConflictException) {
+      return ExitCode.BLOCKED;
+    }
+    if (e instanceof ReleaseLockedException) {
+      return ExitCode.LOCKED;
+    }
+    if (e instanceof CastFailedException || e instanceof ReleaseException) {
+      return ExitCode.FAILED;
+    }
+    e.printStackTrace(err);
+    return ExitCode.FAILED;
+  }
+
+  PrintStream out() {
+    return out;
+  }
+
+  PrintStream err() {
+    return err;
+  }
+
+  Terminal terminal() {
+    return terminal;
+  }
+
+  Function<String, @Nullable String> env() {
+    return env;
+  }
+
+  Path resolve(Path path) {
+    return workDir.resolve(path);
+  }
+
+  /** Asks for the exact answer {@code yes}, unless {@code yes} was passed. */
+  void confirm(boolean yes, String question) {
+    if (yes) {
+      return;
+    }
+    if (!terminal.interactive()) {
+      throw new NotConfirmedException(
+          "confirmation needed and no terminal to ask at; pass --yes to proceed. Nothing was"
+              + " changed.");
+    }
+    String answer = terminal.ask(question + " Type 'yes' to continue: ");
+    if (!"yes".equals(answer == null ? null : answer.strip())) {
+      throw new NotConfirmedException("not confirmed; nothing was changed.");
+    }
+  }
+
+  /** The user did not confirm; nothing was changed. */
+  static final class NotConfirmedException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NotConfirmedException(String message) {
+      super(message);
+    }
+  }
+}

@@ -1,0 +1,542 @@
+package dev.capstan.examples.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capstan.release.CastResult;
+import dev.capstan.release.ReleaseConflictException;
+import dev.capstan.release.ReleaseController;
+import dev.capstan.release.ReleaseNotFoundException;
+import dev.capstan.release.UninstallOptions;
+import dev.capstan.release.UninstallResult;
+import dev.capstan.release.event.ReleaseEvent;
+import dev.capstan.release.file.Overrides;
+import dev.capstan.release.file.ReleaseFile;
+import dev.capstan.release.file.ReleaseFiles;
+import dev.capstan.release.model.DesiredResource;
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseOptions;
+import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.plan.Plan;
+import dev.capstan.release.plan.PlanRenderer;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code capstan release ...}: plan, cast, inspect, roll back and uninstall releases. */
+@Command(
+    name = "release",
+    description = "Plan, cast, inspect, roll back and uninstall releases.",
+    mixinStandardHelpOptions = true,
+    subcommands = {
+      ReleaseCommand.PlanCmd.class,
+      ReleaseCommand.CastCmd.class,
+      ReleaseCommand.GetCmd.class,
+      ReleaseCommand.ListCmd.class,
+      ReleaseCommand.HistoryCmd.class,
+      ReleaseCommand.RollbackCmd.class,
+      ReleaseCommand.UninstallCmd.class
+    })
+final class ReleaseCommand implements Runnable {
+  @ParentCommand @Nullable CapstanCommand root;
+
+  @Override
+  public void run() {
+    root().cli.out().print(new picocli.CommandLine(this).getUsageMessage());
+  }
+
+  CapstanCommand root() {
+    if (root == null) {
+      throw new IllegalStateException("no parent command");
+    }
+    return root;
+  }
+
+  /** The output format. */
+  enum Output {
+    text,
+    json
+  }
+
+  /** Options every release subcommand has. */
+  static final class Common {
+    @Option(
+        names = {"-n", "--namespace"},
+        paramLabel = "NAMESPACE",
+        description = "The release's home namespace (default: the file's, else default).")
+    @Nullable String namespace;
+
+    @Option(
+        names = {"-o", "--output"},
+        paramLabel = "FORMAT",
+        description = "text or json (default: text).")
+    Output output = Output.text;
+
+    String namespaceOr(String fallback) {
+      return namespace == null ? fallback : namespace;
+    }
+  }
+
+  /** Options of the subcommands that read a release file. */
+  static final class FileOptions {
+    @Option(
+        names = {"-f", "--file"},
+        required = true,
+        paramLabel = "FILE",
+        description = "The release file (YAML or JSON).")
+    @Nullable Path file;
+
+    @Option(
+        names = "--release",
+        paramLabel = "NAME",
+        description = "The release name (default: the file's).")
+    @Nullable String release;
+
+    @Option(names = "--adopt", description = "Take ownership of existing objects no release owns.")
+    boolean adopt;
+
+    @Option(names = "--atomic", description = "On failure, revert this revision's changes.")
+    boolean atomic;
+
+    @Option(
+        names = "--create-namespace",
+        description = "Create referenced namespaces that do not exist.")
+    boolean createNamespace;
+  }
+
+  /** A command's session: the target, a controller printing progress, and the output. */
+  abstract static class Sub implements java.util.concurrent.Callable<Integer> {
+    @ParentCommand @Nullable ReleaseCommand parent;
+
+    @Mixin Common common = new Common();
+
+    Cli cli() {
+      if (parent == null) {
+        throw new IllegalStateException("no parent command");
+      }
+      return parent.root().cli;
+    }
+
+    PrintStream out() {
+      return cli().out();
+    }
+
+    @Override
+    public Integer call() {
+      try (Target target = parent().root().target()) {
+        ReleaseController controller =
+            ReleaseController.builder(target.orchestrator(), target.store())
+                .listener(this::progress)
+                .build();
+        return run(target, controller);
+      }
+    }
+
+    private ReleaseCommand parent() {
+      if (parent == null) {
+        throw new IllegalStateException("no parent command");
+      }
+      return parent;
+    }
+
+    abstract int run(Target target, ReleaseController controller);
+
+    private void progress(ReleaseEvent e) {
+      if (e instanceof ReleaseEvent.Done
+          || e instanceof ReleaseEvent.Verifying
+          || e instanceof ReleaseEvent.Verified
+          || e instanceof ReleaseEvent.Failed
+          || e instanceof ReleaseEvent.Reverted
+          || e instanceof ReleaseEvent.Warning
+          || e instanceof ReleaseEvent.RecordSaved
+          || (e instanceof ReleaseEvent.LeaseAcquired l && l.takenOver() != null)) {
+        cli().err().println("capstan: " + e.release() + ": " + e.describe());
+      }
+    }
+
+    boolean json() {
+      return common.output == Output.json;
+    }
+
+    void printJson(Object tree) {
+      try {
+        out().println(ReleaseOutput.JSON.writeValueAsString(tree));
+      } catch (JsonProcessingException e) {
+        throw new IllegalStateException("cannot render JSON", e);
+      }
+    }
+
+    ReleaseFile load(FileOptions f) {
+      Path file = cli().resolve(java.util.Objects.requireNonNull(f.file, "file"));
+      byte[] bytes;
+      try {
+        bytes = Files.readAllBytes(file);
+      } catch (NoSuchFileException e) {
+        throw new IllegalArgumentException("-f: no such file: " + f.file, e);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read " + f.file, e);
+      }
+      Function<String, @Nullable String> env = cli().env();
+      return ReleaseFiles.parse(
+          bytes, String.valueOf(f.file), new Overrides(common.namespace, f.release), env);
+    }
+
+    static ReleaseSpec spec(ReleaseFile file, FileOptions f, Duration timeout) {
+      return file.toSpec()
+          .withOptions(
+              ReleaseOptions.defaults()
+                  .withAdopt(f.adopt)
+                  .withAtomic(f.atomic)
+                  .withCreateNamespace(f.createNamespace)
+                  .withTimeout(timeout));
+    }
+
+    /** Prints a plan (text) and refuses it when it has conflicts. */
+    void showPlan(Plan plan, boolean printText) {
+      if (printText) {
+        out().print(PlanRenderer.text(plan));
+      }
+      if (!plan.applyable()) {
+        if (json()) {
+          ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
+          doc.set("plan", PlanRenderer.jsonTree(plan));
+          printJson(doc);
+        }
+        throw new ReleaseConflictException(plan);
+      }
+    }
+  }
+
+  /** {@code capstan release plan}. */
+  @Command(name = "plan", description = "Show what a cast would do, without changing anything.")
+  static final class PlanCmd extends Sub {
+    @Mixin FileOptions file = new FileOptions();
+
+    @Option(names = "--show-unchanged", description = "List unchanged objects too.")
+    boolean showUnchanged;
+
+    @Override
+    int run(Target target, ReleaseController controller) {
+      ReleaseFile f = load(file);
+      Plan plan = controller.plan(spec(f, file, ReleaseOptions.DEFAULT_TIMEOUT));
+      if (json()) {
+        printJson(PlanRenderer.jsonTree(plan));
+      } else {
+        out().print(PlanRenderer.text(plan, showUnchanged));
+      }
+      return plan.applyable() ? ExitCode.OK : ExitCode.BLOCKED;
+    }
+  }
+
+  /** {@code capstan release cast}. */
+  @Command(
+      name = "cast",
+      description =
+          "Plan and apply a release file. Plans that prune or adopt need confirmation (--yes).")
+  static final class CastCmd extends Sub {
+    @Mixin FileOptions file = new FileOptions();
+
+    @Option(names = "--dry-run", description = "Show the plan only.")
+    boolean dryRun;
+
+    @Option(
+        names = "--timeout",
+        paramLabel = "DURATION",
+        converter = Durations.class,
+        description = "How long to wait for services to be ready (default: 15m).")
+    Duration timeout = ReleaseOptions.DEFAULT_TIMEOUT;
+
+    @Option(names = "--yes", description = "Do not ask for confirmation.")
+    boolean yes;
+
+    @Override
+    int run(Target target, ReleaseController controller) {
+      ReleaseFile f = load(file);
+      ReleaseSpec spec = spec(f, file, timeout);
+      Plan plan = controller.plan(spec);
+      showPlan(plan, !json());
+      if (dryRun) {
+        if (json()) {
+          ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
+          doc.put("dryRun", true);
+          doc.set("plan", PlanRenderer.jsonTree(plan));
+          printJson(doc);
+        } else {
+          out().println("Dry run: nothing was applied.");
+        }
+        return ExitCode.OK;
+      }
+      if (plan.needsConfirmation()) {
+        cli()
+            .confirm(
+                yes,
+                "This plan "
+                    + (plan.hasPrune() ? "deletes objects" : "takes ownership of existing objects")
+                    + " on the "
+                    + target.describe()
+                    + ".");
+      }
+      CastResult result = controller.cast(spec, f.payloads());
+      if (json()) {
+        ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
+        doc.put("dryRun", false);
+        doc.set("plan", PlanRenderer.jsonTree(result.plan()));
+        doc.set("release", ReleaseOutput.json(result.release()));
+        printJson(doc);
+      } else {
+        out()
+            .println(
+                "Release "
+                    + result.release().qualifiedName()
+                    + " revision "
+                    + result.release().revision()
+                    + " "
+                    + result.release().status().id()
+                    + ".");
+      }
+      return ExitCode.OK;
+    }
+  }
+
+  /** {@code capstan release get}. */
+  @Command(name = "get", aliases = "status", description = "Show the latest revision of a release.")
+  static final class GetCmd extends Sub {
+    @Parameters(paramLabel = "NAME", description = "The release name.")
+    String name = "";
+
+    @Override
+    int run(Target target, ReleaseController controller) {
+      String ns = common.namespaceOr("default");
+      Release r =
+          controller
+              .get(ns, name)
+              .orElseThrow(() -> new ReleaseNotFoundException(ns + "/" + name, null));
+      if (json()) {
+        printJson(ReleaseOutput.json(r));
+      } else {
+        out().print(ReleaseOutput.text(r));
+      }
+      return ExitCode.OK;
+    }
+  }
+
+  /** {@code capstan release list}. */
+  @Command(name = "list", aliases = "ls", description = "List the releases of a namespace.")
+  static final class ListCmd extends Sub {
+    @Option(names = "--all", description = "Include uninstalled releases (tombstones).")
+    boolean all;
+
+    @Override
+    int run(Target target, ReleaseController controller) {
+      List<Release> releases = controller.list(common.namespaceOr("default"), all);
+      if (json()) {
+        ArrayNode arr = ReleaseOutput.JSON.createArrayNode();
+        releases.forEach(r -> arr.add(ReleaseOutput.json(r)));
+        printJson(arr);
+      } else {
+        out().print(ReleaseOutput.table(releases));
+      }
+      return ExitCode.OK;
+    }
+  }
+
+  /** {@code capstan release history}. */
+  @Command(
+      name = "history",
+      description = "List the recorded revisions of a release, newest first.")
+  static final class HistoryCmd extends Sub {
+    @Parameters(paramLabel = "NAME", description = "The release name.")
+    String name = "";
+
+    @Override
+    int run(Target target, ReleaseController controller) {
+      String ns = common.namespaceOr("default");
+      List<Release> revisions = controller.history(ns, name);
+      if (revisions.isEmpty()) {
+        throw new ReleaseNotFoundException(ns + "/" + name, null);
+      }
+      if (json()) {
+        ArrayNode arr = ReleaseOutput.JSON.createArrayNode();
+        revisions.forEach(r -> arr.add(ReleaseOutput.json(r)));
+        printJson(arr);
+      } else {
+        out().print(ReleaseOutput.history(revisions));
+      }
+      return ExitCode.OK;
+    }
+  }
+
+  /** {@code capstan release rollback}. */
+  @Command(
+      name = "rollback",
+      description = "Cast a recorded revision's objects forward as a new revision.")
+  static final class RollbackCmd extends Sub {
+    @Parameters(paramLabel = "NAME", description = "The release name.")
+    String name = "";
+
+    @Option(
+        names = "--to",
+        paramLabel = "REVISION",
+        description = "The revision to return to; 0 (the default) means the previous one.")
+    int to;
+
+    @Option(names = "--yes", description = "Do not ask for confirmation.")
+    boolean yes;
+
+    @Override
+    int run(Target target, ReleaseController controller) {
+      String ns = common.namespaceOr("default");
+      if (to < 0) {
+        throw new IllegalArgumentException(
+            "--to must be a revision number, or 0 for the previous one: " + to);
+      }
+      List<Release> revisions = controller.history(ns, name);
+      if (revisions.isEmpty()) {
+        throw new ReleaseNotFoundException(ns + "/" + name, null);
+      }
+      int revision;
+      if (to == 0) {
+        if (revisions.size() < 2) {
+          throw new ReleaseNotFoundException(ns + "/" + name, revisions.get(0).revision() - 1);
+        }
+        revision = revisions.get(1).revision();
+      } else {
+        revision = to;
+      }
+      Release old =
+          revisions.stream()
+              .filter(r -> r.revision() == revision)
+              .findFirst()
+              .orElseThrow(() -> new ReleaseNotFoundException(ns + "/" + name, revision));
+      List<DesiredResource> resources = new ArrayList<>();
+      Payloads payloads = old.payloads();
+      payloads.hashes().forEach((ref, h) -> resources.add(new DesiredResource(ref, h)));
+      Plan plan =
+          controller.plan(
+              new ReleaseSpec(
+                  ns,
+                  name,
+                  resources,
+                  old.references(),
+                  ReleaseOptions.defaults(),
+                  old.source(),
+                  old.version()));
+      showPlan(plan, !json());
+      if (plan.needsConfirmation()) {
+        cli()
+            .confirm(
+                yes,
+                "Roll "
+                    + ns
+                    + "/"
+                    + name
+                    + " back to revision "
+                    + revision
+                    + " on the "
+                    + target.describe()
+                    + ".");
+      }
+      CastResult result = controller.rollback(ns, name, revision);
+      if (json()) {
+        ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
+        doc.set("plan", PlanRenderer.jsonTree(result.plan()));
+        doc.set("release", ReleaseOutput.json(result.release()));
+        printJson(doc);
+      } else {
+        out()
+            .println(
+                "Release "
+                    + result.release().qualifiedName()
+                    + " rolled back to revision "
+                    + revision
+                    + " as revision "
+                    + result.release().revision()
+                    + ".");
+      }
+      return ExitCode.OK;
+    }
+  }
+
+  /** {@code capstan release uninstall}. */
+  @Command(
+      name = "uninstall",
+      aliases = "delete",
+      description = "Delete a release's objects in reverse order; keep a tombstone unless --purge.")
+  static final class UninstallCmd extends Sub {
+    @Parameters(paramLabel = "NAME", description = "The release name.")
+    String name = "";
+
+    @Option(
+        names = "--keep-volumes",
+        description = "Keep every volume's data, whatever its reclaim policy.")
+    boolean keepVolumes;
+
+    @Option(names = "--purge", description = "Delete every record of the release too.")
+    boolean purge;
+
+    @Option(names = "--yes", description = "Do not ask for confirmation.")
+    boolean yes;
+
+    @Override
+    int run(Target target, ReleaseController controller) {
+      String ns = common.namespaceOr("default");
+      Release latest =
+          controller
+              .get(ns, name)
+              .orElseThrow(() -> new ReleaseNotFoundException(ns + "/" + name, null));
+      cli()
+          .confirm(
+              yes,
+              "Uninstall "
+                  + ns
+                  + "/"
+                  + name
+                  + " ("
+                  + latest.owns().size()
+                  + " object(s)) from the "
+                  + target.describe()
+                  + (purge ? " and delete its history" : "")
+                  + ".");
+      UninstallResult u =
+          controller.uninstall(
+              ns, name, UninstallOptions.defaults().withKeepVolumes(keepVolumes).withPurge(purge));
+      if (json()) {
+        ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
+        ArrayNode deleted = doc.putArray("deleted");
+        u.deleted().forEach(r -> deleted.add(r.key()));
+        ArrayNode retained = doc.putArray("retained");
+        u.retained().forEach(r -> retained.add(r.key()));
+        doc.put("purged", u.purged());
+        doc.set("release", ReleaseOutput.json(u.release()));
+        printJson(doc);
+      } else {
+        u.deleted().forEach(r -> out().println("deleted  " + r.key()));
+        u.retained().forEach(r -> out().println("retained " + r.key() + " (data kept)"));
+        out()
+            .println(
+                "Release "
+                    + ns
+                    + "/"
+                    + name
+                    + (u.purged()
+                        ? " uninstalled and purged."
+                        : " uninstalled (history kept; --purge removes it)."));
+      }
+      return ExitCode.OK;
+    }
+  }
+}

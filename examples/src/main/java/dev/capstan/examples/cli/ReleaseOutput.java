@@ -1,0 +1,118 @@
+package dev.capstan.examples.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capstan.release.model.OwnedResource;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.ResourceType;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Shows release records as text or JSON. Payloads are never shown (they hold secret values), nor
+ * are the content hashes of secrets.
+ */
+final class ReleaseOutput {
+  static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private ReleaseOutput() {}
+
+  static String text(Release r) {
+    StringBuilder sb = new StringBuilder();
+    line(sb, "Release", r.qualifiedName());
+    line(sb, "Revision", Integer.toString(r.revision()));
+    line(sb, "Status", r.status().id());
+    line(sb, "Version", r.version() == null ? "-" : r.version());
+    if (r.description() != null) {
+      line(sb, "Description", r.description());
+    }
+    line(sb, "Updated", r.updatedAt().toString());
+    if (r.failure() != null) {
+      line(sb, "Failure", r.failure());
+    }
+    if (r.lease() != null) {
+      line(sb, "In progress", "by " + r.lease().holder() + " until " + r.lease().expiresAt());
+    }
+    line(sb, "Owns", r.owns().size() + " object(s)");
+    r.owns().forEach(o -> sb.append("  ").append(o.ref().key()).append('\n'));
+    if (!r.retained().isEmpty()) {
+      line(sb, "Retained", r.retained().size() + " volume(s), data kept for re-adoption");
+      r.retained().forEach(ref -> sb.append("  ").append(ref.key()).append('\n'));
+    }
+    return sb.toString();
+  }
+
+  private static void line(StringBuilder sb, String label, String value) {
+    sb.append(String.format("%-12s %s%n", label + ":", value));
+  }
+
+  static String table(List<Release> releases) {
+    Table t = new Table("NAME", "REVISION", "STATUS", "VERSION", "UPDATED");
+    for (Release r : releases) {
+      t.row(
+          r.name(),
+          Integer.toString(r.revision()),
+          r.status().id(),
+          r.version() == null ? "-" : r.version(),
+          r.updatedAt().toString());
+    }
+    return t.render();
+  }
+
+  static String history(List<Release> revisions) {
+    Table t = new Table("REVISION", "STATUS", "VERSION", "DESCRIPTION", "UPDATED");
+    for (Release r : revisions) {
+      t.row(
+          Integer.toString(r.revision()),
+          r.status().id(),
+          r.version() == null ? "-" : r.version(),
+          r.description() == null
+              ? (r.failure() == null ? "-" : "failed: " + r.failure())
+              : r.description(),
+          r.updatedAt().toString());
+    }
+    return t.render();
+  }
+
+  static ObjectNode json(Release r) {
+    ObjectNode n = JSON.createObjectNode();
+    n.put("namespace", r.namespace());
+    n.put("name", r.name());
+    n.put("id", r.id());
+    n.put("revision", r.revision());
+    n.put("status", r.status().id());
+    putIfSet(n, "version", r.version());
+    putIfSet(n, "source", r.source());
+    putIfSet(n, "description", r.description());
+    putIfSet(n, "failure", r.failure());
+    n.put("createdAt", r.createdAt().toString());
+    n.put("updatedAt", r.updatedAt().toString());
+    ArrayNode owns = n.putArray("owns");
+    for (OwnedResource o : r.owns()) {
+      ObjectNode on = owns.addObject();
+      on.put("key", o.ref().key());
+      if (o.ref().type() != ResourceType.SECRET) {
+        on.put("contentHash", o.contentHash());
+      }
+    }
+    ArrayNode refs = n.putArray("references");
+    r.references().forEach(ref -> refs.add(ref.key()));
+    ArrayNode retained = n.putArray("retained");
+    r.retained().stream().map(ResourceRef::key).forEach(retained::add);
+    if (r.lease() != null) {
+      ObjectNode l = n.putObject("lease");
+      l.put("holder", r.lease().holder());
+      l.put("expiresAt", r.lease().expiresAt().toString());
+    }
+    return n;
+  }
+
+  private static void putIfSet(ObjectNode n, String field, @Nullable String value) {
+    if (value != null) {
+      n.put(field, value);
+    }
+  }
+}

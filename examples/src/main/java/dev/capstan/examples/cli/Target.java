@@ -1,0 +1,21 @@
+package dev.capstan.examples.cli;
+
+import dev.capstan.release.port.Orchestrator;
+import dev.capstan.release.port.Store;
+
+/** The cluster a command works on: the local in-memory cluster, or a Kubernetes cluster. */
+interface Target extends AutoCloseable {
+
+  /** Runs services. */
+  Orchestrator orchestrator();
+
+  /** Keeps the other objects, records and leases. */
+  Store store();
+
+  /** One line saying which cluster this is. */
+  String describe();
+
+  /** Saves what must outlive the command (the in-memory state file). */
+  @Override
+  void close();
+}

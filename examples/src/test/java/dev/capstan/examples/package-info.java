@@ -1,0 +1,4 @@
+@NullMarked
+package dev.capstan.examples;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,302 @@
+package dev.capstan.release;
+
+import dev.capstan.release.event.ReleaseEvent;
+import dev.capstan.release.model.OwnedResource;
+import dev.capstan.release.model.OwnershipStamp;
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.ReleaseIdentity;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.ResourceSpec;
+import dev.capstan.release.model.ResourceType;
+import dev.capstan.release.plan.Action;
+import dev.capstan.release.plan.LiveObject;
+import dev.capstan.release.plan.LiveState;
+import dev.capstan.release.plan.Plan;
+import dev.capstan.release.plan.PlannedChange;
+import dev.capstan.release.port.Orchestrator;
+import dev.capstan.release.port.Readiness;
+import dev.capstan.release.port.ResourcePort;
+import dev.capstan.release.port.Store;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * One cast attempt after its {@code PENDING} record is saved: apply in dependency order (objects of
+ * one kind in parallel, bounded), verify services, remove last in reverse order; on failure,
+ * compute the owned set that matches what happened, or revert from pre-images when atomic.
+ */
+final class CastExecution {
+  private final Orchestrator orchestrator;
+  private final Store store;
+  private final Plan plan;
+  private final Payloads payloads;
+  private final LiveState live;
+  private final ReleaseIdentity identity;
+  private final int parallelism;
+  private final Duration timeout;
+  private final LeaseKeeper lease;
+  private final Consumer<ReleaseEvent> events;
+  private final String release;
+  private final Map<PlannedChange, Integer> order = new HashMap<>();
+
+  /** Changes whose port call was attempted (the failing one included), by plan position. */
+  private final Set<PlannedChange> attempted = ConcurrentHashMap.newKeySet();
+
+  /** Applies that completed. */
+  private final Set<ResourceRef> applied = ConcurrentHashMap.newKeySet();
+
+  /** Removals that completed: deleted objects and un-stamped volumes. */
+  private final List<ResourceRef> pruned = new ArrayList<>();
+
+  private final List<ResourceRef> unstamped = new ArrayList<>();
+
+  CastExecution(
+      Orchestrator orchestrator,
+      Store store,
+      Plan plan,
+      Payloads payloads,
+      LiveState live,
+      ReleaseIdentity identity,
+      int parallelism,
+      Duration timeout,
+      LeaseKeeper lease,
+      Consumer<ReleaseEvent> events) {
+    this.orchestrator = orchestrator;
+    this.store = store;
+    this.plan = plan;
+    this.payloads = payloads;
+    this.live = live;
+    this.identity = identity;
+    this.parallelism = parallelism;
+    this.timeout = timeout;
+    this.lease = lease;
+    this.events = events;
+    this.release = identity.qualifiedName();
+    for (int i = 0; i < plan.changes().size(); i++) {
+      order.put(plan.changes().get(i), i);
+    }
+  }
+
+  /**
+   * Applies, verifies and removes.
+   *
+   * @throws RuntimeException the first failure; the attempt's state is kept for {@link #failedOwns}
+   */
+  void run() {
+    Map<ResourceType, List<PlannedChange>> groups = new LinkedHashMap<>();
+    for (PlannedChange c : plan.changes()) {
+      if (c.action().writes() || c.createReference()) {
+        groups.computeIfAbsent(c.ref().type(), t -> new ArrayList<>()).add(c);
+      }
+    }
+    for (List<PlannedChange> group : groups.values()) {
+      lease.checkHeld();
+      runGroup(group);
+    }
+
+    lease.checkHeld();
+    List<ResourceRef> services =
+        plan.changes().stream()
+            .filter(c -> c.ref().type() == ResourceType.SERVICE && c.desiredHash() != null)
+            .map(PlannedChange::ref)
+            .toList();
+    events.accept(new ReleaseEvent.Verifying(release, services, timeout));
+    Readiness readiness = orchestrator.awaitReady(services, timeout);
+    if (!readiness.isReady()) {
+      throw new ReleaseException("verify failed: " + readiness.describe());
+    }
+    events.accept(new ReleaseEvent.Verified(release, services.size()));
+
+    for (PlannedChange c : plan.changes()) {
+      if (c.action() == Action.PRUNE || c.action() == Action.RETAIN) {
+        lease.checkHeld();
+        remove(c);
+      }
+    }
+  }
+
+  private void runGroup(List<PlannedChange> group) {
+    if (parallelism == 1 || group.size() == 1) {
+      group.forEach(this::applyOne);
+      return;
+    }
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            Math.min(parallelism, group.size()),
+            r -> {
+              Thread t = new Thread(r, "capstan-apply");
+              t.setDaemon(true);
+              return t;
+            });
+    AtomicBoolean abort = new AtomicBoolean();
+    try {
+      List<Future<?>> futures = new ArrayList<>();
+      for (PlannedChange c : group) {
+        futures.add(
+            pool.submit(
+                () -> {
+                  if (abort.get()) {
+                    return;
+                  }
+                  try {
+                    applyOne(c);
+                  } catch (RuntimeException | Error e) {
+                    abort.set(true);
+                    throw e;
+                  }
+                }));
+      }
+      RuntimeException first = null;
+      for (Future<?> f : futures) {
+        try {
+          f.get();
+        } catch (ExecutionException e) {
+          Throwable cause = e.getCause();
+          if (cause instanceof Error error) {
+            throw error;
+          }
+          if (first == null && cause instanceof RuntimeException re) {
+            first = re;
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          abort.set(true);
+          throw new ReleaseException("interrupted while applying " + release, e);
+        }
+      }
+      if (first != null) {
+        throw first;
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private void applyOne(PlannedChange c) {
+    events.accept(new ReleaseEvent.Started(release, c.ref(), c.action()));
+    attempted.add(c);
+    if (c.createReference()) {
+      store.createNamespace(c.ref().name());
+    } else {
+      ResourceSpec spec =
+          payloads
+              .get(c.ref())
+              .orElseThrow(() -> new IllegalStateException("no payload for " + c.ref().key()));
+      String hash = c.desiredHash();
+      if (hash == null) {
+        throw new IllegalStateException("no desired hash for " + c.ref().key());
+      }
+      port(c.ref()).apply(spec, OwnershipStamp.of(identity, plan.revision(), hash));
+      applied.add(c.ref());
+    }
+    events.accept(new ReleaseEvent.Done(release, c.ref(), c.action()));
+  }
+
+  private void remove(PlannedChange c) {
+    events.accept(new ReleaseEvent.Started(release, c.ref(), c.action()));
+    attempted.add(c);
+    ResourcePort port = port(c.ref());
+    if (c.action() == Action.PRUNE) {
+      port.delete(c.ref(), identity);
+      pruned.add(c.ref());
+    } else {
+      port.unstamp(c.ref(), identity);
+      unstamped.add(c.ref());
+    }
+    events.accept(new ReleaseEvent.Done(release, c.ref(), c.action()));
+  }
+
+  private ResourcePort port(ResourceRef ref) {
+    return ref.type() == ResourceType.SERVICE ? orchestrator : store;
+  }
+
+  /** The owned set after a successful run: every desired object with its desired hash. */
+  List<OwnedResource> deployedOwns() {
+    List<OwnedResource> owns = new ArrayList<>();
+    for (PlannedChange c : plan.changes()) {
+      String hash = c.desiredHash();
+      if (hash != null) {
+        owns.add(new OwnedResource(c.ref(), hash));
+      }
+    }
+    return owns;
+  }
+
+  /**
+   * The owned set after a failed, non-reverted run: the previous owned set, with every attempted
+   * apply at its desired hash (it may be live), without what was deleted or un-stamped.
+   */
+  List<OwnedResource> failedOwns(List<OwnedResource> previous) {
+    Map<ResourceRef, String> owns = new LinkedHashMap<>();
+    previous.forEach(o -> owns.put(o.ref(), o.contentHash()));
+    for (PlannedChange c : attempted) {
+      String hash = c.desiredHash();
+      if (hash != null) {
+        owns.put(c.ref(), hash);
+      }
+    }
+    pruned.forEach(owns::remove);
+    unstamped.forEach(owns::remove);
+    return owns.entrySet().stream().map(e -> new OwnedResource(e.getKey(), e.getValue())).toList();
+  }
+
+  /** The retained volumes after this run: previous ones not re-adopted, plus un-stamped ones. */
+  List<ResourceRef> retainedAfter(List<ResourceRef> previous) {
+    Set<ResourceRef> retained = new TreeSet<>(previous);
+    retained.removeAll(applied);
+    retained.addAll(unstamped);
+    return List.copyOf(retained);
+  }
+
+  /**
+   * Reverts every attempted change, newest first, from the pre-images observed before the first
+   * write: created objects are deleted (if still ours), changed, adopted, pruned or un-stamped ones
+   * are written back with their previous content and stamp. Namespaces created are kept.
+   *
+   * @return the errors, empty when the revert is complete
+   */
+  List<String> revert() {
+    List<PlannedChange> reverse =
+        attempted.stream()
+            .sorted(Comparator.comparing((PlannedChange c) -> order.get(c)).reversed())
+            .toList();
+    List<String> errors = new ArrayList<>();
+    for (PlannedChange c : reverse) {
+      if (c.createReference() || c.action() == Action.REFERENCE) {
+        continue;
+      }
+      try {
+        Optional<LiveObject> before = live.get(c.ref());
+        if (before.isEmpty()) {
+          port(c.ref()).delete(c.ref(), identity);
+        } else {
+          ResourceSpec spec = before.get().spec();
+          if (spec == null) {
+            throw new ReleaseException("no pre-image content was observed");
+          }
+          port(c.ref()).apply(spec, before.get().stamp());
+        }
+        events.accept(new ReleaseEvent.Reverted(release, c.ref(), true, null));
+      } catch (RuntimeException e) {
+        errors.add(c.ref().key() + ": " + e.getMessage());
+        events.accept(new ReleaseEvent.Reverted(release, c.ref(), false, e.getMessage()));
+      }
+    }
+    return errors;
+  }
+}

@@ -1,0 +1,23 @@
+package dev.capstan.release;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The base of every exception Capstan's release engine throws. Subclasses exist where callers act
+ * on them separately: {@link InvalidReleaseException}, {@link ReleaseConflictException}, {@link
+ * ReleaseLockedException}, {@link ReleaseNotFoundException}, {@link CastFailedException}, {@link
+ * UninstallFailedException}, {@link ClusterException}, {@link StaleRecordException}.
+ */
+public class ReleaseException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  /** An exception with a message. */
+  public ReleaseException(String message) {
+    super(message);
+  }
+
+  /** An exception with a message and a cause. */
+  public ReleaseException(String message, @Nullable Throwable cause) {
+    super(message, cause);
+  }
+}

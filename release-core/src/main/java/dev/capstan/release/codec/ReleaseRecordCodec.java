@@ -1,0 +1,101 @@
+package dev.capstan.release.codec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capstan.release.internal.Json;
+import dev.capstan.release.model.Release;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * The one encoding of release records that every store shares: gzip-compressed JSON {@code
+ * {"schemaVersion": 1, "release": {...}}}, keys sorted, so the same record is the same bytes in a
+ * Kubernetes Secret, a database row or a file.
+ *
+ * <p>Records hold the release's payloads, secrets included: stores must keep the bytes as secret as
+ * the secrets themselves (the Kubernetes store uses Secret objects).
+ */
+public final class ReleaseRecordCodec {
+  /** The schema version this library writes and reads. */
+  public static final int SCHEMA_VERSION = 1;
+
+  /** The largest decoded record accepted, 64 MiB: a guard against corrupt or hostile input. */
+  public static final int MAX_DECODED_BYTES = 64 << 20;
+
+  private ReleaseRecordCodec() {}
+
+  /** Encodes a record. */
+  public static byte[] encode(Release release) {
+    ObjectNode root = Json.mapper().createObjectNode();
+    root.put("schemaVersion", SCHEMA_VERSION);
+    root.set("release", Json.mapper().valueToTree(release));
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (GZIPOutputStream gzip = new GZIPOutputStream(bytes)) {
+      gzip.write(Json.canonical(root));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot compress a release record in memory", e);
+    }
+    return bytes.toByteArray();
+  }
+
+  /**
+   * Decodes a record.
+   *
+   * @throws RecordFormatException if the bytes are not a record of a supported schema version
+   */
+  public static Release decode(byte[] encoded) {
+    byte[] json = gunzip(encoded);
+    JsonNode root;
+    try {
+      root = Json.mapper().readTree(json);
+    } catch (IOException e) {
+      throw new RecordFormatException("release record is not valid JSON: " + e.getMessage(), e);
+    }
+    JsonNode version = root.get("schemaVersion");
+    if (version == null || !version.canConvertToInt()) {
+      throw new RecordFormatException("release record has no schemaVersion", null);
+    }
+    if (version.asInt() != SCHEMA_VERSION) {
+      throw new RecordFormatException(
+          "release record schemaVersion must be "
+              + SCHEMA_VERSION
+              + ": "
+              + version.asInt()
+              + " (written by a different Capstan version)",
+          null);
+    }
+    JsonNode release = root.get("release");
+    if (release == null || !release.isObject()) {
+      throw new RecordFormatException("release record has no release object", null);
+    }
+    try {
+      return Json.mapper().treeToValue(release, Release.class);
+    } catch (IOException | IllegalArgumentException e) {
+      throw new RecordFormatException("release record is malformed: " + e.getMessage(), e);
+    }
+  }
+
+  private static byte[] gunzip(byte[] encoded) {
+    try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(encoded))) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      byte[] buffer = new byte[8192];
+      int total = 0;
+      for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+        total += n;
+        if (total > MAX_DECODED_BYTES) {
+          throw new RecordFormatException(
+              "release record decodes to more than " + MAX_DECODED_BYTES + " bytes", null);
+        }
+        out.write(buffer, 0, n);
+      }
+      return out.toByteArray();
+    } catch (IOException e) {
+      throw new RecordFormatException("release record is not gzip data: " + e.getMessage(), e);
+    }
+  }
+}

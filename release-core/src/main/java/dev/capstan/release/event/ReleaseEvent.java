@@ -1,0 +1,135 @@
+package dev.capstan.release.event;
+
+import dev.capstan.release.model.Lease;
+import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.plan.Action;
+import dev.capstan.release.plan.Plan;
+import java.time.Duration;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Progress of a release operation, in the order things happen. Every event names its release
+ * ({@code namespace/name}). Events carry references, actions and reasons, never content, so no
+ * secret value can reach a listener.
+ */
+public sealed interface ReleaseEvent {
+
+  /** The release, {@code namespace/name}. */
+  String release();
+
+  /** One line for people, e.g. {@code apply secret/default/creds (create)}. */
+  String describe();
+
+  /** The plan was computed. */
+  record Planned(String release, Plan plan) implements ReleaseEvent {
+    @Override
+    public String describe() {
+      return "planned revision "
+          + plan.revision()
+          + ": "
+          + dev.capstan.release.plan.PlanRenderer.summary(plan);
+    }
+  }
+
+  /** The operation lease was taken, possibly over an expired one. */
+  record LeaseAcquired(String release, String holder, @Nullable Lease takenOver)
+      implements ReleaseEvent {
+    @Override
+    public String describe() {
+      return takenOver == null
+          ? "lease acquired by " + holder
+          : "lease acquired by "
+              + holder
+              + ", taking over from "
+              + takenOver.holder()
+              + " (expired "
+              + takenOver.expiresAt()
+              + ")";
+    }
+  }
+
+  /** A record was saved. */
+  record RecordSaved(String release, int revision, ReleaseStatus status) implements ReleaseEvent {
+    @Override
+    public String describe() {
+      return "recorded revision " + revision + " as " + status.id();
+    }
+  }
+
+  /** An object is about to be written or removed. */
+  record Started(String release, ResourceRef ref, Action action) implements ReleaseEvent {
+    @Override
+    public String describe() {
+      return action.id() + " " + ref.key() + " ...";
+    }
+  }
+
+  /** An object was written or removed. */
+  record Done(String release, ResourceRef ref, Action action) implements ReleaseEvent {
+    @Override
+    public String describe() {
+      return action.id() + " " + ref.key() + " done";
+    }
+  }
+
+  /** Waiting for services to become ready. */
+  record Verifying(String release, List<ResourceRef> services, Duration timeout)
+      implements ReleaseEvent {
+    /** Copies the list. */
+    public Verifying {
+      services = List.copyOf(services);
+    }
+
+    @Override
+    public String describe() {
+      return "waiting up to "
+          + timeout.toString().substring(2).toLowerCase(java.util.Locale.ROOT)
+          + " for "
+          + services.size()
+          + " service(s) to be ready";
+    }
+  }
+
+  /** The services are ready. */
+  record Verified(String release, int services) implements ReleaseEvent {
+    @Override
+    public String describe() {
+      return services + " service(s) ready";
+    }
+  }
+
+  /** The operation failed; what follows is failure handling. */
+  record Failed(String release, String reason) implements ReleaseEvent {
+    @Override
+    public String describe() {
+      return "failed: " + reason;
+    }
+  }
+
+  /** An atomic revert touched an object. */
+  record Reverted(String release, ResourceRef ref, boolean ok, @Nullable String error)
+      implements ReleaseEvent {
+    @Override
+    public String describe() {
+      return ok ? "reverted " + ref.key() : "revert of " + ref.key() + " failed: " + error;
+    }
+  }
+
+  /** Something went wrong that did not fail the operation (e.g. history housekeeping). */
+  record Warning(String release, String message) implements ReleaseEvent {
+    @Override
+    public String describe() {
+      return "warning: " + message;
+    }
+  }
+
+  /** The operation finished; {@code status} is the final status recorded. */
+  record Finished(String release, int revision, ReleaseStatus status) implements ReleaseEvent {
+    @Override
+    public String describe() {
+      return "finished: revision " + revision + " " + status.id();
+    }
+  }
+}

@@ -1,0 +1,174 @@
+package dev.capstan.release.internal;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonSerializer;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.ResourceSpec;
+import dev.capstan.release.model.ResourceType;
+import dev.capstan.release.model.SecretSpec;
+import dev.capstan.release.model.SecretValue;
+import dev.capstan.release.model.ServiceSpec;
+import dev.capstan.release.model.VolumeSpec;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The one Jackson configuration behind content hashes and release records: sorted keys, no nulls,
+ * ISO-8601 times, secrets as base64. Not API.
+ */
+public final class Json {
+  private static final ObjectMapper MAPPER = build();
+
+  private Json() {}
+
+  /** The shared mapper (thread-safe; do not reconfigure). */
+  public static ObjectMapper mapper() {
+    return MAPPER;
+  }
+
+  /** Canonical JSON bytes of {@code value}: sorted keys, no insignificant whitespace, no nulls. */
+  public static byte[] canonical(Object value) {
+    try {
+      return MAPPER.writeValueAsBytes(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialise " + value.getClass().getSimpleName(), e);
+    }
+  }
+
+  private static ObjectMapper build() {
+    SimpleModule module = new SimpleModule("capstan");
+    module.addSerializer(SecretValue.class, new SecretValueSerializer());
+    module.addDeserializer(SecretValue.class, new SecretValueDeserializer());
+    module.addSerializer(Instant.class, new ToStringSerializer<>(Instant.class));
+    module.addDeserializer(Instant.class, new ParseDeserializer<>(Instant::parse));
+    module.addSerializer(Duration.class, new ToStringSerializer<>(Duration.class));
+    module.addDeserializer(Duration.class, new ParseDeserializer<>(Duration::parse));
+    module.addSerializer(ResourceType.class, new ResourceTypeSerializer());
+    module.addDeserializer(ResourceType.class, new ParseDeserializer<>(ResourceType::fromId));
+    module.setMixInAnnotation(ResourceSpec.class, ResourceSpecMixin.class);
+    module.addSerializer(Payloads.class, new PayloadsSerializer());
+    module.addDeserializer(Payloads.class, new PayloadsDeserializer());
+    return JsonMapper.builder()
+        .addModule(module)
+        .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+        .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+        .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+        .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        .defaultPropertyInclusion(
+            JsonInclude.Value.construct(JsonInclude.Include.NON_NULL, JsonInclude.Include.NON_NULL))
+        .build();
+  }
+
+  @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "kind")
+  @JsonSubTypes({
+    @JsonSubTypes.Type(value = ServiceSpec.class, name = "service"),
+    @JsonSubTypes.Type(value = SecretSpec.class, name = "secret"),
+    @JsonSubTypes.Type(value = ConfigMapSpec.class, name = "configmap"),
+    @JsonSubTypes.Type(value = VolumeSpec.class, name = "volume")
+  })
+  private interface ResourceSpecMixin {}
+
+  private static final class PayloadsSerializer extends JsonSerializer<Payloads> {
+    @Override
+    public void serialize(Payloads value, JsonGenerator gen, SerializerProvider provider)
+        throws IOException {
+      provider
+          .findTypedValueSerializer(
+              provider.getTypeFactory().constructCollectionType(List.class, ResourceSpec.class),
+              true,
+              null)
+          .serialize(value.specs(), gen, provider);
+    }
+  }
+
+  private static final class PayloadsDeserializer extends JsonDeserializer<Payloads> {
+    @Override
+    public Payloads deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+      List<ResourceSpec> specs =
+          ctxt.readValue(
+              p, ctxt.getTypeFactory().constructCollectionType(List.class, ResourceSpec.class));
+      return Payloads.of(specs);
+    }
+  }
+
+  private static final class SecretValueSerializer extends JsonSerializer<SecretValue> {
+    @Override
+    public void serialize(SecretValue value, JsonGenerator gen, SerializerProvider provider)
+        throws IOException {
+      gen.writeString(value.base64());
+    }
+  }
+
+  private static final class SecretValueDeserializer extends JsonDeserializer<SecretValue> {
+    @Override
+    public SecretValue deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+      return SecretValue.ofBase64(p.getValueAsString());
+    }
+  }
+
+  private static final class ResourceTypeSerializer extends JsonSerializer<ResourceType> {
+    @Override
+    public void serialize(ResourceType value, JsonGenerator gen, SerializerProvider provider)
+        throws IOException {
+      gen.writeString(value.id());
+    }
+  }
+
+  private static final class ToStringSerializer<T> extends JsonSerializer<T> {
+    private final Class<T> type;
+
+    ToStringSerializer(Class<T> type) {
+      this.type = type;
+    }
+
+    @Override
+    public Class<T> handledType() {
+      return type;
+    }
+
+    @Override
+    public void serialize(T value, JsonGenerator gen, SerializerProvider provider)
+        throws IOException {
+      gen.writeString(value.toString());
+    }
+  }
+
+  private interface Parser<T> {
+    T parse(String text);
+  }
+
+  private static final class ParseDeserializer<T> extends JsonDeserializer<T> {
+    private final Parser<T> parser;
+
+    ParseDeserializer(Parser<T> parser) {
+      this.parser = parser;
+    }
+
+    @Override
+    public T deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+      String text = p.getValueAsString();
+      try {
+        return parser.parse(text);
+      } catch (RuntimeException e) {
+        throw ctxt.weirdStringException(text, Object.class, e.getMessage());
+      }
+    }
+  }
+}

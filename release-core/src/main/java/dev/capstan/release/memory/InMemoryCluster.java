@@ -1,0 +1,632 @@
+package dev.capstan.release.memory;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capstan.release.ReleaseLockedException;
+import dev.capstan.release.StaleRecordException;
+import dev.capstan.release.codec.ReleaseRecordCodec;
+import dev.capstan.release.internal.Json;
+import dev.capstan.release.model.ContentHash;
+import dev.capstan.release.model.Lease;
+import dev.capstan.release.model.OwnershipStamp;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseIdentity;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.ResourceSpec;
+import dev.capstan.release.model.ResourceType;
+import dev.capstan.release.model.ServiceSpec;
+import dev.capstan.release.plan.LiveObject;
+import dev.capstan.release.port.LeaseGrant;
+import dev.capstan.release.port.Orchestrator;
+import dev.capstan.release.port.Readiness;
+import dev.capstan.release.port.Store;
+import dev.capstan.release.port.StoredRelease;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A whole cluster in memory: implements both {@link Orchestrator} and {@link Store}, for host
+ * applications' tests and for demos. Thread-safe.
+ *
+ * <p>Beyond the ports it offers what tests need:
+ *
+ * <ul>
+ *   <li>{@link #faults()}: fail the Nth call of an operation, fail a target, add latency, crash
+ *       after a call;
+ *   <li>changes behind the engine's back: {@link #edit}, {@link #deleteOutOfBand}, {@link #put};
+ *   <li>services that never become ready: {@link #neverReady(String, String)};
+ *   <li>inspection: {@link #spec}, {@link #stamp}, {@link #objects()}, and an operation log ({@link
+ *       #operations()}, {@link #writes()}) such as {@code apply:secret/default/creds}, {@code
+ *       verify}, {@code delete:service/default/web}.
+ * </ul>
+ *
+ * <p>A new cluster has the namespace {@code default} and the storage class {@code standard}.
+ * Records are kept as the bytes of {@link ReleaseRecordCodec}, exactly as other stores keep them.
+ */
+public final class InMemoryCluster implements Orchestrator, Store {
+  private static final String STATE_FORMAT = "capstan.dev/in-memory-cluster.v1";
+
+  private final FaultPlan faults = new FaultPlan();
+  private final Map<ResourceRef, StoredObject> objects = new HashMap<>();
+  private final Set<String> namespaces = new TreeSet<>();
+  private final Set<String> storageClasses = new TreeSet<>();
+  private final Map<String, String> neverReady = new HashMap<>();
+  private final Map<String, NavigableMap<Integer, Encoded>> records = new HashMap<>();
+  private final Map<String, Lease> leases = new HashMap<>();
+  private final List<String> log = new ArrayList<>();
+  private final Map<Operation, Integer> counts = new EnumMap<>(Operation.class);
+  private long versions;
+
+  private InMemoryCluster() {
+    namespaces.add("default");
+    storageClasses.add("standard");
+  }
+
+  /** An empty cluster with namespace {@code default} and storage class {@code standard}. */
+  public static InMemoryCluster create() {
+    return new InMemoryCluster();
+  }
+
+  /** The fault plan; add rules to it to make operations fail, slow down or crash. */
+  public FaultPlan faults() {
+    return faults;
+  }
+
+  // ---------------------------------------------------------------- behind the engine's back
+
+  /** Creates a storage class. */
+  public synchronized InMemoryCluster createStorageClass(String name) {
+    storageClasses.add(ResourceRef.storageClass(name).name());
+    return this;
+  }
+
+  /** Creates a namespace (without logging it as an engine operation). */
+  public synchronized InMemoryCluster addNamespace(String name) {
+    namespaces.add(ResourceRef.namespace(name).name());
+    return this;
+  }
+
+  /** Puts an unowned object, as if someone created it by hand. */
+  public InMemoryCluster put(ResourceSpec spec) {
+    return put(spec, null);
+  }
+
+  /** Puts an object with the given stamp (or none), as if another tool wrote it. */
+  public synchronized InMemoryCluster put(ResourceSpec spec, @Nullable OwnershipStamp stamp) {
+    objects.put(spec.ref(), new StoredObject(spec, stamp, ContentHash.of(spec)));
+    return this;
+  }
+
+  /** Changes an object's content, keeping its stamp, as an out-of-band edit would. */
+  public synchronized InMemoryCluster edit(ResourceRef ref, UnaryOperator<ResourceSpec> change) {
+    StoredObject current = objects.get(ref);
+    if (current == null) {
+      throw new IllegalArgumentException("no object " + ref.key() + " to edit");
+    }
+    ResourceSpec changed = requireNonNull(change.apply(current.spec), "edited spec");
+    if (!changed.ref().equals(ref)) {
+      throw new IllegalArgumentException("an edit must keep the ref " + ref.key());
+    }
+    objects.put(ref, new StoredObject(changed, current.stamp, ContentHash.of(changed)));
+    return this;
+  }
+
+  /** Deletes an object whoever owns it, as an out-of-band delete would. */
+  public synchronized InMemoryCluster deleteOutOfBand(ResourceRef ref) {
+    objects.remove(ref);
+    return this;
+  }
+
+  /** Makes every service running {@code image} fail readiness with {@code reason}. */
+  public synchronized InMemoryCluster neverReady(String image, String reason) {
+    neverReady.put(requireNonNull(image, "image"), requireNonNull(reason, "reason"));
+    return this;
+  }
+
+  /** Replaces the stored lease of a release, as a holder that died would leave it. */
+  public synchronized InMemoryCluster putLease(String namespace, String name, Lease lease) {
+    leases.put(namespace + "/" + name, requireNonNull(lease, "lease"));
+    return this;
+  }
+
+  // ---------------------------------------------------------------- inspection
+
+  /** The content of an object, if it exists. */
+  public synchronized Optional<ResourceSpec> spec(ResourceRef ref) {
+    StoredObject o = objects.get(ref);
+    return o == null ? Optional.empty() : Optional.of(o.spec);
+  }
+
+  /** The stamp of an object, if it exists and is stamped. */
+  public synchronized Optional<OwnershipStamp> stamp(ResourceRef ref) {
+    StoredObject o = objects.get(ref);
+    return o == null ? Optional.empty() : Optional.ofNullable(o.stamp);
+  }
+
+  /** Every object, in apply order. */
+  public synchronized List<ResourceRef> objects() {
+    return objects.keySet().stream().sorted(ResourceRef.APPLY_ORDER).toList();
+  }
+
+  /** The namespaces. */
+  public synchronized Set<String> namespaces() {
+    return Set.copyOf(namespaces);
+  }
+
+  /** The stored lease of a release, if any. */
+  public synchronized Optional<Lease> lease(String namespace, String name) {
+    return Optional.ofNullable(leases.get(namespace + "/" + name));
+  }
+
+  /** The number of stored record revisions of a release. */
+  public synchronized int recordCount(String namespace, String name) {
+    NavigableMap<Integer, Encoded> revs = records.get(namespace + "/" + name);
+    return revs == null ? 0 : revs.size();
+  }
+
+  /** The stored bytes of one record revision (the shared codec's encoding). */
+  public synchronized Optional<byte[]> recordBytes(String namespace, String name, int revision) {
+    NavigableMap<Integer, Encoded> revs = records.get(namespace + "/" + name);
+    Encoded e = revs == null ? null : revs.get(revision);
+    return e == null ? Optional.empty() : Optional.of(e.bytes.clone());
+  }
+
+  /**
+   * Every operation since creation or {@link #clearOperations()}, in order: {@code
+   * observe:service/default}, {@code apply:KEY}, {@code delete:KEY}, {@code unstamp:KEY}, {@code
+   * verify}, {@code namespace:NAME}, {@code record:create:NS/NAME#REV:STATUS}, {@code
+   * record:update:NS/NAME#REV:STATUS}, {@code record:delete:NS/NAME#REV}, {@code
+   * record:read:NS/NAME}, {@code lease:acquire:NS/NAME}, {@code lease:renew:NS/NAME}, {@code
+   * lease:release:NS/NAME}.
+   */
+  public synchronized List<String> operations() {
+    return List.copyOf(log);
+  }
+
+  /**
+   * The operations that wrote objects or verified services, in order (no reads, records, leases).
+   */
+  public synchronized List<String> writes() {
+    return log.stream()
+        .filter(
+            op ->
+                op.startsWith("apply:")
+                    || op.startsWith("delete:")
+                    || op.startsWith("unstamp:")
+                    || op.startsWith("namespace:")
+                    || op.equals("verify"))
+        .toList();
+  }
+
+  /** How many calls of each operation were made (every operation present). */
+  public synchronized Map<Operation, Integer> counts() {
+    Map<Operation, Integer> copy = new EnumMap<>(Operation.class);
+    for (Operation op : Operation.values()) {
+      copy.put(op, counts.getOrDefault(op, 0));
+    }
+    return copy;
+  }
+
+  /** Forgets the operation log and counts. */
+  public synchronized void clearOperations() {
+    log.clear();
+    counts.clear();
+  }
+
+  // ---------------------------------------------------------------- persistence
+
+  /**
+   * The cluster's state as JSON: objects with their stamps, namespaces, storage classes, records
+   * (the codec's bytes), leases and never-ready images. Faults and the operation log are not
+   * included. Records and secret objects hold secret values: keep the bytes as private as the
+   * secrets themselves.
+   */
+  public synchronized byte[] exportState() {
+    ObjectNode root = Json.mapper().createObjectNode();
+    root.put("format", STATE_FORMAT);
+    root.set("namespaces", Json.mapper().valueToTree(namespaces));
+    root.set("storageClasses", Json.mapper().valueToTree(storageClasses));
+    root.set("neverReady", Json.mapper().valueToTree(neverReady));
+    ArrayNode objs = root.putArray("objects");
+    TreeMap<ResourceRef, StoredObject> sorted = new TreeMap<>(ResourceRef.APPLY_ORDER);
+    sorted.putAll(objects);
+    for (StoredObject o : sorted.values()) {
+      ObjectNode node = objs.addObject();
+      node.set("spec", Json.mapper().valueToTree(o.spec));
+      if (o.stamp != null) {
+        node.set("stamp", Json.mapper().valueToTree(o.stamp));
+      }
+    }
+    ObjectNode recs = root.putObject("records");
+    new TreeMap<>(records)
+        .forEach(
+            (key, revs) -> {
+              ObjectNode byRev = recs.putObject(key);
+              revs.forEach(
+                  (rev, e) ->
+                      byRev.put(
+                          Integer.toString(rev), Base64.getEncoder().encodeToString(e.bytes)));
+            });
+    root.set("leases", Json.mapper().valueToTree(new TreeMap<>(leases)));
+    return Json.canonical(root);
+  }
+
+  /**
+   * A cluster holding a state made by {@link #exportState()}.
+   *
+   * @throws IllegalArgumentException if the bytes are not such a state
+   */
+  public static InMemoryCluster importState(byte[] state) {
+    InMemoryCluster c = new InMemoryCluster();
+    try {
+      JsonNode root = Json.mapper().readTree(state);
+      if (root == null || !STATE_FORMAT.equals(root.path("format").asText())) {
+        throw new IllegalArgumentException(
+            "in-memory cluster state must have format " + STATE_FORMAT);
+      }
+      c.namespaces.clear();
+      root.path("namespaces").forEach(n -> c.namespaces.add(n.asText()));
+      c.storageClasses.clear();
+      root.path("storageClasses").forEach(n -> c.storageClasses.add(n.asText()));
+      for (Map.Entry<String, JsonNode> e : root.path("neverReady").properties()) {
+        c.neverReady.put(e.getKey(), e.getValue().asText());
+      }
+      for (JsonNode node : root.path("objects")) {
+        ResourceSpec spec = Json.mapper().treeToValue(node.get("spec"), ResourceSpec.class);
+        OwnershipStamp stamp =
+            node.has("stamp")
+                ? Json.mapper().treeToValue(node.get("stamp"), OwnershipStamp.class)
+                : null;
+        c.put(spec, stamp);
+      }
+      for (Map.Entry<String, JsonNode> release : root.path("records").properties()) {
+        NavigableMap<Integer, Encoded> revs = new TreeMap<>();
+        for (Map.Entry<String, JsonNode> rev : release.getValue().properties()) {
+          byte[] bytes = Base64.getDecoder().decode(rev.getValue().asText());
+          revs.put(Integer.parseInt(rev.getKey()), new Encoded(bytes, ++c.versions));
+        }
+        c.records.put(release.getKey(), revs);
+      }
+      for (Map.Entry<String, JsonNode> e : root.path("leases").properties()) {
+        c.leases.put(e.getKey(), Json.mapper().treeToValue(e.getValue(), Lease.class));
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      throw new IllegalArgumentException("not an in-memory cluster state: " + e.getMessage(), e);
+    }
+    return c;
+  }
+
+  // ---------------------------------------------------------------- ports
+
+  @Override
+  public List<LiveObject> observe(ResourceType type, String namespace, Set<String> names) {
+    boolean crash = enter(Operation.OBSERVE, type.id() + "/" + namespace);
+    List<LiveObject> found = new ArrayList<>();
+    synchronized (this) {
+      log.add("observe:" + type.id() + "/" + namespace);
+      for (String name : new TreeSet<>(names)) {
+        ResourceRef ref = ResourceRef.of(type, namespace, name);
+        switch (type) {
+          case NAMESPACE -> {
+            if (namespaces.contains(name)) {
+              found.add(LiveObject.present(ref));
+            }
+          }
+          case STORAGE_CLASS -> {
+            if (storageClasses.contains(name)) {
+              found.add(LiveObject.present(ref));
+            }
+          }
+          default -> {
+            StoredObject o = objects.get(ref);
+            if (o != null) {
+              found.add(new LiveObject(ref, o.spec, o.stamp, o.hash));
+            }
+          }
+        }
+      }
+    }
+    crashIf(crash, Operation.OBSERVE, type.id() + "/" + namespace);
+    return found;
+  }
+
+  @Override
+  public void apply(ResourceSpec spec, @Nullable OwnershipStamp stamp) {
+    String key = spec.ref().key();
+    boolean crash = enter(Operation.APPLY, key);
+    synchronized (this) {
+      log.add("apply:" + key);
+      objects.put(spec.ref(), new StoredObject(spec, stamp, ContentHash.of(spec)));
+    }
+    crashIf(crash, Operation.APPLY, key);
+  }
+
+  @Override
+  public boolean delete(ResourceRef ref, ReleaseIdentity owner) {
+    boolean crash = enter(Operation.DELETE, ref.key());
+    boolean deleted;
+    synchronized (this) {
+      log.add("delete:" + ref.key());
+      StoredObject o = objects.get(ref);
+      deleted = o != null && o.stamp != null && o.stamp.ownedBy(owner);
+      if (deleted) {
+        objects.remove(ref);
+      }
+    }
+    crashIf(crash, Operation.DELETE, ref.key());
+    return deleted;
+  }
+
+  @Override
+  public boolean unstamp(ResourceRef ref, ReleaseIdentity owner) {
+    boolean crash = enter(Operation.UNSTAMP, ref.key());
+    boolean done;
+    synchronized (this) {
+      log.add("unstamp:" + ref.key());
+      StoredObject o = objects.get(ref);
+      done = false;
+      if (o != null && o.stamp != null && o.stamp.ownedBy(owner)) {
+        objects.put(ref, new StoredObject(o.spec, null, o.hash));
+        done = true;
+      }
+    }
+    crashIf(crash, Operation.UNSTAMP, ref.key());
+    return done;
+  }
+
+  @Override
+  public Readiness awaitReady(List<ResourceRef> services, Duration timeout) {
+    boolean crash = enter(Operation.AWAIT_READY, "verify");
+    Readiness result = Readiness.ready();
+    synchronized (this) {
+      log.add("verify");
+      for (ResourceRef ref : services) {
+        StoredObject o = objects.get(ref);
+        if (o == null) {
+          result = Readiness.failed(ref, "not found");
+          break;
+        }
+        if (o.spec instanceof ServiceSpec s && neverReady.containsKey(s.image())) {
+          result = Readiness.failed(ref, neverReady.get(s.image()));
+          break;
+        }
+      }
+    }
+    crashIf(crash, Operation.AWAIT_READY, "verify");
+    return result;
+  }
+
+  @Override
+  public void createNamespace(String name) {
+    boolean crash = enter(Operation.CREATE_NAMESPACE, name);
+    synchronized (this) {
+      log.add("namespace:" + name);
+      namespaces.add(ResourceRef.namespace(name).name());
+    }
+    crashIf(crash, Operation.CREATE_NAMESPACE, name);
+  }
+
+  @Override
+  public Optional<StoredRelease> latestRecord(String namespace, String name) {
+    String key = namespace + "/" + name;
+    boolean crash = enter(Operation.RECORD_READ, key);
+    Optional<StoredRelease> result;
+    synchronized (this) {
+      log.add("record:read:" + key);
+      NavigableMap<Integer, Encoded> revs = records.get(key);
+      result =
+          revs == null || revs.isEmpty()
+              ? Optional.empty()
+              : Optional.of(revs.lastEntry().getValue().decode());
+    }
+    crashIf(crash, Operation.RECORD_READ, key);
+    return result;
+  }
+
+  @Override
+  public List<StoredRelease> records(String namespace, String name) {
+    String key = namespace + "/" + name;
+    boolean crash = enter(Operation.RECORD_READ, key);
+    List<StoredRelease> result = new ArrayList<>();
+    synchronized (this) {
+      log.add("record:read:" + key);
+      NavigableMap<Integer, Encoded> revs = records.get(key);
+      if (revs != null) {
+        revs.descendingMap().values().forEach(e -> result.add(e.decode()));
+      }
+    }
+    crashIf(crash, Operation.RECORD_READ, key);
+    return result;
+  }
+
+  @Override
+  public List<StoredRelease> latestRecords(String namespace) {
+    boolean crash = enter(Operation.RECORD_READ, namespace);
+    List<StoredRelease> result = new ArrayList<>();
+    synchronized (this) {
+      log.add("record:read:" + namespace);
+      new TreeMap<>(records)
+          .forEach(
+              (key, revs) -> {
+                if (key.startsWith(namespace + "/") && !revs.isEmpty()) {
+                  result.add(revs.lastEntry().getValue().decode());
+                }
+              });
+    }
+    crashIf(crash, Operation.RECORD_READ, namespace);
+    return result;
+  }
+
+  @Override
+  public StoredRelease createRecord(Release release) {
+    String key = release.qualifiedName();
+    boolean crash = enter(Operation.RECORD_CREATE, key);
+    StoredRelease stored;
+    synchronized (this) {
+      log.add("record:create:" + key + "#" + release.revision() + ":" + release.status().id());
+      NavigableMap<Integer, Encoded> revs = records.computeIfAbsent(key, k -> new TreeMap<>());
+      if (revs.containsKey(release.revision())) {
+        throw new StaleRecordException(key, release.revision(), "the revision already exists");
+      }
+      Encoded e = new Encoded(ReleaseRecordCodec.encode(release), ++versions);
+      revs.put(release.revision(), e);
+      stored = new StoredRelease(release, Long.toString(e.version));
+    }
+    crashIf(crash, Operation.RECORD_CREATE, key);
+    return stored;
+  }
+
+  @Override
+  public StoredRelease updateRecord(Release release, String expectedVersion) {
+    String key = release.qualifiedName();
+    boolean crash = enter(Operation.RECORD_UPDATE, key);
+    StoredRelease stored;
+    synchronized (this) {
+      log.add("record:update:" + key + "#" + release.revision() + ":" + release.status().id());
+      NavigableMap<Integer, Encoded> revs = records.get(key);
+      Encoded current = revs == null ? null : revs.get(release.revision());
+      if (revs == null || current == null) {
+        throw new StaleRecordException(key, release.revision(), "the revision does not exist");
+      }
+      if (!Long.toString(current.version).equals(expectedVersion)) {
+        throw new StaleRecordException(
+            key,
+            release.revision(),
+            "expected version " + expectedVersion + ", found " + current.version);
+      }
+      Encoded e = new Encoded(ReleaseRecordCodec.encode(release), ++versions);
+      revs.put(release.revision(), e);
+      stored = new StoredRelease(release, Long.toString(e.version));
+    }
+    crashIf(crash, Operation.RECORD_UPDATE, key);
+    return stored;
+  }
+
+  @Override
+  public void deleteRecord(String namespace, String name, int revision) {
+    String key = namespace + "/" + name;
+    boolean crash = enter(Operation.RECORD_DELETE, key);
+    synchronized (this) {
+      log.add("record:delete:" + key + "#" + revision);
+      NavigableMap<Integer, Encoded> revs = records.get(key);
+      if (revs != null) {
+        revs.remove(revision);
+        if (revs.isEmpty()) {
+          records.remove(key);
+        }
+      }
+    }
+    crashIf(crash, Operation.RECORD_DELETE, key);
+  }
+
+  @Override
+  public LeaseGrant acquireLease(
+      String namespace, String name, String holder, Instant now, Duration ttl) {
+    String key = namespace + "/" + name;
+    boolean crash = enter(Operation.LEASE_ACQUIRE, key);
+    LeaseGrant grant;
+    synchronized (this) {
+      log.add("lease:acquire:" + key);
+      Lease current = leases.get(key);
+      Lease takenOver = null;
+      if (current != null && !current.holder().equals(holder)) {
+        if (!current.expiredAt(now)) {
+          throw new ReleaseLockedException(key, current.holder(), current.expiresAt());
+        }
+        takenOver = current;
+      }
+      Lease lease = new Lease(holder, now, now.plus(ttl));
+      leases.put(key, lease);
+      grant = new LeaseGrant(lease, takenOver);
+    }
+    crashIf(crash, Operation.LEASE_ACQUIRE, key);
+    return grant;
+  }
+
+  @Override
+  public void renewLease(String namespace, String name, String holder, Instant now, Duration ttl) {
+    String key = namespace + "/" + name;
+    boolean crash = enter(Operation.LEASE_RENEW, key);
+    synchronized (this) {
+      log.add("lease:renew:" + key);
+      Lease current = leases.get(key);
+      if (current == null || !current.holder().equals(holder)) {
+        throw new ReleaseLockedException(
+            key,
+            current == null ? "nobody" : current.holder(),
+            current == null ? now : current.expiresAt());
+      }
+      leases.put(key, new Lease(holder, current.acquiredAt(), now.plus(ttl)));
+    }
+    crashIf(crash, Operation.LEASE_RENEW, key);
+  }
+
+  @Override
+  public void releaseLease(String namespace, String name, String holder, boolean forget) {
+    String key = namespace + "/" + name;
+    boolean crash = enter(Operation.LEASE_RELEASE, key);
+    synchronized (this) {
+      log.add("lease:release:" + key);
+      Lease current = leases.get(key);
+      if (current != null && current.holder().equals(holder)) {
+        leases.remove(key);
+      }
+    }
+    crashIf(crash, Operation.LEASE_RELEASE, key);
+  }
+
+  private boolean enter(Operation operation, String target) {
+    synchronized (this) {
+      counts.merge(operation, 1, Integer::sum);
+    }
+    return faults.before(operation, target);
+  }
+
+  private static void crashIf(boolean crash, Operation operation, String target) {
+    if (crash) {
+      throw new SimulatedCrash(operation, target);
+    }
+  }
+
+  private static final class StoredObject {
+    final ResourceSpec spec;
+    final @Nullable OwnershipStamp stamp;
+    final String hash;
+
+    StoredObject(ResourceSpec spec, @Nullable OwnershipStamp stamp, String hash) {
+      this.spec = spec;
+      this.stamp = stamp;
+      this.hash = hash;
+    }
+  }
+
+  private static final class Encoded {
+    final byte[] bytes;
+    final long version;
+
+    Encoded(byte[] bytes, long version) {
+      this.bytes = bytes;
+      this.version = version;
+    }
+
+    StoredRelease decode() {
+      return new StoredRelease(ReleaseRecordCodec.decode(bytes), Long.toString(version));
+    }
+  }
+}

@@ -1,0 +1,44 @@
+package dev.capstan.release.model;
+
+import dev.capstan.release.internal.Json;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * Content hashes: {@code sha256:} and the hex SHA-256 of a spec's canonical JSON (keys sorted, no
+ * insignificant whitespace, absent optional fields left out). Equal specs have equal hashes on
+ * every machine, so a hash stamped on a live object tells whether it still holds what was applied.
+ */
+public final class ContentHash {
+  /** The prefix of every hash. */
+  public static final String PREFIX = "sha256:";
+
+  private ContentHash() {}
+
+  /** The content hash of {@code spec}. */
+  public static String of(ResourceSpec spec) {
+    return PREFIX + sha256Hex(Json.canonical(spec));
+  }
+
+  /** The canonical JSON of {@code spec}, the text that {@link #of} hashes. */
+  public static String canonicalJson(ResourceSpec spec) {
+    return new String(Json.canonical(spec), StandardCharsets.UTF_8);
+  }
+
+  /** Whether {@code hash} has the form this class produces. */
+  public static boolean isValid(String hash) {
+    return hash.length() == PREFIX.length() + 64
+        && hash.startsWith(PREFIX)
+        && hash.substring(PREFIX.length()).chars().allMatch(c -> Character.digit(c, 16) >= 0);
+  }
+
+  static String sha256Hex(byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java runtime has SHA-256", e);
+    }
+  }
+}

@@ -1,0 +1,198 @@
+package dev.capstan.release.model;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.capstan.release.internal.Copies;
+import dev.capstan.release.internal.Names;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One revision of a release, as recorded in the store.
+ *
+ * @param id the release's stable id, kept across revisions
+ * @param namespace the home namespace
+ * @param name the release name
+ * @param revision the revision number, from 1
+ * @param status the state of this revision
+ * @param owns the objects this revision owns, with their applied content hashes, in apply order
+ * @param references the shared or external objects it relies on
+ * @param retained volumes this release let go of with their data kept; re-adopted on a later cast
+ * @param source where the release came from, or {@code null}
+ * @param version the release's version label, or {@code null}
+ * @param description what made this revision, e.g. {@code rollback to 3}, or {@code null}
+ * @param payloads the desired objects of this revision, kept for rollback
+ * @param failure why the revision failed, or {@code null}
+ * @param createdAt when this revision was first saved
+ * @param updatedAt when it was last saved
+ * @param lease who is working on this revision while it is pending or uninstalling, or {@code null}
+ */
+public record Release(
+    String id,
+    String namespace,
+    String name,
+    int revision,
+    ReleaseStatus status,
+    List<OwnedResource> owns,
+    List<ResourceRef> references,
+    List<ResourceRef> retained,
+    @Nullable String source,
+    @Nullable String version,
+    @Nullable String description,
+    Payloads payloads,
+    @Nullable String failure,
+    Instant createdAt,
+    Instant updatedAt,
+    @Nullable Lease lease) {
+
+  /** Requires every part; keeps {@code owns} in apply order and the ref lists sorted. */
+  public Release {
+    Names.requireText(id, "id");
+    requireNonNull(namespace, "namespace");
+    requireNonNull(name, "name");
+    requireNonNull(status, "status");
+    if (revision < 1) {
+      throw new IllegalArgumentException("revision must be at least 1: " + revision);
+    }
+    owns =
+        Copies.list(owns, "owns").stream()
+            .sorted((a, b) -> ResourceRef.APPLY_ORDER.compare(a.ref(), b.ref()))
+            .toList();
+    if (owns.stream().map(OwnedResource::ref).distinct().count() != owns.size()) {
+      throw new IllegalArgumentException("owns must have unique refs: " + owns);
+    }
+    references = List.copyOf(new TreeSet<>(Copies.list(references, "references")));
+    retained = List.copyOf(new TreeSet<>(Copies.list(retained, "retained")));
+    requireNonNull(payloads, "payloads");
+    requireNonNull(createdAt, "createdAt");
+    requireNonNull(updatedAt, "updatedAt");
+  }
+
+  /** The release's identity: namespace, name and id. */
+  public ReleaseIdentity identity() {
+    return new ReleaseIdentity(namespace, name, id);
+  }
+
+  /** {@code namespace/name}. */
+  public String qualifiedName() {
+    return namespace + "/" + name;
+  }
+
+  /** The recorded content hash of {@code ref}, if this revision owns it. */
+  public Optional<String> ownedHash(ResourceRef ref) {
+    for (OwnedResource o : owns) {
+      if (o.ref().equals(ref)) {
+        return Optional.of(o.contentHash());
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** A copy in {@code status}, saved at {@code now}. */
+  public Release withStatus(ReleaseStatus status, Instant now) {
+    return new Release(
+        id,
+        namespace,
+        name,
+        revision,
+        status,
+        owns,
+        references,
+        retained,
+        source,
+        version,
+        description,
+        payloads,
+        failure,
+        createdAt,
+        now,
+        lease);
+  }
+
+  /** A copy with the given owned set. */
+  public Release withOwns(List<OwnedResource> owns) {
+    return new Release(
+        id,
+        namespace,
+        name,
+        revision,
+        status,
+        owns,
+        references,
+        retained,
+        source,
+        version,
+        description,
+        payloads,
+        failure,
+        createdAt,
+        updatedAt,
+        lease);
+  }
+
+  /** A copy with the given retained volumes. */
+  public Release withRetained(List<ResourceRef> retained) {
+    return new Release(
+        id,
+        namespace,
+        name,
+        revision,
+        status,
+        owns,
+        references,
+        retained,
+        source,
+        version,
+        description,
+        payloads,
+        failure,
+        createdAt,
+        updatedAt,
+        lease);
+  }
+
+  /** A copy with the given failure reason. */
+  public Release withFailure(@Nullable String failure) {
+    return new Release(
+        id,
+        namespace,
+        name,
+        revision,
+        status,
+        owns,
+        references,
+        retained,
+        source,
+        version,
+        description,
+        payloads,
+        failure,
+        createdAt,
+        updatedAt,
+        lease);
+  }
+
+  /** A copy with the given lease. */
+  public Release withLease(@Nullable Lease lease) {
+    return new Release(
+        id,
+        namespace,
+        name,
+        revision,
+        status,
+        owns,
+        references,
+        retained,
+        source,
+        version,
+        description,
+        payloads,
+        failure,
+        createdAt,
+        updatedAt,
+        lease);
+  }
+}

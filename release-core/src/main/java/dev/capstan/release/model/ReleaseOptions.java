@@ -1,0 +1,55 @@
+package dev.capstan.release.model;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+
+/**
+ * How a cast behaves.
+ *
+ * @param adopt take ownership of existing objects that no release owns (never of another release's)
+ * @param atomic on failure, revert every change of this attempt from pre-images, in reverse order
+ * @param createNamespace create referenced namespaces that do not exist (they stay unowned)
+ * @param timeout how long to wait for services to become ready
+ */
+public record ReleaseOptions(
+    boolean adopt, boolean atomic, boolean createNamespace, Duration timeout) {
+  /** The default readiness timeout, 15 minutes. */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(15);
+
+  private static final ReleaseOptions DEFAULTS =
+      new ReleaseOptions(false, false, false, DEFAULT_TIMEOUT);
+
+  /** Requires a positive timeout. */
+  public ReleaseOptions {
+    requireNonNull(timeout, "timeout");
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("timeout must be positive: " + timeout);
+    }
+  }
+
+  /** No adopt, not atomic, no namespace creation, 15 minutes. */
+  public static ReleaseOptions defaults() {
+    return DEFAULTS;
+  }
+
+  /** A copy with {@code adopt} set. */
+  public ReleaseOptions withAdopt(boolean adopt) {
+    return new ReleaseOptions(adopt, atomic, createNamespace, timeout);
+  }
+
+  /** A copy with {@code atomic} set. */
+  public ReleaseOptions withAtomic(boolean atomic) {
+    return new ReleaseOptions(adopt, atomic, createNamespace, timeout);
+  }
+
+  /** A copy with {@code createNamespace} set. */
+  public ReleaseOptions withCreateNamespace(boolean createNamespace) {
+    return new ReleaseOptions(adopt, atomic, createNamespace, timeout);
+  }
+
+  /** A copy with the given readiness timeout. */
+  public ReleaseOptions withTimeout(Duration timeout) {
+    return new ReleaseOptions(adopt, atomic, createNamespace, timeout);
+  }
+}

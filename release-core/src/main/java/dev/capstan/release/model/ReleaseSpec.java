@@ -1,0 +1,151 @@
+package dev.capstan.release.model;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.capstan.release.internal.Copies;
+import dev.capstan.release.internal.Names;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a release should be: its home namespace and name, the objects it wants (by reference and
+ * content hash), the shared or external objects it relies on, and the cast options. This is all
+ * {@code plan} needs ("render-lite"); {@link #of(String, String, Payloads)} derives it from the
+ * rendered payloads.
+ *
+ * <p>References are objects the release needs but never owns or deletes: namespaces, storage
+ * classes, and any external object (a pre-existing secret, say). Each must exist when the release
+ * is cast; a missing one makes the plan not applyable (a namespace may be created with {@link
+ * ReleaseOptions#createNamespace()}).
+ *
+ * @param namespace the release's home namespace (where its records live)
+ * @param name the release name: a DNS-1123 label of at most 53 characters
+ * @param resources the objects the release owns, unique, kept in apply order
+ * @param references the objects it relies on, unique, kept in apply order
+ * @param options the cast options
+ * @param source where the release came from (free text, shown in history), or {@code null}
+ * @param version the release's version label (free text), or {@code null}
+ */
+public record ReleaseSpec(
+    String namespace,
+    String name,
+    List<DesiredResource> resources,
+    List<ResourceRef> references,
+    ReleaseOptions options,
+    @Nullable String source,
+    @Nullable String version) {
+
+  /** The longest release name: Kubernetes object names derived from it must stay valid. */
+  public static final int MAX_NAME_LENGTH = 53;
+
+  /** Validates names and uniqueness; keeps resources and references in apply order. */
+  public ReleaseSpec {
+    requireNonNull(namespace, "namespace");
+    requireNonNull(name, "name");
+    if (!Names.isLabel(namespace, 63)) {
+      throw new IllegalArgumentException(
+          "release namespace " + Names.LABEL_RULE + ": " + Names.quote(namespace));
+    }
+    if (!Names.isLabel(name, MAX_NAME_LENGTH)) {
+      throw new IllegalArgumentException(
+          "release name must be a DNS-1123 label of at most "
+              + MAX_NAME_LENGTH
+              + " characters (lower-case alphanumerics and '-', starting and ending with an"
+              + " alphanumeric): "
+              + Names.quote(name));
+    }
+    resources = new ArrayList<>(Copies.list(resources, "resources"));
+    resources.sort((a, b) -> ResourceRef.APPLY_ORDER.compare(a.ref(), b.ref()));
+    Set<ResourceRef> seen = new HashSet<>();
+    for (DesiredResource r : resources) {
+      if (!seen.add(r.ref())) {
+        throw new IllegalArgumentException(
+            "resources must have unique refs: duplicate '" + r.ref().key() + "'");
+      }
+    }
+    references = List.copyOf(new TreeSet<>(Copies.list(references, "references")));
+    for (ResourceRef ref : references) {
+      if (seen.contains(ref)) {
+        throw new IllegalArgumentException(
+            "references must not name an object the release owns: '" + ref.key() + "'");
+      }
+    }
+    resources = List.copyOf(resources);
+    requireNonNull(options, "options");
+  }
+
+  /**
+   * The spec for {@code payloads}: one desired resource per payload, with its content hash, and a
+   * reference to every namespace the payloads live in and every storage class their volumes use.
+   */
+  public static ReleaseSpec of(String namespace, String name, Payloads payloads) {
+    List<DesiredResource> resources = new ArrayList<>();
+    payloads.hashes().forEach((ref, hash) -> resources.add(new DesiredResource(ref, hash)));
+    return new ReleaseSpec(
+        namespace,
+        name,
+        resources,
+        implicitReferences(payloads),
+        ReleaseOptions.defaults(),
+        null,
+        null);
+  }
+
+  /** The namespaces and storage classes {@code payloads} need. */
+  public static List<ResourceRef> implicitReferences(Payloads payloads) {
+    Set<ResourceRef> refs = new TreeSet<>();
+    for (ResourceSpec spec : payloads.specs()) {
+      refs.add(ResourceRef.namespace(spec.namespace()));
+      if (spec instanceof VolumeSpec v && v.storageClass() != null) {
+        refs.add(ResourceRef.storageClass(v.storageClass()));
+      }
+    }
+    return List.copyOf(refs);
+  }
+
+  /** {@code namespace/name}. */
+  public String qualifiedName() {
+    return namespace + "/" + name;
+  }
+
+  /** A copy with {@code ref} added to the references. */
+  public ReleaseSpec withReference(ResourceRef ref) {
+    List<ResourceRef> copy = new ArrayList<>(references);
+    copy.add(ref);
+    return new ReleaseSpec(namespace, name, resources, copy, options, source, version);
+  }
+
+  /** A copy with the given options. */
+  public ReleaseSpec withOptions(ReleaseOptions options) {
+    return new ReleaseSpec(namespace, name, resources, references, options, source, version);
+  }
+
+  /** A copy with {@code adopt} set. */
+  public ReleaseSpec withAdopt(boolean adopt) {
+    return withOptions(options.withAdopt(adopt));
+  }
+
+  /** A copy with {@code atomic} set. */
+  public ReleaseSpec withAtomic(boolean atomic) {
+    return withOptions(options.withAtomic(atomic));
+  }
+
+  /** A copy with {@code createNamespace} set. */
+  public ReleaseSpec withCreateNamespace(boolean createNamespace) {
+    return withOptions(options.withCreateNamespace(createNamespace));
+  }
+
+  /** A copy with the given source description. */
+  public ReleaseSpec withSource(@Nullable String source) {
+    return new ReleaseSpec(namespace, name, resources, references, options, source, version);
+  }
+
+  /** A copy with the given version label. */
+  public ReleaseSpec withVersion(@Nullable String version) {
+    return new ReleaseSpec(namespace, name, resources, references, options, source, version);
+  }
+}

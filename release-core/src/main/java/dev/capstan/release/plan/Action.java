@@ -1,0 +1,53 @@
+package dev.capstan.release.plan;
+
+import java.util.Locale;
+
+/** What a plan does with one object. */
+public enum Action {
+  /** Create an object that does not exist. */
+  CREATE("+", false),
+  /** Apply a changed spec to an object this release owns. */
+  UPDATE("~", false),
+  /** Re-apply an unchanged spec to an owned object whose live content drifted. */
+  REPAIR("!", false),
+  /** Nothing to do: owned, same spec, no drift. */
+  UNCHANGED(" ", false),
+  /** Take ownership of an existing object no release owns. */
+  ADOPT("↪", false),
+  /** Cannot proceed: the object belongs to someone else, or a reference is missing. */
+  CONFLICT("✗", false),
+  /** Delete an owned object the release no longer wants. */
+  PRUNE("-", true),
+  /** Let go of an owned volume whose reclaim policy is RETAIN: un-stamp it, keep the data. */
+  RETAIN("⊘", false),
+  /** A shared or external object the release relies on; checked, never owned or deleted. */
+  REFERENCE("=", false);
+
+  private final String symbol;
+  private final boolean destructive;
+
+  Action(String symbol, boolean destructive) {
+    this.symbol = symbol;
+    this.destructive = destructive;
+  }
+
+  /** The one-character marker used in text plans. */
+  public String symbol() {
+    return symbol;
+  }
+
+  /** Whether the action deletes data. */
+  public boolean destructive() {
+    return destructive;
+  }
+
+  /** Whether the action writes to the object. */
+  public boolean writes() {
+    return this == CREATE || this == UPDATE || this == REPAIR || this == ADOPT;
+  }
+
+  /** The lower-case name, as shown in text and JSON. */
+  public String id() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}

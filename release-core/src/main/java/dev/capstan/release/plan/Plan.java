@@ -1,0 +1,85 @@
+package dev.capstan.release.plan;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A computed plan: every change a cast would make, in execution order (references and applies in
+ * apply order, then prunes and retains in reverse order). Plans are values; computing one changes
+ * nothing.
+ *
+ * @param namespace the release's home namespace
+ * @param name the release name
+ * @param releaseId the release's id, or {@code null} when it has never been recorded
+ * @param revision the revision a cast of this plan would record
+ * @param previousRevision the latest recorded revision, or {@code null} on first install
+ * @param changes the changes in execution order
+ */
+public record Plan(
+    String namespace,
+    String name,
+    @Nullable String releaseId,
+    int revision,
+    @Nullable Integer previousRevision,
+    List<PlannedChange> changes) {
+
+  /** Copies the changes. */
+  public Plan {
+    requireNonNull(namespace, "namespace");
+    requireNonNull(name, "name");
+    changes = List.copyOf(changes);
+  }
+
+  /** Whether a cast may proceed: no change is a {@link Action#CONFLICT}. */
+  public boolean applyable() {
+    return changes.stream().noneMatch(c -> c.action() == Action.CONFLICT);
+  }
+
+  /** The changes with {@code action}, in plan order. */
+  public List<PlannedChange> changes(Action action) {
+    return changes.stream().filter(c -> c.action() == action).toList();
+  }
+
+  /** The conflicts. */
+  public List<PlannedChange> conflicts() {
+    return changes(Action.CONFLICT);
+  }
+
+  /** How many changes there are of each action (every action present, zero included). */
+  public Map<Action, Integer> counts() {
+    Map<Action, Integer> counts = new EnumMap<>(Action.class);
+    for (Action a : Action.values()) {
+      counts.put(a, 0);
+    }
+    changes.forEach(c -> counts.merge(c.action(), 1, Integer::sum));
+    return counts;
+  }
+
+  /** Whether the plan deletes anything. */
+  public boolean hasPrune() {
+    return changes.stream().anyMatch(c -> c.action() == Action.PRUNE);
+  }
+
+  /** Whether the plan takes ownership of existing objects. */
+  public boolean hasAdopt() {
+    return changes.stream().anyMatch(c -> c.action() == Action.ADOPT);
+  }
+
+  /** Whether a person should confirm before it is cast: it prunes or adopts. */
+  public boolean needsConfirmation() {
+    return hasPrune() || hasAdopt();
+  }
+
+  /** Whether casting the plan would change no object (only the record). */
+  public boolean changesNothing() {
+    return changes.stream()
+        .allMatch(
+            c ->
+                c.action() == Action.UNCHANGED
+                    || (c.action() == Action.REFERENCE && !c.createReference()));
+  }
+}

@@ -1,0 +1,49 @@
+package dev.capstan.release.plan;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.capstan.release.model.ReleaseIdentity;
+import dev.capstan.release.model.ResourceRef;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One line of a plan: what happens to one object and why.
+ *
+ * @param ref the object
+ * @param action what happens to it
+ * @param reason why, in words (for conflicts, repairs, adoptions, recreations), or {@code null}
+ * @param desiredHash the content hash the release wants, or {@code null} for prunes and references
+ * @param owner the release that owns the object, for conflicts with another release, or {@code
+ *     null}
+ * @param createReference for a missing namespace reference: create it (it stays unowned)
+ */
+public record PlannedChange(
+    ResourceRef ref,
+    Action action,
+    @Nullable String reason,
+    @Nullable String desiredHash,
+    @Nullable ReleaseIdentity owner,
+    boolean createReference) {
+
+  /** Requires the ref and action. */
+  public PlannedChange {
+    requireNonNull(ref, "ref");
+    requireNonNull(action, "action");
+  }
+
+  static PlannedChange of(ResourceRef ref, Action action, @Nullable String reason, String hash) {
+    return new PlannedChange(ref, action, reason, hash, null, false);
+  }
+
+  static PlannedChange conflict(ResourceRef ref, String reason, @Nullable ReleaseIdentity owner) {
+    return new PlannedChange(ref, Action.CONFLICT, reason, null, owner, false);
+  }
+
+  static PlannedChange reference(ResourceRef ref, @Nullable String reason, boolean create) {
+    return new PlannedChange(ref, Action.REFERENCE, reason, null, null, create);
+  }
+
+  static PlannedChange removal(ResourceRef ref, Action action, @Nullable String reason) {
+    return new PlannedChange(ref, action, reason, null, null, false);
+  }
+}

@@ -1,0 +1,208 @@
+package dev.capstan.release.plan;
+
+import dev.capstan.release.model.DesiredResource;
+import dev.capstan.release.model.OwnedResource;
+import dev.capstan.release.model.OwnershipStamp;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseIdentity;
+import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.ResourceSpec;
+import dev.capstan.release.model.ResourceType;
+import dev.capstan.release.model.VolumeSpec;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The pure 3-way planner: desired spec × latest record × live state → {@link Plan}. Same inputs,
+ * same plan. See DESIGN.md, "The 3-way plan", for the table this implements.
+ */
+public final class Planner {
+  private Planner() {}
+
+  /**
+   * The names, per scope (kind and namespace), that {@link #plan} will look at: the desired
+   * objects, the references and the objects the latest revision owns. Observe each scope in one
+   * batch.
+   */
+  public static Map<LiveState.Scope, Set<String>> names(
+      ReleaseSpec spec, @Nullable Release latest) {
+    Map<LiveState.Scope, Set<String>> names = new HashMap<>();
+    List<ResourceRef> refs = new ArrayList<>(spec.references());
+    spec.resources().forEach(r -> refs.add(r.ref()));
+    if (latest != null) {
+      latest.owns().forEach(o -> refs.add(o.ref()));
+    }
+    for (ResourceRef ref : refs) {
+      names.computeIfAbsent(scope(ref), s -> new TreeSet<>()).add(ref.name());
+    }
+    return names;
+  }
+
+  private static LiveState.Scope scope(ResourceRef ref) {
+    return new LiveState.Scope(ref.type(), ref.namespace());
+  }
+
+  /**
+   * Plans a cast of {@code spec}.
+   *
+   * @param spec what the release should be
+   * @param latest the latest recorded revision of this release, or {@code null} if none
+   * @param live the live objects; every scope of {@link #names} must have been observed
+   * @return the plan, changes in execution order
+   */
+  public static Plan plan(ReleaseSpec spec, @Nullable Release latest, LiveState live) {
+    ReleaseIdentity self = latest == null ? null : latest.identity();
+    Map<ResourceRef, String> recorded = new HashMap<>();
+    Set<ResourceRef> retained = new HashSet<>();
+    if (latest != null) {
+      latest.owns().forEach(o -> recorded.put(o.ref(), o.contentHash()));
+      retained.addAll(latest.retained());
+    }
+
+    List<PlannedChange> applies = new ArrayList<>();
+    for (ResourceRef ref : spec.references()) {
+      applies.add(planReference(ref, live.get(ref), spec));
+    }
+    Set<ResourceRef> desired = new HashSet<>();
+    for (DesiredResource d : spec.resources()) {
+      desired.add(d.ref());
+      applies.add(
+          planDesired(
+              d, live.get(d.ref()), recorded.get(d.ref()), retained.contains(d.ref()), self, spec));
+    }
+    applies.sort((a, b) -> ResourceRef.APPLY_ORDER.compare(a.ref(), b.ref()));
+
+    List<PlannedChange> removals = new ArrayList<>();
+    if (latest != null) {
+      for (OwnedResource owned : latest.owns()) {
+        if (!desired.contains(owned.ref())) {
+          planRemoval(owned.ref(), live.get(owned.ref()), latest).ifPresent(removals::add);
+        }
+      }
+    }
+    removals.sort((a, b) -> ResourceRef.PRUNE_ORDER.compare(a.ref(), b.ref()));
+
+    List<PlannedChange> changes = new ArrayList<>(applies);
+    changes.addAll(removals);
+    return new Plan(
+        spec.namespace(),
+        spec.name(),
+        self == null ? null : self.id(),
+        latest == null ? 1 : latest.revision() + 1,
+        latest == null ? null : latest.revision(),
+        changes);
+  }
+
+  private static PlannedChange planReference(
+      ResourceRef ref, Optional<LiveObject> live, ReleaseSpec spec) {
+    if (live.isPresent()) {
+      return PlannedChange.reference(ref, null, false);
+    }
+    if (ref.type() == ResourceType.NAMESPACE && spec.options().createNamespace()) {
+      return PlannedChange.reference(ref, "missing; created because createNamespace is set", true);
+    }
+    String hint =
+        ref.type() == ResourceType.NAMESPACE
+            ? "; create it or pass createNamespace"
+            : "; create it first";
+    return PlannedChange.conflict(
+        ref, "referenced " + ref.type() + " '" + ref.name() + "' does not exist" + hint, null);
+  }
+
+  private static PlannedChange planDesired(
+      DesiredResource d,
+      Optional<LiveObject> liveObject,
+      @Nullable String recordedHash,
+      boolean retained,
+      @Nullable ReleaseIdentity self,
+      ReleaseSpec spec) {
+    ResourceRef ref = d.ref();
+    String hash = d.contentHash();
+    if (liveObject.isEmpty()) {
+      return PlannedChange.of(
+          ref, Action.CREATE, recordedHash == null ? null : "recreate: deleted out of band", hash);
+    }
+    LiveObject live = liveObject.get();
+    OwnershipStamp stamp = live.stamp();
+    boolean adopt = spec.options().adopt();
+    if (stamp == null) {
+      if (retained) {
+        return PlannedChange.of(ref, Action.ADOPT, "re-adopt volume retained earlier", hash);
+      }
+      if (recordedHash != null) {
+        return adopt
+            ? PlannedChange.of(ref, Action.ADOPT, "take back: ownership stamp removed", hash)
+            : PlannedChange.conflict(
+                ref,
+                "recorded as owned, but the live object has no ownership stamp; pass adopt to take"
+                    + " it back",
+                null);
+      }
+      return adopt
+          ? PlannedChange.of(ref, Action.ADOPT, "exists unmanaged; adopting", hash)
+          : PlannedChange.conflict(
+              ref, "exists and is unmanaged; pass adopt to take ownership", null);
+    }
+    if (self != null && stamp.ownedBy(self)) {
+      String base = recordedHash != null ? recordedHash : stamp.contentHash();
+      if (!base.equals(hash)) {
+        return PlannedChange.of(ref, Action.UPDATE, null, hash);
+      }
+      if (live.observedHash() != null && !live.observedHash().equals(hash)) {
+        return PlannedChange.of(
+            ref,
+            Action.REPAIR,
+            "drift: live content differs from what revision " + stamp.revision() + " applied",
+            hash);
+      }
+      return PlannedChange.of(ref, Action.UNCHANGED, null, hash);
+    }
+    ReleaseIdentity owner = stamp.owner();
+    if (owner.namespace().equals(spec.namespace()) && owner.name().equals(spec.name())) {
+      return adopt
+          ? PlannedChange.of(
+              ref,
+              Action.ADOPT,
+              "take over from an earlier install of this release (id " + owner.id() + ")",
+              hash)
+          : PlannedChange.conflict(
+              ref,
+              "owned by an earlier install of this release (id "
+                  + owner.id()
+                  + ") whose record is gone; pass adopt to take ownership",
+              owner);
+    }
+    return PlannedChange.conflict(
+        ref, "owned by release " + owner.qualifiedName() + "; never taken over", owner);
+  }
+
+  private static Optional<PlannedChange> planRemoval(
+      ResourceRef ref, Optional<LiveObject> liveObject, Release latest) {
+    if (liveObject.isEmpty()) {
+      return Optional.empty();
+    }
+    OwnershipStamp stamp = liveObject.get().stamp();
+    if (stamp == null || !stamp.ownedBy(latest.identity())) {
+      return Optional.empty();
+    }
+    if (ref.type() == ResourceType.VOLUME && retains(ref, latest, liveObject.get())) {
+      return Optional.of(
+          PlannedChange.removal(
+              ref, Action.RETAIN, "reclaim policy RETAIN: un-stamped, data kept for re-adoption"));
+    }
+    return Optional.of(PlannedChange.removal(ref, Action.PRUNE, null));
+  }
+
+  private static boolean retains(ResourceRef ref, Release latest, LiveObject live) {
+    ResourceSpec spec = latest.payloads().get(ref).orElse(live.spec());
+    return spec instanceof VolumeSpec v && v.reclaimPolicy() == VolumeSpec.ReclaimPolicy.RETAIN;
+  }
+}

@@ -1,0 +1,66 @@
+package dev.capstan.release.port;
+
+import dev.capstan.release.ReleaseLockedException;
+import dev.capstan.release.StaleRecordException;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ResourceType;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Stores everything that is not a service: {@link ResourceType#SECRET}, {@link
+ * ResourceType#CONFIGMAP} and {@link ResourceType#VOLUME} objects, observation of the shared kinds
+ * ({@link ResourceType#NAMESPACE}, {@link ResourceType#STORAGE_CLASS}), the release records and the
+ * operation lease. Records are encoded by the shared {@code ReleaseRecordCodec}, so every store
+ * writes the same bytes.
+ */
+public interface Store extends ResourcePort {
+
+  /** Creates a namespace (for {@code createNamespace}); it stays unowned. */
+  void createNamespace(String name);
+
+  /** The latest revision of a release, if any. */
+  Optional<StoredRelease> latestRecord(String namespace, String name);
+
+  /** Every stored revision of a release, newest first. */
+  List<StoredRelease> records(String namespace, String name);
+
+  /** The latest revision of every release in {@code namespace}, ordered by name. */
+  List<StoredRelease> latestRecords(String namespace);
+
+  /**
+   * Stores a new revision.
+   *
+   * @throws StaleRecordException if that revision already exists
+   */
+  StoredRelease createRecord(Release release);
+
+  /**
+   * Replaces a revision if it is still at {@code expectedVersion}.
+   *
+   * @throws StaleRecordException if it changed since
+   */
+  StoredRelease updateRecord(Release release, String expectedVersion);
+
+  /** Deletes one revision's record; nothing happens if it is absent. */
+  void deleteRecord(String namespace, String name, int revision);
+
+  /**
+   * Takes the operation lease on a release for {@code ttl}, taking over a lease that expired.
+   *
+   * @throws ReleaseLockedException if another holder has an unexpired lease
+   */
+  LeaseGrant acquireLease(String namespace, String name, String holder, Instant now, Duration ttl);
+
+  /**
+   * Extends a held lease to {@code now + ttl}.
+   *
+   * @throws ReleaseLockedException if {@code holder} no longer holds it
+   */
+  void renewLease(String namespace, String name, String holder, Instant now, Duration ttl);
+
+  /** Gives the lease up if {@code holder} still holds it; deletes it when {@code forget}. */
+  void releaseLease(String namespace, String name, String holder, boolean forget);
+}

@@ -1,0 +1,487 @@
+package dev.capstan.release;
+
+import static dev.capstan.release.Fixtures.CREDS;
+import static dev.capstan.release.Fixtures.NS;
+import static dev.capstan.release.Fixtures.SETTINGS;
+import static dev.capstan.release.Fixtures.WEB;
+import static dev.capstan.release.Fixtures.configMap;
+import static dev.capstan.release.Fixtures.creds;
+import static dev.capstan.release.Fixtures.payloads;
+import static dev.capstan.release.Fixtures.spec;
+import static dev.capstan.release.Fixtures.web;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.capstan.release.memory.Operation;
+import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.ContentHash;
+import dev.capstan.release.model.OwnedResource;
+import dev.capstan.release.model.OwnershipStamp;
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseIdentity;
+import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.ResourceType;
+import dev.capstan.release.plan.Action;
+import dev.capstan.release.plan.Plan;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The cast lifecycle, with the exact order of operations (rune's reconcile and controller tests).
+ */
+class CastTest {
+  private final Fixtures.Harness h = new Fixtures.Harness();
+
+  private static ResourceRef cm(String name) {
+    return ResourceRef.of(ResourceType.CONFIGMAP, NS, name);
+  }
+
+  @Test
+  void firstInstallAppliesInDependencyOrderThenVerifies() {
+    // input order is service first; the cast applies the secret first
+    Payloads p = Payloads.builder().service(web("web:1")).secret(creds("pw")).build();
+
+    CastResult r = h.cast("app", p);
+
+    assertThat(h.cluster.writes())
+        .containsExactly("apply:secret/default/creds", "apply:service/default/web", "verify");
+    assertThat(r.release().revision()).isEqualTo(1);
+    assertThat(r.release().status()).isEqualTo(ReleaseStatus.DEPLOYED);
+    assertThat(r.release().owns()).extracting(OwnedResource::ref).containsExactly(CREDS, WEB);
+    assertThat(r.plan().changes(Action.CREATE)).hasSize(2);
+  }
+
+  @Test
+  void castStampsEveryObjectWithReleaseRevisionAndHash() {
+    Payloads p = payloads(web("web:1"), creds("pw"));
+
+    CastResult r = h.cast("app", p);
+
+    OwnershipStamp stamp = h.cluster.stamp(WEB).orElseThrow();
+    assertThat(stamp.owner()).isEqualTo(new ReleaseIdentity(NS, "app", "id-1"));
+    assertThat(stamp.revision()).isEqualTo(1);
+    assertThat(stamp.contentHash()).isEqualTo(ContentHash.of(web("web:1")));
+    assertThat(stamp.manager()).isEqualTo("capstan");
+    assertThat(h.controller.get(NS, "app")).contains(r.release());
+  }
+
+  @Test
+  void pendingIsRecordedBeforeTheFirstWriteAndDeployedAfterTheLast() {
+    h.cast("app", payloads(web("web:1"), creds("pw")));
+
+    assertThat(h.cluster.operations())
+        .filteredOn(
+            op ->
+                op.startsWith("record:create")
+                    || op.startsWith("record:update")
+                    || op.startsWith("apply:")
+                    || op.equals("verify"))
+        .containsExactly(
+            "record:create:default/app#1:pending",
+            "apply:secret/default/creds",
+            "apply:service/default/web",
+            "verify",
+            "record:update:default/app#1:deployed");
+  }
+
+  @Test
+  void upgradeAppliesVerifiesThenPrunesLast() {
+    h.cast("app", payloads(configMap("a", "1"), configMap("b", "1")));
+    h.cluster.clearOperations();
+
+    CastResult r = h.cast("app", payloads(configMap("a", "2")));
+
+    assertThat(h.cluster.writes())
+        .containsExactly("apply:configmap/default/a", "verify", "delete:configmap/default/b");
+    assertThat(r.release().revision()).isEqualTo(2);
+    assertThat(r.plan().changes())
+        .extracting(c -> c.action() + " " + c.ref().key())
+        .containsExactly(
+            "REFERENCE namespace//default",
+            "UPDATE configmap/default/a",
+            "PRUNE configmap/default/b");
+    assertThat(h.cluster.objects()).containsExactly(cm("a"));
+    assertThat(h.controller.history(NS, "app"))
+        .extracting(Release::revision, Release::status)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(2, ReleaseStatus.DEPLOYED),
+            org.assertj.core.groups.Tuple.tuple(1, ReleaseStatus.SUPERSEDED));
+  }
+
+  @Test
+  void pruneGoesInReverseDependencyOrder() {
+    h.cast(
+        "app",
+        payloads(
+            web("web:1"),
+            creds("pw"),
+            configMap("a", "1"),
+            Fixtures.volume("data", dev.capstan.release.model.VolumeSpec.ReclaimPolicy.DELETE)));
+    h.cluster.clearOperations();
+
+    h.cast("app", payloads(configMap("keep", "1")));
+
+    assertThat(h.cluster.writes())
+        .containsExactly(
+            "apply:configmap/default/keep",
+            "verify",
+            "delete:service/default/web",
+            "delete:secret/default/creds",
+            "delete:configmap/default/a",
+            "delete:volume/default/data");
+  }
+
+  @Test
+  void identicalSecondCastWritesNoObjectOnlyTheRecord() {
+    Payloads p = payloads(web("web:1"), creds("pw"), configMap("settings", "x"));
+    h.cast("app", p);
+    h.cluster.clearOperations();
+
+    CastResult r = h.cast("app", p);
+
+    assertThat(h.cluster.writes()).containsExactly("verify");
+    assertThat(r.plan().changesNothing()).isTrue();
+    assertThat(r.plan().counts()).containsEntry(Action.UNCHANGED, 3);
+    assertThat(r.release().revision()).isEqualTo(2);
+    assertThat(h.cluster.counts())
+        .containsEntry(Operation.APPLY, 0)
+        .containsEntry(Operation.DELETE, 0)
+        .containsEntry(Operation.RECORD_CREATE, 1);
+  }
+
+  @Test
+  void objectsAreObservedInOneBatchPerKindAndNamespace() {
+    Payloads p =
+        payloads(configMap("a", "1"), configMap("b", "1"), configMap("c", "1"), creds("pw"));
+    h.cast("app", p);
+    h.cluster.clearOperations();
+
+    h.controller.plan(spec("app", p));
+
+    assertThat(h.cluster.operations())
+        .filteredOn(op -> op.startsWith("observe:"))
+        .containsExactlyInAnyOrder(
+            "observe:namespace/", "observe:configmap/default", "observe:secret/default");
+  }
+
+  @Test
+  void driftIsPlannedAsRepairAndCorrected() {
+    Payloads p = payloads(configMap("settings", "v1"));
+    h.cast("app", p);
+    h.cluster.edit(SETTINGS, s -> ((ConfigMapSpec) s).with("value", "edited by hand"));
+
+    Plan plan = h.controller.plan(spec("app", p));
+    assertThat(plan.changes(Action.REPAIR))
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.ref()).isEqualTo(SETTINGS);
+              assertThat(c.reason())
+                  .isEqualTo("drift: live content differs from what revision 1 applied");
+            });
+
+    h.cluster.clearOperations();
+    h.cast("app", p);
+    assertThat(h.cluster.writes()).containsExactly("apply:configmap/default/settings", "verify");
+    assertThat(h.cluster.spec(SETTINGS)).contains(configMap("settings", "v1"));
+  }
+
+  @Test
+  void objectDeletedOutOfBandIsRecreated() {
+    Payloads p = payloads(web("web:1"), creds("pw"));
+    h.cast("app", p);
+    h.cluster.deleteOutOfBand(CREDS);
+
+    CastResult r = h.cast("app", p);
+
+    assertThat(r.plan().changes(Action.CREATE))
+        .singleElement()
+        .satisfies(c -> assertThat(c.reason()).isEqualTo("recreate: deleted out of band"));
+    assertThat(h.cluster.spec(CREDS)).contains(creds("pw"));
+    assertThat(h.cluster.stamp(CREDS).orElseThrow().revision()).isEqualTo(2);
+  }
+
+  @Test
+  void unmanagedObjectIsAConflictAndNothingIsWritten() {
+    h.cluster.put(configMap("settings", "someone else's"));
+    h.cluster.clearOperations();
+
+    assertThatThrownBy(() -> h.cast("app", payloads(configMap("settings", "mine"), creds("pw"))))
+        .isInstanceOfSatisfying(
+            ReleaseConflictException.class,
+            e -> {
+              assertThat(e.plan().conflicts())
+                  .singleElement()
+                  .satisfies(
+                      c ->
+                          assertThat(c.reason())
+                              .isEqualTo("exists and is unmanaged; pass adopt to take ownership"));
+              assertThat(e.getMessage()).contains("configmap/default/settings");
+            });
+    assertThat(h.cluster.writes()).isEmpty();
+    assertThat(h.cluster.counts())
+        .containsEntry(Operation.RECORD_CREATE, 0)
+        .containsEntry(Operation.LEASE_ACQUIRE, 0);
+    assertThat(h.cluster.spec(SETTINGS)).contains(configMap("settings", "someone else's"));
+  }
+
+  @Test
+  void adoptTakesOwnershipOfAnUnmanagedObject() {
+    h.cluster.put(configMap("settings", "old"));
+    Payloads p = payloads(configMap("settings", "mine"));
+
+    CastResult r = h.controller.cast(spec("app", p).withAdopt(true), p);
+
+    assertThat(r.plan().changes(Action.ADOPT)).hasSize(1);
+    assertThat(h.cluster.stamp(SETTINGS).orElseThrow().owner().name()).isEqualTo("app");
+    assertThat(h.cluster.spec(SETTINGS)).contains(configMap("settings", "mine"));
+  }
+
+  @Test
+  void objectOfAnotherReleaseIsNeverTakenDeletedOrReverted() {
+    h.cast("other", payloads(configMap("shared", "theirs")));
+    OwnershipStamp theirs = h.cluster.stamp(cm("shared")).orElseThrow();
+    h.cluster.clearOperations();
+
+    // a cast that wants it, even with adopt, is refused
+    Payloads wants = payloads(configMap("shared", "mine"));
+    assertThatThrownBy(() -> h.controller.cast(spec("app", wants).withAdopt(true), wants))
+        .isInstanceOfSatisfying(
+            ReleaseConflictException.class,
+            e ->
+                assertThat(e.plan().conflicts().get(0).reason())
+                    .isEqualTo("owned by release default/other; never taken over"));
+
+    // a release whose record (forged here) lists it never prunes, reverts or uninstalls it
+    h.cast("app", payloads(configMap("mine", "1")));
+    var stored = h.cluster.latestRecord(NS, "app").orElseThrow();
+    List<OwnedResource> forged = new java.util.ArrayList<>(stored.release().owns());
+    forged.add(new OwnedResource(cm("shared"), theirs.contentHash()));
+    h.cluster.updateRecord(stored.release().withOwns(forged), stored.version());
+
+    Plan prunePlan = h.controller.plan(spec("app", payloads(configMap("mine", "1"))));
+    assertThat(prunePlan.changes()).noneMatch(c -> c.ref().equals(cm("shared")));
+
+    h.cluster.neverReady("web:broken", "ImagePullBackOff");
+    Payloads failing = payloads(configMap("mine", "1"), web("web:broken"), creds("pw"));
+    assertThatThrownBy(() -> h.controller.cast(spec("app", failing).withAtomic(true), failing))
+        .isInstanceOf(CastFailedException.class);
+    h.controller.uninstall(NS, "app", UninstallOptions.defaults());
+
+    assertThat(h.cluster.writes()).noneMatch(op -> op.endsWith("configmap/default/shared"));
+    assertThat(h.cluster.stamp(cm("shared"))).contains(theirs);
+    assertThat(h.cluster.spec(cm("shared"))).contains(configMap("shared", "theirs"));
+  }
+
+  @Test
+  void applyFailureLeavesFailedRecordAndPrunesNothing() {
+    h.cast("app", payloads(configMap("a", "1"), configMap("b", "1")));
+    h.cluster.faults().failOn(Operation.APPLY, "configmap/default/a");
+    h.cluster.clearOperations();
+
+    assertThatThrownBy(() -> h.cast("app", payloads(configMap("a", "2"))))
+        .isInstanceOfSatisfying(
+            CastFailedException.class,
+            e -> {
+              Release failed = e.result().release();
+              assertThat(failed.status()).isEqualTo(ReleaseStatus.FAILED);
+              assertThat(failed.failure())
+                  .isEqualTo(
+                      "apply configmap/default/a failed: injected fault on configmap/default/a");
+              assertThat(failed.owns())
+                  .extracting(OwnedResource::ref)
+                  .containsExactly(cm("a"), cm("b"));
+              assertThat(e.result().revert()).isEqualTo(CastResult.Revert.NOT_ATTEMPTED);
+            });
+    assertThat(h.cluster.writes()).isEmpty();
+    assertThat(h.cluster.objects()).containsExactly(cm("a"), cm("b"));
+    assertThat(h.controller.get(NS, "app").orElseThrow().status()).isEqualTo(ReleaseStatus.FAILED);
+  }
+
+  @Test
+  void failedAttemptsCreatedObjectsArePrunedByTheNextSuccessfulCast() {
+    h.cast("app", payloads(configMap("a", "1")));
+    h.cluster.faults().failOn(Operation.APPLY, "configmap/default/c");
+    assertThatThrownBy(
+            () ->
+                h.cast(
+                    "app", payloads(configMap("a", "1"), configMap("b", "1"), configMap("c", "1"))))
+        .isInstanceOf(CastFailedException.class);
+    assertThat(h.cluster.objects()).containsExactly(cm("a"), cm("b"));
+    assertThat(h.controller.get(NS, "app").orElseThrow().owns())
+        .extracting(OwnedResource::ref)
+        .containsExactly(cm("a"), cm("b"), cm("c"));
+
+    h.cluster.faults().clear();
+    h.cluster.clearOperations();
+    CastResult r = h.cast("app", payloads(configMap("a", "1")));
+
+    assertThat(r.plan().changes(Action.PRUNE)).extracting(c -> c.ref()).containsExactly(cm("b"));
+    assertThat(h.cluster.writes()).containsExactly("verify", "delete:configmap/default/b");
+    assertThat(h.cluster.objects()).containsExactly(cm("a"));
+  }
+
+  @Test
+  void serviceThatNeverBecomesReadyFailsTheCastWithTheReason() {
+    h.cluster.neverReady("web:broken", "CrashLoopBackOff: exit code 1");
+
+    assertThatThrownBy(() -> h.cast("app", payloads(web("web:broken"), creds("pw"))))
+        .isInstanceOfSatisfying(
+            CastFailedException.class,
+            e ->
+                assertThat(e.result().release().failure())
+                    .isEqualTo(
+                        "verify failed: service service/default/web is not ready:"
+                            + " CrashLoopBackOff: exit code 1"));
+    assertThat(h.cluster.objects()).containsExactly(CREDS, WEB);
+  }
+
+  @Test
+  void planPersistsNothing() {
+    Payloads p = payloads(web("web:1"), creds("pw"));
+    h.cluster.clearOperations();
+
+    Plan plan = h.controller.plan(spec("app", p));
+
+    assertThat(plan.revision()).isEqualTo(1);
+    assertThat(h.cluster.operations())
+        .allMatch(op -> op.startsWith("observe:") || op.startsWith("record:read"));
+    assertThat(h.controller.get(NS, "app")).isEmpty();
+    assertThat(h.cluster.objects()).isEmpty();
+  }
+
+  @Test
+  void historyIsCappedAtMaxHistory() {
+    var controller =
+        ReleaseController.builder(h.cluster, h.cluster).clock(h.clock).maxHistory(3).build();
+    for (int i = 1; i <= 5; i++) {
+      Payloads p = payloads(configMap("a", Integer.toString(i)));
+      controller.cast(spec("app", p), p);
+    }
+
+    assertThat(controller.history(NS, "app"))
+        .extracting(Release::revision, Release::status)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(5, ReleaseStatus.DEPLOYED),
+            org.assertj.core.groups.Tuple.tuple(4, ReleaseStatus.SUPERSEDED),
+            org.assertj.core.groups.Tuple.tuple(3, ReleaseStatus.SUPERSEDED));
+    assertThat(h.cluster.recordCount(NS, "app")).isEqualTo(3);
+  }
+
+  @Test
+  void rollbackCastsTheOldRevisionsPayloadsAsANewRevision() {
+    h.cast("app", payloads(configMap("a", "1"), creds("v1")));
+    h.cast("app", payloads(configMap("a", "2"), configMap("b", "2")));
+    h.cluster.clearOperations();
+
+    CastResult r = h.controller.rollback(NS, "app", 1);
+
+    assertThat(r.release().revision()).isEqualTo(3);
+    assertThat(r.release().description()).isEqualTo("rollback to 1");
+    assertThat(r.release().payloads()).isEqualTo(payloads(configMap("a", "1"), creds("v1")));
+    assertThat(h.cluster.writes())
+        .containsExactly(
+            "apply:configmap/default/a",
+            "apply:secret/default/creds",
+            "verify",
+            "delete:configmap/default/b");
+    assertThat(h.cluster.spec(CREDS)).contains(creds("v1"));
+    assertThat(h.controller.history(NS, "app"))
+        .extracting(Release::revision, Release::status)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(3, ReleaseStatus.DEPLOYED),
+            org.assertj.core.groups.Tuple.tuple(2, ReleaseStatus.SUPERSEDED),
+            org.assertj.core.groups.Tuple.tuple(1, ReleaseStatus.SUPERSEDED));
+  }
+
+  @Test
+  void rollbackToAnUnknownRevisionIsNotFound() {
+    h.cast("app", payloads(configMap("a", "1")));
+
+    assertThatThrownBy(() -> h.controller.rollback(NS, "app", 7))
+        .isInstanceOf(ReleaseNotFoundException.class)
+        .hasMessage("release default/app has no revision 7");
+  }
+
+  @Test
+  void storageClassAndNamespaceAreReferencedNeverOwned() {
+    h.cluster.createStorageClass("fast");
+    Payloads p =
+        payloads(
+            Fixtures.volume("data", dev.capstan.release.model.VolumeSpec.ReclaimPolicy.DELETE)
+                .withStorageClass("fast"));
+
+    CastResult r = h.cast("app", p);
+
+    assertThat(r.plan().changes(Action.REFERENCE))
+        .extracting(c -> c.ref().key())
+        .containsExactly("namespace//default", "storage_class//fast");
+    assertThat(r.release().references())
+        .containsExactly(ResourceRef.namespace("default"), ResourceRef.storageClass("fast"));
+    assertThat(r.release().owns()).extracting(OwnedResource::ref).containsExactly(Fixtures.DATA);
+  }
+
+  @Test
+  void missingStorageClassIsAConflict() {
+    Payloads p =
+        payloads(
+            Fixtures.volume("data", dev.capstan.release.model.VolumeSpec.ReclaimPolicy.DELETE)
+                .withStorageClass("missing"));
+
+    assertThatThrownBy(() -> h.cast("app", p))
+        .isInstanceOf(ReleaseConflictException.class)
+        .hasMessageContaining(
+            "storage_class//missing: referenced storage_class 'missing' does not exist; create it"
+                + " first");
+  }
+
+  @Test
+  void createNamespaceCreatesAMissingNamespaceWithoutOwningIt() {
+    var cm = ConfigMapSpec.of("team-a", "settings", Map.of("k", "v"));
+    Payloads p = payloads(cm);
+
+    assertThatThrownBy(() -> h.cast("app", p))
+        .isInstanceOf(ReleaseConflictException.class)
+        .hasMessageContaining(
+            "referenced namespace 'team-a' does not exist; create it or pass createNamespace");
+
+    h.cluster.clearOperations();
+    CastResult r = h.controller.cast(spec("app", p).withCreateNamespace(true), p);
+
+    assertThat(h.cluster.writes())
+        .containsExactly("namespace:team-a", "apply:configmap/team-a/settings", "verify");
+    assertThat(r.release().references()).contains(ResourceRef.namespace("team-a"));
+    assertThat(r.release().owns()).extracting(OwnedResource::ref).containsExactly(cm.ref());
+
+    h.controller.uninstall(NS, "app", UninstallOptions.defaults());
+    assertThat(h.cluster.namespaces()).contains("team-a");
+  }
+
+  @Test
+  void parallelApplyOfOneKindStillFinishesAKindBeforeTheNext() {
+    var parallel = new Fixtures.Harness("me", 4);
+    Payloads p =
+        payloads(
+            web("web:1"),
+            creds("pw"),
+            configMap("a", "1"),
+            configMap("b", "1"),
+            configMap("c", "1"),
+            configMap("d", "1"));
+
+    parallel.cast("app", p);
+
+    List<String> writes = parallel.cluster.writes();
+    assertThat(writes.subList(0, 4))
+        .containsExactlyInAnyOrder(
+            "apply:configmap/default/a",
+            "apply:configmap/default/b",
+            "apply:configmap/default/c",
+            "apply:configmap/default/d");
+    assertThat(writes.subList(4, writes.size()))
+        .containsExactly("apply:secret/default/creds", "apply:service/default/web", "verify");
+  }
+}

@@ -1,0 +1,167 @@
+package dev.capstan.release;
+
+import static dev.capstan.release.Fixtures.NS;
+import static dev.capstan.release.Fixtures.configMap;
+import static dev.capstan.release.Fixtures.creds;
+import static dev.capstan.release.Fixtures.payloads;
+import static dev.capstan.release.Fixtures.web;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.capstan.release.memory.Operation;
+import dev.capstan.release.memory.SimulatedCrash;
+import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.OwnedResource;
+import dev.capstan.release.model.OwnershipStamp;
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.ResourceSpec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Makes every port operation fail (and, separately, crash right after succeeding) at every call
+ * index of a three-kind upgrade, then checks the invariants and that a clean cast converges.
+ */
+class FaultMatrixTest {
+  /** v1: a service, a secret and two configmaps. */
+  static final Payloads V1 =
+      payloads(web("web:1"), creds("v1"), configMap("a", "1"), configMap("b", "1"));
+
+  /** v2: every kind changes, b is pruned, c is created. */
+  static final Payloads V2 =
+      payloads(web("web:2"), creds("v2"), configMap("a", "2"), configMap("c", "2"));
+
+  static final ConfigMapSpec BYSTANDER = configMap("bystander", "not ours");
+  static final ConfigMapSpec FOREIGN = configMap("foreign", "another release's");
+
+  enum Mode {
+    FAIL,
+    CRASH
+  }
+
+  static Fixtures.Harness installed() {
+    Fixtures.Harness h = new Fixtures.Harness();
+    h.cluster.put(BYSTANDER);
+    h.cast("other", payloads(FOREIGN));
+    h.cast("app", V1);
+    h.cluster.clearOperations();
+    return h;
+  }
+
+  static Stream<Arguments> cases() {
+    Fixtures.Harness dry = installed();
+    dry.cast("app", V2);
+    Map<Operation, Integer> calls = dry.cluster.counts();
+    List<Arguments> cases = new ArrayList<>();
+    for (Mode mode : Mode.values()) {
+      for (Operation op : Operation.values()) {
+        for (int n = 1; n <= calls.getOrDefault(op, 0); n++) {
+          cases.add(Arguments.of(mode, op, n));
+        }
+      }
+    }
+    assertThat(cases).hasSizeGreaterThan(30);
+    return cases.stream();
+  }
+
+  @ParameterizedTest(name = "{0} {1} call {2}")
+  @MethodSource("cases")
+  void upgradeSurvivesAFaultAtEveryCall(Mode mode, Operation op, int n) {
+    Fixtures.Harness h = installed();
+    if (mode == Mode.FAIL) {
+      h.cluster.faults().failOn(op, n);
+    } else {
+      h.cluster.faults().crashAfter(op, n);
+    }
+
+    try {
+      h.cast("app", V2);
+    } catch (ReleaseException | SimulatedCrash expected) {
+      // the invariants below hold whatever happened
+    }
+    h.cluster.faults().clear();
+
+    Release latest = h.controller.get(NS, "app").orElseThrow();
+    assertRecordConsistent(h, latest, mode);
+    assertUnownedUntouched(h);
+
+    h.clock.advance(Duration.ofMinutes(5)); // a crashed or unreleased lease lapses
+    CastResult clean = h.cast("app", V2);
+
+    assertThat(clean.release().status()).isEqualTo(ReleaseStatus.DEPLOYED);
+    assertConverged(h, clean.release());
+    assertUnownedUntouched(h);
+  }
+
+  private static void assertRecordConsistent(Fixtures.Harness h, Release latest, Mode mode) {
+    Set<ResourceRef> stampedByApp = stampedBy(h, latest);
+    Set<ResourceRef> owned =
+        latest.owns().stream().map(OwnedResource::ref).collect(Collectors.toSet());
+    // no object carries the release's stamp without the record owning it
+    assertThat(owned).containsAll(stampedByApp);
+    switch (latest.status()) {
+      case DEPLOYED -> {
+        if (latest.revision() == 2) {
+          assertConverged(h, latest);
+        } else {
+          assertThat(latest.owns()).isEqualTo(ownsOf(V1));
+        }
+      }
+      case FAILED -> {
+        assertThat(latest.revision()).isEqualTo(2);
+        assertThat(latest.failure()).isNotBlank();
+      }
+      case PENDING -> {
+        // only a crash (or a failed failure-record save) leaves the intent log behind
+        assertThat(latest.revision()).isEqualTo(2);
+        assertThat(owned).containsAll(ownsOf(V1).stream().map(OwnedResource::ref).toList());
+      }
+      default ->
+          throw new AssertionError("unexpected status " + latest.status() + " after " + mode);
+    }
+  }
+
+  private static void assertConverged(Fixtures.Harness h, Release deployed) {
+    assertThat(deployed.owns()).isEqualTo(ownsOf(V2));
+    List<ResourceRef> appObjects =
+        h.cluster.objects().stream()
+            .filter(r -> !r.equals(BYSTANDER.ref()) && !r.equals(FOREIGN.ref()))
+            .toList();
+    assertThat(appObjects).containsExactlyElementsOf(V2.refs());
+    for (ResourceSpec spec : V2.specs()) {
+      assertThat(h.cluster.spec(spec.ref())).contains(spec);
+      OwnershipStamp stamp = h.cluster.stamp(spec.ref()).orElseThrow();
+      assertThat(stamp.ownedBy(deployed.identity())).isTrue();
+      assertThat(stamp.contentHash()).isEqualTo(V2.hash(spec.ref()).orElseThrow());
+    }
+  }
+
+  private static void assertUnownedUntouched(Fixtures.Harness h) {
+    assertThat(h.cluster.spec(BYSTANDER.ref())).contains(BYSTANDER);
+    assertThat(h.cluster.stamp(BYSTANDER.ref())).isEmpty();
+    assertThat(h.cluster.spec(FOREIGN.ref())).contains(FOREIGN);
+    assertThat(h.cluster.stamp(FOREIGN.ref()).orElseThrow().owner().name()).isEqualTo("other");
+  }
+
+  private static Set<ResourceRef> stampedBy(Fixtures.Harness h, Release release) {
+    return h.cluster.objects().stream()
+        .filter(r -> h.cluster.stamp(r).map(s -> s.ownedBy(release.identity())).orElse(false))
+        .collect(Collectors.toSet());
+  }
+
+  private static List<OwnedResource> ownsOf(Payloads p) {
+    return p.hashes().entrySet().stream()
+        .map(e -> new OwnedResource(e.getKey(), e.getValue()))
+        .toList();
+  }
+}

@@ -1,0 +1,106 @@
+package dev.capstan.release;
+
+import dev.capstan.release.event.ReleaseEvent;
+import dev.capstan.release.event.ReleaseListener;
+import dev.capstan.release.memory.InMemoryCluster;
+import dev.capstan.release.memory.ManualClock;
+import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.ResourceType;
+import dev.capstan.release.model.SecretSpec;
+import dev.capstan.release.model.ServiceSpec;
+import dev.capstan.release.model.VolumeSpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Shared test data: a small web release and a controller over an in-memory cluster. */
+final class Fixtures {
+  static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+  static final String NS = "default";
+  static final String SECRET_VALUE = "hunter2-S3CR3T";
+
+  static final ResourceRef WEB = ResourceRef.of(ResourceType.SERVICE, NS, "web");
+  static final ResourceRef CREDS = ResourceRef.of(ResourceType.SECRET, NS, "creds");
+  static final ResourceRef SETTINGS = ResourceRef.of(ResourceType.CONFIGMAP, NS, "settings");
+  static final ResourceRef DATA = ResourceRef.of(ResourceType.VOLUME, NS, "data");
+
+  private Fixtures() {}
+
+  static ServiceSpec web(String image) {
+    return ServiceSpec.builder(NS, "web")
+        .image(image)
+        .replicas(2)
+        .port("http", 8080)
+        .envFromSecret("creds")
+        .build();
+  }
+
+  static SecretSpec creds(String password) {
+    return SecretSpec.of(NS, "creds", Map.of("password", password));
+  }
+
+  static ConfigMapSpec configMap(String name, String value) {
+    return ConfigMapSpec.of(NS, name, Map.of("value", value));
+  }
+
+  static VolumeSpec volume(String name, VolumeSpec.ReclaimPolicy policy) {
+    return VolumeSpec.of(NS, name, "1Gi").withReclaimPolicy(policy);
+  }
+
+  static Payloads payloads(dev.capstan.release.model.ResourceSpec... specs) {
+    return Payloads.of(specs);
+  }
+
+  static ReleaseSpec spec(String name, Payloads payloads) {
+    return ReleaseSpec.of(NS, name, payloads);
+  }
+
+  /** A controller, its cluster, clock and the events it emitted. */
+  static final class Harness {
+    final InMemoryCluster cluster = InMemoryCluster.create();
+    final ManualClock clock = ManualClock.at(T0);
+    final List<ReleaseEvent> events = new CopyOnWriteArrayList<>();
+    final ReleaseController controller;
+
+    Harness() {
+      this("me");
+    }
+
+    Harness(String holder) {
+      this(holder, 1);
+    }
+
+    Harness(String holder, int parallelism) {
+      AtomicInteger ids = new AtomicInteger();
+      controller =
+          ReleaseController.builder(cluster, cluster)
+              .clock(clock)
+              .holder(holder)
+              .parallelism(parallelism)
+              .leaseDuration(Duration.ofMinutes(2))
+              .ids(() -> "id-" + ids.incrementAndGet())
+              .listener((ReleaseListener) events::add)
+              .build();
+    }
+
+    /** Another controller on the same cluster and clock, with its own holder name. */
+    ReleaseController other(String holder) {
+      return ReleaseController.builder(cluster, cluster)
+          .clock(clock)
+          .holder(holder)
+          .parallelism(1)
+          .ids(() -> "other-id")
+          .build();
+    }
+
+    CastResult cast(String name, Payloads payloads) {
+      return controller.cast(spec(name, payloads), payloads);
+    }
+  }
+}

@@ -1,0 +1,140 @@
+package dev.capstan.release;
+
+import static dev.capstan.release.Fixtures.NS;
+import static dev.capstan.release.Fixtures.T0;
+import static dev.capstan.release.Fixtures.configMap;
+import static dev.capstan.release.Fixtures.payloads;
+import static dev.capstan.release.Fixtures.spec;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.capstan.release.event.ReleaseEvent;
+import dev.capstan.release.memory.Operation;
+import dev.capstan.release.memory.SimulatedCrash;
+import dev.capstan.release.model.Lease;
+import dev.capstan.release.model.OwnedResource;
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.ResourceType;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The operation lease serialises operations on one release, and expired leases are taken over. */
+class LeaseTest {
+  private final Fixtures.Harness h = new Fixtures.Harness("caster-a");
+
+  @Test
+  void secondConcurrentCastIsRefusedNamingTheHolder() {
+    h.cluster.putLease(NS, "app", new Lease("caster-b", T0, T0.plus(Duration.ofMinutes(2))));
+    h.cluster.clearOperations();
+    Payloads p = payloads(configMap("a", "1"));
+
+    assertThatThrownBy(() -> h.cast("app", p))
+        .isInstanceOfSatisfying(
+            ReleaseLockedException.class,
+            e -> {
+              assertThat(e.holder()).isEqualTo("caster-b");
+              assertThat(e.expiresAt()).isEqualTo(T0.plus(Duration.ofMinutes(2)));
+              assertThat(e.getMessage())
+                  .isEqualTo(
+                      "release default/app is locked by caster-b until 2026-01-01T00:02:00Z; try"
+                          + " again later, or after the lease expires");
+            });
+    assertThat(h.cluster.writes()).isEmpty();
+    assertThat(h.cluster.counts()).containsEntry(Operation.RECORD_CREATE, 0);
+    assertThat(h.cluster.lease(NS, "app").orElseThrow().holder()).isEqualTo("caster-b");
+  }
+
+  @Test
+  void castsOnTwoThreadsOneProceedsTheOtherIsLocked() throws Exception {
+    // the first caster is slowed down inside its cast so the second one meets its lease
+    h.cluster.faults().delay(Operation.AWAIT_READY, Duration.ofSeconds(2));
+    Payloads p = payloads(configMap("a", "1"));
+    ReleaseController b = h.other("caster-b");
+    var first = new java.util.concurrent.CompletableFuture<Object>();
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                first.complete(h.cast("app", p));
+              } catch (RuntimeException e) {
+                first.complete(e);
+              }
+            });
+    t.start();
+    while (h.cluster.lease(NS, "app").isEmpty()) {
+      Thread.onSpinWait();
+    }
+
+    assertThatThrownBy(() -> b.cast(spec("app", p), p))
+        .isInstanceOfSatisfying(
+            ReleaseLockedException.class, e -> assertThat(e.holder()).isEqualTo("caster-a"));
+    t.join();
+    assertThat(first.get()).isInstanceOf(CastResult.class);
+    assertThat(h.controller.history(NS, "app")).hasSize(1);
+  }
+
+  @Test
+  void expiredLeaseOfACrashedCasterIsTakenOverAndItsAttemptRecordedFailed() {
+    h.cast("app", payloads(configMap("a", "1")));
+    // caster-a dies right after applying configmap b: lease held, record pending
+    h.cluster.faults().crashAfter(Operation.APPLY, 2);
+    Payloads v2 = payloads(configMap("a", "2"), configMap("b", "2"));
+    assertThatThrownBy(() -> h.cast("app", v2)).isInstanceOf(SimulatedCrash.class);
+    h.cluster.faults().clear();
+    Release pending = h.controller.get(NS, "app").orElseThrow();
+    assertThat(pending.status()).isEqualTo(ReleaseStatus.PENDING);
+    assertThat(pending.lease()).extracting(Lease::holder).isEqualTo("caster-a");
+
+    ReleaseController b = h.other("caster-b");
+    assertThatThrownBy(() -> b.cast(spec("app", v2), v2))
+        .isInstanceOfSatisfying(
+            ReleaseLockedException.class, e -> assertThat(e.holder()).isEqualTo("caster-a"));
+
+    h.clock.advance(Duration.ofMinutes(3));
+    CastResult r = b.cast(spec("app", v2), v2);
+
+    assertThat(r.release().revision()).isEqualTo(3);
+    assertThat(r.release().status()).isEqualTo(ReleaseStatus.DEPLOYED);
+    Release interrupted = b.history(NS, "app").get(1);
+    assertThat(interrupted.revision()).isEqualTo(2);
+    assertThat(interrupted.status()).isEqualTo(ReleaseStatus.FAILED);
+    assertThat(interrupted.failure())
+        .isEqualTo(
+            "interrupted: the lease of caster-a expired at 2026-01-01T00:02:00Z before the cast"
+                + " finished");
+    assertThat(interrupted.owns())
+        .extracting(OwnedResource::ref)
+        .containsExactly(
+            ResourceRef.of(ResourceType.CONFIGMAP, NS, "a"),
+            ResourceRef.of(ResourceType.CONFIGMAP, NS, "b"));
+    assertThat(h.cluster.lease(NS, "app")).isEmpty();
+  }
+
+  @Test
+  void leaseTakeoverIsReportedAsAnEvent() {
+    h.cluster.putLease(NS, "app", new Lease("dead", T0.minusSeconds(600), T0.minusSeconds(1)));
+
+    h.cast("app", payloads(configMap("a", "1")));
+
+    assertThat(h.events)
+        .filteredOn(ReleaseEvent.LeaseAcquired.class::isInstance)
+        .singleElement()
+        .extracting(ReleaseEvent::describe)
+        .isEqualTo(
+            "lease acquired by caster-a, taking over from dead (expired 2025-12-31T23:59:59Z)");
+  }
+
+  @Test
+  void leaseIsReleasedAfterSuccessAndFailure() {
+    h.cast("app", payloads(configMap("a", "1")));
+    assertThat(h.cluster.lease(NS, "app")).isEmpty();
+
+    h.cluster.faults().failOn(Operation.APPLY, 1);
+    assertThatThrownBy(() -> h.cast("app", payloads(configMap("a", "2"))))
+        .isInstanceOf(CastFailedException.class);
+    assertThat(h.cluster.lease(NS, "app")).isEmpty();
+  }
+}

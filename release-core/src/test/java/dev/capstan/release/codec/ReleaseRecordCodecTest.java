@@ -1,0 +1,156 @@
+package dev.capstan.release.codec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.ContentHash;
+import dev.capstan.release.model.Lease;
+import dev.capstan.release.model.OwnedResource;
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.SecretSpec;
+import dev.capstan.release.model.SecretValue;
+import dev.capstan.release.model.ServiceSpec;
+import dev.capstan.release.model.VolumeSpec;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.Test;
+
+class ReleaseRecordCodecTest {
+  private static final Instant T = Instant.parse("2026-01-01T00:00:00Z");
+
+  static Release sample() {
+    ServiceSpec web =
+        ServiceSpec.builder("default", "web")
+            .image("ghcr.io/acme/web:1.2.3")
+            .replicas(3)
+            .command("/bin/web")
+            .args("--port", "8080")
+            .port("http", 8080)
+            .env("MODE", "prod")
+            .envFromSecret("creds")
+            .envFromConfigMap("settings")
+            .mount("data", "/var/lib/web")
+            .resources(new ServiceSpec.Resources("250m", "256Mi", null, "1Gi"))
+            .readinessProbe(ServiceSpec.Probe.http("/healthz", 8080))
+            .label("app.kubernetes.io/name", "web")
+            .annotation("note", "hello world")
+            .build();
+    SecretSpec creds =
+        new SecretSpec(
+            "default",
+            "creds",
+            "Opaque",
+            new java.util.TreeMap<>(
+                Map.of(
+                    "bin",
+                    SecretValue.ofBytes(new byte[] {0, (byte) 255, 7}),
+                    "pw",
+                    SecretValue.of("p"))),
+            new java.util.TreeMap<>(),
+            new java.util.TreeMap<>());
+    ConfigMapSpec settings = ConfigMapSpec.of("default", "settings", Map.of("a", "1"));
+    VolumeSpec data =
+        VolumeSpec.of("default", "data", "10Gi")
+            .withStorageClass("fast")
+            .withReclaimPolicy(VolumeSpec.ReclaimPolicy.RETAIN);
+    Payloads payloads = Payloads.of(web, creds, settings, data);
+    return new Release(
+        "id-1",
+        "default",
+        "app",
+        4,
+        ReleaseStatus.PENDING,
+        payloads.refs().stream()
+            .map(r -> new OwnedResource(r, ContentHash.of(payloads.get(r).orElseThrow())))
+            .toList(),
+        List.of(ResourceRef.namespace("default"), ResourceRef.storageClass("fast")),
+        List.of(ResourceRef.parse("volume/default/old")),
+        "git@example.com:acme/web.git",
+        "1.2.3",
+        "rollback to 2",
+        payloads,
+        "failure text",
+        T,
+        T.plusSeconds(5),
+        new Lease("me", T, T.plusSeconds(120)));
+  }
+
+  @Test
+  void roundTripsEveryField() {
+    Release release = sample();
+
+    Release back = ReleaseRecordCodec.decode(ReleaseRecordCodec.encode(release));
+
+    assertThat(back).isEqualTo(release);
+    assertThat(back.payloads().hashes()).isEqualTo(release.payloads().hashes());
+  }
+
+  @Test
+  void encodingIsGzipJsonWithASchemaVersionAndIsStable() throws Exception {
+    byte[] a = ReleaseRecordCodec.encode(sample());
+    byte[] b = ReleaseRecordCodec.encode(sample());
+
+    assertThat(a).isEqualTo(b);
+    String json =
+        new String(
+            new GZIPInputStream(new java.io.ByteArrayInputStream(a)).readAllBytes(),
+            StandardCharsets.UTF_8);
+    assertThat(json).startsWith("{\"schemaVersion\":1,\"release\":{\"createdAt\":");
+    assertThat(json).contains("\"kind\":\"service\"").contains("\"type\":\"storage_class\"");
+  }
+
+  @Test
+  void rejectsAnotherSchemaVersion() throws Exception {
+    byte[] other = gzip("{\"schemaVersion\":2,\"release\":{}}");
+
+    assertThatThrownBy(() -> ReleaseRecordCodec.decode(other))
+        .isInstanceOf(RecordFormatException.class)
+        .hasMessage(
+            "release record schemaVersion must be 1: 2 (written by a different Capstan version)");
+  }
+
+  @Test
+  void rejectsGarbageAndMalformedRecords() throws Exception {
+    assertThatThrownBy(() -> ReleaseRecordCodec.decode("plain".getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(RecordFormatException.class)
+        .hasMessageStartingWith("release record is not gzip data");
+    assertThatThrownBy(
+            () ->
+                ReleaseRecordCodec.decode(
+                    gzip("{\"schemaVersion\":1,\"release\":{\"revision\":0}}")))
+        .isInstanceOf(RecordFormatException.class)
+        .hasMessageStartingWith("release record is malformed");
+  }
+
+  @Test
+  void refusesToInflateBeyondTheLimit() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (GZIPOutputStream gz = new GZIPOutputStream(bytes)) {
+      byte[] zeros = new byte[1 << 20];
+      for (int i = 0; i < 65; i++) {
+        gz.write(zeros);
+      }
+    }
+
+    assertThatThrownBy(() -> ReleaseRecordCodec.decode(bytes.toByteArray()))
+        .isInstanceOf(RecordFormatException.class)
+        .hasMessageContaining("decodes to more than 67108864 bytes");
+  }
+
+  private static byte[] gzip(String s) throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (GZIPOutputStream gz = new GZIPOutputStream(bytes)) {
+      gz.write(s.getBytes(StandardCharsets.UTF_8));
+    }
+    return bytes.toByteArray();
+  }
+}

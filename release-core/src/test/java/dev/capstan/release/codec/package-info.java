@@ -1,0 +1,4 @@
+@NullMarked
+package dev.capstan.release.codec;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,109 @@
+package dev.capstan.release.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.capstan.release.ClusterException;
+import dev.capstan.release.ReleaseController;
+import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.Lease;
+import dev.capstan.release.model.OwnershipStamp;
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.ReleaseIdentity;
+import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.ResourceType;
+import dev.capstan.release.model.SecretSpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class InMemoryClusterTest {
+  private final InMemoryCluster cluster = InMemoryCluster.create();
+  private final ReleaseIdentity owner = new ReleaseIdentity("default", "app", "id-1");
+  private final ConfigMapSpec cm = ConfigMapSpec.of("default", "c", Map.of("k", "v"));
+
+  @Test
+  void deleteAndUnstampOnlyTouchWhatTheOwnerOwns() {
+    ReleaseIdentity other = new ReleaseIdentity("default", "other", "id-2");
+    cluster.put(cm, OwnershipStamp.of(other, 1, "sha256:" + "0".repeat(64)));
+
+    assertThat(cluster.delete(cm.ref(), owner)).isFalse();
+    assertThat(cluster.unstamp(cm.ref(), owner)).isFalse();
+    assertThat(cluster.spec(cm.ref())).contains(cm);
+    assertThat(cluster.delete(cm.ref(), other)).isTrue();
+    assertThat(cluster.objects()).isEmpty();
+  }
+
+  @Test
+  void faultsFailTheNthCallOnceAndTargetsEveryTime() {
+    cluster.faults().failOn(Operation.APPLY, 2).failOn(Operation.DELETE, "configmap/default/c");
+
+    cluster.apply(cm, null);
+    assertThatThrownBy(() -> cluster.apply(cm, null))
+        .isInstanceOf(ClusterException.class)
+        .hasMessage("apply configmap/default/c failed: injected fault on call 2");
+    cluster.apply(cm, null);
+    assertThatThrownBy(() -> cluster.delete(cm.ref(), owner)).isInstanceOf(ClusterException.class);
+    assertThatThrownBy(() -> cluster.delete(cm.ref(), owner)).isInstanceOf(ClusterException.class);
+    assertThat(cluster.counts())
+        .containsEntry(Operation.APPLY, 3)
+        .containsEntry(Operation.DELETE, 2);
+    assertThat(cluster.operations())
+        .containsExactly("apply:configmap/default/c", "apply:configmap/default/c");
+  }
+
+  @Test
+  void crashAfterLetsTheCallTakeEffectThenThrows() {
+    cluster.faults().crashAfter(Operation.APPLY, 1);
+
+    assertThatThrownBy(() -> cluster.apply(cm, null)).isInstanceOf(SimulatedCrash.class);
+    assertThat(cluster.spec(cm.ref())).contains(cm);
+  }
+
+  @Test
+  void observeReturnsOnlyTheRequestedNamesThatExist() {
+    cluster.put(cm);
+
+    assertThat(cluster.observe(ResourceType.CONFIGMAP, "default", Set.of("c", "missing")))
+        .singleElement()
+        .satisfies(o -> assertThat(o.ref()).isEqualTo(cm.ref()));
+    assertThat(cluster.observe(ResourceType.NAMESPACE, "", Set.of("default", "nope"))).hasSize(1);
+    assertThat(cluster.observe(ResourceType.STORAGE_CLASS, "", Set.of("standard"))).hasSize(1);
+  }
+
+  @Test
+  void stateRoundTripsObjectsRecordsAndLeases() {
+    ReleaseController c = ReleaseController.builder(cluster, cluster).build();
+    Payloads p = Payloads.of(cm, SecretSpec.of("default", "s", Map.of("pw", "x")));
+    c.cast(ReleaseSpec.of("default", "app", p), p);
+    cluster.addNamespace("extra").createStorageClass("fast").neverReady("img", "CrashLoopBackOff");
+    Instant t = Instant.parse("2026-01-01T00:00:00Z");
+    cluster.putLease("default", "other", new Lease("x", t, t.plus(Duration.ofMinutes(1))));
+
+    InMemoryCluster copy = InMemoryCluster.importState(cluster.exportState());
+
+    assertThat(copy.objects()).isEqualTo(cluster.objects());
+    for (ResourceRef ref : cluster.objects()) {
+      assertThat(copy.spec(ref)).isEqualTo(cluster.spec(ref));
+      assertThat(copy.stamp(ref)).isEqualTo(cluster.stamp(ref));
+    }
+    assertThat(copy.namespaces()).containsExactlyInAnyOrder("default", "extra");
+    assertThat(copy.lease("default", "other")).isEqualTo(cluster.lease("default", "other"));
+    ReleaseController again = ReleaseController.builder(copy, copy).build();
+    assertThat(again.history("default", "app")).isEqualTo(c.history("default", "app"));
+    assertThat(again.plan(ReleaseSpec.of("default", "app", p)).changesNothing()).isTrue();
+    assertThat(copy.exportState()).isEqualTo(cluster.exportState());
+  }
+
+  @Test
+  void importRejectsSomethingElse() {
+    assertThatThrownBy(
+            () ->
+                InMemoryCluster.importState("{}".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("format capstan.dev/in-memory-cluster.v1");
+  }
+}

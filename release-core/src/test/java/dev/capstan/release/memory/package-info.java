@@ -1,0 +1,4 @@
+@NullMarked
+package dev.capstan.release.memory;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.capstan.release.model;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.capstan.release.plan;
+
+import org.jspecify.annotations.NullMarked;

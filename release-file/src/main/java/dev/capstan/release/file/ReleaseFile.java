@@ -1,0 +1,47 @@
+package dev.capstan.release.file;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ResourceRef;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A parsed release file.
+ *
+ * @param name the release name
+ * @param namespace the release's home namespace (and the default namespace of its objects)
+ * @param version the version label, or {@code null}
+ * @param source where the release came from, or {@code null}
+ * @param payloads the rendered objects
+ * @param references extra references declared in the file (namespaces and storage classes the
+ *     payloads use are added by {@link #toSpec()})
+ */
+public record ReleaseFile(
+    String name,
+    String namespace,
+    @Nullable String version,
+    @Nullable String source,
+    Payloads payloads,
+    List<ResourceRef> references) {
+
+  /** Copies the references. */
+  public ReleaseFile {
+    requireNonNull(name, "name");
+    requireNonNull(namespace, "namespace");
+    requireNonNull(payloads, "payloads");
+    references = List.copyOf(references);
+  }
+
+  /** The release spec: the payloads' objects and references plus the file's own references. */
+  public ReleaseSpec toSpec() {
+    ReleaseSpec spec =
+        ReleaseSpec.of(namespace, name, payloads).withVersion(version).withSource(source);
+    for (ResourceRef ref : references) {
+      spec = spec.withReference(ref);
+    }
+    return spec;
+  }
+}

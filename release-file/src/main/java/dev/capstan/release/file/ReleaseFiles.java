@@ -1,0 +1,580 @@
+package dev.capstan.release.file;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.type.LogicalType;
+import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.ResourceSpec;
+import dev.capstan.release.model.SecretSpec;
+import dev.capstan.release.model.SecretValue;
+import dev.capstan.release.model.ServiceSpec;
+import dev.capstan.release.model.VolumeSpec;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+
+/**
+ * Reads release files: a YAML (or JSON) document describing one release's services, secrets,
+ * configmaps, volumes and references, turned into {@link Payloads}. Strict: unknown fields, wrong
+ * types, duplicate keys, bad names and values are all reported together, each with its path.
+ *
+ * <pre>{@code
+ * apiVersion: capstan.dev/v1
+ * kind: Release
+ * metadata: {name: web, namespace: shop, version: 1.4.2}
+ * spec:
+ *   services:
+ *   - name: web
+ *     image: ghcr.io/acme/web:1.4.2
+ *     ports: [{name: http, port: 8080}]
+ *     envFrom: [{secret: web-db}]
+ *   secrets:
+ *   - name: web-db
+ *     fromEnv: {password: WEB_DB_PASSWORD}
+ * }</pre>
+ *
+ * The full schema is in {@code release-file/README.md}.
+ */
+public final class ReleaseFiles {
+  /** The {@code apiVersion} of release files. */
+  public static final String API_VERSION = "capstan.dev/v1";
+
+  /** The {@code kind} of release files. */
+  public static final String KIND = "Release";
+
+  /** The largest release file accepted: 4 MiB. */
+  public static final int MAX_BYTES = 4 << 20;
+
+  private static final ObjectMapper MAPPER = mapper();
+
+  private ReleaseFiles() {}
+
+  /**
+   * Parses a release file.
+   *
+   * @param bytes the file's content (UTF-8 YAML or JSON)
+   * @param source the file's name, shown in errors
+   * @param overrides the namespace and name given on the command line, which win over the file's
+   * @param env looks up environment variables for {@code fromEnv} secret values
+   * @return the release described
+   * @throws InvalidReleaseFileException listing every problem with its path
+   */
+  public static ReleaseFile parse(
+      byte[] bytes, String source, Overrides overrides, Function<String, @Nullable String> env) {
+    List<String> problems = new ArrayList<>();
+    Object tree = load(bytes, source, problems);
+    if (tree == null) {
+      throw new InvalidReleaseFileException(source, problems);
+    }
+    Document doc = convert(tree, Document.class, "", problems);
+    if (doc == null) {
+      throw new InvalidReleaseFileException(source, problems);
+    }
+    if (!API_VERSION.equals(doc.apiVersion())) {
+      problems.add("apiVersion must be " + API_VERSION + ": " + quote(doc.apiVersion()));
+    }
+    if (!KIND.equals(doc.kind())) {
+      problems.add("kind must be " + KIND + ": " + quote(doc.kind()));
+    }
+    Metadata meta = doc.metadata() == null ? new Metadata(null, null, null, null) : doc.metadata();
+    String name = overrides.name() != null ? overrides.name() : meta.name();
+    String namespace = overrides.namespace() != null ? overrides.namespace() : meta.namespace();
+    if (name == null || name.isBlank()) {
+      problems.add("metadata.name must be set (or passed as --release): " + quote(name));
+      name = "";
+    }
+    if (namespace == null || namespace.isBlank()) {
+      namespace = "default";
+    }
+    Spec spec = doc.spec() == null ? new Spec(null, null, null, null, null) : doc.spec();
+
+    List<ResourceSpec> specs = new ArrayList<>();
+    String ns = namespace;
+    each(
+        spec.services(),
+        "spec.services",
+        ServiceDoc.class,
+        problems,
+        (d, at) -> specs.add(d.toSpec(ns)));
+    each(
+        spec.secrets(),
+        "spec.secrets",
+        SecretDoc.class,
+        problems,
+        (d, at) -> specs.add(d.toSpec(ns, at, env, problems)));
+    each(
+        spec.configMaps(),
+        "spec.configMaps",
+        ConfigMapDoc.class,
+        problems,
+        (d, at) -> specs.add(d.toSpec(ns)));
+    each(
+        spec.volumes(),
+        "spec.volumes",
+        VolumeDoc.class,
+        problems,
+        (d, at) -> specs.add(d.toSpec(ns)));
+    List<ResourceRef> references = new ArrayList<>();
+    List<?> refs = spec.references() == null ? List.of() : spec.references();
+    for (int i = 0; i < refs.size(); i++) {
+      Object ref = refs.get(i);
+      try {
+        if (!(ref instanceof String key)) {
+          throw new IllegalArgumentException(
+              "must be a key such as secret/shop/external or namespace//shop: " + ref);
+        }
+        references.add(ResourceRef.parse(key));
+      } catch (IllegalArgumentException e) {
+        problems.add("spec.references[" + i + "]: " + e.getMessage());
+      }
+    }
+
+    Payloads payloads = Payloads.empty();
+    if (problems.isEmpty()) {
+      try {
+        payloads = Payloads.of(specs);
+      } catch (IllegalArgumentException e) {
+        problems.add("spec: " + e.getMessage());
+      }
+    }
+    if (problems.isEmpty()) {
+      try {
+        ReleaseSpec.of(namespace, name, Payloads.empty());
+      } catch (IllegalArgumentException e) {
+        problems.add("metadata: " + e.getMessage());
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new InvalidReleaseFileException(source, problems);
+    }
+    return new ReleaseFile(name, namespace, meta.version(), meta.source(), payloads, references);
+  }
+
+  private static @Nullable Object load(byte[] bytes, String source, List<String> problems) {
+    if (bytes.length > MAX_BYTES) {
+      problems.add("file must be at most " + MAX_BYTES + " bytes: " + bytes.length);
+      return null;
+    }
+    String text;
+    try {
+      text =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .decode(java.nio.ByteBuffer.wrap(bytes))
+              .toString();
+    } catch (CharacterCodingException e) {
+      problems.add("file must be UTF-8 text");
+      return null;
+    }
+    LoadSettings settings =
+        LoadSettings.builder()
+            .setLabel(source)
+            .setAllowDuplicateKeys(false)
+            .setMaxAliasesForCollections(20)
+            .setAllowRecursiveKeys(false)
+            .setCodePointLimit(MAX_BYTES)
+            .build();
+    try {
+      List<Object> docs = new ArrayList<>();
+      new Load(settings).loadAllFromString(text).forEach(docs::add);
+      docs.removeIf(d -> d == null);
+      if (docs.size() != 1) {
+        problems.add("file must hold exactly one document: " + docs.size());
+        return null;
+      }
+      if (!(docs.get(0) instanceof Map)) {
+        problems.add("document must be a mapping with apiVersion, kind, metadata and spec");
+        return null;
+      }
+      return docs.get(0);
+    } catch (YamlEngineException e) {
+      problems.add("not valid YAML: " + String.valueOf(e.getMessage()).replace('\n', ' '));
+      return null;
+    }
+  }
+
+  private interface ElementHandler<T> {
+    void accept(T element, String at);
+  }
+
+  private static <T> void each(
+      @Nullable List<Object> elements,
+      String field,
+      Class<T> type,
+      List<String> problems,
+      ElementHandler<T> handler) {
+    if (elements == null) {
+      return;
+    }
+    for (int i = 0; i < elements.size(); i++) {
+      String at = field + "[" + i + "]";
+      T element = convert(elements.get(i), type, at, problems);
+      if (element != null) {
+        try {
+          handler.accept(element, at);
+        } catch (IllegalArgumentException | NullPointerException e) {
+          problems.add(at + ": " + e.getMessage());
+        }
+      }
+    }
+  }
+
+  private static <T> @Nullable T convert(
+      Object tree, Class<T> type, String at, List<String> problems) {
+    try {
+      return MAPPER.convertValue(tree, type);
+    } catch (IllegalArgumentException e) {
+      problems.add(describe(at, e));
+      return null;
+    }
+  }
+
+  private static String describe(String at, IllegalArgumentException e) {
+    if (e.getCause() instanceof JsonMappingException m) {
+      String path =
+          m.getPath().stream()
+              .map(
+                  r -> r.getFieldName() != null ? "." + r.getFieldName() : "[" + r.getIndex() + "]")
+              .collect(Collectors.joining());
+      String full = (at + path).replaceFirst("^\\.", "");
+      String message = m.getOriginalMessage();
+      if (m instanceof com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException) {
+        message = "unknown field";
+      } else if (m instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException mi
+          && mi.getTargetType() != null) {
+        message = "must be " + typeName(mi.getTargetType());
+        if (mi instanceof com.fasterxml.jackson.databind.exc.InvalidFormatException f) {
+          message += ": " + quote(f.getValue());
+        }
+      }
+      return (full.isEmpty() ? "document" : full) + ": " + message;
+    }
+    return at + ": " + e.getMessage();
+  }
+
+  private static String typeName(Class<?> type) {
+    if (type == Integer.class || type == int.class) {
+      return "an integer";
+    }
+    if (type == Boolean.class || type == boolean.class) {
+      return "true or false";
+    }
+    if (type == String.class) {
+      return "a string";
+    }
+    if (List.class.isAssignableFrom(type)) {
+      return "a list";
+    }
+    return "a mapping";
+  }
+
+  private static String quote(@Nullable Object value) {
+    return value == null ? "null" : "'" + value + "'";
+  }
+
+  private static ObjectMapper mapper() {
+    JsonMapper mapper =
+        JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+            .build();
+    mapper
+        .coercionConfigFor(LogicalType.Textual)
+        .setCoercion(CoercionInputShape.Integer, CoercionAction.TryConvert)
+        .setCoercion(CoercionInputShape.Float, CoercionAction.TryConvert)
+        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+    mapper
+        .coercionConfigFor(LogicalType.Integer)
+        .setCoercion(CoercionInputShape.String, CoercionAction.TryConvert);
+    return mapper;
+  }
+
+  // ------------------------------------------------------------------ document shape
+
+  record Document(
+      @Nullable String apiVersion,
+      @Nullable String kind,
+      @Nullable Metadata metadata,
+      @Nullable Spec spec) {}
+
+  record Metadata(
+      @Nullable String name,
+      @Nullable String namespace,
+      @Nullable String version,
+      @Nullable String source) {}
+
+  record Spec(
+      @Nullable List<Object> references,
+      @Nullable List<Object> services,
+      @Nullable List<Object> secrets,
+      @JsonProperty("configMaps") @Nullable List<Object> configMaps,
+      @Nullable List<Object> volumes) {}
+
+  record PortDoc(String name, int port, @Nullable String protocol) {}
+
+  record EnvFromDoc(
+      @Nullable String secret, @JsonProperty("configMap") @Nullable String configMap) {}
+
+  record MountDoc(String volume, String mountPath, @Nullable Boolean readOnly) {}
+
+  record ResourcesDoc(
+      @Nullable String cpuRequest,
+      @Nullable String memoryRequest,
+      @Nullable String cpuLimit,
+      @Nullable String memoryLimit) {}
+
+  record ProbeDoc(
+      @Nullable String path,
+      int port,
+      @Nullable Integer initialDelaySeconds,
+      @Nullable Integer periodSeconds) {}
+
+  record ServiceDoc(
+      String name,
+      @Nullable String namespace,
+      String image,
+      @Nullable Integer replicas,
+      @Nullable List<String> command,
+      @Nullable List<String> args,
+      @Nullable List<PortDoc> ports,
+      @Nullable Map<String, String> env,
+      @Nullable List<EnvFromDoc> envFrom,
+      @Nullable List<MountDoc> volumeMounts,
+      @Nullable ResourcesDoc resources,
+      @Nullable ProbeDoc readinessProbe,
+      @Nullable Map<String, String> labels,
+      @Nullable Map<String, String> annotations) {
+
+    ServiceSpec toSpec(String defaultNamespace) {
+      ServiceSpec.Builder b =
+          ServiceSpec.builder(
+                  namespace == null ? defaultNamespace : namespace, required(name, "name"))
+              .image(required(image, "image"))
+              .replicas(replicas == null ? 1 : replicas);
+      if (command != null) {
+        b.command(command.toArray(String[]::new));
+      }
+      if (args != null) {
+        b.args(args.toArray(String[]::new));
+      }
+      for (PortDoc p : list(ports)) {
+        b.port(
+            new ServiceSpec.Port(
+                required(p.name(), "ports[].name"),
+                p.port(),
+                p.protocol() == null
+                    ? ServiceSpec.Protocol.TCP
+                    : enumValue(ServiceSpec.Protocol.class, p.protocol(), "ports[].protocol")));
+      }
+      map(env).forEach(b::env);
+      for (EnvFromDoc e : list(envFrom)) {
+        if ((e.secret() == null) == (e.configMap() == null)) {
+          throw new IllegalArgumentException(
+              "envFrom entries must name exactly one of secret, configMap");
+        }
+        if (e.secret() != null) {
+          b.envFromSecret(e.secret());
+        } else {
+          b.envFromConfigMap(required(e.configMap(), "envFrom[].configMap"));
+        }
+      }
+      for (MountDoc m : list(volumeMounts)) {
+        b.mount(
+            new ServiceSpec.VolumeMount(
+                required(m.volume(), "volumeMounts[].volume"),
+                required(m.mountPath(), "volumeMounts[].mountPath"),
+                Boolean.TRUE.equals(m.readOnly())));
+      }
+      if (resources != null) {
+        b.resources(
+            new ServiceSpec.Resources(
+                resources.cpuRequest(),
+                resources.memoryRequest(),
+                resources.cpuLimit(),
+                resources.memoryLimit()));
+      }
+      if (readinessProbe != null) {
+        b.readinessProbe(
+            new ServiceSpec.Probe(
+                readinessProbe.path(),
+                readinessProbe.port(),
+                readinessProbe.initialDelaySeconds() == null
+                    ? 0
+                    : readinessProbe.initialDelaySeconds(),
+                readinessProbe.periodSeconds() == null ? 10 : readinessProbe.periodSeconds()));
+      }
+      map(labels).forEach(b::label);
+      map(annotations).forEach(b::annotation);
+      return b.build();
+    }
+  }
+
+  record SecretDoc(
+      String name,
+      @Nullable String namespace,
+      @Nullable String type,
+      @Nullable Map<String, String> stringData,
+      @Nullable Map<String, String> data,
+      @Nullable Map<String, String> fromEnv,
+      @Nullable Map<String, String> labels,
+      @Nullable Map<String, String> annotations) {
+
+    SecretSpec toSpec(
+        String defaultNamespace,
+        String at,
+        Function<String, @Nullable String> env,
+        List<String> problems) {
+      Map<String, SecretValue> values = new LinkedHashMap<>();
+      map(stringData).forEach((k, v) -> put(values, k, SecretValue.of(v)));
+      map(data)
+          .forEach(
+              (k, v) -> {
+                byte[] decoded;
+                try {
+                  decoded = Base64.getDecoder().decode(v);
+                } catch (IllegalArgumentException e) {
+                  problems.add(
+                      at + ".data." + k + ": value must be base64 (the value is not shown)");
+                  return;
+                }
+                put(values, k, SecretValue.ofBytes(decoded));
+              });
+      map(fromEnv)
+          .forEach(
+              (k, variable) -> {
+                String value = env.apply(variable);
+                if (value == null) {
+                  problems.add(
+                      at + ".fromEnv." + k + ": environment variable " + variable + " is not set");
+                } else {
+                  put(values, k, SecretValue.of(value));
+                }
+              });
+      return new SecretSpec(
+          namespace == null ? defaultNamespace : namespace,
+          required(name, "name"),
+          type == null ? "Opaque" : type,
+          new TreeMap<>(values),
+          new TreeMap<>(map(labels)),
+          new TreeMap<>(map(annotations)));
+    }
+
+    private static void put(Map<String, SecretValue> values, String key, SecretValue v) {
+      if (values.put(key, v) != null) {
+        throw new IllegalArgumentException(
+            "key " + quote(key) + " is given more than once across stringData, data and fromEnv");
+      }
+    }
+  }
+
+  record ConfigMapDoc(
+      String name,
+      @Nullable String namespace,
+      @Nullable Map<String, String> data,
+      @Nullable Map<String, String> labels,
+      @Nullable Map<String, String> annotations) {
+
+    ConfigMapSpec toSpec(String defaultNamespace) {
+      return new ConfigMapSpec(
+          namespace == null ? defaultNamespace : namespace,
+          required(name, "name"),
+          new TreeMap<>(map(data)),
+          new TreeMap<>(map(labels)),
+          new TreeMap<>(map(annotations)));
+    }
+  }
+
+  record VolumeDoc(
+      String name,
+      @Nullable String namespace,
+      String size,
+      @Nullable String storageClass,
+      @Nullable List<String> accessModes,
+      @Nullable String reclaimPolicy,
+      @Nullable Map<String, String> labels,
+      @Nullable Map<String, String> annotations) {
+
+    VolumeSpec toSpec(String defaultNamespace) {
+      List<VolumeSpec.AccessMode> modes = new ArrayList<>();
+      for (String m : accessModes == null ? List.of("ReadWriteOnce") : accessModes) {
+        modes.add(
+            java.util.Arrays.stream(VolumeSpec.AccessMode.values())
+                .filter(a -> a.kubernetesName().equals(m))
+                .findFirst()
+                .orElseThrow(
+                    () ->
+                        new IllegalArgumentException(
+                            "accessModes must be ReadWriteOnce, ReadOnlyMany, ReadWriteMany or"
+                                + " ReadWriteOncePod: "
+                                + quote(m))));
+      }
+      return new VolumeSpec(
+          namespace == null ? defaultNamespace : namespace,
+          required(name, "name"),
+          required(size, "size"),
+          storageClass,
+          modes,
+          reclaimPolicy == null
+              ? VolumeSpec.ReclaimPolicy.DELETE
+              : enumValue(VolumeSpec.ReclaimPolicy.class, reclaimPolicy, "reclaimPolicy"),
+          new TreeMap<>(map(labels)),
+          new TreeMap<>(map(annotations)));
+    }
+  }
+
+  private static <T> T required(@Nullable T value, String field) {
+    if (value == null) {
+      throw new IllegalArgumentException(field + " must be set");
+    }
+    return value;
+  }
+
+  private static <T> List<T> list(@Nullable List<T> list) {
+    return list == null ? List.of() : list;
+  }
+
+  private static Map<String, String> map(@Nullable Map<String, String> map) {
+    return map == null ? Map.of() : map;
+  }
+
+  private static <E extends Enum<E>> E enumValue(Class<E> type, String value, String field) {
+    for (E e : type.getEnumConstants()) {
+      if (e.name().equalsIgnoreCase(value)) {
+        return e;
+      }
+    }
+    throw new IllegalArgumentException(
+        field
+            + " must be one of "
+            + java.util.Arrays.stream(type.getEnumConstants())
+                .map(e -> e.name().charAt(0) + e.name().substring(1).toLowerCase(Locale.ROOT))
+                .collect(Collectors.joining(", "))
+            + ": "
+            + quote(value));
+  }
+}

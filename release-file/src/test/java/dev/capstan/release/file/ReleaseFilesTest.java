@@ -1,0 +1,201 @@
+package dev.capstan.release.file;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.SecretSpec;
+import dev.capstan.release.model.SecretValue;
+import dev.capstan.release.model.ServiceSpec;
+import dev.capstan.release.model.VolumeSpec;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ReleaseFilesTest {
+  private static final Map<String, String> ENV = Map.of("WEB_DB_PASSWORD", "from-the-env");
+
+  private static byte[] resource(String name) throws IOException {
+    try (InputStream in = ReleaseFilesTest.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IOException("no test resource " + name);
+      }
+      return in.readAllBytes();
+    }
+  }
+
+  private static @Nullable String env(String name) {
+    return ENV.get(name);
+  }
+
+  private static ReleaseFile parse(String yaml) {
+    return ReleaseFiles.parse(
+        yaml.getBytes(StandardCharsets.UTF_8),
+        "test.yaml",
+        Overrides.none(),
+        ReleaseFilesTest::env);
+  }
+
+  @Test
+  void parsesEveryFieldOfTheSchema() throws IOException {
+    ReleaseFile f =
+        ReleaseFiles.parse(
+            resource("full.yaml"), "full.yaml", Overrides.none(), ReleaseFilesTest::env);
+
+    assertThat(f.name()).isEqualTo("web");
+    assertThat(f.namespace()).isEqualTo("shop");
+    assertThat(f.version()).isEqualTo("1.4.2");
+    ServiceSpec web =
+        ServiceSpec.builder("shop", "web")
+            .image("ghcr.io/acme/web:1.4.2")
+            .replicas(3)
+            .command("/bin/web")
+            .args("--port", "8080")
+            .port("http", 8080)
+            .port("metrics", 9090)
+            .env("MODE", "prod")
+            .env("WORKERS", "4")
+            .envFromSecret("web-db")
+            .envFromConfigMap("web-settings")
+            .mount("web-data", "/var/lib/web")
+            .resources(new ServiceSpec.Resources("250m", "256Mi", null, "1Gi"))
+            .readinessProbe(new ServiceSpec.Probe("/healthz", 8080, 0, 5))
+            .label("app.kubernetes.io/name", "web")
+            .annotation("team", "storefront")
+            .build();
+    assertThat(f.payloads().get(web.ref())).contains(web);
+    SecretSpec secret =
+        (SecretSpec) f.payloads().get(ResourceRef.parse("secret/shop/web-db")).orElseThrow();
+    assertThat(secret.data())
+        .containsEntry("password", SecretValue.of("from-the-env"))
+        .containsEntry("user", SecretValue.of("web"))
+        .containsEntry("cert", SecretValue.ofBytes(new byte[] {0, (byte) 255, 7}));
+    assertThat(f.payloads().get(ResourceRef.parse("configmap/shop/web-settings")))
+        .contains(ConfigMapSpec.of("shop", "web-settings", Map.of("log-level", "info")));
+    assertThat(f.payloads().get(ResourceRef.parse("volume/shop/web-data")))
+        .contains(
+            VolumeSpec.of("shop", "web-data", "5Gi")
+                .withStorageClass("fast")
+                .withReclaimPolicy(VolumeSpec.ReclaimPolicy.RETAIN));
+    ReleaseSpec spec = f.toSpec();
+    assertThat(spec.references())
+        .containsExactly(
+            ResourceRef.namespace("shop"),
+            ResourceRef.storageClass("fast"),
+            ResourceRef.parse("secret/shop/registry-pull"));
+    assertThat(spec.version()).isEqualTo("1.4.2");
+  }
+
+  @Test
+  void commandLineOverridesWinAndObjectsFollowTheNamespace() {
+    String yaml =
+        """
+        apiVersion: capstan.dev/v1
+        kind: Release
+        metadata: {name: web, namespace: shop}
+        spec:
+          configMaps: [{name: settings, data: {a: "1"}}]
+        """;
+
+    ReleaseFile f =
+        ReleaseFiles.parse(
+            yaml.getBytes(StandardCharsets.UTF_8),
+            "x",
+            new Overrides("staging", "web-2"),
+            n -> null);
+
+    assertThat(f.name()).isEqualTo("web-2");
+    assertThat(f.namespace()).isEqualTo("staging");
+    assertThat(f.payloads().refs())
+        .containsExactly(ResourceRef.parse("configmap/staging/settings"));
+  }
+
+  @Test
+  void jsonIsAcceptedToo() {
+    ReleaseFile f =
+        parse(
+            "{\"apiVersion\":\"capstan.dev/v1\",\"kind\":\"Release\",\"metadata\":{\"name\":\"a\"},"
+                + "\"spec\":{\"configMaps\":[{\"name\":\"c\"}]}}");
+
+    assertThat(f.namespace()).isEqualTo("default");
+    assertThat(f.payloads().refs()).containsExactly(ResourceRef.parse("configmap/default/c"));
+  }
+
+  @Test
+  void everyProblemIsReportedTogetherWithItsPath() throws IOException {
+    assertThatThrownBy(
+            () ->
+                ReleaseFiles.parse(
+                    resource("many-problems.yaml"),
+                    "bad.yaml",
+                    Overrides.none(),
+                    ReleaseFilesTest::env))
+        .isInstanceOfSatisfying(
+            InvalidReleaseFileException.class,
+            e ->
+                assertThat(e.problems())
+                    .containsExactly(
+                        "apiVersion must be capstan.dev/v1: 'capstan.dev/v2'",
+                        "spec.services[0].replicas: must be an integer: 'many'",
+                        "spec.services[1].colour: unknown field",
+                        "spec.secrets[0].data.bin: value must be base64 (the value is not shown)",
+                        "spec.secrets[0].fromEnv.password: environment variable NOT_SET_ANYWHERE is"
+                            + " not set",
+                        "spec.volumes[0]: reclaimPolicy must be one of Retain, Delete: 'Keep'",
+                        "spec.references[0]: resource type must be one of namespace, storage_class,"
+                            + " volume, configmap, secret, service: 'deployment'"));
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          kind: Release                                     | apiVersion must be capstan.dev/v1: null
+          apiVersion: capstan.dev/v1\\nkind: Rel            | kind must be Release: 'Rel'
+          a: 1\\na: 2                                      | not valid YAML: while constructing a mapping
+          - 1                                               | document must be a mapping with apiVersion, kind, metadata and spec
+          apiVersion: capstan.dev/v1\\nkind: Release\\nmetadata: {name: x}\\nspec: {volumes: [{name: v, size: 1Gi, reclaimPolicy: Keep}]} | spec.volumes[0]: reclaimPolicy must be one of Retain, Delete: 'Keep'
+          apiVersion: capstan.dev/v1\\nkind: Release\\nmetadata: {name: x}\\nspec: {services: [{name: w, image: w, envFrom: [{secret: a, configMap: b}]}]} | spec.services[0]: envFrom entries must name exactly one of secret, configMap
+          apiVersion: capstan.dev/v1\\nkind: Release\\nmetadata: {name: x}\\nspec: {configMaps: [{name: a}, {name: a}]} | spec: payloads must have unique refs: duplicate 'configmap/default/a'
+          apiVersion: capstan.dev/v1\\nkind: Release\\nmetadata: {name: Bad}\\nspec: {} | metadata: release name must be a DNS-1123 label of at most 53 characters
+          apiVersion: capstan.dev/v1\\nkind: Release\\nspec: {} | metadata.name must be set (or passed as --release): null
+          """)
+  void eachRuleHasAClearMessage(String yaml, String expected) {
+    assertThatThrownBy(() -> parse(yaml.replace("\\n", "\n")))
+        .isInstanceOf(InvalidReleaseFileException.class)
+        .hasMessageContaining(expected);
+  }
+
+  @Test
+  void secretValuesNeverAppearInErrors() {
+    String yaml =
+        """
+        apiVersion: capstan.dev/v1
+        kind: Release
+        metadata: {name: x}
+        spec:
+          secrets:
+          - {name: s, stringData: {k: TOPSECRET-1}, data: {k: VE9QU0VDUkVULTI=}}
+        """;
+
+    assertThatThrownBy(() -> parse(yaml))
+        .hasMessageContaining("key 'k' is given more than once")
+        .hasMessageNotContaining("TOPSECRET");
+  }
+
+  @Test
+  void aFileOverTheSizeLimitIsRefused() {
+    byte[] big = new byte[ReleaseFiles.MAX_BYTES + 1];
+
+    assertThatThrownBy(() -> ReleaseFiles.parse(big, "big.yaml", Overrides.none(), n -> null))
+        .hasMessage("big.yaml: file must be at most 4194304 bytes: 4194305");
+  }
+}

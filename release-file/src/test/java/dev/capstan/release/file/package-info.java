@@ -1,0 +1,4 @@
+@NullMarked
+package dev.capstan.release.file;
+
+import org.jspecify.annotations.NullMarked;
