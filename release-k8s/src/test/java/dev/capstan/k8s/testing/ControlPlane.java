@@ -1,0 +1,322 @@
+package dev.capstan.k8s.testing;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Node;
+import io.kubernetes.client.openapi.models.V1NodeCondition;
+import io.kubernetes.client.util.ClientBuilder;
+import io.kubernetes.client.util.KubeConfig;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A running Kubernetes control plane for integration tests: either one this JVM started with {@code
+ * testing/control-plane/start.sh} (and stops by pid when closed, or at JVM exit), or an
+ * already-running one named by a kubeconfig (see {@link ControlPlaneSettings}), which is never
+ * stopped.
+ */
+public final class ControlPlane implements AutoCloseable {
+  /**
+   * An image kwok never makes Ready: its pods stay Pending, their container in ImagePullBackOff.
+   */
+  public static final String NEVER_READY_IMAGE = "registry.invalid/never-ready:1";
+
+  private static final Duration STOP_GRACE = Duration.ofSeconds(15);
+
+  private final Path kubeconfig;
+  private final @Nullable Launch launch;
+  private final ApiClient client;
+  private final List<String> failedTests = Collections.synchronizedList(new ArrayList<>());
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final @Nullable Thread shutdownHook;
+
+  /** What start.sh left behind: its state folder, the script folder and the pids it recorded. */
+  private record Launch(Path stateDir, Path scriptDir, Map<String, Long> pids) {}
+
+  private ControlPlane(Path kubeconfig, @Nullable Launch launch) {
+    this.kubeconfig = kubeconfig;
+    this.launch = launch;
+    this.client = newClient(kubeconfig, Duration.ofSeconds(30));
+    if (launch != null) {
+      Thread hook = new Thread(() -> stopProcesses(false), "capstan-control-plane-stop");
+      Runtime.getRuntime().addShutdownHook(hook);
+      this.shutdownHook = hook;
+    } else {
+      this.shutdownHook = null;
+    }
+  }
+
+  /**
+   * Starts a control plane with {@code start.sh} (which first builds the binaries when the cache is
+   * empty, printing its progress), or connects to the one the settings name.
+   *
+   * @throws IllegalStateException when it cannot be started or reached; the message says why and
+   *     where the logs are
+   */
+  static ControlPlane startOrConnect(ControlPlaneSettings settings) {
+    Optional<Path> external = settings.externalKubeconfig();
+    if (external.isPresent()) {
+      ControlPlane plane = new ControlPlane(external.get(), null);
+      plane.requireReadyNode();
+      log("using the running control plane of " + external.get() + " (not stopped by the tests)");
+      return plane;
+    }
+    Path scriptDir = settings.scriptDir();
+    Path stateDir = settings.stateDir();
+    List<String> command =
+        List.of(
+            "bash",
+            scriptDir.resolve("start.sh").toString(),
+            "--dir",
+            stateDir.toString(),
+            "--owner-pid",
+            Long.toString(ProcessHandle.current().pid()));
+    log("starting: " + String.join(" ", command));
+    Deque<String> tail = run(command);
+    Path state = stateDir.resolve("state.env");
+    if (!Files.isRegularFile(state)) {
+      throw new IllegalStateException(
+          "control plane did not start (logs: "
+              + stateDir.resolve("logs")
+              + "); last output of start.sh:\n"
+              + String.join("\n", tail));
+    }
+    Map<String, String> env = readEnv(state);
+    Launch launch = new Launch(stateDir, scriptDir, readPids(stateDir.resolve("pids")));
+    return new ControlPlane(Path.of(requireNonNull(env.get("KUBECONFIG"), "KUBECONFIG")), launch);
+  }
+
+  /** The kubeconfig with the admin (system:masters) client certificate. */
+  public Path kubeconfig() {
+    return kubeconfig;
+  }
+
+  /** A client shared by all tests (read timeout 30 s); do not change its settings. */
+  public ApiClient client() {
+    return client;
+  }
+
+  /**
+   * A new client of its own, for watches or other long calls.
+   *
+   * @param readTimeout the read timeout; {@link Duration#ZERO} for none
+   */
+  public ApiClient newClient(Duration readTimeout) {
+    return newClient(kubeconfig, readTimeout);
+  }
+
+  /** Whether this JVM started the control plane (and so stops it). */
+  public boolean startedHere() {
+    return launch != null;
+  }
+
+  /** The folder with the components' logs, when this JVM started the control plane. */
+  public Optional<Path> logDir() {
+    return Optional.ofNullable(launch).map(l -> l.stateDir().resolve("logs"));
+  }
+
+  /** Records a failed test, so that {@link #close()} keeps the logs and says where they are. */
+  void recordFailure(String test) {
+    failedTests.add(test);
+  }
+
+  /**
+   * Stops every process start.sh started, by pid. The logs are kept when a test failed (or when the
+   * JVM exits before the run ends); otherwise the state folder is removed.
+   */
+  @Override
+  public void close() {
+    if (shutdownHook != null) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(shutdownHook);
+      } catch (IllegalStateException alreadyShuttingDown) {
+        // the hook is running or has run; stopProcesses is idempotent
+      }
+    }
+    boolean passed = failedTests.isEmpty();
+    stopProcesses(passed);
+    if (launch != null && !passed) {
+      log(
+          "kept the control plane logs for "
+              + failedTests.size()
+              + " failed test(s): "
+              + launch.stateDir().resolve("logs"));
+    }
+  }
+
+  private void stopProcesses(boolean purge) {
+    Launch l = launch;
+    if (l == null || !closed.compareAndSet(false, true)) {
+      return;
+    }
+    List<String> command =
+        List.of(
+            "bash",
+            l.scriptDir().resolve("stop.sh").toString(),
+            "--dir",
+            l.stateDir().toString(),
+            purge ? "--purge" : "--keep-logs");
+    try {
+      run(command);
+    } catch (RuntimeException e) {
+      log("stop.sh failed (" + e.getMessage() + "); stopping the recorded pids directly");
+    }
+    // Belt and braces: anything stop.sh left alive is ended here, still only by its recorded pid.
+    l.pids()
+        .forEach(
+            (name, pid) ->
+                ProcessHandle.of(pid)
+                    .filter(ProcessHandle::isAlive)
+                    .filter(p -> p.info().command().map(c -> c.endsWith("/" + name)).orElse(false))
+                    .ifPresent(ControlPlane::kill));
+  }
+
+  private static void kill(ProcessHandle process) {
+    log("stopping leftover pid " + process.pid());
+    process.destroy();
+    try {
+      process.onExit().get(STOP_GRACE.toSeconds(), TimeUnit.SECONDS);
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      process.destroyForcibly();
+    }
+  }
+
+  private void requireReadyNode() {
+    try {
+      List<V1Node> nodes = new CoreV1Api(client).listNode().execute().getItems();
+      boolean ready =
+          nodes.stream()
+              .map(n -> n.getStatus() == null ? null : n.getStatus().getConditions())
+              .filter(c -> c != null)
+              .flatMap(List::stream)
+              .anyMatch(ControlPlane::isReadyTrue);
+      if (!ready) {
+        throw new IllegalStateException(
+            "the control plane of "
+                + kubeconfig
+                + " has no Ready node ("
+                + nodes.size()
+                + " nodes)");
+      }
+    } catch (ApiException e) {
+      throw new IllegalStateException(
+          "cannot list nodes with " + kubeconfig + ": HTTP " + e.getCode() + " " + e.getMessage(),
+          e);
+    }
+  }
+
+  private static boolean isReadyTrue(V1NodeCondition c) {
+    return "Ready".equals(c.getType()) && "True".equals(c.getStatus());
+  }
+
+  private static ApiClient newClient(Path kubeconfig, Duration readTimeout) {
+    try (Reader reader = Files.newBufferedReader(kubeconfig, UTF_8)) {
+      ApiClient apiClient = ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(reader)).build();
+      apiClient.setReadTimeout((int) readTimeout.toMillis());
+      return apiClient;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read kubeconfig " + kubeconfig, e);
+    }
+  }
+
+  /**
+   * Runs a script, echoing its output (the build's progress included) line by line, and fails
+   * unless it exits with 0. Returns the last lines of output.
+   */
+  private static Deque<String> run(List<String> command) {
+    Deque<String> tail = new ArrayDeque<>();
+    try {
+      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+      process.getOutputStream().close();
+      try (BufferedReader out =
+          new BufferedReader(new InputStreamReader(process.getInputStream(), UTF_8))) {
+        for (String line = out.readLine(); line != null; line = out.readLine()) {
+          System.out.println(line);
+          tail.addLast(line);
+          if (tail.size() > 40) {
+            tail.removeFirst();
+          }
+        }
+      }
+      int exit = process.waitFor();
+      if (exit != 0) {
+        throw new IllegalStateException(
+            String.join(" ", command)
+                + " exited with "
+                + exit
+                + "; last output:\n"
+                + String.join("\n", tail));
+      }
+      return tail;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot run " + String.join(" ", command), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while running " + command, e);
+    }
+  }
+
+  private static Map<String, String> readEnv(Path file) {
+    Map<String, String> env = new LinkedHashMap<>();
+    for (String line : readLines(file)) {
+      int eq = line.indexOf('=');
+      if (eq > 0) {
+        env.put(line.substring(0, eq), line.substring(eq + 1));
+      }
+    }
+    return env;
+  }
+
+  private static Map<String, Long> readPids(Path dir) {
+    Map<String, Long> pids = new LinkedHashMap<>();
+    try (var files = Files.list(dir)) {
+      for (Path file : files.toList()) {
+        String name = file.getFileName().toString();
+        if (name.endsWith(".pid") && !name.equals("watchdog.pid")) {
+          pids.put(
+              name.substring(0, name.length() - ".pid".length()),
+              Long.parseLong(readLines(file).get(0).trim()));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read pids in " + dir, e);
+    }
+    return pids;
+  }
+
+  private static List<String> readLines(Path file) {
+    try {
+      return Files.readAllLines(file, UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+  }
+
+  static void log(String message) {
+    System.out.println("[control-plane] " + message);
+  }
+}

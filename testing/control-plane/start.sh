@@ -1,0 +1,272 @@
+#!/usr/bin/env bash
+# Starts a throw-away Kubernetes control plane on 127.0.0.1: etcd, kube-apiserver,
+# kube-controller-manager, kube-scheduler and kwok (fake nodes and pods), on free ports.
+#
+#   start.sh [--dir DIR] [--nodes N] [--owner-pid PID] [--no-build]
+#
+#   --dir DIR        state folder: PKI, kubeconfig, logs, etcd data, pid files
+#                    (default: ${TMPDIR:-/tmp}/capstan-control-plane)
+#   --nodes N        fake nodes to create (default 2)
+#   --owner-pid PID  stop the control plane when process PID ends (the JVM running the tests)
+#   --no-build       fail instead of building when the binaries are missing from the cache
+#
+# On success it prints `export KUBECONFIG=DIR/kubeconfig` as its last line of standard output and
+# writes DIR/state.env (ports, pids, paths). Stop it with stop.sh --dir DIR. Every process it
+# starts is recorded in DIR/pids/ and stopped by pid; on a failed start they are stopped at once.
+set -euo pipefail
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+dir=${TMPDIR:-/tmp}/capstan-control-plane
+nodes=2
+owner_pid=
+build=true
+while (($# > 0)); do
+  case $1 in
+    --dir) dir=$2; shift ;;
+    --nodes) nodes=$2; shift ;;
+    --owner-pid) owner_pid=$2; shift ;;
+    --no-build) build=false ;;
+    -h | --help) sed -n '2,16p' "$0"; exit 0 ;;
+    *) cp_die "unknown argument: $1" ;;
+  esac
+  shift
+done
+
+for tool in openssl curl base64 flock; do
+  command -v "$tool" >/dev/null || cp_die "$tool is not installed (Debian: apt-get install -y ${tool/base64/coreutils})"
+done
+
+if ! cp_binaries_ready; then
+  [[ $build == true ]] || cp_die "binaries missing in $CP_BIN; run $CP_DIR/build.sh"
+  "$CP_DIR/build.sh"
+fi
+
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+if [[ -d $dir/pids ]] && "$CP_DIR/stop.sh" --dir "$dir" --check-running 2>/dev/null; then
+  cp_die "a control plane from $dir is still running; stop it first: $CP_DIR/stop.sh --dir $dir"
+fi
+rm -rf "$dir/pki" "$dir/etcd" "$dir/pids" "$dir/logs" "$dir/state.env" "$dir/kubeconfig"
+mkdir -p "$dir/pki" "$dir/pids" "$dir/logs"
+chmod 700 "$dir/pki"
+started_at=$(date +%s%N)
+
+# --- failure handling: stop what was started, show where the logs are -------------------------
+ok=false
+failed=    # the component whose failure stopped the start, if known
+on_exit() {
+  if [[ $ok != true ]]; then
+    cp_log "start failed; stopping what was started. Logs: $dir/logs"
+    local f
+    for f in "$dir"/logs/*.log; do
+      [[ -s $f && $f != */openssl.log ]] || continue
+      [[ -z $failed || $f == */$failed.log ]] || continue
+      echo "----- last lines of $f" >&2
+      tail -n 25 "$f" >&2
+    done
+    "$CP_DIR/stop.sh" --dir "$dir" --keep-logs >&2 || true
+  fi
+}
+trap on_exit EXIT
+
+# --- free loopback ports --------------------------------------------------------------------------
+# A port is taken when any socket in /proc/net/tcp{,6} uses it locally; picking from 20000-32767
+# keeps clear of the kernel's ephemeral range (32768+), so outgoing connections cannot take it.
+declare -A taken=()
+for f in /proc/net/tcp /proc/net/tcp6; do
+  [[ -r $f ]] || continue
+  while read -r _ local _; do
+    [[ $local == *:* ]] && taken[$((16#${local##*:}))]=1
+  done < <(tail -n +2 "$f")
+done
+pick_port() { # pick_port VAR: sets VAR to a free port
+  local p
+  while :; do
+    p=$((20000 + RANDOM % 12768))
+    [[ -z ${taken[$p]:-} ]] && break
+  done
+  taken[$p]=1
+  printf -v "$1" '%s' "$p"
+}
+pick_port etcd_port
+pick_port etcd_peer_port
+pick_port apiserver_port
+pick_port kcm_port
+pick_port scheduler_port
+
+# --- PKI (openssl; own config so the host's openssl.cnf does not matter) ------------------------
+pki=$dir/pki
+cat >"$pki/openssl.cnf" <<'EOF'
+[req]
+distinguished_name = dn
+prompt = no
+[dn]
+CN = unused
+[ca]
+basicConstraints = critical,CA:true
+keyUsage = critical,keyCertSign,cRLSign,digitalSignature
+subjectKeyIdentifier = hash
+[server]
+basicConstraints = critical,CA:false
+keyUsage = critical,digitalSignature,keyEncipherment
+extendedKeyUsage = serverAuth
+subjectAltName = DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local,IP:127.0.0.1,IP:10.0.0.1
+[client]
+basicConstraints = critical,CA:false
+keyUsage = critical,digitalSignature,keyEncipherment
+extendedKeyUsage = clientAuth
+EOF
+ossl() { openssl "$@" 2>>"$dir/logs/openssl.log" >/dev/null; }
+ossl req -config "$pki/openssl.cnf" -x509 -newkey rsa:2048 -nodes -days 3650 \
+  -subj "/CN=capstan-test-ca" -extensions ca -keyout "$pki/ca.key" -out "$pki/ca.crt"
+issue() { # name subject extensions
+  ossl req -config "$pki/openssl.cnf" -new -newkey rsa:2048 -nodes -subj "$2" \
+    -keyout "$pki/$1.key" -out "$pki/$1.csr"
+  ossl x509 -req -in "$pki/$1.csr" -CA "$pki/ca.crt" -CAkey "$pki/ca.key" -CAcreateserial \
+    -days 3650 -extfile "$pki/openssl.cnf" -extensions "$3" -out "$pki/$1.crt"
+}
+issue apiserver "/CN=kube-apiserver" server
+issue admin "/O=system:masters/CN=capstan-admin" client
+ossl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$pki/sa.key"
+ossl pkey -in "$pki/sa.key" -pubout -out "$pki/sa.pub"
+rm -f "$pki"/*.csr "$pki/ca.srl"
+
+b64() { base64 -w0 <"$1"; }
+kubeconfig=$dir/kubeconfig
+cat >"$kubeconfig" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: capstan-test
+  cluster:
+    server: https://127.0.0.1:$apiserver_port
+    certificate-authority-data: $(b64 "$pki/ca.crt")
+users:
+- name: capstan-admin
+  user:
+    client-certificate-data: $(b64 "$pki/admin.crt")
+    client-key-data: $(b64 "$pki/admin.key")
+contexts:
+- name: capstan-test
+  context:
+    cluster: capstan-test
+    user: capstan-admin
+    namespace: default
+current-context: capstan-test
+EOF
+chmod 600 "$kubeconfig"
+
+# --- processes ----------------------------------------------------------------------------------
+# launch NAME ARGS...: runs $CP_BIN/NAME in the background, output to logs/NAME.log, pid recorded.
+# HOME points into the state folder, so no component reads a user's dot-files (kwok would merge
+# ~/.kwok/kwok.yaml into its configuration).
+launch() {
+  local name=$1
+  shift
+  HOME=$dir nohup "$CP_BIN/$name" "$@" >"$dir/logs/$name.log" 2>&1 </dev/null &
+  echo $! >"$dir/pids/$name.pid"
+}
+alive() { kill -0 "$(cat "$dir/pids/$1.pid")" 2>/dev/null; }
+# wait_for NAME WHAT SECONDS COMMAND...: polls COMMAND until it succeeds; fails if NAME died.
+wait_for() {
+  local name=$1 what=$2 limit=$3 i
+  shift 3
+  for ((i = 0; i < limit * 5; i++)); do
+    "$@" >/dev/null 2>&1 && return 0
+    alive "$name" || { failed=$name; cp_die "$name exited while waiting for $what (see $dir/logs/$name.log)"; }
+    sleep 0.2
+  done
+  failed=$name
+  cp_die "$what not reached within $limit s (see $dir/logs/$name.log)"
+}
+api() { # api METHOD PATH [curl args...]: the API server with the admin client certificate
+  local method=$1 path=$2
+  shift 2
+  curl -sS --fail -A capstan-control-plane -X "$method" --cacert "$pki/ca.crt" \
+    --cert "$pki/admin.crt" --key "$pki/admin.key" "https://127.0.0.1:$apiserver_port$path" "$@"
+}
+
+launch etcd --name=capstan --data-dir="$dir/etcd" \
+  --listen-client-urls="http://127.0.0.1:$etcd_port" \
+  --advertise-client-urls="http://127.0.0.1:$etcd_port" \
+  --listen-peer-urls="http://127.0.0.1:$etcd_peer_port" \
+  --initial-advertise-peer-urls="http://127.0.0.1:$etcd_peer_port" \
+  --initial-cluster="capstan=http://127.0.0.1:$etcd_peer_port" \
+  --unsafe-no-fsync=true --auto-compaction-retention=1 --log-level=warn
+wait_for etcd "etcd health" 30 curl -sf "http://127.0.0.1:$etcd_port/health"
+
+launch kube-apiserver --etcd-servers="http://127.0.0.1:$etcd_port" \
+  --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$apiserver_port" \
+  --tls-cert-file="$pki/apiserver.crt" --tls-private-key-file="$pki/apiserver.key" \
+  --client-ca-file="$pki/ca.crt" \
+  --service-account-issuer=https://kubernetes.default.svc.cluster.local \
+  --service-account-key-file="$pki/sa.pub" --service-account-signing-key-file="$pki/sa.key" \
+  --service-cluster-ip-range=10.0.0.0/24 --authorization-mode=Node,RBAC \
+  --allow-privileged=true --endpoint-reconciler-type=none
+wait_for kube-apiserver "kube-apiserver /readyz" 120 \
+  curl -sf --cacert "$pki/ca.crt" "https://127.0.0.1:$apiserver_port/readyz"
+
+launch kube-controller-manager --kubeconfig="$kubeconfig" \
+  --bind-address=127.0.0.1 --secure-port="$kcm_port" --cert-dir="$pki/kube-controller-manager" \
+  --leader-elect=false --root-ca-file="$pki/ca.crt" \
+  --service-account-private-key-file="$pki/sa.key"
+launch kube-scheduler --kubeconfig="$kubeconfig" \
+  --bind-address=127.0.0.1 --secure-port="$scheduler_port" --cert-dir="$pki/kube-scheduler" \
+  --leader-elect=false
+launch kwok --kubeconfig="$kubeconfig" --config="$CP_DIR/stages.yaml" \
+  --manage-all-nodes=false --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake \
+  --node-ip=127.0.0.1 --cidr=10.244.0.0/16 --node-lease-duration-seconds=40
+wait_for kube-controller-manager "kube-controller-manager /healthz" 60 \
+  curl -sfk "https://127.0.0.1:$kcm_port/healthz"
+wait_for kube-scheduler "kube-scheduler /healthz" 60 \
+  curl -sfk "https://127.0.0.1:$scheduler_port/healthz"
+
+for ((n = 0; n < nodes; n++)); do
+  api POST /api/v1/nodes -H 'Content-Type: application/json' -o /dev/null -d @- <<EOF
+{"apiVersion": "v1", "kind": "Node",
+ "metadata": {"name": "kwok-node-$n",
+   "annotations": {"node.alpha.kubernetes.io/ttl": "0", "kwok.x-k8s.io/node": "fake"},
+   "labels": {"kubernetes.io/hostname": "kwok-node-$n", "kubernetes.io/os": "linux",
+              "kubernetes.io/arch": "amd64", "type": "kwok"}},
+ "status": {"allocatable": {"cpu": "32", "memory": "256Gi", "pods": "110"},
+            "capacity": {"cpu": "32", "memory": "256Gi", "pods": "110"}}}
+EOF
+done
+# The API server answers compact JSON to this user agent; a condition is {"type":...,"status":...}.
+node_ready() { api GET "/api/v1/nodes/kwok-node-$1" | grep -q '"type":"Ready","status":"True"'; }
+for ((n = 0; n < nodes; n++)); do
+  wait_for kwok "node kwok-node-$n Ready" 60 node_ready "$n"
+done
+wait_for kube-controller-manager "serviceaccount default/default" 60 \
+  api GET /api/v1/namespaces/default/serviceaccounts/default
+
+if [[ -n $owner_pid ]]; then
+  # Stops the control plane when the owner (the test JVM) is gone, however it ended.
+  nohup bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 2; done
+                 CP_FROM_WATCHDOG=1 exec "$2/stop.sh" --dir "$3"' \
+    capstan-watchdog "$owner_pid" "$CP_DIR" "$dir" >"$dir/logs/watchdog.log" 2>&1 </dev/null &
+  echo $! >"$dir/pids/watchdog.pid"
+fi
+
+elapsed_ms=$((($(date +%s%N) - started_at) / 1000000))
+cat >"$dir/state.env" <<EOF
+CP_DIR=$dir
+CP_BIN=$CP_BIN
+KUBECONFIG=$kubeconfig
+CP_APISERVER_URL=https://127.0.0.1:$apiserver_port
+CP_ETCD_PORT=$etcd_port
+CP_APISERVER_PORT=$apiserver_port
+CP_KCM_PORT=$kcm_port
+CP_SCHEDULER_PORT=$scheduler_port
+CP_NODES=$nodes
+CP_NEVER_READY_IMAGE=registry.invalid/never-ready:1
+CP_START_MILLIS=$elapsed_ms
+CP_K8S_VERSION=$CP_K8S_VERSION
+CP_ETCD_VERSION=$CP_ETCD_VERSION
+CP_KWOK_VERSION=$CP_KWOK_VERSION
+EOF
+ok=true
+cp_log "control plane up in ${elapsed_ms} ms: https://127.0.0.1:$apiserver_port, $nodes node(s) Ready; logs in $dir/logs"
+cp_log "stop it with: $CP_DIR/stop.sh --dir $dir"
+echo "export KUBECONFIG=$kubeconfig"
