@@ -1,0 +1,240 @@
+package dev.capstan.k8s;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
+
+import dev.capstan.update.cluster.ClusterInfo;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.util.ClientBuilder;
+import io.kubernetes.client.util.KubeConfig;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.net.SocketTimeoutException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The Kubernetes clients Capstan's adapters share: an {@link ApiClient} for requests, one without a
+ * read timeout for watches, a {@link RequestCounter} on both, and what identifies the cluster.
+ * Thread-safe; create one per cluster and hand it to {@link KubernetesOrchestrator}, {@link
+ * KubernetesStore} and {@link KubernetesPlatformCluster}.
+ *
+ * <pre>{@code
+ * KubeClients kube = KubeClients.fromKubeconfig(Path.of(System.getenv("KUBECONFIG")), "prod");
+ * ReleaseController c =
+ *     ReleaseController.builder(new KubernetesOrchestrator(kube), new KubernetesStore(kube)).build();
+ * }</pre>
+ */
+public final class KubeClients {
+  /** The read timeout of request clients this class builds. */
+  public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(60);
+
+  private final ApiClient api;
+  private final ApiClient watchApi;
+  private final RequestCounter counter;
+  private final String context;
+  private volatile @Nullable String clusterId;
+
+  private KubeClients(ApiClient api, ApiClient watchApi, RequestCounter counter, String context) {
+    this.api = api;
+    this.watchApi = watchApi;
+    this.counter = counter;
+    this.context = context;
+  }
+
+  /**
+   * Clients for the current context of a kubeconfig file.
+   *
+   * @throws IllegalArgumentException if the file cannot be read or is not a kubeconfig
+   */
+  public static KubeClients fromKubeconfig(Path kubeconfig) {
+    return fromKubeconfig(kubeconfig, null);
+  }
+
+  /**
+   * Clients for a context of a kubeconfig file. Relative certificate and key paths resolve against
+   * the file's folder, as kubectl does.
+   *
+   * @param kubeconfig the kubeconfig file
+   * @param context the context to use, or {@code null} for the file's current context
+   * @throws IllegalArgumentException if the file cannot be read, or has no such context (the
+   *     message lists the contexts it has)
+   */
+  public static KubeClients fromKubeconfig(Path kubeconfig, @Nullable String context) {
+    requireNonNull(kubeconfig, "kubeconfig");
+    KubeConfig config = load(kubeconfig);
+    if (context != null && !config.setContext(context)) {
+      throw new IllegalArgumentException(
+          "kubeconfig "
+              + kubeconfig
+              + " has no context "
+              + quote(context)
+              + "; its contexts are "
+              + contextNames(config));
+    }
+    String current = config.getCurrentContext();
+    if (current == null || current.isEmpty()) {
+      throw new IllegalArgumentException(
+          "kubeconfig "
+              + kubeconfig
+              + " names no current context; pass one of "
+              + contextNames(config));
+    }
+    // Each client gets a configuration of its own: building one may refresh its credentials.
+    ApiClient api = build(load(kubeconfig, current), kubeconfig, DEFAULT_READ_TIMEOUT);
+    ApiClient watch = build(load(kubeconfig, current), kubeconfig, Duration.ZERO);
+    return wrap(api, watch, current);
+  }
+
+  /**
+   * Clients from the service account of the pod this code runs in.
+   *
+   * @throws IllegalStateException if this is not running in a pod (no service account files)
+   */
+  public static KubeClients inCluster() {
+    try {
+      ApiClient api = ClientBuilder.cluster().setReadTimeout(DEFAULT_READ_TIMEOUT).build();
+      ApiClient watch = ClientBuilder.cluster().setReadTimeout(Duration.ZERO).build();
+      return wrap(api, watch, "in-cluster");
+    } catch (IOException e) {
+      throw new IllegalStateException(
+          "cannot read the in-cluster service account configuration: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Clients around a caller's {@link ApiClient}, used for requests and watches alike. Capstan adds
+   * its request counter to the client's HTTP client (so the caller's own requests on it are counted
+   * too) and does not change anything else. Watches restart when the client's read timeout cuts
+   * them, so a client without a read timeout costs fewer requests.
+   *
+   * @param client the client
+   * @param context a name for the context, shown in {@link #clusterInfo()}; may be empty
+   */
+  public static KubeClients fromApiClient(ApiClient client, String context) {
+    requireNonNull(client, "client");
+    requireNonNull(context, "context");
+    RequestCounter counter = new RequestCounter();
+    client.setHttpClient(
+        client.getHttpClient().newBuilder().addInterceptor(counter.interceptor()).build());
+    return new KubeClients(client, client, counter, context);
+  }
+
+  private static KubeClients wrap(ApiClient api, ApiClient watch, String context) {
+    RequestCounter counter = new RequestCounter();
+    for (ApiClient c : List.of(api, watch)) {
+      c.setHttpClient(c.getHttpClient().newBuilder().addInterceptor(counter.interceptor()).build());
+    }
+    return new KubeClients(api, watch, counter, context);
+  }
+
+  /** The client for requests; share it, but do not change its settings. */
+  public ApiClient apiClient() {
+    return api;
+  }
+
+  /** The counter of every request these clients sent. */
+  public RequestCounter requests() {
+    return counter;
+  }
+
+  /** The client for watches (no read timeout when this class built it). */
+  ApiClient watchClient() {
+    return watchApi;
+  }
+
+  /** The kubeconfig context these clients use ({@code in-cluster} inside a pod). */
+  public String context() {
+    return context;
+  }
+
+  /** The API server's URL. */
+  public String server() {
+    return api.getBasePath();
+  }
+
+  /**
+   * Context, server and cluster id. The id is the UID of the {@code kube-system} namespace, read
+   * once (one {@code GET namespaces}); it is empty when that namespace cannot be read (for example
+   * when RBAC forbids it), and read again next time.
+   */
+  public ClusterInfo clusterInfo() {
+    String id = clusterId;
+    if (id == null) {
+      id = readClusterId();
+      if (!id.isEmpty()) {
+        clusterId = id;
+      }
+    }
+    return new ClusterInfo(context, server(), id);
+  }
+
+  private String readClusterId() {
+    try {
+      V1Namespace ns = new CoreV1Api(api).readNamespace("kube-system").execute();
+      String uid = ns.getMetadata() == null ? null : ns.getMetadata().getUid();
+      return uid == null ? "" : uid;
+    } catch (ApiException e) {
+      if (e.getCause() instanceof InterruptedIOException
+          && !(e.getCause() instanceof SocketTimeoutException)) {
+        Thread.currentThread().interrupt();
+      }
+      return "";
+    }
+  }
+
+  private static KubeConfig load(Path file) {
+    try (Reader reader = Files.newBufferedReader(file, UTF_8)) {
+      KubeConfig config = KubeConfig.loadKubeConfig(reader);
+      config.setFile(file.toAbsolutePath().toFile());
+      return config;
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          "cannot read kubeconfig " + file + ": " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException(
+          "kubeconfig " + file + " is not a valid kubeconfig: " + e.getMessage(), e);
+    }
+  }
+
+  private static KubeConfig load(Path file, String context) {
+    KubeConfig config = load(file);
+    config.setContext(context);
+    return config;
+  }
+
+  private static ApiClient build(KubeConfig config, Path file, Duration readTimeout) {
+    try {
+      return ClientBuilder.kubeconfig(config).setReadTimeout(readTimeout).build();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot build a client from kubeconfig " + file, e);
+    }
+  }
+
+  private static List<String> contextNames(KubeConfig config) {
+    List<String> names = new ArrayList<>();
+    List<Object> contexts = config.getContexts();
+    if (contexts != null) {
+      for (Object c : contexts) {
+        if (c instanceof Map<?, ?> m && m.get("name") instanceof String name) {
+          names.add(name);
+        }
+      }
+    }
+    return names;
+  }
+
+  private static String quote(String s) {
+    return "'" + s + "'";
+  }
+}

@@ -1,0 +1,396 @@
+package dev.capstan.k8s;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import io.kubernetes.client.common.KubernetesListObject;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.common.KubernetesType;
+import io.kubernetes.client.custom.V1Patch;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.models.V1ListMeta;
+import io.kubernetes.client.openapi.models.V1Preconditions;
+import io.kubernetes.client.util.Watchable;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.kubernetes.client.util.generic.options.DeleteOptions;
+import io.kubernetes.client.util.generic.options.ListOptions;
+import io.kubernetes.client.util.generic.options.PatchOptions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The requests Capstan makes on one resource type, over client-java's {@code GenericKubernetesApi}:
+ * every failure is translated once, by the {@link Errors} given, into the calling port's exception.
+ * A {@code null} or empty namespace means a cluster-scoped resource.
+ *
+ * @param <T> the object model
+ * @param <L> the list model
+ */
+final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObject> {
+  /** Objects per LIST page. */
+  static final int PAGE_SIZE = 500;
+
+  private final Kind<T, L> kind;
+  private final Errors errors;
+  private final GenericKubernetesApi<T, L> typed;
+  private final DynamicKubernetesApi raw;
+  private final GenericKubernetesApi<T, L> watching;
+
+  ResourceApi(KubeClients clients, Kind<T, L> kind, Errors errors) {
+    this.kind = kind;
+    this.errors = errors;
+    this.typed =
+        new GenericKubernetesApi<>(
+            kind.type(),
+            kind.listType(),
+            kind.group(),
+            kind.version(),
+            kind.plural(),
+            clients.apiClient());
+    this.raw =
+        new DynamicKubernetesApi(kind.group(), kind.version(), kind.plural(), clients.apiClient());
+    this.watching =
+        new GenericKubernetesApi<>(
+            kind.type(),
+            kind.listType(),
+            kind.group(),
+            kind.version(),
+            kind.plural(),
+            clients.watchClient());
+  }
+
+  Kind<T, L> kind() {
+    return kind;
+  }
+
+  /** The object, or empty when it does not exist. */
+  Optional<T> get(@Nullable String namespace, String name) {
+    KubernetesApiResponse<T> r =
+        send(
+            "get",
+            namespace,
+            name,
+            () -> scoped(namespace) ? typed.get(namespace, name) : typed.get(name));
+    if (r.getHttpStatusCode() == 404) {
+      return Optional.empty();
+    }
+    return Optional.of(check("get", namespace, name, r));
+  }
+
+  /** The object as raw JSON, or empty when it does not exist. */
+  Optional<JsonObject> getRaw(@Nullable String namespace, String name) {
+    KubernetesApiResponse<DynamicKubernetesObject> r =
+        send(
+            "get",
+            namespace,
+            name,
+            () -> scoped(namespace) ? raw.get(namespace, name) : raw.get(name));
+    if (r.getHttpStatusCode() == 404) {
+      return Optional.empty();
+    }
+    return Optional.of(check("get", namespace, name, r).getRaw());
+  }
+
+  /** Every object matching the selectors, in pages of {@value #PAGE_SIZE}, as typed models. */
+  List<T> list(
+      @Nullable String namespace, @Nullable String labelSelector, @Nullable String fieldSelector) {
+    List<T> out = new ArrayList<>();
+    pages(
+        namespace,
+        labelSelector,
+        fieldSelector,
+        options -> scoped(namespace) ? typed.list(namespace, options) : typed.list(options),
+        page -> {
+          @SuppressWarnings("unchecked")
+          List<T> items = (List<T>) page.getItems();
+          out.addAll(items);
+          return page.getMetadata();
+        });
+    return out;
+  }
+
+  /**
+   * Every object matching the label selector, in pages, as raw JSON: unlike the typed models (which
+   * drop it), the JSON keeps {@code metadata.managedFields}.
+   */
+  List<JsonObject> listRaw(
+      @Nullable String namespace, @Nullable String labelSelector, @Nullable String fieldSelector) {
+    List<JsonObject> out = new ArrayList<>();
+    pages(
+        namespace,
+        labelSelector,
+        fieldSelector,
+        options -> scoped(namespace) ? raw.list(namespace, options) : raw.list(options),
+        (DynamicKubernetesListObject page) -> {
+          for (DynamicKubernetesObject item : page.getItems()) {
+            out.add(item.getRaw());
+          }
+          return page.getMetadata();
+        });
+    return out;
+  }
+
+  private <P extends KubernetesListObject> void pages(
+      @Nullable String namespace,
+      @Nullable String labelSelector,
+      @Nullable String fieldSelector,
+      Function<ListOptions, KubernetesApiResponse<P>> request,
+      Function<P, @Nullable V1ListMeta> consume) {
+    String token = null;
+    do {
+      ListOptions options = new ListOptions().limit(PAGE_SIZE);
+      if (labelSelector != null) {
+        options.setLabelSelector(labelSelector);
+      }
+      if (fieldSelector != null) {
+        options.setFieldSelector(fieldSelector);
+      }
+      if (token != null) {
+        options.setContinue(token);
+      }
+      P page =
+          check(
+              "list", namespace, null, send("list", namespace, null, () -> request.apply(options)));
+      V1ListMeta meta = consume.apply(page);
+      token = meta == null ? null : meta.getContinue();
+    } while (token != null && !token.isEmpty());
+  }
+
+  /** A typed model of a raw object from {@link #listRaw}. */
+  T fromRaw(JsonObject object) {
+    return JSON.getGson().fromJson(object, kind.type());
+  }
+
+  /**
+   * Server-side apply of {@code body} (a complete object with {@code apiVersion} and {@code kind})
+   * under {@code manager}, forcing conflicts: the caller has decided that its fields win.
+   */
+  T apply(@Nullable String namespace, String name, Object body, String manager) {
+    JsonElement tree = JSON.getGson().toJsonTree(body);
+    return applied(namespace, name, withoutEmpty(tree).toString(), manager).object();
+  }
+
+  /**
+   * The tree without empty lists and maps. client-java's models start every collection empty, and
+   * an applied {@code []} or {@code {}} would claim the field (an empty {@code clusterIPs} even
+   * fails validation); for server-side apply, absent and empty own the same: nothing.
+   */
+  static JsonElement withoutEmpty(JsonElement e) {
+    if (e instanceof JsonObject o) {
+      JsonObject out = new JsonObject();
+      for (Map.Entry<String, JsonElement> entry : o.entrySet()) {
+        JsonElement v = withoutEmpty(entry.getValue());
+        if (!isEmpty(v)) {
+          out.add(entry.getKey(), v);
+        }
+      }
+      return out;
+    }
+    if (e instanceof JsonArray a) {
+      JsonArray out = new JsonArray();
+      for (JsonElement item : a) {
+        out.add(withoutEmpty(item));
+      }
+      return out;
+    }
+    return e;
+  }
+
+  private static boolean isEmpty(JsonElement e) {
+    return e.isJsonNull()
+        || (e instanceof JsonObject o && o.size() == 0)
+        || (e instanceof JsonArray a && a.isEmpty());
+  }
+
+  /**
+   * Server-side apply of a JSON document, forced, telling whether it created the object.
+   *
+   * @param <T> the object model
+   * @param object the object as the server returned it
+   * @param created whether the apply created it (HTTP 201)
+   */
+  record Applied<T>(T object, boolean created) {}
+
+  /** Server-side apply of a JSON body; see {@link #apply}. */
+  Applied<T> applied(@Nullable String namespace, String name, String json, String manager) {
+    PatchOptions options = new PatchOptions().fieldManager(manager).force(true);
+    V1Patch patch = new V1Patch(json);
+    String format = V1Patch.PATCH_FORMAT_APPLY_YAML;
+    KubernetesApiResponse<T> r =
+        send(
+            "apply",
+            namespace,
+            name,
+            () ->
+                scoped(namespace)
+                    ? typed.patch(namespace, name, format, patch, options)
+                    : typed.patch(name, format, patch, options));
+    return new Applied<>(check("apply", namespace, name, r), r.getHttpStatusCode() == 201);
+  }
+
+  /** A patch of the given format ({@link V1Patch}{@code .PATCH_FORMAT_*}) under {@code manager}. */
+  T patch(
+      @Nullable String namespace,
+      String name,
+      String format,
+      String body,
+      @Nullable String manager) {
+    PatchOptions options = new PatchOptions();
+    if (manager != null) {
+      options.setFieldManager(manager);
+    }
+    return patch(namespace, name, format, body, options, "patch");
+  }
+
+  private T patch(
+      @Nullable String namespace,
+      String name,
+      String format,
+      String body,
+      PatchOptions options,
+      String operation) {
+    V1Patch patch = new V1Patch(body);
+    return check(
+        operation,
+        namespace,
+        name,
+        send(
+            operation,
+            namespace,
+            name,
+            () ->
+                scoped(namespace)
+                    ? typed.patch(namespace, name, format, patch, options)
+                    : typed.patch(name, format, patch, options)));
+  }
+
+  /** Creates an object; its metadata names the namespace. */
+  T create(T object) {
+    String namespace = object.getMetadata().getNamespace();
+    return check(
+        "create",
+        namespace,
+        object.getMetadata().getName(),
+        send("create", namespace, object.getMetadata().getName(), () -> typed.create(object)));
+  }
+
+  /** Replaces an object; a {@code metadata.resourceVersion} makes it a compare-and-set. */
+  T update(T object) {
+    String namespace = object.getMetadata().getNamespace();
+    String name = object.getMetadata().getName();
+    return check(
+        "update", namespace, name, send("update", namespace, name, () -> typed.update(object)));
+  }
+
+  /**
+   * Deletes an object, only if it still has {@code uid} and {@code resourceVersion} when they are
+   * given.
+   *
+   * @return {@code false} when it did not exist
+   */
+  boolean delete(
+      @Nullable String namespace,
+      String name,
+      @Nullable String uid,
+      @Nullable String resourceVersion,
+      @Nullable String propagationPolicy) {
+    DeleteOptions options = new DeleteOptions();
+    if (uid != null || resourceVersion != null) {
+      options.setPreconditions(new V1Preconditions().uid(uid).resourceVersion(resourceVersion));
+    }
+    if (propagationPolicy != null) {
+      options.setPropagationPolicy(propagationPolicy);
+    }
+    KubernetesApiResponse<T> r =
+        send(
+            "delete",
+            namespace,
+            name,
+            () ->
+                scoped(namespace)
+                    ? typed.delete(namespace, name, options)
+                    : typed.delete(name, options));
+    if (r.getHttpStatusCode() == 404) {
+      return false;
+    }
+    if (!r.isSuccess()) {
+      throw errors.translate(
+          "delete",
+          kind.kind(),
+          namespace,
+          name,
+          KubeFailure.of(r.getStatus(), r.getHttpStatusCode()));
+    }
+    return true;
+  }
+
+  /**
+   * Opens a watch on the client without read timeout. Without a resource version in {@code options}
+   * the server first sends the current objects as {@code ADDED} events.
+   */
+  Watchable<T> watch(@Nullable String namespace, ListOptions options) {
+    try {
+      return scoped(namespace) ? watching.watch(namespace, options) : watching.watch(options);
+    } catch (ApiException e) {
+      throw errors.translate("watch", kind.kind(), namespace, null, KubeFailure.of(e));
+    } catch (RuntimeException e) {
+      KubeFailure f = KubeFailure.ofWrapped(e);
+      if (f == null) {
+        throw e;
+      }
+      throw errors.translate("watch", kind.kind(), namespace, null, f);
+    }
+  }
+
+  /** The exception for a failure the caller detected itself. */
+  RuntimeException failure(
+      String operation, @Nullable String namespace, @Nullable String name, KubeFailure f) {
+    return errors.translate(operation, kind.kind(), namespace, name, f);
+  }
+
+  private <R extends KubernetesType> KubernetesApiResponse<R> send(
+      String operation,
+      @Nullable String namespace,
+      @Nullable String name,
+      Supplier<KubernetesApiResponse<R>> request) {
+    try {
+      return request.get();
+    } catch (RuntimeException e) {
+      KubeFailure f = KubeFailure.ofWrapped(e);
+      if (f == null) {
+        throw e;
+      }
+      throw errors.translate(operation, kind.kind(), namespace, name, f);
+    }
+  }
+
+  private <R extends KubernetesType> R check(
+      String operation,
+      @Nullable String namespace,
+      @Nullable String name,
+      KubernetesApiResponse<R> response) {
+    if (!response.isSuccess() || response.getObject() == null) {
+      throw errors.translate(
+          operation,
+          kind.kind(),
+          namespace,
+          name,
+          KubeFailure.of(response.getStatus(), response.getHttpStatusCode()));
+    }
+    return response.getObject();
+  }
+
+  private static boolean scoped(@Nullable String namespace) {
+    return namespace != null && !namespace.isEmpty();
+  }
+}
