@@ -1,0 +1,81 @@
+package dev.capstan.k8s;
+
+import dev.capstan.release.ClusterException;
+import dev.capstan.release.model.ReleaseIdentity;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.custom.V1Patch;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Deleting and un-stamping an object only while it carries a given owner's stamp: read it, check
+ * the stamp, then write with the read object's uid and resourceVersion as preconditions, so an
+ * object that changed hands in between is never touched. A lost race is read again (at most {@value
+ * #ATTEMPTS} times).
+ */
+final class OwnedObjects {
+  static final int ATTEMPTS = 3;
+
+  private OwnedObjects() {}
+
+  /**
+   * Deletes the object if it exists and {@code owner} owns it.
+   *
+   * @return whether it was deleted
+   */
+  static <T extends KubernetesObject> boolean delete(
+      ResourceApi<T, ?> api,
+      String namespace,
+      String name,
+      ReleaseIdentity owner,
+      @Nullable String propagationPolicy) {
+    for (int attempt = 1; ; attempt++) {
+      Optional<T> live = api.get(namespace, name);
+      if (live.isEmpty() || !Stamps.ownedBy(live.get().getMetadata(), owner)) {
+        return false;
+      }
+      V1ObjectMeta meta = live.get().getMetadata();
+      try {
+        return api.delete(
+            namespace, name, meta.getUid(), meta.getResourceVersion(), propagationPolicy);
+      } catch (ClusterException e) {
+        if (e.status() != 409 || attempt == ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /**
+   * Removes {@code owner}'s stamp (its labels and annotations, except {@code keep}) if the object
+   * exists and {@code owner} owns it, with a JSON merge patch conditioned on the resourceVersion.
+   *
+   * @return whether a stamp was removed
+   */
+  static <T extends KubernetesObject> boolean unstamp(
+      ResourceApi<T, ?> api,
+      String namespace,
+      String name,
+      ReleaseIdentity owner,
+      Set<String> keep) {
+    for (int attempt = 1; ; attempt++) {
+      Optional<T> live = api.get(namespace, name);
+      if (live.isEmpty() || !Stamps.ownedBy(live.get().getMetadata(), owner)) {
+        return false;
+      }
+      V1ObjectMeta meta = live.get().getMetadata();
+      String patch = Stamps.removalPatch(meta, String.valueOf(meta.getResourceVersion()), keep);
+      try {
+        api.patch(
+            namespace, name, V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, patch, Stamps.MANAGER_NAME);
+        return true;
+      } catch (ClusterException e) {
+        if (e.status() != 409 || attempt == ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
+  }
+}

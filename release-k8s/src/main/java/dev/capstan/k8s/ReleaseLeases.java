@@ -1,0 +1,192 @@
+package dev.capstan.k8s;
+
+import dev.capstan.release.ClusterException;
+import dev.capstan.release.ReleaseLockedException;
+import dev.capstan.release.model.Lease;
+import dev.capstan.release.port.LeaseGrant;
+import io.kubernetes.client.openapi.models.V1Lease;
+import io.kubernetes.client.openapi.models.V1LeaseList;
+import io.kubernetes.client.openapi.models.V1LeaseSpec;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The operation lease of a release as a {@code coordination.k8s.io/v1} Lease named {@code
+ * capstan.release.v1.<name>} in the release's namespace: {@code holderIdentity}, {@code
+ * acquireTime}, {@code renewTime} and {@code leaseDurationSeconds} (the duration rounded up to
+ * whole seconds). It expires at {@code renewTime + leaseDurationSeconds}. Every change is a
+ * compare-and-set on the Lease's resourceVersion, so two holders never both win.
+ */
+final class ReleaseLeases {
+  private static final int ATTEMPTS = 3;
+
+  private final ResourceApi<V1Lease, V1LeaseList> leases;
+
+  ReleaseLeases(ResourceApi<V1Lease, V1LeaseList> leases) {
+    this.leases = leases;
+  }
+
+  static String leaseName(String release) {
+    return "capstan.release.v1." + release;
+  }
+
+  LeaseGrant acquire(String namespace, String name, String holder, Instant now, Duration ttl) {
+    String lease = leaseName(name);
+    int seconds = seconds(ttl);
+    Instant at = micros(now);
+    for (int attempt = 1; ; attempt++) {
+      Optional<V1Lease> live = leases.get(namespace, lease);
+      try {
+        if (live.isEmpty()) {
+          leases.create(
+              new V1Lease()
+                  .apiVersion("coordination.k8s.io/v1")
+                  .kind("Lease")
+                  .metadata(new V1ObjectMeta().name(lease).namespace(namespace))
+                  .spec(spec(holder, at, at, seconds, 0)));
+          return new LeaseGrant(new Lease(holder, at, at.plusSeconds(seconds)), null);
+        }
+        V1Lease current = live.get();
+        Lease held = held(current);
+        Lease takenOver = null;
+        if (held != null && !held.holder().equals(holder)) {
+          if (!held.expiredAt(now)) {
+            throw new ReleaseLockedException(
+                namespace + "/" + name, held.holder(), held.expiresAt());
+          }
+          takenOver = held;
+        }
+        V1LeaseSpec old = current.getSpec() == null ? new V1LeaseSpec() : current.getSpec();
+        int transitions =
+            (old.getLeaseTransitions() == null ? 0 : old.getLeaseTransitions())
+                + (held == null || !held.holder().equals(holder) ? 1 : 0);
+        current.setSpec(spec(holder, at, at, seconds, transitions));
+        leases.update(current);
+        return new LeaseGrant(new Lease(holder, at, at.plusSeconds(seconds)), takenOver);
+      } catch (ClusterException e) {
+        if (e.status() != 409 || attempt == ATTEMPTS) {
+          throw e;
+        }
+        // another holder wrote the Lease between our read and write: read it again
+      }
+    }
+  }
+
+  void renew(String namespace, String name, String holder, Instant now, Duration ttl) {
+    String lease = leaseName(name);
+    for (int attempt = 1; ; attempt++) {
+      Optional<V1Lease> live = leases.get(namespace, lease);
+      Lease held = live.map(ReleaseLeases::held).orElse(null);
+      if (live.isEmpty() || held == null || !held.holder().equals(holder)) {
+        throw new ReleaseLockedException(
+            namespace + "/" + name,
+            held == null ? "nobody" : held.holder(),
+            held == null ? now : held.expiresAt());
+      }
+      V1Lease current = live.get();
+      V1LeaseSpec spec = current.getSpec();
+      spec.setRenewTime(time(micros(now)));
+      spec.setLeaseDurationSeconds(seconds(ttl));
+      try {
+        leases.update(current);
+        return;
+      } catch (ClusterException e) {
+        if (e.status() != 409 || attempt == ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  void release(String namespace, String name, String holder, boolean forget) {
+    String lease = leaseName(name);
+    for (int attempt = 1; ; attempt++) {
+      Optional<V1Lease> live = leases.get(namespace, lease);
+      Lease held = live.map(ReleaseLeases::held).orElse(null);
+      if (live.isEmpty() || held == null || !held.holder().equals(holder)) {
+        if (forget && live.isPresent() && held == null) {
+          deleteQuietly(namespace, live.get());
+        }
+        return;
+      }
+      V1Lease current = live.get();
+      try {
+        if (forget) {
+          V1ObjectMeta meta = current.getMetadata();
+          leases.delete(namespace, lease, meta.getUid(), meta.getResourceVersion(), null);
+        } else {
+          current.getSpec().setHolderIdentity(null);
+          leases.update(current);
+        }
+        return;
+      } catch (ClusterException e) {
+        if (e.status() != 409 || attempt == ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private void deleteQuietly(String namespace, V1Lease lease) {
+    V1ObjectMeta meta = lease.getMetadata();
+    try {
+      leases.delete(namespace, meta.getName(), meta.getUid(), meta.getResourceVersion(), null);
+    } catch (ClusterException e) {
+      if (e.status() != 409) {
+        throw e;
+      }
+      // taken meanwhile: it is someone's lease now
+    }
+  }
+
+  /** The lease as held, or {@code null} when nobody holds it. */
+  static @Nullable Lease held(V1Lease lease) {
+    V1LeaseSpec spec = lease.getSpec();
+    if (spec == null || spec.getHolderIdentity() == null || spec.getHolderIdentity().isEmpty()) {
+      return null;
+    }
+    OffsetDateTime renewed =
+        spec.getRenewTime() != null ? spec.getRenewTime() : spec.getAcquireTime();
+    if (renewed == null) {
+      return null;
+    }
+    Instant renewedAt = renewed.toInstant();
+    Instant expires =
+        renewedAt.plusSeconds(
+            spec.getLeaseDurationSeconds() == null ? 0 : spec.getLeaseDurationSeconds());
+    Instant acquired =
+        spec.getAcquireTime() == null ? renewedAt : spec.getAcquireTime().toInstant();
+    return new Lease(
+        spec.getHolderIdentity(), acquired.isAfter(expires) ? expires : acquired, expires);
+  }
+
+  private static V1LeaseSpec spec(
+      String holder, Instant acquired, Instant renewed, int seconds, int transitions) {
+    return new V1LeaseSpec()
+        .holderIdentity(holder)
+        .acquireTime(time(acquired))
+        .renewTime(time(renewed))
+        .leaseDurationSeconds(seconds)
+        .leaseTransitions(transitions);
+  }
+
+  /** The duration in whole seconds, rounded up, at least one. */
+  static int seconds(Duration ttl) {
+    long millis = ttl.toMillis();
+    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, (millis + 999) / 1000));
+  }
+
+  private static Instant micros(Instant t) {
+    return t.truncatedTo(ChronoUnit.MICROS);
+  }
+
+  private static OffsetDateTime time(Instant t) {
+    return OffsetDateTime.ofInstant(t, ZoneOffset.UTC);
+  }
+}

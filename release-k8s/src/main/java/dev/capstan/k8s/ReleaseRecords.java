@@ -1,0 +1,439 @@
+package dev.capstan.k8s;
+
+import dev.capstan.release.ClusterException;
+import dev.capstan.release.StaleRecordException;
+import dev.capstan.release.codec.RecordFormatException;
+import dev.capstan.release.codec.ReleaseRecordCodec;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.port.StoredRelease;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Secret;
+import io.kubernetes.client.openapi.models.V1SecretList;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Release records as Secrets, one per revision: the head {@code capstan.release.v1.<name>.v<rev>}
+ * of type {@value #TYPE}, labelled {@code owner=capstan}, {@code name}, {@code status}, {@code
+ * version} (the revision) and {@value #PART}{@code =head}, holds the shared codec's bytes under
+ * {@code release}. A record larger than {@link #CHUNK_BYTES} is split across chunk Secrets ({@value
+ * #CHUNK_TYPE}, {@value #PART}{@code =chunk}) named {@code <head>.<digest>.<i>}, and the head holds
+ * the SHA-256 and size of the whole record, checked on every read.
+ *
+ * <p>The version token of a stored record is the head's resourceVersion, followed for a chunked
+ * record by its digest and chunk count ({@code 4711:1f2e3d4c5b6a7988:3}), so an update knows which
+ * chunks it replaces without reading them. Updates are compare-and-set on the head.
+ */
+final class ReleaseRecords {
+  static final String TYPE = "capstan.dev/release.v1";
+  static final String CHUNK_TYPE = "capstan.dev/release.v1.chunk";
+  static final String PART = Stamps.PREFIX + "record";
+  static final String SHA256 = Stamps.PREFIX + "record-sha256";
+  static final String SIZE = Stamps.PREFIX + "record-size";
+  static final String CHUNKS = Stamps.PREFIX + "record-chunks";
+  static final String DATA_KEY = "release";
+  static final String CHUNK_KEY = "chunk";
+
+  /**
+   * The most record bytes one Secret holds: below the API server's 1 MiB limit on a Secret's data,
+   * with room for the metadata.
+   */
+  static final int CHUNK_BYTES = 1_000_000;
+
+  /** A label selector that leaves record Secrets out (for observing user Secrets). */
+  static final String NOT_RECORDS = "!" + PART;
+
+  private static final int DIGEST_IN_NAME = 16;
+
+  private final ResourceApi<V1Secret, V1SecretList> secrets;
+  private final CoreV1Api core;
+  private final int chunkBytes;
+
+  ReleaseRecords(ResourceApi<V1Secret, V1SecretList> secrets, CoreV1Api core, int chunkBytes) {
+    this.secrets = secrets;
+    this.core = core;
+    this.chunkBytes = chunkBytes;
+  }
+
+  static String headName(String name, int revision) {
+    return "capstan.release.v1." + name + ".v" + revision;
+  }
+
+  /** Every revision of a release, newest first: one LIST. */
+  List<StoredRelease> all(String namespace, String name) {
+    List<V1Secret> found = secrets.list(namespace, "owner=capstan,name=" + name + "," + PART, null);
+    Map<String, V1Secret> chunks = new HashMap<>();
+    List<V1Secret> heads = new ArrayList<>();
+    for (V1Secret s : found) {
+      if ("chunk".equals(label(s, PART))) {
+        chunks.put(s.getMetadata().getName(), s);
+      } else if ("head".equals(label(s, PART))) {
+        heads.add(s);
+      }
+    }
+    List<StoredRelease> out = new ArrayList<>();
+    for (V1Secret head : heads) {
+      out.add(read(head, chunks));
+    }
+    out.sort(Comparator.comparingInt((StoredRelease r) -> r.release().revision()).reversed());
+    return out;
+  }
+
+  /** The latest revision of every release in the namespace, by name. */
+  List<StoredRelease> latestOfEach(String namespace) {
+    Map<String, V1Secret> latest = new TreeMap<>();
+    for (V1Secret head : secrets.list(namespace, "owner=capstan," + PART + "=head", null)) {
+      String release = label(head, "name");
+      V1Secret current = release == null ? null : latest.get(release);
+      if (release != null && (current == null || revision(head) > revision(current))) {
+        latest.put(release, head);
+      }
+    }
+    List<StoredRelease> out = new ArrayList<>();
+    for (V1Secret head : latest.values()) {
+      Map<String, V1Secret> chunks = new HashMap<>();
+      if (chunkCount(head) > 0) {
+        String selector =
+            "owner=capstan,name="
+                + label(head, "name")
+                + ",version="
+                + revision(head)
+                + ","
+                + PART
+                + "=chunk";
+        for (V1Secret c : secrets.list(namespace, selector, null)) {
+          chunks.put(c.getMetadata().getName(), c);
+        }
+      }
+      out.add(read(head, chunks));
+    }
+    return out;
+  }
+
+  /** Stores a new revision: chunks first, the head last. */
+  StoredRelease create(Release release) {
+    Encoded e = Encoded.of(ReleaseRecordCodec.encode(release), chunkBytes);
+    List<String> created = writeChunks(release, e);
+    try {
+      V1Secret head = secrets.create(head(release, e, null));
+      return new StoredRelease(release, e.token(head.getMetadata().getResourceVersion()));
+    } catch (ClusterException ex) {
+      deleteChunks(release.namespace(), created);
+      if (ex.status() == 409) {
+        throw new StaleRecordException(
+            release.qualifiedName(), release.revision(), "the revision already exists");
+      }
+      throw ex;
+    }
+  }
+
+  /** Replaces a revision if its head is still at the token's resourceVersion. */
+  StoredRelease update(Release release, String expectedVersion) {
+    Token old = Token.parse(expectedVersion);
+    Encoded e = Encoded.of(ReleaseRecordCodec.encode(release), chunkBytes);
+    boolean sameChunks = e.chunks() > 0 && e.digest().equals(old.digest());
+    List<String> created = sameChunks ? List.of() : writeChunks(release, e);
+    V1Secret head;
+    try {
+      head = secrets.update(head(release, e, old.resourceVersion()));
+    } catch (ClusterException ex) {
+      deleteChunks(release.namespace(), created);
+      if (ex.status() == 409 || ex.status() == 404) {
+        throw new StaleRecordException(
+            release.qualifiedName(),
+            release.revision(),
+            ex.status() == 404
+                ? "the revision does not exist"
+                : "expected version " + expectedVersion + ", the record was changed since");
+      }
+      throw ex;
+    }
+    if (old.chunks() > 0 && !old.digest().equals(e.digest())) {
+      List<String> stale = new ArrayList<>();
+      for (int i = 0; i < old.chunks(); i++) {
+        stale.add(chunkName(release.name(), release.revision(), old.digest(), i));
+      }
+      deleteChunks(release.namespace(), stale);
+    }
+    return new StoredRelease(release, e.token(head.getMetadata().getResourceVersion()));
+  }
+
+  /** Deletes a revision's head and chunks: one DELETECOLLECTION by label. */
+  void delete(String namespace, String name, int revision) {
+    String selector = "owner=capstan,name=" + name + ",version=" + revision + "," + PART;
+    try {
+      core.deleteCollectionNamespacedSecret(namespace).labelSelector(selector).execute();
+    } catch (ApiException e) {
+      throw secrets.failure("deletecollection", namespace, null, KubeFailure.of(e));
+    }
+  }
+
+  private List<String> writeChunks(Release release, Encoded e) {
+    List<String> created = new ArrayList<>();
+    for (int i = 0; i < e.chunks(); i++) {
+      String chunkName = chunkName(release.name(), release.revision(), e.digest(), i);
+      V1Secret chunk =
+          new V1Secret()
+              .apiVersion("v1")
+              .kind("Secret")
+              .metadata(
+                  new V1ObjectMeta()
+                      .name(chunkName)
+                      .namespace(release.namespace())
+                      .labels(labels(release, "chunk")))
+              .type(CHUNK_TYPE)
+              .data(Map.of(CHUNK_KEY, e.chunk(i)));
+      try {
+        secrets.create(chunk);
+        created.add(chunkName);
+      } catch (ClusterException ex) {
+        if (ex.status() != 409) {
+          deleteChunks(release.namespace(), created);
+          throw ex;
+        }
+        // A chunk of this digest exists already: the same bytes, from an earlier attempt.
+      }
+    }
+    return created;
+  }
+
+  /** Best effort: a chunk left behind is removed with its revision. */
+  private void deleteChunks(String namespace, List<String> names) {
+    for (String chunk : names) {
+      try {
+        secrets.delete(namespace, chunk, null, null, null);
+      } catch (ClusterException leftBehind) {
+        // deleteRecord's DELETECOLLECTION removes it with the revision
+      }
+    }
+  }
+
+  private V1Secret head(Release release, Encoded e, @Nullable String resourceVersion) {
+    Map<String, String> annotations = new LinkedHashMap<>();
+    annotations.put(SHA256, e.sha256());
+    annotations.put(SIZE, Integer.toString(e.bytes().length));
+    annotations.put(CHUNKS, Integer.toString(e.chunks()));
+    return new V1Secret()
+        .apiVersion("v1")
+        .kind("Secret")
+        .metadata(
+            new V1ObjectMeta()
+                .name(headName(release.name(), release.revision()))
+                .namespace(release.namespace())
+                .resourceVersion(resourceVersion)
+                .labels(labels(release, "head"))
+                .annotations(annotations))
+        .type(TYPE)
+        .data(e.chunks() == 0 ? Map.of(DATA_KEY, e.bytes()) : Map.of());
+  }
+
+  private static Map<String, String> labels(Release release, String part) {
+    Map<String, String> labels = new LinkedHashMap<>();
+    labels.put("owner", "capstan");
+    labels.put("name", release.name());
+    labels.put("status", release.status().id());
+    labels.put("version", Integer.toString(release.revision()));
+    labels.put(PART, part);
+    return labels;
+  }
+
+  static String chunkName(String name, int revision, String digest, int index) {
+    return headName(name, revision) + "." + digest + "." + index;
+  }
+
+  /** Reads and verifies one head (and its chunks). */
+  private StoredRelease read(V1Secret head, Map<String, V1Secret> chunks) {
+    String name = head.getMetadata().getName();
+    int count = chunkCount(head);
+    String sha = annotation(head, SHA256);
+    byte[] bytes;
+    if (count == 0) {
+      bytes = head.getData() == null ? null : head.getData().get(DATA_KEY);
+      if (bytes == null) {
+        throw new RecordFormatException("release record Secret " + name + " has no data", null);
+      }
+    } else {
+      if (sha == null || sha.length() < DIGEST_IN_NAME) {
+        throw new RecordFormatException(
+            "release record Secret " + name + " is chunked but names no digest", null);
+      }
+      String release = String.valueOf(label(head, "name"));
+      List<byte[]> parts = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        String chunkName = chunkName(release, revision(head), sha.substring(0, DIGEST_IN_NAME), i);
+        V1Secret chunk = chunks.get(chunkName);
+        byte[] part =
+            chunk == null || chunk.getData() == null ? null : chunk.getData().get(CHUNK_KEY);
+        if (part == null) {
+          throw new RecordFormatException(
+              "release record Secret "
+                  + name
+                  + " is missing chunk "
+                  + (i + 1)
+                  + " of "
+                  + count
+                  + " ("
+                  + chunkName
+                  + ")",
+              null);
+        }
+        parts.add(part);
+      }
+      bytes = concat(parts);
+    }
+    if (sha != null && !sha.equals(sha256(bytes))) {
+      throw new RecordFormatException(
+          "release record Secret "
+              + name
+              + " fails verification: its "
+              + bytes.length
+              + " bytes do not have the recorded SHA-256 "
+              + sha,
+          null);
+    }
+    Release release = ReleaseRecordCodec.decode(bytes);
+    String digest = count == 0 ? "" : String.valueOf(sha).substring(0, DIGEST_IN_NAME);
+    return new StoredRelease(
+        release,
+        new Token(String.valueOf(head.getMetadata().getResourceVersion()), digest, count)
+            .toString());
+  }
+
+  private static byte[] concat(List<byte[]> parts) {
+    int size = parts.stream().mapToInt(p -> p.length).sum();
+    byte[] out = new byte[size];
+    int at = 0;
+    for (byte[] p : parts) {
+      System.arraycopy(p, 0, out, at, p.length);
+      at += p.length;
+    }
+    return out;
+  }
+
+  private static int chunkCount(V1Secret head) {
+    String n = annotation(head, CHUNKS);
+    try {
+      return n == null ? 0 : Integer.parseInt(n);
+    } catch (NumberFormatException e) {
+      throw new RecordFormatException(
+          "release record Secret " + head.getMetadata().getName() + " has a bad chunk count: " + n,
+          e);
+    }
+  }
+
+  private static int revision(V1Secret s) {
+    try {
+      return Integer.parseInt(String.valueOf(label(s, "version")));
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  private static @Nullable String label(V1Secret s, String key) {
+    return s.getMetadata() == null || s.getMetadata().getLabels() == null
+        ? null
+        : s.getMetadata().getLabels().get(key);
+  }
+
+  private static @Nullable String annotation(V1Secret s, String key) {
+    return Live.annotation(s.getMetadata(), key);
+  }
+
+  static String sha256(byte[] bytes) {
+    try {
+      return java.util.HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java runtime has SHA-256", e);
+    }
+  }
+
+  /** A record's bytes, their SHA-256, and how they split into chunks. */
+  static final class Encoded {
+    private final byte[] bytes;
+    private final String sha256;
+    private final int chunkBytes;
+
+    private Encoded(byte[] bytes, int chunkBytes) {
+      this.bytes = bytes;
+      this.sha256 = ReleaseRecords.sha256(bytes);
+      this.chunkBytes = chunkBytes;
+    }
+
+    static Encoded of(byte[] bytes, int chunkBytes) {
+      return new Encoded(bytes, chunkBytes);
+    }
+
+    byte[] bytes() {
+      return bytes;
+    }
+
+    String sha256() {
+      return sha256;
+    }
+
+    /** 0 when the record fits in the head. */
+    int chunks() {
+      return bytes.length <= chunkBytes ? 0 : (bytes.length + chunkBytes - 1) / chunkBytes;
+    }
+
+    byte[] chunk(int i) {
+      return Arrays.copyOfRange(
+          bytes, i * chunkBytes, Math.min(bytes.length, (i + 1) * chunkBytes));
+    }
+
+    String digest() {
+      return chunks() == 0 ? "" : sha256.substring(0, DIGEST_IN_NAME);
+    }
+
+    String token(@Nullable String resourceVersion) {
+      return new Token(String.valueOf(resourceVersion), digest(), chunks()).toString();
+    }
+  }
+
+  /**
+   * A version token: the head's resourceVersion and, for a chunked record, its digest and chunk
+   * count.
+   */
+  record Token(String resourceVersion, String digest, int chunks) {
+    static Token parse(String token) {
+      String[] parts = token.split(":", -1);
+      try {
+        if (parts.length == 1) {
+          return new Token(parts[0], "", 0);
+        }
+        if (parts.length == 3) {
+          return new Token(parts[0], parts[1], Integer.parseInt(parts[2]));
+        }
+      } catch (NumberFormatException e) {
+        // fall through
+      }
+      throw new IllegalArgumentException(
+          "record version must be RESOURCE_VERSION or RESOURCE_VERSION:DIGEST:CHUNKS: '"
+              + token
+              + "'");
+    }
+
+    @Override
+    public String toString() {
+      return chunks == 0 ? resourceVersion : resourceVersion + ":" + digest + ":" + chunks;
+    }
+  }
+
+  /** The latest revision of a release: one LIST. */
+  Optional<StoredRelease> latest(String namespace, String name) {
+    List<StoredRelease> all = all(namespace, name);
+    return all.isEmpty() ? Optional.empty() : Optional.of(all.get(0));
+  }
+}

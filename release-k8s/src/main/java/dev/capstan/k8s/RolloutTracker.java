@@ -1,0 +1,359 @@
+package dev.capstan.k8s;
+
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1DeploymentList;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodList;
+import io.kubernetes.client.openapi.models.V1ReplicaSet;
+import io.kubernetes.client.openapi.models.V1ReplicaSetList;
+import io.kubernetes.client.util.Watch;
+import io.kubernetes.client.util.Watchable;
+import io.kubernetes.client.util.generic.options.ListOptions;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Waits for Deployment rollouts by watching, never polling: one LIST of the Deployments decides at
+ * once when every rollout is already over (the usual case for a cast that changed nothing);
+ * otherwise a watch on the Deployments and one on their pods (both opened without a resource
+ * version, so they start with the current objects) feed a queue, and every batch of events is
+ * evaluated with {@link Rollouts}. A pod in a bad state fails its Deployment only when it belongs
+ * to the Deployment's current ReplicaSet (found with one LIST of ReplicaSets, the first time a bad
+ * pod shows up), so old pods of a crashing revision never fail the rollout that replaces them.
+ */
+final class RolloutTracker {
+  private static final int MAX_WATCH_SECONDS = 300;
+  private static final int WATCH_RETRIES = 5;
+
+  private final ResourceApi<V1Deployment, V1DeploymentList> deployments;
+  private final ResourceApi<V1Pod, V1PodList> pods;
+  private final ResourceApi<V1ReplicaSet, V1ReplicaSetList> replicaSets;
+
+  RolloutTracker(KubeClients clients, Errors errors) {
+    this.deployments = new ResourceApi<>(clients, Kind.DEPLOYMENT, errors);
+    this.pods = new ResourceApi<>(clients, Kind.POD, errors);
+    this.replicaSets = new ResourceApi<>(clients, Kind.REPLICASET, errors);
+  }
+
+  /** How one rollout ended. */
+  sealed interface Outcome {
+    /** Rolled out. */
+    record Complete() implements Outcome {}
+
+    /** Will not roll out, for {@code reason}. */
+    record Failed(String reason) implements Outcome {}
+
+    /** Not decided when the wait ended; {@code message} is the last status seen. */
+    record Pending(String message) implements Outcome {}
+  }
+
+  /**
+   * Waits for the Deployments {@code names} of {@code namespace}.
+   *
+   * @param missingFails whether a Deployment that does not exist fails at once (otherwise it is
+   *     waited for)
+   * @param stopAtFailure whether to return as soon as one rollout fails
+   * @return the outcome of each Deployment
+   */
+  Map<String, Outcome> await(
+      String namespace,
+      Set<String> names,
+      Duration timeout,
+      boolean missingFails,
+      boolean stopAtFailure) {
+    long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
+    String field = names.size() == 1 ? "metadata.name=" + names.iterator().next() : null;
+    Wait wait = new Wait(namespace, names, missingFails);
+    for (V1Deployment d : deployments.list(namespace, null, field)) {
+      wait.put(d);
+    }
+    wait.evaluate();
+    if (wait.settled(stopAtFailure)) {
+      return wait.outcomes();
+    }
+    BlockingQueue<Object> events = new LinkedBlockingQueue<>();
+    String podSelector = Rollouts.podSelector(new ArrayList<>(wait.deployments.values()));
+    List<WatchLoop<?>> loops =
+        List.of(
+            new WatchLoop<>(deployments, namespace, field, null, deadline, events),
+            new WatchLoop<>(pods, namespace, null, podSelector, deadline, events));
+    loops.forEach(WatchLoop::start);
+    try {
+      while (!wait.settled(stopAtFailure)) {
+        long left = deadline - System.nanoTime();
+        Object first = left <= 0 ? null : events.poll(left, TimeUnit.NANOSECONDS);
+        if (first == null) {
+          break;
+        }
+        List<Object> batch = new ArrayList<>();
+        batch.add(first);
+        events.drainTo(batch);
+        for (Object event : batch) {
+          if (event instanceof RuntimeException failure) {
+            throw failure;
+          }
+          wait.apply((Event) event);
+        }
+        wait.evaluate();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw deployments.failure(
+          "watch", namespace, null, new KubeFailure(0, "", "interrupted", null));
+    } finally {
+      loops.forEach(WatchLoop::stop);
+    }
+    return wait.outcomes();
+  }
+
+  /** One watch event. */
+  private record Event(String type, KubernetesObject object) {}
+
+  /** The state of one wait: the objects seen and the outcomes so far. */
+  private final class Wait {
+    final String namespace;
+    final Set<String> names;
+    final boolean missingFails;
+    final Map<String, V1Deployment> deployments = new LinkedHashMap<>();
+    final Map<String, V1Pod> podsByName = new HashMap<>();
+    final Map<String, Outcome> outcomes = new LinkedHashMap<>();
+
+    /** Current template hash by Deployment uid and revision. */
+    final Map<String, String> templateHashes = new HashMap<>();
+
+    Wait(String namespace, Set<String> names, boolean missingFails) {
+      this.namespace = namespace;
+      this.names = new TreeSet<>(names);
+      this.missingFails = missingFails;
+    }
+
+    void put(V1Deployment d) {
+      String name = d.getMetadata().getName();
+      if (names.contains(name)) {
+        deployments.put(name, d);
+      }
+    }
+
+    void apply(Event e) {
+      boolean deleted = e.type().equals("DELETED");
+      if (e.object() instanceof V1Deployment d) {
+        if (deleted) {
+          deployments.remove(d.getMetadata().getName());
+        } else {
+          put(d);
+        }
+      } else if (e.object() instanceof V1Pod p) {
+        if (deleted) {
+          podsByName.remove(p.getMetadata().getName());
+        } else {
+          podsByName.put(p.getMetadata().getName(), p);
+        }
+      }
+    }
+
+    void evaluate() {
+      for (String name : names) {
+        Outcome current = outcomes.get(name);
+        if (current instanceof Outcome.Complete || current instanceof Outcome.Failed) {
+          continue;
+        }
+        outcomes.put(name, evaluate(name));
+      }
+    }
+
+    private Outcome evaluate(String name) {
+      V1Deployment d = deployments.get(name);
+      if (d == null) {
+        String message = "deployment " + namespace + "/" + name + " not found";
+        return missingFails ? new Outcome.Failed(message) : new Outcome.Pending(message);
+      }
+      Rollouts.Verdict verdict = Rollouts.verdict(d);
+      if (verdict.state() == Rollouts.State.COMPLETE) {
+        return new Outcome.Complete();
+      }
+      if (verdict.state() == Rollouts.State.FAILED) {
+        return new Outcome.Failed(verdict.message());
+      }
+      Map<String, String> selector = Rollouts.matchLabels(d);
+      for (V1Pod pod : podsByName.values()) {
+        String failure = Rollouts.podFailure(pod);
+        if (failure != null && Rollouts.selects(selector, pod) && current(d, pod)) {
+          return new Outcome.Failed(failure);
+        }
+      }
+      return new Outcome.Pending(verdict.message());
+    }
+
+    /** Whether the pod belongs to the Deployment's current ReplicaSet. */
+    private boolean current(V1Deployment d, V1Pod pod) {
+      String hash = templateHash(d);
+      Map<String, String> labels = pod.getMetadata().getLabels();
+      return hash != null && labels != null && hash.equals(labels.get(Rollouts.TEMPLATE_HASH));
+    }
+
+    private @Nullable String templateHash(V1Deployment d) {
+      String revision = Live.annotation(d.getMetadata(), Rollouts.REVISION);
+      String uid = d.getMetadata().getUid();
+      if (revision == null
+          || uid == null
+          || Rollouts.status(d).observedGeneration() < Rollouts.status(d).generation()) {
+        return null; // the controller has not made the new ReplicaSet yet
+      }
+      String key = uid + "#" + revision;
+      String known = templateHashes.get(key);
+      if (known != null) {
+        return known;
+      }
+      String selector = Rollouts.podSelector(List.of(d));
+      for (V1ReplicaSet rs : replicaSets.list(namespace, selector, null)) {
+        boolean owned =
+            rs.getMetadata().getOwnerReferences() != null
+                && rs.getMetadata().getOwnerReferences().stream()
+                    .map(V1OwnerReference::getUid)
+                    .anyMatch(uid::equals);
+        Map<String, String> labels = rs.getMetadata().getLabels();
+        if (owned
+            && revision.equals(Live.annotation(rs.getMetadata(), Rollouts.REVISION))
+            && labels != null
+            && labels.get(Rollouts.TEMPLATE_HASH) != null) {
+          String hash = labels.get(Rollouts.TEMPLATE_HASH);
+          templateHashes.put(key, hash);
+          return hash;
+        }
+      }
+      return null;
+    }
+
+    boolean settled(boolean stopAtFailure) {
+      if (stopAtFailure && outcomes.values().stream().anyMatch(o -> o instanceof Outcome.Failed)) {
+        return true;
+      }
+      return outcomes.values().stream().noneMatch(o -> o instanceof Outcome.Pending);
+    }
+
+    Map<String, Outcome> outcomes() {
+      return Map.copyOf(outcomes);
+    }
+  }
+
+  /**
+   * A watch kept open on its own daemon thread until stopped or the deadline passes, reopened
+   * (without a resource version, so it starts again from the current objects) when the server ends
+   * it or the connection drops. A failure it cannot recover from is put on the queue.
+   */
+  private static final class WatchLoop<T extends KubernetesObject> {
+    private final ResourceApi<T, ?> api;
+    private final String namespace;
+    private final @Nullable String fieldSelector;
+    private final @Nullable String labelSelector;
+    private final long deadline;
+    private final BlockingQueue<Object> events;
+    private final Thread thread;
+    private volatile boolean stopped;
+    private volatile @Nullable Watchable<T> current;
+
+    WatchLoop(
+        ResourceApi<T, ?> api,
+        String namespace,
+        @Nullable String fieldSelector,
+        @Nullable String labelSelector,
+        long deadline,
+        BlockingQueue<Object> events) {
+      this.api = api;
+      this.namespace = namespace;
+      this.fieldSelector = fieldSelector;
+      this.labelSelector = labelSelector;
+      this.deadline = deadline;
+      this.events = events;
+      this.thread = new Thread(this::run, "capstan-watch-" + api.kind().plural() + "-" + namespace);
+      this.thread.setDaemon(true);
+    }
+
+    void start() {
+      thread.start();
+    }
+
+    void stop() {
+      stopped = true;
+      closeQuietly(current);
+      thread.interrupt();
+    }
+
+    private void run() {
+      int failures = 0;
+      while (!stopped) {
+        long left = TimeUnit.NANOSECONDS.toSeconds(deadline - System.nanoTime());
+        if (left <= 0) {
+          return;
+        }
+        ListOptions options =
+            new ListOptions().timeoutSeconds((int) Math.min(MAX_WATCH_SECONDS, left + 1));
+        if (fieldSelector != null) {
+          options.setFieldSelector(fieldSelector);
+        }
+        if (labelSelector != null) {
+          options.setLabelSelector(labelSelector);
+        }
+        Watchable<T> watch = null;
+        try {
+          watch = api.watch(namespace, options);
+          current = watch;
+          if (stopped) {
+            return;
+          }
+          for (Watch.Response<T> r : watch) {
+            failures = 0;
+            if (r.object != null && !"ERROR".equals(r.type) && !"BOOKMARK".equals(r.type)) {
+              events.add(new Event(r.type, r.object));
+            }
+          }
+        } catch (RuntimeException e) {
+          if (stopped) {
+            return;
+          }
+          // translated transport errors keep the IOException as their cause
+          boolean transport = e.getCause() instanceof IOException;
+          if (!transport || ++failures >= WATCH_RETRIES) {
+            events.add(e);
+            return;
+          }
+          pause();
+        } finally {
+          closeQuietly(watch);
+        }
+      }
+    }
+
+    private void pause() {
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        stopped = true;
+      }
+    }
+
+    private static void closeQuietly(@Nullable Watchable<?> watch) {
+      if (watch != null) {
+        try {
+          watch.close();
+        } catch (IOException | RuntimeException ignored) {
+          // closing a dead connection
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,134 @@
+package dev.capstan.k8s;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.capstan.k8s.testing.ControlPlane;
+import dev.capstan.release.ReleaseController;
+import io.kubernetes.client.custom.V1Patch;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.AppsV1Api;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1ManagedFieldsEntry;
+import io.kubernetes.client.util.PatchUtils;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * What the adapter ITs share: fresh clients (so each test counts its own requests), a controller
+ * over the adapters, and reads and writes made behind Capstan's back through the plane's client.
+ */
+final class Cluster {
+  final ControlPlane plane;
+  final KubeClients kube;
+  final KubernetesOrchestrator orchestrator;
+  final KubernetesStore store;
+  final CoreV1Api core;
+  final AppsV1Api apps;
+
+  Cluster(ControlPlane plane) {
+    this.plane = requireNonNull(plane, "plane");
+    this.kube = KubeClients.fromKubeconfig(plane.kubeconfig());
+    this.orchestrator = new KubernetesOrchestrator(kube);
+    this.store = new KubernetesStore(kube);
+    this.core = new CoreV1Api(plane.client());
+    this.apps = new AppsV1Api(plane.client());
+  }
+
+  ReleaseController.Builder controller() {
+    return ReleaseController.builder(orchestrator, store).holder("it-caster");
+  }
+
+  ReleaseController controller(String holder) {
+    return ReleaseController.builder(orchestrator, store).holder(holder).build();
+  }
+
+  RequestCounter requests() {
+    return kube.requests();
+  }
+
+  /** The counts without the reads: CREATE, UPDATE, PATCH, DELETE and DELETECOLLECTION. */
+  SortedMap<String, Long> writes() {
+    SortedMap<String, Long> out = new TreeMap<>(requests().counts());
+    out.keySet()
+        .removeIf(k -> k.startsWith("GET ") || k.startsWith("LIST ") || k.startsWith("WATCH "));
+    return out;
+  }
+
+  /** The requests in order, without the reads. */
+  List<String> writeLog() {
+    return requests().log().stream()
+        .filter(l -> !(l.startsWith("GET ") || l.startsWith("LIST ") || l.startsWith("WATCH ")))
+        .toList();
+  }
+
+  ApiClient client() {
+    return plane.client();
+  }
+
+  /** A server-side apply of a ConfigMap's data under another field manager. */
+  void applyConfigMapAs(
+      String manager, String namespace, String name, Map<String, String> data, boolean force)
+      throws ApiException {
+    StringBuilder yaml =
+        new StringBuilder("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ")
+            .append(name)
+            .append("\n  namespace: ")
+            .append(namespace)
+            .append("\ndata:\n");
+    data.forEach((k, v) -> yaml.append("  ").append(k).append(": \"").append(v).append("\"\n"));
+    PatchUtils.patch(
+        io.kubernetes.client.openapi.models.V1ConfigMap.class,
+        () ->
+            core.patchNamespacedConfigMap(name, namespace, new V1Patch(yaml.toString()))
+                .fieldManager(manager)
+                .force(force)
+                .buildCall(null),
+        V1Patch.PATCH_FORMAT_APPLY_YAML,
+        client());
+  }
+
+  /** A JSON merge patch of a Deployment, made by hand (field manager kubectl-patch). */
+  V1Deployment mergePatchDeployment(String namespace, String name, String json)
+      throws ApiException {
+    return PatchUtils.patch(
+        V1Deployment.class,
+        () ->
+            apps.patchNamespacedDeployment(name, namespace, new V1Patch(json))
+                .fieldManager("kubectl-patch")
+                .buildCall(null),
+        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+        client());
+  }
+
+  /** The managed-fields entries of an object (typed models drop them; read them raw). */
+  List<V1ManagedFieldsEntry> managedFields(
+      String group, String version, String plural, String namespace, String name)
+      throws ApiException {
+    DynamicKubernetesObject object =
+        new DynamicKubernetesApi(group, version, plural, client())
+            .get(namespace, name)
+            .throwsApiException()
+            .getObject();
+    List<V1ManagedFieldsEntry> entries = object.getMetadata().getManagedFields();
+    return entries == null ? List.of() : entries;
+  }
+
+  /** The fields a manager owns on an object, as the fieldsV1 text. */
+  String fieldsOwnedBy(
+      String manager, String group, String version, String plural, String namespace, String name)
+      throws ApiException {
+    return managedFields(group, version, plural, namespace, name).stream()
+        .filter(e -> manager.equals(e.getManager()))
+        .map(e -> String.valueOf(e.getFieldsV1()))
+        .reduce("", String::concat);
+  }
+
+  static final Duration ROLLOUT = Duration.ofSeconds(60);
+}
