@@ -1,0 +1,162 @@
+package dev.capstan.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.capstan.k8s.testing.ControlPlane;
+import dev.capstan.k8s.testing.ControlPlaneTest;
+import dev.capstan.k8s.testing.TestNamespace;
+import dev.capstan.release.CastFailedException;
+import dev.capstan.release.ReleaseController;
+import dev.capstan.release.model.ContentHash;
+import dev.capstan.release.model.OwnershipStamp;
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.ReleaseIdentity;
+import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.ResourceType;
+import dev.capstan.release.model.ServiceSpec;
+import dev.capstan.release.port.Readiness;
+import io.kubernetes.client.custom.Quantity;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1ResourceQuota;
+import io.kubernetes.client.openapi.models.V1ResourceQuotaSpec;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Readiness fails fast with the reason. Every wait here has minutes to spare: a verdict reached by
+ * timing out would say "not ready after", so the reasons asserted prove the wait ended early.
+ */
+@ControlPlaneTest
+class ReadinessIT {
+  private static final Duration PATIENT = Duration.ofMinutes(5);
+
+  private static ServiceSpec web(String ns, String image) {
+    return ServiceSpec.builder(ns, "web").image(image).replicas(2).build();
+  }
+
+  private static void apply(Cluster cluster, ServiceSpec spec) {
+    cluster.orchestrator.apply(
+        spec,
+        OwnershipStamp.of(
+            new ReleaseIdentity(spec.namespace(), "app", "id-1"), 1, ContentHash.of(spec)));
+  }
+
+  private static List<ResourceRef> web(String ns) {
+    return List.of(ResourceRef.of(ResourceType.SERVICE, ns, "web"));
+  }
+
+  @Test
+  void aRolloutThatCompletesIsReadyAndIsSeenThroughAWatch(ControlPlane plane, TestNamespace tns) {
+    Cluster cluster = new Cluster(plane);
+    String ns = tns.name();
+    apply(cluster, web(ns, "registry.example/web:1"));
+
+    cluster.requests().reset();
+    Readiness readiness = cluster.orchestrator.awaitReady(web(ns), PATIENT);
+
+    assertThat(readiness).isEqualTo(Readiness.ready());
+    assertThat(cluster.requests().count("LIST deployments")).isEqualTo(1);
+    assertThat(cluster.requests().count("WATCH deployments")).isGreaterThanOrEqualTo(1);
+    assertThat(cluster.requests().count("GET deployments")).isZero(); // no polling
+
+    cluster.requests().reset();
+    assertThat(cluster.orchestrator.awaitReady(web(ns), PATIENT)).isEqualTo(Readiness.ready());
+    assertThat(cluster.requests().counts()).containsExactly(Map.entry("LIST deployments", 1L));
+  }
+
+  @Test
+  void aNeverReadyImageFailsTheCastFastWithImagePullBackOff(ControlPlane plane, TestNamespace tns) {
+    Cluster cluster = new Cluster(plane);
+    String ns = tns.name();
+    ReleaseController controller = cluster.controller().build();
+    Payloads payloads = Payloads.of(web(ns, ControlPlane.NEVER_READY_IMAGE));
+    ReleaseSpec spec =
+        ReleaseSpec.of(ns, "app", payloads)
+            .withOptions(dev.capstan.release.model.ReleaseOptions.defaults().withTimeout(PATIENT));
+
+    CastFailedException failed =
+        catchThrowableOfType(CastFailedException.class, () -> controller.cast(spec, payloads));
+
+    assertThat(failed.result().release().status()).isEqualTo(ReleaseStatus.FAILED);
+    assertThat(failed.result().release().failure())
+        .startsWith(
+            "verify failed: service service/"
+                + ns
+                + "/web is not ready: ImagePullBackOff: pod web-")
+        .contains(" container web");
+  }
+
+  @Test
+  void podsThatCannotBeCreatedFailFastWithFailedCreate(ControlPlane plane, TestNamespace tns)
+      throws ApiException {
+    Cluster cluster = new Cluster(plane);
+    String ns = tns.name();
+    cluster
+        .core
+        .createNamespacedResourceQuota(
+            ns,
+            new V1ResourceQuota()
+                .metadata(new V1ObjectMeta().name("no-pods"))
+                .spec(new V1ResourceQuotaSpec().hard(Map.of("pods", new Quantity("0")))))
+        .execute();
+    apply(cluster, web(ns, "registry.example/web:1"));
+
+    Readiness readiness = cluster.orchestrator.awaitReady(web(ns), PATIENT);
+
+    assertThat(readiness).isInstanceOf(Readiness.Failed.class);
+    assertThat(((Readiness.Failed) readiness).reason())
+        .startsWith("FailedCreate: ")
+        .contains("forbidden")
+        .contains("no-pods");
+  }
+
+  @Test
+  void unschedulablePodsFailFast(ControlPlane plane, TestNamespace tns) {
+    Cluster cluster = new Cluster(plane);
+    String ns = tns.name();
+    apply(
+        cluster,
+        ServiceSpec.builder(ns, "web")
+            .image("registry.example/web:1")
+            .resources(new ServiceSpec.Resources("1000", null, null, null))
+            .build());
+
+    Readiness readiness = cluster.orchestrator.awaitReady(web(ns), PATIENT);
+
+    assertThat(readiness).isInstanceOf(Readiness.Failed.class);
+    assertThat(((Readiness.Failed) readiness).reason())
+        .startsWith("Unschedulable: pod web-")
+        .contains("Insufficient cpu");
+  }
+
+  @Test
+  void podsOfTheRevisionBeingReplacedDoNotFailTheRollout(ControlPlane plane, TestNamespace tns) {
+    Cluster cluster = new Cluster(plane);
+    String ns = tns.name();
+    apply(cluster, web(ns, ControlPlane.NEVER_READY_IMAGE));
+    assertThat(cluster.orchestrator.awaitReady(web(ns), PATIENT))
+        .isInstanceOf(Readiness.Failed.class);
+
+    apply(cluster, web(ns, "registry.example/web:2"));
+
+    assertThat(cluster.orchestrator.awaitReady(web(ns), PATIENT)).isEqualTo(Readiness.ready());
+  }
+
+  @Test
+  void aMissingDeploymentFailsAtOnce(ControlPlane plane, TestNamespace tns) {
+    Cluster cluster = new Cluster(plane);
+    String ns = tns.name();
+
+    assertThat(cluster.orchestrator.awaitReady(web(ns), PATIENT))
+        .isEqualTo(
+            Readiness.failed(
+                ResourceRef.of(ResourceType.SERVICE, ns, "web"),
+                "deployment " + ns + "/web not found"));
+  }
+}
