@@ -177,7 +177,7 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
    */
   T apply(@Nullable String namespace, String name, Object body, String manager) {
     JsonElement tree = JSON.getGson().toJsonTree(body);
-    return applied(namespace, name, withoutEmpty(tree).toString(), manager).object();
+    return applyJson(namespace, name, withoutEmpty(tree).toString(), manager);
   }
 
   /**
@@ -212,30 +212,10 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
         || (e instanceof JsonArray a && a.isEmpty());
   }
 
-  /**
-   * Server-side apply of a JSON document, forced, telling whether it created the object.
-   *
-   * @param <T> the object model
-   * @param object the object as the server returned it
-   * @param created whether the apply created it (HTTP 201)
-   */
-  record Applied<T>(T object, boolean created) {}
-
-  /** Server-side apply of a JSON body; see {@link #apply}. */
-  Applied<T> applied(@Nullable String namespace, String name, String json, String manager) {
+  /** Server-side apply of a JSON document under {@code manager}, forced; see {@link #apply}. */
+  T applyJson(@Nullable String namespace, String name, String json, String manager) {
     PatchOptions options = new PatchOptions().fieldManager(manager).force(true);
-    V1Patch patch = new V1Patch(json);
-    String format = V1Patch.PATCH_FORMAT_APPLY_YAML;
-    KubernetesApiResponse<T> r =
-        send(
-            "apply",
-            namespace,
-            name,
-            () ->
-                scoped(namespace)
-                    ? typed.patch(namespace, name, format, patch, options)
-                    : typed.patch(name, format, patch, options));
-    return new Applied<>(check("apply", namespace, name, r), r.getHttpStatusCode() == 201);
+    return patch(namespace, name, V1Patch.PATCH_FORMAT_APPLY_YAML, json, options, "apply");
   }
 
   /** A patch of the given format ({@link V1Patch}{@code .PATCH_FORMAT_*}) under {@code manager}. */

@@ -11,8 +11,8 @@
  *   <li>A service is an {@code apps/v1} Deployment with one container named after it, selected by
  *       the pod label {@code capstan.dev/service=<name>}, plus a {@code v1} Service (same name,
  *       same selector, {@code targetPort} = port) when it declares ports. A secret is a Secret, a
- *       configmap a ConfigMap, a volume a PersistentVolumeClaim; namespaces and storage classes
- *       are only observed (and a namespace created on request).
+ *       configmap a ConfigMap, a volume a PersistentVolumeClaim; namespaces and storage classes are
+ *       only observed (and a namespace created on request).
  *   <li>Every write of an object is a server-side apply under field manager {@code capstan},
  *       forced: the plan has already decided (an adoption needs {@code adopt}, a repair is drift),
  *       so Capstan takes the fields it applies from other managers instead of failing; fields it
