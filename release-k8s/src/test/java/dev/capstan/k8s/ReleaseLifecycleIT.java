@@ -440,7 +440,6 @@ class ReleaseLifecycleIT {
                 .getItems())
         .isEmpty();
     assertThat(controller.get(ns, "app")).isEmpty();
-    assertThat(cluster.plane.client()).isNotNull();
   }
 
   static void assertStamped(V1ObjectMeta meta, String ns, String id, int revision) {

@@ -1,0 +1,80 @@
+package dev.capstan.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kubernetes.client.openapi.ApiException;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class KubeFailureTest {
+
+  @AfterEach
+  void clearInterrupt() {
+    Thread.interrupted();
+  }
+
+  @Test
+  void aStatusBodyGivesTheCodeReasonAndMessage() {
+    ApiException e =
+        new ApiException(
+            "Conflict",
+            409,
+            Map.of(),
+            "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
+                + "\"message\":\"Operation cannot be fulfilled\",\"reason\":\"Conflict\",\"code\":409}");
+
+    assertThat(KubeFailure.of(e))
+        .isEqualTo(new KubeFailure(409, "Conflict", "Operation cannot be fulfilled", null));
+  }
+
+  @Test
+  void aBodyThatIsNoStatusIsNeverShown() {
+    ApiException e =
+        new ApiException("boom", 500, Map.of(), "{\"data\":{\"password\":\"czNjcmV0\"}}");
+
+    KubeFailure f = KubeFailure.of(e);
+
+    assertThat(f.detail()).isEqualTo("HTTP 500 without a Status body");
+    assertThat(f.toString()).doesNotContain("czNjcmV0");
+  }
+
+  @Test
+  void anInterruptedRequestRestoresTheInterruptFlag() {
+    KubeFailure f = KubeFailure.of(new ApiException(new InterruptedIOException("interrupted")));
+
+    assertThat(f.detail()).isEqualTo("interrupted");
+    assertThat(f.interrupted()).isTrue();
+    assertThat(Thread.currentThread().isInterrupted()).isTrue();
+  }
+
+  @Test
+  void aReadTimeoutIsNoInterrupt() {
+    KubeFailure f = KubeFailure.of(new ApiException(new SocketTimeoutException("timeout")));
+
+    assertThat(f.status()).isZero();
+    assertThat(f.detail()).isEqualTo("SocketTimeoutException: timeout");
+    assertThat(f.interrupted()).isFalse();
+    assertThat(Thread.currentThread().isInterrupted()).isFalse();
+  }
+
+  @Test
+  void translationsNameTheOperationKindObjectAndStatus() {
+    KubeFailure f = new KubeFailure(404, "NotFound", "deployments.apps \"web\" not found", null);
+
+    RuntimeException release = Errors.RELEASE.translate("get", "Deployment", "shop", "web", f);
+    RuntimeException update = Errors.UPDATE.translate("list", "Pod", "shop", null, f);
+
+    assertThat(release)
+        .isInstanceOf(dev.capstan.release.ClusterException.class)
+        .hasMessage(
+            "get Deployment shop/web failed (HTTP 404): deployments.apps \"web\" not found");
+    assertThat(((dev.capstan.release.ClusterException) release).status()).isEqualTo(404);
+    assertThat(update)
+        .isInstanceOf(dev.capstan.update.ClusterException.class)
+        .hasMessage(
+            "list Pod in namespace shop failed (HTTP 404): deployments.apps \"web\" not found");
+  }
+}

@@ -1,0 +1,66 @@
+package dev.capstan.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.kubernetes.client.openapi.models.V1Lease;
+import io.kubernetes.client.openapi.models.V1LeaseSpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.Test;
+
+class ReleaseRecordsTest {
+
+  @Test
+  void recordsSplitIntoChunksOfTheChunkSizeAndNameTheirDigest() {
+    byte[] bytes = new byte[2500];
+    for (int i = 0; i < bytes.length; i++) {
+      bytes[i] = (byte) i;
+    }
+
+    ReleaseRecords.Encoded e = ReleaseRecords.Encoded.of(bytes, 1000);
+
+    assertThat(e.chunks()).isEqualTo(3);
+    assertThat(e.chunk(2)).hasSize(500).startsWith(bytes[2000]);
+    assertThat(e.digest()).isEqualTo(e.sha256().substring(0, 16));
+    assertThat(e.token("17")).isEqualTo("17:" + e.digest() + ":3");
+    assertThat(ReleaseRecords.Encoded.of(new byte[1000], 1000).chunks()).isZero();
+    assertThat(ReleaseRecords.Encoded.of(new byte[1000], 1000).token("9")).isEqualTo("9");
+    assertThat(ReleaseRecords.chunkName("web", 4, e.digest(), 2))
+        .isEqualTo("capstan.release.v1.web.v4." + e.digest() + ".2");
+  }
+
+  @Test
+  void versionTokensParse() {
+    assertThat(ReleaseRecords.Token.parse("17")).isEqualTo(new ReleaseRecords.Token("17", "", 0));
+    assertThat(ReleaseRecords.Token.parse("17:abcd:3"))
+        .isEqualTo(new ReleaseRecords.Token("17", "abcd", 3));
+    assertThatThrownBy(() -> ReleaseRecords.Token.parse("17:abcd"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "record version must be RESOURCE_VERSION or RESOURCE_VERSION:DIGEST:CHUNKS: '17:abcd'");
+  }
+
+  @Test
+  void leasesLastWholeSecondsFromTheirLastRenewal() {
+    assertThat(ReleaseLeases.seconds(Duration.ofMillis(1500))).isEqualTo(2);
+    assertThat(ReleaseLeases.seconds(Duration.ofMinutes(2))).isEqualTo(120);
+    assertThat(ReleaseLeases.seconds(Duration.ofMillis(1))).isEqualTo(1);
+    Instant acquired = Instant.parse("2030-01-01T00:00:00Z");
+    V1Lease lease =
+        new V1Lease()
+            .spec(
+                new V1LeaseSpec()
+                    .holderIdentity("caster-a")
+                    .acquireTime(OffsetDateTime.ofInstant(acquired, ZoneOffset.UTC))
+                    .renewTime(OffsetDateTime.ofInstant(acquired.plusSeconds(30), ZoneOffset.UTC))
+                    .leaseDurationSeconds(60));
+
+    assertThat(ReleaseLeases.held(lease))
+        .isEqualTo(
+            new dev.capstan.release.model.Lease("caster-a", acquired, acquired.plusSeconds(90)));
+    assertThat(ReleaseLeases.held(lease.spec(lease.getSpec().holderIdentity(null)))).isNull();
+  }
+}
