@@ -48,8 +48,9 @@ record KubeFailure(int status, String reason, String detail, @Nullable IOExcepti
       return new KubeFailure(code, "", "no status returned", null);
     }
     String message = status.getMessage() == null ? "" : status.getMessage();
-    // GenericKubernetesApi puts the raw body in the message when it is not a Status.
-    if (message.startsWith("{")) {
+    // GenericKubernetesApi puts the raw body in the message when the body is no Status (a Status
+    // from the API server always has its kind): never show such a body.
+    if (status.getKind() == null) {
       return fromBody(code, message);
     }
     return new KubeFailure(code, nonNull(status.getReason()), message, null);

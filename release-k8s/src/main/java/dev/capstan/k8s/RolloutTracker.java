@@ -327,7 +327,7 @@ final class RolloutTracker {
           // translated transport errors keep the IOException as their cause
           boolean transport = e.getCause() instanceof IOException;
           if (!transport || ++failures >= WATCH_RETRIES) {
-            events.add(e);
+            events.add(translated(e));
             return;
           }
           pause();
@@ -335,6 +335,22 @@ final class RolloutTracker {
           closeQuietly(watch);
         }
       }
+    }
+
+    /** The failure as the port's exception (a watch's own I/O errors arrive untranslated). */
+    private RuntimeException translated(RuntimeException e) {
+      if (e instanceof dev.capstan.release.ClusterException
+          || e instanceof dev.capstan.update.ClusterException) {
+        return e;
+      }
+      KubeFailure f = KubeFailure.ofWrapped(e);
+      return api.failure(
+          "watch",
+          namespace,
+          null,
+          f != null
+              ? f
+              : new KubeFailure(0, "", e.getClass().getSimpleName() + ": " + e.getMessage(), null));
     }
 
     private void pause() {

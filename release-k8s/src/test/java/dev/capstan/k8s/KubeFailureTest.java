@@ -42,6 +42,24 @@ class KubeFailureTest {
   }
 
   @Test
+  void aGenericApiFailureWhoseBodyWasNoStatusShowsNoBody() {
+    io.kubernetes.client.openapi.models.V1Status fallback =
+        new io.kubernetes.client.openapi.models.V1Status()
+            .code(502)
+            .message("<html>proxy says s3cret</html>");
+    io.kubernetes.client.openapi.models.V1Status real =
+        new io.kubernetes.client.openapi.models.V1Status()
+            .kind("Status")
+            .code(403)
+            .reason("Forbidden")
+            .message("secrets is forbidden");
+
+    assertThat(KubeFailure.of(fallback, 502).detail()).isEqualTo("HTTP 502 without a Status body");
+    assertThat(KubeFailure.of(real, 403))
+        .isEqualTo(new KubeFailure(403, "Forbidden", "secrets is forbidden", null));
+  }
+
+  @Test
   void anInterruptedRequestRestoresTheInterruptFlag() {
     KubeFailure f = KubeFailure.of(new ApiException(new InterruptedIOException("interrupted")));
 

@@ -193,11 +193,15 @@ class ReleaseLifecycleIT {
     assertThat(cluster.core.listNamespacedSecret(ns).execute().getItems())
         .extracting(s -> s.getMetadata().getName())
         .doesNotContain("creds");
-    // One write per changed object (the service is a Deployment and a Service), the prune last.
-    assertThat(objectWrites(cluster))
+    // One write per changed object (the service is a Deployment and a Service), kind by kind in
+    // apply order (objects of one kind are applied in parallel), the prune last.
+    List<String> writes = objectWrites(cluster);
+    assertThat(writes).hasSize(5);
+    assertThat(writes.subList(0, 2))
+        .containsExactlyInAnyOrder(
+            "PATCH configmaps " + ns + "/features", "PATCH configmaps " + ns + "/settings");
+    assertThat(writes.subList(2, 5))
         .containsExactly(
-            "PATCH configmaps " + ns + "/features",
-            "PATCH configmaps " + ns + "/settings",
             "PATCH deployments " + ns + "/web",
             "PATCH services " + ns + "/web",
             "DELETE secrets " + ns + "/creds");
