@@ -260,4 +260,17 @@ class ReleaseCliTest {
     assertThat(run("release", "cast", "-f", "web-v2.yaml", "--yes")).isEqualTo(ExitCode.LOCKED);
     assertThat(err).contains("capstan: release demo/web is locked by ci-job-42 until");
   }
+
+  @Test
+  void demoRunsTheReleaseAndThePlatformUpdateDemos() {
+    assertThat(run("demo")).isZero();
+
+    assertThat(out)
+        .contains("== 7. History, newest first")
+        .contains("== Platform update: MCP Runtime v0.4.0 -> v0.5.0 (runtime-api never gets ready)")
+        .contains("rolled-back")
+        .contains("Manual recovery commands")
+        .contains("\"dryRun\": false");
+    assertThat(Files.exists(dir.resolve(".capstan"))).isFalse();
+  }
 }
