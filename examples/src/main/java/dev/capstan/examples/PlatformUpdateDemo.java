@@ -2,22 +2,12 @@ package dev.capstan.examples;
 
 import dev.capstan.update.RolloutFailedException;
 import dev.capstan.update.catalog.Catalog;
-import dev.capstan.update.catalog.CatalogComponent;
-import dev.capstan.update.cluster.ContainerState;
-import dev.capstan.update.cluster.DeploymentState;
-import dev.capstan.update.cluster.EnvVar;
-import dev.capstan.update.cluster.Workload;
 import dev.capstan.update.command.ManifestLoader;
 import dev.capstan.update.command.UpdateCommand;
 import dev.capstan.update.command.UpdateOptions;
 import dev.capstan.update.memory.InMemoryPlatformCluster;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Objects;
 
 /**
  * The platform-update half of the demo: MCP Runtime's catalog, an in-memory cluster running v0.4.0,
@@ -26,7 +16,7 @@ import java.util.Objects;
  * order; the report is printed as text, then (for a second, identical cluster) as JSON.
  */
 public final class PlatformUpdateDemo {
-  private static final String REGISTRY = "registry.registry.svc.cluster.local:5000";
+  private static final String REGISTRY = DemoPlatform.REGISTRY;
   private static final String MANIFEST = "platform-manifest.yaml";
   private static final String RELEASE =
       """
@@ -53,7 +43,7 @@ public final class PlatformUpdateDemo {
    * @param out where the reports and progress lines go
    */
   public static void run(PrintStream out) {
-    Catalog catalog = Catalog.load(catalogYaml(), "mcp-runtime-catalog.yaml");
+    Catalog catalog = DemoPlatform.catalog();
     ManifestLoader loader =
         location -> {
           if (!location.equals(MANIFEST)) {
@@ -96,35 +86,7 @@ public final class PlatformUpdateDemo {
 
   /** A cluster running every catalog workload at a version, runtime-api's next image broken. */
   private static InMemoryPlatformCluster installed(Catalog catalog, String version) {
-    InMemoryPlatformCluster cluster = InMemoryPlatformCluster.create();
-    for (CatalogComponent c : catalog.components()) {
-      Workload w = c.workload();
-      String repository = c.defaultRepository();
-      if (w == null || c.usesEnvVar() || c.optInGroup() != null || repository == null) {
-        continue;
-      }
-      List<EnvVar> env =
-          c.name().equals("operator")
-              ? List.of(
-                  EnvVar.of("MCP_GATEWAY_PROXY_IMAGE", REGISTRY + "/mcp-gateway:" + version),
-                  EnvVar.of("LOG_LEVEL", "info"))
-              : List.of();
-      cluster.putDeployment(
-          DeploymentState.of(
-              w,
-              new ContainerState(c.container(), REGISTRY + "/" + repository + ":" + version, env)));
-    }
-    return cluster.neverReady(REGISTRY + "/mcp-runtime-api:v0.5.0");
-  }
-
-  private static byte[] catalogYaml() {
-    try (InputStream in =
-        Objects.requireNonNull(
-            PlatformUpdateDemo.class.getResourceAsStream("mcp-runtime-catalog.yaml"),
-            "mcp-runtime-catalog.yaml on the classpath")) {
-      return in.readAllBytes();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return DemoPlatform.installed(catalog, version)
+        .neverReady(REGISTRY + "/mcp-runtime-api:v0.5.0");
   }
 }

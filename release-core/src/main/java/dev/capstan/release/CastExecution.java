@@ -1,6 +1,7 @@
 package dev.capstan.release;
 
 import dev.capstan.release.event.ReleaseEvent;
+import dev.capstan.release.internal.DaemonThreads;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.Payloads;
@@ -137,12 +138,7 @@ final class CastExecution {
     }
     ExecutorService pool =
         Executors.newFixedThreadPool(
-            Math.min(parallelism, group.size()),
-            r -> {
-              Thread t = new Thread(r, "capstan-apply");
-              t.setDaemon(true);
-              return t;
-            });
+            Math.min(parallelism, group.size()), DaemonThreads.named("capstan-apply"));
     AtomicBoolean abort = new AtomicBoolean();
     try {
       List<Future<?>> futures = new ArrayList<>();

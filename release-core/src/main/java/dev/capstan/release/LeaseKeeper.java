@@ -1,6 +1,7 @@
 package dev.capstan.release;
 
 import dev.capstan.release.event.ReleaseEvent;
+import dev.capstan.release.internal.DaemonThreads;
 import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.Store;
 import java.time.Clock;
@@ -44,11 +45,7 @@ final class LeaseKeeper implements AutoCloseable {
     this.events = events;
     this.renewer =
         Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "capstan-lease-" + namespace + "-" + name);
-              t.setDaemon(true);
-              return t;
-            });
+            DaemonThreads.named("capstan-lease-" + namespace + "-" + name));
     long period = Math.max(1, ttl.toMillis() / 3);
     var unused =
         renewer.scheduleAtFixedRate(

@@ -14,7 +14,7 @@ import picocli.CommandLine.ScopeType;
     mixinStandardHelpOptions = true,
     version = "capstan 0.1.0",
     description = "Stateful releases and platform updates, on the in-memory cluster or Kubernetes.",
-    subcommands = {CapstanCommand.Demo.class, ReleaseCommand.class},
+    subcommands = {CapstanCommand.Demo.class, ReleaseCommand.class, UpdateCli.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success",
@@ -76,8 +76,10 @@ final class CapstanCommand implements Runnable {
     return InMemoryTarget.open(cli.resolve(file));
   }
 
-  /** {@code capstan demo}: the release demo on a fresh in-memory cluster (no state file). */
-  @Command(name = "demo", description = "Run the demo on a fresh in-memory cluster.")
+  /** {@code capstan demo}: both demos on fresh in-memory clusters (no state file is used). */
+  @Command(
+      name = "demo",
+      description = "Run the release and platform-update demos on fresh in-memory clusters.")
   static final class Demo implements Runnable {
     @ParentCommand @Nullable CapstanCommand root;
 
@@ -87,6 +89,8 @@ final class CapstanCommand implements Runnable {
         throw new IllegalStateException("no parent command");
       }
       ReleaseDemo.run(root.cli.out());
+      root.cli.out().println();
+      dev.capstan.examples.PlatformUpdateDemo.run(root.cli.out());
     }
   }
 }

@@ -98,6 +98,10 @@ public final class Cli {
     if (e instanceof CastFailedException || e instanceof ReleaseException) {
       return ExitCode.FAILED;
     }
+    int update = UpdateCli.exitCode(e);
+    if (update >= 0) {
+      return update;
+    }
     e.printStackTrace(err);
     return ExitCode.FAILED;
   }

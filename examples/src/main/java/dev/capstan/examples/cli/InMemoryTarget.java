@@ -1,8 +1,14 @@
 package dev.capstan.examples.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capstan.examples.DemoPlatform;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Store;
+import dev.capstan.update.cluster.PlatformCluster;
+import dev.capstan.update.memory.InMemoryPlatformCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -11,33 +17,46 @@ import java.nio.file.StandardCopyOption;
 
 /**
  * The in-memory cluster, kept in a state file between commands so that consecutive commands see the
- * same cluster. A new state has the namespaces {@code default} and {@code demo} and the storage
- * class {@code standard}.
+ * same cluster. A new state has the namespaces {@code default} and {@code demo}, the storage class
+ * {@code standard}, and the demo platform (MCP Runtime v0.4.0) installed.
  */
 final class InMemoryTarget implements Target {
+  private static final String FORMAT = "capstan.dev/cli-state.v1";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private final Path stateFile;
   private final InMemoryCluster cluster;
+  private final InMemoryPlatformCluster platform;
 
-  private InMemoryTarget(Path stateFile, InMemoryCluster cluster) {
+  private InMemoryTarget(
+      Path stateFile, InMemoryCluster cluster, InMemoryPlatformCluster platform) {
     this.stateFile = stateFile;
     this.cluster = cluster;
+    this.platform = platform;
   }
 
   /** Loads the state file, or seeds a new cluster when it does not exist. */
   static InMemoryTarget open(Path stateFile) {
     if (!Files.exists(stateFile)) {
-      return new InMemoryTarget(stateFile, InMemoryCluster.create().addNamespace("demo"));
+      return new InMemoryTarget(
+          stateFile,
+          InMemoryCluster.create().addNamespace("demo"),
+          DemoPlatform.installed(DemoPlatform.catalog(), "v0.4.0"));
     }
     try {
+      JsonNode root = JSON.readTree(Files.readAllBytes(stateFile));
+      if (root == null || !FORMAT.equals(root.path("format").asText())) {
+        throw new IllegalArgumentException("it has no format " + FORMAT);
+      }
       return new InMemoryTarget(
-          stateFile, InMemoryCluster.importState(Files.readAllBytes(stateFile)));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the state file " + stateFile, e);
-    } catch (IllegalArgumentException e) {
+          stateFile,
+          InMemoryCluster.importState(JSON.writeValueAsBytes(root.get("releases"))),
+          InMemoryPlatformCluster.importState(JSON.writeValueAsBytes(root.get("platform"))));
+    } catch (IOException | IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "state file "
               + stateFile
-              + " is not a Capstan in-memory cluster (delete it to start over): "
+              + " is not a capstan in-memory state (delete it to start over): "
               + e.getMessage(),
           e);
     }
@@ -58,6 +77,11 @@ final class InMemoryTarget implements Target {
   }
 
   @Override
+  public PlatformCluster platform() {
+    return platform;
+  }
+
+  @Override
   public String describe() {
     return "in-memory cluster (state in " + stateFile + ")";
   }
@@ -65,10 +89,14 @@ final class InMemoryTarget implements Target {
   @Override
   public void close() {
     try {
+      ObjectNode root = JSON.createObjectNode();
+      root.put("format", FORMAT);
+      root.set("releases", JSON.readTree(cluster.exportState()));
+      root.set("platform", JSON.readTree(platform.exportState()));
       Path dir = stateFile.toAbsolutePath().getParent();
       Files.createDirectories(dir);
       Path tmp = Files.createTempFile(dir, ".state", ".tmp");
-      Files.write(tmp, cluster.exportState());
+      Files.write(tmp, JSON.writeValueAsBytes(root));
       Files.move(
           tmp, stateFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {

@@ -344,9 +344,7 @@ final class ReleaseCommand implements Runnable {
     int run(Target target, ReleaseController controller) {
       List<Release> releases = controller.list(common.namespaceOr("default"), all);
       if (json()) {
-        ArrayNode arr = ReleaseOutput.JSON.createArrayNode();
-        releases.forEach(r -> arr.add(ReleaseOutput.json(r)));
-        printJson(arr);
+        printJson(ReleaseOutput.json(releases));
       } else {
         out().print(ReleaseOutput.table(releases));
       }
@@ -370,9 +368,7 @@ final class ReleaseCommand implements Runnable {
         throw new ReleaseNotFoundException(ns + "/" + name, null);
       }
       if (json()) {
-        ArrayNode arr = ReleaseOutput.JSON.createArrayNode();
-        revisions.forEach(r -> arr.add(ReleaseOutput.json(r)));
-        printJson(arr);
+        printJson(ReleaseOutput.json(revisions));
       } else {
         out().print(ReleaseOutput.history(revisions));
       }

@@ -77,6 +77,12 @@ final class ReleaseOutput {
     return t.render();
   }
 
+  static ArrayNode json(List<Release> releases) {
+    ArrayNode arr = JSON.createArrayNode();
+    releases.forEach(r -> arr.add(json(r)));
+    return arr;
+  }
+
   static ObjectNode json(Release r) {
     ObjectNode n = JSON.createObjectNode();
     n.put("namespace", r.namespace());

@@ -2,6 +2,7 @@ package dev.capstan.examples.cli;
 
 import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Store;
+import dev.capstan.update.cluster.PlatformCluster;
 
 /** The cluster a command works on: the local in-memory cluster, or a Kubernetes cluster. */
 interface Target extends AutoCloseable {
@@ -11,6 +12,9 @@ interface Target extends AutoCloseable {
 
   /** Keeps the other objects, records and leases. */
   Store store();
+
+  /** The platform the update engine works on. */
+  PlatformCluster platform();
 
   /** One line saying which cluster this is. */
   String describe();

@@ -246,13 +246,31 @@ class ReleaseCliTest {
   void aHeldLeaseGivesExitCode4() throws IOException {
     assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
     Path state = dir.resolve(".capstan/state.json");
-    var cluster = dev.capstan.release.memory.InMemoryCluster.importState(Files.readAllBytes(state));
+    ObjectMapper mapper = new ObjectMapper();
+    var root = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(state.toFile());
+    var cluster =
+        dev.capstan.release.memory.InMemoryCluster.importState(
+            mapper.writeValueAsBytes(root.get("releases")));
     java.time.Instant now = java.time.Instant.now();
     cluster.putLease(
         "demo", "web", new dev.capstan.release.model.Lease("ci-job-42", now, now.plusSeconds(600)));
-    Files.write(state, cluster.exportState());
+    root.set("releases", mapper.readTree(cluster.exportState()));
+    mapper.writeValue(state.toFile(), root);
 
     assertThat(run("release", "cast", "-f", "web-v2.yaml", "--yes")).isEqualTo(ExitCode.LOCKED);
     assertThat(err).contains("capstan: release demo/web is locked by ci-job-42 until");
+  }
+
+  @Test
+  void demoRunsTheReleaseAndThePlatformUpdateDemos() {
+    assertThat(run("demo")).isZero();
+
+    assertThat(out)
+        .contains("== 7. History, newest first")
+        .contains("== Platform update: MCP Runtime v0.4.0 -> v0.5.0 (runtime-api never gets ready)")
+        .contains("rolled-back")
+        .contains("Manual recovery commands")
+        .contains("\"dryRun\": false");
+    assertThat(Files.exists(dir.resolve(".capstan"))).isFalse();
   }
 }

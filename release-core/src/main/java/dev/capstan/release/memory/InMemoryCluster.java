@@ -57,7 +57,8 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * <p>A new cluster has the namespace {@code default} and the storage class {@code standard}.
- * Records are kept as the bytes of {@link ReleaseRecordCodec}, exactly as other stores keep them.
+ * Records are encoded with {@link ReleaseRecordCodec}, exactly as other stores encode them (so a
+ * record the codec cannot carry fails here too); reads return the record decoded once.
  */
 public final class InMemoryCluster implements Orchestrator, Store {
   private static final String STATE_FORMAT = "capstan.dev/in-memory-cluster.v1";
@@ -299,7 +300,9 @@ public final class InMemoryCluster implements Orchestrator, Store {
         NavigableMap<Integer, Encoded> revs = new TreeMap<>();
         for (Map.Entry<String, JsonNode> rev : release.getValue().properties()) {
           byte[] bytes = Base64.getDecoder().decode(rev.getValue().asText());
-          revs.put(Integer.parseInt(rev.getKey()), new Encoded(bytes, ++c.versions));
+          revs.put(
+              Integer.parseInt(rev.getKey()),
+              new Encoded(bytes, ReleaseRecordCodec.decode(bytes), ++c.versions));
         }
         c.records.put(release.getKey(), revs);
       }
@@ -484,7 +487,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
       if (revs.containsKey(release.revision())) {
         throw new StaleRecordException(key, release.revision(), "the revision already exists");
       }
-      Encoded e = new Encoded(ReleaseRecordCodec.encode(release), ++versions);
+      Encoded e = new Encoded(ReleaseRecordCodec.encode(release), release, ++versions);
       revs.put(release.revision(), e);
       stored = new StoredRelease(release, Long.toString(e.version));
     }
@@ -510,7 +513,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
             release.revision(),
             "expected version " + expectedVersion + ", found " + current.version);
       }
-      Encoded e = new Encoded(ReleaseRecordCodec.encode(release), ++versions);
+      Encoded e = new Encoded(ReleaseRecordCodec.encode(release), release, ++versions);
       revs.put(release.revision(), e);
       stored = new StoredRelease(release, Long.toString(e.version));
     }
@@ -616,17 +619,23 @@ public final class InMemoryCluster implements Orchestrator, Store {
     }
   }
 
+  /**
+   * A stored record: the codec's bytes (what other stores keep, exported as state) and the record
+   * they encode, decoded once, since records are immutable values.
+   */
   private static final class Encoded {
     final byte[] bytes;
+    final Release release;
     final long version;
 
-    Encoded(byte[] bytes, long version) {
+    Encoded(byte[] bytes, Release release, long version) {
       this.bytes = bytes;
+      this.release = release;
       this.version = version;
     }
 
     StoredRelease decode() {
-      return new StoredRelease(ReleaseRecordCodec.decode(bytes), Long.toString(version));
+      return new StoredRelease(release, Long.toString(version));
     }
   }
 }

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -93,106 +94,71 @@ public record Release(
 
   /** A copy in {@code status}, saved at {@code now}. */
   public Release withStatus(ReleaseStatus status, Instant now) {
-    return new Release(
-        id,
-        namespace,
-        name,
-        revision,
-        status,
-        owns,
-        references,
-        retained,
-        source,
-        version,
-        description,
-        payloads,
-        failure,
-        createdAt,
-        now,
-        lease);
+    return edit(
+        d -> {
+          d.status = status;
+          d.updatedAt = now;
+        });
   }
 
   /** A copy with the given owned set. */
   public Release withOwns(List<OwnedResource> owns) {
-    return new Release(
-        id,
-        namespace,
-        name,
-        revision,
-        status,
-        owns,
-        references,
-        retained,
-        source,
-        version,
-        description,
-        payloads,
-        failure,
-        createdAt,
-        updatedAt,
-        lease);
+    return edit(d -> d.owns = owns);
   }
 
   /** A copy with the given retained volumes. */
   public Release withRetained(List<ResourceRef> retained) {
-    return new Release(
-        id,
-        namespace,
-        name,
-        revision,
-        status,
-        owns,
-        references,
-        retained,
-        source,
-        version,
-        description,
-        payloads,
-        failure,
-        createdAt,
-        updatedAt,
-        lease);
+    return edit(d -> d.retained = retained);
   }
 
   /** A copy with the given failure reason. */
   public Release withFailure(@Nullable String failure) {
-    return new Release(
-        id,
-        namespace,
-        name,
-        revision,
-        status,
-        owns,
-        references,
-        retained,
-        source,
-        version,
-        description,
-        payloads,
-        failure,
-        createdAt,
-        updatedAt,
-        lease);
+    return edit(d -> d.failure = failure);
   }
 
   /** A copy with the given lease. */
   public Release withLease(@Nullable Lease lease) {
+    return edit(d -> d.lease = lease);
+  }
+
+  private Release edit(Consumer<Draft> change) {
+    Draft d = new Draft(this);
+    change.accept(d);
     return new Release(
         id,
         namespace,
         name,
         revision,
-        status,
-        owns,
+        d.status,
+        d.owns,
         references,
-        retained,
+        d.retained,
         source,
         version,
         description,
         payloads,
-        failure,
+        d.failure,
         createdAt,
-        updatedAt,
-        lease);
+        d.updatedAt,
+        d.lease);
+  }
+
+  /** The fields a wither may change. */
+  private static final class Draft {
+    ReleaseStatus status;
+    List<OwnedResource> owns;
+    List<ResourceRef> retained;
+    @Nullable String failure;
+    Instant updatedAt;
+    @Nullable Lease lease;
+
+    Draft(Release r) {
+      status = r.status;
+      owns = r.owns;
+      retained = r.retained;
+      failure = r.failure;
+      updatedAt = r.updatedAt;
+      lease = r.lease;
+    }
   }
 }

@@ -20,7 +20,9 @@ public final class LiveState {
   private final Set<Scope> observed;
 
   private LiveState(Map<ResourceRef, LiveObject> objects, Set<Scope> observed) {
-    this.objects = Map.copyOf(objects);
+    // A HashMap, not Map.copyOf: the immutable map probes linearly on raw hash codes, which
+    // cluster for refs with sequential names and made lookups in large states superlinear.
+    this.objects = java.util.Collections.unmodifiableMap(new HashMap<>(objects));
     this.observed = Set.copyOf(observed);
   }
 

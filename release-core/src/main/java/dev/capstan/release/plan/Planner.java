@@ -60,32 +60,36 @@ public final class Planner {
    */
   public static Plan plan(ReleaseSpec spec, @Nullable Release latest, LiveState live) {
     ReleaseIdentity self = latest == null ? null : latest.identity();
-    Map<ResourceRef, String> recorded = new HashMap<>();
-    Set<ResourceRef> retained = new HashSet<>();
-    if (latest != null) {
-      latest.owns().forEach(o -> recorded.put(o.ref(), o.contentHash()));
-      retained.addAll(latest.retained());
-    }
+    List<OwnedResource> owns = latest == null ? List.of() : latest.owns();
+    Set<ResourceRef> retained = latest == null ? Set.of() : new HashSet<>(latest.retained());
 
     List<PlannedChange> applies = new ArrayList<>();
     for (ResourceRef ref : spec.references()) {
       applies.add(planReference(ref, live.get(ref), spec));
     }
-    Set<ResourceRef> desired = new HashSet<>();
+    // Desired resources and recorded owns are both kept in apply order: walk them together
+    // (a merge join) instead of hashing every ref into lookup tables.
+    List<OwnedResource> dropped = new ArrayList<>();
+    int next = 0;
     for (DesiredResource d : spec.resources()) {
-      desired.add(d.ref());
+      while (next < owns.size()
+          && ResourceRef.APPLY_ORDER.compare(owns.get(next).ref(), d.ref()) < 0) {
+        dropped.add(owns.get(next++));
+      }
+      String recordedHash = null;
+      if (next < owns.size() && owns.get(next).ref().equals(d.ref())) {
+        recordedHash = owns.get(next++).contentHash();
+      }
       applies.add(
-          planDesired(
-              d, live.get(d.ref()), recorded.get(d.ref()), retained.contains(d.ref()), self, spec));
+          planDesired(d, live.get(d.ref()), recordedHash, retained.contains(d.ref()), self, spec));
     }
+    dropped.addAll(owns.subList(next, owns.size()));
     applies.sort((a, b) -> ResourceRef.APPLY_ORDER.compare(a.ref(), b.ref()));
 
     List<PlannedChange> removals = new ArrayList<>();
     if (latest != null) {
-      for (OwnedResource owned : latest.owns()) {
-        if (!desired.contains(owned.ref())) {
-          planRemoval(owned.ref(), live.get(owned.ref()), latest).ifPresent(removals::add);
-        }
+      for (OwnedResource owned : dropped) {
+        planRemoval(owned.ref(), live.get(owned.ref()), latest).ifPresent(removals::add);
       }
     }
     removals.sort((a, b) -> ResourceRef.PRUNE_ORDER.compare(a.ref(), b.ref()));

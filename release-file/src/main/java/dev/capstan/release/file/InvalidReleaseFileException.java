@@ -7,9 +7,11 @@ import java.util.List;
 public final class InvalidReleaseFileException extends ReleaseException {
   private static final long serialVersionUID = 1L;
 
+  /** Every problem, each naming its path. */
   @SuppressWarnings("serial") // an immutable List.copyOf list
   private final List<String> problems;
 
+  /** The file's name. */
   private final String source;
 
   /** An exception for {@code source} listing {@code problems}. */

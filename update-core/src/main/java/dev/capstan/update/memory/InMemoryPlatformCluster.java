@@ -2,6 +2,11 @@ package dev.capstan.update.memory;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.update.ClusterException;
 import dev.capstan.update.cluster.ClusterInfo;
 import dev.capstan.update.cluster.Condition;
@@ -18,6 +23,7 @@ import dev.capstan.update.cluster.PodState;
 import dev.capstan.update.cluster.RolloutStatus;
 import dev.capstan.update.cluster.Workload;
 import dev.capstan.update.version.ImageRef;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -26,6 +32,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -43,6 +51,9 @@ public final class InMemoryPlatformCluster implements PlatformCluster {
 
   private static final Condition ESTABLISHED = Condition.isTrue("Established");
   private static final Condition NAMES_ACCEPTED = Condition.isTrue("NamesAccepted");
+
+  private static final String STATE_FORMAT = "capstan.dev/in-memory-platform.v1";
+  private static final ObjectMapper STATE_JSON = new ObjectMapper();
 
   private final ClusterInfo info;
   private final Map<Workload, Sim> deployments = new LinkedHashMap<>();
@@ -192,6 +203,80 @@ public final class InMemoryPlatformCluster implements PlatformCluster {
    */
   public synchronized List<String> writes() {
     return List.copyOf(writes);
+  }
+
+  /**
+   * Returns the cluster's state as JSON: Deployments (with their simulated replica counts), extra
+   * pods, CRDs, CRD conditions on apply, published digests and never-ready images. Faults and the
+   * patch and write logs are not included. A rollout in progress is saved as finished.
+   *
+   * @return the state, for {@link #importState}
+   */
+  public synchronized byte[] exportState() {
+    ObjectNode root = STATE_JSON.createObjectNode();
+    root.put("format", STATE_FORMAT);
+    root.set("info", STATE_JSON.valueToTree(info));
+    ArrayNode deps = root.putArray("deployments");
+    deployments
+        .values()
+        .forEach(
+            sim -> {
+              ObjectNode d = deps.addObject();
+              d.set("state", STATE_JSON.valueToTree(sim.state));
+              d.put("replicas", sim.replicas);
+            });
+    root.set("pods", STATE_JSON.valueToTree(pods));
+    root.set("crds", STATE_JSON.valueToTree(crds.values()));
+    root.set("crdConditions", STATE_JSON.valueToTree(new TreeMap<>(crdConditions)));
+    root.set("digests", STATE_JSON.valueToTree(new TreeMap<>(digests)));
+    root.set("neverReady", STATE_JSON.valueToTree(new TreeSet<>(neverReady)));
+    try {
+      return STATE_JSON.writeValueAsBytes(root);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write the in-memory platform state", e);
+    }
+  }
+
+  /**
+   * Returns a cluster holding a state made by {@link #exportState()}.
+   *
+   * @param state the state
+   * @return the cluster
+   * @throws IllegalArgumentException if the bytes are not such a state
+   */
+  public static InMemoryPlatformCluster importState(byte[] state) {
+    try {
+      JsonNode root = STATE_JSON.readTree(state);
+      if (root == null || !STATE_FORMAT.equals(root.path("format").asText())) {
+        throw new IllegalArgumentException(
+            "in-memory platform state must have format " + STATE_FORMAT);
+      }
+      InMemoryPlatformCluster c =
+          new InMemoryPlatformCluster(STATE_JSON.treeToValue(root.get("info"), ClusterInfo.class));
+      for (JsonNode d : root.path("deployments")) {
+        c.putDeployment(
+            STATE_JSON.treeToValue(d.get("state"), DeploymentState.class),
+            d.path("replicas").asInt(1));
+      }
+      for (JsonNode p : root.path("pods")) {
+        c.putPod(STATE_JSON.treeToValue(p, PodState.class));
+      }
+      for (JsonNode crd : root.path("crds")) {
+        CrdState s = STATE_JSON.treeToValue(crd, CrdState.class);
+        c.crds.put(s.name(), s);
+      }
+      for (Map.Entry<String, JsonNode> e : root.path("crdConditions").properties()) {
+        c.crdConditions.put(
+            e.getKey(), List.of(STATE_JSON.treeToValue(e.getValue(), Condition[].class)));
+      }
+      for (Map.Entry<String, JsonNode> e : root.path("digests").properties()) {
+        c.digests.put(e.getKey(), e.getValue().asText());
+      }
+      root.path("neverReady").forEach(n -> c.neverReady.add(n.asText()));
+      return c;
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalArgumentException("not an in-memory platform state: " + e.getMessage(), e);
+    }
   }
 
   @Override

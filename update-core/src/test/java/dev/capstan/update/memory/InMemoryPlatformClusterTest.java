@@ -118,4 +118,40 @@ class InMemoryPlatformClusterTest {
     return new DeploymentPatch(
         WEB, List.of(new ContainerPatch.SetImage("web", image)), Map.of(), Map.of());
   }
+
+  @Test
+  void stateRoundTripsDeploymentsPodsCrdsDigestsAndNeverReadyImages() {
+    cluster
+        .publishImage("reg.example/web:v1", DIGEST)
+        .neverReady("reg.example/web:v9")
+        .putDeployment(
+            new DeploymentState(
+                WEB,
+                Map.of("app.kubernetes.io/part-of", "shop"),
+                Map.of("note", "x"),
+                Map.of("app", "web"),
+                List.of(
+                    new ContainerState(
+                        "web",
+                        "reg.example/web:v1",
+                        List.of(dev.capstan.update.cluster.EnvVar.of("A", "1"))))),
+            3)
+        .putCrd("widgets.example.com", Map.of("group", "example.com", "versions", List.of("v1")));
+
+    InMemoryPlatformCluster copy = InMemoryPlatformCluster.importState(cluster.exportState());
+
+    InventoryQuery everything = new InventoryQuery(List.of(WEB), List.of("widgets.example.com"));
+    assertThat(copy.inventory(everything)).isEqualTo(cluster.inventory(everything));
+    assertThat(copy.info()).isEqualTo(cluster.info());
+    copy.patch(patch("reg.example/web:v9"));
+    assertThat(copy.rolloutStatus(WEB).orElseThrow().progress("web"))
+        .isInstanceOf(RolloutProgress.Failed.class);
+    assertThat(copy.exportState()).isNotEqualTo(cluster.exportState());
+    assertThatThrownBy(
+            () ->
+                InMemoryPlatformCluster.importState(
+                    "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("format capstan.dev/in-memory-platform.v1");
+  }
 }

@@ -1,0 +1,254 @@
+package dev.capstan.examples.cli;
+
+import dev.capstan.examples.DemoPlatform;
+import dev.capstan.update.ConfirmationMissingException;
+import dev.capstan.update.InvalidInputException;
+import dev.capstan.update.TargetMismatchException;
+import dev.capstan.update.TargetRequiredException;
+import dev.capstan.update.UpdateAbortedException;
+import dev.capstan.update.UpdateBlockedException;
+import dev.capstan.update.UpdateException;
+import dev.capstan.update.catalog.Catalog;
+import dev.capstan.update.command.Confirmer;
+import dev.capstan.update.command.ManifestLoader;
+import dev.capstan.update.command.UpdateCommand;
+import dev.capstan.update.command.UpdateOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.http.HttpClient;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code capstan update}: moves an installed platform to a release, patching only the workloads
+ * whose images changed. Every flag of mcp-runtime's {@code update} with its default, plus {@code
+ * --catalog} for the host platform's component catalog (default: the demo's MCP Runtime catalog).
+ */
+@Command(
+    name = "update",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Update an installed platform to a release: CRDs first, then one workload at a time, waiting",
+      "for each rollout, rolling back in reverse order on failure."
+    })
+final class UpdateCli implements java.util.concurrent.Callable<Integer> {
+  @ParentCommand @Nullable CapstanCommand root;
+
+  @Option(names = "--to", paramLabel = "VERSION", description = "The target version (semver).")
+  String to = "";
+
+  @Option(
+      names = "--release-manifest",
+      paramLabel = "FILE|URL",
+      description = "The platform-release manifest (YAML or JSON); https URLs are fetched.")
+  String releaseManifest = "";
+
+  @Option(
+      names = "--crds",
+      paramLabel = "FILE|URL",
+      description = "A CRD bundle, for a release that changes CRDs without embedding them.")
+  String crds = "";
+
+  @Option(
+      names = "--catalog",
+      paramLabel = "FILE",
+      description = "The platform's component catalog (YAML).")
+  @Nullable Path catalog;
+
+  @Option(names = "--dry-run", description = "Plan only: no CRD apply, builds or rollouts.")
+  boolean dryRun;
+
+  @Option(names = "--yes", description = "Do not ask for confirmation.")
+  boolean yes;
+
+  @Option(
+      names = "--only",
+      split = ",",
+      paramLabel = "COMPONENT",
+      description = "Update only these components (comma-separated, repeatable).")
+  List<String> only = new ArrayList<>();
+
+  @Option(
+      names = "--include",
+      split = ",",
+      paramLabel = "GROUP",
+      description = "Include an opt-in group of components (comma-separated, repeatable).")
+  List<String> include = new ArrayList<>();
+
+  @Option(names = "--include-auth", description = "Same as --include auth.")
+  boolean includeAuth;
+
+  @Option(names = "--include-cert-manager", description = "Same as --include cert-manager.")
+  boolean includeCertManager;
+
+  @Option(
+      names = "--allow-downgrade",
+      description = "Allow a target older than the installed version.")
+  boolean allowDowngrade;
+
+  @Option(
+      names = "--rollback-on-failure",
+      arity = "0..1",
+      fallbackValue = "true",
+      paramLabel = "BOOL",
+      description = "Restore touched workloads on failure (default: true).")
+  boolean rollbackOnFailure = true;
+
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      converter = Durations.class,
+      description = "Per-workload rollout timeout (default: 5m).")
+  Duration timeout = Duration.ofMinutes(5);
+
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "FORMAT",
+      description = "text or json (default: text).")
+  String output = "text";
+
+  @Option(names = "--build", description = "Build and push changed built images first.")
+  boolean build;
+
+  @Option(
+      names = "--source",
+      paramLabel = "DIR",
+      description = "The source checkout to build from (default: .).")
+  String source = ".";
+
+  @Option(
+      names = "--image-platform",
+      paramLabel = "PLATFORM",
+      description = "Build platform (default: $CAPSTAN_IMAGE_PLATFORM, else linux/amd64).")
+  String imagePlatform = "";
+
+  @Option(
+      names = "--build-parallelism",
+      paramLabel = "N",
+      description = "Images built at once (default: 1).")
+  int buildParallelism = 1;
+
+  @Option(
+      names = "--build-retries",
+      paramLabel = "N",
+      description = "Extra attempts per failed build (default: 1).")
+  int buildRetries = 1;
+
+  @Override
+  public Integer call() {
+    CapstanCommand parent = root();
+    Cli cli = parent.cli;
+    Catalog hostCatalog =
+        catalog == null
+            ? DemoPlatform.catalog()
+            : Catalog.load(read(cli, catalog), catalog.toString());
+    List<String> groups = new ArrayList<>(include);
+    if (includeAuth) {
+      groups.add("auth");
+    }
+    if (includeCertManager) {
+      groups.add("cert-manager");
+    }
+    UpdateOptions options =
+        UpdateOptions.defaults()
+            .withTo(to)
+            .withReleaseManifest(releaseManifest)
+            .withCrds(crds)
+            .withDryRun(dryRun)
+            .withYes(yes)
+            .withOnly(only.toArray(String[]::new))
+            .withIncludeGroups(groups.toArray(String[]::new))
+            .withAllowDowngrade(allowDowngrade)
+            .withRollbackOnFailure(rollbackOnFailure)
+            .withTimeout(timeout)
+            .withOutput(output)
+            .withKubeconfig(parent.kubeconfig == null ? "" : parent.kubeconfig.toString())
+            .withContext(parent.context == null ? "" : parent.context)
+            .withBuild(build)
+            .withSource(source)
+            .withImagePlatform(imagePlatform)
+            .withBuildParallelism(buildParallelism)
+            .withBuildRetries(buildRetries);
+    options.validate();
+    ManifestLoader remote = ManifestLoader.filesAndHttps(HttpClient.newHttpClient());
+    ManifestLoader loader =
+        location ->
+            location.contains("://")
+                ? remote.load(location)
+                : remote.load(cli.resolve(Path.of(location)).toString());
+    try (Target target = parent.target()) {
+      UpdateCommand command =
+          UpdateCommand.builder(hostCatalog, target.platform())
+              .manifestLoader(loader)
+              .confirmer(confirmer(cli.terminal()))
+              .environment(cli.env()::apply)
+              .listener(e -> cli.err().println("capstan: " + e.message()))
+              .build();
+      command.run(options, cli.out());
+    }
+    return ExitCode.OK;
+  }
+
+  private CapstanCommand root() {
+    if (root == null) {
+      throw new IllegalStateException("no parent command");
+    }
+    return root;
+  }
+
+  private static byte[] read(Cli cli, Path file) {
+    try {
+      return Files.readAllBytes(cli.resolve(file));
+    } catch (NoSuchFileException e) {
+      throw new IllegalArgumentException("--catalog: no such file: " + file, e);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+  }
+
+  private static Confirmer confirmer(Terminal terminal) {
+    return new Confirmer() {
+      @Override
+      public boolean isInteractive() {
+        return terminal.interactive();
+      }
+
+      @Override
+      public String ask(String prompt) {
+        String answer = terminal.ask(prompt);
+        return answer == null ? "" : answer;
+      }
+    };
+  }
+
+  /**
+   * The exit code for an update-engine exception, or -1 if {@code e} is not one.
+   *
+   * @see ExitCode
+   */
+  static int exitCode(Exception e) {
+    if (!(e instanceof UpdateException)) {
+      return -1;
+    }
+    if (e instanceof InvalidInputException
+        || e instanceof TargetRequiredException
+        || e instanceof TargetMismatchException) {
+      return ExitCode.INVALID;
+    }
+    if (e instanceof UpdateBlockedException) {
+      return ExitCode.BLOCKED;
+    }
+    if (e instanceof ConfirmationMissingException || e instanceof UpdateAbortedException) {
+      return ExitCode.NOT_CONFIRMED;
+    }
+    return ExitCode.FAILED;
+  }
+}

@@ -1,0 +1,198 @@
+package dev.capstan.examples;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.capstan.examples.cli.Cli;
+import dev.capstan.examples.cli.Terminal;
+import dev.capstan.release.CastResult;
+import dev.capstan.release.ReleaseController;
+import dev.capstan.release.UninstallOptions;
+import dev.capstan.release.memory.InMemoryCluster;
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.SecretSpec;
+import dev.capstan.release.model.ServiceSpec;
+import dev.capstan.release.model.VolumeSpec;
+import dev.capstan.release.model.VolumeSpec.ReclaimPolicy;
+import dev.capstan.release.plan.PlanRenderer;
+import dev.capstan.update.catalog.Catalog;
+import dev.capstan.update.command.ManifestLoader;
+import dev.capstan.update.command.UpdateCommand;
+import dev.capstan.update.command.UpdateOptions;
+import dev.capstan.update.command.UpdateOutcome;
+import dev.capstan.update.memory.InMemoryPlatformCluster;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Keeps the root README true: its Java tour is the code between the tour markers below (compiled
+ * and run here, and shown verbatim in the README), and every {@code ./capstan} command of its
+ * command-line tour runs here, in order, with the exit code the README gives.
+ */
+class ReadmeTest {
+  private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
+  private static String readme() throws IOException {
+    return Files.readString(ROOT.resolve("README.md"));
+  }
+
+  @Test
+  void javaTourRunsAndTheReadmeShowsIt() throws IOException {
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(printed, true, UTF_8);
+    // tour:start
+    // A cluster: in memory here; on Kubernetes, KubernetesOrchestrator and KubernetesStore.
+    InMemoryCluster cluster = InMemoryCluster.create().addNamespace("shop");
+    ReleaseController releases = ReleaseController.builder(cluster, cluster).build();
+
+    // The release: rendered objects, each validated as it is built.
+    ServiceSpec web =
+        ServiceSpec.builder("shop", "web")
+            .image("ghcr.io/acme/web:1.0.0")
+            .replicas(2)
+            .port("http", 8080)
+            .envFromSecret("web-db")
+            .mount("web-data", "/var/lib/web")
+            .build();
+    Payloads v1 =
+        Payloads.builder()
+            .service(web)
+            .secret(SecretSpec.of("shop", "web-db", Map.of("password", "s3cret")))
+            .volume(
+                VolumeSpec.of("shop", "web-data", "5Gi").withReclaimPolicy(ReclaimPolicy.RETAIN))
+            .build();
+    ReleaseSpec spec = ReleaseSpec.of("shop", "web", v1).withVersion("1.0.0");
+
+    // Plan (changes nothing), then cast: apply in dependency order, wait for readiness, prune last.
+    out.print(PlanRenderer.text(releases.plan(spec)));
+    CastResult first = releases.cast(spec, v1); // revision 1, DEPLOYED
+
+    // Upgrade: only the changed service is written.
+    Payloads v2 = v1.with(web.withImage("ghcr.io/acme/web:1.1.0"));
+    CastResult second = releases.cast(ReleaseSpec.of("shop", "web", v2).withVersion("1.1.0"), v2);
+    out.print(PlanRenderer.text(second.plan())); // ~ update service/shop/web
+
+    // Roll back to revision 1 (as revision 3), then uninstall: web-data is kept, un-stamped.
+    releases.rollback("shop", "web", 1);
+    releases.uninstall("shop", "web", UninstallOptions.defaults());
+    List<Release> history = releases.history("shop", "web"); // newest first
+    // tour:end
+
+    assertThat(first.release().revision()).isEqualTo(1);
+    assertThat(second.plan().changes()).hasSize(4);
+    assertThat(printed.toString(UTF_8)).contains("  ~ update     service/shop/web\n");
+    assertThat(history).extracting(Release::revision).containsExactly(3, 2, 1);
+    assertThat(cluster.objects()).extracting(r -> r.key()).containsExactly("volume/shop/web-data");
+    assertThat(readme()).contains(tourFromThisFile());
+  }
+
+  @Test
+  void updateTourRunsAndTheReadmeShowsIt() throws IOException {
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(printed, true, UTF_8);
+    Path catalogFile =
+        ROOT.resolve("examples/src/main/resources/dev/capstan/examples/mcp-runtime-catalog.yaml");
+    String manifestFile = ROOT.resolve("examples/platform/v0.5.0.yaml").toString();
+    // update:start
+    // The host's component catalog: which Deployment, container or env var holds each image.
+    Catalog catalog = Catalog.load(Files.readAllBytes(catalogFile), "catalog.yaml");
+    // A platform: in memory here, running v0.4.0; on Kubernetes, KubernetesPlatformCluster.
+    InMemoryPlatformCluster platform = DemoPlatform.installed(catalog, "v0.4.0");
+
+    UpdateCommand update =
+        UpdateCommand.builder(catalog, platform).manifestLoader(ManifestLoader.files()).build();
+    UpdateOutcome outcome =
+        update.run(UpdateOptions.defaults().withReleaseManifest(manifestFile).withYes(true), out);
+    // outcome.result(): per workload updated | skipped | failed | rolled-back | ...
+    // update:end
+
+    assertThat(outcome.result()).isNotNull();
+    assertThat(platform.writes()).hasSize(4);
+    assertThat(printed.toString(UTF_8)).contains("Update result:");
+    assertThat(readme()).contains(block("update"));
+  }
+
+  private static String tourFromThisFile() throws IOException {
+    return block("tour");
+  }
+
+  private static String block(String name) throws IOException {
+    String source = Files.readString(Path.of("src/test/java/dev/capstan/examples/ReadmeTest.java"));
+    String begin = "// " + name + ":start\n";
+    String body =
+        source.substring(
+            source.indexOf(begin) + begin.length(), source.indexOf("    // " + name + ":end"));
+    StringBuilder dedented = new StringBuilder();
+    body.lines().forEach(l -> dedented.append(l.length() >= 4 ? l.substring(4) : l).append('\n'));
+    return dedented.toString();
+  }
+
+  /**
+   * Runs the README's command-line tour: every line of the {@code bash} block after {@code <!--
+   * cli-tour -->}, in order. {@code export} lines set the environment; {@code ./capstan} lines run
+   * in-process from the repository root, on a fresh state file; a trailing {@code # exit N} comment
+   * gives the expected exit code (default 0).
+   */
+  @Test
+  void commandLineTourRunsAsDocumented(@TempDir Path dir) throws IOException {
+    String readme = readme();
+    int marker = readme.indexOf("<!-- cli-tour -->");
+    assertThat(marker).as("README has a <!-- cli-tour --> block").isPositive();
+    int start = readme.indexOf("```bash\n", marker) + "```bash\n".length();
+    String block = readme.substring(start, readme.indexOf("```", start));
+    Map<String, String> env = new HashMap<>();
+    env.put("CAPSTAN_STATE", dir.resolve("state.json").toString());
+    int ran = 0;
+    for (String line : block.lines().toList()) {
+      String command = line.replaceFirst("\\s+#.*$", "").strip();
+      if (command.isEmpty()) {
+        continue;
+      }
+      if (command.startsWith("export ")) {
+        String[] kv = command.substring("export ".length()).split("=", 2);
+        env.put(kv[0], kv[1]);
+        continue;
+      }
+      assertThat(command).as("tour line").startsWith("./capstan ");
+      Matcher expect = Pattern.compile("#.*\\bexit (\\d+)").matcher(line);
+      int expected = expect.find() ? Integer.parseInt(expect.group(1)) : 0;
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      int code =
+          new Cli(
+                  new PrintStream(out, true, UTF_8),
+                  new PrintStream(err, true, UTF_8),
+                  Terminal.none(),
+                  env::get,
+                  ROOT)
+              .run(words(command.substring("./capstan ".length())));
+      assertThat(code)
+          .as("%s%nstdout:%n%s%nstderr:%n%s", command, out.toString(UTF_8), err.toString(UTF_8))
+          .isEqualTo(expected);
+      ran++;
+    }
+    assertThat(ran).isGreaterThanOrEqualTo(8);
+  }
+
+  private static String[] words(String line) {
+    List<String> words = new ArrayList<>();
+    Matcher m = Pattern.compile("'([^']*)'|\"([^\"]*)\"|(\\S+)").matcher(line);
+    while (m.find()) {
+      words.add(m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3));
+    }
+    return words.toArray(String[]::new);
+  }
+}

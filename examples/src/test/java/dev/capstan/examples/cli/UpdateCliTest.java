@@ -1,0 +1,120 @@
+package dev.capstan.examples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Drives {@code capstan update} against the in-memory demo platform (MCP Runtime v0.4.0). */
+class UpdateCliTest {
+  @TempDir Path dir;
+  private String out = "";
+  private String err = "";
+
+  @BeforeEach
+  void manifest() throws IOException {
+    Files.copy(Path.of("platform/v0.5.0.yaml"), dir.resolve("v0.5.0.yaml"));
+  }
+
+  private int run(String... args) {
+    ByteArrayOutputStream o = new ByteArrayOutputStream();
+    ByteArrayOutputStream e = new ByteArrayOutputStream();
+    int code =
+        new Cli(
+                new PrintStream(o, true, StandardCharsets.UTF_8),
+                new PrintStream(e, true, StandardCharsets.UTF_8),
+                Terminal.none(),
+                Map.<String, @Nullable String>of()::get,
+                dir)
+            .run(args);
+    out = o.toString(StandardCharsets.UTF_8);
+    err = e.toString(StandardCharsets.UTF_8);
+    return code;
+  }
+
+  @Test
+  void dryRunPlansWithoutChangingThenApplyUpdatesAndARerunIsANoop() throws IOException {
+    assertThat(run("update", "--release-manifest", "v0.5.0.yaml", "--to", "v0.5.0", "--dry-run"))
+        .isZero();
+    assertThat(out)
+        .contains("Version:      v0.4.0 -> v0.5.0")
+        .contains(
+            "Dry run (plan only; no CRD apply, builds, or rollouts were attempted): 5 component(s)"
+                + " would be updated.");
+
+    assertThat(run("update", "--release-manifest", "v0.5.0.yaml"))
+        .isEqualTo(ExitCode.NOT_CONFIRMED);
+    assertThat(err).contains("pass --yes");
+
+    assertThat(run("update", "--release-manifest", "v0.5.0.yaml", "--yes", "-o", "json")).isZero();
+    JsonNode doc = new ObjectMapper().readTree(out);
+    assertThat(doc.get("dryRun").asBoolean()).isFalse();
+    assertThat(doc.get("plan").get("targetVersion").asText()).isEqualTo("v0.5.0");
+    assertThat(doc.get("result").get("failed").asBoolean()).isFalse();
+    assertThat(doc.get("result").get("workloads"))
+        .extracting(w -> w.get("deployment").asText() + "=" + w.get("status").asText())
+        .containsExactly(
+            "mcp-runtime-operator-controller-manager=updated",
+            "mcp-platform-api=updated",
+            "mcp-runtime-api=updated",
+            "mcp-ui=updated");
+    assertThat(err).contains("capstan: Rolled out mcp-platform/mcp-ui");
+
+    assertThat(run("update", "--release-manifest", "v0.5.0.yaml", "--yes")).isZero();
+    assertThat(out).endsWith("Platform is up to date; nothing to roll out.\n");
+  }
+
+  @Test
+  void onlyLimitsTheUpdateAndUnknownNamesAreInvalid() {
+    assertThat(run("update", "--release-manifest", "v0.5.0.yaml", "--only", "ui", "--yes"))
+        .isZero();
+    assertThat(out)
+        .endsWith(
+            """
+            Update result:
+            WORKLOAD             COMPONENTS  STATUS   DETAIL
+            mcp-platform/mcp-ui  ui          updated  -
+            """);
+
+    assertThat(run("update", "--release-manifest", "v0.5.0.yaml", "--only", "traefik"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err).contains("--only has unknown component(s) traefik");
+  }
+
+  @Test
+  void badFlagsGiveOneLineAndExitCode2() {
+    assertThat(run("update")).isEqualTo(ExitCode.INVALID);
+    assertThat(err.lines().count()).isOne();
+    assertThat(run("update", "--to", "v0.6.0", "--release-manifest", "v0.5.0.yaml"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err).contains("v0.6.0").contains("v0.5.0");
+    assertThat(run("update", "--release-manifest", "v0.5.0.yaml", "--timeout", "0s"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(run("update", "--release-manifest", "missing.yaml")).isEqualTo(ExitCode.INVALID);
+    assertThat(run("update", "--release-manifest", "v0.5.0.yaml", "--catalog", "nope.yaml"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err).isEqualTo("capstan: --catalog: no such file: nope.yaml\n");
+  }
+
+  @Test
+  void aDowngradeIsBlockedWithExitCode3EvenInDryRun() throws IOException {
+    Files.writeString(
+        dir.resolve("v0.3.0.yaml"),
+        Files.readString(dir.resolve("v0.5.0.yaml")).replace("v0.5.0", "v0.3.0"));
+
+    assertThat(run("update", "--release-manifest", "v0.3.0.yaml", "--dry-run"))
+        .isEqualTo(ExitCode.BLOCKED);
+    assertThat(out).contains("downgrade v0.4.0 -> v0.3.0; pass --allow-downgrade to permit");
+  }
+}
