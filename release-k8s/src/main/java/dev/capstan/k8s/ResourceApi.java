@@ -75,30 +75,23 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
 
   /** The object, or empty when it does not exist. */
   Optional<T> get(@Nullable String namespace, String name) {
-    KubernetesApiResponse<T> r =
-        send(
-            "get",
-            namespace,
-            name,
-            () -> scoped(namespace) ? typed.get(namespace, name) : typed.get(name));
-    if (r.getHttpStatusCode() == 404) {
-      return Optional.empty();
-    }
-    return Optional.of(check("get", namespace, name, r));
+    return find(
+        namespace, name, () -> scoped(namespace) ? typed.get(namespace, name) : typed.get(name));
   }
 
   /** The object as raw JSON, or empty when it does not exist. */
   Optional<JsonObject> getRaw(@Nullable String namespace, String name) {
-    KubernetesApiResponse<DynamicKubernetesObject> r =
-        send(
-            "get",
-            namespace,
-            name,
-            () -> scoped(namespace) ? raw.get(namespace, name) : raw.get(name));
+    return find(namespace, name, () -> scoped(namespace) ? raw.get(namespace, name) : raw.get(name))
+        .map(DynamicKubernetesObject::getRaw);
+  }
+
+  private <R extends KubernetesType> Optional<R> find(
+      @Nullable String namespace, String name, Supplier<KubernetesApiResponse<R>> request) {
+    KubernetesApiResponse<R> r = send("get", namespace, name, request);
     if (r.getHttpStatusCode() == 404) {
       return Optional.empty();
     }
-    return Optional.of(check("get", namespace, name, r).getRaw());
+    return Optional.of(check("get", namespace, name, r));
   }
 
   /** Every object matching the selectors, in pages of {@value #PAGE_SIZE}, as typed models. */

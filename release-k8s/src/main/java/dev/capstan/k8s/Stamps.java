@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.BiPredicate;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -119,28 +120,25 @@ final class Stamps {
    */
   static SortedMap<String, String> userLabels(
       @Nullable Map<String, String> labels, OwnedFields owned) {
-    SortedMap<String, String> out = new TreeMap<>();
-    if (labels != null) {
-      OwnedFields ownedLabels = owned.at("f:metadata", "f:labels");
-      labels.forEach(
-          (k, v) -> {
-            if (!isStampLabel(k, v) && ownedLabels.ownsKey(k)) {
-              out.put(k, v);
-            }
-          });
-    }
-    return out;
+    return userEntries(labels, owned.at("f:metadata", "f:labels"), Stamps::isStampLabel);
   }
 
   /** The user annotations among {@code annotations}; see {@link #userLabels}. */
   static SortedMap<String, String> userAnnotations(
       @Nullable Map<String, String> annotations, OwnedFields owned) {
+    return userEntries(
+        annotations, owned.at("f:metadata", "f:annotations"), (k, v) -> isCapstanAnnotation(k));
+  }
+
+  private static SortedMap<String, String> userEntries(
+      @Nullable Map<String, String> entries,
+      OwnedFields owned,
+      BiPredicate<String, String> capstans) {
     SortedMap<String, String> out = new TreeMap<>();
-    if (annotations != null) {
-      OwnedFields ownedAnnotations = owned.at("f:metadata", "f:annotations");
-      annotations.forEach(
+    if (entries != null) {
+      entries.forEach(
           (k, v) -> {
-            if (!isCapstanAnnotation(k) && ownedAnnotations.ownsKey(k)) {
+            if (!capstans.test(k, v) && owned.ownsKey(k)) {
               out.put(k, v);
             }
           });

@@ -4,6 +4,7 @@ import com.google.gson.JsonObject;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.ResourceSpec;
 import dev.capstan.release.model.ResourceType;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.SecretValue;
@@ -23,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -54,14 +56,11 @@ final class StoreObjects {
   }
 
   static LiveObject configMap(JsonObject raw, V1ConfigMap live) {
-    V1ObjectMeta meta = live.getMetadata();
-    ResourceRef ref = ResourceRef.of(ResourceType.CONFIGMAP, meta.getNamespace(), meta.getName());
-    OwnedFields owned = OwnedFields.of(raw, Stamps.MANAGER_NAME);
-    return Live.object(
-        ref,
-        Stamps.read(meta),
+    return live(
+        ResourceType.CONFIGMAP,
         raw,
-        () ->
+        live.getMetadata(),
+        (meta, owned) ->
             new ConfigMapSpec(
                 meta.getNamespace(),
                 meta.getName(),
@@ -82,14 +81,11 @@ final class StoreObjects {
   }
 
   static LiveObject secret(JsonObject raw, V1Secret live) {
-    V1ObjectMeta meta = live.getMetadata();
-    ResourceRef ref = ResourceRef.of(ResourceType.SECRET, meta.getNamespace(), meta.getName());
-    OwnedFields owned = OwnedFields.of(raw, Stamps.MANAGER_NAME);
-    return Live.object(
-        ref,
-        Stamps.read(meta),
+    return live(
+        ResourceType.SECRET,
         raw,
-        () -> {
+        live.getMetadata(),
+        (meta, owned) -> {
           SortedMap<String, SecretValue> data = new TreeMap<>();
           ownedEntries(live.getData(), owned.at("f:data"))
               .forEach((k, v) -> data.put(k, SecretValue.ofBytes(v)));
@@ -127,14 +123,11 @@ final class StoreObjects {
   }
 
   static LiveObject volume(JsonObject raw, V1PersistentVolumeClaim live) {
-    V1ObjectMeta meta = live.getMetadata();
-    ResourceRef ref = ResourceRef.of(ResourceType.VOLUME, meta.getNamespace(), meta.getName());
-    OwnedFields owned = OwnedFields.of(raw, Stamps.MANAGER_NAME);
-    return Live.object(
-        ref,
-        Stamps.read(meta),
+    return live(
+        ResourceType.VOLUME,
         raw,
-        () -> {
+        live.getMetadata(),
+        (meta, owned) -> {
           V1PersistentVolumeClaimSpec spec = live.getSpec();
           if (spec == null) {
             throw new IllegalArgumentException("no spec");
@@ -167,6 +160,20 @@ final class StoreObjects {
               Stamps.userLabels(meta.getLabels(), owned),
               Stamps.userAnnotations(meta.getAnnotations(), owned));
         });
+  }
+
+  /**
+   * The live object of a namespaced object: its stamp, and the spec {@code read} makes of its
+   * metadata and the fields Capstan owns.
+   */
+  private static LiveObject live(
+      ResourceType type,
+      JsonObject raw,
+      V1ObjectMeta meta,
+      BiFunction<V1ObjectMeta, OwnedFields, ResourceSpec> read) {
+    ResourceRef ref = ResourceRef.of(type, meta.getNamespace(), meta.getName());
+    OwnedFields owned = OwnedFields.of(raw, Stamps.MANAGER_NAME);
+    return Live.object(ref, Stamps.read(meta), raw, () -> read.apply(meta, owned));
   }
 
   private static VolumeSpec.AccessMode accessMode(String kubernetesName) {

@@ -11,6 +11,7 @@ import io.kubernetes.client.openapi.apis.AppsV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1ManagedFieldsEntry;
+import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.util.PatchUtils;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
@@ -70,6 +71,23 @@ final class Cluster {
 
   ApiClient client() {
     return plane.client();
+  }
+
+  /** The image of a Deployment's first container. */
+  String image(String namespace, String deployment) throws ApiException {
+    return apps.readNamespacedDeployment(deployment, namespace)
+        .execute()
+        .getSpec()
+        .getTemplate()
+        .getSpec()
+        .getContainers()
+        .get(0)
+        .getImage();
+  }
+
+  /** The release record Secrets (heads and chunks) in a namespace. */
+  List<V1Secret> recordSecrets(String namespace) throws ApiException {
+    return core.listNamespacedSecret(namespace).labelSelector("owner=capstan").execute().getItems();
   }
 
   /** A server-side apply of a ConfigMap's data under another field manager. */

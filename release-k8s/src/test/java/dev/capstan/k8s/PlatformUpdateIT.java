@@ -189,18 +189,7 @@ class PlatformUpdateIT {
             org.assertj.core.groups.Tuple.tuple(
                 "SIDECAR_IMAGE", "registry.example/demo/sidecar:v1.1.0"));
     assertThat(RolloutStatus.of(worker).state()).isEqualTo(RolloutStatus.State.COMPLETE);
-    assertThat(
-            cluster
-                .apps
-                .readNamespacedDeployment("api", ns)
-                .execute()
-                .getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0)
-                .getImage())
-        .isEqualTo("registry.example/demo/api:v1.1.0");
+    assertThat(cluster.image(ns, "api")).isEqualTo("registry.example/demo/api:v1.1.0");
     assertThat(
             cluster.fieldsOwnedBy(
                 KubernetesPlatformCluster.FIELD_MANAGER, "apps", "v1", "deployments", ns, "api"))

@@ -204,18 +204,7 @@ class RbacIT {
     assertThat(platform.applyCrd(crd, tree)).isEqualTo("created");
     assertThat(platform.crd(crd).orElseThrow().condition("Established").orElseThrow().holds())
         .isTrue();
-    assertThat(
-            admin
-                .apps
-                .readNamespacedDeployment("api", ns)
-                .execute()
-                .getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0)
-                .getImage())
-        .isEqualTo("registry.example/api:2");
+    assertThat(admin.image(ns, "api")).isEqualTo("registry.example/api:2");
   }
 
   private interface Call {

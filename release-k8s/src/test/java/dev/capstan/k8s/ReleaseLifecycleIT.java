@@ -178,18 +178,7 @@ class ReleaseLifecycleIT {
         .containsExactly(entry("color", "green")); // "size" was Capstan's, so it is gone
     assertThat(cluster.core.readNamespacedConfigMap("features", ns).execute().getData())
         .containsExactly(entry("beta", "on"));
-    assertThat(
-            cluster
-                .apps
-                .readNamespacedDeployment("web", ns)
-                .execute()
-                .getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0)
-                .getImage())
-        .isEqualTo("registry.example/web:2.0");
+    assertThat(cluster.image(ns, "web")).isEqualTo("registry.example/web:2.0");
     assertThat(cluster.core.listNamespacedSecret(ns).execute().getItems())
         .extracting(s -> s.getMetadata().getName())
         .doesNotContain("creds");
@@ -435,14 +424,7 @@ class ReleaseLifecycleIT {
         controller.uninstall(ns, "app", UninstallOptions.defaults().withPurge(true));
 
     assertThat(purged.purged()).isTrue();
-    assertThat(
-            cluster
-                .core
-                .listNamespacedSecret(ns)
-                .labelSelector("owner=capstan")
-                .execute()
-                .getItems())
-        .isEmpty();
+    assertThat(cluster.recordSecrets(ns)).isEmpty();
     assertThat(controller.get(ns, "app")).isEmpty();
   }
 

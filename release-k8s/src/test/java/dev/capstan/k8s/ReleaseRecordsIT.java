@@ -100,14 +100,7 @@ class ReleaseRecordsIT {
 
     controller.uninstall(ns, "big", UninstallOptions.defaults().withPurge(true));
 
-    assertThat(
-            cluster
-                .core
-                .listNamespacedSecret(ns)
-                .labelSelector("owner=capstan")
-                .execute()
-                .getItems())
-        .isEmpty();
+    assertThat(cluster.recordSecrets(ns)).isEmpty();
   }
 
   @Test
@@ -190,14 +183,7 @@ class ReleaseRecordsIT {
       store.deleteRecord(ns, name, 1);
       assertThat(store.records(ns, name)).isEmpty();
     }
-    assertThat(
-            cluster
-                .core
-                .listNamespacedSecret(ns)
-                .labelSelector("owner=capstan")
-                .execute()
-                .getItems())
-        .isEmpty();
+    assertThat(cluster.recordSecrets(ns)).isEmpty();
   }
 
   static ConfigMapSpec config(String ns, int keys) {
