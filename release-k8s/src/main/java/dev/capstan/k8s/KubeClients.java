@@ -99,14 +99,21 @@ public final class KubeClients {
   /**
    * Clients from the service account of the pod this code runs in.
    *
-   * @throws IllegalStateException if this is not running in a pod (no service account files)
+   * @throws IllegalStateException if this is not running in a pod (no service host in the
+   *     environment, no service account files)
    */
   public static KubeClients inCluster() {
+    String host = System.getenv("KUBERNETES_SERVICE_HOST");
+    String port = System.getenv("KUBERNETES_SERVICE_PORT");
+    if (host == null || host.isEmpty() || port == null || port.isEmpty()) {
+      throw new IllegalStateException(
+          "not running in a pod: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set");
+    }
     try {
       ApiClient api = ClientBuilder.cluster().setReadTimeout(DEFAULT_READ_TIMEOUT).build();
       ApiClient watch = ClientBuilder.cluster().setReadTimeout(Duration.ZERO).build();
       return wrap(api, watch, "in-cluster");
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
       throw new IllegalStateException(
           "cannot read the in-cluster service account configuration: " + e.getMessage(), e);
     }
