@@ -62,8 +62,10 @@ final class CapstanCommand implements Runnable {
   /** Opens the target the options name. */
   Target target() {
     if (kubeconfig != null || context != null) {
-      throw new IllegalArgumentException(
-          "--kubeconfig/--context: the Kubernetes target is not available in this build");
+      return KubernetesTarget.open(
+          kubeconfig == null ? null : cli.resolve(kubeconfig),
+          context,
+          cli.env().apply("KUBECONFIG"));
     }
     Path file = state;
     if (file == null) {

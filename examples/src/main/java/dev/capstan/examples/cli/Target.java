@@ -2,7 +2,9 @@ package dev.capstan.examples.cli;
 
 import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Store;
+import dev.capstan.update.apply.RolloutWaiter;
 import dev.capstan.update.cluster.PlatformCluster;
+import org.jspecify.annotations.Nullable;
 
 /** The cluster a command works on: the local in-memory cluster, or a Kubernetes cluster. */
 interface Target extends AutoCloseable {
@@ -15,6 +17,11 @@ interface Target extends AutoCloseable {
 
   /** The platform the update engine works on. */
   PlatformCluster platform();
+
+  /** How to wait for rollouts on {@link #platform()}, or {@code null} for the engine's default. */
+  default @Nullable RolloutWaiter rolloutWaiter() {
+    return null;
+  }
 
   /** One line saying which cluster this is. */
   String describe();

@@ -8,6 +8,7 @@ import dev.capstan.update.TargetRequiredException;
 import dev.capstan.update.UpdateAbortedException;
 import dev.capstan.update.UpdateBlockedException;
 import dev.capstan.update.UpdateException;
+import dev.capstan.update.apply.RolloutWaiter;
 import dev.capstan.update.catalog.Catalog;
 import dev.capstan.update.command.Confirmer;
 import dev.capstan.update.command.ManifestLoader;
@@ -185,14 +186,17 @@ final class UpdateCli implements java.util.concurrent.Callable<Integer> {
                 ? remote.load(location)
                 : remote.load(cli.resolve(Path.of(location)).toString());
     try (Target target = parent.target()) {
-      UpdateCommand command =
+      UpdateCommand.Builder command =
           UpdateCommand.builder(hostCatalog, target.platform())
               .manifestLoader(loader)
               .confirmer(confirmer(cli.terminal()))
               .environment(cli.env()::apply)
-              .listener(e -> cli.err().println("capstan: " + e.message()))
-              .build();
-      command.run(options, cli.out());
+              .listener(e -> cli.err().println("capstan: " + e.message()));
+      RolloutWaiter waiter = target.rolloutWaiter();
+      if (waiter != null) {
+        command.rolloutWaiter(waiter);
+      }
+      command.build().run(options, cli.out());
     }
     return ExitCode.OK;
   }

@@ -1,0 +1,76 @@
+package dev.capstan.examples.cli;
+
+import dev.capstan.k8s.KubeClients;
+import dev.capstan.k8s.KubernetesOrchestrator;
+import dev.capstan.k8s.KubernetesPlatformCluster;
+import dev.capstan.k8s.KubernetesStore;
+import dev.capstan.release.port.Orchestrator;
+import dev.capstan.release.port.Store;
+import dev.capstan.update.apply.RolloutWaiter;
+import dev.capstan.update.cluster.PlatformCluster;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
+
+/** A Kubernetes cluster named by a kubeconfig file and context. */
+final class KubernetesTarget implements Target {
+  private final KubeClients clients;
+  private final KubernetesOrchestrator orchestrator;
+  private final KubernetesStore store;
+  private final KubernetesPlatformCluster platform;
+
+  private KubernetesTarget(KubeClients clients) {
+    this.clients = clients;
+    this.orchestrator = new KubernetesOrchestrator(clients);
+    this.store = new KubernetesStore(clients);
+    this.platform = new KubernetesPlatformCluster(clients);
+  }
+
+  /**
+   * Connects with {@code kubeconfig} (or, when null, {@code $KUBECONFIG}, then {@code
+   * ~/.kube/config}) and {@code context} (null: the current context).
+   */
+  static KubernetesTarget open(
+      @Nullable Path kubeconfig, @Nullable String context, @Nullable String kubeconfigEnv) {
+    Path file = kubeconfig;
+    if (file == null && kubeconfigEnv != null && !kubeconfigEnv.isBlank()) {
+      int sep = kubeconfigEnv.indexOf(java.io.File.pathSeparatorChar);
+      file = Path.of(sep < 0 ? kubeconfigEnv : kubeconfigEnv.substring(0, sep));
+    }
+    if (file == null) {
+      file = Path.of(System.getProperty("user.home"), ".kube", "config");
+    }
+    if (!Files.isRegularFile(file)) {
+      throw new IllegalArgumentException("--kubeconfig: no such file: " + file);
+    }
+    return new KubernetesTarget(KubeClients.fromKubeconfig(file, context));
+  }
+
+  @Override
+  public Orchestrator orchestrator() {
+    return orchestrator;
+  }
+
+  @Override
+  public Store store() {
+    return store;
+  }
+
+  @Override
+  public PlatformCluster platform() {
+    return platform;
+  }
+
+  @Override
+  public RolloutWaiter rolloutWaiter() {
+    return platform.rolloutWaiter();
+  }
+
+  @Override
+  public String describe() {
+    return "Kubernetes context " + clients.context() + " (" + clients.server() + ")";
+  }
+
+  @Override
+  public void close() {}
+}

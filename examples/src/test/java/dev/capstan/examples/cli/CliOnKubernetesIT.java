@@ -1,0 +1,164 @@
+package dev.capstan.examples.cli;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capstan.k8s.testing.ControlPlane;
+import dev.capstan.k8s.testing.ControlPlaneTest;
+import dev.capstan.k8s.testing.TestNamespace;
+import io.kubernetes.client.openapi.apis.AppsV1Api;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code capstan} command line against a real control plane: {@code release cast}, {@code get},
+ * {@code update --dry-run} and an update that rolls out by watch.
+ */
+@ControlPlaneTest
+class CliOnKubernetesIT {
+  @TempDir Path dir;
+  private String out = "";
+  private String err = "";
+
+  private int run(ControlPlane plane, String... args) {
+    List<String> all = new ArrayList<>(List.of("--kubeconfig", plane.kubeconfig().toString()));
+    all.addAll(List.of(args));
+    ByteArrayOutputStream o = new ByteArrayOutputStream();
+    ByteArrayOutputStream e = new ByteArrayOutputStream();
+    Map<String, @Nullable String> env = Map.of("WEB_DB_PASSWORD", "pw-on-k8s");
+    int code =
+        new Cli(
+                new PrintStream(o, true, UTF_8),
+                new PrintStream(e, true, UTF_8),
+                Terminal.none(),
+                env::get,
+                dir)
+            .run(all.toArray(String[]::new));
+    out = o.toString(UTF_8);
+    err = e.toString(UTF_8);
+    return code;
+  }
+
+  @Test
+  void releaseCastThenUpdateDryRunAndUpdateOnARealControlPlane(ControlPlane plane, TestNamespace ns)
+      throws Exception {
+    Files.writeString(
+        dir.resolve("release.yaml"),
+        """
+        apiVersion: capstan.dev/v1
+        kind: Release
+        metadata: {name: web, namespace: NS, version: 1.0.0}
+        spec:
+          services:
+          - name: web
+            image: registry.example/demo/web:v1.0.0
+            replicas: 2
+            ports: [{name: http, port: 8080}]
+            envFrom: [{secret: web-db}, {configMap: web-settings}]
+          secrets:
+          - {name: web-db, fromEnv: {password: WEB_DB_PASSWORD}}
+          configMaps:
+          - {name: web-settings, data: {log-level: info}}
+        """
+            .replace("NS", ns.name()));
+
+    assertThat(run(plane, "release", "cast", "-f", "release.yaml")).as(err).isZero();
+    assertThat(out)
+        .contains("  + create     service/" + ns + "/web")
+        .endsWith("Release " + ns + "/web revision 1 deployed.\n");
+    assertThat(err).contains("service(s) ready");
+
+    assertThat(run(plane, "release", "get", "web", "-n", ns.name(), "-o", "json")).isZero();
+    JsonNode release = new ObjectMapper().readTree(out);
+    assertThat(release.get("status").asText()).isEqualTo("deployed");
+    assertThat(release.get("owns")).hasSize(3);
+    V1Deployment deployment =
+        new AppsV1Api(plane.client()).readNamespacedDeployment("web", ns.name()).execute();
+    assertThat(Objects.requireNonNull(deployment.getMetadata()).getLabels())
+        .containsEntry("app.kubernetes.io/managed-by", "capstan");
+    assertThat(run(plane, "release", "plan", "-f", "release.yaml")).isZero();
+    assertThat(out).contains("No changes: every object is up to date.");
+
+    writePlatform(ns.name());
+    assertThat(
+            run(
+                plane,
+                "update",
+                "--catalog",
+                "catalog.yaml",
+                "--release-manifest",
+                "manifest.yaml",
+                "--dry-run"))
+        .as(err)
+        .isZero();
+    assertThat(out)
+        .contains("Version:      v1.0.0 -> v1.1.0")
+        .contains(
+            "Dry run (plan only; no CRD apply, builds, or rollouts were attempted): 1 component(s)"
+                + " would be updated.");
+    assertThat(
+            new AppsV1Api(plane.client())
+                .readNamespacedDeployment("web", ns.name())
+                .execute()
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getImage())
+        .isEqualTo("registry.example/demo/web:v1.0.0");
+
+    assertThat(
+            run(
+                plane,
+                "update",
+                "--catalog",
+                "catalog.yaml",
+                "--release-manifest",
+                "manifest.yaml",
+                "--yes",
+                "-o",
+                "json"))
+        .as(err)
+        .isZero();
+    JsonNode result = new ObjectMapper().readTree(out).get("result");
+    assertThat(result.get("workloads").get(0).get("status").asText()).isEqualTo("updated");
+    assertThat(err).contains("Rolled out " + ns + "/web");
+  }
+
+  private void writePlatform(String ns) throws IOException {
+    Files.writeString(
+        dir.resolve("catalog.yaml"),
+        """
+        platform: Web Platform
+        metadata: {domain: web.capstan.dev, partOf: web}
+        installedCheck: {namespace: NS, deployment: web}
+        components:
+          - {name: web, namespace: NS, deployment: web, container: web, repository: demo/web, built: true}
+        """
+            .replace("NS", ns));
+    Files.writeString(
+        dir.resolve("manifest.yaml"),
+        """
+        apiVersion: capstan.dev/v1alpha1
+        kind: PlatformRelease
+        version: v1.1.0
+        registry: registry.example
+        components:
+          - {name: web, repository: demo/web, tag: v1.1.0}
+        """);
+  }
+}
