@@ -14,10 +14,8 @@ import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlannedChange;
-import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Readiness;
 import dev.capstan.release.port.ResourcePort;
-import dev.capstan.release.port.Store;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -42,8 +40,7 @@ import java.util.function.Consumer;
  * compute the owned set that matches what happened, or revert from pre-images when atomic.
  */
 final class CastExecution {
-  private final Orchestrator orchestrator;
-  private final Store store;
+  private final Ports ports;
   private final Plan plan;
   private final Payloads payloads;
   private final LiveState live;
@@ -67,8 +64,7 @@ final class CastExecution {
   private final List<ResourceRef> unstamped = new ArrayList<>();
 
   CastExecution(
-      Orchestrator orchestrator,
-      Store store,
+      Ports ports,
       Plan plan,
       Payloads payloads,
       LiveState live,
@@ -77,8 +73,7 @@ final class CastExecution {
       Duration timeout,
       LeaseKeeper lease,
       Consumer<ReleaseEvent> events) {
-    this.orchestrator = orchestrator;
-    this.store = store;
+    this.ports = ports;
     this.plan = plan;
     this.payloads = payloads;
     this.live = live;
@@ -117,7 +112,7 @@ final class CastExecution {
             .map(PlannedChange::ref)
             .toList();
     events.accept(new ReleaseEvent.Verifying(release, services, timeout));
-    Readiness readiness = orchestrator.awaitReady(services, timeout);
+    Readiness readiness = ports.orchestrator().awaitReady(services, timeout);
     if (!readiness.isReady()) {
       throw new ReleaseException("verify failed: " + readiness.describe());
     }
@@ -187,7 +182,7 @@ final class CastExecution {
     events.accept(new ReleaseEvent.Started(release, c.ref(), c.action()));
     attempted.add(c);
     if (c.createReference()) {
-      store.createNamespace(c.ref().name());
+      ports.store().createNamespace(c.ref().name());
     } else {
       ResourceSpec spec =
           payloads
@@ -197,7 +192,7 @@ final class CastExecution {
       if (hash == null) {
         throw new IllegalStateException("no desired hash for " + c.ref().key());
       }
-      port(c.ref()).apply(spec, OwnershipStamp.of(identity, plan.revision(), hash));
+      ports.of(c.ref()).apply(spec, OwnershipStamp.of(identity, plan.revision(), hash));
       applied.add(c.ref());
     }
     events.accept(new ReleaseEvent.Done(release, c.ref(), c.action()));
@@ -206,7 +201,7 @@ final class CastExecution {
   private void remove(PlannedChange c) {
     events.accept(new ReleaseEvent.Started(release, c.ref(), c.action()));
     attempted.add(c);
-    ResourcePort port = port(c.ref());
+    ResourcePort port = ports.of(c.ref());
     if (c.action() == Action.PRUNE) {
       port.delete(c.ref(), identity);
       pruned.add(c.ref());
@@ -215,10 +210,6 @@ final class CastExecution {
       unstamped.add(c.ref());
     }
     events.accept(new ReleaseEvent.Done(release, c.ref(), c.action()));
-  }
-
-  private ResourcePort port(ResourceRef ref) {
-    return ref.type() == ResourceType.SERVICE ? orchestrator : store;
   }
 
   /** The owned set after a successful run: every desired object with its desired hash. */
@@ -279,13 +270,13 @@ final class CastExecution {
       try {
         Optional<LiveObject> before = live.get(c.ref());
         if (before.isEmpty()) {
-          port(c.ref()).delete(c.ref(), identity);
+          ports.of(c.ref()).delete(c.ref(), identity);
         } else {
           ResourceSpec spec = before.get().spec();
           if (spec == null) {
             throw new ReleaseException("no pre-image content was observed");
           }
-          port(c.ref()).apply(spec, before.get().stamp());
+          ports.of(c.ref()).apply(spec, before.get().stamp());
         }
         events.accept(new ReleaseEvent.Reverted(release, c.ref(), true, null));
       } catch (RuntimeException e) {

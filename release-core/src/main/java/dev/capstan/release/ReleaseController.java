@@ -13,15 +13,13 @@ import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
-import dev.capstan.release.model.ResourceSpec;
 import dev.capstan.release.model.ResourceType;
-import dev.capstan.release.model.VolumeSpec;
+import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.Planner;
 import dev.capstan.release.port.Orchestrator;
-import dev.capstan.release.port.ResourcePort;
 import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
 import java.time.Clock;
@@ -58,7 +56,7 @@ import org.jspecify.annotations.Nullable;
  * created, so nothing is orphaned; with {@code atomic}, the attempt is reverted first.
  */
 public final class ReleaseController {
-  private final Orchestrator orchestrator;
+  private final Ports ports;
   private final Store store;
   private final Clock clock;
   private final int maxHistory;
@@ -69,7 +67,7 @@ public final class ReleaseController {
   private final Supplier<String> ids;
 
   private ReleaseController(Builder b) {
-    this.orchestrator = b.orchestrator;
+    this.ports = new Ports(b.orchestrator, b.store);
     this.store = b.store;
     this.clock = b.clock;
     this.maxHistory = b.maxHistory;
@@ -148,23 +146,38 @@ public final class ReleaseController {
    * @see #cast(ReleaseSpec, Payloads) for the other outcomes
    */
   public CastResult rollback(String namespace, String name, int revision) {
-    Release target =
-        history(namespace, name).stream()
-            .filter(r -> r.revision() == revision)
-            .findFirst()
-            .orElseThrow(() -> new ReleaseNotFoundException(namespace + "/" + name, revision));
+    Release target = revision(namespace, name, revision);
+    return cast(rollbackSpec(target), target.payloads(), "rollback to " + revision);
+  }
+
+  /**
+   * The plan a {@link #rollback} to {@code revision} would execute now; persists nothing.
+   *
+   * @throws ReleaseNotFoundException if the release or the revision is not recorded
+   */
+  public Plan planRollback(String namespace, String name, int revision) {
+    return plan(rollbackSpec(revision(namespace, name, revision)));
+  }
+
+  private Release revision(String namespace, String name, int revision) {
+    return history(namespace, name).stream()
+        .filter(r -> r.revision() == revision)
+        .findFirst()
+        .orElseThrow(() -> new ReleaseNotFoundException(namespace + "/" + name, revision));
+  }
+
+  /** Revision {@code target}'s objects and references, as the spec of a new revision. */
+  private static ReleaseSpec rollbackSpec(Release target) {
     List<DesiredResource> resources = new ArrayList<>();
     target.payloads().hashes().forEach((ref, h) -> resources.add(new DesiredResource(ref, h)));
-    ReleaseSpec spec =
-        new ReleaseSpec(
-            namespace,
-            name,
-            resources,
-            target.references(),
-            ReleaseOptions.defaults(),
-            target.source(),
-            target.version());
-    return cast(spec, target.payloads(), "rollback to " + revision);
+    return new ReleaseSpec(
+        target.namespace(),
+        target.name(),
+        resources,
+        target.references(),
+        ReleaseOptions.defaults(),
+        target.source(),
+        target.version());
   }
 
   private CastResult cast(ReleaseSpec spec, Payloads payloads, @Nullable String description) {
@@ -291,7 +304,7 @@ public final class ReleaseController {
               + "/"
               + plan.name()
               + ": a detached cast may not prune ("
-              + plan.changes(dev.capstan.release.plan.Action.PRUNE).size()
+              + plan.changes(Action.PRUNE).size()
               + " to prune); cast it in the foreground; nothing was written");
     }
     return plan;
@@ -346,8 +359,7 @@ public final class ReleaseController {
 
     private CastExecution execution() {
       return new CastExecution(
-          orchestrator,
-          store,
+          ports,
           plan,
           payloads,
           live,
@@ -529,7 +541,8 @@ public final class ReleaseController {
     Set<ResourceRef> retained = new TreeSet<>(uninstalling.retained());
     List<ResourceRef> deleted = new ArrayList<>();
     List<ResourceRef> kept = new ArrayList<>();
-    LiveState live = observeAll(uninstalling.owns().stream().map(OwnedResource::ref).toList());
+    LiveState live =
+        ports.observe(Planner.names(uninstalling.owns().stream().map(OwnedResource::ref).toList()));
     List<ResourceRef> order =
         uninstalling.owns().stream()
             .map(OwnedResource::ref)
@@ -542,17 +555,17 @@ public final class ReleaseController {
         OwnershipStamp stamp = obj.map(LiveObject::stamp).orElse(null);
         if (stamp != null && stamp.ownedBy(uninstalling.identity())) {
           if (ref.type() == ResourceType.VOLUME
-              && (options.keepVolumes() || retains(uninstalling, obj.get()))) {
-            emit(new ReleaseEvent.Started(release, ref, dev.capstan.release.plan.Action.RETAIN));
-            port(ref).unstamp(ref, uninstalling.identity());
+              && (options.keepVolumes() || uninstalling.retainsVolume(ref, obj.get().spec()))) {
+            emit(new ReleaseEvent.Started(release, ref, Action.RETAIN));
+            ports.of(ref).unstamp(ref, uninstalling.identity());
             retained.add(ref);
             kept.add(ref);
-            emit(new ReleaseEvent.Done(release, ref, dev.capstan.release.plan.Action.RETAIN));
+            emit(new ReleaseEvent.Done(release, ref, Action.RETAIN));
           } else {
-            emit(new ReleaseEvent.Started(release, ref, dev.capstan.release.plan.Action.PRUNE));
-            port(ref).delete(ref, uninstalling.identity());
+            emit(new ReleaseEvent.Started(release, ref, Action.PRUNE));
+            ports.of(ref).delete(ref, uninstalling.identity());
             deleted.add(ref);
-            emit(new ReleaseEvent.Done(release, ref, dev.capstan.release.plan.Action.PRUNE));
+            emit(new ReleaseEvent.Done(release, ref, Action.PRUNE));
           }
         }
         remaining.remove(ref);
@@ -596,14 +609,6 @@ public final class ReleaseController {
     lease.forgetOnClose();
   }
 
-  private static boolean retains(Release release, LiveObject live) {
-    ResourceSpec spec = release.payloads().get(live.ref()).orElse(null);
-    if (spec == null) {
-      spec = live.spec();
-    }
-    return !(spec instanceof VolumeSpec v) || v.reclaimPolicy() == VolumeSpec.ReclaimPolicy.RETAIN;
-  }
-
   private static List<OwnedResource> toOwned(Map<ResourceRef, String> owns) {
     return owns.entrySet().stream().map(e -> new OwnedResource(e.getKey(), e.getValue())).toList();
   }
@@ -626,40 +631,7 @@ public final class ReleaseController {
   }
 
   private LiveState observe(ReleaseSpec spec, @Nullable Release latest) {
-    LiveState.Builder live = LiveState.builder();
-    Planner.names(spec, latest)
-        .forEach(
-            (scope, names) ->
-                live.observed(
-                    scope.type(),
-                    scope.namespace(),
-                    port(scope.type()).observe(scope.type(), scope.namespace(), names)));
-    return live.build();
-  }
-
-  private LiveState observeAll(List<ResourceRef> refs) {
-    Map<LiveState.Scope, Set<String>> names = new LinkedHashMap<>();
-    for (ResourceRef ref : refs) {
-      names
-          .computeIfAbsent(new LiveState.Scope(ref.type(), ref.namespace()), s -> new TreeSet<>())
-          .add(ref.name());
-    }
-    LiveState.Builder live = LiveState.builder();
-    names.forEach(
-        (scope, n) ->
-            live.observed(
-                scope.type(),
-                scope.namespace(),
-                port(scope.type()).observe(scope.type(), scope.namespace(), n)));
-    return live.build();
-  }
-
-  private ResourcePort port(ResourceType type) {
-    return type == ResourceType.SERVICE ? orchestrator : store;
-  }
-
-  private ResourcePort port(ResourceRef ref) {
-    return port(ref.type());
+    return ports.observe(Planner.names(spec, latest));
   }
 
   private static boolean sameVersion(Optional<StoredRelease> a, Optional<StoredRelease> b) {

@@ -36,18 +36,4 @@ final class Durations implements CommandLine.ITypeConverter<Duration> {
     }
     return total;
   }
-
-  static String format(Duration d) {
-    StringBuilder sb = new StringBuilder();
-    if (d.toHoursPart() > 0 || d.toDays() > 0) {
-      sb.append(d.toHours()).append('h');
-    }
-    if (d.toMinutesPart() > 0) {
-      sb.append(d.toMinutesPart()).append('m');
-    }
-    if (d.toSecondsPart() > 0 || sb.length() == 0) {
-      sb.append(d.toSecondsPart()).append('s');
-    }
-    return sb.toString();
-  }
 }

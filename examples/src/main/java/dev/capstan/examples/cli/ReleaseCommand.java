@@ -13,8 +13,6 @@ import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.file.Overrides;
 import dev.capstan.release.file.ReleaseFile;
 import dev.capstan.release.file.ReleaseFiles;
-import dev.capstan.release.model.DesiredResource;
-import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
@@ -27,7 +25,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -413,24 +410,7 @@ final class ReleaseCommand implements Runnable {
       } else {
         revision = to;
       }
-      Release old =
-          revisions.stream()
-              .filter(r -> r.revision() == revision)
-              .findFirst()
-              .orElseThrow(() -> new ReleaseNotFoundException(ns + "/" + name, revision));
-      List<DesiredResource> resources = new ArrayList<>();
-      Payloads payloads = old.payloads();
-      payloads.hashes().forEach((ref, h) -> resources.add(new DesiredResource(ref, h)));
-      Plan plan =
-          controller.plan(
-              new ReleaseSpec(
-                  ns,
-                  name,
-                  resources,
-                  old.references(),
-                  ReleaseOptions.defaults(),
-                  old.source(),
-                  old.version()));
+      Plan plan = controller.planRollback(ns, name, revision);
       showPlan(plan, !json());
       if (plan.needsConfirmation()) {
         cli()

@@ -14,13 +14,16 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The rendered objects of one release, keyed by {@link ResourceRef}, in apply order. Immutable;
- * build one with {@link #builder()}. Each spec's content hash is computed once, here.
+ * build one with {@link #builder()}. Each spec's content hash is computed once, when first asked
+ * for.
  */
 public final class Payloads {
   private static final Payloads EMPTY = new Payloads(List.of());
 
   private final Map<ResourceRef, ResourceSpec> specs;
-  private final Map<ResourceRef, String> hashes;
+
+  /** Computed on first use: decoding a record must not hash every payload it carries. */
+  private volatile @Nullable Map<ResourceRef, String> hashes;
 
   private Payloads(Collection<? extends ResourceSpec> specs) {
     TreeMap<ResourceRef, ResourceSpec> byRef = new TreeMap<>(ResourceRef.APPLY_ORDER);
@@ -31,10 +34,7 @@ public final class Payloads {
             "payloads must have unique refs: duplicate '" + spec.ref().key() + "'");
       }
     }
-    Map<ResourceRef, String> h = new LinkedHashMap<>();
-    byRef.forEach((ref, spec) -> h.put(ref, ContentHash.of(spec)));
     this.specs = Collections.unmodifiableMap(new LinkedHashMap<>(byRef));
-    this.hashes = Collections.unmodifiableMap(h);
   }
 
   /** No payloads. */
@@ -74,12 +74,19 @@ public final class Payloads {
 
   /** The content hash of {@code ref}'s spec, if present. */
   public Optional<String> hash(ResourceRef ref) {
-    return Optional.ofNullable(hashes.get(ref));
+    return Optional.ofNullable(hashes().get(ref));
   }
 
-  /** Content hashes by ref, in apply order. */
+  /** Content hashes by ref, in apply order (computed once, on first use). */
   public Map<ResourceRef, String> hashes() {
-    return hashes;
+    Map<ResourceRef, String> h = hashes;
+    if (h == null) {
+      Map<ResourceRef, String> computed = new LinkedHashMap<>();
+      specs.forEach((ref, spec) -> computed.put(ref, ContentHash.of(spec)));
+      h = Collections.unmodifiableMap(computed);
+      hashes = h;
+    }
+    return h;
   }
 
   /** The number of objects. */

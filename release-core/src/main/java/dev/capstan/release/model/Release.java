@@ -92,6 +92,21 @@ public record Release(
     return Optional.empty();
   }
 
+  /**
+   * Whether letting go of the volume {@code ref} keeps its data: the reclaim policy this revision
+   * recorded for it, else the live object's, else RETAIN (when the policy is unknown, data is
+   * kept).
+   *
+   * @param liveSpec the volume as observed, or {@code null}
+   */
+  public boolean retainsVolume(ResourceRef ref, @Nullable ResourceSpec liveSpec) {
+    ResourceSpec spec = payloads.get(ref).orElse(null);
+    if (spec == null) {
+      spec = liveSpec;
+    }
+    return !(spec instanceof VolumeSpec v) || v.reclaimPolicy() == VolumeSpec.ReclaimPolicy.RETAIN;
+  }
+
   /** A copy in {@code status}, saved at {@code now}. */
   public Release withStatus(ReleaseStatus status, Instant now) {
     return edit(

@@ -7,9 +7,7 @@ import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
-import dev.capstan.release.model.ResourceSpec;
 import dev.capstan.release.model.ResourceType;
-import dev.capstan.release.model.VolumeSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -34,20 +32,25 @@ public final class Planner {
    */
   public static Map<LiveState.Scope, Set<String>> names(
       ReleaseSpec spec, @Nullable Release latest) {
-    Map<LiveState.Scope, Set<String>> names = new HashMap<>();
     List<ResourceRef> refs = new ArrayList<>(spec.references());
     spec.resources().forEach(r -> refs.add(r.ref()));
     if (latest != null) {
       latest.owns().forEach(o -> refs.add(o.ref()));
     }
-    for (ResourceRef ref : refs) {
-      names.computeIfAbsent(scope(ref), s -> new TreeSet<>()).add(ref.name());
-    }
-    return names;
+    return names(refs);
   }
 
-  private static LiveState.Scope scope(ResourceRef ref) {
-    return new LiveState.Scope(ref.type(), ref.namespace());
+  /**
+   * The names of {@code refs}, grouped by scope (kind and namespace): one observation batch each.
+   */
+  public static Map<LiveState.Scope, Set<String>> names(Iterable<ResourceRef> refs) {
+    Map<LiveState.Scope, Set<String>> names = new HashMap<>();
+    for (ResourceRef ref : refs) {
+      names
+          .computeIfAbsent(new LiveState.Scope(ref.type(), ref.namespace()), s -> new TreeSet<>())
+          .add(ref.name());
+    }
+    return names;
   }
 
   /**
@@ -197,16 +200,11 @@ public final class Planner {
     if (stamp == null || !stamp.ownedBy(latest.identity())) {
       return Optional.empty();
     }
-    if (ref.type() == ResourceType.VOLUME && retains(ref, latest, liveObject.get())) {
+    if (ref.type() == ResourceType.VOLUME && latest.retainsVolume(ref, liveObject.get().spec())) {
       return Optional.of(
           PlannedChange.removal(
               ref, Action.RETAIN, "reclaim policy RETAIN: un-stamped, data kept for re-adoption"));
     }
     return Optional.of(PlannedChange.removal(ref, Action.PRUNE, null));
-  }
-
-  private static boolean retains(ResourceRef ref, Release latest, LiveObject live) {
-    ResourceSpec spec = latest.payloads().get(ref).orElse(live.spec());
-    return spec instanceof VolumeSpec v && v.reclaimPolicy() == VolumeSpec.ReclaimPolicy.RETAIN;
   }
 }
