@@ -1,0 +1,9 @@
+/**
+ * What both Capstan cores need once and share: escaping of values echoed in messages, plans and
+ * reports ({@link dev.capstan.common.Escapes}). Everything public here is API of the library
+ * family, kept small.
+ */
+@NullMarked
+package dev.capstan.common;
+
+import org.jspecify.annotations.NullMarked;
