@@ -2,20 +2,20 @@ package dev.capstan.release;
 
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.internal.DaemonThreads;
+import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ResourceRef;
-import dev.capstan.release.model.ResourceSpec;
-import dev.capstan.release.model.ResourceType;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlannedChange;
+import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Readiness;
-import dev.capstan.release.port.ResourcePort;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -35,9 +36,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
- * One cast attempt after its {@code PENDING} record is saved: apply in dependency order (objects of
- * one kind in parallel, bounded), verify services, remove last in reverse order; on failure,
- * compute the owned set that matches what happened, or revert from pre-images when atomic.
+ * One cast attempt after its {@code PENDING} record is saved: apply wave by wave in dependency
+ * order (objects of one kind in parallel, bounded; CRDs waited for before what follows them), wait
+ * for what each wave wrote to be healthy, remove last in reverse order; on failure, compute the
+ * owned set that matches what happened, or revert from pre-images when atomic.
  */
 final class CastExecution {
   private final Ports ports;
@@ -50,6 +52,7 @@ final class CastExecution {
   private final LeaseKeeper lease;
   private final Consumer<ReleaseEvent> events;
   private final String release;
+  private final boolean verifyAll;
   private final Map<PlannedChange, Integer> order = new HashMap<>();
 
   /** Changes whose port call was attempted (the failing one included), by plan position. */
@@ -72,8 +75,10 @@ final class CastExecution {
       int parallelism,
       Duration timeout,
       LeaseKeeper lease,
-      Consumer<ReleaseEvent> events) {
+      Consumer<ReleaseEvent> events,
+      boolean verifyAll) {
     this.ports = ports;
+    this.verifyAll = verifyAll;
     this.plan = plan;
     this.payloads = payloads;
     this.live = live;
@@ -94,35 +99,62 @@ final class CastExecution {
    * @throws RuntimeException the first failure; the attempt's state is kept for {@link #failedOwns}
    */
   void run() {
-    Map<ResourceType, List<PlannedChange>> groups = new LinkedHashMap<>();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    List<PlannedChange> namespaces =
+        plan.changes().stream().filter(PlannedChange::createReference).toList();
+    if (!namespaces.isEmpty()) {
+      lease.checkHeld();
+      runGroup(namespaces);
+    }
+    // Waves in order; within a wave, one group per kind in apply order (the plan is sorted so).
+    Map<Integer, Map<Kind, List<PlannedChange>>> waves = new TreeMap<>();
+    Map<Integer, List<ResourceRef>> toVerify = new TreeMap<>();
     for (PlannedChange c : plan.changes()) {
-      if (c.action().writes() || c.createReference()) {
-        groups.computeIfAbsent(c.ref().type(), t -> new ArrayList<>()).add(c);
+      if (c.desiredHash() == null) {
+        continue;
+      }
+      Map<Kind, List<PlannedChange>> wave =
+          waves.computeIfAbsent(c.wave(), w -> new LinkedHashMap<>());
+      List<ResourceRef> verify = toVerify.computeIfAbsent(c.wave(), w -> new ArrayList<>());
+      if (c.action().writes()) {
+        wave.computeIfAbsent(c.ref().kind(), k -> new ArrayList<>()).add(c);
+      }
+      if (c.action().writes() || verifyAll) {
+        verify.add(c.ref());
       }
     }
-    for (List<PlannedChange> group : groups.values()) {
+    for (Map.Entry<Integer, Map<Kind, List<PlannedChange>>> wave : waves.entrySet()) {
+      for (Map.Entry<Kind, List<PlannedChange>> group : wave.getValue().entrySet()) {
+        lease.checkHeld();
+        runGroup(group.getValue());
+        if (group.getKey().isCrd()) {
+          // Custom resources follow in later groups: their CRDs must be Established first.
+          verify(group.getValue().stream().map(PlannedChange::ref).toList(), deadline);
+        }
+      }
       lease.checkHeld();
-      runGroup(group);
+      verify(toVerify.getOrDefault(wave.getKey(), List.of()), deadline);
     }
-
-    lease.checkHeld();
-    List<ResourceRef> services =
-        plan.changes().stream()
-            .filter(c -> c.ref().type() == ResourceType.SERVICE && c.desiredHash() != null)
-            .map(PlannedChange::ref)
-            .toList();
-    events.accept(new ReleaseEvent.Verifying(release, services, timeout));
-    Readiness readiness = ports.orchestrator().awaitReady(services, timeout);
-    if (!readiness.isReady()) {
-      throw new ReleaseException("verify failed: " + readiness.describe());
-    }
-    events.accept(new ReleaseEvent.Verified(release, services.size()));
 
     for (PlannedChange c : plan.changes()) {
       if (c.action() == Action.PRUNE || c.action() == Action.RETAIN) {
         lease.checkHeld();
         remove(c);
       }
+    }
+  }
+
+  private void verify(List<ResourceRef> objects, long deadline) {
+    if (!objects.isEmpty()) {
+      events.accept(new ReleaseEvent.Verifying(release, objects, timeout));
+    }
+    Duration left = Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
+    Readiness readiness = ports.orchestrator().awaitReady(objects, left);
+    if (!readiness.isReady()) {
+      throw new ReleaseException("verify failed: " + readiness.describe());
+    }
+    if (!objects.isEmpty()) {
+      events.accept(new ReleaseEvent.Verified(release, objects.size()));
     }
   }
 
@@ -182,9 +214,9 @@ final class CastExecution {
     events.accept(new ReleaseEvent.Started(release, c.ref(), c.action()));
     attempted.add(c);
     if (c.createReference()) {
-      ports.store().createNamespace(c.ref().name());
+      ports.orchestrator().createNamespace(c.ref().name());
     } else {
-      ResourceSpec spec =
+      Manifest object =
           payloads
               .get(c.ref())
               .orElseThrow(() -> new IllegalStateException("no payload for " + c.ref().key()));
@@ -192,7 +224,7 @@ final class CastExecution {
       if (hash == null) {
         throw new IllegalStateException("no desired hash for " + c.ref().key());
       }
-      ports.of(c.ref()).apply(spec, OwnershipStamp.of(identity, plan.revision(), hash));
+      ports.orchestrator().apply(object, OwnershipStamp.of(identity, plan.revision(), hash));
       applied.add(c.ref());
     }
     events.accept(new ReleaseEvent.Done(release, c.ref(), c.action()));
@@ -201,7 +233,7 @@ final class CastExecution {
   private void remove(PlannedChange c) {
     events.accept(new ReleaseEvent.Started(release, c.ref(), c.action()));
     attempted.add(c);
-    ResourcePort port = ports.of(c.ref());
+    Orchestrator port = ports.orchestrator();
     if (c.action() == Action.PRUNE) {
       port.delete(c.ref(), identity);
       pruned.add(c.ref());
@@ -242,7 +274,7 @@ final class CastExecution {
     return owns.entrySet().stream().map(e -> new OwnedResource(e.getKey(), e.getValue())).toList();
   }
 
-  /** The retained volumes after this run: previous ones not re-adopted, plus un-stamped ones. */
+  /** The retained objects after this run: previous ones not re-adopted, plus un-stamped ones. */
   List<ResourceRef> retainedAfter(List<ResourceRef> previous) {
     Set<ResourceRef> retained = new TreeSet<>(previous);
     retained.removeAll(applied);
@@ -270,13 +302,13 @@ final class CastExecution {
       try {
         Optional<LiveObject> before = live.get(c.ref());
         if (before.isEmpty()) {
-          ports.of(c.ref()).delete(c.ref(), identity);
+          ports.orchestrator().delete(c.ref(), identity);
         } else {
-          ResourceSpec spec = before.get().spec();
-          if (spec == null) {
+          Manifest content = before.get().content();
+          if (content == null) {
             throw new ReleaseException("no pre-image content was observed");
           }
-          ports.of(c.ref()).apply(spec, before.get().stamp());
+          ports.orchestrator().apply(content, before.get().stamp());
         }
         events.accept(new ReleaseEvent.Reverted(release, c.ref(), true, null));
       } catch (RuntimeException e) {

@@ -1,22 +1,27 @@
 package dev.capstan.release;
 
 import dev.capstan.release.model.DesiredResource;
+import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.ResourceSpec;
-import dev.capstan.release.model.ResourceType;
 import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.model.VolumeSpec;
+import dev.capstan.release.port.Orchestrator;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * Checks that payloads match their spec and that every object a payload refers to is in the release
- * or among its references. Runs before anything is written.
+ * Checks that payloads match their spec, that every object a payload refers to is in the release or
+ * among its references, and that the cluster serves every kind (a CRD of the same release counts).
+ * Runs before anything is written.
  */
 final class PayloadValidator {
   private PayloadValidator() {}
@@ -26,7 +31,7 @@ final class PayloadValidator {
    *
    * @throws InvalidReleaseException if there is any
    */
-  static void validate(ReleaseSpec spec, Payloads payloads) {
+  static void validate(ReleaseSpec spec, Payloads payloads, Orchestrator cluster) {
     List<String> problems = new ArrayList<>();
     Map<ResourceRef, String> hashes = payloads.hashes();
     Set<ResourceRef> desired = new HashSet<>();
@@ -59,14 +64,15 @@ final class PayloadValidator {
           ServiceSpec.EnvFrom from = s.envFrom().get(i);
           requireKnown(
               known,
-              ResourceRef.of(from.type(), s.namespace(), from.name()),
+              ResourceRef.of(from.kind(), s.namespace(), from.name()),
               at + ".envFrom[" + i + "]",
               problems);
         }
         for (int i = 0; i < s.volumeMounts().size(); i++) {
           requireKnown(
               known,
-              ResourceRef.of(ResourceType.VOLUME, s.namespace(), s.volumeMounts().get(i).volume()),
+              ResourceRef.of(
+                  Kind.PERSISTENT_VOLUME_CLAIM, s.namespace(), s.volumeMounts().get(i).volume()),
               at + ".volumeMounts[" + i + "]",
               problems);
         }
@@ -75,8 +81,30 @@ final class PayloadValidator {
             known, ResourceRef.storageClass(v.storageClass()), at + ".storageClass", problems);
       }
     }
+    checkKinds(payloads, cluster, problems);
     if (!problems.isEmpty()) {
       throw new InvalidReleaseException(spec.qualifiedName(), problems);
+    }
+  }
+
+  /** Asks the cluster about every kind that no CRD of the release defines. */
+  private static void checkKinds(Payloads payloads, Orchestrator cluster, List<String> problems) {
+    Set<String> defined = new HashSet<>();
+    Set<Kind> kinds = new TreeSet<>();
+    for (Manifest object : payloads.objects()) {
+      kinds.add(object.kind());
+      if (object.kind().isCrd()
+          && object.get("spec.group") instanceof String group
+          && object.get("spec.names.kind") instanceof String kind) {
+        defined.add(group + "/" + kind);
+      }
+    }
+    for (Kind kind : kinds) {
+      if (defined.contains(kind.key())) {
+        continue;
+      }
+      Optional<String> problem = cluster.checkKind(kind);
+      problem.ifPresent(p -> problems.add("kind " + kind.key() + ": " + p));
     }
   }
 

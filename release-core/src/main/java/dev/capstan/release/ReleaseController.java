@@ -13,7 +13,7 @@ import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
-import dev.capstan.release.model.ResourceType;
+import dev.capstan.release.model.Waves;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
@@ -50,10 +50,10 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p>A cast: validates the input; plans (conflicts refuse before any write); takes the lease; saves
- * the new revision as {@code PENDING}; applies in dependency order; waits for services; prunes
- * last, in reverse order; saves {@code DEPLOYED} and marks the previous revision {@code
- * SUPERSEDED}. On failure the revision is {@code FAILED} and owns everything the attempt may have
- * created, so nothing is orphaned; with {@code atomic}, the attempt is reverted first.
+ * the new revision as {@code PENDING}; applies in dependency order; waits for health; prunes last,
+ * in reverse order; saves {@code DEPLOYED} and marks the previous revision {@code SUPERSEDED}. On
+ * failure the revision is {@code FAILED} and owns everything the attempt may have created, so
+ * nothing is orphaned; with {@code atomic}, the attempt is reverted first.
  */
 public final class ReleaseController {
   private final Ports ports;
@@ -169,7 +169,14 @@ public final class ReleaseController {
   /** Revision {@code target}'s objects and references, as the spec of a new revision. */
   private static ReleaseSpec rollbackSpec(Release target) {
     List<DesiredResource> resources = new ArrayList<>();
-    target.payloads().hashes().forEach((ref, h) -> resources.add(new DesiredResource(ref, h)));
+    target
+        .payloads()
+        .hashes()
+        .forEach(
+            (ref, h) ->
+                resources.add(
+                    new DesiredResource(
+                        ref, h, Waves.of(target.payloads().get(ref).orElseThrow()))));
     return new ReleaseSpec(
         target.namespace(),
         target.name(),
@@ -219,7 +226,7 @@ public final class ReleaseController {
    */
   private Prepared prepare(
       ReleaseSpec spec, Payloads payloads, @Nullable String description, boolean detached) {
-    PayloadValidator.validate(spec, payloads);
+    PayloadValidator.validate(spec, payloads, ports.orchestrator());
     String release = spec.qualifiedName();
     Optional<StoredRelease> before = store.latestRecord(spec.namespace(), spec.name());
     Release latest = before.map(StoredRelease::release).orElse(null);
@@ -282,7 +289,16 @@ public final class ReleaseController {
       StoredRelease saved = store.createRecord(pending);
       emit(new ReleaseEvent.RecordSaved(release, plan.revision(), ReleaseStatus.PENDING));
       return new Prepared(
-          spec, payloads, plan, live, pending, saved, previousOwns, previousRetained, lease);
+          spec,
+          payloads,
+          plan,
+          live,
+          pending,
+          saved,
+          previousOwns,
+          previousRetained,
+          lease,
+          latest == null ? null : latest.status());
     } catch (RuntimeException e) {
       lease.close();
       throw e;
@@ -321,6 +337,7 @@ public final class ReleaseController {
     final List<OwnedResource> previousOwns;
     final List<ResourceRef> previousRetained;
     final LeaseKeeper lease;
+    final @Nullable ReleaseStatus previousStatus;
 
     Prepared(
         ReleaseSpec spec,
@@ -331,7 +348,8 @@ public final class ReleaseController {
         StoredRelease saved,
         List<OwnedResource> previousOwns,
         List<ResourceRef> previousRetained,
-        LeaseKeeper lease) {
+        LeaseKeeper lease,
+        @Nullable ReleaseStatus previousStatus) {
       this.spec = spec;
       this.payloads = payloads;
       this.plan = plan;
@@ -341,6 +359,7 @@ public final class ReleaseController {
       this.previousOwns = previousOwns;
       this.previousRetained = previousRetained;
       this.lease = lease;
+      this.previousStatus = previousStatus;
     }
 
     /** Applies, verifies, prunes and records; gives the lease up at the end. */
@@ -367,7 +386,8 @@ public final class ReleaseController {
           parallelism,
           spec.options().timeout(),
           lease,
-          ReleaseController.this::emit);
+          ReleaseController.this::emit,
+          previousStatus != ReleaseStatus.DEPLOYED);
     }
 
     private CastResult execute() {
@@ -492,11 +512,12 @@ public final class ReleaseController {
   // ------------------------------------------------------------------ uninstall
 
   /**
-   * Uninstalls a release: deletes what it owns in reverse order (services, secrets, configmaps,
-   * volumes), keeps volumes whose reclaim policy is {@code RETAIN} (or all with {@code
-   * keepVolumes}) un-stamped and listed in the record, never touches shared kinds or objects it
-   * does not own; then keeps an {@code UNINSTALLED} tombstone, or with {@code purge} deletes every
-   * record. Uninstalling an uninstalled release does nothing (or purges it).
+   * Uninstalls a release: deletes what it owns in reverse apply order (Services and Ingresses,
+   * workloads, config and storage, RBAC), keeps volume claims whose reclaim policy is {@code
+   * Retain} (or all with {@code keepVolumes}) and CRDs (unless {@code deleteCrds}) un-stamped and
+   * listed in the record, never touches shared kinds or objects it does not own; then keeps an
+   * {@code UNINSTALLED} tombstone, or with {@code purge} deletes every record. Uninstalling an
+   * uninstalled release does nothing (or purges it).
    *
    * @throws ReleaseNotFoundException if the release is not recorded
    * @throws ReleaseLockedException if another operation holds it
@@ -554,16 +575,19 @@ public final class ReleaseController {
         Optional<LiveObject> obj = live.get(ref);
         OwnershipStamp stamp = obj.map(LiveObject::stamp).orElse(null);
         if (stamp != null && stamp.ownedBy(uninstalling.identity())) {
-          if (ref.type() == ResourceType.VOLUME
-              && (options.keepVolumes() || uninstalling.retainsVolume(ref, obj.get().spec()))) {
+          boolean keep =
+              ref.kind().isVolumeClaim()
+                  ? options.keepVolumes() || uninstalling.retainsVolume(ref, obj.get().content())
+                  : ref.kind().isCrd() && !options.deleteCrds();
+          if (keep) {
             emit(new ReleaseEvent.Started(release, ref, Action.RETAIN));
-            ports.of(ref).unstamp(ref, uninstalling.identity());
+            ports.orchestrator().unstamp(ref, uninstalling.identity());
             retained.add(ref);
             kept.add(ref);
             emit(new ReleaseEvent.Done(release, ref, Action.RETAIN));
           } else {
             emit(new ReleaseEvent.Started(release, ref, Action.PRUNE));
-            ports.of(ref).delete(ref, uninstalling.identity());
+            ports.orchestrator().delete(ref, uninstalling.identity());
             deleted.add(ref);
             emit(new ReleaseEvent.Done(release, ref, Action.PRUNE));
           }

@@ -14,15 +14,24 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * The one encoding of release records that every store shares: gzip-compressed JSON {@code
- * {"schemaVersion": 1, "release": {...}}}, keys sorted, so the same record is the same bytes in a
+ * {"schemaVersion": 2, "release": {...}}}, keys sorted, so the same record is the same bytes in a
  * Kubernetes Secret, a database row or a file.
+ *
+ * <p>Schema 2 (open kinds) names objects by apiVersion, kind, namespace and name, and holds any
+ * manifest among the payloads. Records of schema 1 (four kinds: service, secret, configmap, volume)
+ * are still read: their refs become the objects those kinds render to (a service owns its
+ * Deployment and its Service), so upgrading Capstan loses no history. The next cast of such a
+ * release re-applies every object once, since the content hashes are now of the rendered objects.
  *
  * <p>Records hold the release's payloads, secrets included: stores must keep the bytes as secret as
  * the secrets themselves (the Kubernetes store uses Secret objects).
  */
 public final class ReleaseRecordCodec {
-  /** The schema version this library writes and reads. */
-  public static final int SCHEMA_VERSION = 1;
+  /** The schema version this library writes. */
+  public static final int SCHEMA_VERSION = 2;
+
+  /** The oldest schema version this library reads. */
+  public static final int OLDEST_READABLE_VERSION = 1;
 
   /** The largest decoded record accepted, 64 MiB: a guard against corrupt or hostile input. */
   public static final int MAX_DECODED_BYTES = 64 << 20;
@@ -60,9 +69,11 @@ public final class ReleaseRecordCodec {
     if (version == null || !version.canConvertToInt()) {
       throw new RecordFormatException("release record has no schemaVersion", null);
     }
-    if (version.asInt() != SCHEMA_VERSION) {
+    if (version.asInt() < OLDEST_READABLE_VERSION || version.asInt() > SCHEMA_VERSION) {
       throw new RecordFormatException(
-          "release record schemaVersion must be "
+          "release record schemaVersion must be from "
+              + OLDEST_READABLE_VERSION
+              + " to "
               + SCHEMA_VERSION
               + ": "
               + version.asInt()
@@ -72,6 +83,9 @@ public final class ReleaseRecordCodec {
     JsonNode release = root.get("release");
     if (release == null || !release.isObject()) {
       throw new RecordFormatException("release record has no release object", null);
+    }
+    if (version.asInt() == 1) {
+      release = SchemaV1.upgrade((ObjectNode) release);
     }
     try {
       return Json.mapper().treeToValue(release, Release.class);

@@ -74,12 +74,12 @@ public sealed interface ReleaseEvent {
     }
   }
 
-  /** Waiting for services to become ready. */
-  record Verifying(String release, List<ResourceRef> services, Duration timeout)
+  /** Waiting for objects to become healthy. */
+  record Verifying(String release, List<ResourceRef> objects, Duration timeout)
       implements ReleaseEvent {
     /** Copies the list. */
     public Verifying {
-      services = List.copyOf(services);
+      objects = List.copyOf(objects);
     }
 
     @Override
@@ -87,16 +87,16 @@ public sealed interface ReleaseEvent {
       return "waiting up to "
           + timeout.toString().substring(2).toLowerCase(java.util.Locale.ROOT)
           + " for "
-          + services.size()
-          + " service(s) to be ready";
+          + objects.size()
+          + " object(s) to be healthy";
     }
   }
 
-  /** The services are ready. */
-  record Verified(String release, int services) implements ReleaseEvent {
+  /** The objects are healthy. */
+  record Verified(String release, int objects) implements ReleaseEvent {
     @Override
     public String describe() {
-      return services + " service(s) ready";
+      return objects + " object(s) healthy";
     }
   }
 

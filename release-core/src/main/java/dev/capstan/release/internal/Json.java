@@ -9,17 +9,21 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.ResourceSpec;
-import dev.capstan.release.model.ResourceType;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.SecretValue;
 import dev.capstan.release.model.ServiceSpec;
@@ -27,11 +31,14 @@ import dev.capstan.release.model.VolumeSpec;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The one Jackson configuration behind content hashes and release records: sorted keys, no nulls,
- * ISO-8601 times, secrets as base64. Not API.
+ * ISO-8601 times, secrets as base64, decimals kept exactly as written ({@code 1.10} stays {@code
+ * 1.10}). Not API.
  */
 public final class Json {
   private static final ObjectMapper MAPPER = build();
@@ -60,8 +67,10 @@ public final class Json {
     module.addDeserializer(Instant.class, new ParseDeserializer<>(Instant::parse));
     module.addSerializer(Duration.class, new ToStringSerializer<>(Duration.class));
     module.addDeserializer(Duration.class, new ParseDeserializer<>(Duration::parse));
-    module.addSerializer(ResourceType.class, new ResourceTypeSerializer());
-    module.addDeserializer(ResourceType.class, new ParseDeserializer<>(ResourceType::fromId));
+    module.addSerializer(Kind.class, new ToStringSerializer<>(Kind.class));
+    module.addDeserializer(Kind.class, new ParseDeserializer<>(key -> Kind.parseKey(key, true)));
+    module.addSerializer(ResourceRef.class, new ResourceRefSerializer());
+    module.addDeserializer(ResourceRef.class, new ResourceRefDeserializer());
     module.setMixInAnnotation(ResourceSpec.class, ResourceSpecMixin.class);
     module.addSerializer(Payloads.class, new PayloadsSerializer());
     module.addDeserializer(Payloads.class, new PayloadsDeserializer());
@@ -71,6 +80,8 @@ public final class Json {
         .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
         .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
         .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+        .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
         .defaultPropertyInclusion(
             JsonInclude.Value.construct(JsonInclude.Include.NON_NULL, JsonInclude.Include.NON_NULL))
         .build();
@@ -85,26 +96,81 @@ public final class Json {
   })
   private interface ResourceSpecMixin {}
 
+  /** A manifest item: {@code {"kind": "manifest", "object": {...}}}; typed specs as before. */
   private static final class PayloadsSerializer extends JsonSerializer<Payloads> {
     @Override
     public void serialize(Payloads value, JsonGenerator gen, SerializerProvider provider)
         throws IOException {
-      provider
-          .findTypedValueSerializer(
-              provider.getTypeFactory().constructCollectionType(List.class, ResourceSpec.class),
-              true,
-              null)
-          .serialize(value.specs(), gen, provider);
+      gen.writeStartArray();
+      for (ResourceSpec item : value.specs()) {
+        if (item instanceof Manifest m) {
+          gen.writeStartObject();
+          gen.writeStringField("kind", "manifest");
+          gen.writeFieldName("object");
+          provider.defaultSerializeValue(m.content(), gen);
+          gen.writeEndObject();
+        } else {
+          provider
+              .findTypedValueSerializer(ResourceSpec.class, true, null)
+              .serialize(item, gen, provider);
+        }
+      }
+      gen.writeEndArray();
     }
   }
 
   private static final class PayloadsDeserializer extends JsonDeserializer<Payloads> {
     @Override
     public Payloads deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
-      List<ResourceSpec> specs =
-          ctxt.readValue(
-              p, ctxt.getTypeFactory().constructCollectionType(List.class, ResourceSpec.class));
+      JsonNode array = ctxt.readTree(p);
+      List<ResourceSpec> specs = new ArrayList<>();
+      for (JsonNode item : array) {
+        if ("manifest".equals(item.path("kind").asText())) {
+          @SuppressWarnings("unchecked")
+          Map<String, Object> object = ctxt.readTreeAsValue(item.get("object"), Map.class);
+          try {
+            specs.add(Manifest.of(object));
+          } catch (IllegalArgumentException e) {
+            throw ctxt.weirdStringException("manifest", Manifest.class, e.getMessage());
+          }
+        } else {
+          specs.add(ctxt.readTreeAsValue(item, ResourceSpec.class));
+        }
+      }
       return Payloads.of(specs);
+    }
+  }
+
+  /**
+   * {@code {"apiVersion": "apps/v1", "kind": "Deployment", "namespace": "shop", "name": "web"}}.
+   */
+  private static final class ResourceRefSerializer extends JsonSerializer<ResourceRef> {
+    @Override
+    public void serialize(ResourceRef value, JsonGenerator gen, SerializerProvider provider)
+        throws IOException {
+      gen.writeStartObject();
+      gen.writeStringField("apiVersion", value.kind().apiVersion());
+      gen.writeStringField("kind", value.kind().kind());
+      gen.writeStringField("name", value.name());
+      gen.writeStringField("namespace", value.namespace());
+      gen.writeEndObject();
+    }
+  }
+
+  private static final class ResourceRefDeserializer extends JsonDeserializer<ResourceRef> {
+    @Override
+    public ResourceRef deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+      JsonNode node = ctxt.readTree(p);
+      String namespace = node.path("namespace").asText("");
+      try {
+        return ResourceRef.of(
+            Kind.of(
+                node.path("apiVersion").asText(), node.path("kind").asText(), !namespace.isEmpty()),
+            namespace,
+            node.path("name").asText());
+      } catch (IllegalArgumentException e) {
+        throw ctxt.weirdStringException(node.toString(), ResourceRef.class, e.getMessage());
+      }
     }
   }
 
@@ -120,14 +186,6 @@ public final class Json {
     @Override
     public SecretValue deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
       return SecretValue.ofBase64(p.getValueAsString());
-    }
-  }
-
-  private static final class ResourceTypeSerializer extends JsonSerializer<ResourceType> {
-    @Override
-    public void serialize(ResourceType value, JsonGenerator gen, SerializerProvider provider)
-        throws IOException {
-      gen.writeString(value.id());
     }
   }
 

@@ -25,7 +25,23 @@ public final class Names {
       "must be a DNS-1123 subdomain (lower-case alphanumerics, '-' and '.', starting and ending"
           + " with an alphanumeric, at most 253 characters)";
 
+  /** The rule text for a path segment name (RBAC objects), as shown in messages. */
+  public static final String PATH_SEGMENT_RULE =
+      "must be a path segment name (not empty, '.' or '..', without '/' or '%', at most 253"
+          + " characters)";
+
   private Names() {}
+
+  /** Whether {@code s} may name an object whose names are only path segments (RBAC kinds). */
+  public static boolean isPathSegment(String s) {
+    return !s.isEmpty()
+        && s.length() <= 253
+        && !s.equals(".")
+        && !s.equals("..")
+        && s.indexOf('/') < 0
+        && s.indexOf('%') < 0
+        && s.chars().noneMatch(c -> c < 0x20 || c == 0x7f);
+  }
 
   /** Whether {@code s} is a DNS-1123 label of at most {@code max} characters. */
   public static boolean isLabel(String s, int max) {
@@ -42,9 +58,9 @@ public final class Names {
     return s.length() <= 253 && DNS1123_SUBDOMAIN.matcher(s).matches();
   }
 
-  /** Quotes a value for an error message: {@code 'value'}, or {@code null}. */
+  /** Quotes a value for an error message, escaped: {@code 'value'}, or {@code null}. */
   public static String quote(@Nullable Object value) {
-    return value == null ? "null" : "'" + value + "'";
+    return dev.capstan.common.Escapes.quote(value);
   }
 
   /**

@@ -10,14 +10,14 @@ import dev.capstan.release.StaleRecordException;
 import dev.capstan.release.codec.ReleaseRecordCodec;
 import dev.capstan.release.internal.Json;
 import dev.capstan.release.model.ContentHash;
+import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Lease;
+import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.ResourceSpec;
-import dev.capstan.release.model.ResourceType;
-import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.Orchestrator;
@@ -50,10 +50,11 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@link #faults()}: fail the Nth call of an operation, fail a target, add latency, crash
  *       after a call;
  *   <li>changes behind the engine's back: {@link #edit}, {@link #deleteOutOfBand}, {@link #put};
- *   <li>services that never become ready: {@link #neverReady(String, String)};
- *   <li>inspection: {@link #spec}, {@link #stamp}, {@link #objects()}, and an operation log ({@link
- *       #operations()}, {@link #writes()}) such as {@code apply:secret/default/creds}, {@code
- *       verify}, {@code delete:service/default/web}.
+ *   <li>any kind of object; custom kinds once their CRD is applied or {@link #serve served};
+ *   <li>workloads that never become healthy: {@link #neverReady(String, String)};
+ *   <li>inspection: {@link #object}, {@link #stamp}, {@link #objects()}, and an operation log ({@link
+ *       #operations()}, {@link #writes()}) such as {@code apply:Secret/default/creds}, {@code
+ *       verify}, {@code delete:apps/Deployment/default/web}.
  * </ul>
  *
  * <p>A new cluster has the namespace {@code default} and the storage class {@code standard}.
@@ -61,12 +62,13 @@ import org.jspecify.annotations.Nullable;
  * record the codec cannot carry fails here too); reads return the record decoded once.
  */
 public final class InMemoryCluster implements Orchestrator, Store {
-  private static final String STATE_FORMAT = "capstan.dev/in-memory-cluster.v1";
+  private static final String STATE_FORMAT = "capstan.dev/in-memory-cluster.v2";
 
   private final FaultPlan faults = new FaultPlan();
   private final Map<ResourceRef, StoredObject> objects = new HashMap<>();
   private final Set<String> namespaces = new TreeSet<>();
   private final Set<String> storageClasses = new TreeSet<>();
+  private final Map<String, Kind> servedKinds = new HashMap<>();
   private final Map<String, String> neverReady = new HashMap<>();
   private final Map<String, NavigableMap<Integer, Encoded>> records = new HashMap<>();
   private final Map<String, Lease> leases = new HashMap<>();
@@ -103,24 +105,36 @@ public final class InMemoryCluster implements Orchestrator, Store {
     return this;
   }
 
-  /** Puts an unowned object, as if someone created it by hand. */
+  /**
+   * Serves a custom kind, as if its CRD had been installed by someone else. Every built-in kind is
+   * served, and so is the kind of every CustomResourceDefinition applied to this cluster.
+   */
+  public synchronized InMemoryCluster serve(Kind kind) {
+    servedKinds.put(kind.key(), requireNonNull(kind, "kind"));
+    return this;
+  }
+
+  /** Puts the objects of an item unowned, as if someone created them by hand. */
   public InMemoryCluster put(ResourceSpec spec) {
     return put(spec, null);
   }
 
-  /** Puts an object with the given stamp (or none), as if another tool wrote it. */
+  /** Puts the objects of an item with the given stamp (or none), as if another tool wrote it. */
   public synchronized InMemoryCluster put(ResourceSpec spec, @Nullable OwnershipStamp stamp) {
-    objects.put(spec.ref(), new StoredObject(spec, stamp, ContentHash.of(spec)));
+    for (Manifest object : spec.render()) {
+      objects.put(object.ref(), new StoredObject(object, stamp, ContentHash.of(object)));
+      learnKind(object);
+    }
     return this;
   }
 
   /** Changes an object's content, keeping its stamp, as an out-of-band edit would. */
-  public synchronized InMemoryCluster edit(ResourceRef ref, UnaryOperator<ResourceSpec> change) {
+  public synchronized InMemoryCluster edit(ResourceRef ref, UnaryOperator<Manifest> change) {
     StoredObject current = objects.get(ref);
     if (current == null) {
       throw new IllegalArgumentException("no object " + ref.key() + " to edit");
     }
-    ResourceSpec changed = requireNonNull(change.apply(current.spec), "edited spec");
+    Manifest changed = requireNonNull(change.apply(current.content), "edited object");
     if (!changed.ref().equals(ref)) {
       throw new IllegalArgumentException("an edit must keep the ref " + ref.key());
     }
@@ -134,7 +148,10 @@ public final class InMemoryCluster implements Orchestrator, Store {
     return this;
   }
 
-  /** Makes every service running {@code image} fail readiness with {@code reason}. */
+  /**
+   * Makes every workload (and pod, and Job) whose pod template runs {@code image} fail its health
+   * check with {@code reason}.
+   */
   public synchronized InMemoryCluster neverReady(String image, String reason) {
     neverReady.put(requireNonNull(image, "image"), requireNonNull(reason, "reason"));
     return this;
@@ -149,9 +166,9 @@ public final class InMemoryCluster implements Orchestrator, Store {
   // ---------------------------------------------------------------- inspection
 
   /** The content of an object, if it exists. */
-  public synchronized Optional<ResourceSpec> spec(ResourceRef ref) {
+  public synchronized Optional<Manifest> object(ResourceRef ref) {
     StoredObject o = objects.get(ref);
-    return o == null ? Optional.empty() : Optional.of(o.spec);
+    return o == null ? Optional.empty() : Optional.of(o.content);
   }
 
   /** The stamp of an object, if it exists and is stamped. */
@@ -190,11 +207,11 @@ public final class InMemoryCluster implements Orchestrator, Store {
 
   /**
    * Every operation since creation or {@link #clearOperations()}, in order: {@code
-   * observe:service/default}, {@code apply:KEY}, {@code delete:KEY}, {@code unstamp:KEY}, {@code
-   * verify}, {@code namespace:NAME}, {@code record:create:NS/NAME#REV:STATUS}, {@code
-   * record:update:NS/NAME#REV:STATUS}, {@code record:delete:NS/NAME#REV}, {@code
-   * record:read:NS/NAME}, {@code lease:acquire:NS/NAME}, {@code lease:renew:NS/NAME}, {@code
-   * lease:release:NS/NAME}.
+   * observe:apps/Deployment/default} (kind and namespace), {@code apply:KEY}, {@code delete:KEY},
+   * {@code unstamp:KEY}, {@code verify}, {@code namespace:NAME}, {@code
+   * record:create:NS/NAME#REV:STATUS}, {@code record:update:NS/NAME#REV:STATUS}, {@code
+   * record:delete:NS/NAME#REV}, {@code record:read:NS/NAME}, {@code lease:acquire:NS/NAME}, {@code
+   * lease:renew:NS/NAME}, {@code lease:release:NS/NAME}.
    */
   public synchronized List<String> operations() {
     return List.copyOf(log);
@@ -233,10 +250,10 @@ public final class InMemoryCluster implements Orchestrator, Store {
   // ---------------------------------------------------------------- persistence
 
   /**
-   * The cluster's state as JSON: objects with their stamps, namespaces, storage classes, records
-   * (the codec's bytes), leases and never-ready images. Faults and the operation log are not
-   * included. Records and secret objects hold secret values: keep the bytes as private as the
-   * secrets themselves.
+   * The cluster's state as JSON: objects with their stamps, namespaces, storage classes, served
+   * custom kinds, records (the codec's bytes), leases and never-ready images. Faults and the
+   * operation log are not included. Records and secret objects hold secret values: keep the bytes
+   * as private as the secrets themselves.
    */
   public synchronized byte[] exportState() {
     ObjectNode root = Json.mapper().createObjectNode();
@@ -244,12 +261,22 @@ public final class InMemoryCluster implements Orchestrator, Store {
     root.set("namespaces", Json.mapper().valueToTree(namespaces));
     root.set("storageClasses", Json.mapper().valueToTree(storageClasses));
     root.set("neverReady", Json.mapper().valueToTree(neverReady));
+    ArrayNode kinds = root.putArray("servedKinds");
+    new TreeMap<>(servedKinds)
+        .values()
+        .forEach(
+            k -> {
+              ObjectNode node = kinds.addObject();
+              node.put("apiVersion", k.apiVersion());
+              node.put("kind", k.kind());
+              node.put("namespaced", k.namespaced());
+            });
     ArrayNode objs = root.putArray("objects");
     TreeMap<ResourceRef, StoredObject> sorted = new TreeMap<>(ResourceRef.APPLY_ORDER);
     sorted.putAll(objects);
     for (StoredObject o : sorted.values()) {
       ObjectNode node = objs.addObject();
-      node.set("spec", Json.mapper().valueToTree(o.spec));
+      node.set("object", Json.mapper().valueToTree(o.content.content()));
       if (o.stamp != null) {
         node.set("stamp", Json.mapper().valueToTree(o.stamp));
       }
@@ -279,7 +306,9 @@ public final class InMemoryCluster implements Orchestrator, Store {
       JsonNode root = Json.mapper().readTree(state);
       if (root == null || !STATE_FORMAT.equals(root.path("format").asText())) {
         throw new IllegalArgumentException(
-            "in-memory cluster state must have format " + STATE_FORMAT);
+            "in-memory cluster state must have format "
+                + STATE_FORMAT
+                + " (a state written by an older Capstan cannot be read; remove it to start anew)");
       }
       c.namespaces.clear();
       root.path("namespaces").forEach(n -> c.namespaces.add(n.asText()));
@@ -288,8 +317,17 @@ public final class InMemoryCluster implements Orchestrator, Store {
       for (Map.Entry<String, JsonNode> e : root.path("neverReady").properties()) {
         c.neverReady.put(e.getKey(), e.getValue().asText());
       }
+      for (JsonNode k : root.path("servedKinds")) {
+        c.serve(
+            Kind.of(
+                k.path("apiVersion").asText(),
+                k.path("kind").asText(),
+                k.path("namespaced").asBoolean()));
+      }
       for (JsonNode node : root.path("objects")) {
-        ResourceSpec spec = Json.mapper().treeToValue(node.get("spec"), ResourceSpec.class);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> tree = Json.mapper().treeToValue(node.get("object"), Map.class);
+        Manifest spec = Manifest.of(tree);
         OwnershipStamp stamp =
             node.has("stamp")
                 ? Json.mapper().treeToValue(node.get("stamp"), OwnershipStamp.class)
@@ -318,46 +356,80 @@ public final class InMemoryCluster implements Orchestrator, Store {
   // ---------------------------------------------------------------- ports
 
   @Override
-  public List<LiveObject> observe(ResourceType type, String namespace, Set<String> names) {
-    boolean crash = enter(Operation.OBSERVE, type.id() + "/" + namespace);
+  public List<LiveObject> observe(Kind kind, String namespace, Set<String> names) {
+    String target = kind.key() + "/" + namespace;
+    boolean crash = enter(Operation.OBSERVE, target);
     List<LiveObject> found = new ArrayList<>();
     synchronized (this) {
-      log.add("observe:" + type.id() + "/" + namespace);
+      log.add("observe:" + target);
       for (String name : new TreeSet<>(names)) {
-        ResourceRef ref = ResourceRef.of(type, namespace, name);
-        switch (type) {
-          case NAMESPACE -> {
-            if (namespaces.contains(name)) {
-              found.add(LiveObject.present(ref));
-            }
+        ResourceRef ref = ResourceRef.of(kind, namespace, name);
+        if (kind.equals(Kind.NAMESPACE)) {
+          if (namespaces.contains(name)) {
+            found.add(LiveObject.present(ref));
           }
-          case STORAGE_CLASS -> {
-            if (storageClasses.contains(name)) {
-              found.add(LiveObject.present(ref));
-            }
+        } else if (kind.equals(Kind.STORAGE_CLASS)) {
+          if (storageClasses.contains(name)) {
+            found.add(LiveObject.present(ref));
           }
-          default -> {
-            StoredObject o = objects.get(ref);
-            if (o != null) {
-              found.add(new LiveObject(ref, o.spec, o.stamp, o.hash));
-            }
+        } else {
+          StoredObject o = objects.get(ref);
+          if (o != null) {
+            String drift =
+                o.stamp != null && !o.stamp.contentHash().equals(o.hash)
+                    ? "live content differs from what revision " + o.stamp.revision() + " applied"
+                    : null;
+            found.add(new LiveObject(ref, o.content, o.stamp, drift));
           }
         }
       }
     }
-    crashIf(crash, Operation.OBSERVE, type.id() + "/" + namespace);
+    crashIf(crash, Operation.OBSERVE, target);
     return found;
   }
 
   @Override
-  public void apply(ResourceSpec spec, @Nullable OwnershipStamp stamp) {
-    String key = spec.ref().key();
+  public void apply(Manifest object, @Nullable OwnershipStamp stamp) {
+    String key = object.ref().key();
     boolean crash = enter(Operation.APPLY, key);
     synchronized (this) {
       log.add("apply:" + key);
-      objects.put(spec.ref(), new StoredObject(spec, stamp, ContentHash.of(spec)));
+      objects.put(object.ref(), new StoredObject(object, stamp, ContentHash.of(object)));
+      learnKind(object);
     }
     crashIf(crash, Operation.APPLY, key);
+  }
+
+  /** An applied CRD makes its kind served. */
+  private void learnKind(Manifest object) {
+    if (object.kind().isCrd()
+        && object.get("spec.group") instanceof String group
+        && object.get("spec.names.kind") instanceof String kind) {
+      boolean namespaced = !"Cluster".equals(object.get("spec.scope"));
+      Kind k = Kind.custom(group, "v1", kind, namespaced);
+      servedKinds.put(k.key(), k);
+    }
+  }
+
+  @Override
+  public synchronized Optional<String> checkKind(Kind kind) {
+    if (kind.builtIn()) {
+      return Optional.empty();
+    }
+    Kind served = servedKinds.get(kind.key());
+    if (served == null) {
+      return Optional.of("the cluster does not serve " + kind.key() + " (no such CRD installed)");
+    }
+    if (served.namespaced() != kind.namespaced()) {
+      return Optional.of(
+          "the cluster serves "
+              + kind.key()
+              + " as "
+              + (served.namespaced() ? "namespaced" : "cluster-scoped")
+              + ", but the release has it "
+              + (kind.namespaced() ? "namespaced" : "cluster-scoped"));
+    }
+    return Optional.empty();
   }
 
   @Override
@@ -385,7 +457,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
       StoredObject o = objects.get(ref);
       done = false;
       if (o != null && o.stamp != null && o.stamp.ownedBy(owner)) {
-        objects.put(ref, new StoredObject(o.spec, null, o.hash));
+        objects.put(ref, new StoredObject(o.content, null, o.hash));
         done = true;
       }
     }
@@ -393,26 +465,55 @@ public final class InMemoryCluster implements Orchestrator, Store {
     return done;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>In memory, an object is healthy once it exists, unless its pod template (containers or init
+   * containers) runs an image made {@link #neverReady never ready}.
+   */
   @Override
-  public Readiness awaitReady(List<ResourceRef> services, Duration timeout) {
+  public Readiness awaitReady(List<ResourceRef> objects, Duration timeout) {
     boolean crash = enter(Operation.AWAIT_READY, "verify");
     Readiness result = Readiness.ready();
     synchronized (this) {
       log.add("verify");
-      for (ResourceRef ref : services) {
-        StoredObject o = objects.get(ref);
+      for (ResourceRef ref : objects) {
+        StoredObject o = this.objects.get(ref);
         if (o == null) {
           result = Readiness.failed(ref, "not found");
           break;
         }
-        if (o.spec instanceof ServiceSpec s && neverReady.containsKey(s.image())) {
-          result = Readiness.failed(ref, neverReady.get(s.image()));
+        String reason = unhealthy(o.content);
+        if (reason != null) {
+          result = Readiness.failed(ref, reason);
           break;
         }
       }
     }
     crashIf(crash, Operation.AWAIT_READY, "verify");
     return result;
+  }
+
+  private @Nullable String unhealthy(Manifest object) {
+    Object podSpec =
+        object.kind().equals(Kind.POD)
+            ? object.get("spec")
+            : object.kind().equals(Kind.CRON_JOB) ? null : object.get("spec.template.spec");
+    if (!(podSpec instanceof Map<?, ?> pod)) {
+      return null;
+    }
+    for (String list : List.of("initContainers", "containers")) {
+      if (pod.get(list) instanceof List<?> containers) {
+        for (Object c : containers) {
+          if (c instanceof Map<?, ?> container
+              && container.get("image") instanceof String image
+              && neverReady.containsKey(image)) {
+            return neverReady.get(image);
+          }
+        }
+      }
+    }
+    return null;
   }
 
   @Override
@@ -608,12 +709,12 @@ public final class InMemoryCluster implements Orchestrator, Store {
   }
 
   private static final class StoredObject {
-    final ResourceSpec spec;
+    final Manifest content;
     final @Nullable OwnershipStamp stamp;
     final String hash;
 
-    StoredObject(ResourceSpec spec, @Nullable OwnershipStamp stamp, String hash) {
-      this.spec = spec;
+    StoredObject(Manifest content, @Nullable OwnershipStamp stamp, String hash) {
+      this.content = content;
       this.stamp = stamp;
       this.hash = hash;
     }

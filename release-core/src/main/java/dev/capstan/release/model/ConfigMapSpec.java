@@ -24,7 +24,7 @@ public record ConfigMapSpec(
 
   /** Validates the name and keys. */
   public ConfigMapSpec {
-    ResourceRef.of(ResourceType.CONFIGMAP, namespace, name);
+    ResourceRef.of(Kind.CONFIG_MAP, namespace, name);
     String at = "configmap " + namespace + "/" + name + ": ";
     data = Copies.sortedMap(data, at + "data");
     SecretSpec.checkKeys(data.keySet(), at);
@@ -43,8 +43,13 @@ public record ConfigMapSpec(
   }
 
   @Override
-  public ResourceType type() {
-    return ResourceType.CONFIGMAP;
+  public ResourceRef ref() {
+    return ResourceRef.of(Kind.CONFIG_MAP, namespace, name);
+  }
+
+  @Override
+  public java.util.List<Manifest> render() {
+    return java.util.List.of(TypedRendering.configMap(this));
   }
 
   /** A copy with {@code key} set to {@code value}. */

@@ -7,8 +7,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * Content hashes: {@code sha256:} and the hex SHA-256 of a spec's canonical JSON (keys sorted, no
- * insignificant whitespace, absent optional fields left out). Equal specs have equal hashes on
+ * Content hashes: {@code sha256:} and the hex SHA-256 of an object's canonical JSON (keys sorted,
+ * no insignificant whitespace, absent optional fields left out). Equal specs have equal hashes on
  * every machine, so a hash stamped on a live object tells whether it still holds what was applied.
  */
 public final class ContentHash {
@@ -17,14 +17,22 @@ public final class ContentHash {
 
   private ContentHash() {}
 
-  /** The content hash of {@code spec}. */
-  public static String of(ResourceSpec spec) {
-    return PREFIX + sha256Hex(Json.canonical(spec));
+  /** The content hash of an object. */
+  public static String of(Manifest object) {
+    return PREFIX + sha256Hex(Json.canonical(object.content()));
   }
 
-  /** The canonical JSON of {@code spec}, the text that {@link #of} hashes. */
-  public static String canonicalJson(ResourceSpec spec) {
-    return new String(Json.canonical(spec), StandardCharsets.UTF_8);
+  /**
+   * The content hash of an item that renders to one object (a secret, configmap, volume or
+   * manifest; for a service, of its Deployment).
+   */
+  public static String of(ResourceSpec spec) {
+    return of(spec.render().get(0));
+  }
+
+  /** The canonical JSON of an object, the text that {@link #of(Manifest)} hashes. */
+  public static String canonicalJson(Manifest object) {
+    return new String(Json.canonical(object.content()), StandardCharsets.UTF_8);
   }
 
   /** Whether {@code hash} has the form this class produces. */

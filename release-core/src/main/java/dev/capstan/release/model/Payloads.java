@@ -2,9 +2,11 @@ package dev.capstan.release.model;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Escapes;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,28 +15,42 @@ import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The rendered objects of one release, keyed by {@link ResourceRef}, in apply order. Immutable;
- * build one with {@link #builder()}. Each spec's content hash is computed once, when first asked
- * for.
+ * The items of one release (manifests and typed specs) and the Kubernetes objects they render to,
+ * keyed by {@link ResourceRef} in apply order. Immutable; build one with {@link #builder()}. Each
+ * object's content hash is computed once, when first asked for.
  */
 public final class Payloads {
   private static final Payloads EMPTY = new Payloads(List.of());
 
-  private final Map<ResourceRef, ResourceSpec> specs;
+  private final List<ResourceSpec> items;
+  private final Map<ResourceRef, Manifest> objects;
 
   /** Computed on first use: decoding a record must not hash every payload it carries. */
   private volatile @Nullable Map<ResourceRef, String> hashes;
 
-  private Payloads(Collection<? extends ResourceSpec> specs) {
-    TreeMap<ResourceRef, ResourceSpec> byRef = new TreeMap<>(ResourceRef.APPLY_ORDER);
-    for (ResourceSpec spec : specs) {
-      requireNonNull(spec, "payload");
-      if (byRef.put(spec.ref(), spec) != null) {
-        throw new IllegalArgumentException(
-            "payloads must have unique refs: duplicate '" + spec.ref().key() + "'");
+  private Payloads(Collection<? extends ResourceSpec> items) {
+    List<ResourceSpec> list = new ArrayList<>(items.size());
+    TreeMap<ResourceRef, Manifest> byRef = new TreeMap<>(ResourceRef.APPLY_ORDER);
+    for (ResourceSpec item : items) {
+      requireNonNull(item, "payload");
+      list.add(item);
+      for (Manifest object : item.render()) {
+        if (byRef.put(object.ref(), object) != null) {
+          throw new IllegalArgumentException(
+              "payloads must have unique objects: duplicate '" + object.ref().key() + "'");
+        }
+        if (object.kind().shared()) {
+          throw new IllegalArgumentException(
+              "payloads: "
+                  + object.ref().key()
+                  + " is of a shared kind a release only references, never owns; list it under"
+                  + " references instead");
+        }
+        Waves.of(object);
       }
     }
-    this.specs = Collections.unmodifiableMap(new LinkedHashMap<>(byRef));
+    this.items = Collections.unmodifiableList(list);
+    this.objects = Collections.unmodifiableMap(new LinkedHashMap<>(byRef));
   }
 
   /** No payloads. */
@@ -42,14 +58,14 @@ public final class Payloads {
     return EMPTY;
   }
 
-  /** Payloads holding {@code specs}; refs must be unique. */
-  public static Payloads of(Collection<? extends ResourceSpec> specs) {
-    return specs.isEmpty() ? EMPTY : new Payloads(specs);
+  /** Payloads holding {@code items}; the objects they render to must be unique. */
+  public static Payloads of(Collection<? extends ResourceSpec> items) {
+    return items.isEmpty() ? EMPTY : new Payloads(items);
   }
 
-  /** Payloads holding {@code specs}; refs must be unique. */
-  public static Payloads of(ResourceSpec... specs) {
-    return of(List.of(specs));
+  /** Payloads holding {@code items}; the objects they render to must be unique. */
+  public static Payloads of(ResourceSpec... items) {
+    return of(List.of(items));
   }
 
   /** A new builder. */
@@ -57,22 +73,42 @@ public final class Payloads {
     return new Builder();
   }
 
-  /** The specs in apply order. */
+  /** The items as given (typed specs and manifests). */
   public List<ResourceSpec> specs() {
-    return List.copyOf(specs.values());
+    return items;
   }
 
-  /** The refs in apply order. */
+  /** The rendered objects in apply order. */
+  public List<Manifest> objects() {
+    return List.copyOf(objects.values());
+  }
+
+  /** The refs of the rendered objects, in apply order. */
   public List<ResourceRef> refs() {
-    return List.copyOf(specs.keySet());
+    return List.copyOf(objects.keySet());
   }
 
-  /** The spec of {@code ref}, if present. */
-  public Optional<ResourceSpec> get(ResourceRef ref) {
-    return Optional.ofNullable(specs.get(ref));
+  /** The rendered object at {@code ref}, if present. */
+  public Optional<Manifest> get(ResourceRef ref) {
+    return Optional.ofNullable(objects.get(ref));
   }
 
-  /** The content hash of {@code ref}'s spec, if present. */
+  /** The item that renders {@code ref}, if any. */
+  public Optional<ResourceSpec> item(ResourceRef ref) {
+    for (ResourceSpec item : items) {
+      if (item.ref().equals(ref)) {
+        return Optional.of(item);
+      }
+      for (Manifest m : item.render()) {
+        if (m.ref().equals(ref)) {
+          return Optional.of(item);
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The content hash of the object at {@code ref}, if present. */
   public Optional<String> hash(ResourceRef ref) {
     return Optional.ofNullable(hashes().get(ref));
   }
@@ -82,51 +118,71 @@ public final class Payloads {
     Map<ResourceRef, String> h = hashes;
     if (h == null) {
       Map<ResourceRef, String> computed = new LinkedHashMap<>();
-      specs.forEach((ref, spec) -> computed.put(ref, ContentHash.of(spec)));
+      objects.forEach((ref, object) -> computed.put(ref, ContentHash.of(object)));
       h = Collections.unmodifiableMap(computed);
       hashes = h;
     }
     return h;
   }
 
-  /** The number of objects. */
+  /** The number of rendered objects. */
   public int size() {
-    return specs.size();
+    return objects.size();
   }
 
-  /** A copy with {@code spec} added or replacing the spec with the same ref. */
+  /** A copy with {@code spec} added, or replacing the item with the same {@link #item ref}. */
   public Payloads with(ResourceSpec spec) {
-    Map<ResourceRef, ResourceSpec> copy = new LinkedHashMap<>(specs);
-    copy.put(spec.ref(), spec);
-    return new Payloads(copy.values());
+    List<ResourceSpec> copy = new ArrayList<>();
+    boolean replaced = false;
+    for (ResourceSpec item : items) {
+      if (item.ref().equals(spec.ref())) {
+        copy.add(spec);
+        replaced = true;
+      } else {
+        copy.add(item);
+      }
+    }
+    if (!replaced) {
+      copy.add(spec);
+    }
+    return new Payloads(copy);
   }
 
-  /** A copy without {@code ref}. */
+  /** A copy without the item that renders {@code ref}. */
   public Payloads without(ResourceRef ref) {
-    Map<ResourceRef, ResourceSpec> copy = new LinkedHashMap<>(specs);
-    copy.remove(ref);
-    return new Payloads(copy.values());
+    ResourceSpec item = item(ref).orElse(null);
+    List<ResourceSpec> copy = new ArrayList<>(items);
+    copy.remove(item);
+    return new Payloads(copy);
   }
 
   @Override
   public boolean equals(@Nullable Object o) {
-    return o instanceof Payloads other && specs.equals(other.specs);
+    return o instanceof Payloads other && objects.equals(other.objects);
   }
 
   @Override
   public int hashCode() {
-    return specs.hashCode();
+    return objects.hashCode();
   }
 
   /** Lists the refs; secret values never print. */
   @Override
   public String toString() {
-    return "Payloads" + specs.keySet();
+    return "Payloads" + objects.keySet();
   }
 
-  /** Collects specs for {@link Payloads}; not thread-safe. */
+  /**
+   * Collects items for {@link Payloads}; not thread-safe. Manifests given as trees are resolved at
+   * {@link #build()}: a namespaced object without a namespace is put in the {@link #namespace
+   * default namespace}; the scope of a custom kind comes from a CustomResourceDefinition among the
+   * items, else from the {@link #kinds kinds given} (e.g. from the cluster's discovery), else from
+   * whether the object names a namespace.
+   */
   public static final class Builder {
-    private final List<ResourceSpec> specs = new ArrayList<>();
+    private final List<Object> entries = new ArrayList<>();
+    private final Map<String, Kind> kinds = new HashMap<>();
+    private @Nullable String namespace;
 
     private Builder() {}
 
@@ -150,19 +206,120 @@ public final class Payloads {
       return add(spec);
     }
 
-    /** Adds any spec. */
+    /** Adds any item. */
     public Builder add(ResourceSpec spec) {
-      specs.add(requireNonNull(spec, "spec"));
+      entries.add(requireNonNull(spec, "spec"));
+      return this;
+    }
+
+    /** Adds any object as a tree (deep-copied at {@link #build()}). */
+    public Builder manifest(Map<String, ?> object) {
+      entries.add(new LinkedHashMap<>(requireNonNull(object, "object")));
+      return this;
+    }
+
+    /** The namespace of namespaced manifests that name none. */
+    public Builder namespace(@Nullable String namespace) {
+      this.namespace = namespace;
+      return this;
+    }
+
+    /** Kinds whose scope is known (e.g. from the cluster), for manifests of custom kinds. */
+    public Builder kinds(Collection<Kind> known) {
+      known.forEach(k -> kinds.put(k.key(), k));
       return this;
     }
 
     /**
      * Builds the payloads.
      *
-     * @throws IllegalArgumentException naming the key of a duplicate ref
+     * @throws IllegalArgumentException naming the item (by position) and the problem
      */
     public Payloads build() {
+      Map<String, Kind> scopes = new HashMap<>(kinds);
+      for (Object entry : entries) {
+        if (entry instanceof Map<?, ?> tree && isCrd(tree)) {
+          Kind defined = definedKind(tree);
+          if (defined != null) {
+            scopes.put(defined.key(), defined);
+          }
+        } else if (entry instanceof Manifest m && m.kind().isCrd()) {
+          Kind defined = definedKind(m.content());
+          if (defined != null) {
+            scopes.put(defined.key(), defined);
+          }
+        }
+      }
+      List<ResourceSpec> specs = new ArrayList<>();
+      for (int i = 0; i < entries.size(); i++) {
+        Object entry = entries.get(i);
+        if (entry instanceof ResourceSpec spec) {
+          specs.add(spec);
+          continue;
+        }
+        Map<?, ?> tree = (Map<?, ?>) entry;
+        try {
+          Kind kind = scopes.get(keyOf(tree));
+          @SuppressWarnings("unchecked")
+          Map<String, ?> object = (Map<String, ?>) tree;
+          specs.add(Manifest.of(object, namespace, kind));
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("payloads[" + i + "]: " + e.getMessage(), e);
+        }
+      }
       return Payloads.of(specs);
+    }
+
+    private static boolean isCrd(Map<?, ?> tree) {
+      return "CustomResourceDefinition".equals(tree.get("kind"))
+          && String.valueOf(tree.get("apiVersion")).startsWith("apiextensions.k8s.io/");
+    }
+
+    private static @Nullable String keyOf(Map<?, ?> tree) {
+      if (!(tree.get("apiVersion") instanceof String apiVersion)
+          || !(tree.get("kind") instanceof String kind)) {
+        return null;
+      }
+      int slash = apiVersion.indexOf('/');
+      return slash < 0 ? kind : apiVersion.substring(0, slash) + "/" + kind;
+    }
+  }
+
+  /**
+   * The kind a CustomResourceDefinition defines, at its storage version (or first served), or
+   * {@code null} when the tree does not say.
+   */
+  static @Nullable Kind definedKind(Map<?, ?> crd) {
+    if (!(crd.get("spec") instanceof Map<?, ?> spec)
+        || !(spec.get("group") instanceof String group)
+        || !(spec.get("names") instanceof Map<?, ?> names)
+        || !(names.get("kind") instanceof String kind)) {
+      return null;
+    }
+    String version = "v1";
+    if (spec.get("versions") instanceof List<?> versions) {
+      for (Object v : versions) {
+        if (v instanceof Map<?, ?> ver && ver.get("name") instanceof String n) {
+          if (Boolean.TRUE.equals(ver.get("storage"))) {
+            version = n;
+            break;
+          }
+          if (Boolean.TRUE.equals(ver.get("served"))) {
+            version = n;
+          }
+        }
+      }
+    }
+    boolean namespaced = !"Cluster".equals(spec.get("scope"));
+    try {
+      return Kind.custom(group, version, kind, namespaced);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "CustomResourceDefinition for "
+              + Escapes.quote(group + "/" + kind)
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 }

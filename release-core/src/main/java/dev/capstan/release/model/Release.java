@@ -93,18 +93,19 @@ public record Release(
   }
 
   /**
-   * Whether letting go of the volume {@code ref} keeps its data: the reclaim policy this revision
-   * recorded for it, else the live object's, else RETAIN (when the policy is unknown, data is
-   * kept).
+   * Whether letting go of the volume claim {@code ref} keeps its data: the reclaim policy ({@code
+   * capstan.dev/reclaim-policy}) this revision's payload gave it, else the live object's, else
+   * {@code Retain} (when the policy is unknown, data is kept).
    *
-   * @param liveSpec the volume as observed, or {@code null}
+   * @param live the claim as observed, or {@code null}
    */
-  public boolean retainsVolume(ResourceRef ref, @Nullable ResourceSpec liveSpec) {
-    ResourceSpec spec = payloads.get(ref).orElse(null);
-    if (spec == null) {
-      spec = liveSpec;
+  public boolean retainsVolume(ResourceRef ref, @Nullable Manifest live) {
+    Manifest object = payloads.get(ref).orElse(live);
+    if (object == null) {
+      return true;
     }
-    return !(spec instanceof VolumeSpec v) || v.reclaimPolicy() == VolumeSpec.ReclaimPolicy.RETAIN;
+    String policy = object.annotations().get(TypedRendering.RECLAIM_POLICY);
+    return !"Delete".equals(policy);
   }
 
   /** A copy in {@code status}, saved at {@code now}. */

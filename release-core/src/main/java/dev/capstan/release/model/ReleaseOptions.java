@@ -10,15 +10,22 @@ import java.time.Duration;
  * @param adopt take ownership of existing objects that no release owns (never of another release's)
  * @param atomic on failure, revert every change of this attempt from pre-images, in reverse order
  * @param createNamespace create referenced namespaces that do not exist (they stay unowned)
- * @param timeout how long to wait for services to become ready
+ * @param timeout how long to wait for the objects written to become healthy
+ * @param allowCrdDeletion let prune delete a CustomResourceDefinition the release no longer wants;
+ *     off by default, since deleting a CRD deletes every custom resource of it, cluster-wide (the
+ *     CRD is un-stamped and kept instead)
  */
 public record ReleaseOptions(
-    boolean adopt, boolean atomic, boolean createNamespace, Duration timeout) {
+    boolean adopt,
+    boolean atomic,
+    boolean createNamespace,
+    Duration timeout,
+    boolean allowCrdDeletion) {
   /** The default readiness timeout, 15 minutes. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(15);
 
   private static final ReleaseOptions DEFAULTS =
-      new ReleaseOptions(false, false, false, DEFAULT_TIMEOUT);
+      new ReleaseOptions(false, false, false, DEFAULT_TIMEOUT, false);
 
   /** Requires a positive timeout. */
   public ReleaseOptions {
@@ -35,21 +42,26 @@ public record ReleaseOptions(
 
   /** A copy with {@code adopt} set. */
   public ReleaseOptions withAdopt(boolean adopt) {
-    return new ReleaseOptions(adopt, atomic, createNamespace, timeout);
+    return new ReleaseOptions(adopt, atomic, createNamespace, timeout, allowCrdDeletion);
   }
 
   /** A copy with {@code atomic} set. */
   public ReleaseOptions withAtomic(boolean atomic) {
-    return new ReleaseOptions(adopt, atomic, createNamespace, timeout);
+    return new ReleaseOptions(adopt, atomic, createNamespace, timeout, allowCrdDeletion);
   }
 
   /** A copy with {@code createNamespace} set. */
   public ReleaseOptions withCreateNamespace(boolean createNamespace) {
-    return new ReleaseOptions(adopt, atomic, createNamespace, timeout);
+    return new ReleaseOptions(adopt, atomic, createNamespace, timeout, allowCrdDeletion);
   }
 
   /** A copy with the given readiness timeout. */
   public ReleaseOptions withTimeout(Duration timeout) {
-    return new ReleaseOptions(adopt, atomic, createNamespace, timeout);
+    return new ReleaseOptions(adopt, atomic, createNamespace, timeout, allowCrdDeletion);
+  }
+
+  /** A copy with {@code allowCrdDeletion} set. */
+  public ReleaseOptions withAllowCrdDeletion(boolean allowCrdDeletion) {
+    return new ReleaseOptions(adopt, atomic, createNamespace, timeout, allowCrdDeletion);
   }
 }

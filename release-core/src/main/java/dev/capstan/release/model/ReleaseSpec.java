@@ -60,6 +60,7 @@ public record ReleaseSpec(
     }
     resources = new ArrayList<>(Copies.list(resources, "resources"));
     resources.sort((a, b) -> ResourceRef.APPLY_ORDER.compare(a.ref(), b.ref()));
+    // kept in apply order (rank, key): the planner merge-joins them with the recorded owns
     Set<ResourceRef> seen = new HashSet<>();
     for (DesiredResource r : resources) {
       if (!seen.add(r.ref())) {
@@ -79,12 +80,18 @@ public record ReleaseSpec(
   }
 
   /**
-   * The spec for {@code payloads}: one desired resource per payload, with its content hash, and a
-   * reference to every namespace the payloads live in and every storage class their volumes use.
+   * The spec for {@code payloads}: one desired resource per rendered object, with its content hash
+   * and wave, and a reference to every namespace the objects live in and every storage class their
+   * volume claims use.
    */
   public static ReleaseSpec of(String namespace, String name, Payloads payloads) {
     List<DesiredResource> resources = new ArrayList<>();
-    payloads.hashes().forEach((ref, hash) -> resources.add(new DesiredResource(ref, hash)));
+    payloads
+        .hashes()
+        .forEach(
+            (ref, hash) ->
+                resources.add(
+                    new DesiredResource(ref, hash, Waves.of(payloads.get(ref).orElseThrow()))));
     return new ReleaseSpec(
         namespace,
         name,
@@ -98,10 +105,14 @@ public record ReleaseSpec(
   /** The namespaces and storage classes {@code payloads} need. */
   public static List<ResourceRef> implicitReferences(Payloads payloads) {
     Set<ResourceRef> refs = new TreeSet<>();
-    for (ResourceSpec spec : payloads.specs()) {
-      refs.add(ResourceRef.namespace(spec.namespace()));
-      if (spec instanceof VolumeSpec v && v.storageClass() != null) {
-        refs.add(ResourceRef.storageClass(v.storageClass()));
+    for (Manifest object : payloads.objects()) {
+      if (!object.namespace().isEmpty()) {
+        refs.add(ResourceRef.namespace(object.namespace()));
+      }
+      if (object.kind().isVolumeClaim()
+          && object.get("spec.storageClassName") instanceof String storageClass
+          && !storageClass.isEmpty()) {
+        refs.add(ResourceRef.storageClass(storageClass));
       }
     }
     return List.copyOf(refs);

@@ -2,107 +2,116 @@ package dev.capstan.release.model;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Escapes;
 import dev.capstan.release.internal.Names;
 import java.util.Comparator;
 
 /**
- * Identifies one object: its type, namespace ({@code ""} for cluster-scoped kinds) and name. Names
+ * Identifies one object: its kind, namespace ({@code ""} for cluster-scoped kinds) and name. Names
  * are checked when the reference is built, so an invalid name never reaches a plan.
  *
- * <p>Name rules: namespaces are DNS-1123 labels; services are DNS-1035 labels (a Kubernetes Service
- * name must be one); every other kind is a DNS-1123 subdomain.
+ * <p>Name rules: namespaces are DNS-1123 labels; Services are DNS-1035 labels; RBAC objects may use
+ * any path segment (e.g. {@code system:metrics-reader}); every other kind is a DNS-1123 subdomain.
  *
- * @param type the kind of object
+ * @param kind the kind of object
  * @param namespace the namespace, or {@code ""} for cluster-scoped kinds
  * @param name the object's name
  */
-public record ResourceRef(ResourceType type, String namespace, String name)
+public record ResourceRef(Kind kind, String namespace, String name)
     implements Comparable<ResourceRef> {
 
-  /** Apply order: by {@link ResourceType#applyRank()}, then by key. */
+  /** Apply order: by {@link Kind#rank()}, then by key. */
   public static final Comparator<ResourceRef> APPLY_ORDER =
       (a, b) -> {
-        int byRank = Integer.compare(a.type.applyRank(), b.type.applyRank());
+        int byRank = Integer.compare(a.kind.rank(), b.kind.rank());
         return byRank != 0 ? byRank : compareKeys(a, b);
       };
 
-  /** Prune and uninstall order: reverse rank (services first), then by key. */
+  /** Prune and uninstall order: reverse rank (what routes to workloads first), then by key. */
   public static final Comparator<ResourceRef> PRUNE_ORDER =
       (a, b) -> {
-        int byRank = Integer.compare(b.type.applyRank(), a.type.applyRank());
+        int byRank = Integer.compare(b.kind.rank(), a.kind.rank());
         return byRank != 0 ? byRank : compareKeys(a, b);
       };
 
   /** Validates the parts; see the class documentation for the name rules. */
   public ResourceRef {
-    requireNonNull(type, "type");
+    requireNonNull(kind, "kind");
     requireNonNull(namespace, "namespace");
     requireNonNull(name, "name");
-    if (type.clusterScoped()) {
+    if (kind.clusterScoped()) {
       if (!namespace.isEmpty()) {
         throw new IllegalArgumentException(
-            type
+            kind
                 + " "
-                + Names.quote(name)
+                + Escapes.quote(name)
                 + " is cluster-scoped; namespace must be empty: "
-                + Names.quote(namespace));
+                + Escapes.quote(namespace));
       }
     } else if (!Names.isLabel(namespace, 63)) {
       throw new IllegalArgumentException(
-          type
+          kind
               + " "
-              + Names.quote(name)
+              + Escapes.quote(name)
               + ": namespace "
               + Names.LABEL_RULE
               + ": "
-              + Names.quote(namespace));
+              + Escapes.quote(namespace));
     }
-    switch (type) {
-      case NAMESPACE -> check(Names.isLabel(name, 63), type, name, Names.LABEL_RULE);
-      case SERVICE -> check(Names.isDns1035Label(name), type, name, Names.DNS1035_RULE);
-      default -> check(Names.isSubdomain(name), type, name, Names.SUBDOMAIN_RULE);
+    if (kind.equals(Kind.NAMESPACE)) {
+      check(Names.isLabel(name, 63), kind, name, Names.LABEL_RULE);
+    } else if (kind.equals(Kind.SERVICE)) {
+      check(Names.isDns1035Label(name), kind, name, Names.DNS1035_RULE);
+    } else if (kind.group().equals("rbac.authorization.k8s.io")) {
+      check(Names.isPathSegment(name), kind, name, Names.PATH_SEGMENT_RULE);
+    } else {
+      check(Names.isSubdomain(name), kind, name, Names.SUBDOMAIN_RULE);
     }
   }
 
-  private static void check(boolean ok, ResourceType type, String name, String rule) {
+  private static void check(boolean ok, Kind kind, String name, String rule) {
     if (!ok) {
-      throw new IllegalArgumentException(type + " name " + rule + ": " + Names.quote(name));
+      throw new IllegalArgumentException(kind + " name " + rule + ": " + Escapes.quote(name));
     }
   }
 
-  /** A reference to a namespaced object. */
-  public static ResourceRef of(ResourceType type, String namespace, String name) {
-    return new ResourceRef(type, namespace, name);
+  /** A reference to an object of {@code kind} ({@code ""} namespace for cluster-scoped kinds). */
+  public static ResourceRef of(Kind kind, String namespace, String name) {
+    return new ResourceRef(kind, namespace, name);
   }
 
   /** A reference to a namespace. */
   public static ResourceRef namespace(String name) {
-    return new ResourceRef(ResourceType.NAMESPACE, "", name);
+    return new ResourceRef(Kind.NAMESPACE, "", name);
   }
 
   /** A reference to a storage class. */
   public static ResourceRef storageClass(String name) {
-    return new ResourceRef(ResourceType.STORAGE_CLASS, "", name);
+    return new ResourceRef(Kind.STORAGE_CLASS, "", name);
   }
 
   /**
-   * Parses a key made by {@link #key()}, e.g. {@code service/default/web} or {@code
-   * storage_class//fast}.
+   * Parses a key made by {@link #key()}, e.g. {@code apps/Deployment/shop/web}, {@code
+   * Secret/shop/creds} or {@code storage.k8s.io/StorageClass//fast}.
    *
-   * @throws IllegalArgumentException naming the key when it has not three parts or a part is bad
+   * @throws IllegalArgumentException naming the key when it has not three or four parts, or a part
+   *     is bad
    */
   public static ResourceRef parse(String key) {
     String[] parts = key.split("/", -1);
-    if (parts.length != 3) {
+    if (parts.length != 3 && parts.length != 4) {
       throw new IllegalArgumentException(
-          "resource key must have the form type/namespace/name: " + Names.quote(key));
+          "resource key must have the form [group/]Kind/namespace/name: " + Escapes.quote(key));
     }
-    return new ResourceRef(ResourceType.fromId(parts[0]), parts[1], parts[2]);
+    int n = parts.length;
+    String kindKey = n == 4 ? parts[0] + "/" + parts[1] : parts[0];
+    String namespace = parts[n - 2];
+    return new ResourceRef(Kind.parseKey(kindKey, !namespace.isEmpty()), namespace, parts[n - 1]);
   }
 
-  /** {@code type/namespace/name}; the namespace part is empty for cluster-scoped kinds. */
+  /** {@code [group/]Kind/namespace/name}; the namespace part is empty for cluster-scoped kinds. */
   public String key() {
-    return type.id() + "/" + namespace + "/" + name;
+    return kind.key() + "/" + namespace + "/" + name;
   }
 
   /**
@@ -110,9 +119,11 @@ public record ResourceRef(ResourceType type, String namespace, String name)
    * thousands of refs).
    */
   private static int compareKeys(ResourceRef a, ResourceRef b) {
-    int byType = a.type.id().compareTo(b.type.id());
-    if (byType != 0) {
-      return byType;
+    if (!a.kind.equals(b.kind)) {
+      int byKind = a.kind.key().compareTo(b.kind.key());
+      if (byKind != 0) {
+        return byKind;
+      }
     }
     int la = a.namespace.length() + 1 + a.name.length();
     int lb = b.namespace.length() + 1 + b.name.length();

@@ -1,15 +1,19 @@
 package dev.capstan.release.model;
 
+import java.util.List;
 import java.util.SortedMap;
 
 /**
- * The rendered content of one object a release owns: one record per kind. A spec names its own
- * namespace and name, so {@link #ref()} identifies it; {@link ContentHash#of(ResourceSpec)} hashes
- * it.
+ * One item of a release: any Kubernetes object as a {@link Manifest}, or one of the typed
+ * convenience specs ({@link ServiceSpec}, {@link SecretSpec}, {@link ConfigMapSpec}, {@link
+ * VolumeSpec}), which {@link #render()} into ordinary manifests. Everything after rendering (the
+ * planner, the records, the ports) sees only manifests, so the typed specs and the manifests go one
+ * path.
  */
-public sealed interface ResourceSpec permits ServiceSpec, SecretSpec, ConfigMapSpec, VolumeSpec {
+public sealed interface ResourceSpec
+    permits ServiceSpec, SecretSpec, ConfigMapSpec, VolumeSpec, Manifest {
 
-  /** The namespace the object lives in. */
+  /** The namespace the object lives in ({@code ""} for a cluster-scoped manifest). */
   String namespace();
 
   /** The object's name. */
@@ -21,11 +25,9 @@ public sealed interface ResourceSpec permits ServiceSpec, SecretSpec, ConfigMapS
   /** User annotations. */
   SortedMap<String, String> annotations();
 
-  /** The kind of object. */
-  ResourceType type();
+  /** The reference of the object this item is (for a service: its Deployment). */
+  ResourceRef ref();
 
-  /** The reference of this object. */
-  default ResourceRef ref() {
-    return ResourceRef.of(type(), namespace(), name());
-  }
+  /** The Kubernetes objects this item is, in apply order (a service: Deployment, then Service). */
+  List<Manifest> render();
 }

@@ -33,7 +33,7 @@ public record SecretSpec(
 
   /** Validates the name, type and keys. */
   public SecretSpec {
-    ResourceRef.of(ResourceType.SECRET, namespace, name);
+    ResourceRef.of(Kind.SECRET, namespace, name);
     String at = "secret " + namespace + "/" + name + ": ";
     Names.requireText(secretType, at + "secretType");
     data = Copies.sortedMap(data, at + "data");
@@ -66,8 +66,13 @@ public record SecretSpec(
   }
 
   @Override
-  public ResourceType type() {
-    return ResourceType.SECRET;
+  public ResourceRef ref() {
+    return ResourceRef.of(Kind.SECRET, namespace, name);
+  }
+
+  @Override
+  public java.util.List<Manifest> render() {
+    return java.util.List.of(TypedRendering.secret(this));
   }
 
   /** A copy with {@code key} set to the UTF-8 bytes of {@code value}. */

@@ -56,7 +56,8 @@ public record ServiceSpec(
 
   /** Validates every field; messages name the service, the field, the rule and the value. */
   public ServiceSpec {
-    ResourceRef.of(ResourceType.SERVICE, namespace, name);
+    ResourceRef.of(Kind.DEPLOYMENT, namespace, name);
+    ResourceRef.of(Kind.SERVICE, namespace, name);
     String at = "service " + namespace + "/" + name + ": ";
     requireNonNull(image, at + "image");
     if (image.isBlank() || image.chars().anyMatch(Character::isWhitespace)) {
@@ -97,9 +98,16 @@ public record ServiceSpec(
     annotations = Copies.metadata(annotations, at + "annotations", false);
   }
 
+  /** Its Deployment. */
   @Override
-  public ResourceType type() {
-    return ResourceType.SERVICE;
+  public ResourceRef ref() {
+    return ResourceRef.of(Kind.DEPLOYMENT, namespace, name);
+  }
+
+  /** Its Deployment, and its Service when it declares ports. */
+  @Override
+  public List<Manifest> render() {
+    return TypedRendering.service(this);
   }
 
   /** A builder for a service in {@code namespace} named {@code name}. */
@@ -172,28 +180,28 @@ public record ServiceSpec(
   /**
    * A secret or configmap, in the service's namespace, whose keys become environment variables.
    *
-   * @param type {@link ResourceType#SECRET} or {@link ResourceType#CONFIGMAP}
+   * @param kind {@link Kind#SECRET} or {@link Kind#CONFIG_MAP}
    * @param name the object's name
    */
-  public record EnvFrom(ResourceType type, String name) {
+  public record EnvFrom(Kind kind, String name) {
     /** Validates the kind. */
     public EnvFrom {
-      requireNonNull(type, "envFrom type");
+      requireNonNull(kind, "envFrom kind");
       requireNonNull(name, "envFrom name");
-      if (type != ResourceType.SECRET && type != ResourceType.CONFIGMAP) {
+      if (!kind.equals(Kind.SECRET) && !kind.equals(Kind.CONFIG_MAP)) {
         throw new IllegalArgumentException(
-            "envFrom type must be secret or configmap: " + Names.quote(type));
+            "envFrom kind must be Secret or ConfigMap: " + Names.quote(kind));
       }
     }
 
     /** Environment from a secret. */
     public static EnvFrom secret(String name) {
-      return new EnvFrom(ResourceType.SECRET, name);
+      return new EnvFrom(Kind.SECRET, name);
     }
 
     /** Environment from a configmap. */
     public static EnvFrom configMap(String name) {
-      return new EnvFrom(ResourceType.CONFIGMAP, name);
+      return new EnvFrom(Kind.CONFIG_MAP, name);
     }
   }
 

@@ -43,7 +43,7 @@ public record VolumeSpec(
 
   /** Validates the size, storage class and access modes. */
   public VolumeSpec {
-    ResourceRef.of(ResourceType.VOLUME, namespace, name);
+    ResourceRef.of(Kind.PERSISTENT_VOLUME_CLAIM, namespace, name);
     String at = "volume " + namespace + "/" + name + ": ";
     requireNonNull(size, at + "size");
     if (!SIZE.matcher(size).matches()) {
@@ -79,8 +79,13 @@ public record VolumeSpec(
   }
 
   @Override
-  public ResourceType type() {
-    return ResourceType.VOLUME;
+  public ResourceRef ref() {
+    return ResourceRef.of(Kind.PERSISTENT_VOLUME_CLAIM, namespace, name);
+  }
+
+  @Override
+  public List<Manifest> render() {
+    return List.of(TypedRendering.volume(this));
   }
 
   /** A copy with the given reclaim policy. */

@@ -18,7 +18,10 @@ public enum Action {
   CONFLICT("✗", false),
   /** Delete an owned object the release no longer wants. */
   PRUNE("-", true),
-  /** Let go of an owned volume whose reclaim policy is RETAIN: un-stamp it, keep the data. */
+  /**
+   * Let go of an owned object but keep it: un-stamp it (a volume claim whose reclaim policy is
+   * Retain, or a CRD, which is never deleted unless the release allows it).
+   */
   RETAIN("⊘", false),
   /** A shared or external object the release relies on; checked, never owned or deleted. */
   REFERENCE("=", false);

@@ -2,33 +2,35 @@ package dev.capstan.release.plan;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.ResourceRef;
-import dev.capstan.release.model.ResourceSpec;
 import org.jspecify.annotations.Nullable;
 
 /**
  * An object as observed in the cluster.
  *
  * @param ref the object
- * @param spec its content as the adapter reads it back (used as the pre-image for atomic revert),
- *     or {@code null} when the adapter cannot (shared kinds)
+ * @param content its content as the adapter reads it back, without the ownership stamp and without
+ *     what the server manages (status, resourceVersion, managedFields): the pre-image an atomic
+ *     revert writes back; {@code null} when the adapter does not read it (shared kinds)
  * @param stamp the ownership stamp it carries, or {@code null} when unowned
- * @param observedHash the content hash of what is live now, or {@code null} when unknown; differs
- *     from the stamp's hash when the object was edited behind the release's back
+ * @param drift how the live object departs from what its stamp's revision applied (a field another
+ *     manager took over, a field gone, content that hashes differently), or {@code null} when it
+ *     does not, or the adapter cannot tell
  */
 public record LiveObject(
     ResourceRef ref,
-    @Nullable ResourceSpec spec,
+    @Nullable Manifest content,
     @Nullable OwnershipStamp stamp,
-    @Nullable String observedHash) {
+    @Nullable String drift) {
 
-  /** Requires the ref; a spec must match it. */
+  /** Requires the ref; content must match it. */
   public LiveObject {
     requireNonNull(ref, "ref");
-    if (spec != null && !spec.ref().equals(ref)) {
+    if (content != null && !content.ref().equals(ref)) {
       throw new IllegalArgumentException(
-          "live object spec " + spec.ref().key() + " does not match ref " + ref.key());
+          "live object content " + content.ref().key() + " does not match ref " + ref.key());
     }
   }
 

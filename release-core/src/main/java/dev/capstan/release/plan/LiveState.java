@@ -2,8 +2,8 @@ package dev.capstan.release.plan;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.ResourceRef;
-import dev.capstan.release.model.ResourceType;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -37,10 +37,10 @@ public final class LiveState {
    * @throws IllegalStateException when the ref's kind and namespace were not observed
    */
   public Optional<LiveObject> get(ResourceRef ref) {
-    if (!observed.contains(new Scope(ref.type(), ref.namespace()))) {
+    if (!observed.contains(new Scope(ref.kind(), ref.namespace()))) {
       throw new IllegalStateException(
           "live state has no observation of "
-              + ref.type()
+              + ref.kind()
               + " in namespace '"
               + ref.namespace()
               + "' (needed for "
@@ -56,10 +56,10 @@ public final class LiveState {
   }
 
   /** One observed batch: a kind in a namespace ({@code ""} for cluster-scoped kinds). */
-  public record Scope(ResourceType type, String namespace) {
+  public record Scope(Kind kind, String namespace) {
     /** Requires both parts. */
     public Scope {
-      requireNonNull(type, "type");
+      requireNonNull(kind, "kind");
       requireNonNull(namespace, "namespace");
     }
   }
@@ -71,14 +71,14 @@ public final class LiveState {
 
     private Builder() {}
 
-    /** Records that {@code type} in {@code namespace} was observed, finding {@code found}. */
-    public Builder observed(ResourceType type, String namespace, Collection<LiveObject> found) {
-      Scope scope = new Scope(type, namespace);
+    /** Records that {@code kind} in {@code namespace} was observed, finding {@code found}. */
+    public Builder observed(Kind kind, String namespace, Collection<LiveObject> found) {
+      Scope scope = new Scope(kind, namespace);
       observed.add(scope);
       for (LiveObject o : found) {
-        if (!new Scope(o.ref().type(), o.ref().namespace()).equals(scope)) {
+        if (!new Scope(o.ref().kind(), o.ref().namespace()).equals(scope)) {
           throw new IllegalArgumentException(
-              "observed " + o.ref().key() + " in a batch of " + type + " in '" + namespace + "'");
+              "observed " + o.ref().key() + " in a batch of " + kind + " in '" + namespace + "'");
         }
         objects.put(o.ref(), o);
       }

@@ -119,7 +119,8 @@ public final class PlanRenderer {
       ObjectNode node = changes.addObject();
       node.put("action", c.action().id());
       node.put("key", c.ref().key());
-      node.put("type", c.ref().type().id());
+      node.put("apiVersion", c.ref().kind().apiVersion());
+      node.put("kind", c.ref().kind().kind());
       node.put("namespace", c.ref().namespace());
       node.put("name", c.ref().name());
       if (c.reason() != null) {
@@ -137,6 +138,9 @@ public final class PlanRenderer {
       }
       if (c.createReference()) {
         node.put("create", true);
+      }
+      if (c.wave() != 0) {
+        node.put("wave", c.wave());
       }
     }
     return root;

@@ -16,6 +16,7 @@ import org.jspecify.annotations.Nullable;
  * @param owner the release that owns the object, for conflicts with another release, or {@code
  *     null}
  * @param createReference for a missing namespace reference: create it (it stays unowned)
+ * @param wave the apply wave of a desired object ({@code capstan.dev/wave}); 0 otherwise
  */
 public record PlannedChange(
     ResourceRef ref,
@@ -23,7 +24,8 @@ public record PlannedChange(
     @Nullable String reason,
     @Nullable String desiredHash,
     @Nullable ReleaseIdentity owner,
-    boolean createReference) {
+    boolean createReference,
+    int wave) {
 
   /** Requires the ref and action. */
   public PlannedChange {
@@ -31,19 +33,32 @@ public record PlannedChange(
     requireNonNull(action, "action");
   }
 
-  static PlannedChange of(ResourceRef ref, Action action, @Nullable String reason, String hash) {
-    return new PlannedChange(ref, action, reason, hash, null, false);
+  /** A change in wave 0. */
+  public PlannedChange(
+      ResourceRef ref,
+      Action action,
+      @Nullable String reason,
+      @Nullable String desiredHash,
+      @Nullable ReleaseIdentity owner,
+      boolean createReference) {
+    this(ref, action, reason, desiredHash, owner, createReference, 0);
   }
 
-  static PlannedChange conflict(ResourceRef ref, String reason, @Nullable ReleaseIdentity owner) {
-    return new PlannedChange(ref, Action.CONFLICT, reason, null, owner, false);
+  static PlannedChange of(
+      ResourceRef ref, Action action, @Nullable String reason, String hash, int wave) {
+    return new PlannedChange(ref, action, reason, hash, null, false, wave);
+  }
+
+  static PlannedChange conflict(
+      ResourceRef ref, String reason, @Nullable ReleaseIdentity owner, int wave) {
+    return new PlannedChange(ref, Action.CONFLICT, reason, null, owner, false, wave);
   }
 
   static PlannedChange reference(ResourceRef ref, @Nullable String reason, boolean create) {
-    return new PlannedChange(ref, Action.REFERENCE, reason, null, null, create);
+    return new PlannedChange(ref, Action.REFERENCE, reason, null, null, create, 0);
   }
 
   static PlannedChange removal(ResourceRef ref, Action action, @Nullable String reason) {
-    return new PlannedChange(ref, action, reason, null, null, false);
+    return new PlannedChange(ref, action, reason, null, null, false, 0);
   }
 }

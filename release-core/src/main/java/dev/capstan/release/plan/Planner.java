@@ -1,13 +1,13 @@
 package dev.capstan.release.plan;
 
 import dev.capstan.release.model.DesiredResource;
+import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
-import dev.capstan.release.model.ResourceType;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -20,9 +20,19 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The pure 3-way planner: desired spec × latest record × live state → {@link Plan}. Same inputs,
- * same plan. See DESIGN.md, "The 3-way plan", for the table this implements.
+ * same plan. See ARCHITECTURE.md, "The 3-way plan", for the table this implements.
  */
 public final class Planner {
+  /** Why a CRD is kept rather than pruned. */
+  public static final String CRD_KEPT =
+      "CRD kept and un-stamped: deleting it would delete every custom resource of it in the"
+          + " cluster; allow CRD deletion to delete it";
+
+  /** Execution order of applies (after every reference): wave, then apply order (rank, key). */
+  static final java.util.Comparator<PlannedChange> EXECUTION_ORDER =
+      java.util.Comparator.comparingInt(PlannedChange::wave)
+          .thenComparing(PlannedChange::ref, ResourceRef.APPLY_ORDER);
+
   private Planner() {}
 
   /**
@@ -47,7 +57,7 @@ public final class Planner {
     Map<LiveState.Scope, Set<String>> names = new HashMap<>();
     for (ResourceRef ref : refs) {
       names
-          .computeIfAbsent(new LiveState.Scope(ref.type(), ref.namespace()), s -> new TreeSet<>())
+          .computeIfAbsent(new LiveState.Scope(ref.kind(), ref.namespace()), s -> new TreeSet<>())
           .add(ref.name());
     }
     return names;
@@ -66,10 +76,11 @@ public final class Planner {
     List<OwnedResource> owns = latest == null ? List.of() : latest.owns();
     Set<ResourceRef> retained = latest == null ? Set.of() : new HashSet<>(latest.retained());
 
-    List<PlannedChange> applies = new ArrayList<>();
+    List<PlannedChange> references = new ArrayList<>();
     for (ResourceRef ref : spec.references()) {
-      applies.add(planReference(ref, live.get(ref), spec));
+      references.add(planReference(ref, live.get(ref), spec));
     }
+    List<PlannedChange> applies = new ArrayList<>();
     // Desired resources and recorded owns are both kept in apply order: walk them together
     // (a merge join) instead of hashing every ref into lookup tables.
     List<OwnedResource> dropped = new ArrayList<>();
@@ -87,17 +98,18 @@ public final class Planner {
           planDesired(d, live.get(d.ref()), recordedHash, retained.contains(d.ref()), self, spec));
     }
     dropped.addAll(owns.subList(next, owns.size()));
-    applies.sort((a, b) -> ResourceRef.APPLY_ORDER.compare(a.ref(), b.ref()));
+    applies.sort(EXECUTION_ORDER);
 
     List<PlannedChange> removals = new ArrayList<>();
     if (latest != null) {
       for (OwnedResource owned : dropped) {
-        planRemoval(owned.ref(), live.get(owned.ref()), latest).ifPresent(removals::add);
+        planRemoval(owned.ref(), live.get(owned.ref()), latest, spec).ifPresent(removals::add);
       }
     }
     removals.sort((a, b) -> ResourceRef.PRUNE_ORDER.compare(a.ref(), b.ref()));
 
-    List<PlannedChange> changes = new ArrayList<>(applies);
+    List<PlannedChange> changes = new ArrayList<>(references);
+    changes.addAll(applies);
     changes.addAll(removals);
     return new Plan(
         spec.namespace(),
@@ -113,15 +125,18 @@ public final class Planner {
     if (live.isPresent()) {
       return PlannedChange.reference(ref, null, false);
     }
-    if (ref.type() == ResourceType.NAMESPACE && spec.options().createNamespace()) {
+    if (ref.kind().equals(Kind.NAMESPACE) && spec.options().createNamespace()) {
       return PlannedChange.reference(ref, "missing; created because createNamespace is set", true);
     }
     String hint =
-        ref.type() == ResourceType.NAMESPACE
+        ref.kind().equals(Kind.NAMESPACE)
             ? "; create it or pass createNamespace"
             : "; create it first";
     return PlannedChange.conflict(
-        ref, "referenced " + ref.type() + " '" + ref.name() + "' does not exist" + hint, null);
+        ref,
+        "referenced " + ref.kind().lowerName() + " '" + ref.name() + "' does not exist" + hint,
+        null,
+        0);
   }
 
   private static PlannedChange planDesired(
@@ -133,44 +148,46 @@ public final class Planner {
       ReleaseSpec spec) {
     ResourceRef ref = d.ref();
     String hash = d.contentHash();
+    int wave = d.wave();
     if (liveObject.isEmpty()) {
       return PlannedChange.of(
-          ref, Action.CREATE, recordedHash == null ? null : "recreate: deleted out of band", hash);
+          ref,
+          Action.CREATE,
+          recordedHash == null ? null : "recreate: deleted out of band",
+          hash,
+          wave);
     }
     LiveObject live = liveObject.get();
     OwnershipStamp stamp = live.stamp();
     boolean adopt = spec.options().adopt();
     if (stamp == null) {
       if (retained) {
-        return PlannedChange.of(ref, Action.ADOPT, "re-adopt volume retained earlier", hash);
+        return PlannedChange.of(ref, Action.ADOPT, "re-adopt, retained earlier", hash, wave);
       }
       if (recordedHash != null) {
         return adopt
-            ? PlannedChange.of(ref, Action.ADOPT, "take back: ownership stamp removed", hash)
+            ? PlannedChange.of(ref, Action.ADOPT, "take back: ownership stamp removed", hash, wave)
             : PlannedChange.conflict(
                 ref,
                 "recorded as owned, but the live object has no ownership stamp; pass adopt to take"
                     + " it back",
-                null);
+                null,
+                wave);
       }
       return adopt
-          ? PlannedChange.of(ref, Action.ADOPT, "exists unmanaged; adopting", hash)
+          ? PlannedChange.of(ref, Action.ADOPT, "exists unmanaged; adopting", hash, wave)
           : PlannedChange.conflict(
-              ref, "exists and is unmanaged; pass adopt to take ownership", null);
+              ref, "exists and is unmanaged; pass adopt to take ownership", null, wave);
     }
     if (self != null && stamp.ownedBy(self)) {
       String base = recordedHash != null ? recordedHash : stamp.contentHash();
       if (!base.equals(hash)) {
-        return PlannedChange.of(ref, Action.UPDATE, null, hash);
+        return PlannedChange.of(ref, Action.UPDATE, null, hash, wave);
       }
-      if (live.observedHash() != null && !live.observedHash().equals(hash)) {
-        return PlannedChange.of(
-            ref,
-            Action.REPAIR,
-            "drift: live content differs from what revision " + stamp.revision() + " applied",
-            hash);
+      if (live.drift() != null) {
+        return PlannedChange.of(ref, Action.REPAIR, "drift: " + live.drift(), hash, wave);
       }
-      return PlannedChange.of(ref, Action.UNCHANGED, null, hash);
+      return PlannedChange.of(ref, Action.UNCHANGED, null, hash, wave);
     }
     ReleaseIdentity owner = stamp.owner();
     if (owner.namespace().equals(spec.namespace()) && owner.name().equals(spec.name())) {
@@ -179,20 +196,22 @@ public final class Planner {
               ref,
               Action.ADOPT,
               "take over from an earlier install of this release (id " + owner.id() + ")",
-              hash)
+              hash,
+              wave)
           : PlannedChange.conflict(
               ref,
               "owned by an earlier install of this release (id "
                   + owner.id()
                   + ") whose record is gone; pass adopt to take ownership",
-              owner);
+              owner,
+              wave);
     }
     return PlannedChange.conflict(
-        ref, "owned by release " + owner.qualifiedName() + "; never taken over", owner);
+        ref, "owned by release " + owner.qualifiedName() + "; never taken over", owner, wave);
   }
 
   private static Optional<PlannedChange> planRemoval(
-      ResourceRef ref, Optional<LiveObject> liveObject, Release latest) {
+      ResourceRef ref, Optional<LiveObject> liveObject, Release latest, ReleaseSpec spec) {
     if (liveObject.isEmpty()) {
       return Optional.empty();
     }
@@ -200,10 +219,13 @@ public final class Planner {
     if (stamp == null || !stamp.ownedBy(latest.identity())) {
       return Optional.empty();
     }
-    if (ref.type() == ResourceType.VOLUME && latest.retainsVolume(ref, liveObject.get().spec())) {
+    if (ref.kind().isVolumeClaim() && latest.retainsVolume(ref, liveObject.get().content())) {
       return Optional.of(
           PlannedChange.removal(
-              ref, Action.RETAIN, "reclaim policy RETAIN: un-stamped, data kept for re-adoption"));
+              ref, Action.RETAIN, "reclaim policy Retain: un-stamped, data kept for re-adoption"));
+    }
+    if (ref.kind().isCrd() && !spec.options().allowCrdDeletion()) {
+      return Optional.of(PlannedChange.removal(ref, Action.RETAIN, CRD_KEPT));
     }
     return Optional.of(PlannedChange.removal(ref, Action.PRUNE, null));
   }

@@ -1,23 +1,78 @@
 package dev.capstan.release.port;
 
+import dev.capstan.release.ClusterException;
+import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.Manifest;
+import dev.capstan.release.model.OwnershipStamp;
+import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ResourceRef;
-import dev.capstan.release.model.ResourceType;
+import dev.capstan.release.plan.LiveObject;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Runs services: the {@link ResourceType#SERVICE} objects of a release. Implementations: {@code
- * InMemoryCluster} for tests, {@code KubernetesOrchestrator} (Deployments and Services).
+ * The cluster: observes, applies, deletes and un-stamps objects of any kind, and waits for them to
+ * be healthy. Implementations: {@code InMemoryCluster} (release-core), {@code
+ * KubernetesOrchestrator} (release-k8s). Every method may throw {@link ClusterException}; none may
+ * report a failed read as "absent".
  */
-public interface Orchestrator extends ResourcePort {
+public interface Orchestrator {
 
   /**
-   * Waits until every service in {@code services} is ready, failing fast when one cannot become
-   * ready (crash loop, image pull error, unschedulable, quota) with the reason.
+   * Observes, in one batch (one LIST on Kubernetes), the objects of {@code kind} in {@code
+   * namespace} among {@code names}. Objects not returned are absent.
    *
-   * @param services the services to wait for; may be empty
+   * @param kind the kind
+   * @param namespace the namespace, {@code ""} for cluster-scoped kinds
+   * @param names the names of interest
+   * @return the live objects found among {@code names}, in any order
+   */
+  List<LiveObject> observe(Kind kind, String namespace, Set<String> names);
+
+  /**
+   * Creates or updates the object to hold {@code object}, stamped with {@code stamp}; with a {@code
+   * null} stamp, writes it unowned (used to restore the pre-image of an adopted object).
+   */
+  void apply(Manifest object, @Nullable OwnershipStamp stamp);
+
+  /**
+   * Deletes the object only if it exists and carries a stamp of {@code owner}.
+   *
+   * @return whether an object was deleted ({@code false}: absent, or not owned by {@code owner})
+   */
+  boolean delete(ResourceRef ref, ReleaseIdentity owner);
+
+  /**
+   * Removes {@code owner}'s stamp from the object, keeping the object and its data (a volume claim
+   * whose reclaim policy is Retain, a CRD the release lets go of).
+   *
+   * @return whether a stamp was removed ({@code false}: absent, or not owned by {@code owner})
+   */
+  boolean unstamp(ResourceRef ref, ReleaseIdentity owner);
+
+  /** Creates a namespace (for {@code createNamespace}); it stays unowned. */
+  void createNamespace(String name);
+
+  /**
+   * Waits until every object in {@code objects} is healthy, failing fast when one cannot become
+   * healthy (a failed Job, a crash loop, an image pull error, an unschedulable pod, a quota) with
+   * the reason. An object of a kind without a health rule is healthy once it exists.
+   *
+   * @param objects the objects to wait for; may be empty
    * @param timeout how long to wait in all
    * @return {@link Readiness.Ready}, or why not
    */
-  Readiness awaitReady(List<ResourceRef> services, Duration timeout);
+  Readiness awaitReady(List<ResourceRef> objects, Duration timeout);
+
+  /**
+   * Why the cluster cannot hold objects of {@code kind} as the release has them (a kind it does not
+   * serve, or a scope that differs from the cluster's), or empty when it can. Asked before anything
+   * is written, for every kind of the release that no CRD of the same release defines.
+   */
+  default Optional<String> checkKind(Kind kind) {
+    return Optional.empty();
+  }
 }

@@ -6,17 +6,17 @@ import dev.capstan.release.model.ResourceRef;
 import java.time.Duration;
 import java.util.List;
 
-/** The outcome of waiting for services. */
+/** The outcome of waiting for objects to be healthy. */
 public sealed interface Readiness {
 
-  /** Every service is ready. */
+  /** Every object is healthy. */
   static Readiness ready() {
     return Ready.INSTANCE;
   }
 
-  /** A service can not become ready, for {@code reason}. */
-  static Readiness failed(ResourceRef service, String reason) {
-    return new Failed(service, reason);
+  /** An object can not become healthy, for {@code reason}. */
+  static Readiness failed(ResourceRef object, String reason) {
+    return new Failed(object, reason);
   }
 
   /** The wait ran out with {@code pending} not ready. */
@@ -24,15 +24,15 @@ public sealed interface Readiness {
     return new TimedOut(pending, after);
   }
 
-  /** Whether every service is ready. */
+  /** Whether every object is healthy. */
   default boolean isReady() {
     return this instanceof Ready;
   }
 
-  /** Why the services are not ready, in words. */
+  /** Why the objects are not healthy, in words. */
   String describe();
 
-  /** Every service is ready. */
+  /** Every object is healthy. */
   enum Ready implements Readiness {
     /** The one instance. */
     INSTANCE;
@@ -44,28 +44,28 @@ public sealed interface Readiness {
   }
 
   /**
-   * A service failed.
+   * An object failed.
    *
-   * @param service the service
+   * @param object the object
    * @param reason why, e.g. {@code ImagePullBackOff: ...} or {@code ProgressDeadlineExceeded}
    */
-  record Failed(ResourceRef service, String reason) implements Readiness {
+  record Failed(ResourceRef object, String reason) implements Readiness {
     /** Requires both parts. */
     public Failed {
-      requireNonNull(service, "service");
+      requireNonNull(object, "object");
       requireNonNull(reason, "reason");
     }
 
     @Override
     public String describe() {
-      return "service " + service.key() + " is not ready: " + reason;
+      return object.key() + " is not ready: " + reason;
     }
   }
 
   /**
    * The wait timed out.
    *
-   * @param pending the services not ready yet
+   * @param pending the objects not healthy yet
    * @param after the timeout
    */
   record TimedOut(List<ResourceRef> pending, Duration after) implements Readiness {
@@ -77,10 +77,7 @@ public sealed interface Readiness {
 
     @Override
     public String describe() {
-      return "services not ready after "
-          + after
-          + ": "
-          + pending.stream().map(ResourceRef::key).toList();
+      return "not ready after " + after + ": " + pending.stream().map(ResourceRef::key).toList();
     }
   }
 }

@@ -3,23 +3,19 @@ package dev.capstan.release.port;
 import dev.capstan.release.ReleaseLockedException;
 import dev.capstan.release.StaleRecordException;
 import dev.capstan.release.model.Release;
-import dev.capstan.release.model.ResourceType;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Stores everything that is not a service: {@link ResourceType#SECRET}, {@link
- * ResourceType#CONFIGMAP} and {@link ResourceType#VOLUME} objects, observation of the shared kinds
- * ({@link ResourceType#NAMESPACE}, {@link ResourceType#STORAGE_CLASS}), the release records and the
- * operation lease. Records are encoded by the shared {@code ReleaseRecordCodec}, so every store
- * writes the same bytes.
+ * The persistence: release records (read, history, create, compare-and-set, delete) and the
+ * operation lease, nothing else, so a host can keep records where it likes while objects go to the
+ * cluster ({@link Orchestrator}). Records are encoded by the shared {@code ReleaseRecordCodec}, so
+ * every store writes the same bytes. Implementations: {@code InMemoryCluster} (release-core),
+ * {@code KubernetesStore} (release-k8s).
  */
-public interface Store extends ResourcePort {
-
-  /** Creates a namespace (for {@code createNamespace}); it stays unowned. */
-  void createNamespace(String name);
+public interface Store {
 
   /** The latest revision of a release, if any. */
   Optional<StoredRelease> latestRecord(String namespace, String name);
