@@ -1,0 +1,4 @@
+@NullMarked
+package dev.capstan.release.health;
+
+import org.jspecify.annotations.NullMarked;
