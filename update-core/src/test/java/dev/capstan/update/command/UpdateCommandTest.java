@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capstan.common.ManualClock;
 import dev.capstan.update.ConfirmationMissingException;
 import dev.capstan.update.ImageBuildException;
 import dev.capstan.update.InvalidManifestException;
@@ -17,10 +18,10 @@ import dev.capstan.update.InvalidOptionsException;
 import dev.capstan.update.RolloutFailedException;
 import dev.capstan.update.TargetMismatchException;
 import dev.capstan.update.TargetRequiredException;
-import dev.capstan.update.TestClock;
 import dev.capstan.update.UpdateAbortedException;
 import dev.capstan.update.UpdateBlockedException;
 import dev.capstan.update.UpdateException;
+import dev.capstan.update.apply.Sleeper;
 import dev.capstan.update.build.BuildRequest;
 import dev.capstan.update.build.ImageBuilder;
 import dev.capstan.update.manifest.PlatformRelease;
@@ -54,7 +55,7 @@ class UpdateCommandTest {
   private final List<String> calls = new ArrayList<>();
   private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
   private final PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-  private final TestClock clock = new TestClock();
+  private final ManualClock clock = ManualClock.create();
   private InMemoryPlatformCluster cluster = cluster("v0.4.0");
 
   private void publish(String location, PlatformRelease release) {
@@ -91,7 +92,7 @@ class UpdateCommandTest {
     return UpdateCommand.builder(catalog(), cluster)
         .manifestLoader(loader())
         .confirmer(confirmer)
-        .time(clock, clock.sleeper(), Duration.ofSeconds(2));
+        .time(clock, Sleeper.manual(clock), Duration.ofSeconds(2));
   }
 
   /** An image builder that runs an action per build and records pushes in {@code calls}. */

@@ -10,8 +10,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.capstan.update.TestClock;
+import dev.capstan.common.ManualClock;
 import dev.capstan.update.apply.ApplyOptions;
+import dev.capstan.update.apply.Sleeper;
 import dev.capstan.update.apply.UpdateApplier;
 import dev.capstan.update.apply.UpdateResult;
 import dev.capstan.update.cluster.ClusterInfo;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.Test;
 
 /** The text and JSON layouts, compared with golden files under {@code report/}. */
 class UpdateReportTest {
-  private final TestClock clock = new TestClock();
+  private final ManualClock clock = ManualClock.create();
 
   /** A plan and result that exercise every section: CRDs, notes, builds, warnings, rollback. */
   private record Scenario(UpdatePlan plan, UpdateResult result) {}
@@ -62,7 +63,9 @@ class UpdateReportTest {
                         "ui", image("ui", "v0.5.0"), "target tag already in registry")));
     UpdateResult result =
         UpdateApplier.apply(
-            cluster, plan, ApplyOptions.defaults().withClock(clock).withSleeper(clock.sleeper()));
+            cluster,
+            plan,
+            ApplyOptions.defaults().withClock(clock).withSleeper(Sleeper.manual(clock)));
     return new Scenario(plan, result);
   }
 
