@@ -117,4 +117,43 @@ class UpdateCliTest {
         .isEqualTo(ExitCode.BLOCKED);
     assertThat(out).contains("downgrade v0.4.0 -> v0.3.0; pass --allow-downgrade to permit");
   }
+
+  @Test
+  void buildNeedsABuilderOnPathOrANamedOneThatExistsElseExitCode2() {
+    // The test's environment has no PATH, so no builder can be found.
+    assertThat(run("update", "--release-manifest", "v0.5.0.yaml", "--build", "--dry-run"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err)
+        .isEqualTo(
+            "capstan: invalid update options: --build needs an image builder and none was found on"
+                + " PATH (looked for docker buildx, podman, buildah); install one or pass"
+                + " --builder\n");
+    assertThat(
+            run(
+                "update",
+                "--release-manifest",
+                "v0.5.0.yaml",
+                "--build",
+                "--builder",
+                "kan\u001bko",
+                "--dry-run"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err)
+        .isEqualTo(
+            "capstan: invalid update options: --builder must be docker, podman or buildah:"
+                + " 'kan\\u001bko'\n");
+    assertThat(
+            run(
+                "update",
+                "--release-manifest",
+                "v0.5.0.yaml",
+                "--build",
+                "--builder",
+                "podman",
+                "--dry-run"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err)
+        .isEqualTo("capstan: invalid update options: --builder podman: podman is not on PATH\n");
+    assertThat(out).isEmpty();
+  }
 }

@@ -22,6 +22,7 @@ import dev.capstan.update.UpdateAbortedException;
 import dev.capstan.update.UpdateBlockedException;
 import dev.capstan.update.UpdateException;
 import dev.capstan.update.apply.Sleeper;
+import dev.capstan.update.apply.UpdateApplier;
 import dev.capstan.update.build.BuildRequest;
 import dev.capstan.update.build.ImageBuilder;
 import dev.capstan.update.manifest.PlatformRelease;
@@ -207,7 +208,15 @@ class UpdateCommandTest {
             """)
         .endsWith(
             "\nDry run (plan only; no CRD apply, builds, or rollouts were attempted): 8"
-                + " component(s) would be updated.\n");
+                + " component(s) would be updated.\n")
+        .contains(
+            "\nRecovery commands, should this update need undoing by hand:\n"
+                + "  # mcp-runtime/mcp-runtime-operator-controller-manager\n"
+                + "  kubectl -n mcp-runtime rollout undo"
+                + " deployment/mcp-runtime-operator-controller-manager\n"
+                + "  kubectl -n mcp-runtime set image"
+                + " deployment/mcp-runtime-operator-controller-manager manager=");
+    assertThat(UpdateApplier.recoveryCommands(outcome.plan())).hasSize(7);
     assertThat(prompts).isEmpty();
     assertThat(cluster.writes()).isEmpty();
   }
@@ -429,7 +438,8 @@ class UpdateCommandTest {
 
     assertThatThrownBy(() -> command.run(target().withBuild(true).withOnly("ui"), out))
         .isInstanceOf(ImageBuildException.class)
-        .hasMessage("image build failed: docker daemon not running; already published: none");
+        .hasMessage(
+            "image build failed: component ui: docker daemon not running; already published: none");
     assertThat(cluster.writes()).isEmpty();
   }
 
