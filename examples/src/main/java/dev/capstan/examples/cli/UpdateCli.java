@@ -245,6 +245,11 @@ final class UpdateCli implements java.util.concurrent.Callable<Integer> {
    * the registry probe (the OCI distribution API) and the source tree (git) of {@code --build}.
    */
   private void wireBuilds(UpdateCommand.Builder command, Cli cli, Catalog hostCatalog) {
+    Path sourceDir = cli.resolve(Path.of(source));
+    if (!Files.isDirectory(sourceDir)) {
+      throw new InvalidOptionsException(
+          List.of("--source must be a directory to build from: " + Escapes.quote(source)));
+    }
     String path = cli.env().apply("PATH");
     String searchPath = path == null ? "" : path;
     CommandRunner runner = CommandRunner.processes();

@@ -154,6 +154,20 @@ class UpdateCliTest {
         .isEqualTo(ExitCode.INVALID);
     assertThat(err)
         .isEqualTo("capstan: invalid update options: --builder podman: podman is not on PATH\n");
+    assertThat(
+            run(
+                "update",
+                "--release-manifest",
+                "v0.5.0.yaml",
+                "--build",
+                "--source",
+                "no-such-dir",
+                "--dry-run"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err)
+        .isEqualTo(
+            "capstan: invalid update options: --source must be a directory to build from:"
+                + " 'no-such-dir'\n");
     assertThat(out).isEmpty();
   }
 }

@@ -290,8 +290,15 @@ public final class InMemoryPlatformCluster implements PlatformCluster {
         c.putPod(STATE_JSON.treeToValue(p, PodState.class));
       }
       for (JsonNode crd : root.path("crds")) {
-        CrdState s = STATE_JSON.treeToValue(crd, CrdState.class);
-        c.crds.put(s.name(), s.withDryRunSpec(Map.of()));
+        ObjectNode node = crd.deepCopy();
+        boolean noStoredVersions = !node.has("storedVersions");
+        if (noStoredVersions) { // a state written before stored versions were kept
+          node.putArray("storedVersions");
+        }
+        node.putObject("dryRunSpec");
+        CrdState s = STATE_JSON.treeToValue(node, CrdState.class);
+        c.crds.put(
+            s.name(), noStoredVersions ? new CrdState(s.name(), s.spec(), s.conditions()) : s);
       }
       for (Map.Entry<String, JsonNode> e : root.path("crdConditions").properties()) {
         c.crdConditions.put(

@@ -109,6 +109,42 @@ class UpdateReportTest {
   }
 
   @Test
+  void aDryRunShowsTheRecoveryCommandsOfThePlanBeforeAnythingRuns() throws IOException {
+    InMemoryPlatformCluster cluster = cluster("v0.4.0");
+    UpdatePlan plan = plan(cluster, release("v0.4.0").tag("ui", "v0.4.1").build());
+
+    assertThat(UpdateReport.recoveryText(plan))
+        .isEqualTo(
+            "\nRecovery commands, should this update need undoing by hand:\n"
+                + "  # mcp-platform/mcp-ui\n"
+                + "  kubectl -n mcp-platform rollout undo deployment/mcp-ui\n"
+                + "  kubectl -n mcp-platform set image deployment/mcp-ui ui="
+                + image("ui", "v0.4.0")
+                + "\n");
+    JsonNode recovery =
+        new ObjectMapper()
+            .readTree(UpdateReport.json(true, plan, null))
+            .get("plan")
+            .get("recovery");
+    assertThat(recovery).hasSize(1);
+    assertThat(recovery.get(0).get("namespace").asText()).isEqualTo("mcp-platform");
+    assertThat(recovery.get(0).get("deployment").asText()).isEqualTo("mcp-ui");
+    assertThat(recovery.get(0).get("commands"))
+        .extracting(JsonNode::asText)
+        .containsExactly(
+            "kubectl -n mcp-platform rollout undo deployment/mcp-ui",
+            "kubectl -n mcp-platform set image deployment/mcp-ui ui=" + image("ui", "v0.4.0"));
+    assertThat(
+            new ObjectMapper()
+                .readTree(UpdateReport.json(false, plan, null))
+                .get("plan")
+                .has("recovery"))
+        .isFalse();
+    assertThat(UpdateReport.recoveryText(plan(cluster, release("v0.4.0").build()))).isEmpty();
+    assertThat(cluster.writes()).isEmpty();
+  }
+
+  @Test
   void upToDateResultHasNoRecoverySection() {
     InMemoryPlatformCluster cluster = cluster("v0.4.0");
     UpdatePlan plan = plan(cluster, release("v0.4.0").tag("ui", "v0.4.1").build());
