@@ -286,6 +286,12 @@ final class UpdateCli implements java.util.concurrent.Callable<Integer> {
                                       + ": "
                                       + tool.program()
                                       + " is not on PATH"))));
+      if (!tool.usable(located.executable(), runner)) {
+        throw new InvalidOptionsException(
+            List.of(
+                "--builder docker: docker buildx is not available (docker buildx version"
+                    + " failed)"));
+      }
     }
     List<String> built =
         hostCatalog.components().stream().filter(c -> c.built()).map(c -> c.name()).toList();
