@@ -79,29 +79,35 @@ final class Discovery {
     return rounds;
   }
 
+  /** The resources of an aggregated discovery document ({@code APIGroupDiscoveryList}). */
+  static void readAggregated(
+      JsonObject doc, @Nullable String coreGroup, Map<String, List<Resource>> map) {
+    for (JsonElement item : array(doc, "items")) {
+      JsonObject group = item.getAsJsonObject();
+      String name = JsonTrees.text(group, "metadata", "name");
+      String g = name == null ? (coreGroup == null ? "" : coreGroup) : name;
+      for (JsonElement v : array(group, "versions")) {
+        String version = JsonTrees.text(v.getAsJsonObject(), "version");
+        for (JsonElement r : array(v.getAsJsonObject(), "resources")) {
+          JsonObject res = r.getAsJsonObject();
+          String k = JsonTrees.text(res, "responseKind", "kind");
+          String plural = JsonTrees.text(res, "resource");
+          if (version != null && k != null && plural != null && !plural.contains("/")) {
+            add(
+                map,
+                new Resource(
+                    g, version, plural, k, "Namespaced".equals(JsonTrees.text(res, "scope"))));
+          }
+        }
+      }
+    }
+  }
+
   private void read(String path, Map<String, List<Resource>> map, @Nullable String coreGroup) {
     JsonObject doc = get(path, AGGREGATED);
     String kind = JsonTrees.text(doc, "kind");
     if ("APIGroupDiscoveryList".equals(kind)) {
-      for (JsonElement item : array(doc, "items")) {
-        JsonObject group = item.getAsJsonObject();
-        String name = JsonTrees.text(group, "metadata", "name");
-        String g = name == null ? (coreGroup == null ? "" : coreGroup) : name;
-        for (JsonElement v : array(group, "versions")) {
-          String version = JsonTrees.text(v.getAsJsonObject(), "version");
-          for (JsonElement r : array(v.getAsJsonObject(), "resources")) {
-            JsonObject res = r.getAsJsonObject();
-            String k = JsonTrees.text(res, "responseKind", "kind");
-            String plural = JsonTrees.text(res, "resource");
-            if (version != null && k != null && plural != null && !plural.contains("/")) {
-              add(
-                  map,
-                  new Resource(
-                      g, version, plural, k, "Namespaced".equals(JsonTrees.text(res, "scope"))));
-            }
-          }
-        }
-      }
+      readAggregated(doc, coreGroup, map);
     } else if ("APIVersions".equals(kind)) {
       for (JsonElement v : array(doc, "versions")) {
         readResourceList("/api/" + v.getAsString(), "", v.getAsString(), map);
@@ -130,7 +136,12 @@ final class Discovery {
 
   private void readResourceList(
       String path, String group, String version, Map<String, List<Resource>> map) {
-    JsonObject doc = get(path, "application/json");
+    readResourceList(get(path, "application/json"), group, version, map);
+  }
+
+  /** The resources of one group-version's {@code APIResourceList}. */
+  static void readResourceList(
+      JsonObject doc, String group, String version, Map<String, List<Resource>> map) {
     for (JsonElement r : array(doc, "resources")) {
       JsonObject res = r.getAsJsonObject();
       String plural = JsonTrees.text(res, "name");
