@@ -1,0 +1,94 @@
+package dev.capstan.release.file;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.snakeyaml.engine.v2.api.ConstructNode;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.exceptions.Mark;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import org.snakeyaml.engine.v2.nodes.Node;
+import org.snakeyaml.engine.v2.nodes.ScalarNode;
+import org.snakeyaml.engine.v2.nodes.Tag;
+import org.snakeyaml.engine.v2.schema.CoreSchema;
+
+/**
+ * Reads Kubernetes manifests from YAML 1.2 (or JSON) text, keeping every scalar as written: the
+ * core schema decides the type (quoted scalars are strings, {@code true} a boolean, {@code 80} an
+ * integer), and a decimal such as {@code 1.10} stays the {@link BigDecimal} 1.10 rather than the
+ * double 1.1. Nothing is coerced afterwards.
+ */
+final class ManifestYaml {
+  private ManifestYaml() {}
+
+  /** One document of a stream: its tree, or {@code null} for an empty document. */
+  record Document(int index, @Nullable Object tree) {}
+
+  /**
+   * Every document of {@code text}, empty ones included (as {@code null} trees).
+   *
+   * @throws IllegalArgumentException describing the first syntax problem by line and column, never
+   *     quoting the text around it (it may be a Secret's value)
+   */
+  static List<Document> loadAll(String text, String label) {
+    LoadSettings settings =
+        LoadSettings.builder()
+            .setLabel(label)
+            .setSchema(new ExactSchema())
+            .setAllowDuplicateKeys(false)
+            .setMaxAliasesForCollections(20)
+            .setAllowRecursiveKeys(false)
+            .setCodePointLimit(ReleaseFiles.MAX_BYTES)
+            .build();
+    List<Document> docs = new ArrayList<>();
+    try {
+      for (Object tree : new Load(settings).loadAllFromString(text)) {
+        docs.add(new Document(docs.size(), tree));
+      }
+    } catch (MarkedYamlEngineException e) {
+      Optional<Mark> mark = e.getProblemMark().or(e::getContextMark);
+      String where =
+          mark.map(m -> " at line " + (m.getLine() + 1) + ", column " + (m.getColumn() + 1))
+              .orElse("");
+      String problem = e.getProblem() == null ? "syntax error" : e.getProblem();
+      throw new IllegalArgumentException(
+          "#" + docs.size() + ": not valid YAML" + where + ": " + oneLine(problem), e);
+    } catch (YamlEngineException e) {
+      throw new IllegalArgumentException(
+          "#" + docs.size() + ": not valid YAML: " + oneLine(String.valueOf(e.getMessage())), e);
+    }
+    return docs;
+  }
+
+  private static String oneLine(String s) {
+    return s.replace('\n', ' ').strip();
+  }
+
+  /** The YAML 1.2 core schema, with decimals kept exact and no infinities or NaNs. */
+  private static final class ExactSchema extends CoreSchema {
+    @Override
+    public Map<Tag, ConstructNode> getSchemaTagConstructors() {
+      Map<Tag, ConstructNode> constructors = new HashMap<>(super.getSchemaTagConstructors());
+      constructors.put(Tag.FLOAT, ExactSchema::decimal);
+      return constructors;
+    }
+
+    private static Object decimal(Node node) {
+      String text = ((ScalarNode) node).getValue();
+      try {
+        return new BigDecimal(text.startsWith("+") ? text.substring(1) : text);
+      } catch (NumberFormatException e) {
+        throw new YamlEngineException(
+            "a number must be finite (JSON has no infinity or NaN; quote it for a string): '"
+                + text
+                + "'");
+      }
+    }
+  }
+}
