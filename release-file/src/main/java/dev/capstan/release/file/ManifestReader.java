@@ -64,7 +64,7 @@ final class ManifestReader {
     try {
       files = files(base, pattern);
     } catch (IllegalArgumentException e) {
-      problems.add((at.isEmpty() ? pattern : at + ".path") + ": " + e.getMessage());
+      problems.add(at.isEmpty() ? e.getMessage() : at + ".path: " + e.getMessage());
       return;
     }
     for (Path file : files) {
@@ -319,7 +319,7 @@ final class ManifestReader {
     return files;
   }
 
-  private static boolean isGlob(String s) {
+  static boolean isGlob(String s) {
     return s.chars().anyMatch(c -> c == '*' || c == '?' || c == '[' || c == '{');
   }
 

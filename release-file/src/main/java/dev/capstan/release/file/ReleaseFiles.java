@@ -219,7 +219,17 @@ public final class ReleaseFiles {
    */
   public static ReleaseFile read(
       Path path, Overrides overrides, Function<String, @Nullable String> env) {
-    String source = path.toString();
+    return read(path, path.toString(), overrides, env);
+  }
+
+  /**
+   * As {@link #read(Path, Overrides, Function)}, naming the input {@code source} in problems (e.g.
+   * the path as the user typed it).
+   *
+   * @throws InvalidReleaseFileException listing every problem with its path
+   */
+  public static ReleaseFile read(
+      Path path, String source, Overrides overrides, Function<String, @Nullable String> env) {
     if (Files.isRegularFile(path)) {
       byte[] bytes;
       try {
@@ -232,7 +242,7 @@ public final class ReleaseFiles {
         return parse(bytes, source, parent == null ? Path.of("") : parent, overrides, env);
       }
     }
-    return manifests(path, overrides);
+    return manifests(path, source, overrides);
   }
 
   /**
@@ -241,12 +251,14 @@ public final class ReleaseFiles {
    * namespace go to its namespace, {@code default} when none is given). {@code v1 List} documents
    * are read item by item.
    *
+   * @param path the file, directory or glob
+   * @param source the name of the input in problems
+   * @param overrides the release's namespace and name (required)
    * @throws InvalidReleaseFileException listing every problem with the file, the document index and
    *     the field
    */
-  public static ReleaseFile manifests(Path path, Overrides overrides) {
+  public static ReleaseFile manifests(Path path, String source, Overrides overrides) {
     List<String> problems = new ArrayList<>();
-    String source = path.toString();
     String name = overrides.name() == null ? "" : overrides.name();
     String namespace =
         overrides.namespace() == null || overrides.namespace().isBlank()
@@ -259,19 +271,18 @@ public final class ReleaseFiles {
               + ")");
     }
     ManifestReader reader = new ManifestReader(problems);
-    Path base = Files.isDirectory(path) ? path : path.toAbsolutePath().getParent();
     if (Files.isDirectory(path)) {
       reader.path("", path, ".");
-    } else if (base != null && path.getFileName() != null) {
-      String pattern = path.toString();
-      boolean glob = pattern.chars().anyMatch(c -> c == '*' || c == '?' || c == '[' || c == '{');
-      if (glob) {
-        reader.path("", Path.of(""), pattern);
-      } else {
-        reader.path("", base, path.getFileName().toString());
-      }
     } else {
-      problems.add("no such file or directory: " + Escapes.quote(source));
+      Path base = path.toAbsolutePath().getParent();
+      while (base != null && ManifestReader.isGlob(base.toString())) {
+        base = base.getParent();
+      }
+      if (base == null) {
+        problems.add("no such file or directory: " + Escapes.quote(source));
+      } else {
+        reader.path("", base, base.relativize(path.toAbsolutePath()).toString());
+      }
     }
     List<Manifest> manifests = reader.manifests(namespace, List.of());
     if (problems.isEmpty() && manifests.isEmpty()) {
@@ -318,10 +329,16 @@ public final class ReleaseFiles {
       String namespace,
       List<ResourceSpec> typed,
       List<String> problems) {
-    List<ManifestYaml.Document> docs =
-        ManifestYaml.loadAll(ManifestReader.text(bytes), source).stream()
-            .filter(d -> d.tree() != null)
-            .toList();
+    List<ManifestYaml.Document> docs;
+    try {
+      docs =
+          ManifestYaml.loadAll(ManifestReader.text(bytes), source).stream()
+              .filter(d -> d.tree() != null)
+              .toList();
+    } catch (IllegalArgumentException e) {
+      problems.add(String.valueOf(e.getMessage()).replaceFirst("^#0: ", "spec.manifests: "));
+      return List.of();
+    }
     if (!(docs.get(0).tree() instanceof Map<?, ?> doc)
         || !(doc.get("spec") instanceof Map<?, ?> spec)
         || !(spec.get("manifests") instanceof List<?> entries)) {

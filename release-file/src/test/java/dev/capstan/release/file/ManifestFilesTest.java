@@ -14,6 +14,8 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class ManifestFilesTest {
   @TempDir Path dir;
@@ -179,8 +181,9 @@ class ManifestFilesTest {
           hex: 0x1F
           quoted: "80"
           single: '1.10'
-          yes: yes
-          on: true
+          "yes": "yes"
+          "on": true
+          octal: 0o17
           nothing: ~
           env: ${HOME}
           text: |
@@ -202,6 +205,7 @@ class ManifestFilesTest {
     assertThat(spec.get("single")).isEqualTo("1.10");
     assertThat(spec.get("yes")).isEqualTo("yes");
     assertThat(spec.get("on")).isEqualTo(true);
+    assertThat(spec.get("octal")).isEqualTo(15);
     assertThat(spec).containsEntry("nothing", null);
     assertThat(spec.get("env")).isEqualTo("${HOME}");
     assertThat(spec.get("text")).isEqualTo("line\n");
@@ -321,6 +325,28 @@ class ManifestFilesTest {
             "(dup.yaml#0): not valid YAML at line 4, column 32: found duplicate key password",
             "(secret.yaml#0): not valid YAML at line 6, column 1: found unexpected end of"
                 + " stream");
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          enabled: yes   | 4, column 17: a plain yes, no, on, off, y or n is a boolean to kubectl (YAML 1.1) but a string in YAML 1.2: quote it for a string, or write true or false
+          on: x          | 4, column 8: a plain yes, no, on, off, y or n is a boolean to kubectl (YAML 1.1) but a string in YAML 1.2: quote it for a string, or write true or false
+          mode: 0440     | 4, column 14: a plain integer with a leading zero is octal to kubectl (YAML 1.1) but decimal in YAML 1.2: write 0o… for octal, drop the zero for decimal, or quote it
+          size: 1_000    | 4, column 14: a plain number with underscores is a number to kubectl (YAML 1.1) but a string in YAML 1.2: quote it for a string, or drop the underscores
+          ratio: .inf    | 4, column 15: a number must be finite (JSON has no infinity or NaN; quote it for a string): '.inf'
+          """)
+  void scalarsKubectlReadsOtherwiseAreRefusedNotGuessed(String field, String problem)
+      throws IOException {
+    write(
+        "x.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {" + field + "}\n");
+
+    InvalidReleaseFileException e =
+        invalid(() -> ReleaseFiles.read(dir, new Overrides("shop", "x"), ManifestFilesTest::noEnv));
+
+    assertThat(e.problems()).containsExactly("(x.yaml#0): not valid YAML at line " + problem);
   }
 
   @Test
