@@ -3,8 +3,10 @@ package dev.capstan.release;
 import static dev.capstan.release.Fixtures.CREDS;
 import static dev.capstan.release.Fixtures.NS;
 import static dev.capstan.release.Fixtures.WEB;
+import static dev.capstan.release.Fixtures.WEB_SERVICE;
 import static dev.capstan.release.Fixtures.configMap;
 import static dev.capstan.release.Fixtures.creds;
+import static dev.capstan.release.Fixtures.obj;
 import static dev.capstan.release.Fixtures.payloads;
 import static dev.capstan.release.Fixtures.spec;
 import static dev.capstan.release.Fixtures.web;
@@ -12,12 +14,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.release.memory.Operation;
+import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
-import dev.capstan.release.model.ResourceType;
 import org.junit.jupiter.api.Test;
 
 /** Atomic casts revert every executed change, newest first, from pre-images (rune's tests). */
@@ -25,7 +27,7 @@ class AtomicCastTest {
   private final Fixtures.Harness h = new Fixtures.Harness();
 
   private static ResourceRef cm(String name) {
-    return ResourceRef.of(ResourceType.CONFIGMAP, NS, name);
+    return ResourceRef.of(Kind.CONFIG_MAP, NS, name);
   }
 
   private CastFailedException castFailing(Payloads p, boolean atomic) {
@@ -39,7 +41,7 @@ class AtomicCastTest {
 
   @Test
   void applyFailureRevertsTheFailingChangeAndEverythingBeforeIt() {
-    h.cluster.faults().failOn(Operation.APPLY, "service/default/web");
+    h.cluster.faults().failOn(Operation.APPLY, "apps/Deployment/default/web");
 
     CastFailedException e = castFailing(payloads(web("web:1"), creds("pw")), true);
 
@@ -47,12 +49,12 @@ class AtomicCastTest {
     // delete finds nothing; then the secret created before it is deleted
     assertThat(h.cluster.writes())
         .containsExactly(
-            "apply:secret/default/creds",
-            "delete:service/default/web",
-            "delete:secret/default/creds");
+            "apply:Secret/default/creds",
+            "delete:apps/Deployment/default/web",
+            "delete:Secret/default/creds");
     assertThat(e.result().release().failure())
         .isEqualTo(
-            "apply service/default/web failed: injected fault on service/default/web"
+            "apply apps/Deployment/default/web failed: injected fault on apps/Deployment/default/web"
                 + " (atomic: this revision's changes were rolled back)");
     assertThat(e.result().revert()).isEqualTo(CastResult.Revert.COMPLETE);
     assertThat(e.result().release().status()).isEqualTo(ReleaseStatus.FAILED);
@@ -68,11 +70,13 @@ class AtomicCastTest {
 
     assertThat(h.cluster.writes())
         .containsExactly(
-            "apply:secret/default/creds",
-            "apply:service/default/web",
+            "apply:Secret/default/creds",
+            "apply:apps/Deployment/default/web",
+            "apply:Service/default/web",
             "verify",
-            "delete:service/default/web",
-            "delete:secret/default/creds");
+            "delete:Service/default/web",
+            "delete:apps/Deployment/default/web",
+            "delete:Secret/default/creds");
     assertThat(e.result().release().owns()).isEmpty();
     assertThat(e.getMessage()).contains("rolled back");
   }
@@ -81,44 +85,46 @@ class AtomicCastTest {
   void pruneFailureRevertsThePruneAndTheUpdateAndRestoresThePreviousOwnedSet() {
     h.cast("app", payloads(configMap("a", "1"), configMap("b", "1")));
     Release v1 = h.controller.get(NS, "app").orElseThrow();
-    h.cluster.faults().failOn(Operation.DELETE, "configmap/default/b");
+    h.cluster.faults().failOn(Operation.DELETE, "ConfigMap/default/b");
     h.cluster.clearOperations();
 
     CastFailedException e = castFailing(payloads(configMap("a", "2")), true);
 
     assertThat(h.cluster.writes())
         .containsExactly(
-            "apply:configmap/default/a",
+            "apply:ConfigMap/default/a",
             "verify",
-            "apply:configmap/default/b",
-            "apply:configmap/default/a");
+            "apply:ConfigMap/default/b",
+            "apply:ConfigMap/default/a");
     assertThat(e.result().release().owns()).isEqualTo(v1.owns());
-    assertThat(h.cluster.spec(cm("a"))).contains(configMap("a", "1"));
+    assertThat(h.cluster.object(cm("a"))).contains(obj(configMap("a", "1")));
     assertThat(h.cluster.stamp(cm("a")).orElseThrow().revision()).isEqualTo(1);
   }
 
   @Test
   void failingRevertDoesNotStopTheOthersAndIsReported() {
     h.cluster.neverReady("web:bad", "CrashLoopBackOff");
-    h.cluster.faults().failOn(Operation.DELETE, "service/default/web");
+    h.cluster.faults().failOn(Operation.DELETE, "apps/Deployment/default/web");
 
     CastFailedException e = castFailing(payloads(web("web:bad"), creds("pw")), true);
 
     assertThat(h.cluster.writes())
         .containsExactly(
-            "apply:secret/default/creds",
-            "apply:service/default/web",
+            "apply:Secret/default/creds",
+            "apply:apps/Deployment/default/web",
+            "apply:Service/default/web",
             "verify",
-            "delete:secret/default/creds");
+            "delete:Service/default/web",
+            "delete:Secret/default/creds");
     assertThat(e.result().revert()).isEqualTo(CastResult.Revert.INCOMPLETE);
     assertThat(e.result().release().failure())
-        .contains("verify failed: service service/default/web is not ready: CrashLoopBackOff")
+        .contains("verify failed: apps/Deployment/default/web is not ready: CrashLoopBackOff")
         .contains("atomic rollback incomplete")
-        .contains("service/default/web: delete service/default/web failed");
+        .contains("apps/Deployment/default/web: delete apps/Deployment/default/web failed");
     // what may still be live stays owned, so nothing is orphaned
     assertThat(e.result().release().owns())
         .extracting(OwnedResource::ref)
-        .containsExactly(CREDS, WEB);
+        .containsExactly(CREDS, WEB, WEB_SERVICE);
     assertThat(h.cluster.objects()).containsExactly(WEB);
   }
 
@@ -129,9 +135,13 @@ class AtomicCastTest {
     CastFailedException e = castFailing(payloads(web("web:bad"), creds("pw")), false);
 
     assertThat(h.cluster.writes())
-        .containsExactly("apply:secret/default/creds", "apply:service/default/web", "verify");
+        .containsExactly(
+            "apply:Secret/default/creds",
+            "apply:apps/Deployment/default/web",
+            "apply:Service/default/web",
+            "verify");
     assertThat(e.result().revert()).isEqualTo(CastResult.Revert.NOT_ATTEMPTED);
-    assertThat(h.cluster.objects()).containsExactly(CREDS, WEB);
+    assertThat(h.cluster.objects()).containsExactly(CREDS, WEB, WEB_SERVICE);
   }
 
   @Test
@@ -141,7 +151,7 @@ class AtomicCastTest {
 
     castFailing(payloads(creds("v2"), web("web:bad")), true);
 
-    assertThat(h.cluster.spec(CREDS)).contains(creds("v1"));
+    assertThat(h.cluster.object(CREDS)).contains(obj(creds("v1")));
     assertThat(h.cluster.stamp(CREDS).orElseThrow().revision()).isEqualTo(1);
     assertThat(h.cluster.objects()).containsExactly(CREDS);
   }
@@ -153,7 +163,7 @@ class AtomicCastTest {
 
     castFailing(payloads(creds("v2"), web("web:bad")), false);
 
-    assertThat(h.cluster.spec(CREDS)).contains(creds("v2"));
+    assertThat(h.cluster.object(CREDS)).contains(obj(creds("v2")));
     assertThat(h.cluster.stamp(CREDS).orElseThrow().revision()).isEqualTo(2);
   }
 
@@ -166,7 +176,7 @@ class AtomicCastTest {
     assertThatThrownBy(() -> h.controller.cast(spec("app", p).withAtomic(true).withAdopt(true), p))
         .isInstanceOf(CastFailedException.class);
 
-    assertThat(h.cluster.spec(cm("a"))).contains(configMap("a", "theirs"));
+    assertThat(h.cluster.object(cm("a"))).contains(obj(configMap("a", "theirs")));
     assertThat(h.cluster.stamp(cm("a"))).isEmpty();
   }
 }

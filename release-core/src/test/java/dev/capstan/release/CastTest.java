@@ -4,8 +4,10 @@ import static dev.capstan.release.Fixtures.CREDS;
 import static dev.capstan.release.Fixtures.NS;
 import static dev.capstan.release.Fixtures.SETTINGS;
 import static dev.capstan.release.Fixtures.WEB;
+import static dev.capstan.release.Fixtures.WEB_SERVICE;
 import static dev.capstan.release.Fixtures.configMap;
 import static dev.capstan.release.Fixtures.creds;
+import static dev.capstan.release.Fixtures.obj;
 import static dev.capstan.release.Fixtures.payloads;
 import static dev.capstan.release.Fixtures.spec;
 import static dev.capstan.release.Fixtures.web;
@@ -15,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.capstan.release.memory.Operation;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.ContentHash;
+import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.Payloads;
@@ -22,7 +25,6 @@ import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
-import dev.capstan.release.model.ResourceType;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.Plan;
 import java.util.List;
@@ -36,7 +38,7 @@ class CastTest {
   private final Fixtures.Harness h = new Fixtures.Harness();
 
   private static ResourceRef cm(String name) {
-    return ResourceRef.of(ResourceType.CONFIGMAP, NS, name);
+    return ResourceRef.of(Kind.CONFIG_MAP, NS, name);
   }
 
   @Test
@@ -47,11 +49,17 @@ class CastTest {
     CastResult r = h.cast("app", p);
 
     assertThat(h.cluster.writes())
-        .containsExactly("apply:secret/default/creds", "apply:service/default/web", "verify");
+        .containsExactly(
+            "apply:Secret/default/creds",
+            "apply:apps/Deployment/default/web",
+            "apply:Service/default/web",
+            "verify");
     assertThat(r.release().revision()).isEqualTo(1);
     assertThat(r.release().status()).isEqualTo(ReleaseStatus.DEPLOYED);
-    assertThat(r.release().owns()).extracting(OwnedResource::ref).containsExactly(CREDS, WEB);
-    assertThat(r.plan().changes(Action.CREATE)).hasSize(2);
+    assertThat(r.release().owns())
+        .extracting(OwnedResource::ref)
+        .containsExactly(CREDS, WEB, WEB_SERVICE);
+    assertThat(r.plan().changes(Action.CREATE)).hasSize(3);
   }
 
   @Test
@@ -81,8 +89,9 @@ class CastTest {
                     || op.equals("verify"))
         .containsExactly(
             "record:create:default/app#1:pending",
-            "apply:secret/default/creds",
-            "apply:service/default/web",
+            "apply:Secret/default/creds",
+            "apply:apps/Deployment/default/web",
+            "apply:Service/default/web",
             "verify",
             "record:update:default/app#1:deployed");
   }
@@ -95,14 +104,14 @@ class CastTest {
     CastResult r = h.cast("app", payloads(configMap("a", "2")));
 
     assertThat(h.cluster.writes())
-        .containsExactly("apply:configmap/default/a", "verify", "delete:configmap/default/b");
+        .containsExactly("apply:ConfigMap/default/a", "verify", "delete:ConfigMap/default/b");
     assertThat(r.release().revision()).isEqualTo(2);
     assertThat(r.plan().changes())
         .extracting(c -> c.action() + " " + c.ref().key())
         .containsExactly(
-            "REFERENCE namespace//default",
-            "UPDATE configmap/default/a",
-            "PRUNE configmap/default/b");
+            "REFERENCE Namespace//default",
+            "UPDATE ConfigMap/default/a",
+            "PRUNE ConfigMap/default/b");
     assertThat(h.cluster.objects()).containsExactly(cm("a"));
     assertThat(h.controller.history(NS, "app"))
         .extracting(Release::revision, Release::status)
@@ -126,12 +135,13 @@ class CastTest {
 
     assertThat(h.cluster.writes())
         .containsExactly(
-            "apply:configmap/default/keep",
+            "apply:ConfigMap/default/keep",
             "verify",
-            "delete:service/default/web",
-            "delete:secret/default/creds",
-            "delete:configmap/default/a",
-            "delete:volume/default/data");
+            "delete:Service/default/web",
+            "delete:apps/Deployment/default/web",
+            "delete:Secret/default/creds",
+            "delete:ConfigMap/default/a",
+            "delete:PersistentVolumeClaim/default/data");
   }
 
   @Test
@@ -144,7 +154,7 @@ class CastTest {
 
     assertThat(h.cluster.writes()).containsExactly("verify");
     assertThat(r.plan().changesNothing()).isTrue();
-    assertThat(r.plan().counts()).containsEntry(Action.UNCHANGED, 3);
+    assertThat(r.plan().counts()).containsEntry(Action.UNCHANGED, 4);
     assertThat(r.release().revision()).isEqualTo(2);
     assertThat(h.cluster.counts())
         .containsEntry(Operation.APPLY, 0)
@@ -164,14 +174,14 @@ class CastTest {
     assertThat(h.cluster.operations())
         .filteredOn(op -> op.startsWith("observe:"))
         .containsExactlyInAnyOrder(
-            "observe:namespace/", "observe:configmap/default", "observe:secret/default");
+            "observe:Namespace/", "observe:ConfigMap/default", "observe:Secret/default");
   }
 
   @Test
   void driftIsPlannedAsRepairAndCorrected() {
     Payloads p = payloads(configMap("settings", "v1"));
     h.cast("app", p);
-    h.cluster.edit(SETTINGS, s -> ((ConfigMapSpec) s).with("value", "edited by hand"));
+    h.cluster.edit(SETTINGS, m -> m.with("data.value", "edited by hand"));
 
     Plan plan = h.controller.plan(spec("app", p));
     assertThat(plan.changes(Action.REPAIR))
@@ -185,8 +195,8 @@ class CastTest {
 
     h.cluster.clearOperations();
     h.cast("app", p);
-    assertThat(h.cluster.writes()).containsExactly("apply:configmap/default/settings", "verify");
-    assertThat(h.cluster.spec(SETTINGS)).contains(configMap("settings", "v1"));
+    assertThat(h.cluster.writes()).containsExactly("apply:ConfigMap/default/settings", "verify");
+    assertThat(h.cluster.object(SETTINGS)).contains(obj(configMap("settings", "v1")));
   }
 
   @Test
@@ -200,7 +210,7 @@ class CastTest {
     assertThat(r.plan().changes(Action.CREATE))
         .singleElement()
         .satisfies(c -> assertThat(c.reason()).isEqualTo("recreate: deleted out of band"));
-    assertThat(h.cluster.spec(CREDS)).contains(creds("pw"));
+    assertThat(h.cluster.object(CREDS)).contains(obj(creds("pw")));
     assertThat(h.cluster.stamp(CREDS).orElseThrow().revision()).isEqualTo(2);
   }
 
@@ -219,13 +229,13 @@ class CastTest {
                       c ->
                           assertThat(c.reason())
                               .isEqualTo("exists and is unmanaged; pass adopt to take ownership"));
-              assertThat(e.getMessage()).contains("configmap/default/settings");
+              assertThat(e.getMessage()).contains("ConfigMap/default/settings");
             });
     assertThat(h.cluster.writes()).isEmpty();
     assertThat(h.cluster.counts())
         .containsEntry(Operation.RECORD_CREATE, 0)
         .containsEntry(Operation.LEASE_ACQUIRE, 0);
-    assertThat(h.cluster.spec(SETTINGS)).contains(configMap("settings", "someone else's"));
+    assertThat(h.cluster.object(SETTINGS)).contains(obj(configMap("settings", "someone else's")));
   }
 
   @Test
@@ -237,7 +247,7 @@ class CastTest {
 
     assertThat(r.plan().changes(Action.ADOPT)).hasSize(1);
     assertThat(h.cluster.stamp(SETTINGS).orElseThrow().owner().name()).isEqualTo("app");
-    assertThat(h.cluster.spec(SETTINGS)).contains(configMap("settings", "mine"));
+    assertThat(h.cluster.object(SETTINGS)).contains(obj(configMap("settings", "mine")));
   }
 
   @Test
@@ -271,15 +281,15 @@ class CastTest {
         .isInstanceOf(CastFailedException.class);
     h.controller.uninstall(NS, "app", UninstallOptions.defaults());
 
-    assertThat(h.cluster.writes()).noneMatch(op -> op.endsWith("configmap/default/shared"));
+    assertThat(h.cluster.writes()).noneMatch(op -> op.endsWith("ConfigMap/default/shared"));
     assertThat(h.cluster.stamp(cm("shared"))).contains(theirs);
-    assertThat(h.cluster.spec(cm("shared"))).contains(configMap("shared", "theirs"));
+    assertThat(h.cluster.object(cm("shared"))).contains(obj(configMap("shared", "theirs")));
   }
 
   @Test
   void applyFailureLeavesFailedRecordAndPrunesNothing() {
     h.cast("app", payloads(configMap("a", "1"), configMap("b", "1")));
-    h.cluster.faults().failOn(Operation.APPLY, "configmap/default/a");
+    h.cluster.faults().failOn(Operation.APPLY, "ConfigMap/default/a");
     h.cluster.clearOperations();
 
     assertThatThrownBy(() -> h.cast("app", payloads(configMap("a", "2"))))
@@ -290,7 +300,7 @@ class CastTest {
               assertThat(failed.status()).isEqualTo(ReleaseStatus.FAILED);
               assertThat(failed.failure())
                   .isEqualTo(
-                      "apply configmap/default/a failed: injected fault on configmap/default/a");
+                      "apply ConfigMap/default/a failed: injected fault on ConfigMap/default/a");
               assertThat(failed.owns())
                   .extracting(OwnedResource::ref)
                   .containsExactly(cm("a"), cm("b"));
@@ -304,7 +314,7 @@ class CastTest {
   @Test
   void failedAttemptsCreatedObjectsArePrunedByTheNextSuccessfulCast() {
     h.cast("app", payloads(configMap("a", "1")));
-    h.cluster.faults().failOn(Operation.APPLY, "configmap/default/c");
+    h.cluster.faults().failOn(Operation.APPLY, "ConfigMap/default/c");
     assertThatThrownBy(
             () ->
                 h.cast(
@@ -320,7 +330,7 @@ class CastTest {
     CastResult r = h.cast("app", payloads(configMap("a", "1")));
 
     assertThat(r.plan().changes(Action.PRUNE)).extracting(c -> c.ref()).containsExactly(cm("b"));
-    assertThat(h.cluster.writes()).containsExactly("verify", "delete:configmap/default/b");
+    assertThat(h.cluster.writes()).containsExactly("verify", "delete:ConfigMap/default/b");
     assertThat(h.cluster.objects()).containsExactly(cm("a"));
   }
 
@@ -334,9 +344,9 @@ class CastTest {
             e ->
                 assertThat(e.result().release().failure())
                     .isEqualTo(
-                        "verify failed: service service/default/web is not ready:"
+                        "verify failed: apps/Deployment/default/web is not ready:"
                             + " CrashLoopBackOff: exit code 1"));
-    assertThat(h.cluster.objects()).containsExactly(CREDS, WEB);
+    assertThat(h.cluster.objects()).containsExactly(CREDS, WEB, WEB_SERVICE);
   }
 
   @Test
@@ -384,11 +394,11 @@ class CastTest {
     assertThat(r.release().payloads()).isEqualTo(payloads(configMap("a", "1"), creds("v1")));
     assertThat(h.cluster.writes())
         .containsExactly(
-            "apply:configmap/default/a",
-            "apply:secret/default/creds",
+            "apply:ConfigMap/default/a",
+            "apply:Secret/default/creds",
             "verify",
-            "delete:configmap/default/b");
-    assertThat(h.cluster.spec(CREDS)).contains(creds("v1"));
+            "delete:ConfigMap/default/b");
+    assertThat(h.cluster.object(CREDS)).contains(obj(creds("v1")));
     assertThat(h.controller.history(NS, "app"))
         .extracting(Release::revision, Release::status)
         .containsExactly(
@@ -418,7 +428,7 @@ class CastTest {
 
     assertThat(r.plan().changes(Action.REFERENCE))
         .extracting(c -> c.ref().key())
-        .containsExactly("namespace//default", "storage_class//fast");
+        .containsExactly("Namespace//default", "storage.k8s.io/StorageClass//fast");
     assertThat(r.release().references())
         .containsExactly(ResourceRef.namespace("default"), ResourceRef.storageClass("fast"));
     assertThat(r.release().owns()).extracting(OwnedResource::ref).containsExactly(Fixtures.DATA);
@@ -434,7 +444,7 @@ class CastTest {
     assertThatThrownBy(() -> h.cast("app", p))
         .isInstanceOf(ReleaseConflictException.class)
         .hasMessageContaining(
-            "storage_class//missing: referenced storage_class 'missing' does not exist; create it"
+            "storage.k8s.io/StorageClass//missing: referenced storageclass 'missing' does not exist; create it"
                 + " first");
   }
 
@@ -452,7 +462,7 @@ class CastTest {
     CastResult r = h.controller.cast(spec("app", p).withCreateNamespace(true), p);
 
     assertThat(h.cluster.writes())
-        .containsExactly("namespace:team-a", "apply:configmap/team-a/settings", "verify");
+        .containsExactly("namespace:team-a", "apply:ConfigMap/team-a/settings", "verify");
     assertThat(r.release().references()).contains(ResourceRef.namespace("team-a"));
     assertThat(r.release().owns()).extracting(OwnedResource::ref).containsExactly(cm.ref());
 
@@ -477,11 +487,15 @@ class CastTest {
     List<String> writes = parallel.cluster.writes();
     assertThat(writes.subList(0, 4))
         .containsExactlyInAnyOrder(
-            "apply:configmap/default/a",
-            "apply:configmap/default/b",
-            "apply:configmap/default/c",
-            "apply:configmap/default/d");
+            "apply:ConfigMap/default/a",
+            "apply:ConfigMap/default/b",
+            "apply:ConfigMap/default/c",
+            "apply:ConfigMap/default/d");
     assertThat(writes.subList(4, writes.size()))
-        .containsExactly("apply:secret/default/creds", "apply:service/default/web", "verify");
+        .containsExactly(
+            "apply:Secret/default/creds",
+            "apply:apps/Deployment/default/web",
+            "apply:Service/default/web",
+            "verify");
   }
 }

@@ -36,7 +36,11 @@ class DetachedCastTest {
 
     assertThat(d.completion().get().release().status()).isEqualTo(ReleaseStatus.DEPLOYED);
     assertThat(h.cluster.writes())
-        .containsExactly("apply:secret/default/creds", "apply:service/default/web", "verify");
+        .containsExactly(
+            "apply:Secret/default/creds",
+            "apply:apps/Deployment/default/web",
+            "apply:Service/default/web",
+            "verify");
     assertThat(h.cluster.lease(NS, "app")).isEmpty();
   }
 

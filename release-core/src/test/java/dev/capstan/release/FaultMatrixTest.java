@@ -3,6 +3,7 @@ package dev.capstan.release;
 import static dev.capstan.release.Fixtures.NS;
 import static dev.capstan.release.Fixtures.configMap;
 import static dev.capstan.release.Fixtures.creds;
+import static dev.capstan.release.Fixtures.obj;
 import static dev.capstan.release.Fixtures.payloads;
 import static dev.capstan.release.Fixtures.web;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -139,7 +140,7 @@ class FaultMatrixTest {
             .toList();
     assertThat(appObjects).containsExactlyElementsOf(V2.refs());
     for (ResourceSpec spec : V2.specs()) {
-      assertThat(h.cluster.spec(spec.ref())).contains(spec);
+      assertThat(h.cluster.object(spec.ref())).contains(obj(spec));
       OwnershipStamp stamp = h.cluster.stamp(spec.ref()).orElseThrow();
       assertThat(stamp.ownedBy(deployed.identity())).isTrue();
       assertThat(stamp.contentHash()).isEqualTo(V2.hash(spec.ref()).orElseThrow());
@@ -147,9 +148,9 @@ class FaultMatrixTest {
   }
 
   private static void assertUnownedUntouched(Fixtures.Harness h) {
-    assertThat(h.cluster.spec(BYSTANDER.ref())).contains(BYSTANDER);
+    assertThat(h.cluster.object(BYSTANDER.ref())).contains(obj(BYSTANDER));
     assertThat(h.cluster.stamp(BYSTANDER.ref())).isEmpty();
-    assertThat(h.cluster.spec(FOREIGN.ref())).contains(FOREIGN);
+    assertThat(h.cluster.object(FOREIGN.ref())).contains(obj(FOREIGN));
     assertThat(h.cluster.stamp(FOREIGN.ref()).orElseThrow().owner().name()).isEqualTo("other");
   }
 

@@ -5,10 +5,12 @@ import dev.capstan.release.event.ReleaseListener;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.memory.ManualClock;
 import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
-import dev.capstan.release.model.ResourceType;
+import dev.capstan.release.model.ResourceSpec;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.model.VolumeSpec;
@@ -25,10 +27,11 @@ final class Fixtures {
   static final String NS = "default";
   static final String SECRET_VALUE = "hunter2-S3CR3T";
 
-  static final ResourceRef WEB = ResourceRef.of(ResourceType.SERVICE, NS, "web");
-  static final ResourceRef CREDS = ResourceRef.of(ResourceType.SECRET, NS, "creds");
-  static final ResourceRef SETTINGS = ResourceRef.of(ResourceType.CONFIGMAP, NS, "settings");
-  static final ResourceRef DATA = ResourceRef.of(ResourceType.VOLUME, NS, "data");
+  static final ResourceRef WEB = ResourceRef.of(Kind.DEPLOYMENT, NS, "web");
+  static final ResourceRef WEB_SERVICE = ResourceRef.of(Kind.SERVICE, NS, "web");
+  static final ResourceRef CREDS = ResourceRef.of(Kind.SECRET, NS, "creds");
+  static final ResourceRef SETTINGS = ResourceRef.of(Kind.CONFIG_MAP, NS, "settings");
+  static final ResourceRef DATA = ResourceRef.of(Kind.PERSISTENT_VOLUME_CLAIM, NS, "data");
 
   private Fixtures() {}
 
@@ -51,6 +54,11 @@ final class Fixtures {
 
   static VolumeSpec volume(String name, VolumeSpec.ReclaimPolicy policy) {
     return VolumeSpec.of(NS, name, "1Gi").withReclaimPolicy(policy);
+  }
+
+  /** The object an item renders to (its first, for a service: the Deployment). */
+  static Manifest obj(ResourceSpec spec) {
+    return spec.render().get(0);
   }
 
   static Payloads payloads(dev.capstan.release.model.ResourceSpec... specs) {

@@ -11,13 +11,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.memory.Operation;
 import dev.capstan.release.memory.SimulatedCrash;
+import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
-import dev.capstan.release.model.ResourceType;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -108,8 +108,7 @@ class LeaseTest {
     assertThat(interrupted.owns())
         .extracting(OwnedResource::ref)
         .containsExactly(
-            ResourceRef.of(ResourceType.CONFIGMAP, NS, "a"),
-            ResourceRef.of(ResourceType.CONFIGMAP, NS, "b"));
+            ResourceRef.of(Kind.CONFIG_MAP, NS, "a"), ResourceRef.of(Kind.CONFIG_MAP, NS, "b"));
     assertThat(h.cluster.lease(NS, "app")).isEmpty();
   }
 

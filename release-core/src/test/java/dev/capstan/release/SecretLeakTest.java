@@ -59,7 +59,15 @@ class SecretLeakTest {
     seePlan(first.plan());
 
     // drift on the secret, shown and repaired
-    h.cluster.edit(CREDS, s -> ((SecretSpec) s).with("password", "tampered-" + SECRET_VALUE));
+    h.cluster.edit(
+        CREDS,
+        m ->
+            m.with(
+                "data.password",
+                java.util.Base64.getEncoder()
+                    .encodeToString(
+                        ("tampered-" + SECRET_VALUE)
+                            .getBytes(java.nio.charset.StandardCharsets.UTF_8))));
     seePlan(h.controller.plan(spec("app", p)));
     see(h.cast("app", p));
 
@@ -74,7 +82,7 @@ class SecretLeakTest {
     }
 
     // a failing apply of the secret itself
-    h.cluster.faults().failOn(Operation.APPLY, "secret/default/creds");
+    h.cluster.faults().failOn(Operation.APPLY, "Secret/default/creds");
     try {
       h.cast("app", changed);
     } catch (CastFailedException e) {
@@ -108,7 +116,7 @@ class SecretLeakTest {
 
     assertThat(h.events).anyMatch(ReleaseEvent.Failed.class::isInstance);
     String everything = String.join("\n", seen);
-    assertThat(everything).contains("secret/default/creds");
+    assertThat(everything).contains("Secret/default/creds");
     for (String value : List.of(SECRET_VALUE, SECRET_VALUE + "-2", SECRET_VALUE + "-new")) {
       assertThat(everything)
           .doesNotContain(value)

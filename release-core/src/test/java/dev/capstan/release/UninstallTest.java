@@ -5,8 +5,10 @@ import static dev.capstan.release.Fixtures.DATA;
 import static dev.capstan.release.Fixtures.NS;
 import static dev.capstan.release.Fixtures.SETTINGS;
 import static dev.capstan.release.Fixtures.WEB;
+import static dev.capstan.release.Fixtures.WEB_SERVICE;
 import static dev.capstan.release.Fixtures.configMap;
 import static dev.capstan.release.Fixtures.creds;
+import static dev.capstan.release.Fixtures.obj;
 import static dev.capstan.release.Fixtures.payloads;
 import static dev.capstan.release.Fixtures.spec;
 import static dev.capstan.release.Fixtures.volume;
@@ -41,11 +43,12 @@ class UninstallTest {
 
     assertThat(h.cluster.writes())
         .containsExactly(
-            "delete:service/default/web",
-            "delete:secret/default/creds",
-            "delete:configmap/default/settings",
-            "delete:volume/default/data");
-    assertThat(u.deleted()).containsExactly(WEB, CREDS, SETTINGS, DATA);
+            "delete:Service/default/web",
+            "delete:apps/Deployment/default/web",
+            "delete:Secret/default/creds",
+            "delete:ConfigMap/default/settings",
+            "delete:PersistentVolumeClaim/default/data");
+    assertThat(u.deleted()).containsExactly(WEB_SERVICE, WEB, CREDS, SETTINGS, DATA);
     assertThat(u.release().status()).isEqualTo(ReleaseStatus.UNINSTALLED);
     assertThat(u.release().owns()).isEmpty();
     assertThat(h.cluster.objects()).isEmpty();
@@ -67,10 +70,11 @@ class UninstallTest {
 
     assertThat(h.cluster.writes())
         .containsExactly(
-            "delete:service/default/web",
-            "delete:secret/default/creds",
-            "delete:configmap/default/settings",
-            "unstamp:volume/default/data");
+            "delete:Service/default/web",
+            "delete:apps/Deployment/default/web",
+            "delete:Secret/default/creds",
+            "delete:ConfigMap/default/settings",
+            "unstamp:PersistentVolumeClaim/default/data");
     assertThat(u.retained()).containsExactly(DATA);
     assertThat(u.release().retained()).containsExactly(DATA);
     assertThat(h.cluster.objects()).containsExactly(DATA);
@@ -83,7 +87,7 @@ class UninstallTest {
         .satisfies(
             c -> {
               assertThat(c.ref()).isEqualTo(DATA);
-              assertThat(c.reason()).isEqualTo("re-adopt volume retained earlier");
+              assertThat(c.reason()).isEqualTo("re-adopt, retained earlier");
             });
     assertThat(again.release().revision()).isEqualTo(2);
     assertThat(again.release().id()).isEqualTo(u.release().id());
@@ -111,7 +115,8 @@ class UninstallTest {
     CastResult r = h.cast("app", payloads(configMap("settings", "x")));
 
     assertThat(r.plan().changes(Action.RETAIN)).extracting(c -> c.ref()).containsExactly(DATA);
-    assertThat(h.cluster.writes()).containsExactly("verify", "unstamp:volume/default/data");
+    assertThat(h.cluster.writes())
+        .containsExactly("verify", "unstamp:PersistentVolumeClaim/default/data");
     assertThat(r.release().retained()).containsExactly(DATA);
     assertThat(h.cluster.stamp(DATA)).isEmpty();
   }
@@ -160,7 +165,7 @@ class UninstallTest {
   @Test
   void failureStopsLeavesUninstallingAndARetryContinues() {
     h.cast("app", all(ReclaimPolicy.DELETE));
-    h.cluster.faults().failOn(Operation.DELETE, "configmap/default/settings");
+    h.cluster.faults().failOn(Operation.DELETE, "ConfigMap/default/settings");
 
     assertThatThrownBy(() -> h.controller.uninstall(NS, "app", UninstallOptions.defaults()))
         .isInstanceOfSatisfying(
@@ -185,7 +190,8 @@ class UninstallTest {
     UninstallResult u = h.controller.uninstall(NS, "app", UninstallOptions.defaults());
 
     assertThat(h.cluster.writes())
-        .containsExactly("delete:configmap/default/settings", "delete:volume/default/data");
+        .containsExactly(
+            "delete:ConfigMap/default/settings", "delete:PersistentVolumeClaim/default/data");
     assertThat(u.release().status()).isEqualTo(ReleaseStatus.UNINSTALLED);
     assertThat(h.cluster.objects()).isEmpty();
   }
@@ -224,8 +230,8 @@ class UninstallTest {
     UninstallResult u = h.controller.uninstall(NS, "app", UninstallOptions.defaults());
 
     assertThat(u.deleted()).containsExactly(CREDS);
-    assertThat(h.cluster.spec(SETTINGS)).contains(configMap("settings", "theirs"));
+    assertThat(h.cluster.object(SETTINGS)).contains(obj(configMap("settings", "theirs")));
     assertThat(h.cluster.objects())
-        .containsExactly(ResourceRef.of(SETTINGS.type(), NS, "settings"));
+        .containsExactly(ResourceRef.of(SETTINGS.kind(), NS, "settings"));
   }
 }

@@ -3,6 +3,7 @@ package dev.capstan.release;
 import static dev.capstan.release.Fixtures.NS;
 import static dev.capstan.release.Fixtures.configMap;
 import static dev.capstan.release.Fixtures.creds;
+import static dev.capstan.release.Fixtures.obj;
 import static dev.capstan.release.Fixtures.payloads;
 import static dev.capstan.release.Fixtures.spec;
 import static dev.capstan.release.Fixtures.web;
@@ -10,11 +11,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.release.model.DesiredResource;
+import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
-import dev.capstan.release.model.ResourceType;
 import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.model.VolumeSpec;
 import java.util.List;
@@ -31,27 +32,28 @@ class ValidationTest {
   static Stream<Arguments> badValues() {
     return Stream.of(
         Arguments.of(
-            (Runnable) () -> ResourceRef.of(ResourceType.CONFIGMAP, NS, "Bad_Name"),
-            "configmap name must be a DNS-1123 subdomain (lower-case alphanumerics, '-' and '.',"
+            (Runnable) () -> ResourceRef.of(Kind.CONFIG_MAP, NS, "Bad_Name"),
+            "ConfigMap name must be a DNS-1123 subdomain (lower-case alphanumerics, '-' and '.',"
                 + " starting and ending with an alphanumeric, at most 253 characters): 'Bad_Name'"),
         Arguments.of(
-            (Runnable) () -> ResourceRef.of(ResourceType.SERVICE, NS, "1web"),
-            "service name must be a DNS-1035 label (lower-case alphanumerics and '-', starting with a"
+            (Runnable) () -> ResourceRef.of(Kind.SERVICE, NS, "1web"),
+            "Service name must be a DNS-1035 label (lower-case alphanumerics and '-', starting with a"
                 + " letter, ending with an alphanumeric, at most 63 characters): '1web'"),
         Arguments.of(
-            (Runnable) () -> ResourceRef.of(ResourceType.SECRET, "Prod", "x"),
-            "secret 'x': namespace must be a DNS-1123 label (lower-case alphanumerics and '-',"
+            (Runnable) () -> ResourceRef.of(Kind.SECRET, "Prod", "x"),
+            "Secret 'x': namespace must be a DNS-1123 label (lower-case alphanumerics and '-',"
                 + " starting and ending with an alphanumeric, at most 63 characters): 'Prod'"),
         Arguments.of(
-            (Runnable) () -> new ResourceRef(ResourceType.STORAGE_CLASS, "default", "fast"),
-            "storage_class 'fast' is cluster-scoped; namespace must be empty: 'default'"),
+            (Runnable) () -> new ResourceRef(Kind.STORAGE_CLASS, "default", "fast"),
+            "storage.k8s.io/StorageClass 'fast' is cluster-scoped; namespace must be empty:"
+                + " 'default'"),
         Arguments.of(
-            (Runnable) () -> ResourceRef.parse("service/web"),
-            "resource key must have the form type/namespace/name: 'service/web'"),
+            (Runnable) () -> ResourceRef.parse("Deployment/web"),
+            "resource key must have the form [group/]Kind/namespace/name: 'Deployment/web'"),
         Arguments.of(
             (Runnable) () -> ResourceRef.parse("deployment/default/web"),
-            "resource type must be one of namespace, storage_class, volume, configmap, secret,"
-                + " service: 'deployment'"),
+            "kind must start with an upper-case letter and hold only letters and digits (at most"
+                + " 63): 'deployment'"),
         Arguments.of(
             (Runnable) () -> ReleaseSpec.of(NS, "App", Payloads.empty()),
             "release name must be a DNS-1123 label of at most 53 characters (lower-case"
@@ -82,7 +84,7 @@ class ValidationTest {
             "volume default/data: size must be a quantity such as 10Gi or 500Mi: 'lots'"),
         Arguments.of(
             (Runnable) () -> Payloads.of(configMap("a", "1"), configMap("a", "2")),
-            "payloads must have unique refs: duplicate 'configmap/default/a'"),
+            "payloads must have unique objects: duplicate 'ConfigMap/default/a'"),
         Arguments.of(
             (Runnable)
                 () ->
@@ -91,20 +93,20 @@ class ValidationTest {
                         "app",
                         List.of(
                             new DesiredResource(
-                                ResourceRef.parse("configmap/default/a"),
+                                ResourceRef.parse("ConfigMap/default/a"),
                                 "sha256:" + "a".repeat(64)),
                             new DesiredResource(
-                                ResourceRef.parse("configmap/default/a"),
+                                ResourceRef.parse("ConfigMap/default/a"),
                                 "sha256:" + "b".repeat(64))),
                         List.of(),
                         ReleaseOptions.defaults(),
                         null,
                         null),
-            "resources must have unique refs: duplicate 'configmap/default/a'"),
+            "resources must have unique refs: duplicate 'ConfigMap/default/a'"),
         Arguments.of(
             (Runnable)
-                () -> new DesiredResource(ResourceRef.parse("configmap/default/a"), "md5:abc"),
-            "resources[configmap/default/a].contentHash must be sha256: and 64 hex digits: 'md5:abc'"));
+                () -> new DesiredResource(ResourceRef.parse("ConfigMap/default/a"), "md5:abc"),
+            "resources[ConfigMap/default/a].contentHash must be sha256: and 64 hex digits: 'md5:abc'"));
   }
 
   @ParameterizedTest
@@ -125,13 +127,13 @@ class ValidationTest {
             e ->
                 assertThat(e.problems())
                     .containsExactly(
-                        "resources[configmap/default/a].contentHash must equal the payload's hash:"
+                        "resources[ConfigMap/default/a].contentHash must equal the payload's hash:"
                             + " spec has "
-                            + declared.hash(ResourceRef.parse("configmap/default/a")).orElseThrow()
+                            + declared.hash(ResourceRef.parse("ConfigMap/default/a")).orElseThrow()
                             + ", payload has "
-                            + given.hash(ResourceRef.parse("configmap/default/a")).orElseThrow(),
-                        "resources[configmap/default/b]: no payload was given for it",
-                        "payloads[configmap/default/c]: not among the spec's resources"));
+                            + given.hash(ResourceRef.parse("ConfigMap/default/a")).orElseThrow(),
+                        "resources[ConfigMap/default/b]: no payload was given for it",
+                        "payloads[ConfigMap/default/c]: not among the spec's resources"));
     assertThat(h.cluster.operations()).isEmpty();
   }
 
@@ -152,9 +154,9 @@ class ValidationTest {
             e -> {
               assertThat(e.problems())
                   .containsExactly(
-                      "payloads[service/default/web].envFrom[0] refers to secret/default/missing,"
+                      "payloads[apps/Deployment/default/web].envFrom[0] refers to Secret/default/missing,"
                           + " which is neither in this release nor among its references",
-                      "payloads[service/default/web].volumeMounts[0] refers to volume/default/nodata,"
+                      "payloads[apps/Deployment/default/web].volumeMounts[0] refers to PersistentVolumeClaim/default/nodata,"
                           + " which is neither in this release nor among its references");
               assertThat(e.getMessage())
                   .startsWith("invalid release default/app (2 problems; nothing was written):");
@@ -162,8 +164,7 @@ class ValidationTest {
     assertThat(h.cluster.writes()).isEmpty();
 
     // declaring the external secret as a reference makes it a checked reference instead
-    ReleaseSpec withRef =
-        spec("app", p).withReference(ResourceRef.of(ResourceType.SECRET, NS, "missing"));
+    ReleaseSpec withRef = spec("app", p).withReference(ResourceRef.of(Kind.SECRET, NS, "missing"));
     assertThatThrownBy(() -> h.controller.cast(withRef, p))
         .isInstanceOf(InvalidReleaseException.class)
         .hasMessageContaining("volumeMounts[0]")
@@ -178,9 +179,11 @@ class ValidationTest {
     CastResult r = h.controller.cast(spec("app", p).withReference(Fixtures.CREDS), p);
 
     assertThat(r.release().references()).contains(Fixtures.CREDS);
-    assertThat(r.release().owns()).extracting(o -> o.ref()).containsExactly(Fixtures.WEB);
+    assertThat(r.release().owns())
+        .extracting(o -> o.ref())
+        .containsExactly(Fixtures.WEB, Fixtures.WEB_SERVICE);
     h.controller.uninstall(NS, "app", UninstallOptions.defaults());
-    assertThat(h.cluster.spec(Fixtures.CREDS)).contains(creds("theirs"));
+    assertThat(h.cluster.object(Fixtures.CREDS)).contains(obj(creds("theirs")));
   }
 
   @Test

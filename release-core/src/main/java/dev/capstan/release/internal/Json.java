@@ -111,7 +111,7 @@ public final class Json {
           gen.writeEndObject();
         } else {
           provider
-              .findTypedValueSerializer(ResourceSpec.class, true, null)
+              .findTypedValueSerializer(item.getClass(), true, null)
               .serialize(item, gen, provider);
         }
       }

@@ -64,7 +64,10 @@ public final class Trees {
                   + ": keys must be strings: "
                   + Escapes.quote(e.getKey()));
         }
-        out.put(key, copy(e.getValue(), at.isEmpty() ? key : at + "." + key, depth + 1));
+        if (e.getValue() != null) {
+          // a null field is an absent field, as the API server and the canonical JSON treat it
+          out.put(key, copy(e.getValue(), at.isEmpty() ? key : at + "." + key, depth + 1));
+        }
       }
       return Collections.unmodifiableMap(out);
     }

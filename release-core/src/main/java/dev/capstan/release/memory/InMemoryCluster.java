@@ -52,9 +52,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>changes behind the engine's back: {@link #edit}, {@link #deleteOutOfBand}, {@link #put};
  *   <li>any kind of object; custom kinds once their CRD is applied or {@link #serve served};
  *   <li>workloads that never become healthy: {@link #neverReady(String, String)};
- *   <li>inspection: {@link #object}, {@link #stamp}, {@link #objects()}, and an operation log ({@link
- *       #operations()}, {@link #writes()}) such as {@code apply:Secret/default/creds}, {@code
- *       verify}, {@code delete:apps/Deployment/default/web}.
+ *   <li>inspection: {@link #object}, {@link #stamp}, {@link #objects()}, and an operation log
+ *       ({@link #operations()}, {@link #writes()}) such as {@code apply:Secret/default/creds},
+ *       {@code verify}, {@code delete:apps/Deployment/default/web}.
  * </ul>
  *
  * <p>A new cluster has the namespace {@code default} and the storage class {@code standard}.

@@ -27,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Kind implements Comparable<Kind> {
   /** The rank of kinds the table does not know: after every built-in kind. */
-  public static final int UNKNOWN_RANK = 7;
+  public static final int UNKNOWN_RANK = 80;
 
   private static final Pattern KIND_NAME = Pattern.compile("[A-Z][A-Za-z0-9]{0,62}");
   private static final Pattern GROUP =
@@ -44,119 +44,119 @@ public final class Kind implements Comparable<Kind> {
   /** {@code v1} Namespace: shared and cluster-scoped. */
   public static final Kind NAMESPACE = builtIn("", "v1", "Namespace", false, true, 0);
 
-  // rank 1: cluster-wide classes and RBAC
+  // rank 10: cluster-wide classes and RBAC
   /** {@code storage.k8s.io/v1} StorageClass: shared and cluster-scoped. */
   public static final Kind STORAGE_CLASS =
-      builtIn("storage.k8s.io", "v1", "StorageClass", false, true, 1);
+      builtIn("storage.k8s.io", "v1", "StorageClass", false, true, 10);
 
   /** {@code scheduling.k8s.io/v1} PriorityClass (cluster-scoped). */
   public static final Kind PRIORITY_CLASS =
-      builtIn("scheduling.k8s.io", "v1", "PriorityClass", false, false, 1);
+      builtIn("scheduling.k8s.io", "v1", "PriorityClass", false, false, 10);
 
   /** {@code networking.k8s.io/v1} IngressClass (cluster-scoped). */
   public static final Kind INGRESS_CLASS =
-      builtIn("networking.k8s.io", "v1", "IngressClass", false, false, 1);
+      builtIn("networking.k8s.io", "v1", "IngressClass", false, false, 10);
 
   /** {@code rbac.authorization.k8s.io/v1} ClusterRole (cluster-scoped). */
   public static final Kind CLUSTER_ROLE =
-      builtIn("rbac.authorization.k8s.io", "v1", "ClusterRole", false, false, 1);
+      builtIn("rbac.authorization.k8s.io", "v1", "ClusterRole", false, false, 10);
 
   /** {@code rbac.authorization.k8s.io/v1} ClusterRoleBinding (cluster-scoped). */
   public static final Kind CLUSTER_ROLE_BINDING =
-      builtIn("rbac.authorization.k8s.io", "v1", "ClusterRoleBinding", false, false, 1);
+      builtIn("rbac.authorization.k8s.io", "v1", "ClusterRoleBinding", false, false, 10);
 
   /** {@code v1} PersistentVolume (cluster-scoped). */
   public static final Kind PERSISTENT_VOLUME =
-      builtIn("", "v1", "PersistentVolume", false, false, 1);
+      builtIn("", "v1", "PersistentVolume", false, false, 10);
 
-  // rank 2: namespaced identity and policy
+  // rank 20: namespaced identity and policy
   /** {@code v1} ServiceAccount. */
-  public static final Kind SERVICE_ACCOUNT = builtIn("", "v1", "ServiceAccount", true, false, 2);
+  public static final Kind SERVICE_ACCOUNT = builtIn("", "v1", "ServiceAccount", true, false, 20);
 
   /** {@code rbac.authorization.k8s.io/v1} Role. */
   public static final Kind ROLE =
-      builtIn("rbac.authorization.k8s.io", "v1", "Role", true, false, 2);
+      builtIn("rbac.authorization.k8s.io", "v1", "Role", true, false, 20);
 
   /** {@code rbac.authorization.k8s.io/v1} RoleBinding. */
   public static final Kind ROLE_BINDING =
-      builtIn("rbac.authorization.k8s.io", "v1", "RoleBinding", true, false, 2);
+      builtIn("rbac.authorization.k8s.io", "v1", "RoleBinding", true, false, 20);
 
   /** {@code v1} ResourceQuota. */
-  public static final Kind RESOURCE_QUOTA = builtIn("", "v1", "ResourceQuota", true, false, 2);
+  public static final Kind RESOURCE_QUOTA = builtIn("", "v1", "ResourceQuota", true, false, 20);
 
   /** {@code v1} LimitRange. */
-  public static final Kind LIMIT_RANGE = builtIn("", "v1", "LimitRange", true, false, 2);
+  public static final Kind LIMIT_RANGE = builtIn("", "v1", "LimitRange", true, false, 20);
 
   /** {@code networking.k8s.io/v1} NetworkPolicy: before workloads, so pods start protected. */
   public static final Kind NETWORK_POLICY =
-      builtIn("networking.k8s.io", "v1", "NetworkPolicy", true, false, 2);
+      builtIn("networking.k8s.io", "v1", "NetworkPolicy", true, false, 20);
 
-  // rank 3: config and storage
+  // rank 30: storage, then config (volume claims 30, configmaps 31, secrets 32)
   /** {@code v1} Secret. */
-  public static final Kind SECRET = builtIn("", "v1", "Secret", true, false, 3);
+  public static final Kind SECRET = builtIn("", "v1", "Secret", true, false, 32);
 
   /** {@code v1} ConfigMap. */
-  public static final Kind CONFIG_MAP = builtIn("", "v1", "ConfigMap", true, false, 3);
+  public static final Kind CONFIG_MAP = builtIn("", "v1", "ConfigMap", true, false, 31);
 
   /** {@code v1} PersistentVolumeClaim. */
   public static final Kind PERSISTENT_VOLUME_CLAIM =
-      builtIn("", "v1", "PersistentVolumeClaim", true, false, 3);
+      builtIn("", "v1", "PersistentVolumeClaim", true, false, 30);
 
-  // rank 4: workloads
+  // rank 40: workloads
   /** {@code apps/v1} Deployment. */
-  public static final Kind DEPLOYMENT = builtIn("apps", "v1", "Deployment", true, false, 4);
+  public static final Kind DEPLOYMENT = builtIn("apps", "v1", "Deployment", true, false, 40);
 
   /** {@code apps/v1} StatefulSet. */
-  public static final Kind STATEFUL_SET = builtIn("apps", "v1", "StatefulSet", true, false, 4);
+  public static final Kind STATEFUL_SET = builtIn("apps", "v1", "StatefulSet", true, false, 40);
 
   /** {@code apps/v1} DaemonSet. */
-  public static final Kind DAEMON_SET = builtIn("apps", "v1", "DaemonSet", true, false, 4);
+  public static final Kind DAEMON_SET = builtIn("apps", "v1", "DaemonSet", true, false, 40);
 
   /** {@code apps/v1} ReplicaSet. */
-  public static final Kind REPLICA_SET = builtIn("apps", "v1", "ReplicaSet", true, false, 4);
+  public static final Kind REPLICA_SET = builtIn("apps", "v1", "ReplicaSet", true, false, 40);
 
   /** {@code v1} Pod. */
-  public static final Kind POD = builtIn("", "v1", "Pod", true, false, 4);
+  public static final Kind POD = builtIn("", "v1", "Pod", true, false, 40);
 
   /** {@code v1} ReplicationController. */
   public static final Kind REPLICATION_CONTROLLER =
-      builtIn("", "v1", "ReplicationController", true, false, 4);
+      builtIn("", "v1", "ReplicationController", true, false, 40);
 
   /** {@code batch/v1} Job. */
-  public static final Kind JOB = builtIn("batch", "v1", "Job", true, false, 4);
+  public static final Kind JOB = builtIn("batch", "v1", "Job", true, false, 40);
 
   /** {@code batch/v1} CronJob. */
-  public static final Kind CRON_JOB = builtIn("batch", "v1", "CronJob", true, false, 4);
+  public static final Kind CRON_JOB = builtIn("batch", "v1", "CronJob", true, false, 40);
 
-  // rank 5: what routes to, scales or protects workloads
+  // rank 50: what routes to, scales or protects workloads
   /** {@code v1} Service. */
-  public static final Kind SERVICE = builtIn("", "v1", "Service", true, false, 5);
+  public static final Kind SERVICE = builtIn("", "v1", "Service", true, false, 50);
 
   /** {@code networking.k8s.io/v1} Ingress. */
-  public static final Kind INGRESS = builtIn("networking.k8s.io", "v1", "Ingress", true, false, 5);
+  public static final Kind INGRESS = builtIn("networking.k8s.io", "v1", "Ingress", true, false, 50);
 
   /** {@code autoscaling/v2} HorizontalPodAutoscaler. */
   public static final Kind HORIZONTAL_POD_AUTOSCALER =
-      builtIn("autoscaling", "v2", "HorizontalPodAutoscaler", true, false, 5);
+      builtIn("autoscaling", "v2", "HorizontalPodAutoscaler", true, false, 50);
 
   /** {@code policy/v1} PodDisruptionBudget. */
   public static final Kind POD_DISRUPTION_BUDGET =
-      builtIn("policy", "v1", "PodDisruptionBudget", true, false, 5);
+      builtIn("policy", "v1", "PodDisruptionBudget", true, false, 50);
 
-  // rank 6: webhooks and API services, last so that they never block the release's own objects
+  // rank 60: webhooks and API services, last so that they never block the release's own objects
   /** {@code admissionregistration.k8s.io/v1} MutatingWebhookConfiguration (cluster-scoped). */
   public static final Kind MUTATING_WEBHOOK_CONFIGURATION =
       builtIn(
-          "admissionregistration.k8s.io", "v1", "MutatingWebhookConfiguration", false, false, 6);
+          "admissionregistration.k8s.io", "v1", "MutatingWebhookConfiguration", false, false, 60);
 
   /** {@code admissionregistration.k8s.io/v1} ValidatingWebhookConfiguration (cluster-scoped). */
   public static final Kind VALIDATING_WEBHOOK_CONFIGURATION =
       builtIn(
-          "admissionregistration.k8s.io", "v1", "ValidatingWebhookConfiguration", false, false, 6);
+          "admissionregistration.k8s.io", "v1", "ValidatingWebhookConfiguration", false, false, 60);
 
   /** {@code apiregistration.k8s.io/v1} APIService (cluster-scoped). */
   public static final Kind API_SERVICE =
-      builtIn("apiregistration.k8s.io", "v1", "APIService", false, false, 6);
+      builtIn("apiregistration.k8s.io", "v1", "APIService", false, false, 60);
 
   private final String group;
   private final String version;

@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * Any Kubernetes object, as an immutable tree: nested maps with string keys, lists, strings,
  * booleans, numbers and nulls, as a JSON or YAML document holds them. The tree is deep-copied in
  * and can never be changed from outside; numbers keep the form they were given in ({@code 1.10}
- * stays {@code 1.10}).
+ * stays {@code 1.10}); a field whose value is null is left out, as the API server treats it.
  *
  * <p>Its {@link #ref()} comes from {@code apiVersion}, {@code kind}, {@code metadata.namespace} and
  * {@code metadata.name}, checked when the manifest is made. A manifest of a namespaced kind without
@@ -26,6 +26,7 @@ import org.jspecify.annotations.Nullable;
 public final class Manifest implements ResourceSpec {
   private final Map<String, Object> content;
   private final ResourceRef ref;
+  private volatile @Nullable String hash;
 
   private Manifest(Map<String, Object> content, ResourceRef ref) {
     this.content = content;
@@ -257,14 +258,26 @@ public final class Manifest implements ResourceSpec {
     return out;
   }
 
+  /** Equal when the references and the canonical JSON are equal ({@code 2} and {@code 2L} are). */
   @Override
   public boolean equals(@Nullable Object o) {
-    return o instanceof Manifest other && ref.equals(other.ref) && content.equals(other.content);
+    return o instanceof Manifest other
+        && ref.equals(other.ref)
+        && (content.equals(other.content) || contentHash().equals(other.contentHash()));
   }
 
   @Override
   public int hashCode() {
-    return content.hashCode();
+    return ref.hashCode();
+  }
+
+  private String contentHash() {
+    String h = hash;
+    if (h == null) {
+      h = ContentHash.of(this);
+      hash = h;
+    }
+    return h;
   }
 
   /** The reference only: a Secret's values never print. */

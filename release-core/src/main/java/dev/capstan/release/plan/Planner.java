@@ -184,6 +184,17 @@ public final class Planner {
       if (!base.equals(hash)) {
         return PlannedChange.of(ref, Action.UPDATE, null, hash, wave);
       }
+      if (!stamp.contentHash().equals(hash)) {
+        // recorded at the desired content by an attempt that failed before writing this object
+        return PlannedChange.of(
+            ref,
+            Action.UPDATE,
+            "finish the failed attempt: live object still holds what revision "
+                + stamp.revision()
+                + " applied",
+            hash,
+            wave);
+      }
       if (live.drift() != null) {
         return PlannedChange.of(ref, Action.REPAIR, "drift: " + live.drift(), hash, wave);
       }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.ContentHash;
 import dev.capstan.release.model.Lease;
+import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
@@ -73,7 +74,7 @@ class ReleaseRecordCodecTest {
             .map(r -> new OwnedResource(r, ContentHash.of(payloads.get(r).orElseThrow())))
             .toList(),
         List.of(ResourceRef.namespace("default"), ResourceRef.storageClass("fast")),
-        List.of(ResourceRef.parse("volume/default/old")),
+        List.of(ResourceRef.parse("PersistentVolumeClaim/default/old")),
         "git@example.com:acme/web.git",
         "1.2.3",
         "rollback to 2",
@@ -104,18 +105,110 @@ class ReleaseRecordCodecTest {
         new String(
             new GZIPInputStream(new java.io.ByteArrayInputStream(a)).readAllBytes(),
             StandardCharsets.UTF_8);
-    assertThat(json).startsWith("{\"schemaVersion\":1,\"release\":{\"createdAt\":");
-    assertThat(json).contains("\"kind\":\"service\"").contains("\"type\":\"storage_class\"");
+    assertThat(json).startsWith("{\"schemaVersion\":2,\"release\":{\"createdAt\":");
+    assertThat(json)
+        .contains("\"kind\":\"service\"")
+        .contains(
+            "{\"apiVersion\":\"storage.k8s.io/v1\",\"kind\":\"StorageClass\",\"name\":\"fast\","
+                + "\"namespace\":\"\"}");
+  }
+
+  @Test
+  void manifestsRoundTripExactlyWithDecimalsAsWrittenAndNullFieldsLeftOut() {
+    Map<String, Object> widget = new java.util.LinkedHashMap<>();
+    widget.put("apiVersion", "example.com/v1");
+    widget.put("kind", "Widget");
+    widget.put("metadata", Map.of("name", "w1", "namespace", "default"));
+    Map<String, Object> spec = new java.util.LinkedHashMap<>();
+    spec.put("ratio", new java.math.BigDecimal("1.10"));
+    spec.put("count", 3);
+    spec.put("nothing", null);
+    widget.put("spec", spec);
+    Release release = sample().withOwns(List.of());
+    Release withManifest =
+        new Release(
+            release.id(),
+            release.namespace(),
+            release.name(),
+            release.revision(),
+            release.status(),
+            List.of(),
+            release.references(),
+            release.retained(),
+            release.source(),
+            release.version(),
+            release.description(),
+            release.payloads().with(Manifest.of(widget)),
+            release.failure(),
+            release.createdAt(),
+            release.updatedAt(),
+            release.lease());
+
+    Release back = ReleaseRecordCodec.decode(ReleaseRecordCodec.encode(withManifest));
+
+    Manifest decoded =
+        back.payloads().get(ResourceRef.parse("example.com/Widget/default/w1")).orElseThrow();
+    assertThat(String.valueOf(decoded.get("spec.ratio"))).isEqualTo("1.10");
+    assertThat(decoded.content()).isEqualTo(Manifest.of(widget).content());
+    assertThat(decoded.get("spec"))
+        .isEqualTo(Map.of("count", 3, "ratio", new java.math.BigDecimal("1.10")));
+    assertThat(back.payloads().hashes()).isEqualTo(withManifest.payloads().hashes());
+  }
+
+  @Test
+  void aSchemaOneRecordOfTheFirstReleaseIsStillRead() throws Exception {
+    byte[] v1;
+    try (var in = getClass().getResourceAsStream("/records/release-v1.json.gz")) {
+      v1 = java.util.Objects.requireNonNull(in, "fixture").readAllBytes();
+    }
+
+    Release r = ReleaseRecordCodec.decode(v1);
+
+    assertThat(r.revision()).isEqualTo(2);
+    assertThat(r.status()).isEqualTo(dev.capstan.release.model.ReleaseStatus.DEPLOYED);
+    assertThat(r.owns())
+        .extracting(o -> o.ref().key())
+        .containsExactly(
+            "PersistentVolumeClaim/shop/data",
+            "ConfigMap/shop/settings",
+            "Secret/shop/creds",
+            "apps/Deployment/shop/web",
+            "Service/shop/web");
+    assertThat(r.owns().get(3).contentHash())
+        .isEqualTo("sha256:30408f64150a734ef85efe504712bc0bbb167dd5147b122dcfe28bee55bbefff");
+    assertThat(r.references())
+        .extracting(ResourceRef::key)
+        .containsExactly("Namespace//shop", "storage.k8s.io/StorageClass//standard");
+    assertThat(r.retained())
+        .extracting(ResourceRef::key)
+        .containsExactly("PersistentVolumeClaim/shop/old-data");
+    assertThat(r.payloads().refs())
+        .extracting(ResourceRef::key)
+        .containsExactly(
+            "PersistentVolumeClaim/shop/data",
+            "ConfigMap/shop/settings",
+            "Secret/shop/creds",
+            "apps/Deployment/shop/web",
+            "Service/shop/web");
+    assertThat(
+            r.payloads()
+                .get(ResourceRef.parse("ConfigMap/shop/settings"))
+                .orElseThrow()
+                .get("data.level"))
+        .isEqualTo("1.10");
+    assertThat(r.retainsVolume(ResourceRef.parse("PersistentVolumeClaim/shop/data"), null))
+        .isTrue();
   }
 
   @Test
   void rejectsAnotherSchemaVersion() throws Exception {
-    byte[] other = gzip("{\"schemaVersion\":2,\"release\":{}}");
+    byte[] other = gzip("{\"schemaVersion\":3,\"release\":{}}");
 
     assertThatThrownBy(() -> ReleaseRecordCodec.decode(other))
         .isInstanceOf(RecordFormatException.class)
         .hasMessage(
-            "release record schemaVersion must be 1: 2 (written by a different Capstan version)");
+            "release record schemaVersion must be from 1 to 2: 3 (written by a different Capstan"
+                + " version)");
   }
 
   @Test

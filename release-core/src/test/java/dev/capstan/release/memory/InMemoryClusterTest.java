@@ -6,13 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.capstan.release.ClusterException;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
-import dev.capstan.release.model.ResourceType;
 import dev.capstan.release.model.SecretSpec;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,46 +32,47 @@ class InMemoryClusterTest {
 
     assertThat(cluster.delete(cm.ref(), owner)).isFalse();
     assertThat(cluster.unstamp(cm.ref(), owner)).isFalse();
-    assertThat(cluster.spec(cm.ref())).contains(cm);
+    assertThat(cluster.object(cm.ref())).contains(cm.render().get(0));
     assertThat(cluster.delete(cm.ref(), other)).isTrue();
     assertThat(cluster.objects()).isEmpty();
   }
 
   @Test
   void faultsFailTheNthCallOnceAndTargetsEveryTime() {
-    cluster.faults().failOn(Operation.APPLY, 2).failOn(Operation.DELETE, "configmap/default/c");
+    cluster.faults().failOn(Operation.APPLY, 2).failOn(Operation.DELETE, "ConfigMap/default/c");
 
-    cluster.apply(cm, null);
-    assertThatThrownBy(() -> cluster.apply(cm, null))
+    cluster.apply(cm.render().get(0), null);
+    assertThatThrownBy(() -> cluster.apply(cm.render().get(0), null))
         .isInstanceOf(ClusterException.class)
-        .hasMessage("apply configmap/default/c failed: injected fault on call 2");
-    cluster.apply(cm, null);
+        .hasMessage("apply ConfigMap/default/c failed: injected fault on call 2");
+    cluster.apply(cm.render().get(0), null);
     assertThatThrownBy(() -> cluster.delete(cm.ref(), owner)).isInstanceOf(ClusterException.class);
     assertThatThrownBy(() -> cluster.delete(cm.ref(), owner)).isInstanceOf(ClusterException.class);
     assertThat(cluster.counts())
         .containsEntry(Operation.APPLY, 3)
         .containsEntry(Operation.DELETE, 2);
     assertThat(cluster.operations())
-        .containsExactly("apply:configmap/default/c", "apply:configmap/default/c");
+        .containsExactly("apply:ConfigMap/default/c", "apply:ConfigMap/default/c");
   }
 
   @Test
   void crashAfterLetsTheCallTakeEffectThenThrows() {
     cluster.faults().crashAfter(Operation.APPLY, 1);
 
-    assertThatThrownBy(() -> cluster.apply(cm, null)).isInstanceOf(SimulatedCrash.class);
-    assertThat(cluster.spec(cm.ref())).contains(cm);
+    assertThatThrownBy(() -> cluster.apply(cm.render().get(0), null))
+        .isInstanceOf(SimulatedCrash.class);
+    assertThat(cluster.object(cm.ref())).contains(cm.render().get(0));
   }
 
   @Test
   void observeReturnsOnlyTheRequestedNamesThatExist() {
     cluster.put(cm);
 
-    assertThat(cluster.observe(ResourceType.CONFIGMAP, "default", Set.of("c", "missing")))
+    assertThat(cluster.observe(Kind.CONFIG_MAP, "default", Set.of("c", "missing")))
         .singleElement()
         .satisfies(o -> assertThat(o.ref()).isEqualTo(cm.ref()));
-    assertThat(cluster.observe(ResourceType.NAMESPACE, "", Set.of("default", "nope"))).hasSize(1);
-    assertThat(cluster.observe(ResourceType.STORAGE_CLASS, "", Set.of("standard"))).hasSize(1);
+    assertThat(cluster.observe(Kind.NAMESPACE, "", Set.of("default", "nope"))).hasSize(1);
+    assertThat(cluster.observe(Kind.STORAGE_CLASS, "", Set.of("standard"))).hasSize(1);
   }
 
   @Test
@@ -87,7 +88,7 @@ class InMemoryClusterTest {
 
     assertThat(copy.objects()).isEqualTo(cluster.objects());
     for (ResourceRef ref : cluster.objects()) {
-      assertThat(copy.spec(ref)).isEqualTo(cluster.spec(ref));
+      assertThat(copy.object(ref)).isEqualTo(cluster.object(ref));
       assertThat(copy.stamp(ref)).isEqualTo(cluster.stamp(ref));
     }
     assertThat(copy.namespaces()).containsExactlyInAnyOrder("default", "extra");
@@ -104,6 +105,6 @@ class InMemoryClusterTest {
             () ->
                 InMemoryCluster.importState("{}".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("format capstan.dev/in-memory-cluster.v1");
+        .hasMessageContaining("format capstan.dev/in-memory-cluster.v2");
   }
 }

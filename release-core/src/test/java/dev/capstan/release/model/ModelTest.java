@@ -9,57 +9,58 @@ import org.junit.jupiter.api.Test;
 class ModelTest {
   @Test
   void keysAreTypeNamespaceName() {
-    assertThat(ResourceRef.of(ResourceType.SERVICE, "default", "web").key())
-        .isEqualTo("service/default/web");
-    assertThat(ResourceRef.of(ResourceType.SECRET, "default", "creds").key())
-        .isEqualTo("secret/default/creds");
-    assertThat(ResourceRef.storageClass("fast").key()).isEqualTo("storage_class//fast");
-    assertThat(ResourceRef.parse("storage_class//fast"))
+    assertThat(ResourceRef.of(Kind.DEPLOYMENT, "default", "web").key())
+        .isEqualTo("apps/Deployment/default/web");
+    assertThat(ResourceRef.of(Kind.SECRET, "default", "creds").key())
+        .isEqualTo("Secret/default/creds");
+    assertThat(ResourceRef.storageClass("fast").key())
+        .isEqualTo("storage.k8s.io/StorageClass//fast");
+    assertThat(ResourceRef.parse("storage.k8s.io/StorageClass//fast"))
         .isEqualTo(ResourceRef.storageClass("fast"));
-    assertThat(ResourceRef.parse("volume/prod/data.v2"))
-        .isEqualTo(ResourceRef.of(ResourceType.VOLUME, "prod", "data.v2"));
+    assertThat(ResourceRef.parse("PersistentVolumeClaim/prod/data.v2"))
+        .isEqualTo(ResourceRef.of(Kind.PERSISTENT_VOLUME_CLAIM, "prod", "data.v2"));
   }
 
   @Test
   void applyOrderIsNamespaceStorageClassVolumeConfigmapSecretServiceThenKey() {
     List<ResourceRef> refs =
         List.of(
-            ResourceRef.parse("service/default/a"),
-            ResourceRef.parse("secret/default/b"),
-            ResourceRef.parse("secret/default/a"),
-            ResourceRef.parse("configmap/default/a"),
-            ResourceRef.parse("volume/default/a"),
+            ResourceRef.parse("apps/Deployment/default/a"),
+            ResourceRef.parse("Secret/default/b"),
+            ResourceRef.parse("Secret/default/a"),
+            ResourceRef.parse("ConfigMap/default/a"),
+            ResourceRef.parse("PersistentVolumeClaim/default/a"),
             ResourceRef.storageClass("s"),
             ResourceRef.namespace("default"));
 
     assertThat(refs.stream().sorted(ResourceRef.APPLY_ORDER).map(ResourceRef::key))
         .containsExactly(
-            "namespace//default",
-            "storage_class//s",
-            "volume/default/a",
-            "configmap/default/a",
-            "secret/default/a",
-            "secret/default/b",
-            "service/default/a");
+            "Namespace//default",
+            "storage.k8s.io/StorageClass//s",
+            "PersistentVolumeClaim/default/a",
+            "ConfigMap/default/a",
+            "Secret/default/a",
+            "Secret/default/b",
+            "apps/Deployment/default/a");
     assertThat(refs.stream().sorted(ResourceRef.PRUNE_ORDER).map(ResourceRef::key))
         .containsExactly(
-            "service/default/a",
-            "secret/default/a",
-            "secret/default/b",
-            "configmap/default/a",
-            "volume/default/a",
-            "storage_class//s",
-            "namespace//default");
+            "apps/Deployment/default/a",
+            "Secret/default/a",
+            "Secret/default/b",
+            "ConfigMap/default/a",
+            "PersistentVolumeClaim/default/a",
+            "storage.k8s.io/StorageClass//s",
+            "Namespace//default");
   }
 
   @Test
   void contentHashIsSha256OfCanonicalJsonWithSortedKeys() {
     ConfigMapSpec a = ConfigMapSpec.of("default", "cfg", Map.of("z", "1", "a", "2"));
 
-    assertThat(ContentHash.canonicalJson(a))
+    assertThat(ContentHash.canonicalJson(a.render().get(0)))
         .isEqualTo(
-            "{\"kind\":\"configmap\",\"annotations\":{},\"data\":{\"a\":\"2\",\"z\":\"1\"},"
-                + "\"labels\":{},\"name\":\"cfg\",\"namespace\":\"default\"}");
+            "{\"apiVersion\":\"v1\",\"data\":{\"a\":\"2\",\"z\":\"1\"},\"kind\":\"ConfigMap\","
+                + "\"metadata\":{\"name\":\"cfg\",\"namespace\":\"default\"}}");
     assertThat(ContentHash.of(a))
         .isEqualTo(ContentHash.of(ConfigMapSpec.of("default", "cfg", Map.of("a", "2", "z", "1"))))
         .isNotEqualTo(ContentHash.of(a.with("z", "9")))
@@ -89,13 +90,13 @@ class ModelTest {
 
     assertThat(spec.resources())
         .extracting(r -> r.ref().key())
-        .containsExactly("volume/data-ns/data", "service/default/web");
+        .containsExactly("PersistentVolumeClaim/data-ns/data", "apps/Deployment/default/web");
     assertThat(spec.references())
         .containsExactly(
             ResourceRef.namespace("data-ns"),
             ResourceRef.namespace("default"),
             ResourceRef.storageClass("fast"));
-    assertThat(spec.resources().get(1).contentHash()).isEqualTo(ContentHash.of(p.specs().get(1)));
+    assertThat(spec.resources().get(1).contentHash()).isEqualTo(ContentHash.of(p.specs().get(0)));
   }
 
   @Test
@@ -104,21 +105,17 @@ class ModelTest {
     String[] parts = {"a", "a-b", "ab", "a0", "a.b", "b", "z"};
     List<ResourceRef> refs = new java.util.ArrayList<>();
     for (int i = 0; i < 400; i++) {
-      ResourceType type =
-          List.of(
-                  ResourceType.VOLUME,
-                  ResourceType.CONFIGMAP,
-                  ResourceType.SECRET,
-                  ResourceType.SERVICE)
+      Kind type =
+          List.of(Kind.PERSISTENT_VOLUME_CLAIM, Kind.CONFIG_MAP, Kind.SECRET, Kind.DEPLOYMENT)
               .get(random.nextInt(4));
       String ns = parts[random.nextInt(4)];
       String name = parts[random.nextInt(parts.length)] + (random.nextBoolean() ? "" : "-x");
       refs.add(
           ResourceRef.of(
-              type, ns, type == ResourceType.SERVICE ? "s" + name.replace(".", "") : name));
+              type, ns, type.equals(Kind.DEPLOYMENT) ? "s" + name.replace(".", "") : name));
     }
     java.util.Comparator<ResourceRef> byString =
-        java.util.Comparator.comparingInt((ResourceRef r) -> r.type().applyRank())
+        java.util.Comparator.comparingInt((ResourceRef r) -> r.kind().rank())
             .thenComparing(ResourceRef::key);
 
     assertThat(refs.stream().sorted(ResourceRef.APPLY_ORDER).toList())

@@ -4,16 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ResourceRef;
-import dev.capstan.release.model.ResourceType;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class PlanRendererTest {
   private static final String H = "sha256:" + "0".repeat(64);
 
-  private static ResourceRef ref(ResourceType type, String name) {
+  private static ResourceRef ref(Kind type, String name) {
     return ResourceRef.of(type, "default", name);
   }
 
@@ -28,34 +28,32 @@ class PlanRendererTest {
               new PlannedChange(
                   ResourceRef.namespace("default"), Action.REFERENCE, null, null, null, false),
               new PlannedChange(
-                  ref(ResourceType.VOLUME, "data"),
+                  ref(Kind.PERSISTENT_VOLUME_CLAIM, "data"),
                   Action.ADOPT,
-                  "re-adopt volume retained earlier",
+                  "re-adopt, retained earlier",
                   H,
                   null,
                   false),
+              new PlannedChange(ref(Kind.CONFIG_MAP, "new"), Action.CREATE, null, H, null, false),
               new PlannedChange(
-                  ref(ResourceType.CONFIGMAP, "new"), Action.CREATE, null, H, null, false),
+                  ref(Kind.CONFIG_MAP, "same"), Action.UNCHANGED, null, H, null, false),
+              new PlannedChange(ref(Kind.SECRET, "creds"), Action.UPDATE, null, H, null, false),
               new PlannedChange(
-                  ref(ResourceType.CONFIGMAP, "same"), Action.UNCHANGED, null, H, null, false),
-              new PlannedChange(
-                  ref(ResourceType.SECRET, "creds"), Action.UPDATE, null, H, null, false),
-              new PlannedChange(
-                  ref(ResourceType.SERVICE, "web"),
+                  ref(Kind.DEPLOYMENT, "web"),
                   Action.REPAIR,
                   "drift: live content differs from what revision 2 applied",
                   H,
                   null,
                   false),
               new PlannedChange(
-                  ref(ResourceType.VOLUME, "old"),
+                  ref(Kind.PERSISTENT_VOLUME_CLAIM, "old"),
                   Action.RETAIN,
                   "reclaim policy RETAIN: un-stamped, data kept for re-adoption",
                   null,
                   null,
                   false),
               new PlannedChange(
-                  ref(ResourceType.CONFIGMAP, "legacy"), Action.PRUNE, null, null, null, false)));
+                  ref(Kind.CONFIG_MAP, "legacy"), Action.PRUNE, null, null, null, false)));
 
   @Test
   void textIsATerraformStyleBlockWithoutUnchangedLines() {
@@ -63,13 +61,13 @@ class PlanRendererTest {
         .isEqualTo(
             """
             Plan for release default/app: revision 3 (from 2)
-              = reference  namespace//default
-              ↪ adopt      volume/default/data  (re-adopt volume retained earlier)
-              + create     configmap/default/new
-              ~ update     secret/default/creds
-              ! repair     service/default/web  (drift: live content differs from what revision 2 applied)
-              ⊘ retain     volume/default/old  (reclaim policy RETAIN: un-stamped, data kept for re-adoption)
-              - prune      configmap/default/legacy  ⚠ destructive
+              = reference  Namespace//default
+              ↪ adopt      PersistentVolumeClaim/default/data  (re-adopt, retained earlier)
+              + create     ConfigMap/default/new
+              ~ update     Secret/default/creds
+              ! repair     apps/Deployment/default/web  (drift: live content differs from what revision 2 applied)
+              ⊘ retain     PersistentVolumeClaim/default/old  (reclaim policy RETAIN: un-stamped, data kept for re-adoption)
+              - prune      ConfigMap/default/legacy  ⚠ destructive
             Summary: 1 create, 1 update, 1 repair, 1 unchanged, 1 adopt, 1 prune, 1 retain, 1 reference
             """);
   }
@@ -85,19 +83,19 @@ class PlanRendererTest {
             null,
             List.of(
                 new PlannedChange(
-                    ref(ResourceType.CONFIGMAP, "x"),
+                    ref(Kind.CONFIG_MAP, "x"),
                     Action.CONFLICT,
                     "owned by release default/other; never taken over",
                     null,
                     new ReleaseIdentity("default", "other", "o"),
                     false)));
 
-    assertThat(PlanRenderer.text(PLAN, true)).contains("    unchanged  configmap/default/same\n");
+    assertThat(PlanRenderer.text(PLAN, true)).contains("    unchanged  ConfigMap/default/same\n");
     assertThat(PlanRenderer.text(conflict))
         .isEqualTo(
             """
             Plan for release default/app: revision 1 (first install)
-              ✗ conflict   configmap/default/x  (owned by release default/other; never taken over)
+              ✗ conflict   ConfigMap/default/x  (owned by release default/other; never taken over)
             Summary: 1 conflict
             Not applyable: 1 conflict must be resolved first.
             """);
@@ -116,7 +114,7 @@ class PlanRendererTest {
     assertThat(json.get("changes")).hasSize(8);
     JsonNode prune = json.get("changes").get(7);
     assertThat(prune.get("action").asText()).isEqualTo("prune");
-    assertThat(prune.get("key").asText()).isEqualTo("configmap/default/legacy");
+    assertThat(prune.get("key").asText()).isEqualTo("ConfigMap/default/legacy");
     assertThat(prune.get("destructive").asBoolean()).isTrue();
     assertThat(json.get("changes").get(5).get("reason").asText())
         .isEqualTo("drift: live content differs from what revision 2 applied");

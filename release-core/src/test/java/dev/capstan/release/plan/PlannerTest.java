@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.ContentHash;
+import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.Payloads;
@@ -14,7 +16,6 @@ import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.ResourceSpec;
-import dev.capstan.release.model.ResourceType;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.model.VolumeSpec;
@@ -47,11 +48,22 @@ class PlannerTest {
     final Map<ResourceRef, LiveObject> objects = new HashMap<>();
 
     Live ours(ResourceSpec spec, int revision) {
-      return stamped(spec, OwnershipStamp.of(APP, revision, ContentHash.of(spec)));
+      for (Manifest m : spec.render()) {
+        objects.put(
+            m.ref(),
+            new LiveObject(m.ref(), m, OwnershipStamp.of(APP, revision, ContentHash.of(m)), null));
+      }
+      return this;
     }
 
     Live stamped(ResourceSpec spec, @Nullable OwnershipStamp stamp) {
-      objects.put(spec.ref(), new LiveObject(spec.ref(), spec, stamp, ContentHash.of(spec)));
+      for (Manifest m : spec.render()) {
+        String drift =
+            stamp != null && !stamp.contentHash().equals(ContentHash.of(m))
+                ? "live content differs from what revision " + stamp.revision() + " applied"
+                : null;
+        objects.put(m.ref(), new LiveObject(m.ref(), m, stamp, drift));
+      }
       return this;
     }
 
@@ -67,12 +79,12 @@ class PlannerTest {
           .forEach(
               scope ->
                   b.observed(
-                      scope.type(),
+                      scope.kind(),
                       scope.namespace(),
                       objects.values().stream()
                           .filter(
                               o ->
-                                  o.ref().type() == scope.type()
+                                  o.ref().kind().equals(scope.kind())
                                       && o.ref().namespace().equals(scope.namespace()))
                           .toList()));
       return b.build();
@@ -130,9 +142,9 @@ class PlannerTest {
 
     assertThat(lines(plan))
         .containsExactly(
-            "reference namespace//default",
-            "create secret/default/creds",
-            "create service/default/web");
+            "reference Namespace//default",
+            "create Secret/default/creds",
+            "create apps/Deployment/default/web");
     assertThat(plan.applyable()).isTrue();
     assertThat(plan.revision()).isEqualTo(1);
     assertThat(plan.previousRevision()).isNull();
@@ -149,10 +161,10 @@ class PlannerTest {
 
     assertThat(lines(plan))
         .containsExactly(
-            "reference namespace//default",
-            "update configmap/default/a",
-            "unchanged secret/default/creds",
-            "prune configmap/default/b");
+            "reference Namespace//default",
+            "update ConfigMap/default/a",
+            "unchanged Secret/default/creds",
+            "prune ConfigMap/default/b");
     assertThat(plan.revision()).isEqualTo(2);
     assertThat(plan.previousRevision()).isEqualTo(1);
     assertThat(plan.hasPrune()).isTrue();
@@ -170,9 +182,9 @@ class PlannerTest {
     assertThat(refused.applyable()).isFalse();
     assertThat(lines(refused))
         .contains(
-            "conflict configmap/default/a (exists and is unmanaged; pass adopt to take ownership)");
+            "conflict ConfigMap/default/a (exists and is unmanaged; pass adopt to take ownership)");
     assertThat(adopted.applyable()).isTrue();
-    assertThat(lines(adopted)).contains("adopt configmap/default/a (exists unmanaged; adopting)");
+    assertThat(lines(adopted)).contains("adopt ConfigMap/default/a (exists unmanaged; adopting)");
   }
 
   @Test
@@ -207,7 +219,7 @@ class PlannerTest {
             live().stamped(a, OwnershipStamp.of(sameNameOtherNamespace, 1, ContentHash.of(a))));
 
     assertThat(lines(plan))
-        .contains("conflict configmap/default/a (owned by release team-b/app; never taken over)");
+        .contains("conflict ConfigMap/default/a (owned by release team-b/app; never taken over)");
   }
 
   @Test
@@ -219,11 +231,11 @@ class PlannerTest {
 
     assertThat(lines(plan(spec, null, live)))
         .contains(
-            "conflict configmap/default/a (owned by an earlier install of this release (id id-old)"
+            "conflict ConfigMap/default/a (owned by an earlier install of this release (id id-old)"
                 + " whose record is gone; pass adopt to take ownership)");
     assertThat(lines(plan(spec.withAdopt(true), null, live)))
         .contains(
-            "adopt configmap/default/a (take over from an earlier install of this release (id"
+            "adopt ConfigMap/default/a (take over from an earlier install of this release (id"
                 + " id-old))");
   }
 
@@ -236,9 +248,9 @@ class PlannerTest {
 
     assertThat(lines(plan))
         .containsExactly(
-            "reference namespace//default",
-            "reference storage_class//fast",
-            "create volume/default/data");
+            "reference Namespace//default",
+            "reference storage.k8s.io/StorageClass//fast",
+            "create PersistentVolumeClaim/default/data");
   }
 
   @Test
@@ -248,9 +260,9 @@ class PlannerTest {
 
     assertThat(lines(plan(spec, null, live())))
         .containsExactly(
-            "conflict namespace//team-a (referenced namespace 'team-a' does not exist; create it or"
+            "conflict Namespace//team-a (referenced namespace 'team-a' does not exist; create it or"
                 + " pass createNamespace)",
-            "create configmap/team-a/x");
+            "create ConfigMap/team-a/x");
     Plan create = plan(spec.withCreateNamespace(true), null, live());
     assertThat(create.applyable()).isTrue();
     assertThat(create.changes().get(0).createReference()).isTrue();
@@ -268,7 +280,7 @@ class PlannerTest {
 
     assertThat(lines(plan))
         .contains(
-            "repair configmap/default/a (drift: live content differs from what revision 1 applied)");
+            "repair ConfigMap/default/a (drift: live content differs from what revision 1 applied)");
   }
 
   @Test
@@ -279,7 +291,7 @@ class PlannerTest {
     Plan plan =
         plan(ReleaseSpec.of("default", "app", Payloads.of(cm("a", "2"))), recorded(1, a), live);
 
-    assertThat(lines(plan)).contains("update configmap/default/a");
+    assertThat(lines(plan)).contains("update ConfigMap/default/a");
   }
 
   @Test
@@ -288,7 +300,7 @@ class PlannerTest {
 
     Plan plan = plan(ReleaseSpec.of("default", "app", Payloads.of(a)), recorded(1, a), live());
 
-    assertThat(lines(plan)).contains("create configmap/default/a (recreate: deleted out of band)");
+    assertThat(lines(plan)).contains("create ConfigMap/default/a (recreate: deleted out of band)");
   }
 
   @Test
@@ -299,7 +311,7 @@ class PlannerTest {
 
     assertThat(plan(spec, recorded(1, a), live).applyable()).isFalse();
     assertThat(lines(plan(spec.withAdopt(true), recorded(1, a), live)))
-        .contains("adopt configmap/default/a (take back: ownership stamp removed)");
+        .contains("adopt ConfigMap/default/a (take back: ownership stamp removed)");
   }
 
   @Test
@@ -315,7 +327,7 @@ class PlannerTest {
 
     assertThat(lines(plan))
         .contains(
-            "retain volume/default/data (reclaim policy RETAIN: un-stamped, data kept for re-adoption)");
+            "retain PersistentVolumeClaim/default/data (reclaim policy Retain: un-stamped, data kept for re-adoption)");
     assertThat(plan.hasPrune()).isFalse();
   }
 
@@ -328,7 +340,7 @@ class PlannerTest {
         plan(ReleaseSpec.of("default", "app", Payloads.of(v)), tombstone, live().stamped(v, null));
 
     assertThat(lines(plan))
-        .contains("adopt volume/default/data (re-adopt volume retained earlier)");
+        .contains("adopt PersistentVolumeClaim/default/data (re-adopt, retained earlier)");
     assertThat(plan.applyable()).isTrue();
   }
 
@@ -341,7 +353,7 @@ class PlannerTest {
     Plan plan = plan(ReleaseSpec.of("default", "app", Payloads.of(CREDS)), recorded(1, a, b), live);
 
     assertThat(lines(plan))
-        .containsExactly("reference namespace//default", "create secret/default/creds");
+        .containsExactly("reference Namespace//default", "create Secret/default/creds");
   }
 
   @Test
@@ -355,12 +367,12 @@ class PlannerTest {
 
     assertThat(lines(plan))
         .containsExactly(
-            "reference namespace//default",
-            "create configmap/default/z",
-            "prune service/default/web",
-            "prune secret/default/creds",
-            "prune configmap/default/a",
-            "prune volume/default/data");
+            "reference Namespace//default",
+            "create ConfigMap/default/z",
+            "prune apps/Deployment/default/web",
+            "prune Secret/default/creds",
+            "prune ConfigMap/default/a",
+            "prune PersistentVolumeClaim/default/data");
   }
 
   @Test
@@ -384,16 +396,14 @@ class PlannerTest {
     LiveState onlyNamespaces =
         LiveState.builder()
             .observed(
-                ResourceType.NAMESPACE,
-                "",
-                List.of(LiveObject.present(ResourceRef.namespace("default"))))
+                Kind.NAMESPACE, "", List.of(LiveObject.present(ResourceRef.namespace("default"))))
             .build();
 
     assertThatThrownBy(() -> Planner.plan(spec, null, onlyNamespaces))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage(
-            "live state has no observation of secret in namespace 'default' (needed for"
-                + " secret/default/creds)");
+            "live state has no observation of Secret in namespace 'default' (needed for"
+                + " Secret/default/creds)");
   }
 
   @Test
@@ -404,12 +414,10 @@ class PlannerTest {
 
     assertThat(names)
         .containsEntry(
-            new LiveState.Scope(ResourceType.CONFIGMAP, "default"), java.util.Set.of("a", "old"))
-        .containsEntry(
-            new LiveState.Scope(ResourceType.SECRET, "default"), java.util.Set.of("creds"))
-        .containsEntry(
-            new LiveState.Scope(ResourceType.SERVICE, "default"), java.util.Set.of("web"))
-        .containsEntry(new LiveState.Scope(ResourceType.NAMESPACE, ""), java.util.Set.of("default"))
+            new LiveState.Scope(Kind.CONFIG_MAP, "default"), java.util.Set.of("a", "old"))
+        .containsEntry(new LiveState.Scope(Kind.SECRET, "default"), java.util.Set.of("creds"))
+        .containsEntry(new LiveState.Scope(Kind.DEPLOYMENT, "default"), java.util.Set.of("web"))
+        .containsEntry(new LiveState.Scope(Kind.NAMESPACE, ""), java.util.Set.of("default"))
         .hasSize(4);
   }
 }
