@@ -2,197 +2,337 @@ package dev.capstan.k8s;
 
 import static java.util.Objects.requireNonNull;
 
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.capstan.release.ClusterException;
+import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ResourceRef;
-import dev.capstan.release.model.ResourceSpec;
-import dev.capstan.release.model.ResourceType;
-import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Readiness;
-import io.kubernetes.client.openapi.models.V1Deployment;
-import io.kubernetes.client.openapi.models.V1DeploymentList;
-import io.kubernetes.client.openapi.models.V1Service;
-import io.kubernetes.client.openapi.models.V1ServiceList;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The release engine's {@link Orchestrator} on Kubernetes: a service is an {@code apps/v1}
- * Deployment, plus a {@code v1} Service when it declares ports, both written by server-side apply
- * under field manager {@code capstan} and stamped with the ownership labels and annotations.
- * Readiness is watched, with {@code kubectl rollout status} semantics, and fails fast with the
- * reason: {@code ProgressDeadlineExceeded}, {@code FailedCreate} (e.g. a quota), pods in {@code
- * ImagePullBackOff}, {@code ErrImagePull}, {@code CrashLoopBackOff} or unschedulable.
+ * The release engine's {@link Orchestrator} on Kubernetes, for objects of any kind, through
+ * client-java's dynamic API and a REST mapping from discovery (see {@link Discovery}): one generic
+ * path, with no per-kind code but the health rules.
+ *
+ * <ul>
+ *   <li>{@link #observe}: one LIST (paged) of the kind in the namespace, filtered to the names
+ *       (with a single name, selected by field); the live content without what the server manages
+ *       and without the stamp, the stamp, and {@linkplain Drift drift} from {@code managedFields}.
+ *   <li>{@link #apply}: one server-side apply (PATCH) under field manager {@code capstan}, forced
+ *       (the plan has decided), stamped with the ownership labels and annotations.
+ *   <li>{@link #delete}: a GET and a DELETE (background propagation, with the uid and
+ *       resourceVersion read as preconditions), only when the object carries the owner's stamp.
+ *   <li>{@link #unstamp}: a GET and a JSON merge patch removing the stamp (keeping {@code
+ *       capstan.dev/reclaim-policy}).
+ *   <li>{@link #awaitReady}: see {@link HealthWatch}.
+ * </ul>
  *
  * <p>Every failed request becomes a {@link ClusterException} naming the operation, kind, object and
  * HTTP status; an interrupted wait or request restores the thread's interrupt flag. Thread-safe.
  */
 public final class KubernetesOrchestrator implements Orchestrator {
-  private final ResourceApi<V1Deployment, V1DeploymentList> deployments;
-  private final ResourceApi<V1Service, V1ServiceList> services;
-  private final RolloutTracker tracker;
+  /** Annotations an unstamp keeps: they describe the object's data, not its owner. */
+  static final Set<String> KEPT_ON_UNSTAMP = Set.of(Stamps.PREFIX + "reclaim-policy");
+
+  private static final Set<String> SERVER_METADATA =
+      Set.of(
+          "resourceVersion",
+          "uid",
+          "generation",
+          "creationTimestamp",
+          "managedFields",
+          "selfLink",
+          "deletionTimestamp",
+          "deletionGracePeriodSeconds");
+
+  private static final Set<String> STAMP_ANNOTATIONS =
+      Set.of(Stamps.RELEASE, Stamps.RELEASE_ID, Stamps.REVISION, Stamps.CONTENT_HASH);
+
+  private final DynamicApis apis;
+  private final HealthWatch health;
 
   /** An orchestrator on the given clients. */
   public KubernetesOrchestrator(KubeClients clients) {
     requireNonNull(clients, "clients");
-    this.deployments = new ResourceApi<>(clients, Kind.DEPLOYMENT, Errors.RELEASE);
-    this.services = new ResourceApi<>(clients, Kind.SERVICE, Errors.RELEASE);
-    this.tracker = new RolloutTracker(clients, Errors.RELEASE);
+    this.apis = new DynamicApis(clients);
+    this.health = new HealthWatch(apis);
+  }
+
+  /**
+   * How many discovery rounds this orchestrator has read (each is {@code GET /api} and {@code
+   * /apis}).
+   */
+  public int discoveryRounds() {
+    return apis.discovery().rounds();
   }
 
   /**
    * {@inheritDoc}
    *
-   * <p>Two LISTs (paged), of the namespace's Deployments and of its Services, filtered to {@code
-   * names} (with a single name, selected by field). The spec is read back from the Deployment, the
-   * ports from what the Service serves.
+   * <p>One LIST (paged) of the kind in the namespace, filtered to {@code names}; with a single
+   * name, the LIST selects it by field. Record Secrets are left out of a Secret LIST by label. A
+   * kind the cluster does not serve (after reading discovery again once) has no objects.
    */
   @Override
-  public List<LiveObject> observe(ResourceType type, String namespace, Set<String> names) {
-    requireService(type);
+  public List<LiveObject> observe(Kind kind, String namespace, Set<String> names) {
+    requireNonNull(kind, "kind");
     requireNonNull(namespace, "namespace");
     if (names.isEmpty()) {
       return List.of();
     }
+    Optional<Discovery.Resource> resource = apis.resolve(kind);
+    if (resource.isEmpty() || resource.get().namespaced() != kind.namespaced()) {
+      return List.of();
+    }
+    DynamicApis.Api api = apis.api(resource.get());
     String field = names.size() == 1 ? "metadata.name=" + names.iterator().next() : null;
-    Map<String, JsonObject> deploymentRaw =
-        byName(deployments.listRaw(namespace, null, field), names);
-    Map<String, JsonObject> serviceRaw = byName(services.listRaw(namespace, null, field), names);
+    String label = kind.equals(Kind.SECRET) ? ReleaseRecords.NOT_RECORDS : null;
     List<LiveObject> out = new ArrayList<>();
-    for (String name : new TreeSet<>(names)) {
-      JsonObject d = deploymentRaw.get(name);
-      JsonObject s = serviceRaw.get(name);
-      if (d == null && s == null) {
+    for (JsonObject raw : api.calls.listRaw(scope(kind, namespace), label, field)) {
+      String name = JsonTrees.text(raw, "metadata", "name");
+      if (name == null || !names.contains(name)) {
         continue;
       }
-      out.add(
-          ServiceObjects.live(
-              ResourceRef.of(ResourceType.SERVICE, namespace, name),
-              d,
-              d == null ? null : deployments.fromRaw(d),
-              s,
-              s == null ? null : services.fromRaw(s)));
+      ResourceRef ref = ResourceRef.of(kind, kind.namespaced() ? namespace : "", name);
+      if (kind.shared()) {
+        out.add(LiveObject.present(ref));
+        continue;
+      }
+      OwnershipStamp stamp = Stamps.read(annotations(raw));
+      String drift = stamp == null ? null : Drift.of(raw, Stamps.MANAGER_NAME);
+      out.add(new LiveObject(ref, content(raw, kind), stamp, drift));
     }
     return out;
   }
 
-  private static Map<String, JsonObject> byName(List<JsonObject> objects, Set<String> names) {
-    Map<String, JsonObject> out = new HashMap<>();
-    for (JsonObject o : objects) {
-      String name = o.getAsJsonObject("metadata").get("name").getAsString();
-      if (names.contains(name)) {
-        out.put(name, o);
+  /**
+   * The live object as a manifest: without status, without the metadata the server manages and
+   * without the stamp; {@code null} when it cannot be one.
+   */
+  static @Nullable Manifest content(JsonObject raw, Kind kind) {
+    JsonObject copy = raw.deepCopy();
+    copy.remove("status");
+    JsonObject meta = JsonTrees.object(copy, "metadata");
+    if (meta != null) {
+      SERVER_METADATA.forEach(meta::remove);
+      JsonObject labels = JsonTrees.object(meta, "labels");
+      if (labels != null) {
+        for (String key : new ArrayList<>(labels.keySet())) {
+          JsonElement v = labels.get(key);
+          if (v.isJsonPrimitive() && Stamps.isStampLabel(key, v.getAsString())) {
+            labels.remove(key);
+          }
+        }
+        if (labels.size() == 0) {
+          meta.remove("labels");
+        }
+      }
+      JsonObject annotations = JsonTrees.object(meta, "annotations");
+      if (annotations != null) {
+        STAMP_ANNOTATIONS.forEach(annotations::remove);
+        if (annotations.size() == 0) {
+          meta.remove("annotations");
+        }
       }
     }
+    try {
+      return Manifest.of(JsonTrees.toJava(copy), null, kind);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  private static @Nullable Map<String, String> annotations(JsonObject raw) {
+    JsonObject annotations = JsonTrees.object(JsonTrees.object(raw, "metadata"), "annotations");
+    if (annotations == null) {
+      return null;
+    }
+    Map<String, String> out = new TreeMap<>();
+    annotations
+        .entrySet()
+        .forEach(
+            e -> {
+              if (e.getValue().isJsonPrimitive()) {
+                out.put(e.getKey(), e.getValue().getAsString());
+              }
+            });
     return out;
   }
 
   /**
    * {@inheritDoc}
    *
-   * <p>With ports: a server-side apply of the Deployment, then of the Service. Without: a
-   * server-side apply of the Deployment, then a GET of the Service, deleted (with preconditions)
-   * when it carries the same owner's stamp, as after ports were removed. Applies are forced: the
-   * plan has decided that Capstan's fields win.
+   * <p>One server-side apply (PATCH) under field manager {@code capstan}, forced: the plan has
+   * decided that Capstan's fields win. Without a stamp, the object is written without one (and
+   * server-side apply drops the stamp fields Capstan owned).
    */
   @Override
-  public void apply(ResourceSpec spec, @Nullable OwnershipStamp stamp) {
-    if (!(requireNonNull(spec, "spec") instanceof ServiceSpec service)) {
-      throw notOrchestrated(spec.type());
+  public void apply(Manifest object, @Nullable OwnershipStamp stamp) {
+    requireNonNull(object, "object");
+    Kind kind = object.kind();
+    Discovery.Resource resource = served(kind, "apply", object.ref());
+    Map<String, Object> body = new LinkedHashMap<>(object.content());
+    Map<String, Object> metadata = new LinkedHashMap<>();
+    if (body.get("metadata") instanceof Map<?, ?> m) {
+      m.forEach((k, v) -> metadata.put(String.valueOf(k), v));
     }
-    String manager = Stamps.MANAGER_NAME;
-    deployments.apply(
-        service.namespace(), service.name(), ServiceObjects.deployment(service, stamp), manager);
-    if (!service.ports().isEmpty()) {
-      services.apply(
-          service.namespace(), service.name(), ServiceObjects.service(service, stamp), manager);
-    } else if (stamp != null) {
-      OwnedObjects.delete(services, service.namespace(), service.name(), stamp.owner(), null);
+    if (stamp != null) {
+      Map<String, String> labels = strings(metadata.get("labels"));
+      Map<String, String> annotations = strings(metadata.get("annotations"));
+      Stamps.write(stamp, labels, annotations);
+      metadata.put("labels", labels);
+      metadata.put("annotations", annotations);
     }
+    body.put("metadata", metadata);
+    String namespace = kind.namespaced() ? object.namespace() : null;
+    apis.api(resource)
+        .calls
+        .applyJson(namespace, object.name(), JsonTrees.toJson(body), Stamps.MANAGER_NAME);
+    if (kind.isCrd()) {
+      apis.defined(
+          object.get("spec.group") instanceof String g ? g : null,
+          object.get("spec.names.kind") instanceof String k ? k : null);
+    }
+  }
+
+  private static Map<String, String> strings(@Nullable Object map) {
+    Map<String, String> out = new TreeMap<>();
+    if (map instanceof Map<?, ?> m) {
+      m.forEach((k, v) -> out.put(String.valueOf(k), String.valueOf(v)));
+    }
+    return out;
   }
 
   /**
    * {@inheritDoc}
    *
-   * <p>A GET and a DELETE (background propagation, with preconditions) of the Deployment, and the
-   * same for the Service; each only when it carries {@code owner}'s stamp.
+   * <p>A GET and a DELETE (background propagation, with the read uid and resourceVersion as
+   * preconditions), only when the object carries {@code owner}'s stamp.
    */
   @Override
   public boolean delete(ResourceRef ref, ReleaseIdentity owner) {
-    requireService(ref.type());
-    boolean deployment =
-        OwnedObjects.delete(deployments, ref.namespace(), ref.name(), owner, "Background");
-    boolean service = OwnedObjects.delete(services, ref.namespace(), ref.name(), owner, null);
-    return deployment || service;
+    requireNonNull(owner, "owner");
+    Discovery.Resource resource = served(ref.kind(), "delete", ref);
+    return OwnedObjects.delete(
+        apis.api(resource).calls,
+        scope(ref.kind(), ref.namespace()),
+        ref.name(),
+        owner,
+        "Background");
   }
 
   /**
-   * {@inheritDoc} Removes the stamp from the Deployment and the Service (a GET and a PATCH each).
+   * {@inheritDoc} A GET and a JSON merge patch (conditioned on the resourceVersion) removing the
+   * stamp's labels and annotations; {@code capstan.dev/reclaim-policy} stays.
    */
   @Override
   public boolean unstamp(ResourceRef ref, ReleaseIdentity owner) {
-    requireService(ref.type());
-    boolean deployment =
-        OwnedObjects.unstamp(deployments, ref.namespace(), ref.name(), owner, Set.of());
-    boolean service = OwnedObjects.unstamp(services, ref.namespace(), ref.name(), owner, Set.of());
-    return deployment || service;
+    requireNonNull(owner, "owner");
+    Discovery.Resource resource = served(ref.kind(), "unstamp", ref);
+    return OwnedObjects.unstamp(
+        apis.api(resource).calls,
+        scope(ref.kind(), ref.namespace()),
+        ref.name(),
+        owner,
+        KEPT_ON_UNSTAMP);
+  }
+
+  /** {@inheritDoc} One CREATE; a namespace that exists already is left as it is. */
+  @Override
+  public void createNamespace(String name) {
+    JsonObject ns = new JsonObject();
+    ns.addProperty("apiVersion", "v1");
+    ns.addProperty("kind", "Namespace");
+    JsonObject meta = new JsonObject();
+    meta.addProperty("name", name);
+    ns.add("metadata", meta);
+    try {
+      apis.api(DynamicApis.NAMESPACES).calls.create(new DynamicKubernetesObject(ns));
+    } catch (ClusterException e) {
+      if (e.status() != 409) {
+        throw e;
+      }
+    }
   }
 
   /**
    * {@inheritDoc}
    *
-   * <p>Per namespace: one LIST of the Deployments; when a rollout is still going, a watch on the
-   * Deployments and one on their pods until every rollout is complete, one fails, or the time is
-   * up.
+   * <p>Judged with {@code HealthRules}; see {@link HealthWatch} for the requests.
    */
   @Override
-  public Readiness awaitReady(List<ResourceRef> services, Duration timeout) {
+  public Readiness awaitReady(List<ResourceRef> objects, Duration timeout) {
+    requireNonNull(objects, "objects");
     requireNonNull(timeout, "timeout");
-    Map<String, Set<String>> byNamespace = new TreeMap<>();
-    for (ResourceRef ref : services) {
-      requireService(ref.type());
-      byNamespace.computeIfAbsent(ref.namespace(), n -> new TreeSet<>()).add(ref.name());
-    }
-    long deadline = System.nanoTime() + timeout.toNanos();
-    List<ResourceRef> pending = new ArrayList<>();
-    for (Map.Entry<String, Set<String>> e : byNamespace.entrySet()) {
-      Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
-      Map<String, RolloutTracker.Outcome> outcomes =
-          tracker.await(e.getKey(), e.getValue(), left, true, true);
-      Map<String, RolloutTracker.Outcome> ordered = new LinkedHashMap<>(new TreeMap<>(outcomes));
-      for (Map.Entry<String, RolloutTracker.Outcome> o : ordered.entrySet()) {
-        ResourceRef ref = ResourceRef.of(ResourceType.SERVICE, e.getKey(), o.getKey());
-        if (o.getValue() instanceof RolloutTracker.Outcome.Failed f) {
-          return Readiness.failed(ref, f.reason());
-        }
-        if (o.getValue() instanceof RolloutTracker.Outcome.Pending) {
-          pending.add(ref);
-        }
-      }
-    }
-    return pending.isEmpty() ? Readiness.ready() : Readiness.timedOut(pending, timeout);
+    return health.await(objects, timeout);
   }
 
-  private static void requireService(ResourceType type) {
-    if (requireNonNull(type, "type") != ResourceType.SERVICE) {
-      throw notOrchestrated(type);
+  /**
+   * {@inheritDoc}
+   *
+   * <p>From discovery (read again once when the kind is unknown): {@code the cluster does not serve
+   * example.com/Widget}, {@code ... at version v2 (it serves v1)}, or a scope that differs.
+   */
+  @Override
+  public Optional<String> checkKind(Kind kind) {
+    List<Discovery.Resource> served = apis.served(kind);
+    if (served.isEmpty()) {
+      return Optional.of("the cluster does not serve " + kind.key());
     }
+    Optional<Discovery.Resource> atVersion =
+        served.stream().filter(r -> r.version().equals(kind.version())).findFirst();
+    if (atVersion.isEmpty()) {
+      return Optional.of(
+          "the cluster does not serve "
+              + kind.key()
+              + " at version "
+              + kind.version()
+              + " (it serves "
+              + served.stream().map(Discovery.Resource::version).collect(Collectors.joining(", "))
+              + ")");
+    }
+    if (atVersion.get().namespaced() != kind.namespaced()) {
+      return Optional.of(
+          atVersion.get().namespaced()
+              ? kind.key()
+                  + " is namespaced in the cluster, but the release has it cluster-scoped"
+                  + " (give it a namespace)"
+              : kind.key()
+                  + " is cluster-scoped in the cluster, but the release gives it a namespace");
+    }
+    return Optional.empty();
   }
 
-  private static IllegalArgumentException notOrchestrated(ResourceType type) {
-    return new IllegalArgumentException(
-        "the Kubernetes orchestrator runs services; " + type + " objects belong to the store");
+  private Discovery.Resource served(Kind kind, String operation, ResourceRef ref) {
+    Optional<String> problem = checkKind(kind);
+    if (problem.isPresent()) {
+      throw Errors.RELEASE.translate(
+          operation,
+          kind.key(),
+          ref.namespace(),
+          ref.name(),
+          new KubeFailure(404, "NotFound", problem.get(), null));
+    }
+    return apis.resolve(kind).orElseThrow();
+  }
+
+  private static @Nullable String scope(Kind kind, String namespace) {
+    return kind.namespaced() ? namespace : null;
   }
 }

@@ -74,9 +74,9 @@ public final class KubernetesPlatformCluster implements PlatformCluster {
   /** A platform cluster on the given clients. */
   public KubernetesPlatformCluster(KubeClients clients) {
     this.clients = requireNonNull(clients, "clients");
-    this.deployments = new ResourceApi<>(clients, Kind.DEPLOYMENT, Errors.UPDATE);
-    this.pods = new ResourceApi<>(clients, Kind.POD, Errors.UPDATE);
-    this.crds = new ResourceApi<>(clients, Kind.CRD, Errors.UPDATE);
+    this.deployments = new ResourceApi<>(clients, ApiResource.DEPLOYMENT, Errors.UPDATE);
+    this.pods = new ResourceApi<>(clients, ApiResource.POD, Errors.UPDATE);
+    this.crds = new ResourceApi<>(clients, ApiResource.CRD, Errors.UPDATE);
     this.tracker = new RolloutTracker(clients, Errors.UPDATE);
   }
 

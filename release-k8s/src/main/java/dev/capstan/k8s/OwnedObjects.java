@@ -1,10 +1,13 @@
 package dev.capstan.k8s;
 
+import com.google.gson.JsonObject;
 import dev.capstan.release.ClusterException;
 import dev.capstan.release.model.ReleaseIdentity;
-import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.custom.V1Patch;
+import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -25,21 +28,24 @@ final class OwnedObjects {
    *
    * @return whether it was deleted
    */
-  static <T extends KubernetesObject> boolean delete(
-      ResourceApi<T, ?> api,
-      String namespace,
+  static boolean delete(
+      ResourceApi<DynamicKubernetesObject, DynamicKubernetesListObject> api,
+      @Nullable String namespace,
       String name,
       ReleaseIdentity owner,
       @Nullable String propagationPolicy) {
     for (int attempt = 1; ; attempt++) {
-      Optional<T> live = api.get(namespace, name);
-      if (live.isEmpty() || !Stamps.ownedBy(live.get().getMetadata(), owner)) {
+      Optional<V1ObjectMeta> meta = ownedMeta(api, namespace, name, owner);
+      if (meta.isEmpty()) {
         return false;
       }
-      V1ObjectMeta meta = live.get().getMetadata();
       try {
         return api.delete(
-            namespace, name, meta.getUid(), meta.getResourceVersion(), propagationPolicy);
+            namespace,
+            name,
+            meta.get().getUid(),
+            meta.get().getResourceVersion(),
+            propagationPolicy);
       } catch (ClusterException e) {
         if (e.status() != 409 || attempt == ATTEMPTS) {
           throw e;
@@ -54,19 +60,19 @@ final class OwnedObjects {
    *
    * @return whether a stamp was removed
    */
-  static <T extends KubernetesObject> boolean unstamp(
-      ResourceApi<T, ?> api,
-      String namespace,
+  static boolean unstamp(
+      ResourceApi<DynamicKubernetesObject, DynamicKubernetesListObject> api,
+      @Nullable String namespace,
       String name,
       ReleaseIdentity owner,
       Set<String> keep) {
     for (int attempt = 1; ; attempt++) {
-      Optional<T> live = api.get(namespace, name);
-      if (live.isEmpty() || !Stamps.ownedBy(live.get().getMetadata(), owner)) {
+      Optional<V1ObjectMeta> meta = ownedMeta(api, namespace, name, owner);
+      if (meta.isEmpty()) {
         return false;
       }
-      V1ObjectMeta meta = live.get().getMetadata();
-      String patch = Stamps.removalPatch(meta, String.valueOf(meta.getResourceVersion()), keep);
+      String patch =
+          Stamps.removalPatch(meta.get(), String.valueOf(meta.get().getResourceVersion()), keep);
       try {
         api.patch(
             namespace, name, V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, patch, Stamps.MANAGER_NAME);
@@ -77,5 +83,18 @@ final class OwnedObjects {
         }
       }
     }
+  }
+
+  private static Optional<V1ObjectMeta> ownedMeta(
+      ResourceApi<DynamicKubernetesObject, DynamicKubernetesListObject> api,
+      @Nullable String namespace,
+      String name,
+      ReleaseIdentity owner) {
+    Optional<JsonObject> live = api.getRaw(namespace, name);
+    if (live.isEmpty() || !(live.get().get("metadata") instanceof JsonObject m)) {
+      return Optional.empty();
+    }
+    V1ObjectMeta meta = JSON.getGson().fromJson(m, V1ObjectMeta.class);
+    return Stamps.ownedBy(meta, owner) ? Optional.of(meta) : Optional.empty();
   }
 }

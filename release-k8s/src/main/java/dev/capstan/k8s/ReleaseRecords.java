@@ -348,7 +348,7 @@ final class ReleaseRecords {
   }
 
   private static @Nullable String annotation(V1Secret s, String key) {
-    return Live.annotation(s.getMetadata(), key);
+    return Stamps.annotation(s.getMetadata(), key);
   }
 
   static String sha256(byte[] bytes) {

@@ -40,13 +40,13 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
   /** Objects per LIST page. */
   static final int PAGE_SIZE = 500;
 
-  private final Kind<T, L> kind;
+  private final ApiResource<T, L> kind;
   private final Errors errors;
   private final GenericKubernetesApi<T, L> typed;
   private final DynamicKubernetesApi raw;
   private final GenericKubernetesApi<T, L> watching;
 
-  ResourceApi(KubeClients clients, Kind<T, L> kind, Errors errors) {
+  ResourceApi(KubeClients clients, ApiResource<T, L> kind, Errors errors) {
     this.kind = kind;
     this.errors = errors;
     this.typed =
@@ -69,7 +69,7 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
             clients.watchClient());
   }
 
-  Kind<T, L> kind() {
+  ApiResource<T, L> kind() {
     return kind;
   }
 

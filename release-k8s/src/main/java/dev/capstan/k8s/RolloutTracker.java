@@ -43,9 +43,9 @@ final class RolloutTracker {
   private final ResourceApi<V1ReplicaSet, V1ReplicaSetList> replicaSets;
 
   RolloutTracker(KubeClients clients, Errors errors) {
-    this.deployments = new ResourceApi<>(clients, Kind.DEPLOYMENT, errors);
-    this.pods = new ResourceApi<>(clients, Kind.POD, errors);
-    this.replicaSets = new ResourceApi<>(clients, Kind.REPLICASET, errors);
+    this.deployments = new ResourceApi<>(clients, ApiResource.DEPLOYMENT, errors);
+    this.pods = new ResourceApi<>(clients, ApiResource.POD, errors);
+    this.replicaSets = new ResourceApi<>(clients, ApiResource.REPLICASET, errors);
   }
 
   /** How one rollout ended. */
@@ -205,7 +205,7 @@ final class RolloutTracker {
     }
 
     private @Nullable String templateHash(V1Deployment d) {
-      String revision = Live.annotation(d.getMetadata(), Rollouts.REVISION);
+      String revision = Stamps.annotation(d.getMetadata(), Rollouts.REVISION);
       String uid = d.getMetadata().getUid();
       if (revision == null
           || uid == null
@@ -226,7 +226,7 @@ final class RolloutTracker {
                     .anyMatch(uid::equals);
         Map<String, String> labels = rs.getMetadata().getLabels();
         if (owned
-            && revision.equals(Live.annotation(rs.getMetadata(), Rollouts.REVISION))
+            && revision.equals(Stamps.annotation(rs.getMetadata(), Rollouts.REVISION))
             && labels != null
             && labels.get(Rollouts.TEMPLATE_HASH) != null) {
           String hash = labels.get(Rollouts.TEMPLATE_HASH);

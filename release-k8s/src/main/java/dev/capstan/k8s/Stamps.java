@@ -176,4 +176,11 @@ final class Stamps {
     patch.add("metadata", meta);
     return patch.toString(); // JsonElement.toString keeps the nulls that delete keys
   }
+
+  /** The annotation {@code key} of {@code metadata}, or {@code null}. */
+  static @Nullable String annotation(@Nullable V1ObjectMeta metadata, String key) {
+    return metadata == null || metadata.getAnnotations() == null
+        ? null
+        : metadata.getAnnotations().get(key);
+  }
 }

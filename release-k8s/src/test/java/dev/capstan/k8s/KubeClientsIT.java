@@ -8,10 +8,11 @@ import dev.capstan.k8s.testing.ControlPlaneTest;
 import dev.capstan.k8s.testing.TestNamespace;
 import dev.capstan.release.ClusterException;
 import dev.capstan.release.model.ContentHash;
+import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ResourceRef;
-import dev.capstan.release.model.ResourceType;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.SecretValue;
 import dev.capstan.release.model.ServiceSpec;
@@ -83,9 +84,14 @@ class KubeClientsIT {
     KubeClients kube = KubeClients.fromApiClient(mine, "mine");
 
     new CoreV1Api(mine).listNamespace().execute();
-    new KubernetesStore(kube).observe(ResourceType.NAMESPACE, "", Set.of("default"));
+    new KubernetesOrchestrator(kube).observe(Kind.NAMESPACE, "", Set.of("default"));
 
-    assertThat(kube.requests().counts()).containsExactly(Map.entry("LIST namespaces", 2L));
+    // one discovery round (GET /api, GET /apis), then the LIST
+    assertThat(kube.requests().counts())
+        .containsExactly(
+            Map.entry("GET /api", 1L),
+            Map.entry("GET /apis", 1L),
+            Map.entry("LIST namespaces", 2L));
     assertThat(kube.clusterInfo().context()).isEqualTo("mine");
   }
 
@@ -108,7 +114,8 @@ class KubeClientsIT {
             new TreeMap<>());
 
     ClusterException e =
-        catchThrowableOfType(ClusterException.class, () -> cluster.store.apply(secret, null));
+        catchThrowableOfType(
+            ClusterException.class, () -> cluster.orchestrator.apply(secret.render().get(0), null));
 
     assertThat(e.operation()).isEqualTo("apply");
     assertThat(e.kind()).isEqualTo("Secret");
@@ -141,8 +148,10 @@ class KubeClientsIT {
     Cluster cluster = new Cluster(plane);
     String ns = tns.name();
     ServiceSpec web = ServiceSpec.builder(ns, "web").image("registry.example/web:1").build();
+    Manifest deployment = web.render().get(0);
     cluster.orchestrator.apply(
-        web, OwnershipStamp.of(new ReleaseIdentity(ns, "app", "id"), 1, ContentHash.of(web)));
+        deployment,
+        OwnershipStamp.of(new ReleaseIdentity(ns, "app", "id"), 1, ContentHash.of(deployment)));
     // Paused with a new image: the rollout neither progresses nor fails.
     cluster.mergePatchDeployment(
         ns,
@@ -155,8 +164,7 @@ class KubeClientsIT {
             () -> {
               try {
                 cluster.orchestrator.awaitReady(
-                    List.of(ResourceRef.of(ResourceType.SERVICE, ns, "web")),
-                    Duration.ofMinutes(5));
+                    List.of(ResourceRef.of(Kind.DEPLOYMENT, ns, "web")), Duration.ofMinutes(5));
               } catch (RuntimeException e) {
                 thrown.set(e);
                 flag.set(Thread.currentThread().isInterrupted());

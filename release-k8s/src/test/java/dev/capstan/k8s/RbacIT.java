@@ -112,11 +112,9 @@ class RbacIT {
           org.assertj.core.api.Assertions.catchThrowableOfType(
               dev.capstan.release.ClusterException.class,
               () ->
-                  new KubernetesStore(kube)
+                  new KubernetesOrchestrator(kube)
                       .observe(
-                          dev.capstan.release.model.ResourceType.SECRET,
-                          "default",
-                          java.util.Set.of("x")));
+                          dev.capstan.release.model.Kind.SECRET, "default", java.util.Set.of("x")));
       assertThat(forbidden.status()).isEqualTo(403);
       assertThat(forbidden).hasMessageContaining(user);
 
@@ -166,7 +164,7 @@ class RbacIT {
       throws ApiException {
     Cluster admin = new Cluster(plane);
     ServiceSpec api = ServiceSpec.builder(ns, "api").image("registry.example/api:1").build();
-    admin.orchestrator.apply(api, null);
+    admin.orchestrator.apply(api.render().get(0), null);
     KubernetesPlatformCluster platform = new KubernetesPlatformCluster(kube);
     Workload workload = Workload.of(ns, "api");
 

@@ -9,13 +9,14 @@ import dev.capstan.k8s.testing.TestNamespace;
 import dev.capstan.release.CastFailedException;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.model.ContentHash;
+import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
-import dev.capstan.release.model.ResourceType;
 import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.port.Readiness;
 import io.kubernetes.client.custom.Quantity;
@@ -41,14 +42,15 @@ class ReadinessIT {
   }
 
   private static void apply(Cluster cluster, ServiceSpec spec) {
+    Manifest deployment = spec.render().get(0);
     cluster.orchestrator.apply(
-        spec,
+        deployment,
         OwnershipStamp.of(
-            new ReleaseIdentity(spec.namespace(), "app", "id-1"), 1, ContentHash.of(spec)));
+            new ReleaseIdentity(spec.namespace(), "app", "id-1"), 1, ContentHash.of(deployment)));
   }
 
   private static List<ResourceRef> web(String ns) {
-    return List.of(ResourceRef.of(ResourceType.SERVICE, ns, "web"));
+    return List.of(ResourceRef.of(Kind.DEPLOYMENT, ns, "web"));
   }
 
   @Test
@@ -86,10 +88,12 @@ class ReadinessIT {
     assertThat(failed.result().release().status()).isEqualTo(ReleaseStatus.FAILED);
     assertThat(failed.result().release().failure())
         .startsWith(
-            "verify failed: service service/"
+            "verify failed: apps/Deployment/"
                 + ns
-                + "/web is not ready: ImagePullBackOff: pod web-")
-        .contains(" container web");
+                + "/web is not ready: Deployment "
+                + ns
+                + "/web: pod web-")
+        .contains(": container web: ImagePullBackOff");
   }
 
   @Test
@@ -111,7 +115,7 @@ class ReadinessIT {
 
     assertThat(readiness).isInstanceOf(Readiness.Failed.class);
     assertThat(((Readiness.Failed) readiness).reason())
-        .startsWith("FailedCreate: ")
+        .startsWith("Deployment " + ns + "/web: FailedCreate: ")
         .contains("forbidden")
         .contains("no-pods");
   }
@@ -131,7 +135,8 @@ class ReadinessIT {
 
     assertThat(readiness).isInstanceOf(Readiness.Failed.class);
     assertThat(((Readiness.Failed) readiness).reason())
-        .startsWith("Unschedulable: pod web-")
+        .startsWith("Deployment " + ns + "/web: pod web-")
+        .contains(": Unschedulable: ")
         .contains("Insufficient cpu");
   }
 
@@ -156,7 +161,7 @@ class ReadinessIT {
     assertThat(cluster.orchestrator.awaitReady(web(ns), PATIENT))
         .isEqualTo(
             Readiness.failed(
-                ResourceRef.of(ResourceType.SERVICE, ns, "web"),
-                "deployment " + ns + "/web not found"));
+                ResourceRef.of(Kind.DEPLOYMENT, ns, "web"),
+                "Deployment " + ns + "/web: not found"));
   }
 }

@@ -13,11 +13,11 @@ import dev.capstan.release.ReleaseController;
 import dev.capstan.release.UninstallOptions;
 import dev.capstan.release.UninstallResult;
 import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
-import dev.capstan.release.model.ResourceType;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.model.VolumeSpec;
@@ -155,12 +155,12 @@ class ReleaseLifecycleIT {
     controller.cast(spec(ns, v1(ns)), v1(ns));
     Payloads v2 =
         v1(ns)
-            .without(ResourceRef.of(ResourceType.SECRET, ns, "creds"))
+            .without(ResourceRef.of(Kind.SECRET, ns, "creds"))
             .with(ConfigMapSpec.of(ns, "settings", Map.of("color", "green")))
             .with(ConfigMapSpec.of(ns, "features", Map.of("beta", "on")))
             .with(
                 ((ServiceSpec)
-                        v1(ns).get(ResourceRef.of(ResourceType.SERVICE, ns, "web")).orElseThrow())
+                        v1(ns).item(ResourceRef.of(Kind.DEPLOYMENT, ns, "web")).orElseThrow())
                     .withImage("registry.example/web:2.0"));
 
     cluster.requests().reset();
@@ -340,8 +340,8 @@ class ReleaseLifecycleIT {
     assertThat(after.getMetadata().getResourceVersion()).isEqualTo(before);
     assertThat(after.getData()).containsEntry("owner", "first");
     assertThat(
-            cluster.store.delete(
-                ResourceRef.of(ResourceType.CONFIGMAP, ns, "shared"),
+            cluster.orchestrator.delete(
+                ResourceRef.of(Kind.CONFIG_MAP, ns, "shared"),
                 new dev.capstan.release.model.ReleaseIdentity(ns, "second", "someone-else")))
         .isFalse();
     assertThat(

@@ -37,45 +37,48 @@ import io.kubernetes.client.openapi.models.V1StorageClassList;
  * @param plural the resource name in URLs
  * @param kind the kind, as in {@code kind:} and in messages
  */
-record Kind<T extends KubernetesObject, L extends KubernetesListObject>(
+record ApiResource<T extends KubernetesObject, L extends KubernetesListObject>(
     Class<T> type, Class<L> listType, String group, String version, String plural, String kind) {
 
-  static final Kind<V1ConfigMap, V1ConfigMapList> CONFIGMAP =
-      new Kind<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", "ConfigMap");
-  static final Kind<V1Secret, V1SecretList> SECRET =
-      new Kind<>(V1Secret.class, V1SecretList.class, "", "v1", "secrets", "Secret");
-  static final Kind<V1PersistentVolumeClaim, V1PersistentVolumeClaimList> PVC =
-      new Kind<>(
+  static final ApiResource<V1ConfigMap, V1ConfigMapList> CONFIGMAP =
+      new ApiResource<>(
+          V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", "ConfigMap");
+  static final ApiResource<V1Secret, V1SecretList> SECRET =
+      new ApiResource<>(V1Secret.class, V1SecretList.class, "", "v1", "secrets", "Secret");
+  static final ApiResource<V1PersistentVolumeClaim, V1PersistentVolumeClaimList> PVC =
+      new ApiResource<>(
           V1PersistentVolumeClaim.class,
           V1PersistentVolumeClaimList.class,
           "",
           "v1",
           "persistentvolumeclaims",
           "PersistentVolumeClaim");
-  static final Kind<V1Service, V1ServiceList> SERVICE =
-      new Kind<>(V1Service.class, V1ServiceList.class, "", "v1", "services", "Service");
-  static final Kind<V1Pod, V1PodList> POD =
-      new Kind<>(V1Pod.class, V1PodList.class, "", "v1", "pods", "Pod");
-  static final Kind<V1Namespace, V1NamespaceList> NAMESPACE =
-      new Kind<>(V1Namespace.class, V1NamespaceList.class, "", "v1", "namespaces", "Namespace");
-  static final Kind<V1Deployment, V1DeploymentList> DEPLOYMENT =
-      new Kind<>(
+  static final ApiResource<V1Service, V1ServiceList> SERVICE =
+      new ApiResource<>(V1Service.class, V1ServiceList.class, "", "v1", "services", "Service");
+  static final ApiResource<V1Pod, V1PodList> POD =
+      new ApiResource<>(V1Pod.class, V1PodList.class, "", "v1", "pods", "Pod");
+  static final ApiResource<V1Namespace, V1NamespaceList> NAMESPACE =
+      new ApiResource<>(
+          V1Namespace.class, V1NamespaceList.class, "", "v1", "namespaces", "Namespace");
+  static final ApiResource<V1Deployment, V1DeploymentList> DEPLOYMENT =
+      new ApiResource<>(
           V1Deployment.class, V1DeploymentList.class, "apps", "v1", "deployments", "Deployment");
-  static final Kind<V1ReplicaSet, V1ReplicaSetList> REPLICASET =
-      new Kind<>(
+  static final ApiResource<V1ReplicaSet, V1ReplicaSetList> REPLICASET =
+      new ApiResource<>(
           V1ReplicaSet.class, V1ReplicaSetList.class, "apps", "v1", "replicasets", "ReplicaSet");
-  static final Kind<V1Lease, V1LeaseList> LEASE =
-      new Kind<>(V1Lease.class, V1LeaseList.class, "coordination.k8s.io", "v1", "leases", "Lease");
-  static final Kind<V1StorageClass, V1StorageClassList> STORAGE_CLASS =
-      new Kind<>(
+  static final ApiResource<V1Lease, V1LeaseList> LEASE =
+      new ApiResource<>(
+          V1Lease.class, V1LeaseList.class, "coordination.k8s.io", "v1", "leases", "Lease");
+  static final ApiResource<V1StorageClass, V1StorageClassList> STORAGE_CLASS =
+      new ApiResource<>(
           V1StorageClass.class,
           V1StorageClassList.class,
           "storage.k8s.io",
           "v1",
           "storageclasses",
           "StorageClass");
-  static final Kind<V1CustomResourceDefinition, V1CustomResourceDefinitionList> CRD =
-      new Kind<>(
+  static final ApiResource<V1CustomResourceDefinition, V1CustomResourceDefinitionList> CRD =
+      new ApiResource<>(
           V1CustomResourceDefinition.class,
           V1CustomResourceDefinitionList.class,
           "apiextensions.k8s.io",

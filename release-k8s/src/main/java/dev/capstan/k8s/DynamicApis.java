@@ -1,0 +1,136 @@
+package dev.capstan.k8s;
+
+import dev.capstan.release.model.Kind;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The dynamic (raw JSON) API of every kind the cluster serves, found through {@link Discovery}: one
+ * {@link ResourceApi} per resource, made on first use and kept. A kind discovery does not know
+ * makes discovery read again, once per kind; applying a CustomResourceDefinition forgets which
+ * kinds were looked up in vain, so the custom resources of a CRD created in the same cast are
+ * found. Thread-safe.
+ */
+final class DynamicApis {
+  /** A dynamic API, as this adapter uses it. */
+  static final class Api {
+    final Discovery.Resource resource;
+    final ResourceApi<DynamicKubernetesObject, DynamicKubernetesListObject> calls;
+
+    Api(
+        Discovery.Resource resource,
+        ResourceApi<DynamicKubernetesObject, DynamicKubernetesListObject> calls) {
+      this.resource = resource;
+      this.calls = calls;
+    }
+  }
+
+  /** Pods, for the health of workloads. */
+  static final Discovery.Resource PODS = new Discovery.Resource("", "v1", "pods", "Pod", true);
+
+  /** ReplicaSets, to find a Deployment's current pods. */
+  static final Discovery.Resource REPLICA_SETS =
+      new Discovery.Resource("apps", "v1", "replicasets", "ReplicaSet", true);
+
+  /** StorageClasses, for the volume binding mode of claims. */
+  static final Discovery.Resource STORAGE_CLASSES =
+      new Discovery.Resource("storage.k8s.io", "v1", "storageclasses", "StorageClass", false);
+
+  /** Namespaces. */
+  static final Discovery.Resource NAMESPACES =
+      new Discovery.Resource("", "v1", "namespaces", "Namespace", false);
+
+  private final KubeClients clients;
+  private final Discovery discovery;
+  private final Map<Discovery.Resource, Api> apis = new ConcurrentHashMap<>();
+  private final Set<String> missed = ConcurrentHashMap.newKeySet();
+  private final Set<String> defined = ConcurrentHashMap.newKeySet();
+
+  DynamicApis(KubeClients clients) {
+    this.clients = clients;
+    this.discovery = new Discovery(clients.apiClient());
+  }
+
+  Discovery discovery() {
+    return discovery;
+  }
+
+  /** The API of a known resource. */
+  Api api(Discovery.Resource resource) {
+    return apis.computeIfAbsent(
+        resource,
+        r ->
+            new Api(
+                r,
+                new ResourceApi<>(
+                    clients,
+                    new ApiResource<>(
+                        DynamicKubernetesObject.class,
+                        DynamicKubernetesListObject.class,
+                        r.group(),
+                        r.version(),
+                        r.plural(),
+                        r.kind()),
+                    Errors.RELEASE)));
+  }
+
+  /**
+   * The resources serving {@code kind}, preferred version first; empty when the cluster does not
+   * serve it even after discovery was read again.
+   */
+  List<Discovery.Resource> served(Kind kind) {
+    List<Discovery.Resource> found = discovery.find(kind.group(), kind.kind());
+    if (found.isEmpty() && missed.add(kind.key())) {
+      discovery.refresh();
+      found = discovery.find(kind.group(), kind.kind());
+      if (found.isEmpty() && defined.contains(kind.key())) {
+        // a CRD this adapter applied: the API server serves its kind shortly after Established
+        for (int i = 0; i < 20 && found.isEmpty(); i++) {
+          sleep();
+          discovery.refresh();
+          found = discovery.find(kind.group(), kind.kind());
+        }
+      }
+    }
+    if (!found.isEmpty()) {
+      missed.remove(kind.key());
+    }
+    return found;
+  }
+
+  /**
+   * The resource to address {@code kind} at: its own version when served, else the preferred one;
+   * empty when the kind is not served.
+   */
+  Optional<Discovery.Resource> resolve(Kind kind) {
+    List<Discovery.Resource> found = served(kind);
+    for (Discovery.Resource r : found) {
+      if (r.version().equals(kind.version())) {
+        return Optional.of(r);
+      }
+    }
+    return found.stream().findFirst();
+  }
+
+  /** Notes that a CRD defining {@code group/kind} was applied (its kind may now be served). */
+  void defined(@Nullable String group, @Nullable String kind) {
+    missed.clear();
+    if (group != null && kind != null) {
+      defined.add(group.isEmpty() ? kind : group + "/" + kind);
+    }
+  }
+
+  private static void sleep() {
+    try {
+      Thread.sleep(250);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

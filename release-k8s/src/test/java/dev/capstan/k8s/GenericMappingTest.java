@@ -1,0 +1,209 @@
+package dev.capstan.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.capstan.release.model.ContentHash;
+import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.Manifest;
+import dev.capstan.release.model.OwnershipStamp;
+import dev.capstan.release.model.ReleaseIdentity;
+import java.math.BigDecimal;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** The generic mapping between live objects and manifests: content, stamp and drift. */
+class GenericMappingTest {
+  private static final ReleaseIdentity OWNER = new ReleaseIdentity("shop", "app", "id-1");
+
+  private static final Manifest SETTINGS =
+      Manifest.of(
+          Map.of(
+              "apiVersion",
+              "v1",
+              "kind",
+              "ConfigMap",
+              "metadata",
+              Map.of(
+                  "name",
+                  "settings",
+                  "namespace",
+                  "shop",
+                  "labels",
+                  Map.of("tier", "front"),
+                  "annotations",
+                  Map.of("team", "shop", "capstan.dev/reclaim-policy", "Retain")),
+              "data",
+              Map.of("color", "blue")));
+
+  /** The object as the server returns it after Capstan applied {@code object} stamped. */
+  private static JsonObject served(Manifest object, OwnershipStamp stamp) {
+    JsonObject raw = JsonTrees.toJsonTree(object.content());
+    JsonObject meta = raw.getAsJsonObject("metadata");
+    Map<String, String> labels = new TreeMap<>(object.labels());
+    Map<String, String> annotations = new TreeMap<>(object.annotations());
+    Stamps.write(stamp, labels, annotations);
+    meta.add("labels", JsonTrees.toJsonTree(labels));
+    meta.add("annotations", JsonTrees.toJsonTree(annotations));
+    meta.addProperty("uid", "0c7a-uid");
+    meta.addProperty("resourceVersion", "4711");
+    meta.addProperty("generation", 3);
+    meta.addProperty("creationTimestamp", "2026-11-30T06:00:00Z");
+    raw.add("status", JsonParser.parseString("{\"phase\":\"Active\"}"));
+    entry(raw, "capstan", "Apply", "2026-11-30T06:00:00Z", null, "{\"f:data\":{\"f:color\":{}}}");
+    return raw;
+  }
+
+  private static void entry(
+      JsonObject raw,
+      String manager,
+      String operation,
+      String time,
+      @org.jspecify.annotations.Nullable String subresource,
+      String fieldsV1) {
+    JsonObject meta = raw.getAsJsonObject("metadata");
+    JsonArray entries =
+        meta.has("managedFields") ? meta.getAsJsonArray("managedFields") : new JsonArray();
+    JsonObject e = new JsonObject();
+    e.addProperty("manager", manager);
+    e.addProperty("operation", operation);
+    e.addProperty("time", time);
+    if (subresource != null) {
+      e.addProperty("subresource", subresource);
+    }
+    e.addProperty("fieldsType", "FieldsV1");
+    e.add("fieldsV1", JsonParser.parseString(fieldsV1));
+    entries.add(e);
+    meta.add("managedFields", entries);
+  }
+
+  private static OwnershipStamp stamp(Manifest m) {
+    return OwnershipStamp.of(OWNER, 2, ContentHash.of(m));
+  }
+
+  @Test
+  void anUntouchedObjectReadsBackAsItsManifestWithoutStampOrServerFields() {
+    JsonObject raw = served(SETTINGS, stamp(SETTINGS));
+
+    Manifest live = KubernetesOrchestrator.content(raw, Kind.CONFIG_MAP);
+
+    assertThat(live).isEqualTo(SETTINGS);
+    assertThat(java.util.Objects.requireNonNull(live).annotations())
+        .containsEntry("capstan.dev/reclaim-policy", "Retain");
+    assertThat(ContentHash.of(live)).isEqualTo(ContentHash.of(SETTINGS));
+  }
+
+  @Test
+  void theStampIsReadFromTheAnnotationsAndAnUnstampedObjectHasNone() {
+    JsonObject raw = served(SETTINGS, stamp(SETTINGS));
+    Map<String, String> annotations = new LinkedHashMap<>();
+    raw.getAsJsonObject("metadata")
+        .getAsJsonObject("annotations")
+        .entrySet()
+        .forEach(e -> annotations.put(e.getKey(), e.getValue().getAsString()));
+
+    assertThat(Stamps.read(annotations)).isEqualTo(stamp(SETTINGS));
+    assertThat(Stamps.read(Map.of("team", "shop"))).isNull();
+    assertThat(raw.getAsJsonObject("metadata").getAsJsonObject("labels").toString())
+        .isEqualTo(
+            "{\"app.kubernetes.io/managed-by\":\"capstan\",\"capstan.dev/release-id\":\"id-1\","
+                + "\"capstan.dev/release-name\":\"app\",\"capstan.dev/release-namespace\":\"shop\","
+                + "\"tier\":\"front\"}");
+  }
+
+  @Test
+  void aFieldAnotherManagerTookAfterCapstansApplyIsDrift() {
+    JsonObject raw = served(SETTINGS, stamp(SETTINGS));
+    entry(
+        raw,
+        "kubectl-edit",
+        "Update",
+        "2026-11-30T06:00:05Z",
+        null,
+        "{\"f:data\":{\"f:color\":{}}}");
+
+    assertThat(Drift.of(raw, "capstan")).isEqualTo("field .data.color owned by kubectl-edit");
+  }
+
+  @Test
+  void aContainerFieldIsNamedByItsListKey() {
+    JsonObject raw = served(SETTINGS, stamp(SETTINGS));
+    entry(
+        raw,
+        "kubectl-client-side-apply",
+        "Apply",
+        "2026-11-30T06:01:00Z",
+        null,
+        "{\"f:spec\":{\"f:template\":{\"f:spec\":{\"f:containers\":{\"k:{\\\"name\\\":\\\"web\\\"}\":"
+            + "{\".\":{},\"f:image\":{}}}}}}}");
+
+    assertThat(Drift.of(raw, "capstan"))
+        .isEqualTo(
+            "field .spec.template.spec.containers[{\"name\":\"web\"}].image owned by"
+                + " kubectl-client-side-apply");
+  }
+
+  @Test
+  void metadataStatusOlderEditsAndABindersVolumeNameAreNoDrift() {
+    JsonObject raw = served(SETTINGS, stamp(SETTINGS));
+    entry(
+        raw,
+        "kube-controller-manager",
+        "Update",
+        "2026-11-30T06:00:01Z",
+        null,
+        "{\"f:metadata\":{\"f:annotations\":{\"f:deployment.kubernetes.io/revision\":{}}}}");
+    entry(
+        raw,
+        "kube-controller-manager",
+        "Update",
+        "2026-11-30T06:00:01Z",
+        "status",
+        "{\"f:status\":{\"f:replicas\":{}}}");
+    entry(raw, "old-tool", "Update", "2026-11-30T05:00:00Z", null, "{\"f:data\":{\"f:size\":{}}}");
+
+    assertThat(Drift.of(raw, "capstan")).isNull();
+
+    JsonObject claim =
+        JsonParser.parseString(
+                "{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolumeClaim\","
+                    + "\"metadata\":{\"name\":\"data\",\"namespace\":\"shop\"}}")
+            .getAsJsonObject();
+    entry(claim, "capstan", "Apply", "2026-11-30T06:00:00Z", null, "{\"f:spec\":{}}");
+    entry(
+        claim,
+        "kube-controller-manager",
+        "Update",
+        "2026-11-30T06:00:02Z",
+        null,
+        "{\"f:spec\":{\"f:volumeName\":{}}}");
+    assertThat(Drift.of(claim, "capstan")).isNull();
+  }
+
+  @Test
+  void anObjectCapstanNeverAppliedHasNoDrift() {
+    JsonObject raw = JsonTrees.toJsonTree(SETTINGS.content());
+    entry(raw, "kubectl-edit", "Update", "2026-11-30T06:00:05Z", null, "{\"f:data\":{}}");
+
+    assertThat(Drift.of(raw, "capstan")).isNull();
+  }
+
+  @Test
+  void numbersKeepTheirForm() {
+    JsonObject raw =
+        JsonParser.parseString("{\"replicas\":3,\"ratio\":1.50,\"big\":123456789012345678901}")
+            .getAsJsonObject();
+
+    Map<String, Object> tree = JsonTrees.toJava(raw);
+
+    assertThat(tree.get("replicas")).isEqualTo(3L);
+    assertThat(tree.get("ratio")).isEqualTo(new BigDecimal("1.50"));
+    assertThat(tree.get("big")).isEqualTo(new java.math.BigInteger("123456789012345678901"));
+    assertThat(JsonTrees.toJson(tree))
+        .isEqualTo("{\"replicas\":3,\"ratio\":1.50,\"big\":123456789012345678901}");
+  }
+}
