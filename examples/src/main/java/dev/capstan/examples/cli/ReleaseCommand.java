@@ -18,11 +18,8 @@ import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanRenderer;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -90,17 +87,26 @@ final class ReleaseCommand implements Runnable {
 
   /** Options of the subcommands that read a release file. */
   static final class FileOptions {
+    @Parameters(
+        index = "0",
+        arity = "0..1",
+        paramLabel = "NAME",
+        description = "The release name (default: the release file's; required for manifests).")
+    @Nullable String name;
+
     @Option(
         names = {"-f", "--file"},
         required = true,
-        paramLabel = "FILE",
-        description = "The release file (YAML or JSON).")
+        paramLabel = "FILE|DIR",
+        description =
+            "A release file, or plain Kubernetes manifests: a YAML/JSON file (multi-document),"
+                + " a directory of them or a glob such as 'k8s/*.yaml'.")
     @Nullable Path file;
 
     @Option(
         names = "--release",
         paramLabel = "NAME",
-        description = "The release name (default: the file's).")
+        description = "The release name (same as NAME).")
     @Nullable String release;
 
     @Option(names = "--adopt", description = "Take ownership of existing objects no release owns.")
@@ -178,18 +184,22 @@ final class ReleaseCommand implements Runnable {
     }
 
     ReleaseFile load(FileOptions f) {
-      Path file = cli().resolve(java.util.Objects.requireNonNull(f.file, "file"));
-      byte[] bytes;
-      try {
-        bytes = Files.readAllBytes(file);
-      } catch (NoSuchFileException e) {
-        throw new IllegalArgumentException("-f: no such file: " + f.file, e);
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot read " + f.file, e);
+      Path given = java.util.Objects.requireNonNull(f.file, "file");
+      Path file = cli().resolve(given);
+      boolean glob = given.toString().chars().anyMatch(c -> "*?[{".indexOf(c) >= 0);
+      if (!glob && !Files.exists(file)) {
+        throw new IllegalArgumentException("-f: no such file: " + given);
+      }
+      if (f.name != null && f.release != null && !f.name.equals(f.release)) {
+        throw new IllegalArgumentException(
+            "NAME and --release name different releases: " + f.name + ", " + f.release);
       }
       Function<String, @Nullable String> env = cli().env();
-      return ReleaseFiles.parse(
-          bytes, String.valueOf(f.file), new Overrides(common.namespace, f.release), env);
+      return ReleaseFiles.read(
+          file,
+          String.valueOf(given),
+          new Overrides(common.namespace, f.name != null ? f.name : f.release),
+          env);
     }
 
     static ReleaseSpec spec(ReleaseFile file, FileOptions f, Duration timeout) {

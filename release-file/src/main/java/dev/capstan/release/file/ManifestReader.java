@@ -37,6 +37,8 @@ final class ManifestReader {
 
   private final List<String> problems;
   private final List<Located> entries = new ArrayList<>();
+  private final java.util.Set<Located> syntaxErrors =
+      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
   /** A document and where it comes from. */
   private record Located(String at, @Nullable Object tree) {}
@@ -76,17 +78,16 @@ final class ManifestReader {
         problems.add(prefix + "(" + label + "): " + e.getMessage());
         continue;
       }
-      List<ManifestYaml.Document> docs;
-      try {
-        docs = ManifestYaml.loadAll(text, label);
-      } catch (IllegalArgumentException e) {
-        problems.add(prefix + "(" + label + String.valueOf(e.getMessage()).replaceFirst(":", "):"));
-        continue;
-      }
+      List<ManifestYaml.Document> docs = new ArrayList<>();
+      String error = ManifestYaml.loadAll(text, label, docs);
       for (ManifestYaml.Document doc : docs) {
         if (doc.tree() != null) {
           entries.add(new Located(prefix + "(" + label + "#" + doc.index() + ")", doc.tree()));
         }
+      }
+      if (error != null) {
+        entries.add(new Located(prefix + "(" + label + error.replaceFirst(":", "):"), null));
+        syntaxErrors.add(entries.get(entries.size() - 1));
       }
     }
   }
@@ -106,7 +107,9 @@ final class ManifestReader {
     Map<String, Kind> defined = new HashMap<>();
     List<Located> documents = new ArrayList<>();
     for (Located entry : entries) {
-      if (entry.tree() instanceof Map<?, ?> tree
+      if (syntaxErrors.contains(entry)) {
+        documents.add(entry);
+      } else if (entry.tree() instanceof Map<?, ?> tree
           && tree.get("apiVersion") instanceof String apiVersion
           && tree.get("kind") instanceof String kind
           && "List".equals(kind)
@@ -152,6 +155,10 @@ final class ManifestReader {
 
   private @Nullable Manifest check(Located doc, String namespace, Map<String, Kind> defined) {
     String at = doc.at();
+    if (syntaxErrors.contains(doc)) {
+      problems.add(at);
+      return null;
+    }
     if (!(doc.tree() instanceof Map<?, ?> tree)) {
       problems.add(
           at

@@ -40,18 +40,21 @@ final class ManifestYaml {
    *     quoting the text around it (it may be a Secret's value)
    */
   static List<Document> loadAll(String text, String label) {
-    LoadSettings settings =
-        LoadSettings.builder()
-            .setLabel(label)
-            .setSchema(new ExactSchema())
-            .setAllowDuplicateKeys(false)
-            .setMaxAliasesForCollections(20)
-            .setAllowRecursiveKeys(false)
-            .setCodePointLimit(ReleaseFiles.MAX_BYTES)
-            .build();
     List<Document> docs = new ArrayList<>();
+    String error = loadAll(text, label, docs);
+    if (error != null) {
+      throw new IllegalArgumentException(error);
+    }
+    return docs;
+  }
+
+  /**
+   * Adds the documents of {@code text} to {@code docs} up to the first syntax problem, and returns
+   * that problem ({@code #index: not valid YAML at line L, column C: ...}), or {@code null}.
+   */
+  static @Nullable String loadAll(String text, String label, List<Document> docs) {
     try {
-      for (Object tree : new Load(settings).loadAllFromString(text)) {
+      for (Object tree : new Load(settings(label)).loadAllFromString(text)) {
         docs.add(new Document(docs.size(), tree));
       }
     } catch (MarkedYamlEngineException e) {
@@ -60,13 +63,22 @@ final class ManifestYaml {
           mark.map(m -> " at line " + (m.getLine() + 1) + ", column " + (m.getColumn() + 1))
               .orElse("");
       String problem = e.getProblem() == null ? "syntax error" : e.getProblem();
-      throw new IllegalArgumentException(
-          "#" + docs.size() + ": not valid YAML" + where + ": " + oneLine(problem), e);
+      return "#" + docs.size() + ": not valid YAML" + where + ": " + oneLine(problem);
     } catch (YamlEngineException e) {
-      throw new IllegalArgumentException(
-          "#" + docs.size() + ": not valid YAML: " + oneLine(String.valueOf(e.getMessage())), e);
+      return "#" + docs.size() + ": not valid YAML: " + oneLine(String.valueOf(e.getMessage()));
     }
-    return docs;
+    return null;
+  }
+
+  private static LoadSettings settings(String label) {
+    return LoadSettings.builder()
+        .setLabel(label)
+        .setSchema(new ExactSchema())
+        .setAllowDuplicateKeys(false)
+        .setMaxAliasesForCollections(20)
+        .setAllowRecursiveKeys(false)
+        .setCodePointLimit(ReleaseFiles.MAX_BYTES)
+        .build();
   }
 
   private static String oneLine(String s) {

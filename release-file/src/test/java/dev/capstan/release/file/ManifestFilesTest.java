@@ -270,8 +270,6 @@ class ManifestFilesTest {
     assertThat(e.source()).isEqualTo(release.toString());
     assertThat(e.problems())
         .containsExactly(
-            "spec.manifests[0] (k8s/b.yaml#0): not valid YAML at line 4, column 1: expected ',' or"
-                + " ']', but got <stream end>",
             "spec.manifests[1].path: matches no file: 'missing/*.yaml'",
             "spec.manifests[2].path: no such file or directory: 'nowhere.yaml'",
             "spec.manifests[5]: a path entry must hold only path, a string (a file, directory or"
@@ -291,6 +289,8 @@ class ManifestFilesTest {
                 + " spec.services (web))",
             "spec.manifests[0] (k8s/a.yaml#7): ConfigMap/shop/waved: annotation capstan.dev/wave"
                 + " must be an integer from -100 to 100: 'soon'",
+            "spec.manifests[0] (k8s/b.yaml#0): not valid YAML at line 4, column 1: expected ',' or"
+                + " ']', but got <stream end>",
             "spec.manifests[3]: a manifest must be a mapping with apiVersion, kind and metadata:"
                 + " '42'",
             "spec.manifests[4]: ConfigMap/shop/ok is given twice (also at spec.manifests[0]"
