@@ -119,6 +119,13 @@ final class ReleaseCommand implements Runnable {
         names = "--create-namespace",
         description = "Create referenced namespaces that do not exist.")
     boolean createNamespace;
+
+    @Option(
+        names = "--allow-crd-deletion",
+        description =
+            "Let a prune delete CRDs the release no longer wants (deletes every custom resource"
+                + " of them, cluster-wide).")
+    boolean allowCrdDeletion;
   }
 
   /** A command's session: the target, a controller printing progress, and the output. */
@@ -209,6 +216,7 @@ final class ReleaseCommand implements Runnable {
                   .withAdopt(f.adopt)
                   .withAtomic(f.atomic)
                   .withCreateNamespace(f.createNamespace)
+                  .withAllowCrdDeletion(f.allowCrdDeletion)
                   .withTimeout(timeout));
     }
 
@@ -474,6 +482,12 @@ final class ReleaseCommand implements Runnable {
     @Option(names = "--purge", description = "Delete every record of the release too.")
     boolean purge;
 
+    @Option(
+        names = "--delete-crds",
+        description =
+            "Delete the release's CRDs too (deletes every custom resource of them, cluster-wide).")
+    boolean deleteCrds;
+
     @Option(names = "--yes", description = "Do not ask for confirmation.")
     boolean yes;
 
@@ -499,7 +513,12 @@ final class ReleaseCommand implements Runnable {
                   + ".");
       UninstallResult u =
           controller.uninstall(
-              ns, name, UninstallOptions.defaults().withKeepVolumes(keepVolumes).withPurge(purge));
+              ns,
+              name,
+              UninstallOptions.defaults()
+                  .withKeepVolumes(keepVolumes)
+                  .withPurge(purge)
+                  .withDeleteCrds(deleteCrds));
       if (json()) {
         ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
         ArrayNode deleted = doc.putArray("deleted");
@@ -511,7 +530,17 @@ final class ReleaseCommand implements Runnable {
         printJson(doc);
       } else {
         u.deleted().forEach(r -> out().println("deleted  " + r.key()));
-        u.retained().forEach(r -> out().println("retained " + r.key() + " (data kept)"));
+        u.retained()
+            .forEach(
+                r ->
+                    out()
+                        .println(
+                            "retained "
+                                + r.key()
+                                + (r.kind().isCrd()
+                                    ? " (a CRD: kept with its custom resources; --delete-crds"
+                                        + " deletes it)"
+                                    : " (data kept)")));
         out()
             .println(
                 "Release "

@@ -77,14 +77,14 @@ class CliOnKubernetesIT {
 
     assertThat(run(plane, "release", "cast", "-f", "release.yaml")).as(err).isZero();
     assertThat(out)
-        .contains("  + create     service/" + ns + "/web")
+        .contains("  + create     apps/Deployment/" + ns + "/web")
         .endsWith("Release " + ns + "/web revision 1 deployed.\n");
-    assertThat(err).contains("service(s) ready");
+    assertThat(err).contains("object(s) healthy");
 
     assertThat(run(plane, "release", "get", "web", "-n", ns.name(), "-o", "json")).isZero();
     JsonNode release = new ObjectMapper().readTree(out);
     assertThat(release.get("status").asText()).isEqualTo("deployed");
-    assertThat(release.get("owns")).hasSize(3);
+    assertThat(release.get("owns")).hasSize(4);
     V1Deployment deployment =
         new AppsV1Api(plane.client()).readNamespacedDeployment("web", ns.name()).execute();
     assertThat(Objects.requireNonNull(deployment.getMetadata()).getLabels())

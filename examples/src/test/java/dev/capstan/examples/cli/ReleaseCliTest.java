@@ -271,6 +271,12 @@ class ReleaseCliTest {
     assertThat(json().get("changesNothing").asBoolean()).isTrue();
     assertThat(out + err).doesNotContain("ZGVtby1vbmx5", "demo-only");
 
+    assertThat(run("release", "uninstall", "shop", "-n", "shop", "--yes")).isZero();
+    assertThat(out)
+        .startsWith("deleted  example.com/Widget/shop/gear\n")
+        .contains(
+            "retained apiextensions.k8s.io/CustomResourceDefinition//widgets.example.com (a CRD:"
+                + " kept with its custom resources; --delete-crds deletes it)\n");
     assertThat(run("release", "cast", "-n", "shop", "-f", shop)).isEqualTo(ExitCode.INVALID);
     assertThat(err)
         .isEqualTo(
