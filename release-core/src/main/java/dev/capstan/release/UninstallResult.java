@@ -12,7 +12,7 @@ import java.util.List;
  * @param release the tombstone ({@code UNINSTALLED}), or with {@code purged} the last record before
  *     it was deleted
  * @param deleted the objects deleted, in the order they were deleted
- * @param retained the volumes un-stamped with their data kept
+ * @param retained the objects un-stamped and kept: volume claims with their data, CRDs
  * @param purged whether every record was deleted
  */
 public record UninstallResult(

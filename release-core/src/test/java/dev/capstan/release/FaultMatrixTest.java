@@ -31,16 +31,73 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Makes every port operation fail (and, separately, crash right after succeeding) at every call
- * index of a three-kind upgrade, then checks the invariants and that a clean cast converges.
+ * index of an upgrade touching many kinds (typed specs and manifests: cluster-scoped RBAC, an
+ * Ingress, a CronJob that is pruned, a CRD with a custom resource), then checks the invariants and
+ * that a clean cast converges.
  */
 class FaultMatrixTest {
-  /** v1: a service, a secret and two configmaps. */
-  static final Payloads V1 =
-      payloads(web("web:1"), creds("v1"), configMap("a", "1"), configMap("b", "1"));
+  /** A CRD of the release and a custom resource of it. */
+  static final String CRD =
+      """
+      apiVersion: apiextensions.k8s.io/v1
+      kind: CustomResourceDefinition
+      metadata: {name: widgets.example.com}
+      spec:
+        group: example.com
+        scope: Namespaced
+        names: {kind: Widget, plural: widgets}
+        versions: [{name: v1, served: true, storage: true}]
+      """;
 
-  /** v2: every kind changes, b is pruned, c is created. */
+  static String widget(String size) {
+    return "{apiVersion: example.com/v1, kind: Widget, metadata: {name: w}, spec: {size: "
+        + size
+        + "}}";
+  }
+
+  static String role(String verb) {
+    return "{apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, metadata: {name:"
+        + " 'app:reader'}, rules: [{apiGroups: [''], resources: [pods], verbs: ["
+        + verb
+        + "]}]}";
+  }
+
+  static final String INGRESS =
+      "{apiVersion: networking.k8s.io/v1, kind: Ingress, metadata: {name: web}, spec: {rules:"
+          + " [{host: %s}]}}";
+
+  static final String CRON =
+      "{apiVersion: batch/v1, kind: CronJob, metadata: {name: nightly}, spec: {schedule: '0 3 * *"
+          + " *', jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name:"
+          + " n, image: 'tool:1'}]}}}}}}";
+
+  /**
+   * v1: a service, a secret, two configmaps, and manifests of several kinds: a cluster-scoped
+   * ClusterRole, an Ingress, a CronJob, a CRD with a custom resource.
+   */
+  static final Payloads V1 =
+      payloads(
+          web("web:1"),
+          creds("v1"),
+          configMap("a", "1"),
+          configMap("b", "1"),
+          Fixtures.yaml(role("get")),
+          Fixtures.yaml(INGRESS.formatted("v1.example.com")),
+          Fixtures.yaml(CRON),
+          Fixtures.yaml(CRD),
+          Fixtures.yaml(widget("1")));
+
+  /** v2: every kind changes, b and the CronJob are pruned, c is created. */
   static final Payloads V2 =
-      payloads(web("web:2"), creds("v2"), configMap("a", "2"), configMap("c", "2"));
+      payloads(
+          web("web:2"),
+          creds("v2"),
+          configMap("a", "2"),
+          configMap("c", "2"),
+          Fixtures.yaml(role("list")),
+          Fixtures.yaml(INGRESS.formatted("v2.example.com")),
+          Fixtures.yaml(CRD),
+          Fixtures.yaml(widget("2")));
 
   static final ConfigMapSpec BYSTANDER = configMap("bystander", "not ours");
   static final ConfigMapSpec FOREIGN = configMap("foreign", "another release's");

@@ -56,6 +56,17 @@ final class Fixtures {
     return VolumeSpec.of(NS, name, "1Gi").withReclaimPolicy(policy);
   }
 
+  /** A manifest from YAML (one document), in namespace {@link #NS} unless it names another. */
+  static Manifest yaml(String yaml) {
+    @SuppressWarnings("unchecked")
+    Map<String, Object> tree =
+        (Map<String, Object>)
+            new org.snakeyaml.engine.v2.api.Load(
+                    org.snakeyaml.engine.v2.api.LoadSettings.builder().build())
+                .loadFromString(yaml);
+    return Manifest.of(tree, NS);
+  }
+
   /** The object an item renders to (its first, for a service: the Deployment). */
   static Manifest obj(ResourceSpec spec) {
     return spec.render().get(0);
