@@ -1,5 +1,6 @@
 package dev.capstan.k8s;
 
+import com.google.gson.JsonObject;
 import dev.capstan.release.model.Kind;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
@@ -28,6 +29,34 @@ final class DynamicApis {
         ResourceApi<DynamicKubernetesObject, DynamicKubernetesListObject> calls) {
       this.resource = resource;
       this.calls = calls;
+    }
+
+    /**
+     * Every object matching the selectors, in pages, as raw JSON with its {@code apiVersion} and
+     * {@code kind} (the items of a LIST have neither).
+     */
+    List<JsonObject> list(
+        @Nullable String namespace,
+        @Nullable String labelSelector,
+        @Nullable String fieldSelector) {
+      List<JsonObject> items = calls.listRaw(namespace, labelSelector, fieldSelector);
+      items.forEach(this::typed);
+      return items;
+    }
+
+    /** Sets {@code apiVersion} and {@code kind} on an object of this resource that lacks them. */
+    JsonObject typed(JsonObject object) {
+      if (!object.has("apiVersion")) {
+        object.addProperty(
+            "apiVersion",
+            resource.group().isEmpty()
+                ? resource.version()
+                : resource.group() + "/" + resource.version());
+      }
+      if (!object.has("kind")) {
+        object.addProperty("kind", resource.kind());
+      }
+      return object;
     }
   }
 

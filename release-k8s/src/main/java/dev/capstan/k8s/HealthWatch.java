@@ -98,7 +98,7 @@ final class HealthWatch {
       scopeApis.put(scope, api);
       String field =
           g.getValue().size() == 1 ? "metadata.name=" + g.getValue().iterator().next() : null;
-      for (JsonObject o : api.calls.listRaw(scope.namespace(), null, field)) {
+      for (JsonObject o : api.list(scope.namespace(), null, field)) {
         state.object(scope.kind(), o);
       }
     }
@@ -166,8 +166,14 @@ final class HealthWatch {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      List<ResourceRef> pending = state.pending();
+      ResourceRef first = pending.isEmpty() ? watched.get(0) : pending.get(0);
       throw Errors.RELEASE.translate(
-          "watch", "objects", null, null, new KubeFailure(0, "", "interrupted", null));
+          "watch",
+          first.kind().kind(),
+          first.namespace(),
+          null,
+          new KubeFailure(0, "", "interrupted", null));
     } finally {
       loops.forEach(WatchLoop::stop);
     }
@@ -326,7 +332,7 @@ final class HealthWatch {
       return HealthRules.VolumeBinding.IMMEDIATE;
     }
     if (!classesRead) {
-      for (JsonObject sc : apis.api(DynamicApis.STORAGE_CLASSES).calls.listRaw(null, null, null)) {
+      for (JsonObject sc : apis.api(DynamicApis.STORAGE_CLASSES).list(null, null, null)) {
         String name = JsonTrees.text(sc, "metadata", "name");
         if (name == null) {
           continue;
@@ -438,7 +444,7 @@ final class HealthWatch {
           for (Watch.Response<DynamicKubernetesObject> r : watch) {
             failures = 0;
             if (r.object != null && !"ERROR".equals(r.type) && !"BOOKMARK".equals(r.type)) {
-              events.add(new Event(stream, r.type, r.object.getRaw()));
+              events.add(new Event(stream, r.type, api.typed(r.object.getRaw())));
             }
           }
         } catch (RuntimeException e) {

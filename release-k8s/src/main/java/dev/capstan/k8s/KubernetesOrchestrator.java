@@ -104,7 +104,7 @@ public final class KubernetesOrchestrator implements Orchestrator {
     String field = names.size() == 1 ? "metadata.name=" + names.iterator().next() : null;
     String label = kind.equals(Kind.SECRET) ? ReleaseRecords.NOT_RECORDS : null;
     List<LiveObject> out = new ArrayList<>();
-    for (JsonObject raw : api.calls.listRaw(scope(kind, namespace), label, field)) {
+    for (JsonObject raw : api.list(scope(kind, namespace), label, field)) {
       String name = JsonTrees.text(raw, "metadata", "name");
       if (name == null || !names.contains(name)) {
         continue;
@@ -115,7 +115,8 @@ public final class KubernetesOrchestrator implements Orchestrator {
         continue;
       }
       OwnershipStamp stamp = Stamps.read(annotations(raw));
-      String drift = stamp == null ? null : Drift.of(raw, Stamps.MANAGER_NAME);
+      String drift =
+          stamp == null ? null : Drift.of(raw, Stamps.MANAGER_NAME, kind, stamp.contentHash());
       out.add(new LiveObject(ref, content(raw, kind), stamp, drift));
     }
     return out;

@@ -193,6 +193,49 @@ class GenericMappingTest {
   }
 
   @Test
+  void aKeyAnotherManagerAddsIsNoDriftWhileCapstansFieldsStillHashAsApplied() {
+    JsonObject raw = served(SETTINGS, stamp(SETTINGS));
+    raw.getAsJsonObject("metadata").remove("managedFields");
+    entry(
+        raw,
+        "capstan",
+        "Apply",
+        "2026-11-30T06:00:00Z",
+        null,
+        "{\"f:metadata\":{\"f:labels\":{\"f:tier\":{},\"f:app.kubernetes.io/managed-by\":{}},"
+            + "\"f:annotations\":{\"f:team\":{},\"f:capstan.dev/reclaim-policy\":{},"
+            + "\"f:capstan.dev/release\":{}}},\"f:data\":{\"f:color\":{}}}");
+    raw.getAsJsonObject("data").addProperty("extra", "1");
+    entry(
+        raw,
+        "sidecar-tool",
+        "Apply",
+        "2026-11-30T06:00:05Z",
+        null,
+        "{\"f:data\":{\"f:extra\":{}}}");
+    String hash = ContentHash.of(SETTINGS);
+
+    assertThat(Drift.of(raw, "capstan", Kind.CONFIG_MAP, hash)).isNull();
+    // without the hash, the rule alone cannot tell an added key from a taken one
+    assertThat(Drift.of(raw, "capstan")).isEqualTo("field .data.extra owned by sidecar-tool");
+
+    // once Capstan's color is taken, its fields no longer hash as applied: drift
+    raw.getAsJsonObject("data").addProperty("color", "red");
+    JsonObject capstans =
+        raw.getAsJsonObject("metadata").getAsJsonArray("managedFields").get(0).getAsJsonObject();
+    capstans.getAsJsonObject("fieldsV1").getAsJsonObject("f:data").remove("f:color");
+    entry(
+        raw,
+        "kubectl-edit",
+        "Update",
+        "2026-11-30T06:00:09Z",
+        null,
+        "{\"f:data\":{\"f:color\":{}}}");
+    assertThat(Drift.of(raw, "capstan", Kind.CONFIG_MAP, hash))
+        .isEqualTo("field .data.extra owned by sidecar-tool");
+  }
+
+  @Test
   void numbersKeepTheirForm() {
     JsonObject raw =
         JsonParser.parseString("{\"replicas\":3,\"ratio\":1.50,\"big\":123456789012345678901}")

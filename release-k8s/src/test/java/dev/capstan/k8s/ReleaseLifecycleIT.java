@@ -76,11 +76,12 @@ class ReleaseLifecycleIT {
     assertThat(first.release().status()).isEqualTo(ReleaseStatus.DEPLOYED);
     assertThat(actions(first.plan()))
         .containsExactly(
-            "reference namespace//" + ns,
-            "create volume/" + ns + "/data",
-            "create configmap/" + ns + "/settings",
-            "create secret/" + ns + "/creds",
-            "create service/" + ns + "/web");
+            "reference Namespace//" + ns,
+            "create PersistentVolumeClaim/" + ns + "/data",
+            "create ConfigMap/" + ns + "/settings",
+            "create Secret/" + ns + "/creds",
+            "create apps/Deployment/" + ns + "/web",
+            "create Service/" + ns + "/web");
     String id = first.release().id();
     V1Deployment web = cluster.apps.readNamespacedDeployment("web", ns).execute();
     assertStamped(web.getMetadata(), ns, id, 1);
@@ -109,17 +110,18 @@ class ReleaseLifecycleIT {
     Plan again = controller.plan(spec(ns, v1(ns)));
     assertThat(actions(again))
         .containsExactly(
-            "reference namespace//" + ns,
-            "unchanged volume/" + ns + "/data",
-            "unchanged configmap/" + ns + "/settings",
-            "unchanged secret/" + ns + "/creds",
-            "unchanged service/" + ns + "/web");
+            "reference Namespace//" + ns,
+            "unchanged PersistentVolumeClaim/" + ns + "/data",
+            "unchanged ConfigMap/" + ns + "/settings",
+            "unchanged Secret/" + ns + "/creds",
+            "unchanged apps/Deployment/" + ns + "/web",
+            "unchanged Service/" + ns + "/web");
 
     cluster.requests().reset();
     CastResult second = controller.cast(spec(ns, v1(ns)), v1(ns));
 
     assertThat(second.release().revision()).isEqualTo(2);
-    assertThat(second.plan().changes(Action.UNCHANGED)).hasSize(4);
+    assertThat(second.plan().changes(Action.UNCHANGED)).hasSize(5);
     // Exactly the reads, the record and the lease: no object write.
     assertThat(cluster.requests().counts())
         .containsExactlyInAnyOrderEntriesOf(
@@ -128,7 +130,7 @@ class ReleaseLifecycleIT {
                 entry("LIST namespaces", 1L),
                 entry("LIST configmaps", 1L),
                 entry("LIST persistentvolumeclaims", 1L),
-                entry("LIST deployments", 2L), // observe, and readiness (all rolled out)
+                entry("LIST deployments", 1L), // observe; nothing written, nothing to wait for
                 entry("LIST services", 1L),
                 entry("GET leases", 2L),
                 entry("UPDATE leases", 2L), // acquire, release
@@ -168,12 +170,13 @@ class ReleaseLifecycleIT {
 
     assertThat(actions(result.plan()))
         .containsExactly(
-            "reference namespace//" + ns,
-            "unchanged volume/" + ns + "/data",
-            "create configmap/" + ns + "/features",
-            "update configmap/" + ns + "/settings",
-            "update service/" + ns + "/web",
-            "prune secret/" + ns + "/creds");
+            "reference Namespace//" + ns,
+            "unchanged PersistentVolumeClaim/" + ns + "/data",
+            "create ConfigMap/" + ns + "/features",
+            "update ConfigMap/" + ns + "/settings",
+            "update apps/Deployment/" + ns + "/web",
+            "unchanged Service/" + ns + "/web",
+            "prune Secret/" + ns + "/creds");
     assertThat(cluster.core.readNamespacedConfigMap("settings", ns).execute().getData())
         .containsExactly(entry("color", "green")); // "size" was Capstan's, so it is gone
     assertThat(cluster.core.readNamespacedConfigMap("features", ns).execute().getData())
@@ -182,18 +185,15 @@ class ReleaseLifecycleIT {
     assertThat(cluster.core.listNamespacedSecret(ns).execute().getItems())
         .extracting(s -> s.getMetadata().getName())
         .doesNotContain("creds");
-    // One write per changed object (the service is a Deployment and a Service), kind by kind in
-    // apply order (objects of one kind are applied in parallel), the prune last.
+    // One write per changed object (the service's Service did not change: no write), kind by
+    // kind in apply order (objects of one kind are applied in parallel), the prune last.
     List<String> writes = objectWrites(cluster);
-    assertThat(writes).hasSize(5);
+    assertThat(writes).hasSize(4);
     assertThat(writes.subList(0, 2))
         .containsExactlyInAnyOrder(
             "PATCH configmaps " + ns + "/features", "PATCH configmaps " + ns + "/settings");
-    assertThat(writes.subList(2, 5))
-        .containsExactly(
-            "PATCH deployments " + ns + "/web",
-            "PATCH services " + ns + "/web",
-            "DELETE secrets " + ns + "/creds");
+    assertThat(writes.subList(2, 4))
+        .containsExactly("PATCH deployments " + ns + "/web", "DELETE secrets " + ns + "/creds");
   }
 
   @Test
@@ -209,8 +209,8 @@ class ReleaseLifecycleIT {
     Plan plan = controller.plan(spec(ns, v1(ns)));
     assertThat(plan.changes(Action.REPAIR))
         .extracting(c -> c.ref().key())
-        .containsExactly("configmap/" + ns + "/settings");
-    assertThat(plan.changes(Action.UNCHANGED)).hasSize(3);
+        .containsExactly("ConfigMap/" + ns + "/settings");
+    assertThat(plan.changes(Action.UNCHANGED)).hasSize(4);
 
     cluster.requests().reset();
     controller.cast(spec(ns, v1(ns)), v1(ns));
@@ -239,11 +239,12 @@ class ReleaseLifecycleIT {
 
     assertThat(actions(controller.plan(spec(ns, v1(ns)))))
         .containsExactly(
-            "reference namespace//" + ns,
-            "unchanged volume/" + ns + "/data",
-            "unchanged configmap/" + ns + "/settings",
-            "unchanged secret/" + ns + "/creds",
-            "unchanged service/" + ns + "/web");
+            "reference Namespace//" + ns,
+            "unchanged PersistentVolumeClaim/" + ns + "/data",
+            "unchanged ConfigMap/" + ns + "/settings",
+            "unchanged Secret/" + ns + "/creds",
+            "unchanged apps/Deployment/" + ns + "/web",
+            "unchanged Service/" + ns + "/web");
   }
 
   @Test
@@ -258,7 +259,7 @@ class ReleaseLifecycleIT {
     CastResult result = controller.cast(spec(ns, v1(ns)), v1(ns));
 
     PlannedChange recreate = result.plan().changes(Action.CREATE).get(0);
-    assertThat(recreate.ref().key()).isEqualTo("configmap/" + ns + "/settings");
+    assertThat(recreate.ref().key()).isEqualTo("ConfigMap/" + ns + "/settings");
     assertThat(recreate.reason()).isEqualTo("recreate: deleted out of band");
     assertThat(cluster.core.readNamespacedConfigMap("settings", ns).execute().getData())
         .containsEntry("color", "blue");
@@ -280,18 +281,20 @@ class ReleaseLifecycleIT {
         .singleElement()
         .satisfies(
             c -> {
-              assertThat(c.ref().key()).isEqualTo("configmap/" + ns + "/settings");
+              assertThat(c.ref().key()).isEqualTo("ConfigMap/" + ns + "/settings");
               assertThat(c.reason())
                   .isEqualTo("exists and is unmanaged; pass adopt to take ownership");
             });
     assertThat(cluster.writes()).isEmpty();
-    assertThat(cluster.requests().counts().keySet()).allMatch(k -> k.startsWith("LIST "));
+    // Reads only: the observation LISTs and one discovery round (GET /api, GET /apis).
+    assertThat(cluster.requests().counts().keySet())
+        .allMatch(k -> k.startsWith("LIST ") || k.equals("GET /api") || k.equals("GET /apis"));
 
     CastResult adopted = controller.cast(spec(ns, v1(ns)).withAdopt(true), v1(ns));
 
     assertThat(adopted.plan().changes(Action.ADOPT))
         .extracting(c -> c.ref().key())
-        .containsExactly("configmap/" + ns + "/settings");
+        .containsExactly("ConfigMap/" + ns + "/settings");
     V1ConfigMap settings = cluster.core.readNamespacedConfigMap("settings", ns).execute();
     assertThat(settings.getData()).containsEntry("color", "blue");
     assertStamped(settings.getMetadata(), ns, adopted.release().id(), 1);
@@ -374,18 +377,19 @@ class ReleaseLifecycleIT {
     assertThat(uninstalled.deleted())
         .extracting(ResourceRef::key)
         .containsExactly(
-            "service/" + ns + "/web",
-            "secret/" + ns + "/creds",
-            "configmap/" + ns + "/another",
-            "configmap/" + ns + "/settings",
-            "volume/" + ns + "/cache");
+            "Service/" + ns + "/web",
+            "apps/Deployment/" + ns + "/web",
+            "Secret/" + ns + "/creds",
+            "ConfigMap/" + ns + "/another",
+            "ConfigMap/" + ns + "/settings",
+            "PersistentVolumeClaim/" + ns + "/cache");
     assertThat(uninstalled.retained())
         .extracting(ResourceRef::key)
-        .containsExactly("volume/" + ns + "/data");
+        .containsExactly("PersistentVolumeClaim/" + ns + "/data");
     assertThat(objectWrites(cluster))
         .containsExactly(
-            "DELETE deployments " + ns + "/web",
             "DELETE services " + ns + "/web",
+            "DELETE deployments " + ns + "/web",
             "DELETE secrets " + ns + "/creds",
             "DELETE configmaps " + ns + "/another",
             "DELETE configmaps " + ns + "/settings",
@@ -411,7 +415,7 @@ class ReleaseLifecycleIT {
         .singleElement()
         .satisfies(
             c -> {
-              assertThat(c.ref().key()).isEqualTo("volume/" + ns + "/data");
+              assertThat(c.ref().key()).isEqualTo("PersistentVolumeClaim/" + ns + "/data");
               assertThat(c.reason()).isEqualTo("re-adopt volume retained earlier");
             });
     V1PersistentVolumeClaim readopted =

@@ -159,9 +159,39 @@ public final class ControlPlaneExtension
 
   private static Started start(ControlPlaneSettings settings) {
     try {
-      return new Started(ControlPlane.startOrConnect(settings), null);
+      ControlPlane plane = ControlPlane.startOrConnect(settings);
+      defaultStorageClass(plane);
+      return new Started(plane, null);
     } catch (RuntimeException e) {
       return new Started(null, e);
+    }
+  }
+
+  /** The name of the default StorageClass every test control plane has. */
+  public static final String DEFAULT_STORAGE_CLASS = "capstan-it-local";
+
+  /**
+   * Makes a default StorageClass that binds on first consumer (no provisioner: claims stay Pending
+   * until a test binds a PersistentVolume), as a real cluster has a default class: Capstan counts a
+   * claim of such a class as ready while Pending. Idempotent, for a reused control plane.
+   */
+  private static void defaultStorageClass(ControlPlane plane) {
+    String body =
+        "{\"apiVersion\":\"storage.k8s.io/v1\",\"kind\":\"StorageClass\","
+            + "\"metadata\":{\"name\":\""
+            + DEFAULT_STORAGE_CLASS
+            + "\",\"annotations\":{\"storageclass.kubernetes.io/is-default-class\":\"true\"}},"
+            + "\"provisioner\":\"kubernetes.io/no-provisioner\","
+            + "\"volumeBindingMode\":\"WaitForFirstConsumer\"}";
+    io.kubernetes.client.util.generic.KubernetesApiResponse<?> r =
+        new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi(
+                "storage.k8s.io", "v1", "storageclasses", plane.client())
+            .create(
+                new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject(
+                    com.google.gson.JsonParser.parseString(body).getAsJsonObject()));
+    if (!r.isSuccess() && r.getHttpStatusCode() != 409) {
+      throw new IllegalStateException(
+          "could not create the default StorageClass: HTTP " + r.getHttpStatusCode());
     }
   }
 
