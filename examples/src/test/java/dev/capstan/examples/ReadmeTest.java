@@ -144,10 +144,12 @@ class ReadmeTest {
             .build();
     releases.cast(ReleaseSpec.of("shop", "web", payloads), payloads);
     // From files (a directory, a glob or a multi-document YAML file, as kubectl apply -f takes):
-    ReleaseFile shop = ReleaseFiles.read(Path.of("apps/shop"), new Overrides("shop", "shop"), env);
+    ReleaseFile shop =
+        ReleaseFiles.read(
+            Path.of("src/main/resources/apps/shop"), new Overrides("shop", "shop"), env);
     // manifests:end
 
-    assertThat(shop.payloads().size()).isEqualTo(18);
+    assertThat(shop.payloads().size()).isEqualTo(19);
     assertThat(cluster.writes())
         .containsExactly(
             "apply:batch/Job/shop/migrate",

@@ -17,39 +17,41 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * The example application in {@code examples/apps/shop/} — plain Kubernetes manifests of fifteen
- * kinds, a CRD and two of its custom resources — cast on the in-memory cluster as the CLI's {@code
- * release cast shop -n shop -f examples/apps/shop/ --create-namespace} does.
+ * The example application in {@code examples/src/main/resources/apps/shop/} — plain Kubernetes
+ * manifests of sixteen kinds, a CRD and two of its custom resources — cast on the in-memory cluster
+ * as the CLI's {@code release cast shop -n shop -f examples/src/main/resources/apps/shop/
+ * --create-namespace} does ({@code AnyKindReleaseIT} casts it on a real control plane).
  */
 class ShopAppTest {
-  private static final Path SHOP = Path.of("apps/shop");
+  private static final Path SHOP = Path.of("src/main/resources/apps/shop");
 
   /**
-   * Wave -1 first (the migration and what it needs), then the rank table; the CRD is awaited
+   * Wave -1 first (the migration Job, which must complete), then the rank table; the CRD is awaited
    * (Established) before anything after it, and its custom resources come last.
    */
   static final String[] APPLY_ORDER = {
     "namespace:shop",
+    "apply:batch/Job/shop/migrate",
+    "verify",
+    "apply:apiextensions.k8s.io/CustomResourceDefinition//widgets.shop.example.com",
+    "verify",
+    "apply:rbac.authorization.k8s.io/ClusterRole//shop-metrics-reader",
     "apply:ServiceAccount/shop/shop",
-    "apply:Secret/shop/shop-db",
-    "apply:batch/Job/shop/migrate-1-4-2",
-    "verify",
-    "apply:apiextensions.k8s.io/CustomResourceDefinition//widgets.example.com",
-    "verify",
-    "apply:networking.k8s.io/NetworkPolicy/shop/db",
+    "apply:networking.k8s.io/NetworkPolicy/shop/web",
     "apply:rbac.authorization.k8s.io/Role/shop/shop-reader",
     "apply:rbac.authorization.k8s.io/RoleBinding/shop/shop-reader",
     "apply:ConfigMap/shop/shop-settings",
+    "apply:Secret/shop/shop-creds",
     "apply:apps/Deployment/shop/web",
     "apply:apps/StatefulSet/shop/db",
-    "apply:batch/CronJob/shop/cleanup",
+    "apply:batch/CronJob/shop/report",
     "apply:Service/shop/db",
     "apply:Service/shop/web",
     "apply:autoscaling/HorizontalPodAutoscaler/shop/web",
     "apply:networking.k8s.io/Ingress/shop/web",
     "apply:policy/PodDisruptionBudget/shop/web",
-    "apply:example.com/Widget/shop/gear",
-    "apply:example.com/Widget/shop/spinner",
+    "apply:shop.example.com/Widget/shop/blue",
+    "apply:shop.example.com/Widget/shop/green",
     "verify"
   };
 
@@ -70,7 +72,7 @@ class ShopAppTest {
     CastResult first = releases.cast(spec(shop), shop.payloads());
 
     assertThat(first.release().status().id()).isEqualTo("deployed");
-    assertThat(first.release().owns()).hasSize(18);
+    assertThat(first.release().owns()).hasSize(19);
     assertThat(cluster.writes()).containsExactly(APPLY_ORDER);
 
     cluster.clearOperations();
@@ -118,8 +120,8 @@ class ShopAppTest {
     assertThat(u.deleted())
         .extracting(ResourceRef::key)
         .containsExactly(
-            "example.com/Widget/shop/gear",
-            "example.com/Widget/shop/spinner",
+            "shop.example.com/Widget/shop/blue",
+            "shop.example.com/Widget/shop/green",
             "Service/shop/db",
             "Service/shop/web",
             "autoscaling/HorizontalPodAutoscaler/shop/web",
@@ -127,17 +129,18 @@ class ShopAppTest {
             "policy/PodDisruptionBudget/shop/web",
             "apps/Deployment/shop/web",
             "apps/StatefulSet/shop/db",
-            "batch/CronJob/shop/cleanup",
-            "batch/Job/shop/migrate-1-4-2",
-            "Secret/shop/shop-db",
+            "batch/CronJob/shop/report",
+            "batch/Job/shop/migrate",
+            "Secret/shop/shop-creds",
             "ConfigMap/shop/shop-settings",
             "ServiceAccount/shop/shop",
-            "networking.k8s.io/NetworkPolicy/shop/db",
+            "networking.k8s.io/NetworkPolicy/shop/web",
             "rbac.authorization.k8s.io/Role/shop/shop-reader",
-            "rbac.authorization.k8s.io/RoleBinding/shop/shop-reader");
+            "rbac.authorization.k8s.io/RoleBinding/shop/shop-reader",
+            "rbac.authorization.k8s.io/ClusterRole//shop-metrics-reader");
     assertThat(cluster.objects())
         .extracting(ResourceRef::key)
-        .containsExactly("apiextensions.k8s.io/CustomResourceDefinition//widgets.example.com");
+        .containsExactly("apiextensions.k8s.io/CustomResourceDefinition//widgets.shop.example.com");
     assertThat(cluster.object(cluster.objects().get(0)).orElseThrow().kind())
         .isEqualTo(Kind.CUSTOM_RESOURCE_DEFINITION);
   }

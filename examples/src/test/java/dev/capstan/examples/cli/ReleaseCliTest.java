@@ -248,7 +248,7 @@ class ReleaseCliTest {
 
   @Test
   void aDirectoryOfPlainManifestsIsOneReleaseNamedOnTheCommandLine() throws IOException {
-    String shop = Path.of("apps/shop").toAbsolutePath().toString();
+    String shop = Path.of("src/main/resources/apps/shop").toAbsolutePath().toString();
 
     assertThat(run("release", "plan", "shop", "-n", "shop", "-f", shop, "--create-namespace"))
         .isZero();
@@ -257,26 +257,25 @@ class ReleaseCliTest {
             """
             Plan for release shop/shop: revision 1 (first install)
               = reference  Namespace//shop  (missing; created because createNamespace is set)
-              + create     ServiceAccount/shop/shop
-              + create     Secret/shop/shop-db
-              + create     batch/Job/shop/migrate-1-4-2
-              + create     apiextensions.k8s.io/CustomResourceDefinition//widgets.example.com
+              + create     batch/Job/shop/migrate
+              + create     apiextensions.k8s.io/CustomResourceDefinition//widgets.shop.example.com
+              + create     rbac.authorization.k8s.io/ClusterRole//shop-metrics-reader
             """)
-        .endsWith("Summary: 18 create, 1 reference\n");
+        .endsWith("Summary: 19 create, 1 reference\n");
     assertThat(run("release", "cast", "shop", "-n", "shop", "-f", shop, "--create-namespace"))
         .isZero();
     assertThat(out).endsWith("Release shop/shop revision 1 deployed.\n");
     assertThat(run("release", "plan", "-n", "shop", "-f", shop, "--release", "shop", "-o", "json"))
         .isZero();
     assertThat(json().get("changesNothing").asBoolean()).isTrue();
-    assertThat(out + err).doesNotContain("ZGVtby1vbmx5", "demo-only");
+    assertThat(out + err).doesNotContain("czNjcmV0LWRiLXBhc3N3b3Jk", "s3cret-db-password");
 
     assertThat(run("release", "uninstall", "shop", "-n", "shop", "--yes")).isZero();
     assertThat(out)
-        .startsWith("deleted  example.com/Widget/shop/gear\n")
+        .startsWith("deleted  shop.example.com/Widget/shop/blue\n")
         .contains(
-            "retained apiextensions.k8s.io/CustomResourceDefinition//widgets.example.com (a CRD:"
-                + " kept with its custom resources; --delete-crds deletes it)\n");
+            "retained apiextensions.k8s.io/CustomResourceDefinition//widgets.shop.example.com (a"
+                + " CRD: kept with its custom resources; --delete-crds deletes it)\n");
     assertThat(run("release", "cast", "-n", "shop", "-f", shop)).isEqualTo(ExitCode.INVALID);
     assertThat(err)
         .isEqualTo(
