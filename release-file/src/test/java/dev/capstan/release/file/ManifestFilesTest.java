@@ -132,6 +132,12 @@ class ManifestFilesTest {
         ReleaseFiles.read(
             dir.resolve("app/a.yml"), new Overrides(null, "one"), ManifestFilesTest::noEnv);
     assertThat(keys(single)).isEqualTo("ConfigMap/default/a");
+    ReleaseFile globbed =
+        ReleaseFiles.read(
+            dir.resolve("app/**.yaml"), new Overrides("shop", "g"), ManifestFilesTest::noEnv);
+    assertThat(keys(globbed))
+        .isEqualTo(
+            "ConfigMap/shop/b, ConfigMap/shop/c, Secret/shop/s, apps/Deployment/elsewhere/d");
   }
 
   @Test
