@@ -21,7 +21,7 @@ interface Errors {
   Errors UPDATE =
       (operation, kind, namespace, name, f) ->
           new dev.capstan.update.ClusterException(
-              message(operation, kind, namespace, name, f), f.transport());
+              operation, kind, namespace, name, f.status(), f.detail(), f.transport());
 
   /**
    * The exception for a failed request.
@@ -38,28 +38,4 @@ interface Errors {
       @Nullable String namespace,
       @Nullable String name,
       KubeFailure failure);
-
-  /** {@code patch Deployment shop/web failed (HTTP 422): <message>}. */
-  static String message(
-      String operation,
-      String kind,
-      @Nullable String namespace,
-      @Nullable String name,
-      KubeFailure f) {
-    StringBuilder sb = new StringBuilder(operation).append(' ').append(kind);
-    if (name != null) {
-      sb.append(' ');
-      if (namespace != null && !namespace.isEmpty()) {
-        sb.append(namespace).append('/');
-      }
-      sb.append(name);
-    } else if (namespace != null && !namespace.isEmpty()) {
-      sb.append(" in namespace ").append(namespace);
-    }
-    sb.append(" failed");
-    if (f.status() > 0) {
-      sb.append(" (HTTP ").append(f.status()).append(')');
-    }
-    return sb.append(": ").append(f.detail()).toString();
-  }
 }

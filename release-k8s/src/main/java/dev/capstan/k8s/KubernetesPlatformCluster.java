@@ -50,9 +50,11 @@ import org.jspecify.annotations.Nullable;
  * of pods per namespace, and one LIST of CustomResourceDefinitions; image and env changes are
  * strategic-merge patches under field manager {@value #FIELD_MANAGER} (only the containers, env
  * vars, labels and annotations the {@link DeploymentPatch} names); CRDs are written by server-side
- * apply and waited for (by watch) until {@code Established} and {@code NamesAccepted}. {@link
- * #rolloutWaiter()} waits for rollouts by watching, with {@code kubectl rollout status} semantics,
- * failing fast on pods that cannot start.
+ * apply and waited for (by watch) until {@code Established} and {@code NamesAccepted}. For the
+ * plan's CRD preview, the inventory reports each existing CRD's {@code status.storedVersions} and
+ * the spec a server-side dry-run apply of the release's document gives (so an unchanged CRD
+ * compares equal after the API server's defaulting). {@link #rolloutWaiter()} waits for rollouts by
+ * watching, with {@code kubectl rollout status} semantics, failing fast on pods that cannot start.
  *
  * <p>"Not found" is an empty result; every other failure is a {@link
  * dev.capstan.update.ClusterException} naming the call, the kind, the object and the HTTP status.
@@ -90,7 +92,9 @@ public final class KubernetesPlatformCluster implements PlatformCluster {
    * {@inheritDoc}
    *
    * <p>Per namespace of the query: one LIST of Deployments (by field when only one is asked for)
-   * and, when any exists, one LIST of the pods their selectors match; one LIST of CRDs.
+   * and, when any exists, one LIST of the pods their selectors match; one LIST of CRDs, and one
+   * dry-run PATCH ({@code dryRun=All}, nothing persisted) per existing CRD the query has a document
+   * for.
    */
   @Override
   public InventorySnapshot inventory(InventoryQuery query) {
@@ -129,7 +133,8 @@ public final class KubernetesPlatformCluster implements PlatformCluster {
       for (JsonObject raw : crds.listRaw(null, null, field)) {
         CrdState crd = crd(raw);
         if (query.crdNames().contains(crd.name())) {
-          foundCrds.add(crd);
+          Map<String, @Nullable Object> document = query.crdDocuments().get(crd.name());
+          foundCrds.add(document == null ? crd : crd.withDryRunSpec(dryRunSpec(crd, document)));
         }
       }
     }
@@ -162,6 +167,26 @@ public final class KubernetesPlatformCluster implements PlatformCluster {
     return deployments.get(workload.namespace(), workload.deployment()).map(Rollouts::status);
   }
 
+  /**
+   * The spec the CRD would have after a forced server-side apply of {@code document} under {@value
+   * #FIELD_MANAGER}: one dry-run PATCH ({@code dryRun=All}), which persists nothing. Empty when the
+   * API server refuses the change as invalid (HTTP 422, for example a stored version removed); the
+   * planner then compares the document as written, and its safety gate names the problem.
+   */
+  private Map<String, @Nullable Object> dryRunSpec(
+      CrdState live, Map<String, @Nullable Object> document) {
+    try {
+      JsonObject applied =
+          crds.dryRunApply(null, live.name(), JSON.getGson().toJson(document), FIELD_MANAGER);
+      return spec(applied);
+    } catch (dev.capstan.update.ClusterException e) {
+      if (e.status() == 422) {
+        return Map.of();
+      }
+      throw e;
+    }
+  }
+
   /** {@inheritDoc} One GET. */
   @Override
   public Optional<CrdState> crd(String name) {
@@ -174,13 +199,72 @@ public final class KubernetesPlatformCluster implements PlatformCluster {
    * <p>A GET (to tell {@code created} from {@code configured}), a forced server-side apply under
    * {@value #FIELD_MANAGER}, then a watch on the CRD until it is {@code Established} and its names
    * are accepted, its names are refused, or 30 seconds pass; the caller checks the conditions.
+   *
+   * <p>When the document drops versions the live CRD lists in {@code status.storedVersions} (the
+   * planner's CRD gate lets that through only with {@code allowUnsafeCrdChanges}), the API server
+   * would refuse the apply, so it takes three writes: an apply of the document with the dropped
+   * versions kept as neither served nor storage (the API server then records the new storage
+   * version as stored), an update of the status without the dropped versions, then the apply of the
+   * document itself. Objects still stored at a dropped version can no longer be read.
    */
   @Override
   public String applyCrd(String name, Map<String, @Nullable Object> document) {
-    boolean existed = crds.getRaw(null, name).isPresent();
+    Optional<V1CustomResourceDefinition> live = crds.get(null, name);
+    if (live.isPresent()) {
+      forgetDroppedStoredVersions(live.get(), document);
+    }
     crds.applyJson(null, name, JSON.getGson().toJson(document), FIELD_MANAGER);
     awaitEstablished(name, CRD_WAIT);
-    return existed ? "configured" : "created";
+    return live.isPresent() ? "configured" : "created";
+  }
+
+  private void forgetDroppedStoredVersions(
+      V1CustomResourceDefinition live, Map<String, @Nullable Object> document) {
+    List<String> stored =
+        live.getStatus() == null || live.getStatus().getStoredVersions() == null
+            ? List.of()
+            : live.getStatus().getStoredVersions();
+    Object spec = document.get("spec");
+    if (!(spec instanceof Map<?, ?> specMap)) {
+      return;
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, @Nullable Object> typedSpec = (Map<String, @Nullable Object>) specMap;
+    Set<String> declared = new java.util.HashSet<>();
+    CrdState.versions(typedSpec).forEach(v -> declared.add(v.name()));
+    List<String> dropped = stored.stream().filter(v -> !declared.contains(v)).toList();
+    if (dropped.isEmpty()) {
+      return;
+    }
+    String name = live.getMetadata().getName();
+    JsonObject bridge = JSON.getGson().toJsonTree(document).getAsJsonObject();
+    JsonArray versions = bridge.getAsJsonObject("spec").getAsJsonArray("versions");
+    for (io.kubernetes.client.openapi.models.V1CustomResourceDefinitionVersion v :
+        live.getSpec().getVersions()) {
+      if (dropped.contains(v.getName())) {
+        JsonObject kept = JSON.getGson().toJsonTree(v).getAsJsonObject();
+        kept.addProperty("served", false);
+        kept.addProperty("storage", false);
+        versions.add(kept);
+      }
+    }
+    crds.applyJson(null, name, bridge.toString(), FIELD_MANAGER);
+    V1CustomResourceDefinition bridged =
+        crds.get(null, name)
+            .orElseThrow(
+                () ->
+                    new dev.capstan.update.ClusterException(
+                        "update status",
+                        Kind.CRD.kind(),
+                        null,
+                        name,
+                        404,
+                        "the CustomResourceDefinition disappeared during the update",
+                        null));
+    List<String> keep =
+        bridged.getStatus().getStoredVersions().stream().filter(v -> !dropped.contains(v)).toList();
+    bridged.getStatus().setStoredVersions(new ArrayList<>(keep));
+    crds.updateStatus(bridged, V1CustomResourceDefinition::getStatus);
   }
 
   private void awaitEstablished(String name, Duration wait) {
@@ -277,13 +361,24 @@ public final class KubernetesPlatformCluster implements PlatformCluster {
         statuses);
   }
 
-  static CrdState crd(JsonObject raw) {
-    String name = raw.getAsJsonObject("metadata").get("name").getAsString();
+  /** The {@code spec} of a raw object, as a plain tree. */
+  private static Map<String, @Nullable Object> spec(JsonObject raw) {
     Map<String, @Nullable Object> spec = new LinkedHashMap<>();
     if (raw.get("spec") instanceof JsonObject s) {
       for (Map.Entry<String, JsonElement> e : s.entrySet()) {
         spec.put(e.getKey(), tree(e.getValue()));
       }
+    }
+    return spec;
+  }
+
+  static CrdState crd(JsonObject raw) {
+    String name = raw.getAsJsonObject("metadata").get("name").getAsString();
+    Map<String, @Nullable Object> spec = spec(raw);
+    List<String> storedVersions = new ArrayList<>();
+    if (raw.get("status") instanceof JsonObject status
+        && status.get("storedVersions") instanceof JsonArray stored) {
+      stored.forEach(v -> storedVersions.add(v.getAsString()));
     }
     List<Condition> conditions = new ArrayList<>();
     if (raw.get("status") instanceof JsonObject status
@@ -296,7 +391,7 @@ public final class KubernetesPlatformCluster implements PlatformCluster {
         }
       }
     }
-    return new CrdState(name, spec, conditions);
+    return new CrdState(name, spec, conditions, storedVersions, Map.of());
   }
 
   /** JSON as a plain tree: maps, lists, strings, longs, doubles, booleans. */

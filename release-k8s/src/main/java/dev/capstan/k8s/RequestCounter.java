@@ -25,7 +25,9 @@ import okhttp3.Response;
  * <p>Verbs follow the API server's own naming: a {@code GET} of a collection is {@code LIST} (or
  * {@code WATCH} with {@code watch=true}), {@code POST} is {@code CREATE}, {@code PUT} is {@code
  * UPDATE}, every {@code PATCH} (server-side apply included) is {@code PATCH}, a {@code DELETE} of a
- * collection is {@code DELETECOLLECTION}. Subresources are named {@code deployments/status}.
+ * collection is {@code DELETECOLLECTION}. Subresources are named {@code deployments/status}. A
+ * server-side dry run ({@code dryRun=All}) persists nothing and is counted as {@code DRYRUN-PATCH},
+ * {@code DRYRUN-CREATE}, ..., never as a write.
  *
  * <p>Besides the counts it keeps the last {@value #LOG_CAPACITY} requests in order (verb, resource
  * and object, never a body), so a test can check the order of writes.
@@ -161,6 +163,9 @@ public final class RequestCounter {
           case "DELETE" -> collection ? "DELETECOLLECTION" : "DELETE";
           default -> method;
         };
+    if (url.queryParameter("dryRun") != null) {
+      verb = "DRYRUN-" + verb;
+    }
     return new Call(verb, resource, namespace, name);
   }
 }

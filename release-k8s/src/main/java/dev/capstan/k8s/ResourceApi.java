@@ -211,6 +211,41 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
     return patch(namespace, name, V1Patch.PATCH_FORMAT_APPLY_YAML, json, options, "apply");
   }
 
+  /**
+   * A server-side dry run ({@code dryRun=All}) of a forced server-side apply of {@code json} under
+   * {@code manager}: nothing is persisted; the result is the object as the API server would store
+   * it (defaulted, merged with the fields other managers own), as raw JSON.
+   */
+  JsonObject dryRunApply(@Nullable String namespace, String name, String json, String manager) {
+    PatchOptions options = new PatchOptions().fieldManager(manager).force(true);
+    options.setDryRun("All");
+    V1Patch patch = new V1Patch(json);
+    KubernetesApiResponse<DynamicKubernetesObject> response =
+        send(
+            "dry-run apply",
+            namespace,
+            name,
+            () ->
+                scoped(namespace)
+                    ? raw.patch(namespace, name, V1Patch.PATCH_FORMAT_APPLY_YAML, patch, options)
+                    : raw.patch(name, V1Patch.PATCH_FORMAT_APPLY_YAML, patch, options));
+    return check("dry-run apply", namespace, name, response).getRaw();
+  }
+
+  /**
+   * Writes an object's {@code status} subresource from {@code status} of {@code object}
+   * (client-java sends it as a merge PATCH of {@code status}).
+   */
+  T updateStatus(T object, Function<T, Object> status) {
+    String namespace = object.getMetadata().getNamespace();
+    String name = object.getMetadata().getName();
+    return check(
+        "update status",
+        namespace,
+        name,
+        send("update status", namespace, name, () -> typed.updateStatus(object, status)));
+  }
+
   /** A patch of the given format ({@link V1Patch}{@code .PATCH_FORMAT_*}) under {@code manager}. */
   T patch(
       @Nullable String namespace,

@@ -62,10 +62,17 @@ final class Cluster {
     return out;
   }
 
-  /** The requests in order, without the reads. */
+  /**
+   * The requests in order, without the reads and the server-side dry runs (which persist nothing).
+   */
   List<String> writeLog() {
     return requests().log().stream()
-        .filter(l -> !(l.startsWith("GET ") || l.startsWith("LIST ") || l.startsWith("WATCH ")))
+        .filter(
+            l ->
+                !(l.startsWith("GET ")
+                    || l.startsWith("LIST ")
+                    || l.startsWith("WATCH ")
+                    || l.startsWith("DRYRUN-")))
         .toList();
   }
 

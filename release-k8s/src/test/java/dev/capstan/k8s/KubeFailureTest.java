@@ -94,5 +94,23 @@ class KubeFailureTest {
         .isInstanceOf(dev.capstan.update.ClusterException.class)
         .hasMessage(
             "list Pod in namespace shop failed (HTTP 404): deployments.apps \"web\" not found");
+    dev.capstan.update.ClusterException u = (dev.capstan.update.ClusterException) update;
+    assertThat(u.operation()).isEqualTo("list");
+    assertThat(u.kind()).isEqualTo("Pod");
+    assertThat(u.namespace()).isEqualTo("shop");
+    assertThat(u.name()).isNull();
+    assertThat(u.status()).isEqualTo(404);
+    dev.capstan.update.ClusterException patch =
+        (dev.capstan.update.ClusterException)
+            Errors.UPDATE.translate(
+                "patch", "Deployment", "shop", "web", new KubeFailure(422, "Invalid", "bad", null));
+    assertThat(patch)
+        .hasMessage("patch Deployment shop/web failed (HTTP 422): bad")
+        .extracting(
+            dev.capstan.update.ClusterException::kind,
+            dev.capstan.update.ClusterException::namespace,
+            dev.capstan.update.ClusterException::name,
+            dev.capstan.update.ClusterException::status)
+        .containsExactly("Deployment", "shop", "web", 422);
   }
 }

@@ -4,11 +4,13 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import com.google.gson.JsonObject;
 import dev.capstan.k8s.testing.Await;
 import dev.capstan.k8s.testing.ControlPlane;
 import dev.capstan.k8s.testing.ControlPlaneTest;
 import dev.capstan.k8s.testing.RolloutStatus;
 import dev.capstan.k8s.testing.TestNamespace;
+import dev.capstan.update.UpdateBlockedException;
 import dev.capstan.update.UpdateException;
 import dev.capstan.update.apply.ApplyOptions;
 import dev.capstan.update.apply.UpdateApplier;
@@ -37,6 +39,8 @@ import io.kubernetes.client.openapi.models.V1LabelSelector;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -305,6 +309,189 @@ class PlatformUpdateIT {
       assertThat(platform.crd(crd)).isPresent();
     } finally {
       new ApiextensionsV1Api(cluster.client()).deleteCustomResourceDefinition(crd).execute();
+    }
+  }
+
+  /** A Widget CRD of the test's own group, with the given {@code versions} flow sequence. */
+  private static String widgetCrd(String group, String versions) {
+    return "  apiVersion: apiextensions.k8s.io/v1\n"
+        + "  kind: CustomResourceDefinition\n"
+        + "  metadata: {name: widgets."
+        + group
+        + "}\n"
+        + "  spec:\n"
+        + "    group: "
+        + group
+        + "\n"
+        + "    names: {kind: Widget, plural: widgets}\n"
+        + "    scope: Namespaced\n"
+        + "    versions: "
+        + versions
+        + "\n";
+  }
+
+  private static String widgetVersion(String name, boolean served, boolean storage) {
+    return "{name: "
+        + name
+        + ", served: "
+        + served
+        + ", storage: "
+        + storage
+        + ", schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object,"
+        + " properties: {size: {type: integer}}}}}}}";
+  }
+
+  private static PlatformRelease crdRelease(Catalog catalog, String bundle) {
+    return manifest(
+        catalog,
+        "crdChange: true\ncrds: |\n"
+            + bundle
+            + "components:\n  - {name: api, repository: demo/api, tag: v1.0.0}\n");
+  }
+
+  private static UpdatePlan plan(
+      KubernetesPlatformCluster cluster, Catalog catalog, PlatformRelease m, Selection selection) {
+    return UpdatePlanner.plan(
+        cluster.inventory(UpdatePlanner.query(catalog, m)), m, catalog, selection);
+  }
+
+  @Test
+  void aBundleThatDropsAStoredVersionIsBlockedWithoutAWriteAndAppliedWithTheOption(
+      ControlPlane plane, TestNamespace tns) throws ApiException {
+    Cluster cluster = new Cluster(plane);
+    String ns = tns.name();
+    install(cluster, ns);
+    KubernetesPlatformCluster platform = new KubernetesPlatformCluster(cluster.kube);
+    Catalog catalog = catalog(ns);
+    String group = ns + ".gate.capstan.dev";
+    String crd = "widgets." + group;
+    PlatformRelease v1Only =
+        crdRelease(catalog, widgetCrd(group, "[" + widgetVersion("v1", true, true) + "]"));
+    PlatformRelease v2Only =
+        crdRelease(catalog, widgetCrd(group, "[" + widgetVersion("v2", true, true) + "]"));
+    try {
+      assertThat(
+              UpdateApplier.apply(platform, plan(platform, catalog, v1Only), watching(platform))
+                  .crds())
+          .containsExactly(CrdResult.of(crd, "created"));
+      DynamicKubernetesApi widgets =
+          new DynamicKubernetesApi(group, "v1", "widgets", cluster.client());
+      for (String name : List.of("small", "large")) {
+        JsonObject raw = new JsonObject();
+        raw.addProperty("apiVersion", group + "/v1");
+        raw.addProperty("kind", "Widget");
+        JsonObject metadata = new JsonObject();
+        metadata.addProperty("name", name);
+        metadata.addProperty("namespace", ns);
+        raw.add("metadata", metadata);
+        Await.until(
+            "widget " + name + " to be stored at v1",
+            Duration.ofSeconds(30),
+            () -> widgets.create(new DynamicKubernetesObject(raw)),
+            r -> r.isSuccess());
+      }
+
+      cluster.requests().reset();
+      UpdatePlan blocked = plan(platform, catalog, v2Only);
+
+      assertThat(blocked.crdPreview())
+          .containsExactly(
+              CrdResult.withReason(
+                  crd,
+                  CrdResult.BLOCKED,
+                  "version v1: stored version removed (status.storedVersions lists it, so objects"
+                      + " may still be stored at v1 and could no longer be read); pass"
+                      + " --allow-unsafe-crd-changes to apply anyway"));
+      assertThat(
+              catchThrowableOfType(
+                  UpdateBlockedException.class,
+                  () -> UpdateApplier.apply(platform, blocked, watching(platform))))
+          .hasMessage("update blocked for CRD " + crd + "; see plan reasons");
+      assertThat(cluster.writeLog()).isEmpty();
+      assertThat(cluster.requests().counts())
+          .containsExactly(
+              Map.entry("DRYRUN-PATCH customresourcedefinitions", 1L),
+              Map.entry("LIST customresourcedefinitions", 1L),
+              Map.entry("LIST deployments", 1L),
+              Map.entry("LIST pods", 1L));
+      assertThat(widgets.list(ns).getObject().getItems()).hasSize(2);
+
+      UpdatePlan allowed =
+          plan(platform, catalog, v2Only, Selection.defaults().withAllowUnsafeCrdChanges(true));
+      assertThat(allowed.crdPreview()).extracting(CrdResult::action).containsExactly("update");
+      cluster.requests().reset();
+      UpdateResult result = UpdateApplier.apply(platform, allowed, watching(platform));
+
+      assertThat(result.failed()).isFalse();
+      assertThat(result.crds()).containsExactly(CrdResult.of(crd, "configured"));
+      assertThat(cluster.writeLog())
+          .containsExactly(
+              "PATCH customresourcedefinitions " + crd,
+              "PATCH customresourcedefinitions/status " + crd,
+              "PATCH customresourcedefinitions " + crd);
+      V1CustomResourceDefinition live =
+          new ApiextensionsV1Api(cluster.client()).readCustomResourceDefinition(crd).execute();
+      assertThat(live.getSpec().getVersions()).extracting(v -> v.getName()).containsExactly("v2");
+      assertThat(live.getStatus().getStoredVersions()).containsExactly("v2");
+    } finally {
+      new ApiextensionsV1Api(cluster.client()).deleteCustomResourceDefinition(crd).execute();
+    }
+  }
+
+  @Test
+  void theSameCrdBundleTwiceIsSkippedTheSecondTimeWithoutAWrite(
+      ControlPlane plane, TestNamespace tns) throws ApiException {
+    Cluster cluster = new Cluster(plane);
+    String ns = tns.name();
+    install(cluster, ns);
+    KubernetesPlatformCluster platform = new KubernetesPlatformCluster(cluster.kube);
+    Catalog catalog = catalog(ns);
+    String group = ns + ".twice.capstan.dev";
+    String gadgets =
+        widgetCrd(group, "[" + widgetVersion("v1", true, true) + "]")
+            .replace("widgets", "gadgets")
+            .replace("Widget", "Gadget");
+    String bundle =
+        widgetCrd(
+                group,
+                "["
+                    + widgetVersion("v1", true, false)
+                    + ", "
+                    + widgetVersion("v2", true, true)
+                    + "]")
+            + "  ---\n"
+            + gadgets;
+    PlatformRelease release = crdRelease(catalog, bundle);
+    List<String> names = List.of("widgets." + group, "gadgets." + group);
+    try {
+      UpdatePlan first = plan(platform, catalog, release);
+      assertThat(first.crdPreview())
+          .containsExactly(
+              CrdResult.of(names.get(0), "create"), CrdResult.of(names.get(1), "create"));
+      assertThat(UpdateApplier.apply(platform, first, watching(platform)).failed()).isFalse();
+
+      cluster.requests().reset();
+      UpdatePlan second = plan(platform, catalog, release);
+      UpdateResult result = UpdateApplier.apply(platform, second, watching(platform));
+
+      assertThat(second.crdPreview())
+          .containsExactly(
+              CrdResult.of(names.get(0), CrdResult.SKIPPED),
+              CrdResult.of(names.get(1), CrdResult.SKIPPED));
+      assertThat(second.applyCrds()).isFalse();
+      assertThat(second.needsApply()).isFalse();
+      assertThat(result.crds()).isEmpty();
+      assertThat(cluster.writeLog()).isEmpty();
+      assertThat(cluster.requests().counts())
+          .containsExactly(
+              Map.entry("DRYRUN-PATCH customresourcedefinitions", 2L),
+              Map.entry("LIST customresourcedefinitions", 1L),
+              Map.entry("LIST deployments", 1L),
+              Map.entry("LIST pods", 1L));
+    } finally {
+      for (String name : names) {
+        new ApiextensionsV1Api(cluster.client()).deleteCustomResourceDefinition(name).execute();
+      }
     }
   }
 

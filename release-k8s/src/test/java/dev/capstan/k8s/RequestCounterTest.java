@@ -27,6 +27,8 @@ class RequestCounterTest {
           POST   | /api/v1/namespaces                                               | CREATE namespaces
           GET    | /apis/storage.k8s.io/v1/storageclasses                           | LIST storageclasses
           PATCH  | /apis/apiextensions.k8s.io/v1/customresourcedefinitions/w.ex.com | PATCH customresourcedefinitions w.ex.com
+          PATCH  | /apis/apiextensions.k8s.io/v1/customresourcedefinitions/w.ex.com?dryRun=All | DRYRUN-PATCH customresourcedefinitions w.ex.com
+          POST   | /api/v1/namespaces/shop/configmaps?dryRun=All                    | DRYRUN-CREATE configmaps shop
           GET    | /version                                                         | GET /version
           """)
   void namesEachRequestByVerbResourceAndObject(String method, String path, String line) {

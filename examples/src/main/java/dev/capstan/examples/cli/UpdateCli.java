@@ -1,14 +1,20 @@
 package dev.capstan.examples.cli;
 
+import dev.capstan.common.Escapes;
 import dev.capstan.examples.DemoPlatform;
 import dev.capstan.update.ConfirmationMissingException;
 import dev.capstan.update.InvalidInputException;
+import dev.capstan.update.InvalidOptionsException;
 import dev.capstan.update.TargetMismatchException;
 import dev.capstan.update.TargetRequiredException;
 import dev.capstan.update.UpdateAbortedException;
 import dev.capstan.update.UpdateBlockedException;
 import dev.capstan.update.UpdateException;
 import dev.capstan.update.apply.RolloutWaiter;
+import dev.capstan.update.build.BuildTool;
+import dev.capstan.update.build.CommandRunner;
+import dev.capstan.update.build.GitSourceTree;
+import dev.capstan.update.build.OciImageRegistry;
 import dev.capstan.update.catalog.Catalog;
 import dev.capstan.update.command.Confirmer;
 import dev.capstan.update.command.ManifestLoader;
@@ -143,6 +149,35 @@ final class UpdateCli implements java.util.concurrent.Callable<Integer> {
       description = "Extra attempts per failed build (default: 1).")
   int buildRetries = 1;
 
+  @Option(
+      names = "--builder",
+      paramLabel = "NAME",
+      description =
+          "Image builder for --build: docker (docker buildx), podman or buildah (default: the"
+              + " first of them found on PATH).")
+  String builder = "";
+
+  @Option(
+      names = "--dockerfile",
+      paramLabel = "PATH",
+      description =
+          "Each built component's Dockerfile under --source; {component} is its name (default:"
+              + " {component}/Dockerfile).")
+  String dockerfile = DEFAULT_DOCKERFILE;
+
+  @Option(
+      names = "--allow-unsafe-crd-changes",
+      description =
+          "Apply CRD changes the safety gate blocks (a stored version removed or unserved, a"
+              + " storage version changed without a path, a schema narrowed).")
+  boolean allowUnsafeCrdChanges;
+
+  /** Where a built component's Dockerfile is, under the source checkout, unless told. */
+  static final String DEFAULT_DOCKERFILE = "{component}/Dockerfile";
+
+  /** How long one registry request may take. */
+  static final Duration REGISTRY_TIMEOUT = Duration.ofSeconds(30);
+
   @Override
   public Integer call() {
     CapstanCommand parent = root();
@@ -168,13 +203,14 @@ final class UpdateCli implements java.util.concurrent.Callable<Integer> {
             .withOnly(only.toArray(String[]::new))
             .withIncludeGroups(groups.toArray(String[]::new))
             .withAllowDowngrade(allowDowngrade)
+            .withAllowUnsafeCrdChanges(allowUnsafeCrdChanges)
             .withRollbackOnFailure(rollbackOnFailure)
             .withTimeout(timeout)
             .withOutput(output)
             .withKubeconfig(parent.kubeconfig == null ? "" : parent.kubeconfig.toString())
             .withContext(parent.context == null ? "" : parent.context)
             .withBuild(build)
-            .withSource(source)
+            .withSource(cli.resolve(Path.of(source)).normalize().toString())
             .withImagePlatform(imagePlatform)
             .withBuildParallelism(buildParallelism)
             .withBuildRetries(buildRetries);
@@ -196,9 +232,78 @@ final class UpdateCli implements java.util.concurrent.Callable<Integer> {
       if (waiter != null) {
         command.rolloutWaiter(waiter);
       }
+      if (build) {
+        wireBuilds(command, cli, hostCatalog);
+      }
       command.build().run(options, cli.out());
     }
     return ExitCode.OK;
+  }
+
+  /**
+   * Sets the image builder (the one {@code --builder} names, else the first found on {@code PATH}),
+   * the registry probe (the OCI distribution API) and the source tree (git) of {@code --build}.
+   */
+  private void wireBuilds(UpdateCommand.Builder command, Cli cli, Catalog hostCatalog) {
+    Path sourceDir = cli.resolve(Path.of(source));
+    if (!Files.isDirectory(sourceDir)) {
+      throw new InvalidOptionsException(
+          List.of("--source must be a directory to build from: " + Escapes.quote(source)));
+    }
+    String path = cli.env().apply("PATH");
+    String searchPath = path == null ? "" : path;
+    CommandRunner runner = CommandRunner.processes();
+    BuildTool.Located located;
+    if (builder.isBlank()) {
+      located =
+          BuildTool.detect(searchPath, runner)
+              .orElseThrow(
+                  () ->
+                      new InvalidOptionsException(
+                          List.of(
+                              "--build needs an image builder and none was found on PATH (looked"
+                                  + " for docker buildx, podman, buildah); install one or pass"
+                                  + " --builder")));
+    } else {
+      BuildTool tool =
+          BuildTool.parse(builder)
+              .orElseThrow(
+                  () ->
+                      new InvalidOptionsException(
+                          List.of(
+                              "--builder must be docker, podman or buildah: "
+                                  + Escapes.quote(builder))));
+      located =
+          new BuildTool.Located(
+              tool,
+              tool.locate(searchPath)
+                  .orElseThrow(
+                      () ->
+                          new InvalidOptionsException(
+                              List.of(
+                                  "--builder "
+                                      + tool.program()
+                                      + ": "
+                                      + tool.program()
+                                      + " is not on PATH"))));
+      if (!tool.usable(located.executable(), runner)) {
+        throw new InvalidOptionsException(
+            List.of(
+                "--builder docker: docker buildx is not available (docker buildx version"
+                    + " failed)"));
+      }
+    }
+    List<String> built =
+        hostCatalog.components().stream().filter(c -> c.built()).map(c -> c.name()).toList();
+    try {
+      command.imageBuilder(
+          located.tool().imageBuilder(located.executable(), runner, built, dockerfile));
+    } catch (IllegalArgumentException e) {
+      throw new InvalidOptionsException(List.of("--dockerfile " + e.getMessage()));
+    }
+    command
+        .imageRegistry(new OciImageRegistry(HttpClient.newHttpClient(), REGISTRY_TIMEOUT))
+        .sourceTrees(dir -> new GitSourceTree(dir, runner));
   }
 
   private CapstanCommand root() {

@@ -10,6 +10,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,6 +29,10 @@ class UpdateCliTest {
   }
 
   private int run(String... args) {
+    return runWith(Map.of(), args);
+  }
+
+  private int runWith(Map<String, @Nullable String> env, String... args) {
     ByteArrayOutputStream o = new ByteArrayOutputStream();
     ByteArrayOutputStream e = new ByteArrayOutputStream();
     int code =
@@ -35,7 +40,7 @@ class UpdateCliTest {
                 new PrintStream(o, true, StandardCharsets.UTF_8),
                 new PrintStream(e, true, StandardCharsets.UTF_8),
                 Terminal.none(),
-                Map.<String, @Nullable String>of()::get,
+                env::get,
                 dir)
             .run(args);
     out = o.toString(StandardCharsets.UTF_8);
@@ -116,5 +121,87 @@ class UpdateCliTest {
     assertThat(run("update", "--release-manifest", "v0.3.0.yaml", "--dry-run"))
         .isEqualTo(ExitCode.BLOCKED);
     assertThat(out).contains("downgrade v0.4.0 -> v0.3.0; pass --allow-downgrade to permit");
+  }
+
+  @Test
+  void buildNeedsABuilderOnPathOrANamedOneThatExistsElseExitCode2() {
+    // The test's environment has no PATH, so no builder can be found.
+    assertThat(run("update", "--release-manifest", "v0.5.0.yaml", "--build", "--dry-run"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err)
+        .isEqualTo(
+            "capstan: invalid update options: --build needs an image builder and none was found on"
+                + " PATH (looked for docker buildx, podman, buildah); install one or pass"
+                + " --builder\n");
+    assertThat(
+            run(
+                "update",
+                "--release-manifest",
+                "v0.5.0.yaml",
+                "--build",
+                "--builder",
+                "kan\u001bko",
+                "--dry-run"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err)
+        .isEqualTo(
+            "capstan: invalid update options: --builder must be docker, podman or buildah:"
+                + " 'kan\\u001bko'\n");
+    assertThat(
+            run(
+                "update",
+                "--release-manifest",
+                "v0.5.0.yaml",
+                "--build",
+                "--builder",
+                "podman",
+                "--dry-run"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err)
+        .isEqualTo("capstan: invalid update options: --builder podman: podman is not on PATH\n");
+    assertThat(
+            run(
+                "update",
+                "--release-manifest",
+                "v0.5.0.yaml",
+                "--build",
+                "--source",
+                "no-such-dir",
+                "--dry-run"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err)
+        .isEqualTo(
+            "capstan: invalid update options: --source must be a directory to build from:"
+                + " 'no-such-dir'\n");
+    assertThat(out).isEmpty();
+  }
+
+  @Test
+  void aDockerWithoutBuildxIsNoBuilder() throws IOException {
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    Path docker = bin.resolve("docker");
+    Files.writeString(
+        docker, "#!/bin/sh\necho \"docker: 'buildx' is not a docker command.\" >&2\nexit 1\n");
+    Files.setPosixFilePermissions(docker, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Map<String, @Nullable String> env = Map.of("PATH", bin.toString());
+
+    assertThat(
+            runWith(
+                env,
+                "update",
+                "--release-manifest",
+                "v0.5.0.yaml",
+                "--build",
+                "--builder",
+                "docker",
+                "--dry-run"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err)
+        .isEqualTo(
+            "capstan: invalid update options: --builder docker: docker buildx is not available"
+                + " (docker buildx version failed)\n");
+    assertThat(runWith(env, "update", "--release-manifest", "v0.5.0.yaml", "--build", "--dry-run"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err).contains("--build needs an image builder and none was found on PATH");
   }
 }

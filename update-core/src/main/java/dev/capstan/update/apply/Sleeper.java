@@ -1,5 +1,6 @@
 package dev.capstan.update.apply;
 
+import dev.capstan.common.ManualClock;
 import java.time.Duration;
 
 /** Pauses between polls. Tests inject one that advances a fake clock instead of sleeping. */
@@ -21,5 +22,17 @@ public interface Sleeper {
    */
   static Sleeper system() {
     return d -> Thread.sleep(d.toMillis());
+  }
+
+  /**
+   * Returns the sleeper of a manual clock, for host tests: it advances the clock instead of
+   * blocking and records every pause ({@link ManualClock#sleeps()}).
+   *
+   * @param clock the clock the update reads time from (pass the same one to {@code
+   *     ApplyOptions.withClock})
+   * @return {@code clock::sleep}
+   */
+  static Sleeper manual(ManualClock clock) {
+    return clock::sleep;
   }
 }

@@ -38,14 +38,14 @@ public final class UpdateApplier {
    * Applies a plan: CRDs first, then one workload at a time, with rollback on failure when asked.
    *
    * @param cluster the cluster
-   * @param plan the plan; it must have no blocked rows
+   * @param plan the plan; it must have no blocked rows or CRDs
    * @param options timeout, rollback, waiting and progress
    * @return every CRD's and workload's outcome; {@link UpdateResult#failed()} tells whether
    *     anything failed
-   * @throws UpdateBlockedException when the plan has blocked rows (nothing is written)
+   * @throws UpdateBlockedException when the plan has blocked rows or CRDs (nothing is written)
    */
   public static UpdateResult apply(PlatformCluster cluster, UpdatePlan plan, ApplyOptions options) {
-    if (!plan.blocked().isEmpty()) {
+    if (plan.isBlocked()) {
       throw new UpdateBlockedException(plan);
     }
     List<Group> groups = groupByWorkload(plan);
@@ -245,6 +245,23 @@ public final class UpdateApplier {
     return result.with(
         WorkloadStatus.ROLLBACK_FAILED,
         result.error().isEmpty() ? error : result.error() + "; " + error);
+  }
+
+  /**
+   * Returns the recovery commands of a plan before anything runs: per Deployment the plan patches,
+   * in rollout order, {@code kubectl rollout undo}, then {@code kubectl set image} (or {@code set
+   * env}) back to the image each changed component runs now; every argument POSIX-shell quoted. The
+   * same commands the result's {@link WorkloadResult#recovery()} carries.
+   *
+   * @param plan the plan
+   * @return the commands by Deployment, in rollout order; empty when the plan patches nothing
+   */
+  public static Map<Workload, List<String>> recoveryCommands(UpdatePlan plan) {
+    Map<Workload, List<String>> out = new LinkedHashMap<>();
+    for (Group g : groupByWorkload(plan)) {
+      out.put(g.workload, g.recovery());
+    }
+    return java.util.Collections.unmodifiableMap(out);
   }
 
   private static List<Group> groupByWorkload(UpdatePlan plan) {

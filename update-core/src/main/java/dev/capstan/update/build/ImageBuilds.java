@@ -43,7 +43,8 @@ public final class ImageBuilds {
    * @param registry the registry to probe; null in a dry run (nothing is probed, everything builds)
    * @param builder the builder, asked whether it can build each component
    * @return the actions
-   * @throws ImageBuildException when a component has no build recipe or a probe fails
+   * @throws ImageBuildException when a component has no build recipe or a probe fails (the message
+   *     starts with {@code component <name>: })
    */
   public static List<ImageBuildAction> plan(
       UpdatePlan plan, @Nullable ImageRegistry registry, ImageBuilder builder) {
@@ -69,13 +70,21 @@ public final class ImageBuilds {
         out.add(ImageBuildAction.build(component, image, COMMIT_REASON));
       } else if (registry == null) {
         out.add(ImageBuildAction.build(component, image, DRY_RUN_REASON));
-      } else if (registry.exists(image)) {
+      } else if (probe(registry, image, component)) {
         out.add(ImageBuildAction.reuse(component, image, PRESENT_REASON));
       } else {
         out.add(ImageBuildAction.build(component, image, MISSING_REASON));
       }
     }
     return out;
+  }
+
+  private static boolean probe(ImageRegistry registry, String image, String component) {
+    try {
+      return registry.exists(image);
+    } catch (ImageBuildException e) {
+      throw new ImageBuildException("component " + component + ": " + e.getMessage(), List.of(), e);
+    }
   }
 
   /**
@@ -90,7 +99,8 @@ public final class ImageBuilds {
    * @param settings platform, source path, parallelism, retries
    * @param listener receives progress events
    * @return the images pushed, in completion order
-   * @throws ImageBuildException naming what failed and the images already pushed
+   * @throws ImageBuildException naming the component and what failed, and the images already
+   *     pushed: {@code image build failed: component <name>: <what>; already published: <images>}
    */
   public static List<String> run(
       List<ImageBuildAction> actions,
@@ -123,7 +133,8 @@ public final class ImageBuilds {
               return buildAndPush(b, builder, settings, listener, published, cancelled);
             } catch (RuntimeException e) {
               cancelled.set(true);
-              throw e;
+              throw new ImageBuildException(
+                  "component " + b.component() + ": " + e.getMessage(), List.of(), e);
             }
           });
     }

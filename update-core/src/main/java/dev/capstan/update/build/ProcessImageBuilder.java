@@ -13,10 +13,11 @@ import java.util.regex.Pattern;
 
 /**
  * Builds images by running allow-listed programs (by default {@code docker}, {@code make}, {@code
- * podman}, {@code buildah}) with argument lists, never through a shell. Each built component has a
- * recipe: an argument template whose placeholders {@code {image}}, {@code {platform}}, {@code
- * {source}} and {@code {component}} are replaced whole-argument-wise or inside an argument.
- * Arguments that would carry shell metacharacters after substitution are refused anyway.
+ * podman}, {@code buildah}; by name, or by a path whose file name is one of them) with argument
+ * lists, never through a shell. Each built component has a recipe: an argument template whose
+ * placeholders {@code {image}}, {@code {platform}}, {@code {source}} and {@code {component}} are
+ * replaced whole-argument-wise or inside an argument. Arguments that would carry shell
+ * metacharacters after substitution are refused anyway.
  *
  * <pre>{@code
  * ImageBuilder builder = ProcessImageBuilder.builder(CommandRunner.processes())
@@ -177,11 +178,17 @@ public final class ProcessImageBuilder implements ImageBuilder {
       return new ProcessImageBuilder(runner, recipes, push);
     }
 
+    /** The file name of a program given by name or path: {@code /usr/bin/podman} is podman. */
+    private static String programName(String program) {
+      int slash = program.lastIndexOf('/');
+      return slash < 0 ? program : program.substring(slash + 1);
+    }
+
     private void check(String what, List<String> argv) {
       if (argv.isEmpty()) {
         throw new IllegalArgumentException(what + " must name a program");
       }
-      if (!executables.contains(argv.get(0))) {
+      if (!executables.contains(programName(argv.get(0)))) {
         throw new IllegalArgumentException(
             what
                 + " must run an allow-listed program "

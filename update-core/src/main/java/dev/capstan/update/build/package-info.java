@@ -14,7 +14,10 @@
  * dev.capstan.update.build.ProcessImageRegistry}, {@link dev.capstan.update.build.GitSourceTree})
  * run allow-listed executables with argument lists through a {@link
  * dev.capstan.update.build.CommandRunner}, never through a shell; they are the only classes of the
- * engine that start processes.
+ * engine that start processes. {@link dev.capstan.update.build.BuildTool} finds a host's builder
+ * ({@code docker buildx}, {@code podman}, {@code buildah}) on a {@code PATH} and makes a {@code
+ * ProcessImageBuilder} of it; {@link dev.capstan.update.build.OciImageRegistry} asks the registry
+ * itself over the OCI distribution API instead of running {@code docker manifest inspect}.
  */
 @NullMarked
 package dev.capstan.update.build;

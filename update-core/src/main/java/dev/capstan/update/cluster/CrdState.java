@@ -3,6 +3,7 @@ package dev.capstan.update.cluster;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.update.internal.Trees;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,14 +15,37 @@ import org.jspecify.annotations.Nullable;
  * @param name its {@code metadata.name}
  * @param spec its {@code spec}, as a plain tree (maps, lists, strings, longs, doubles, booleans)
  * @param conditions its status conditions
+ * @param storedVersions its {@code status.storedVersions}: every version objects may still be
+ *     persisted at in etcd
+ * @param dryRunSpec the spec it would have once the release's document is applied (a server-side
+ *     dry run on Kubernetes, the API server's defaulting in memory), or empty when the inventory
+ *     was asked for no document
  */
 public record CrdState(
-    String name, Map<String, @Nullable Object> spec, List<Condition> conditions) {
-  /** Validates the fields and deep-copies the spec. */
+    String name,
+    Map<String, @Nullable Object> spec,
+    List<Condition> conditions,
+    List<String> storedVersions,
+    Map<String, @Nullable Object> dryRunSpec) {
+  /** Validates the fields and deep-copies the trees. */
   public CrdState {
     requireNonNull(name, "name");
     spec = Trees.freezeMap(spec);
     conditions = List.copyOf(conditions);
+    storedVersions = List.copyOf(storedVersions);
+    dryRunSpec = Trees.freezeMap(dryRunSpec);
+  }
+
+  /**
+   * Creates a CRD whose stored versions are its storage version (as the API server records it right
+   * after creation) and without a dry-run spec.
+   *
+   * @param name its {@code metadata.name}
+   * @param spec its {@code spec}
+   * @param conditions its status conditions
+   */
+  public CrdState(String name, Map<String, @Nullable Object> spec, List<Condition> conditions) {
+    this(name, spec, conditions, storageVersions(spec), Map.of());
   }
 
   /**
@@ -32,5 +56,48 @@ public record CrdState(
    */
   public Optional<Condition> condition(String type) {
     return conditions.stream().filter(c -> c.type().equals(type)).findFirst();
+  }
+
+  /**
+   * Returns the versions the live spec declares, with their served and storage flags.
+   *
+   * @return {@code spec.versions[]}, in spec order
+   */
+  public List<CrdVersion> versions() {
+    return versions(spec);
+  }
+
+  /**
+   * Returns a copy with another dry-run spec.
+   *
+   * @param value what the spec would be after applying the release's document
+   * @return the copy
+   */
+  public CrdState withDryRunSpec(Map<String, @Nullable Object> value) {
+    return new CrdState(name, spec, conditions, storedVersions, value);
+  }
+
+  /**
+   * Reads the versions of a CRD spec.
+   *
+   * @param spec a CRD {@code spec} tree
+   * @return {@code spec.versions[]} with their flags; entries without a name are left out
+   */
+  public static List<CrdVersion> versions(Map<String, @Nullable Object> spec) {
+    List<CrdVersion> out = new ArrayList<>();
+    if (spec.get("versions") instanceof List<?> list) {
+      for (Object item : list) {
+        if (item instanceof Map<?, ?> v && v.get("name") instanceof String n) {
+          out.add(
+              new CrdVersion(
+                  n, Boolean.TRUE.equals(v.get("served")), Boolean.TRUE.equals(v.get("storage"))));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static List<String> storageVersions(Map<String, @Nullable Object> spec) {
+    return versions(spec).stream().filter(CrdVersion::storage).map(CrdVersion::name).toList();
   }
 }

@@ -25,7 +25,10 @@ public interface PlatformCluster {
    * Reads everything planning needs, in as few calls as the implementation can manage.
    *
    * @param query which Deployments (and their pods) and which CRDs
-   * @return the Deployments and CRDs that exist, and the pods of those Deployments
+   * @return the Deployments and CRDs that exist, and the pods of those Deployments; each CRD with
+   *     its {@code status.storedVersions} and, when the query has its document, the spec applying
+   *     that document would give ({@link CrdState#dryRunSpec()}: a server-side dry run, or the API
+   *     server's defaulting), with nothing written
    */
   InventorySnapshot inventory(InventoryQuery query);
 
@@ -61,7 +64,10 @@ public interface PlatformCluster {
   Optional<CrdState> crd(String name);
 
   /**
-   * Creates or updates a CustomResourceDefinition.
+   * Creates or updates a CustomResourceDefinition. Versions the live CRD lists in {@code
+   * status.storedVersions} that the document no longer declares are dropped from the stored
+   * versions (the API server refuses the update otherwise); the planner's CRD gate lets such a
+   * document through only with {@code allowUnsafeCrdChanges}.
    *
    * @param name its {@code metadata.name}
    * @param document the whole CRD document as a plain tree

@@ -140,7 +140,7 @@ public final class UpdateCommand {
         UpdatePlanner.plan(inventory, release, catalog, options.selection())
             .withCluster(info)
             .withManifestSource(location);
-    if (!plan.blocked().isEmpty()) {
+    if (plan.isBlocked()) {
       out.print(
           options.json()
               ? UpdateReport.json(options.dryRun(), plan, null)
@@ -161,6 +161,9 @@ public final class UpdateCommand {
       if (options.json()) {
         out.print(UpdateReport.json(options.dryRun(), plan, null));
       } else {
+        if (options.dryRun()) {
+          out.print(UpdateReport.recoveryText(plan));
+        }
         out.println();
         out.println(
             plan.needsApply()

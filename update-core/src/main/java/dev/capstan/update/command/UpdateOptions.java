@@ -31,6 +31,8 @@ import java.util.function.Consumer;
  * @param includeGroups opt-in groups to include ({@code --include}), generalising {@code
  *     --include-auth} and {@code --include-cert-manager}
  * @param allowDowngrade allow a target older than the installed version ({@code --allow-downgrade})
+ * @param allowUnsafeCrdChanges apply CRD changes the safety gate blocks ({@code
+ *     --allow-unsafe-crd-changes}; see {@link Selection#allowUnsafeCrdChanges()})
  * @param rollbackOnFailure restore touched workloads on failure ({@code --rollback-on-failure},
  *     default true)
  * @param timeout per-workload rollout timeout ({@code --timeout}, default 5m)
@@ -54,6 +56,7 @@ public record UpdateOptions(
     List<String> only,
     List<String> includeGroups,
     boolean allowDowngrade,
+    boolean allowUnsafeCrdChanges,
     boolean rollbackOnFailure,
     Duration timeout,
     String output,
@@ -101,6 +104,7 @@ public record UpdateOptions(
         false,
         List.of(),
         List.of(),
+        false,
         false,
         true,
         ApplyOptions.DEFAULT_TIMEOUT,
@@ -161,10 +165,11 @@ public record UpdateOptions(
   /**
    * Returns the component selection these options describe.
    *
-   * @return {@code only}, {@code includeGroups} and {@code allowDowngrade}
+   * @return {@code only}, {@code includeGroups}, {@code allowDowngrade} and {@code
+   *     allowUnsafeCrdChanges}
    */
   public Selection selection() {
-    return new Selection(only, Set.copyOf(includeGroups), allowDowngrade);
+    return new Selection(only, Set.copyOf(includeGroups), allowDowngrade, allowUnsafeCrdChanges);
   }
 
   /**
@@ -254,6 +259,16 @@ public record UpdateOptions(
    */
   public UpdateOptions withAllowDowngrade(boolean value) {
     return edit(d -> d.allowDowngrade = value);
+  }
+
+  /**
+   * Returns a copy that applies CRD changes the safety gate blocks, or not.
+   *
+   * @param value whether unsafe CRD changes are applied
+   * @return the copy
+   */
+  public UpdateOptions withAllowUnsafeCrdChanges(boolean value) {
+    return edit(d -> d.allowUnsafeCrdChanges = value);
   }
 
   /**
@@ -372,6 +387,7 @@ public record UpdateOptions(
     List<String> only;
     List<String> includeGroups;
     boolean allowDowngrade;
+    boolean allowUnsafeCrdChanges;
     boolean rollbackOnFailure;
     Duration timeout;
     String output;
@@ -392,6 +408,7 @@ public record UpdateOptions(
       only = o.only;
       includeGroups = o.includeGroups;
       allowDowngrade = o.allowDowngrade;
+      allowUnsafeCrdChanges = o.allowUnsafeCrdChanges;
       rollbackOnFailure = o.rollbackOnFailure;
       timeout = o.timeout;
       output = o.output;
@@ -414,6 +431,7 @@ public record UpdateOptions(
           only,
           includeGroups,
           allowDowngrade,
+          allowUnsafeCrdChanges,
           rollbackOnFailure,
           timeout,
           output,

@@ -12,7 +12,9 @@ import dev.capstan.update.cluster.ClusterInfo;
 import dev.capstan.update.cluster.Condition;
 import dev.capstan.update.cluster.ContainerState;
 import dev.capstan.update.cluster.ContainerStatus;
+import dev.capstan.update.cluster.CrdDefaults;
 import dev.capstan.update.cluster.CrdState;
+import dev.capstan.update.cluster.CrdVersion;
 import dev.capstan.update.cluster.DeploymentPatch;
 import dev.capstan.update.cluster.DeploymentState;
 import dev.capstan.update.cluster.EnvVar;
@@ -28,6 +30,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -126,7 +129,9 @@ public final class InMemoryPlatformCluster implements PlatformCluster {
   }
 
   /**
-   * Adds or replaces a live CRD, established and with its names accepted.
+   * Adds or replaces a live CRD, established and with its names accepted; its spec is stored with
+   * the API server's defaults ({@link CrdDefaults}) and its stored versions are its storage
+   * version.
    *
    * @param name the CRD name
    * @param spec its spec
@@ -134,7 +139,30 @@ public final class InMemoryPlatformCluster implements PlatformCluster {
    */
   public synchronized InMemoryPlatformCluster putCrd(
       String name, Map<String, @Nullable Object> spec) {
-    crds.put(name, new CrdState(name, spec, List.of(ESTABLISHED, NAMES_ACCEPTED)));
+    crds.put(
+        name, new CrdState(name, CrdDefaults.apply(spec), List.of(ESTABLISHED, NAMES_ACCEPTED)));
+    return this;
+  }
+
+  /**
+   * Adds or replaces a live CRD with explicit {@code status.storedVersions} (for example a CRD
+   * whose objects were stored at an older version too), established and with its names accepted.
+   *
+   * @param name the CRD name
+   * @param spec its spec (stored with the API server's defaults)
+   * @param storedVersions its stored versions
+   * @return this
+   */
+  public synchronized InMemoryPlatformCluster putCrd(
+      String name, Map<String, @Nullable Object> spec, List<String> storedVersions) {
+    crds.put(
+        name,
+        new CrdState(
+            name,
+            CrdDefaults.apply(spec),
+            List.of(ESTABLISHED, NAMES_ACCEPTED),
+            storedVersions,
+            Map.of()));
     return this;
   }
 
@@ -262,8 +290,15 @@ public final class InMemoryPlatformCluster implements PlatformCluster {
         c.putPod(STATE_JSON.treeToValue(p, PodState.class));
       }
       for (JsonNode crd : root.path("crds")) {
-        CrdState s = STATE_JSON.treeToValue(crd, CrdState.class);
-        c.crds.put(s.name(), s);
+        ObjectNode node = crd.deepCopy();
+        boolean noStoredVersions = !node.has("storedVersions");
+        if (noStoredVersions) { // a state written before stored versions were kept
+          node.putArray("storedVersions");
+        }
+        node.putObject("dryRunSpec");
+        CrdState s = STATE_JSON.treeToValue(node, CrdState.class);
+        c.crds.put(
+            s.name(), noStoredVersions ? new CrdState(s.name(), s.spec(), s.conditions()) : s);
       }
       for (Map.Entry<String, JsonNode> e : root.path("crdConditions").properties()) {
         c.crdConditions.put(
@@ -306,7 +341,12 @@ public final class InMemoryPlatformCluster implements PlatformCluster {
     List<CrdState> foundCrds = new ArrayList<>();
     for (String name : query.crdNames()) {
       CrdState crd = crds.get(name);
-      if (crd != null) {
+      Map<String, @Nullable Object> doc = query.crdDocuments().get(name);
+      if (crd != null && doc != null && doc.get("spec") instanceof Map<?, ?> spec) {
+        @SuppressWarnings("unchecked")
+        Map<String, @Nullable Object> typed = (Map<String, @Nullable Object>) spec;
+        foundCrds.add(crd.withDryRunSpec(CrdDefaults.apply(typed)));
+      } else if (crd != null) {
         foundCrds.add(crd);
       }
     }
@@ -391,10 +431,23 @@ public final class InMemoryPlatformCluster implements PlatformCluster {
     }
     @SuppressWarnings("unchecked")
     Map<String, @Nullable Object> typed = (Map<String, @Nullable Object>) specMap;
-    String action = crds.containsKey(name) ? "configured" : "created";
+    CrdState old = crds.get(name);
+    String action = old != null ? "configured" : "created";
     List<Condition> conditions =
         crdConditions.getOrDefault(name, List.of(ESTABLISHED, NAMES_ACCEPTED));
-    crds.put(name, new CrdState(name, typed, conditions));
+    Map<String, @Nullable Object> stored = CrdDefaults.apply(typed);
+    // As the Kubernetes adapter does: stored versions the new spec drops are forgotten (the plan's
+    // CRD gate let that through only with allowUnsafeCrdChanges); the storage version is added.
+    Set<String> declared = new HashSet<>();
+    CrdState.versions(stored).forEach(v -> declared.add(v.name()));
+    Set<String> storedVersions = new LinkedHashSet<>();
+    if (old != null) {
+      old.storedVersions().stream().filter(declared::contains).forEach(storedVersions::add);
+    }
+    CrdState.versions(stored).stream()
+        .filter(CrdVersion::storage)
+        .forEach(v -> storedVersions.add(v.name()));
+    crds.put(name, new CrdState(name, stored, conditions, List.copyOf(storedVersions), Map.of()));
     writes.add("apply crd " + name);
     return action;
   }

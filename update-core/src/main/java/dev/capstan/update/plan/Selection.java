@@ -14,8 +14,15 @@ import java.util.TreeSet;
  * @param includeGroups the opt-in groups to include (generalises mcp-runtime's {@code
  *     --include-auth} and {@code --include-cert-manager}); trimmed, kept sorted
  * @param allowDowngrade whether a target older than the installed version is allowed
+ * @param allowUnsafeCrdChanges whether CRD changes the safety gate refuses (a stored version
+ *     removed or no longer served, a storage version changed without a path, a schema narrowed) are
+ *     applied anyway ({@code --allow-unsafe-crd-changes})
  */
-public record Selection(List<String> only, Set<String> includeGroups, boolean allowDowngrade) {
+public record Selection(
+    List<String> only,
+    Set<String> includeGroups,
+    boolean allowDowngrade,
+    boolean allowUnsafeCrdChanges) {
 
   /** Trims and copies the names. */
   public Selection {
@@ -36,6 +43,17 @@ public record Selection(List<String> only, Set<String> includeGroups, boolean al
   }
 
   /**
+   * Creates a selection that keeps the CRD safety gate.
+   *
+   * @param only see the record
+   * @param includeGroups see the record
+   * @param allowDowngrade see the record
+   */
+  public Selection(List<String> only, Set<String> includeGroups, boolean allowDowngrade) {
+    this(only, includeGroups, allowDowngrade, false);
+  }
+
+  /**
    * Returns the default selection: every component that is not opt-in, no downgrades.
    *
    * @return the default selection
@@ -51,7 +69,7 @@ public record Selection(List<String> only, Set<String> includeGroups, boolean al
    * @return the copy
    */
   public Selection withOnly(String... names) {
-    return new Selection(List.of(names), includeGroups, allowDowngrade);
+    return new Selection(List.of(names), includeGroups, allowDowngrade, allowUnsafeCrdChanges);
   }
 
   /**
@@ -71,7 +89,7 @@ public record Selection(List<String> only, Set<String> includeGroups, boolean al
    * @return the copy
    */
   public Selection withIncludeGroups(Set<String> groups) {
-    return new Selection(only, groups, allowDowngrade);
+    return new Selection(only, groups, allowDowngrade, allowUnsafeCrdChanges);
   }
 
   /**
@@ -81,6 +99,16 @@ public record Selection(List<String> only, Set<String> includeGroups, boolean al
    * @return the copy
    */
   public Selection withAllowDowngrade(boolean allow) {
-    return new Selection(only, includeGroups, allow);
+    return new Selection(only, includeGroups, allow, allowUnsafeCrdChanges);
+  }
+
+  /**
+   * Returns a copy that allows or refuses CRD changes the safety gate blocks.
+   *
+   * @param allow whether unsafe CRD changes are applied anyway
+   * @return the copy
+   */
+  public Selection withAllowUnsafeCrdChanges(boolean allow) {
+    return new Selection(only, includeGroups, allowDowngrade, allow);
   }
 }

@@ -21,7 +21,8 @@ import java.util.List;
  * @param installedVersion the installed version: one version, {@code mixed (a, b)}, or empty
  * @param applyCrds whether CRDs are applied before the image rollouts
  * @param crdNames the CRDs that will be applied (those whose live spec differs or is absent)
- * @param crdPreview every CRD of the release with its intent: create, update or skipped
+ * @param crdPreview every CRD of the release with its intent: create, update, skipped or blocked
+ *     (the safety gate's findings in its reason)
  * @param crds the CRD documents to apply, in order (not part of the JSON report)
  * @param imageBuilds the images built or reused; empty unless builds are enabled
  * @param rows one row per catalog component, in rollout order
@@ -80,6 +81,25 @@ public record UpdatePlan(
    */
   public List<PlanRow> blocked() {
     return rows.stream().filter(r -> r.action() == PlanAction.BLOCKED).toList();
+  }
+
+  /**
+   * Returns the CRD changes the safety gate refuses.
+   *
+   * @return the {@code blocked} entries of the CRD preview; the plan cannot be applied when there
+   *     are any
+   */
+  public List<CrdResult> blockedCrds() {
+    return crdPreview.stream().filter(CrdResult::isBlocked).toList();
+  }
+
+  /**
+   * Tells whether anything in the plan is refused.
+   *
+   * @return true when a row or a CRD is blocked
+   */
+  public boolean isBlocked() {
+    return !blocked().isEmpty() || !blockedCrds().isEmpty();
   }
 
   /**

@@ -10,6 +10,7 @@ import dev.capstan.update.catalog.VersionPolicy;
 import dev.capstan.update.cluster.ClusterInfo;
 import dev.capstan.update.cluster.ContainerState;
 import dev.capstan.update.cluster.ContainerStatus;
+import dev.capstan.update.cluster.CrdDefaults;
 import dev.capstan.update.cluster.CrdState;
 import dev.capstan.update.cluster.DeploymentState;
 import dev.capstan.update.cluster.InventoryQuery;
@@ -25,10 +26,12 @@ import dev.capstan.update.version.ImageRef;
 import dev.capstan.update.version.Semver;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Diffs a cluster inventory with a release manifest, per the host's catalog. Pure: no I/O, no
@@ -47,6 +50,12 @@ import java.util.TreeSet;
  *   <li>{@code blocked}: {@code downgrade A -> B; pass --allow-downgrade to permit}, or {@code <c>
  *       A -> B is not a patch update; <hint>} under the same-minor policy.
  * </ul>
+ *
+ * <p>CRDs: absent → {@code create}; equal to the live spec once both have the API server's defaults
+ * ({@link CrdDefaults}; the inventory's dry-run spec stands for the release's when there is one) →
+ * {@code skipped}; otherwise {@code update}, unless the safety gate ({@link CrdGate}) finds a
+ * change that breaks stored objects: then {@code blocked} with the findings, or, with {@link
+ * Selection#allowUnsafeCrdChanges()}, {@code update} with the findings and a warning.
  */
 public final class UpdatePlanner {
 
@@ -71,16 +80,20 @@ public final class UpdatePlanner {
 
   /**
    * Returns what to read from the cluster for a plan: every catalog workload (the installed-check
-   * one first) and the release's CRDs.
+   * one first) and the release's CRDs, with their documents (for the dry-run spec).
    *
    * @param catalog the host's catalog
    * @param release the manifest
    * @return the inventory query
    */
   public static InventoryQuery query(Catalog catalog, PlatformRelease release) {
-    List<String> crds =
-        release.crdChange() && !release.crds().isBlank() ? release.crdBundle().names() : List.of();
-    return new InventoryQuery(catalog.workloads(), crds);
+    Map<String, Map<String, @Nullable Object>> crds = new LinkedHashMap<>();
+    if (release.crdChange() && !release.crds().isBlank()) {
+      for (CrdDocument doc : release.crdBundle().crds()) {
+        crds.put(doc.name(), doc.document());
+      }
+    }
+    return new InventoryQuery(catalog.workloads(), List.copyOf(crds.keySet()), crds);
   }
 
   /**
@@ -223,18 +236,42 @@ public final class UpdatePlanner {
     CrdBundle bundle = release.crdBundle();
     for (CrdDocument doc : bundle.crds()) {
       Optional<CrdState> live = index.crd(doc.name());
-      String intent =
-          live.isEmpty()
-              ? "create"
-              : doc.specEquals(live.get().spec()) ? CrdResult.SKIPPED : "update";
-      preview.add(CrdResult.of(doc.name(), intent));
-      if (!intent.equals(CrdResult.SKIPPED)) {
+      if (live.isEmpty()) {
+        preview.add(CrdResult.of(doc.name(), "create"));
         toApply.add(doc);
+        continue;
+      }
+      Map<String, @Nullable Object> desired =
+          CrdDefaults.apply(
+              live.get().dryRunSpec().isEmpty() ? doc.spec() : live.get().dryRunSpec());
+      if (desired.equals(CrdDefaults.apply(live.get().spec()))) {
+        preview.add(CrdResult.of(doc.name(), CrdResult.SKIPPED));
+        continue;
+      }
+      List<String> unsafe = CrdGate.problems(live.get(), desired);
+      if (unsafe.isEmpty()) {
+        preview.add(CrdResult.of(doc.name(), "update"));
+        toApply.add(doc);
+      } else if (selection.allowUnsafeCrdChanges()) {
+        String reason = String.join("; ", unsafe);
+        preview.add(CrdResult.withReason(doc.name(), "update", reason));
+        toApply.add(doc);
+        warnings.add(
+            "CRD "
+                + doc.name()
+                + ": unsafe change applied because --allow-unsafe-crd-changes is set: "
+                + reason);
+      } else {
+        preview.add(
+            CrdResult.withReason(
+                doc.name(),
+                CrdResult.BLOCKED,
+                String.join("; ", unsafe) + "; pass --allow-unsafe-crd-changes to apply anyway"));
       }
     }
-    if (toApply.isEmpty()) {
+    if (toApply.isEmpty() && preview.stream().noneMatch(CrdResult::isBlocked)) {
       warnings.add("CustomResourceDefinitions already match the release; CRD apply skipped");
-    } else {
+    } else if (!toApply.isEmpty()) {
       warnings.add(
           "release "
               + release.version()

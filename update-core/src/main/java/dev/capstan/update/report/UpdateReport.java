@@ -8,15 +8,18 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capstan.update.apply.UpdateApplier;
 import dev.capstan.update.apply.UpdateResult;
 import dev.capstan.update.apply.WorkloadResult;
 import dev.capstan.update.apply.WorkloadStatus;
+import dev.capstan.update.cluster.Workload;
 import dev.capstan.update.plan.CrdResult;
 import dev.capstan.update.plan.ImageBuildAction;
 import dev.capstan.update.plan.PlanRow;
 import dev.capstan.update.plan.UpdatePlan;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /** Renders plans and results as text or JSON. */
@@ -84,14 +87,43 @@ public final class UpdateReport {
     }
     if (!plan.crdPreview().isEmpty()) {
       sb.append("\nCustomResourceDefinitions:\n");
-      TextTable crds = new TextTable("CRD", "ACTION");
+      boolean reasons = plan.crdPreview().stream().anyMatch(c -> !c.reason().isEmpty());
+      TextTable crds =
+          reasons ? new TextTable("CRD", "ACTION", "REASON") : new TextTable("CRD", "ACTION");
       for (CrdResult c : plan.crdPreview()) {
-        crds.row(c.name(), c.action());
+        if (reasons) {
+          crds.row(c.name(), c.action(), c.reason());
+        } else {
+          crds.row(c.name(), c.action());
+        }
       }
       crds.appendTo(sb);
     }
     list(sb, "Warnings:", plan.warnings());
     list(sb, "Preserved (never modified by update):", plan.preserved());
+    return sb.toString();
+  }
+
+  /**
+   * Renders the recovery commands of a plan, known before anything runs: per workload the plan
+   * patches, in rollout order, the commands that restore the images it runs now. Empty when the
+   * plan patches nothing.
+   *
+   * @param plan the plan
+   * @return the text, ending with a newline, or empty
+   */
+  public static String recoveryText(UpdatePlan plan) {
+    Map<Workload, List<String>> recovery = UpdateApplier.recoveryCommands(plan);
+    if (recovery.isEmpty()) {
+      return "";
+    }
+    StringBuilder sb =
+        new StringBuilder("\nRecovery commands, should this update need undoing by hand:\n");
+    recovery.forEach(
+        (w, commands) -> {
+          sb.append("  # ").append(w.key()).append('\n');
+          commands.forEach(c -> sb.append("  ").append(c).append('\n'));
+        });
     return sb.toString();
   }
 
@@ -150,7 +182,8 @@ public final class UpdateReport {
 
   /**
    * Renders the JSON report: one indented object {@code {"dryRun", "plan", "result"}}, the result
-   * left out when null.
+   * left out when null. A dry run's plan also lists its recovery commands ({@code "recovery": [{
+   * "namespace", "deployment", "commands"}]}, see {@link #recoveryText}).
    *
    * @param dryRun whether this was a dry run
    * @param plan the plan
@@ -160,7 +193,21 @@ public final class UpdateReport {
   public static String json(boolean dryRun, UpdatePlan plan, @Nullable UpdateResult result) {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("dryRun", dryRun);
-    root.set("plan", plan(plan));
+    ObjectNode planNode = plan(plan);
+    if (dryRun) {
+      Map<Workload, List<String>> recovery = UpdateApplier.recoveryCommands(plan);
+      if (!recovery.isEmpty()) {
+        ArrayNode array = planNode.putArray("recovery");
+        recovery.forEach(
+            (w, commands) -> {
+              ObjectNode e = array.addObject();
+              e.put("namespace", w.namespace());
+              e.put("deployment", w.deployment());
+              putStrings(e, "commands", commands, true);
+            });
+      }
+    }
+    root.set("plan", planNode);
     if (result != null) {
       root.set("result", result(result));
     }
@@ -244,6 +291,7 @@ public final class UpdateReport {
       e.put("name", c.name());
       putNonEmpty(e, "action", c.action());
       putNonEmpty(e, "error", c.error());
+      putNonEmpty(e, "reason", c.reason());
     }
   }
 

@@ -3,7 +3,7 @@ package dev.capstan.update.apply;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.capstan.update.TestClock;
+import dev.capstan.common.ManualClock;
 import dev.capstan.update.UpdateException;
 import dev.capstan.update.cluster.ContainerState;
 import dev.capstan.update.cluster.DeploymentState;
@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Test;
 
 class RolloutWaiterTest {
   private static final Workload WEB = Workload.of("apps", "web");
-  private final TestClock clock = new TestClock();
+  private final ManualClock clock = ManualClock.create();
   private final InMemoryPlatformCluster cluster = InMemoryPlatformCluster.create();
   private final RolloutWaiter waiter =
-      RolloutWaiter.polling(cluster, clock, clock.sleeper(), Duration.ofSeconds(2));
+      RolloutWaiter.polling(cluster, clock, Sleeper.manual(clock), Duration.ofSeconds(2));
 
   @Test
   void completedRolloutReturnsWithoutSleeping() {

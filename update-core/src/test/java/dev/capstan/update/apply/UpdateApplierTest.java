@@ -13,12 +13,13 @@ import static dev.capstan.update.McpRuntime.release;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.capstan.update.TestClock;
+import dev.capstan.common.ManualClock;
 import dev.capstan.update.UpdateBlockedException;
 import dev.capstan.update.UpdateEvent;
 import dev.capstan.update.cluster.Condition;
 import dev.capstan.update.cluster.ContainerPatch;
 import dev.capstan.update.cluster.ContainerState;
+import dev.capstan.update.cluster.CrdDefaults;
 import dev.capstan.update.cluster.DeploymentPatch;
 import dev.capstan.update.cluster.DeploymentState;
 import dev.capstan.update.cluster.EnvVar;
@@ -37,12 +38,12 @@ import org.junit.jupiter.api.Test;
 /** Counterparts of mcp-runtime's apply tests, against the example catalog. */
 class UpdateApplierTest {
 
-  private final TestClock clock = new TestClock();
+  private final ManualClock clock = ManualClock.create();
   private final List<UpdateEvent> events = new ArrayList<>();
   private final ApplyOptions options =
       ApplyOptions.defaults()
           .withClock(clock)
-          .withSleeper(clock.sleeper())
+          .withSleeper(Sleeper.manual(clock))
           .withListener(events::add);
 
   /** The release that changes operator, gateway-proxy, platform-api, runtime-api and ui. */
@@ -71,7 +72,7 @@ class UpdateApplierTest {
     cluster.putDeployment(DeploymentState.of(UI, ContainerState.of("ui", image("ui", "v0.3.9"))));
     List<Workload> awaited = new ArrayList<>();
     RolloutWaiter polling =
-        RolloutWaiter.polling(cluster, clock, clock.sleeper(), Duration.ofSeconds(2));
+        RolloutWaiter.polling(cluster, clock, Sleeper.manual(clock), Duration.ofSeconds(2));
 
     UpdateResult result =
         UpdateApplier.apply(
@@ -299,7 +300,8 @@ class UpdateApplierTest {
     assertThat(cluster.writes()).filteredOn(w -> w.startsWith("apply crd")).hasSize(1);
     assertThat(result.workloads()).extracting(w -> w.status().label()).containsOnly("rolled-back");
     assertThat(cluster.crd("mcpservers.mcpruntime.org").orElseThrow().spec())
-        .isEqualTo(release.crdBundle().crds().get(0).spec());
+        .isEqualTo(CrdDefaults.apply(release.crdBundle().crds().get(0).spec()))
+        .containsEntry("conversion", Map.of("strategy", "None"));
   }
 
   @Test

@@ -186,7 +186,8 @@ class ImageBuildsTest {
                     new BuildSettings("linux/amd64", "/src", 1, 2),
                     e -> {}))
         .isInstanceOf(ImageBuildException.class)
-        .hasMessage("image build failed: no space left on device; already published: none");
+        .hasMessage(
+            "image build failed: component api: no space left on device; already published: none");
     assertThat(broken.calls).hasSize(3);
   }
 
@@ -226,7 +227,9 @@ class ImageBuildsTest {
             ImageBuildException.class,
             e -> {
               assertThat(e)
-                  .hasMessage("image build failed: Dockerfile not found; already published: none");
+                  .hasMessage(
+                      "image build failed: component bad: Dockerfile not found; already published:"
+                          + " none");
               assertThat(e.published()).isEmpty();
             });
     assertThat(slowInterrupted).isTrue();

@@ -87,6 +87,21 @@ class ProcessAdaptersTest {
             () ->
                 ProcessImageBuilder.builder(runner(0, "")).recipe("ui", "docker", "{tag}").build())
         .hasMessage("recipe for ui uses an unknown placeholder {tag}: '{tag}'");
+    assertThatThrownBy(
+            () ->
+                ProcessImageBuilder.builder(runner(0, ""))
+                    .recipe("ui", "/opt/podman/bin/sh", "-c", "podman build .")
+                    .build())
+        .hasMessage(
+            "recipe for ui must run an allow-listed program [buildah, docker, make, podman]:"
+                + " '/opt/podman/bin/sh'");
+    assertThat(
+            ProcessImageBuilder.builder(runner(0, ""))
+                .recipe("ui", "/opt/tools/podman", "build", "{source}")
+                .push("/opt/tools/podman", "push", "{image}")
+                .build()
+                .canBuild("ui"))
+        .isTrue();
     assertThat(
             ProcessImageBuilder.builder(runner(0, ""))
                 .allow("nerdctl")

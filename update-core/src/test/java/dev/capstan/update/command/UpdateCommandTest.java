@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capstan.common.ManualClock;
 import dev.capstan.update.ConfirmationMissingException;
 import dev.capstan.update.ImageBuildException;
 import dev.capstan.update.InvalidManifestException;
@@ -17,10 +18,11 @@ import dev.capstan.update.InvalidOptionsException;
 import dev.capstan.update.RolloutFailedException;
 import dev.capstan.update.TargetMismatchException;
 import dev.capstan.update.TargetRequiredException;
-import dev.capstan.update.TestClock;
 import dev.capstan.update.UpdateAbortedException;
 import dev.capstan.update.UpdateBlockedException;
 import dev.capstan.update.UpdateException;
+import dev.capstan.update.apply.Sleeper;
+import dev.capstan.update.apply.UpdateApplier;
 import dev.capstan.update.build.BuildRequest;
 import dev.capstan.update.build.ImageBuilder;
 import dev.capstan.update.manifest.PlatformRelease;
@@ -54,7 +56,7 @@ class UpdateCommandTest {
   private final List<String> calls = new ArrayList<>();
   private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
   private final PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-  private final TestClock clock = new TestClock();
+  private final ManualClock clock = ManualClock.create();
   private InMemoryPlatformCluster cluster = cluster("v0.4.0");
 
   private void publish(String location, PlatformRelease release) {
@@ -91,7 +93,7 @@ class UpdateCommandTest {
     return UpdateCommand.builder(catalog(), cluster)
         .manifestLoader(loader())
         .confirmer(confirmer)
-        .time(clock, clock.sleeper(), Duration.ofSeconds(2));
+        .time(clock, Sleeper.manual(clock), Duration.ofSeconds(2));
   }
 
   /** An image builder that runs an action per build and records pushes in {@code calls}. */
@@ -206,7 +208,15 @@ class UpdateCommandTest {
             """)
         .endsWith(
             "\nDry run (plan only; no CRD apply, builds, or rollouts were attempted): 8"
-                + " component(s) would be updated.\n");
+                + " component(s) would be updated.\n")
+        .contains(
+            "\nRecovery commands, should this update need undoing by hand:\n"
+                + "  # mcp-runtime/mcp-runtime-operator-controller-manager\n"
+                + "  kubectl -n mcp-runtime rollout undo"
+                + " deployment/mcp-runtime-operator-controller-manager\n"
+                + "  kubectl -n mcp-runtime set image"
+                + " deployment/mcp-runtime-operator-controller-manager manager=");
+    assertThat(UpdateApplier.recoveryCommands(outcome.plan())).hasSize(7);
     assertThat(prompts).isEmpty();
     assertThat(cluster.writes()).isEmpty();
   }
@@ -428,7 +438,8 @@ class UpdateCommandTest {
 
     assertThatThrownBy(() -> command.run(target().withBuild(true).withOnly("ui"), out))
         .isInstanceOf(ImageBuildException.class)
-        .hasMessage("image build failed: docker daemon not running; already published: none");
+        .hasMessage(
+            "image build failed: component ui: docker daemon not running; already published: none");
     assertThat(cluster.writes()).isEmpty();
   }
 

@@ -10,8 +10,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.capstan.update.TestClock;
+import dev.capstan.common.ManualClock;
 import dev.capstan.update.apply.ApplyOptions;
+import dev.capstan.update.apply.Sleeper;
 import dev.capstan.update.apply.UpdateApplier;
 import dev.capstan.update.apply.UpdateResult;
 import dev.capstan.update.cluster.ClusterInfo;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.Test;
 
 /** The text and JSON layouts, compared with golden files under {@code report/}. */
 class UpdateReportTest {
-  private final TestClock clock = new TestClock();
+  private final ManualClock clock = ManualClock.create();
 
   /** A plan and result that exercise every section: CRDs, notes, builds, warnings, rollback. */
   private record Scenario(UpdatePlan plan, UpdateResult result) {}
@@ -62,7 +63,9 @@ class UpdateReportTest {
                         "ui", image("ui", "v0.5.0"), "target tag already in registry")));
     UpdateResult result =
         UpdateApplier.apply(
-            cluster, plan, ApplyOptions.defaults().withClock(clock).withSleeper(clock.sleeper()));
+            cluster,
+            plan,
+            ApplyOptions.defaults().withClock(clock).withSleeper(Sleeper.manual(clock)));
     return new Scenario(plan, result);
   }
 
@@ -103,6 +106,42 @@ class UpdateReportTest {
     assertThat(json.get("plan").get("components").get(0).fieldNames())
         .toIterable()
         .containsExactly("component", "namespace", "deployment", "container", "action", "reason");
+  }
+
+  @Test
+  void aDryRunShowsTheRecoveryCommandsOfThePlanBeforeAnythingRuns() throws IOException {
+    InMemoryPlatformCluster cluster = cluster("v0.4.0");
+    UpdatePlan plan = plan(cluster, release("v0.4.0").tag("ui", "v0.4.1").build());
+
+    assertThat(UpdateReport.recoveryText(plan))
+        .isEqualTo(
+            "\nRecovery commands, should this update need undoing by hand:\n"
+                + "  # mcp-platform/mcp-ui\n"
+                + "  kubectl -n mcp-platform rollout undo deployment/mcp-ui\n"
+                + "  kubectl -n mcp-platform set image deployment/mcp-ui ui="
+                + image("ui", "v0.4.0")
+                + "\n");
+    JsonNode recovery =
+        new ObjectMapper()
+            .readTree(UpdateReport.json(true, plan, null))
+            .get("plan")
+            .get("recovery");
+    assertThat(recovery).hasSize(1);
+    assertThat(recovery.get(0).get("namespace").asText()).isEqualTo("mcp-platform");
+    assertThat(recovery.get(0).get("deployment").asText()).isEqualTo("mcp-ui");
+    assertThat(recovery.get(0).get("commands"))
+        .extracting(JsonNode::asText)
+        .containsExactly(
+            "kubectl -n mcp-platform rollout undo deployment/mcp-ui",
+            "kubectl -n mcp-platform set image deployment/mcp-ui ui=" + image("ui", "v0.4.0"));
+    assertThat(
+            new ObjectMapper()
+                .readTree(UpdateReport.json(false, plan, null))
+                .get("plan")
+                .has("recovery"))
+        .isFalse();
+    assertThat(UpdateReport.recoveryText(plan(cluster, release("v0.4.0").build()))).isEmpty();
+    assertThat(cluster.writes()).isEmpty();
   }
 
   @Test
