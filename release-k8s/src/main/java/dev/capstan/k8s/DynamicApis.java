@@ -115,22 +115,29 @@ final class DynamicApis {
    */
   List<Discovery.Resource> served(Kind kind) {
     List<Discovery.Resource> found = discovery.find(kind.group(), kind.kind());
-    if (found.isEmpty() && missed.add(kind.key())) {
-      discovery.refresh();
+    if (!found.isEmpty()) {
+      return found;
+    }
+    // One caller at a time reads discovery again: objects of one kind are applied in parallel.
+    synchronized (this) {
       found = discovery.find(kind.group(), kind.kind());
-      if (found.isEmpty() && defined.contains(kind.key())) {
+      if (found.isEmpty() && missed.add(kind.key())) {
+        discovery.refresh();
+        found = discovery.find(kind.group(), kind.kind());
         // a CRD this adapter applied: the API server serves its kind shortly after Established
-        for (int i = 0; i < 20 && found.isEmpty(); i++) {
-          sleep();
+        for (int i = 0; i < 20 && found.isEmpty() && defined.contains(kind.key()); i++) {
+          if (!sleep()) {
+            break;
+          }
           discovery.refresh();
           found = discovery.find(kind.group(), kind.kind());
         }
       }
+      if (!found.isEmpty()) {
+        missed.remove(kind.key());
+      }
+      return found;
     }
-    if (!found.isEmpty()) {
-      missed.remove(kind.key());
-    }
-    return found;
   }
 
   /**
@@ -155,11 +162,13 @@ final class DynamicApis {
     }
   }
 
-  private static void sleep() {
+  private static boolean sleep() {
     try {
       Thread.sleep(250);
+      return true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      return false;
     }
   }
 }

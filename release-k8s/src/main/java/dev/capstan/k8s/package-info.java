@@ -8,11 +8,10 @@
  * <h2>Mapping</h2>
  *
  * <ul>
- *   <li>A service is an {@code apps/v1} Deployment with one container named after it, selected by
- *       the pod label {@code capstan.dev/service=<name>}, plus a {@code v1} Service (same name,
- *       same selector, {@code targetPort} = port) when it declares ports. A secret is a Secret, a
- *       configmap a ConfigMap, a volume a PersistentVolumeClaim; namespaces and storage classes are
- *       only observed (and a namespace created on request).
+ *   <li>One generic path for every kind: release-core renders typed specs to manifests, and the
+ *       orchestrator addresses any object through client-java's dynamic API at the URL of a REST
+ *       mapping read from discovery ({@code GET /api}, {@code /apis}, aggregated), kept for the
+ *       adapter's life and read again once when a kind is unknown. No per-kind code but health.
  *   <li>Every write of an object is a server-side apply under field manager {@code capstan},
  *       forced: the plan has already decided (an adoption needs {@code adopt}, a repair is drift),
  *       so Capstan takes the fields it applies from other managers instead of failing; fields it
@@ -22,18 +21,14 @@
  *       capstan.dev/content-hash}) and, for selection, labels ({@code
  *       app.kubernetes.io/managed-by=capstan}, and {@code capstan.dev/release-namespace}, {@code
  *       -name}, {@code -id} when the value is a valid label value).
- *   <li>Observation is one LIST per kind and namespace (paged; Deployments and Services for
- *       services), filtered to the names asked for. The spec is read back from exactly the fields
- *       Capstan writes, keeping only the map keys and list items Capstan's own field manager owns
- *       ({@code metadata.managedFields}, read from the raw JSON because client-java's models drop
- *       it), with quantities in the spelling the spec used; so an untouched object hashes like its
- *       spec, an edited one does not, and keys other tools add are not drift.
+ *   <li>Observation is one LIST per kind and namespace (paged), filtered to the names asked for;
+ *       drift comes from {@code metadata.managedFields} (see {@code Drift}), so a no-op plan needs
+ *       nothing more.
  *   <li>Release records are Secrets of type {@code capstan.dev/release.v1} (one per revision,
  *       chunked beyond 1 MB, verified by SHA-256 on read, compare-and-set on resourceVersion); the
  *       operation lease is a {@code coordination.k8s.io/v1} Lease.
- *   <li>Rollouts are watched, never polled, with {@code kubectl rollout status} semantics, failing
- *       fast on {@code ProgressDeadlineExceeded}, {@code FailedCreate} and new pods that cannot
- *       start.
+ *   <li>Health is watched, never polled, with release-core's {@code HealthRules} (kstatus
+ *       semantics), failing fast with the reason.
  * </ul>
  *
  * <p>Every failed request is translated once, here, into the calling port's exception ({@link

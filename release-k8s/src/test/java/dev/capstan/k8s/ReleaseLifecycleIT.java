@@ -416,7 +416,7 @@ class ReleaseLifecycleIT {
         .satisfies(
             c -> {
               assertThat(c.ref().key()).isEqualTo("PersistentVolumeClaim/" + ns + "/data");
-              assertThat(c.reason()).isEqualTo("re-adopt volume retained earlier");
+              assertThat(c.reason()).isEqualTo("re-adopt, retained earlier");
             });
     V1PersistentVolumeClaim readopted =
         cluster.core.readNamespacedPersistentVolumeClaim("data", ns).execute();
