@@ -255,7 +255,7 @@ public final class KubernetesPlatformCluster implements PlatformCluster {
                 () ->
                     new dev.capstan.update.ClusterException(
                         "update status",
-                        Kind.CRD.kind(),
+                        ApiResource.CRD.kind(),
                         null,
                         name,
                         404,
