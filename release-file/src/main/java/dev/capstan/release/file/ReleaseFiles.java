@@ -233,7 +233,12 @@ public final class ReleaseFiles {
     if (Files.isRegularFile(path)) {
       byte[] bytes;
       try {
-        bytes = Files.size(path) > MAX_BYTES ? new byte[MAX_BYTES + 1] : Files.readAllBytes(path);
+        long size = Files.size(path);
+        if (size > MAX_BYTES) {
+          throw new InvalidReleaseFileException(
+              source, List.of("file must be at most " + MAX_BYTES + " bytes: " + size));
+        }
+        bytes = Files.readAllBytes(path);
       } catch (IOException e) {
         throw new InvalidReleaseFileException(source, List.of("cannot read: " + e.getMessage()));
       }

@@ -372,6 +372,17 @@ class ManifestFilesTest {
   }
 
   @Test
+  void aFileOverTheSizeLimitIsRefusedWithItsSize() throws IOException {
+    Path big = write("big.yaml", "#".repeat(ReleaseFiles.MAX_BYTES + 10));
+
+    InvalidReleaseFileException e =
+        invalid(
+            () -> ReleaseFiles.read(big, "big.yaml", Overrides.none(), ManifestFilesTest::noEnv));
+
+    assertThat(e.getMessage()).isEqualTo("big.yaml: file must be at most 4194304 bytes: 4194314");
+  }
+
+  @Test
   void aReleaseFileParsedFromMemoryCannotNameFiles() {
     String yaml = RELEASE_HEAD + "  manifests: [{path: k8s}]\n";
 
