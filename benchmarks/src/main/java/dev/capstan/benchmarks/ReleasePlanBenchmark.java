@@ -57,9 +57,9 @@ public class ReleasePlanBenchmark {
         .forEach(
             (scope, names) ->
                 b.observed(
-                    scope.type(),
+                    scope.kind(),
                     scope.namespace(),
-                    cluster.observe(scope.type(), scope.namespace(), names)));
+                    cluster.observe(scope.kind(), scope.namespace(), names)));
     live = b.build();
   }
 

@@ -7,11 +7,11 @@ import dev.capstan.release.UninstallOptions;
 import dev.capstan.release.UninstallResult;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
-import dev.capstan.release.model.ResourceType;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.model.VolumeSpec;
@@ -50,12 +50,16 @@ public final class ReleaseDemo {
     out.println("cluster writes (prune runs last): " + cluster.writes());
 
     step(out, "3. Someone edits the configmap by hand; the next plan repairs it");
-    ResourceRef settings = ResourceRef.of(ResourceType.CONFIGMAP, NS, "web-settings");
-    cluster.edit(settings, s -> ((ConfigMapSpec) s).with("log-level", "edited-by-hand"));
+    ResourceRef settings = ResourceRef.of(Kind.CONFIG_MAP, NS, "web-settings");
+    cluster.edit(settings, m -> m.with("data.log-level", "edited-by-hand"));
     show(out, releases.plan(ReleaseSpec.of(NS, "web", v2)));
     cluster.clearOperations();
     releases.cast(ReleaseSpec.of(NS, "web", v2).withVersion("1.1.0"), v2);
-    out.println("after the cast: " + cluster.spec(settings).orElseThrow());
+    out.println(
+        "after the cast: "
+            + settings.key()
+            + " data="
+            + cluster.object(settings).orElseThrow().get("data"));
 
     step(out, "4. A configmap someone else created is a conflict: refused before any write");
     cluster.put(ConfigMapSpec.of(NS, "feature-flags", Map.of("beta", "on")));

@@ -3,11 +3,16 @@ package dev.capstan.examples;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.examples.cli.Cli;
 import dev.capstan.examples.cli.Terminal;
 import dev.capstan.release.CastResult;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.UninstallOptions;
+import dev.capstan.release.file.Overrides;
+import dev.capstan.release.file.ReleaseFile;
+import dev.capstan.release.file.ReleaseFiles;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
@@ -32,8 +37,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,6 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
  * command-line tour runs here, in order, with the exit code the README gives.
  */
 class ReadmeTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
   private static String readme() throws IOException {
@@ -83,7 +91,7 @@ class ReadmeTest {
     // Upgrade: only the changed service is written.
     Payloads v2 = v1.with(web.withImage("ghcr.io/acme/web:1.1.0"));
     CastResult second = releases.cast(ReleaseSpec.of("shop", "web", v2).withVersion("1.1.0"), v2);
-    out.print(PlanRenderer.text(second.plan())); // ~ update service/shop/web
+    out.print(PlanRenderer.text(second.plan())); // ~ update apps/Deployment/shop/web
 
     // Roll back to revision 1 (as revision 3), then uninstall: web-data is kept, un-stamped.
     releases.rollback("shop", "web", 1);
@@ -92,11 +100,65 @@ class ReadmeTest {
     // tour:end
 
     assertThat(first.release().revision()).isEqualTo(1);
-    assertThat(second.plan().changes()).hasSize(4);
-    assertThat(printed.toString(UTF_8)).contains("  ~ update     service/shop/web\n");
+    assertThat(second.plan().changes()).hasSize(5);
+    assertThat(printed.toString(UTF_8)).contains("  ~ update     apps/Deployment/shop/web\n");
     assertThat(history).extracting(Release::revision).containsExactly(3, 2, 1);
-    assertThat(cluster.objects()).extracting(r -> r.key()).containsExactly("volume/shop/web-data");
+    assertThat(cluster.objects())
+        .extracting(r -> r.key())
+        .containsExactly("PersistentVolumeClaim/shop/web-data");
     assertThat(readme()).contains(tourFromThisFile());
+  }
+
+  @Test
+  void manifestTourRunsAndTheReadmeShowsIt() throws IOException {
+    Function<String, @Nullable String> env = System::getenv;
+    // manifests:start
+    InMemoryCluster cluster = InMemoryCluster.create().addNamespace("shop");
+    ReleaseController releases = ReleaseController.builder(cluster, cluster).build();
+
+    // Any Kubernetes object, as a tree (parsed YAML or JSON, or built in code), beside typed specs.
+    TypeReference<Map<String, Object>> tree = new TypeReference<>() {};
+    Map<String, Object> ingress =
+        JSON.readValue(
+            """
+            {"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "web"},
+             "spec": {"rules": [{"host": "shop.example.com"}]}}
+            """,
+            tree);
+    Map<String, Object> migration =
+        JSON.readValue(
+            """
+            {"apiVersion": "batch/v1", "kind": "Job",
+             "metadata": {"name": "migrate", "annotations": {"capstan.dev/wave": "-1"}},
+             "spec": {"template": {"spec": {"restartPolicy": "Never",
+               "containers": [{"name": "migrate", "image": "acme/web:1.0.0"}]}}}}
+            """,
+            tree);
+    Payloads payloads =
+        Payloads.builder()
+            .namespace("shop") // for namespaced manifests that name none
+            .service(
+                ServiceSpec.builder("shop", "web").image("acme/web:1.0.0").port("http", 80).build())
+            .manifest(ingress)
+            .manifest(migration) // wave -1: applied, and complete, before wave 0
+            .build();
+    releases.cast(ReleaseSpec.of("shop", "web", payloads), payloads);
+    // From files (a directory, a glob or a multi-document YAML file, as kubectl apply -f takes):
+    ReleaseFile shop =
+        ReleaseFiles.read(
+            Path.of("src/main/resources/apps/shop"), new Overrides("shop", "shop"), env);
+    // manifests:end
+
+    assertThat(shop.payloads().size()).isEqualTo(19);
+    assertThat(cluster.writes())
+        .containsExactly(
+            "apply:batch/Job/shop/migrate",
+            "verify",
+            "apply:apps/Deployment/shop/web",
+            "apply:Service/shop/web",
+            "apply:networking.k8s.io/Ingress/shop/web",
+            "verify");
+    assertThat(readme()).contains(block("manifests"));
   }
 
   @Test

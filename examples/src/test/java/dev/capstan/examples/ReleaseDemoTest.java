@@ -17,16 +17,18 @@ class ReleaseDemoTest {
     assertThat(out)
         .contains("cast: revision 1 deployed")
         .contains(
-            "cluster writes (prune runs last): [apply:configmap/shop/web-settings,"
-                + " apply:service/shop/web, verify, delete:configmap/shop/web-legacy]")
-        .contains("  ! repair     configmap/shop/web-settings  (drift:")
+            "cluster writes (prune runs last): [apply:ConfigMap/shop/web-settings,"
+                + " apply:apps/Deployment/shop/web, verify, delete:ConfigMap/shop/web-legacy]")
+        .contains("  ! repair     ConfigMap/shop/web-settings  (drift:")
         .contains("data={log-level=debug}")
-        .contains("  ✗ conflict   configmap/shop/feature-flags")
+        .contains("  ✗ conflict   ConfigMap/shop/feature-flags")
         .contains("refused; object writes: 0")
         .contains(
-            "deleted in order: [service/shop/web, secret/shop/web-db, configmap/shop/web-settings]")
-        .contains("kept (un-stamped): [volume/shop/web-data]")
-        .contains("  ↪ adopt      volume/shop/web-data  (re-adopt volume retained earlier)")
+            "deleted in order: [Service/shop/web, apps/Deployment/shop/web, Secret/shop/web-db,"
+                + " ConfigMap/shop/web-settings]")
+        .contains("kept (un-stamped): [PersistentVolumeClaim/shop/web-data]")
+        .contains(
+            "  ↪ adopt      PersistentVolumeClaim/shop/web-data  (re-adopt, retained earlier)")
         .contains("  revision 4  deployed    1.1.0")
         .contains("  revision 3  uninstalled 1.1.0")
         .doesNotContain("correct-horse-battery");

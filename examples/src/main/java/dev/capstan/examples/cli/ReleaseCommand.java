@@ -18,11 +18,8 @@ import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanRenderer;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -90,17 +87,26 @@ final class ReleaseCommand implements Runnable {
 
   /** Options of the subcommands that read a release file. */
   static final class FileOptions {
+    @Parameters(
+        index = "0",
+        arity = "0..1",
+        paramLabel = "NAME",
+        description = "The release name (default: the release file's; required for manifests).")
+    @Nullable String name;
+
     @Option(
         names = {"-f", "--file"},
         required = true,
-        paramLabel = "FILE",
-        description = "The release file (YAML or JSON).")
+        paramLabel = "FILE|DIR",
+        description =
+            "A release file, or plain Kubernetes manifests: a YAML/JSON file (multi-document),"
+                + " a directory of them or a glob such as 'k8s/*.yaml'.")
     @Nullable Path file;
 
     @Option(
         names = "--release",
         paramLabel = "NAME",
-        description = "The release name (default: the file's).")
+        description = "The release name (same as NAME).")
     @Nullable String release;
 
     @Option(names = "--adopt", description = "Take ownership of existing objects no release owns.")
@@ -113,6 +119,13 @@ final class ReleaseCommand implements Runnable {
         names = "--create-namespace",
         description = "Create referenced namespaces that do not exist.")
     boolean createNamespace;
+
+    @Option(
+        names = "--allow-crd-deletion",
+        description =
+            "Let a prune delete CRDs the release no longer wants (deletes every custom resource"
+                + " of them, cluster-wide).")
+    boolean allowCrdDeletion;
   }
 
   /** A command's session: the target, a controller printing progress, and the output. */
@@ -178,18 +191,22 @@ final class ReleaseCommand implements Runnable {
     }
 
     ReleaseFile load(FileOptions f) {
-      Path file = cli().resolve(java.util.Objects.requireNonNull(f.file, "file"));
-      byte[] bytes;
-      try {
-        bytes = Files.readAllBytes(file);
-      } catch (NoSuchFileException e) {
-        throw new IllegalArgumentException("-f: no such file: " + f.file, e);
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot read " + f.file, e);
+      Path given = java.util.Objects.requireNonNull(f.file, "file");
+      Path file = cli().resolve(given);
+      boolean glob = given.toString().chars().anyMatch(c -> "*?[{".indexOf(c) >= 0);
+      if (!glob && !Files.exists(file)) {
+        throw new IllegalArgumentException("-f: no such file: " + given);
+      }
+      if (f.name != null && f.release != null && !f.name.equals(f.release)) {
+        throw new IllegalArgumentException(
+            "NAME and --release name different releases: " + f.name + ", " + f.release);
       }
       Function<String, @Nullable String> env = cli().env();
-      return ReleaseFiles.parse(
-          bytes, String.valueOf(f.file), new Overrides(common.namespace, f.release), env);
+      return ReleaseFiles.read(
+          file,
+          String.valueOf(given),
+          new Overrides(common.namespace, f.name != null ? f.name : f.release),
+          env);
     }
 
     static ReleaseSpec spec(ReleaseFile file, FileOptions f, Duration timeout) {
@@ -199,6 +216,7 @@ final class ReleaseCommand implements Runnable {
                   .withAdopt(f.adopt)
                   .withAtomic(f.atomic)
                   .withCreateNamespace(f.createNamespace)
+                  .withAllowCrdDeletion(f.allowCrdDeletion)
                   .withTimeout(timeout));
     }
 
@@ -464,6 +482,12 @@ final class ReleaseCommand implements Runnable {
     @Option(names = "--purge", description = "Delete every record of the release too.")
     boolean purge;
 
+    @Option(
+        names = "--delete-crds",
+        description =
+            "Delete the release's CRDs too (deletes every custom resource of them, cluster-wide).")
+    boolean deleteCrds;
+
     @Option(names = "--yes", description = "Do not ask for confirmation.")
     boolean yes;
 
@@ -489,7 +513,12 @@ final class ReleaseCommand implements Runnable {
                   + ".");
       UninstallResult u =
           controller.uninstall(
-              ns, name, UninstallOptions.defaults().withKeepVolumes(keepVolumes).withPurge(purge));
+              ns,
+              name,
+              UninstallOptions.defaults()
+                  .withKeepVolumes(keepVolumes)
+                  .withPurge(purge)
+                  .withDeleteCrds(deleteCrds));
       if (json()) {
         ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
         ArrayNode deleted = doc.putArray("deleted");
@@ -501,7 +530,17 @@ final class ReleaseCommand implements Runnable {
         printJson(doc);
       } else {
         u.deleted().forEach(r -> out().println("deleted  " + r.key()));
-        u.retained().forEach(r -> out().println("retained " + r.key() + " (data kept)"));
+        u.retained()
+            .forEach(
+                r ->
+                    out()
+                        .println(
+                            "retained "
+                                + r.key()
+                                + (r.kind().isCrd()
+                                    ? " (a CRD: kept with its custom resources; --delete-crds"
+                                        + " deletes it)"
+                                    : " (data kept)")));
         out()
             .println(
                 "Release "

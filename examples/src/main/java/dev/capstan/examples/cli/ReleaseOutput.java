@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ResourceRef;
-import dev.capstan.release.model.ResourceType;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -100,7 +100,7 @@ final class ReleaseOutput {
     for (OwnedResource o : r.owns()) {
       ObjectNode on = owns.addObject();
       on.put("key", o.ref().key());
-      if (o.ref().type() != ResourceType.SECRET) {
+      if (!o.ref().kind().equals(Kind.SECRET)) {
         on.put("contentHash", o.contentHash());
       }
     }

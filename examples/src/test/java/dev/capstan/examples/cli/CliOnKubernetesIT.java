@@ -24,8 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The {@code capstan} command line against a real control plane: {@code release cast}, {@code get},
- * {@code update --dry-run} and an update that rolls out by watch.
+ * The {@code capstan} command line against a real control plane: {@code release cast} of a release
+ * file and of a directory of plain manifests, {@code get}, {@code update --dry-run} and an update
+ * that rolls out by watch.
  */
 @ControlPlaneTest
 class CliOnKubernetesIT {
@@ -77,14 +78,14 @@ class CliOnKubernetesIT {
 
     assertThat(run(plane, "release", "cast", "-f", "release.yaml")).as(err).isZero();
     assertThat(out)
-        .contains("  + create     service/" + ns + "/web")
+        .contains("  + create     apps/Deployment/" + ns + "/web")
         .endsWith("Release " + ns + "/web revision 1 deployed.\n");
-    assertThat(err).contains("service(s) ready");
+    assertThat(err).contains("object(s) healthy");
 
     assertThat(run(plane, "release", "get", "web", "-n", ns.name(), "-o", "json")).isZero();
     JsonNode release = new ObjectMapper().readTree(out);
     assertThat(release.get("status").asText()).isEqualTo("deployed");
-    assertThat(release.get("owns")).hasSize(3);
+    assertThat(release.get("owns")).hasSize(4);
     V1Deployment deployment =
         new AppsV1Api(plane.client()).readNamespacedDeployment("web", ns.name()).execute();
     assertThat(Objects.requireNonNull(deployment.getMetadata()).getLabels())
@@ -137,6 +138,77 @@ class CliOnKubernetesIT {
     JsonNode result = new ObjectMapper().readTree(out).get("result");
     assertThat(result.get("workloads").get(0).get("status").asText()).isEqualTo("updated");
     assertThat(err).contains("Rolled out " + ns + "/web");
+  }
+
+  @Test
+  void aDirectoryOfPlainManifestsIsCastPlannedAgainAndUninstalled(
+      ControlPlane plane, TestNamespace ns) throws Exception {
+    Path app = Files.createDirectories(dir.resolve("app"));
+    Files.writeString(
+        app.resolve("config.yaml"),
+        """
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: settings}
+        data: {ratio: "1.10"}
+        ---
+        apiVersion: v1
+        kind: ServiceAccount
+        metadata: {name: app}
+        """);
+    Files.writeString(
+        app.resolve("web.yaml"),
+        """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: web}
+        spec:
+          replicas: 1
+          selector: {matchLabels: {app: web}}
+          template:
+            metadata: {labels: {app: web}}
+            spec:
+              serviceAccountName: app
+              containers:
+              - name: web
+                image: registry.example/demo/web:v1.0.0
+                envFrom: [{configMapRef: {name: settings}}]
+        ---
+        apiVersion: networking.k8s.io/v1
+        kind: Ingress
+        metadata: {name: web}
+        spec:
+          defaultBackend: {service: {name: web, port: {number: 80}}}
+        """);
+    String n = ns.name();
+
+    assertThat(run(plane, "release", "cast", "app", "-n", n, "-f", "app")).as(err).isZero();
+
+    assertThat(out)
+        .startsWith(
+            """
+            Plan for release NS/app: revision 1 (first install)
+              = reference  Namespace//NS
+              + create     ServiceAccount/NS/app
+              + create     ConfigMap/NS/settings
+              + create     apps/Deployment/NS/web
+              + create     networking.k8s.io/Ingress/NS/web
+            Summary: 4 create, 1 reference
+            """
+                .replace("NS", n))
+        .endsWith("Release " + n + "/app revision 1 deployed.\n");
+    assertThat(run(plane, "release", "plan", "app", "-n", n, "-f", "app")).as(err).isZero();
+    assertThat(out).contains("No changes: every object is up to date.");
+    assertThat(run(plane, "release", "uninstall", "app", "-n", n, "--yes")).as(err).isZero();
+    assertThat(out)
+        .startsWith(
+            """
+            deleted  networking.k8s.io/Ingress/NS/web
+            deleted  apps/Deployment/NS/web
+            deleted  ConfigMap/NS/settings
+            deleted  ServiceAccount/NS/app
+            """
+                .replace("NS", n));
   }
 
   private void writePlatform(String ns) throws IOException {

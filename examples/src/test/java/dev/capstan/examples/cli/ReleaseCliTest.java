@@ -76,13 +76,14 @@ class ReleaseCliTest {
         .isEqualTo(
             """
             Plan for release demo/web: revision 1 (first install)
-              = reference  namespace//demo
-              + create     volume/demo/web-data
-              + create     configmap/demo/web-legacy
-              + create     configmap/demo/web-settings
-              + create     secret/demo/web-db
-              + create     service/demo/web
-            Summary: 5 create, 1 reference
+              = reference  Namespace//demo
+              + create     PersistentVolumeClaim/demo/web-data
+              + create     ConfigMap/demo/web-legacy
+              + create     ConfigMap/demo/web-settings
+              + create     Secret/demo/web-db
+              + create     apps/Deployment/demo/web
+              + create     Service/demo/web
+            Summary: 6 create, 1 reference
             """);
     assertThat(run("release", "list", "-n", "demo")).isZero();
     assertThat(out).isEqualTo("NAME  REVISION  STATUS  VERSION  UPDATED\n");
@@ -94,12 +95,12 @@ class ReleaseCliTest {
     assertThat(out).endsWith("Release demo/web revision 1 deployed.\n");
     assertThat(err)
         .contains("capstan: demo/web: recorded revision 1 as pending")
-        .contains("capstan: demo/web: create secret/demo/web-db done")
+        .contains("capstan: demo/web: create Secret/demo/web-db done")
         .contains("capstan: demo/web: recorded revision 1 as deployed");
 
     // v2 prunes: no terminal and no --yes refuses, nothing changes
     assertThat(run("release", "cast", "-f", "web-v2.yaml")).isEqualTo(ExitCode.NOT_CONFIRMED);
-    assertThat(out).contains("  - prune      configmap/demo/web-legacy  ⚠ destructive");
+    assertThat(out).contains("  - prune      ConfigMap/demo/web-legacy  ⚠ destructive");
     assertThat(err)
         .contains("confirmation needed and no terminal to ask at; pass --yes to proceed.");
     assertThat(run("release", "get", "web", "-n", "demo")).isZero();
@@ -133,23 +134,26 @@ class ReleaseCliTest {
     assertThat(out)
         .isEqualTo(
             """
-            deleted  service/demo/web
-            deleted  secret/demo/web-db
-            deleted  configmap/demo/web-legacy
-            deleted  configmap/demo/web-settings
-            retained volume/demo/web-data (data kept)
+            deleted  Service/demo/web
+            deleted  apps/Deployment/demo/web
+            deleted  Secret/demo/web-db
+            deleted  ConfigMap/demo/web-legacy
+            deleted  ConfigMap/demo/web-settings
+            retained PersistentVolumeClaim/demo/web-data (data kept)
             Release demo/web uninstalled (history kept; --purge removes it).
             """);
     assertThat(run("release", "list", "-n", "demo")).isZero();
     assertThat(out.lines()).hasSize(1);
     assertThat(run("release", "list", "-n", "demo", "--all", "-o", "json")).isZero();
     assertThat(json().get(0).get("status").asText()).isEqualTo("uninstalled");
-    assertThat(json().get(0).get("retained").get(0).asText()).isEqualTo("volume/demo/web-data");
+    assertThat(json().get(0).get("retained").get(0).asText())
+        .isEqualTo("PersistentVolumeClaim/demo/web-data");
 
     // the reinstall takes the retained volume back without --adopt (an adoption: confirmed)
     assertThat(run("release", "cast", "-f", "web-v1.yaml", "--yes")).isZero();
     assertThat(out)
-        .contains("  ↪ adopt      volume/demo/web-data  (re-adopt volume retained earlier)");
+        .contains(
+            "  ↪ adopt      PersistentVolumeClaim/demo/web-data  (re-adopt, retained earlier)");
     assertThat(run("release", "uninstall", "web", "-n", "demo", "--purge", "--yes")).isZero();
     assertThat(run("release", "get", "web", "-n", "demo")).isEqualTo(ExitCode.FAILED);
     assertThat(err).isEqualTo("capstan: release demo/web not found\n");
@@ -159,15 +163,15 @@ class ReleaseCliTest {
   void jsonOutputsHaveTheDocumentedShapeAndNoSecrets() throws IOException {
     assertThat(run("release", "cast", "-f", "web-v1.yaml", "--dry-run", "-o", "json")).isZero();
     assertThat(json().get("dryRun").asBoolean()).isTrue();
-    assertThat(json().get("plan").get("changes")).hasSize(6);
+    assertThat(json().get("plan").get("changes")).hasSize(7);
 
     assertThat(run("release", "cast", "-f", "web-v1.yaml", "-o", "json")).isZero();
     JsonNode cast = json();
     assertThat(cast.get("dryRun").asBoolean()).isFalse();
     assertThat(cast.get("release").get("status").asText()).isEqualTo("deployed");
-    assertThat(cast.get("release").get("owns")).hasSize(5);
+    assertThat(cast.get("release").get("owns")).hasSize(6);
     assertThat(cast.get("release").get("owns").get(3).get("key").asText())
-        .isEqualTo("secret/demo/web-db");
+        .isEqualTo("Secret/demo/web-db");
     assertThat(cast.get("release").get("owns").get(3).has("contentHash")).isFalse();
 
     assertThat(run("release", "get", "web", "-n", "demo", "-o", "json")).isZero();
@@ -197,7 +201,7 @@ class ReleaseCliTest {
 
     assertThat(out)
         .contains(
-            "  ✗ conflict   configmap/demo/web-settings  (owned by release demo/other; never taken"
+            "  ✗ conflict   ConfigMap/demo/web-settings  (owned by release demo/other; never taken"
                 + " over)");
     assertThat(err)
         .contains("capstan: release demo/web has unresolved conflicts; nothing was written");
@@ -238,6 +242,86 @@ class ReleaseCliTest {
     assertThat(run("release", "frobnicate")).isEqualTo(ExitCode.INVALID);
     assertThat(err).startsWith("capstan: Unmatched argument at index 1: 'frobnicate'");
     assertThat(Files.exists(dir.resolve(".capstan/state.json"))).isTrue();
+    assertThat(run("release", "list", "-n", "demo", "--all")).isZero();
+    assertThat(out.lines()).hasSize(1);
+  }
+
+  @Test
+  void aDirectoryOfPlainManifestsIsOneReleaseNamedOnTheCommandLine() throws IOException {
+    String shop = Path.of("src/main/resources/apps/shop").toAbsolutePath().toString();
+
+    assertThat(run("release", "plan", "shop", "-n", "shop", "-f", shop, "--create-namespace"))
+        .isZero();
+    assertThat(out)
+        .startsWith(
+            """
+            Plan for release shop/shop: revision 1 (first install)
+              = reference  Namespace//shop  (missing; created because createNamespace is set)
+              + create     batch/Job/shop/migrate
+              + create     apiextensions.k8s.io/CustomResourceDefinition//widgets.shop.example.com
+              + create     rbac.authorization.k8s.io/ClusterRole//shop-metrics-reader
+            """)
+        .endsWith("Summary: 19 create, 1 reference\n");
+    assertThat(run("release", "cast", "shop", "-n", "shop", "-f", shop, "--create-namespace"))
+        .isZero();
+    assertThat(out).endsWith("Release shop/shop revision 1 deployed.\n");
+    assertThat(run("release", "plan", "-n", "shop", "-f", shop, "--release", "shop", "-o", "json"))
+        .isZero();
+    assertThat(json().get("changesNothing").asBoolean()).isTrue();
+    assertThat(out + err).doesNotContain("czNjcmV0LWRiLXBhc3N3b3Jk", "s3cret-db-password");
+
+    assertThat(run("release", "uninstall", "shop", "-n", "shop", "--yes")).isZero();
+    assertThat(out)
+        .startsWith("deleted  shop.example.com/Widget/shop/blue\n")
+        .contains(
+            "retained apiextensions.k8s.io/CustomResourceDefinition//widgets.shop.example.com (a"
+                + " CRD: kept with its custom resources; --delete-crds deletes it)\n");
+    assertThat(run("release", "cast", "-n", "shop", "-f", shop)).isEqualTo(ExitCode.INVALID);
+    assertThat(err)
+        .isEqualTo(
+            "capstan: "
+                + shop
+                + ": a release of plain manifests needs a name (capstan release cast NAME -f "
+                + shop
+                + ")\n");
+  }
+
+  @Test
+  void badManifestsAreEachReportedWithFileDocumentAndFieldBeforeAnyWrite() throws IOException {
+    Files.createDirectories(dir.resolve("k8s"));
+    Files.writeString(
+        dir.resolve("k8s/app.yaml"),
+        """
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: settings}
+        ---
+        apiVersion: networking.k8s.io/v1
+        kind: Ingress
+        metadata: {annotations: {a: b}}
+        ---
+        apiVersion: v1
+        kind: Secret
+        metadata: {name: creds}
+        stringData: {password: on}
+        """);
+    Files.writeString(
+        dir.resolve("k8s/more.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\n");
+
+    assertThat(run("release", "cast", "app", "-n", "demo", "-f", "k8s"))
+        .isEqualTo(ExitCode.INVALID);
+
+    assertThat(err)
+        .isEqualTo(
+            """
+            capstan: k8s: 3 problems:
+              - (app.yaml#1): metadata.name must be a non-empty string: missing
+              - (app.yaml#2): not valid YAML at line 12, column 24: a plain yes, no, on, off, y or \
+            n is a boolean to kubectl (YAML 1.1) but a string in YAML 1.2: quote it for a string, or \
+            write true or false
+              - (more.yaml#0): ConfigMap/demo/settings is given twice (also at (app.yaml#0))
+            """);
     assertThat(run("release", "list", "-n", "demo", "--all")).isZero();
     assertThat(out.lines()).hasSize(1);
   }

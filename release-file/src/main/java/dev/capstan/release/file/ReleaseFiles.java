@@ -9,7 +9,9 @@ import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
+import dev.capstan.common.Escapes;
 import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
@@ -18,9 +20,12 @@ import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.SecretValue;
 import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.model.VolumeSpec;
+import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -83,6 +88,27 @@ public final class ReleaseFiles {
    */
   public static ReleaseFile parse(
       byte[] bytes, String source, Overrides overrides, Function<String, @Nullable String> env) {
+    return parse(bytes, source, null, overrides, env);
+  }
+
+  /**
+   * Parses a release file whose {@code spec.manifests} may name files by path.
+   *
+   * @param bytes the file's content (UTF-8 YAML or JSON)
+   * @param source the file's name, shown in errors
+   * @param baseDirectory the directory {@code spec.manifests[].path} entries are relative to (the
+   *     release file's), or {@code null} to refuse path entries
+   * @param overrides the namespace and name given on the command line, which win over the file's
+   * @param env looks up environment variables for {@code fromEnv} secret values
+   * @return the release described
+   * @throws InvalidReleaseFileException listing every problem with its path
+   */
+  public static ReleaseFile parse(
+      byte[] bytes,
+      String source,
+      @Nullable Path baseDirectory,
+      Overrides overrides,
+      Function<String, @Nullable String> env) {
     List<String> problems = new ArrayList<>();
     Object tree = load(bytes, source, problems);
     if (tree == null) {
@@ -108,7 +134,7 @@ public final class ReleaseFiles {
     if (namespace == null || namespace.isBlank()) {
       namespace = "default";
     }
-    Spec spec = doc.spec() == null ? new Spec(null, null, null, null, null) : doc.spec();
+    Spec spec = doc.spec() == null ? new Spec(null, null, null, null, null, null) : doc.spec();
 
     List<ResourceSpec> specs = new ArrayList<>();
     String ns = namespace;
@@ -143,18 +169,25 @@ public final class ReleaseFiles {
       try {
         if (!(ref instanceof String key)) {
           throw new IllegalArgumentException(
-              "must be a key such as secret/shop/external or namespace//shop: " + ref);
+              "must be a key such as Secret/shop/external or Namespace//shop: " + ref);
         }
-        references.add(ResourceRef.parse(key));
+        references.addAll(reference(key));
       } catch (IllegalArgumentException e) {
         problems.add("spec.references[" + i + "]: " + e.getMessage());
       }
     }
 
+    List<Manifest> manifests =
+        spec.manifests() == null
+            ? List.of()
+            : manifests(bytes, source, baseDirectory, ns, specs, problems);
+
     Payloads payloads = Payloads.empty();
     if (problems.isEmpty()) {
       try {
-        payloads = Payloads.of(specs);
+        List<ResourceSpec> all = new ArrayList<>(specs);
+        all.addAll(manifests);
+        payloads = Payloads.of(all);
       } catch (IllegalArgumentException e) {
         problems.add("spec: " + e.getMessage());
       }
@@ -170,6 +203,192 @@ public final class ReleaseFiles {
       throw new InvalidReleaseFileException(source, problems);
     }
     return new ReleaseFile(name, namespace, meta.version(), meta.source(), payloads, references);
+  }
+
+  /**
+   * Reads what {@code -f} names, as {@code kubectl apply -f} does: a release file (one {@code
+   * capstan.dev/v1 Release} document), or plain Kubernetes manifests — a YAML or JSON file of one
+   * or more documents, a directory of such files (its {@code .yaml}, {@code .yml} and {@code .json}
+   * files, by name, not recursing) or a glob such as {@code k8s/*.yaml}.
+   *
+   * @param path the file, directory or glob
+   * @param overrides the namespace and name; plain manifests need the name
+   * @param env looks up environment variables for {@code fromEnv} secret values of a release file
+   * @return the release described
+   * @throws InvalidReleaseFileException listing every problem with its path
+   */
+  public static ReleaseFile read(
+      Path path, Overrides overrides, Function<String, @Nullable String> env) {
+    return read(path, path.toString(), overrides, env);
+  }
+
+  /**
+   * As {@link #read(Path, Overrides, Function)}, naming the input {@code source} in problems (e.g.
+   * the path as the user typed it).
+   *
+   * @throws InvalidReleaseFileException listing every problem with its path
+   */
+  public static ReleaseFile read(
+      Path path, String source, Overrides overrides, Function<String, @Nullable String> env) {
+    if (Files.isRegularFile(path)) {
+      byte[] bytes;
+      try {
+        long size = Files.size(path);
+        if (size > MAX_BYTES) {
+          throw new InvalidReleaseFileException(
+              source, List.of("file must be at most " + MAX_BYTES + " bytes: " + size));
+        }
+        bytes = Files.readAllBytes(path);
+      } catch (IOException e) {
+        throw new InvalidReleaseFileException(source, List.of("cannot read: " + e.getMessage()));
+      }
+      if (isReleaseFile(bytes)) {
+        Path parent = path.toAbsolutePath().getParent();
+        return parse(bytes, source, parent == null ? Path.of("") : parent, overrides, env);
+      }
+    }
+    return manifests(path, source, overrides);
+  }
+
+  /**
+   * Reads plain Kubernetes manifests — a file of one or more YAML or JSON documents, a directory of
+   * such files or a glob — as one release named by {@code overrides} (namespaced objects without a
+   * namespace go to its namespace, {@code default} when none is given). {@code v1 List} documents
+   * are read item by item.
+   *
+   * @param path the file, directory or glob
+   * @param source the name of the input in problems
+   * @param overrides the release's namespace and name (required)
+   * @throws InvalidReleaseFileException listing every problem with the file, the document index and
+   *     the field
+   */
+  public static ReleaseFile manifests(Path path, String source, Overrides overrides) {
+    List<String> problems = new ArrayList<>();
+    String name = overrides.name() == null ? "" : overrides.name();
+    String namespace =
+        overrides.namespace() == null || overrides.namespace().isBlank()
+            ? "default"
+            : overrides.namespace();
+    if (name.isBlank()) {
+      problems.add(
+          "a release of plain manifests needs a name (capstan release cast NAME -f "
+              + source
+              + ")");
+    }
+    ManifestReader reader = new ManifestReader(problems);
+    if (Files.isDirectory(path)) {
+      reader.path("", path, ".");
+    } else {
+      Path base = path.toAbsolutePath().getParent();
+      while (base != null && ManifestReader.isGlob(base.toString())) {
+        base = base.getParent();
+      }
+      if (base == null) {
+        problems.add("no such file or directory: " + Escapes.quote(source));
+      } else {
+        reader.path("", base, base.relativize(path.toAbsolutePath()).toString());
+      }
+    }
+    List<Manifest> manifests = reader.manifests(namespace, List.of());
+    if (problems.isEmpty() && manifests.isEmpty()) {
+      problems.add("holds no Kubernetes object");
+    }
+    Payloads payloads = Payloads.empty();
+    if (problems.isEmpty()) {
+      try {
+        payloads = Payloads.of(manifests);
+        ReleaseSpec.of(namespace, name, Payloads.empty());
+      } catch (IllegalArgumentException e) {
+        problems.add(e.getMessage());
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new InvalidReleaseFileException(source, problems);
+    }
+    return new ReleaseFile(name, namespace, null, null, payloads, List.of());
+  }
+
+  private static boolean isReleaseFile(byte[] bytes) {
+    String text;
+    try {
+      text = ManifestReader.text(bytes);
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+    try {
+      List<Object> trees = new ArrayList<>();
+      ManifestYaml.loadAll(text, "").forEach(d -> trees.add(d.tree()));
+      trees.removeIf(t -> t == null);
+      return trees.size() == 1
+          && trees.get(0) instanceof Map<?, ?> doc
+          && API_VERSION.equals(doc.get("apiVersion"));
+    } catch (IllegalArgumentException e) {
+      return text.contains(API_VERSION);
+    }
+  }
+
+  private static List<Manifest> manifests(
+      byte[] bytes,
+      String source,
+      @Nullable Path baseDirectory,
+      String namespace,
+      List<ResourceSpec> typed,
+      List<String> problems) {
+    List<ManifestYaml.Document> docs;
+    try {
+      docs =
+          ManifestYaml.loadAll(ManifestReader.text(bytes), source).stream()
+              .filter(d -> d.tree() != null)
+              .toList();
+    } catch (IllegalArgumentException e) {
+      problems.add(String.valueOf(e.getMessage()).replaceFirst("^#0: ", "spec.manifests: "));
+      return List.of();
+    }
+    if (!(docs.get(0).tree() instanceof Map<?, ?> doc)
+        || !(doc.get("spec") instanceof Map<?, ?> spec)
+        || !(spec.get("manifests") instanceof List<?> entries)) {
+      return List.of();
+    }
+    ManifestReader reader = new ManifestReader(problems);
+    for (int i = 0; i < entries.size(); i++) {
+      String at = "spec.manifests[" + i + "]";
+      Object entry = entries.get(i);
+      if (entry instanceof Map<?, ?> map && map.containsKey("path") && !map.containsKey("kind")) {
+        if (map.size() != 1 || !(map.get("path") instanceof String pattern)) {
+          problems.add(
+              at + ": a path entry must hold only path, a string (a file, directory or glob)");
+        } else if (baseDirectory == null) {
+          problems.add(
+              at
+                  + ".path: a release file parsed from memory cannot name files; read it with"
+                  + " ReleaseFiles.read");
+        } else {
+          reader.path(at, baseDirectory, pattern);
+        }
+      } else {
+        reader.inline(at, entry);
+      }
+    }
+    return reader.manifests(namespace, typed);
+  }
+
+  /** Release-file spellings before kinds were open ({@code secret/shop/x}), as today's keys. */
+  private static final Map<String, List<String>> LEGACY_REFERENCES =
+      Map.of(
+          "namespace", List.of("Namespace"),
+          "storage_class", List.of("storage.k8s.io/StorageClass"),
+          "volume", List.of("PersistentVolumeClaim"),
+          "configmap", List.of("ConfigMap"),
+          "secret", List.of("Secret"),
+          "service", List.of("apps/Deployment", "Service"));
+
+  private static List<ResourceRef> reference(String key) {
+    String[] parts = key.split("/", -1);
+    List<String> kinds = parts.length == 3 ? LEGACY_REFERENCES.get(parts[0]) : null;
+    if (kinds == null) {
+      return List.of(ResourceRef.parse(key));
+    }
+    return kinds.stream().map(k -> ResourceRef.parse(k + "/" + parts[1] + "/" + parts[2])).toList();
   }
 
   private static @Nullable Object load(byte[] bytes, String source, List<String> problems) {
@@ -333,7 +552,8 @@ public final class ReleaseFiles {
       @Nullable List<Object> services,
       @Nullable List<Object> secrets,
       @JsonProperty("configMaps") @Nullable List<Object> configMaps,
-      @Nullable List<Object> volumes) {}
+      @Nullable List<Object> volumes,
+      @Nullable List<Object> manifests) {}
 
   record PortDoc(String name, int port, @Nullable String protocol) {}
 

@@ -70,16 +70,16 @@ class ReleaseFilesTest {
             .label("app.kubernetes.io/name", "web")
             .annotation("team", "storefront")
             .build();
-    assertThat(f.payloads().get(web.ref())).contains(web);
+    assertThat(f.payloads().item(web.ref())).contains(web);
     SecretSpec secret =
-        (SecretSpec) f.payloads().get(ResourceRef.parse("secret/shop/web-db")).orElseThrow();
+        (SecretSpec) f.payloads().item(ResourceRef.parse("Secret/shop/web-db")).orElseThrow();
     assertThat(secret.data())
         .containsEntry("password", SecretValue.of("from-the-env"))
         .containsEntry("user", SecretValue.of("web"))
         .containsEntry("cert", SecretValue.ofBytes(new byte[] {0, (byte) 255, 7}));
-    assertThat(f.payloads().get(ResourceRef.parse("configmap/shop/web-settings")))
+    assertThat(f.payloads().item(ResourceRef.parse("ConfigMap/shop/web-settings")))
         .contains(ConfigMapSpec.of("shop", "web-settings", Map.of("log-level", "info")));
-    assertThat(f.payloads().get(ResourceRef.parse("volume/shop/web-data")))
+    assertThat(f.payloads().item(ResourceRef.parse("PersistentVolumeClaim/shop/web-data")))
         .contains(
             VolumeSpec.of("shop", "web-data", "5Gi")
                 .withStorageClass("fast")
@@ -89,7 +89,7 @@ class ReleaseFilesTest {
         .containsExactly(
             ResourceRef.namespace("shop"),
             ResourceRef.storageClass("fast"),
-            ResourceRef.parse("secret/shop/registry-pull"));
+            ResourceRef.parse("Secret/shop/registry-pull"));
     assertThat(spec.version()).isEqualTo("1.4.2");
   }
 
@@ -114,7 +114,7 @@ class ReleaseFilesTest {
     assertThat(f.name()).isEqualTo("web-2");
     assertThat(f.namespace()).isEqualTo("staging");
     assertThat(f.payloads().refs())
-        .containsExactly(ResourceRef.parse("configmap/staging/settings"));
+        .containsExactly(ResourceRef.parse("ConfigMap/staging/settings"));
   }
 
   @Test
@@ -125,7 +125,7 @@ class ReleaseFilesTest {
                 + "\"spec\":{\"configMaps\":[{\"name\":\"c\"}]}}");
 
     assertThat(f.namespace()).isEqualTo("default");
-    assertThat(f.payloads().refs()).containsExactly(ResourceRef.parse("configmap/default/c"));
+    assertThat(f.payloads().refs()).containsExactly(ResourceRef.parse("ConfigMap/default/c"));
   }
 
   @Test
@@ -149,8 +149,8 @@ class ReleaseFilesTest {
                         "spec.secrets[0].fromEnv.password: environment variable NOT_SET_ANYWHERE is"
                             + " not set",
                         "spec.volumes[0]: reclaimPolicy must be one of Retain, Delete: 'Keep'",
-                        "spec.references[0]: resource type must be one of namespace, storage_class,"
-                            + " volume, configmap, secret, service: 'deployment'"));
+                        "spec.references[0]: kind must start with an upper-case letter and hold"
+                            + " only letters and digits (at most 63): 'deployment'"));
   }
 
   @ParameterizedTest
@@ -164,7 +164,7 @@ class ReleaseFilesTest {
           - 1                                               | document must be a mapping with apiVersion, kind, metadata and spec
           apiVersion: capstan.dev/v1\\nkind: Release\\nmetadata: {name: x}\\nspec: {volumes: [{name: v, size: 1Gi, reclaimPolicy: Keep}]} | spec.volumes[0]: reclaimPolicy must be one of Retain, Delete: 'Keep'
           apiVersion: capstan.dev/v1\\nkind: Release\\nmetadata: {name: x}\\nspec: {services: [{name: w, image: w, envFrom: [{secret: a, configMap: b}]}]} | spec.services[0]: envFrom entries must name exactly one of secret, configMap
-          apiVersion: capstan.dev/v1\\nkind: Release\\nmetadata: {name: x}\\nspec: {configMaps: [{name: a}, {name: a}]} | spec: payloads must have unique refs: duplicate 'configmap/default/a'
+          apiVersion: capstan.dev/v1\\nkind: Release\\nmetadata: {name: x}\\nspec: {configMaps: [{name: a}, {name: a}]} | spec: payloads must have unique objects: duplicate 'ConfigMap/default/a'
           apiVersion: capstan.dev/v1\\nkind: Release\\nmetadata: {name: Bad}\\nspec: {} | metadata: release name must be a DNS-1123 label of at most 53 characters
           apiVersion: capstan.dev/v1\\nkind: Release\\nspec: {} | metadata.name must be set (or passed as --release): null
           """)

@@ -1,0 +1,387 @@
+package dev.capstan.release.file;
+
+import dev.capstan.common.Escapes;
+import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.Manifest;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.ResourceSpec;
+import dev.capstan.release.model.SecretSpec;
+import dev.capstan.release.model.ServiceSpec;
+import dev.capstan.release.model.Waves;
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Turns manifest documents, inline or read from files, into {@link Manifest}s, collecting every
+ * problem with the place it comes from ({@code spec.manifests[2] (k8s/ingress.yaml#1)}). Secret
+ * values never appear in a problem: only names, kinds and paths of fields do.
+ */
+final class ManifestReader {
+  /** The most files one path entry (or one directory given to the CLI) may name. */
+  static final int MAX_FILES = 1000;
+
+  private final List<String> problems;
+  private final List<Located> entries = new ArrayList<>();
+  private final java.util.Set<Located> syntaxErrors =
+      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+
+  /** A document and where it comes from. */
+  private record Located(String at, @Nullable Object tree) {}
+
+  ManifestReader(List<String> problems) {
+    this.problems = problems;
+  }
+
+  /** Adds one inline document. */
+  void inline(String at, @Nullable Object tree) {
+    entries.add(new Located(at, tree));
+  }
+
+  /**
+   * Adds every document of the files {@code pattern} names: a file, a directory (its {@code .yaml},
+   * {@code .yml} and {@code .json} files, not recursing, by name) or a glob ({@code *}, {@code **},
+   * {@code ?}, {@code [..]}, {@code {a,b}}; matching files in path order), relative to {@code
+   * base}.
+   *
+   * @param at where the pattern was given ({@code spec.manifests[2]}), or {@code ""} for none
+   */
+  void path(String at, Path base, String pattern) {
+    String prefix = at.isEmpty() ? "" : at + " ";
+    List<Path> files;
+    try {
+      files = files(base, pattern);
+    } catch (IllegalArgumentException e) {
+      problems.add(at.isEmpty() ? e.getMessage() : at + ".path: " + e.getMessage());
+      return;
+    }
+    for (Path file : files) {
+      String label = label(base, file);
+      String text;
+      try {
+        text = read(file);
+      } catch (IllegalArgumentException e) {
+        problems.add(prefix + "(" + label + "): " + e.getMessage());
+        continue;
+      }
+      List<ManifestYaml.Document> docs = new ArrayList<>();
+      String error = ManifestYaml.loadAll(text, label, docs);
+      for (ManifestYaml.Document doc : docs) {
+        if (doc.tree() != null) {
+          entries.add(new Located(prefix + "(" + label + "#" + doc.index() + ")", doc.tree()));
+        }
+      }
+      if (error != null) {
+        entries.add(new Located(prefix + "(" + label + error.replaceFirst(":", "):"), null));
+        syntaxErrors.add(entries.get(entries.size() - 1));
+      }
+    }
+  }
+
+  /** Whether no document was added. */
+  boolean isEmpty() {
+    return entries.isEmpty();
+  }
+
+  /**
+   * The manifests, checked; problems are added to the list given at construction.
+   *
+   * @param namespace the namespace of namespaced objects that name none
+   * @param typed the typed entries of the same release, for duplicates
+   */
+  List<Manifest> manifests(String namespace, List<ResourceSpec> typed) {
+    Map<String, Kind> defined = new HashMap<>();
+    List<Located> documents = new ArrayList<>();
+    for (Located entry : entries) {
+      if (syntaxErrors.contains(entry)) {
+        documents.add(entry);
+      } else if (entry.tree() instanceof Map<?, ?> tree
+          && tree.get("apiVersion") instanceof String apiVersion
+          && tree.get("kind") instanceof String kind
+          && "List".equals(kind)
+          && "v1".equals(apiVersion)) {
+        if (!(tree.get("items") instanceof List<?> items)) {
+          problems.add(entry.at() + ": items must be a list of objects in a v1 List");
+          continue;
+        }
+        for (int i = 0; i < items.size(); i++) {
+          documents.add(new Located(entry.at() + ".items[" + i + "]", items.get(i)));
+        }
+      } else {
+        documents.add(entry);
+      }
+    }
+    for (Located doc : documents) {
+      if (doc.tree() instanceof Map<?, ?> tree) {
+        crdKind(tree, doc.at(), defined);
+      }
+    }
+    Map<ResourceRef, String> seen = new LinkedHashMap<>();
+    for (ResourceSpec spec : typed) {
+      for (Manifest object : spec.render()) {
+        seen.putIfAbsent(object.ref(), typedAt(spec));
+      }
+    }
+    List<Manifest> out = new ArrayList<>();
+    for (Located doc : documents) {
+      Manifest manifest = check(doc, namespace, defined);
+      if (manifest == null) {
+        continue;
+      }
+      String first = seen.putIfAbsent(manifest.ref(), doc.at());
+      if (first != null) {
+        problems.add(
+            doc.at() + ": " + manifest.ref().key() + " is given twice (also at " + first + ")");
+        continue;
+      }
+      out.add(manifest);
+    }
+    return out;
+  }
+
+  private @Nullable Manifest check(Located doc, String namespace, Map<String, Kind> defined) {
+    String at = doc.at();
+    if (syntaxErrors.contains(doc)) {
+      problems.add(at);
+      return null;
+    }
+    if (!(doc.tree() instanceof Map<?, ?> tree)) {
+      problems.add(
+          at
+              + ": a manifest must be a mapping with apiVersion, kind and metadata: "
+              + describe(doc.tree()));
+      return null;
+    }
+    int before = problems.size();
+    String apiVersion = requiredString(tree.get("apiVersion"), at, "apiVersion");
+    String kind = requiredString(tree.get("kind"), at, "kind");
+    Object metadata = tree.get("metadata");
+    String name = null;
+    if (!(metadata instanceof Map<?, ?> meta)) {
+      problems.add(
+          at
+              + ": metadata must be a mapping with a name: "
+              + (metadata == null ? "missing" : describe(metadata)));
+    } else {
+      name = requiredString(meta.get("name"), at, "metadata.name");
+    }
+    if (problems.size() > before || apiVersion == null || kind == null || name == null) {
+      return null;
+    }
+    int slash = apiVersion.indexOf('/');
+    String group = slash < 0 ? "" : apiVersion.substring(0, slash);
+    if (ReleaseFiles.API_VERSION.equals(apiVersion) && ReleaseFiles.KIND.equals(kind)) {
+      problems.add(
+          at
+              + ": a Capstan release file is not a manifest; give it alone with -f (or cast it as"
+              + " its own release)");
+      return null;
+    }
+    Kind builtIn = Kind.builtIn(group, kind);
+    if (builtIn != null && builtIn.shared()) {
+      problems.add(at + ": " + shared(builtIn, name));
+      return null;
+    }
+    Kind known = builtIn != null ? null : defined.get(group.isEmpty() ? kind : group + "/" + kind);
+    try {
+      @SuppressWarnings("unchecked")
+      Map<String, ?> object = (Map<String, ?>) tree;
+      Manifest manifest = Manifest.of(object, namespace, known);
+      Waves.of(manifest);
+      return manifest;
+    } catch (IllegalArgumentException e) {
+      problems.add(at + ": " + e.getMessage());
+      return null;
+    }
+  }
+
+  private static String shared(Kind kind, String name) {
+    String ref = ResourceRef.of(kind, "", name).key();
+    String what = kind.kind() + " " + Escapes.quote(name);
+    if (kind.equals(Kind.NAMESPACE)) {
+      return what
+          + " is shared between releases and never owned by one: list "
+          + ref
+          + " under spec.references, and pass --create-namespace (ReleaseOptions.withCreateNamespace)"
+          + " to create it when missing";
+    }
+    return what
+        + " is shared between releases and never owned by one: list "
+        + ref
+        + " under spec.references";
+  }
+
+  private @Nullable String requiredString(@Nullable Object value, String at, String field) {
+    if (value instanceof String s && !s.isEmpty()) {
+      return s;
+    }
+    problems.add(
+        at
+            + ": "
+            + field
+            + " must be a non-empty string: "
+            + (value == null ? "missing" : describe(value)));
+    return null;
+  }
+
+  /** A value for a message: a scalar quoted, a collection by its shape only. */
+  private static String describe(@Nullable Object value) {
+    if (value instanceof Map<?, ?>) {
+      return "a mapping";
+    }
+    if (value instanceof List<?>) {
+      return "a list";
+    }
+    return Escapes.quote(value);
+  }
+
+  /** Records the kind a CustomResourceDefinition defines, so its objects get the right scope. */
+  private void crdKind(Map<?, ?> tree, String at, Map<String, Kind> defined) {
+    if (!"CustomResourceDefinition".equals(tree.get("kind"))
+        || !(tree.get("apiVersion") instanceof String api)
+        || !api.startsWith("apiextensions.k8s.io/")
+        || !(tree.get("spec") instanceof Map<?, ?> spec)
+        || !(spec.get("group") instanceof String group)
+        || !(spec.get("names") instanceof Map<?, ?> names)
+        || !(names.get("kind") instanceof String kind)) {
+      return;
+    }
+    try {
+      defined.put(
+          group + "/" + kind, Kind.custom(group, "v1", kind, !"Cluster".equals(spec.get("scope"))));
+    } catch (IllegalArgumentException e) {
+      problems.add(at + ": spec: " + e.getMessage());
+    }
+  }
+
+  private static String typedAt(ResourceSpec spec) {
+    if (spec instanceof ServiceSpec s) {
+      return "spec.services (" + s.name() + ")";
+    }
+    if (spec instanceof SecretSpec s) {
+      return "spec.secrets (" + s.name() + ")";
+    }
+    if (spec instanceof ConfigMapSpec c) {
+      return "spec.configMaps (" + c.name() + ")";
+    }
+    if (spec instanceof Manifest) {
+      return "spec.manifests";
+    }
+    return "spec.volumes (" + spec.ref().name() + ")";
+  }
+
+  // ------------------------------------------------------------------ files
+
+  private static List<Path> files(Path base, String pattern) {
+    if (pattern.isEmpty()) {
+      throw new IllegalArgumentException("must name a file, a directory or a glob: ''");
+    }
+    if (!isGlob(pattern)) {
+      Path path = base.resolve(pattern).normalize();
+      if (Files.isDirectory(path)) {
+        List<Path> files = list(path, 1, p -> isManifestFile(p));
+        if (files.isEmpty()) {
+          throw new IllegalArgumentException(
+              "directory holds no .yaml, .yml or .json file: " + Escapes.quote(pattern));
+        }
+        return files;
+      }
+      if (!Files.isRegularFile(path)) {
+        throw new IllegalArgumentException("no such file or directory: " + Escapes.quote(pattern));
+      }
+      return List.of(path);
+    }
+    String[] steps = pattern.split("/", -1);
+    StringBuilder root = new StringBuilder(pattern.startsWith("/") ? "/" : "");
+    int fixed = 0;
+    while (fixed < steps.length - 1 && !isGlob(steps[fixed])) {
+      if (!steps[fixed].isEmpty()) {
+        root.append(steps[fixed]).append('/');
+      }
+      fixed++;
+    }
+    Path start = base.resolve(root.toString()).normalize();
+    int depth = pattern.contains("**") ? Integer.MAX_VALUE : steps.length - fixed;
+    PathMatcher matcher =
+        FileSystems.getDefault().getPathMatcher("glob:" + base.resolve(pattern).normalize());
+    List<Path> files =
+        Files.isDirectory(start) ? list(start, depth, p -> matcher.matches(p)) : List.of();
+    if (files.isEmpty()) {
+      throw new IllegalArgumentException("matches no file: " + Escapes.quote(pattern));
+    }
+    return files;
+  }
+
+  static boolean isGlob(String s) {
+    return s.chars().anyMatch(c -> c == '*' || c == '?' || c == '[' || c == '{');
+  }
+
+  private static boolean isManifestFile(Path p) {
+    String name = p.getFileName().toString().toLowerCase(Locale.ROOT);
+    return name.endsWith(".yaml") || name.endsWith(".yml") || name.endsWith(".json");
+  }
+
+  private static List<Path> list(Path dir, int depth, java.util.function.Predicate<Path> keep) {
+    try (Stream<Path> walk = Files.walk(dir, depth)) {
+      List<Path> files =
+          walk.filter(Files::isRegularFile).filter(keep).sorted().limit(MAX_FILES + 1L).toList();
+      if (files.size() > MAX_FILES) {
+        throw new IllegalArgumentException("names more than " + MAX_FILES + " files");
+      }
+      return files;
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot list " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static String label(Path base, Path file) {
+    Path relative;
+    try {
+      relative = base.toAbsolutePath().normalize().relativize(file.toAbsolutePath().normalize());
+    } catch (IllegalArgumentException e) {
+      relative = file;
+    }
+    return relative.toString().replace('\\', '/');
+  }
+
+  private static String read(Path file) {
+    byte[] bytes;
+    try {
+      if (Files.size(file) > ReleaseFiles.MAX_BYTES) {
+        throw new IllegalArgumentException(
+            "file must be at most " + ReleaseFiles.MAX_BYTES + " bytes: " + Files.size(file));
+      }
+      bytes = Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read: " + e.getMessage(), e);
+    }
+    return text(bytes);
+  }
+
+  /** UTF-8 text, strictly decoded. */
+  static String text(byte[] bytes) {
+    try {
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .decode(java.nio.ByteBuffer.wrap(bytes))
+          .toString();
+    } catch (CharacterCodingException e) {
+      throw new IllegalArgumentException("file must be UTF-8 text", e);
+    }
+  }
+}
