@@ -29,7 +29,21 @@ public final class BoundedInput {
    *     larger than {@code maxBytes}
    */
   public static byte[] read(Path file, int maxBytes) {
-    String shown = Escapes.quote(file.toString());
+    return read(file, file.toString(), maxBytes);
+  }
+
+  /**
+   * Reads a regular file of at most {@code maxBytes}, naming it in messages as the user gave it.
+   *
+   * @param file the file (symbolic links are followed)
+   * @param name how to name the file in a message, for example the path as typed
+   * @param maxBytes the largest size accepted
+   * @return the file's bytes
+   * @throws InvalidDocumentException when the file is missing, not a regular file, unreadable or
+   *     larger than {@code maxBytes}
+   */
+  public static byte[] read(Path file, String name, int maxBytes) {
+    String shown = Escapes.quote(name);
     BasicFileAttributes attributes;
     try {
       attributes = Files.readAttributes(file, BasicFileAttributes.class);

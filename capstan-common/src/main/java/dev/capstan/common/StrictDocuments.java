@@ -61,6 +61,17 @@ public final class StrictDocuments {
       java.util.Objects.requireNonNull(
           LoadSettings.builder().build().getSchema().getSchemaTagConstructors().get(Tag.FLOAT));
 
+  /** The explicit tags accepted: the YAML 1.2 JSON schema's. */
+  private static final java.util.Set<String> TAGS =
+      java.util.Set.of(
+          Tag.STR.getValue(),
+          Tag.INT.getValue(),
+          Tag.FLOAT.getValue(),
+          Tag.BOOL.getValue(),
+          Tag.NULL.getValue(),
+          Tag.MAP.getValue(),
+          Tag.SEQ.getValue());
+
   private StrictDocuments() {}
 
   /**
@@ -148,7 +159,7 @@ public final class StrictDocuments {
     if ((long) text.length() > limits.maxBytes()) {
       checkSize(text.getBytes(StandardCharsets.UTF_8).length, limits);
     }
-    LoadSettings settings = settings(limits);
+    LoadSettings settings = settings(limits, text.length());
     try {
       precheck(text, settings, limits);
       List<@Nullable Object> out = new ArrayList<>();
@@ -231,7 +242,11 @@ public final class StrictDocuments {
     }
   }
 
-  private static LoadSettings settings(InputLimits limits) {
+  /**
+   * The reader's settings. The buffer holds the whole input: with snakeyaml-engine's default of
+   * 1,024 characters a long scalar is copied again for every chunk, and a 2 MB value took seconds.
+   */
+  private static LoadSettings settings(InputLimits limits, int length) {
     ConstructNode decimal =
         node -> {
           String value = ((ScalarNode) node).getValue();
@@ -247,6 +262,7 @@ public final class StrictDocuments {
         .setMaxAliasesForCollections(Math.max(1, limits.maxAliases()))
         .setCodePointLimit(limits.maxBytes())
         .setUseMarks(true)
+        .setBufferSize(Math.max(1024, length + 1))
         .setTagConstructors(Map.of(Tag.FLOAT, decimal))
         .build();
   }
@@ -307,8 +323,9 @@ public final class StrictDocuments {
                     + " levels (the limit)"
                     + at(event.getStartMark()));
           }
-          Optional<org.snakeyaml.engine.v2.common.Anchor> anchor =
-              ((CollectionStartEvent) event).getAnchor();
+          CollectionStartEvent start = (CollectionStartEvent) event;
+          checkTag(start.getTag(), event);
+          Optional<org.snakeyaml.engine.v2.common.Anchor> anchor = start.getAnchor();
           anchor.ifPresent(a -> anchors.remove(a.getValue()));
           open.push(new Frame(anchor.map(a -> a.getValue()).orElse(null)));
           continue;
@@ -322,6 +339,7 @@ public final class StrictDocuments {
         }
         case Scalar -> {
           ScalarEvent scalar = (ScalarEvent) event;
+          checkTag(scalar.getTag(), event);
           size = scalar.getValue().length() + 1L;
           scalar
               .getAnchor()
@@ -364,6 +382,16 @@ public final class StrictDocuments {
       if (!open.isEmpty()) {
         open.peek().size += size;
       }
+    }
+  }
+
+  private static void checkTag(Optional<String> tag, Event event) {
+    if (tag.isPresent() && !TAGS.contains(tag.get())) {
+      throw new InvalidDocumentException(
+          "tag "
+              + Escapes.quote(tag.get().replace(Tag.PREFIX, "!!"))
+              + " is not accepted; only !!str, !!int, !!float, !!bool, !!null, !!map and !!seq are"
+              + at(event.getStartMark()));
     }
   }
 
@@ -418,11 +446,13 @@ public final class StrictDocuments {
 
   private static String describe(YamlEngineException e) {
     if (e instanceof MarkedYamlEngineException marked) {
-      String context = marked.getContext() == null ? "" : marked.getContext() + ": ";
       return "not valid YAML"
           + at(marked.getProblemMark())
           + ": "
-          + Escapes.escape(context + marked.getProblem());
+          + Escapes.escape(marked.getProblem());
+    }
+    if (e.getCause() != null) {
+      return "not valid YAML: a value does not fit its explicit tag";
     }
     return "not valid YAML: " + Escapes.escape(String.valueOf(e.getMessage()));
   }

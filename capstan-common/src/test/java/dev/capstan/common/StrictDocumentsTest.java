@@ -125,12 +125,26 @@ class StrictDocumentsTest {
   }
 
   @Test
-  void explicitTagsOutsideTheJsonSchemaAreRefused() {
+  void explicitTagsOutsideTheJsonSchemaAreRefusedWithThePosition() {
     assertThatThrownBy(() -> StrictDocuments.readOne(utf8("a: !!binary aGVsbG8=\n"), ONE))
         .isInstanceOf(InvalidDocumentException.class)
         .hasMessage(
-            "a: only mappings, lists, strings, numbers, booleans and null are accepted, not a"
-                + " byte[] (from an explicit YAML tag)");
+            "tag '!!binary' is not accepted; only !!str, !!int, !!float, !!bool, !!null, !!map and"
+                + " !!seq are at line 1, column 4");
+    assertThatThrownBy(() -> StrictDocuments.readOne(utf8("a: !!set {x}\n"), ONE))
+        .hasMessageStartingWith("tag '!!set' is not accepted");
+    assertThatThrownBy(() -> StrictDocuments.readOne(utf8("a: !foo y\n"), ONE))
+        .hasMessageStartingWith("tag '!foo' is not accepted");
+  }
+
+  @Test
+  void aValueThatDoesNotFitItsTagIsRefusedWithoutJavaInternals() {
+    assertThatThrownBy(() -> StrictDocuments.readOne(utf8("a: !!int abc\n"), ONE))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessage("not valid YAML: a value does not fit its explicit tag");
+    assertThatThrownBy(() -> StrictDocuments.readOne(utf8("a: !!map x\n"), ONE))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessage("not valid YAML: a value does not fit its explicit tag");
   }
 
   @Test

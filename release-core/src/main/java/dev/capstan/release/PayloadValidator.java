@@ -8,6 +8,7 @@ import dev.capstan.release.model.ResourceSpec;
 import dev.capstan.release.model.ResourceType;
 import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.model.VolumeSpec;
+import dev.capstan.release.validate.SpecObjects;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -15,8 +16,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Checks that payloads match their spec and that every object a payload refers to is in the release
- * or among its references. Runs before anything is written.
+ * Checks that payloads match their spec, that every object a payload refers to is in the release or
+ * among its references, and that every object stays within the API server's limits ({@link
+ * SpecObjects}). Runs before anything is written.
  */
 final class PayloadValidator {
   private PayloadValidator() {}
@@ -59,29 +61,43 @@ final class PayloadValidator {
           ServiceSpec.EnvFrom from = s.envFrom().get(i);
           requireKnown(
               known,
-              ResourceRef.of(from.type(), s.namespace(), from.name()),
+              () -> ResourceRef.of(from.type(), s.namespace(), from.name()),
               at + ".envFrom[" + i + "]",
               problems);
         }
         for (int i = 0; i < s.volumeMounts().size(); i++) {
+          String volume = s.volumeMounts().get(i).volume();
           requireKnown(
               known,
-              ResourceRef.of(ResourceType.VOLUME, s.namespace(), s.volumeMounts().get(i).volume()),
+              () -> ResourceRef.of(ResourceType.VOLUME, s.namespace(), volume),
               at + ".volumeMounts[" + i + "]",
               problems);
         }
       } else if (payload instanceof VolumeSpec v && v.storageClass() != null) {
+        String storageClass = v.storageClass();
         requireKnown(
-            known, ResourceRef.storageClass(v.storageClass()), at + ".storageClass", problems);
+            known, () -> ResourceRef.storageClass(storageClass), at + ".storageClass", problems);
       }
+      problems.addAll(SpecObjects.check(payload));
     }
     if (!problems.isEmpty()) {
       throw new InvalidReleaseException(spec.qualifiedName(), problems);
     }
   }
 
+  /** Adds a problem when the ref is not known, or names no valid object. */
   private static void requireKnown(
-      Set<ResourceRef> known, ResourceRef ref, String field, List<String> problems) {
+      Set<ResourceRef> known,
+      java.util.function.Supplier<ResourceRef> refOf,
+      String field,
+      List<String> problems) {
+    ResourceRef ref;
+    try {
+      ref = refOf.get();
+    } catch (IllegalArgumentException e) {
+      problems.add(field + ": " + e.getMessage());
+      return;
+    }
     if (!known.contains(ref)) {
       problems.add(
           field

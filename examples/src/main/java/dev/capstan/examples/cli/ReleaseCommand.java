@@ -3,6 +3,8 @@ package dev.capstan.examples.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capstan.common.BoundedInput;
+import dev.capstan.common.InvalidDocumentException;
 import dev.capstan.release.CastResult;
 import dev.capstan.release.ReleaseConflictException;
 import dev.capstan.release.ReleaseController;
@@ -18,11 +20,7 @@ import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanRenderer;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -181,11 +179,9 @@ final class ReleaseCommand implements Runnable {
       Path file = cli().resolve(java.util.Objects.requireNonNull(f.file, "file"));
       byte[] bytes;
       try {
-        bytes = Files.readAllBytes(file);
-      } catch (NoSuchFileException e) {
-        throw new IllegalArgumentException("-f: no such file: " + f.file, e);
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot read " + f.file, e);
+        bytes = BoundedInput.read(file, String.valueOf(f.file), ReleaseFiles.MAX_BYTES);
+      } catch (InvalidDocumentException e) {
+        throw new IllegalArgumentException("-f: " + e.getMessage(), e);
       }
       Function<String, @Nullable String> env = cli().env();
       return ReleaseFiles.parse(

@@ -2,6 +2,7 @@ package dev.capstan.release.model;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Escapes;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -31,7 +32,7 @@ public final class Payloads {
       requireNonNull(spec, "payload");
       if (byRef.put(spec.ref(), spec) != null) {
         throw new IllegalArgumentException(
-            "payloads must have unique refs: duplicate '" + spec.ref().key() + "'");
+            "payloads must have unique refs: duplicate " + Escapes.quote(spec.ref().key()));
       }
     }
     this.specs = Collections.unmodifiableMap(new LinkedHashMap<>(byRef));

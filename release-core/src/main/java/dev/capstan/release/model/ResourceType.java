@@ -1,5 +1,6 @@
 package dev.capstan.release.model;
 
+import dev.capstan.common.Escapes;
 import java.util.Locale;
 
 /**
@@ -68,9 +69,8 @@ public enum ResourceType {
       }
     }
     throw new IllegalArgumentException(
-        "resource type must be one of namespace, storage_class, volume, configmap, secret, service: '"
-            + id
-            + "'");
+        "resource type must be one of namespace, storage_class, volume, configmap, secret, service: "
+            + Escapes.quote(id));
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.capstan.release.plan;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Escapes;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.ResourceType;
 import java.util.Collection;
@@ -78,7 +79,12 @@ public final class LiveState {
       for (LiveObject o : found) {
         if (!new Scope(o.ref().type(), o.ref().namespace()).equals(scope)) {
           throw new IllegalArgumentException(
-              "observed " + o.ref().key() + " in a batch of " + type + " in '" + namespace + "'");
+              "observed "
+                  + o.ref().key()
+                  + " in a batch of "
+                  + type
+                  + " in "
+                  + Escapes.quote(namespace));
         }
         objects.put(o.ref(), o);
       }

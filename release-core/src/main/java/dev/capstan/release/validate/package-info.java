@@ -1,0 +1,11 @@
+/**
+ * Checks a planned object against the limits the Kubernetes API server enforces, so a plan that
+ * would be refused (HTTP 413, 422 or a timeout) is refused before anything is written. {@link
+ * dev.capstan.release.validate.ApiServerLimits} works on a generic object tree (as parsed from JSON
+ * or YAML); {@link dev.capstan.release.validate.SpecObjects} turns today's typed specs into such
+ * trees.
+ */
+@NullMarked
+package dev.capstan.release.validate;
+
+import org.jspecify.annotations.NullMarked;
