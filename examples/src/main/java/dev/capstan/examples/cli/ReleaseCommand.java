@@ -4,8 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.common.BoundedInput;
+import dev.capstan.common.Escapes;
 import dev.capstan.common.InvalidDocumentException;
 import dev.capstan.release.CastResult;
+import dev.capstan.release.InvalidReleaseException;
 import dev.capstan.release.ReleaseConflictException;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.ReleaseNotFoundException;
@@ -20,9 +22,11 @@ import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanRenderer;
+import dev.capstan.release.validate.SpecObjects;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -159,7 +163,7 @@ final class ReleaseCommand implements Runnable {
           || e instanceof ReleaseEvent.Warning
           || e instanceof ReleaseEvent.RecordSaved
           || (e instanceof ReleaseEvent.LeaseAcquired l && l.takenOver() != null)) {
-        cli().err().println("capstan: " + e.release() + ": " + e.describe());
+        cli().err().println("capstan: " + e.release() + ": " + Escapes.escape(e.describe()));
       }
     }
 
@@ -184,8 +188,16 @@ final class ReleaseCommand implements Runnable {
         throw new IllegalArgumentException("-f: " + e.getMessage(), e);
       }
       Function<String, @Nullable String> env = cli().env();
-      return ReleaseFiles.parse(
-          bytes, String.valueOf(f.file), new Overrides(common.namespace, f.release), env);
+      ReleaseFile release =
+          ReleaseFiles.parse(
+              bytes, String.valueOf(f.file), new Overrides(common.namespace, f.release), env);
+      List<String> problems = new ArrayList<>();
+      release.payloads().specs().forEach(spec -> problems.addAll(SpecObjects.check(spec)));
+      if (!problems.isEmpty()) {
+        // plan and cast alike: a plan the API server would refuse is not shown as applyable
+        throw new InvalidReleaseException(release.namespace() + "/" + release.name(), problems);
+      }
+      return release;
     }
 
     static ReleaseSpec spec(ReleaseFile file, FileOptions f, Duration timeout) {

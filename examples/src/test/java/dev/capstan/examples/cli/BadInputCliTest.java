@@ -124,6 +124,46 @@ class BadInputCliTest {
   }
 
   @Test
+  void aVersionWithAnEscByteAndANewlineIsShownEscapedInGetAndHistory() throws IOException {
+    Files.writeString(
+        dir.resolve("v.yaml"),
+        """
+        apiVersion: capstan.dev/v1
+        kind: Release
+        metadata: {name: web, namespace: demo, version: "1.0\\e[2J\\nforged"}
+        spec:
+          configMaps:
+          - {name: settings, data: {a: b}}
+        """);
+    assertThat(run("release", "cast", "-f", "v.yaml", "--yes")).as(err).isZero();
+    assertThat(run("release", "history", "web", "-n", "demo")).isZero();
+    assertThat(out).contains(" 1.0\\u001b[2J\\nforged ").doesNotContain("\u001b");
+    assertThat(run("release", "get", "web", "-n", "demo")).isZero();
+    assertThat(out).contains("Version:     1.0\\u001b[2J\\nforged\n").doesNotContain("\u001b");
+  }
+
+  @Test
+  void aPlanTheApiServerWouldRefuseExitsWith2AndShowsNoPlan() throws IOException {
+    Files.writeString(
+        dir.resolve("big.yaml"),
+        "apiVersion: capstan.dev/v1\nkind: Release\nmetadata: {name: bad, namespace: demo}\n"
+            + "spec:\n  configMaps:\n  - name: big\n    data: {blob: "
+            + "x".repeat(2 << 20)
+            + "}\n");
+    assertThat(run("release", "plan", "-f", "big.yaml")).isEqualTo(ExitCode.INVALID);
+    assertThat(out).isEmpty();
+    assertThat(err)
+        .isEqualTo(
+            "capstan: invalid release demo/bad (2 problems; nothing was written):\n"
+                + "  - ConfigMap demo/big: data must total at most 1048576 bytes (1 MiB): 2097152\n"
+                + "  - ConfigMap demo/big: the object serialized must be at most 1572864 bytes (1.5"
+                + " MiB, the API server's request limit): 2097283\n");
+    assertThat(run("release", "cast", "-f", "big.yaml", "--yes")).isEqualTo(ExitCode.INVALID);
+    assertThat(out).isEmpty();
+    assertNothingWritten();
+  }
+
+  @Test
   void debugAddsTheStackTraceAfterTheOneLine() throws IOException {
     Files.createDirectory(dir.resolve("releases"));
     assertThat(run("--debug", "release", "cast", "-f", "releases")).isEqualTo(ExitCode.INVALID);
