@@ -219,14 +219,24 @@ public final class StrictDocuments {
               + at(parser == null ? e.getLocation() : parser.currentLocation()));
     } catch (JacksonException e) {
       throw new InvalidDocumentException(
-          "not valid JSON"
-              + at(e.getLocation())
-              + ": "
-              + Escapes.escape(String.valueOf(e.getOriginalMessage())));
+          "not valid JSON" + at(e.getLocation()) + ": " + jsonProblem(e));
     } catch (IOException e) {
       throw new InvalidDocumentException(
           "cannot read JSON: " + Escapes.escape(String.valueOf(e.getMessage())));
     }
+  }
+
+  /** Jackson's message without the Java types and feature names it names. */
+  private static String jsonProblem(JacksonException e) {
+    String original = String.valueOf(e.getOriginalMessage());
+    if (original.startsWith("Trailing token")) {
+      return "more content after the end of the document";
+    }
+    return Escapes.escape(
+        original
+            .replaceAll(" \\(bound as `[^`]*`\\)", "")
+            .replaceAll(":? ?not allowed as per `[^`]*`", "")
+            .replaceAll("`[a-z][\\w.$]*\\.([A-Z]\\w*)`", "$1"));
   }
 
   private static void checkSize(long length, InputLimits limits) {

@@ -29,6 +29,14 @@ class StrictDocumentsTest {
   }
 
   @Test
+  void contentAfterAJsonDocumentIsRefusedWithoutJavaInternals() {
+    assertThatThrownBy(() -> StrictDocuments.readOne(utf8("{\"a\": 1} \"b\""), ONE))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessage(
+            "not valid JSON at line 1, column 10: more content after the end of the document");
+  }
+
+  @Test
   void jsonDecimalsKeepTheirTextToo() {
     Object tree = StrictDocuments.readOne(utf8("{\"a\": 1.10, \"b\": [1, \"x\"]}"), ONE);
     assertThat(tree).isEqualTo(Map.of("a", new BigDecimal("1.10"), "b", List.of(1, "x")));

@@ -98,7 +98,8 @@ class PlatformReleasesTest {
             "invalid release manifest m.json: not valid JSON at line 1, column 32: Duplicate field 'version'");
     assertThatThrownBy(() -> parseText("{\"version\": \"v1.0.0\"} {}"))
         .isInstanceOf(InvalidManifestException.class)
-        .hasMessageContaining("not valid JSON at line 1, column 23: Trailing token");
+        .hasMessageEndingWith(
+            "not valid JSON at line 1, column 23: more content after the end of the document");
   }
 
   @Test
