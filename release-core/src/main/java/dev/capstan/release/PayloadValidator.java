@@ -10,6 +10,7 @@ import dev.capstan.release.model.ResourceSpec;
 import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.model.VolumeSpec;
 import dev.capstan.release.port.Orchestrator;
+import dev.capstan.release.validate.ApiServerLimits;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -20,7 +21,8 @@ import java.util.TreeSet;
 
 /**
  * Checks that payloads match their spec, that every object a payload refers to is in the release or
- * among its references, and that the cluster serves every kind (a CRD of the same release counts).
+ * among its references, that every object stays within the API server's limits ({@link
+ * ApiServerLimits}), and that the cluster serves every kind (a CRD of the same release counts).
  * Runs before anything is written.
  */
 final class PayloadValidator {
@@ -64,22 +66,26 @@ final class PayloadValidator {
           ServiceSpec.EnvFrom from = s.envFrom().get(i);
           requireKnown(
               known,
-              ResourceRef.of(from.kind(), s.namespace(), from.name()),
+              () -> ResourceRef.of(from.kind(), s.namespace(), from.name()),
               at + ".envFrom[" + i + "]",
               problems);
         }
         for (int i = 0; i < s.volumeMounts().size(); i++) {
+          String volume = s.volumeMounts().get(i).volume();
           requireKnown(
               known,
-              ResourceRef.of(
-                  Kind.PERSISTENT_VOLUME_CLAIM, s.namespace(), s.volumeMounts().get(i).volume()),
+              () -> ResourceRef.of(Kind.PERSISTENT_VOLUME_CLAIM, s.namespace(), volume),
               at + ".volumeMounts[" + i + "]",
               problems);
         }
       } else if (payload instanceof VolumeSpec v && v.storageClass() != null) {
+        String storageClass = v.storageClass();
         requireKnown(
-            known, ResourceRef.storageClass(v.storageClass()), at + ".storageClass", problems);
+            known, () -> ResourceRef.storageClass(storageClass), at + ".storageClass", problems);
       }
+    }
+    for (Manifest object : payloads.objects()) {
+      problems.addAll(ApiServerLimits.check(object.content()));
     }
     checkKinds(payloads, cluster, problems);
     if (!problems.isEmpty()) {
@@ -108,8 +114,19 @@ final class PayloadValidator {
     }
   }
 
+  /** Adds a problem when the ref is not known, or names no valid object. */
   private static void requireKnown(
-      Set<ResourceRef> known, ResourceRef ref, String field, List<String> problems) {
+      Set<ResourceRef> known,
+      java.util.function.Supplier<ResourceRef> refOf,
+      String field,
+      List<String> problems) {
+    ResourceRef ref;
+    try {
+      ref = refOf.get();
+    } catch (IllegalArgumentException e) {
+      problems.add(field + ": " + e.getMessage());
+      return;
+    }
     if (!known.contains(ref)) {
       problems.add(
           field

@@ -1,5 +1,6 @@
 package dev.capstan.release;
 
+import dev.capstan.common.Escapes;
 import org.jspecify.annotations.Nullable;
 
 /** No record of the release (or of the requested revision) exists. */
@@ -13,8 +14,8 @@ public final class ReleaseNotFoundException extends ReleaseException {
   public ReleaseNotFoundException(String release, @Nullable Integer revision) {
     super(
         revision == null
-            ? "release " + release + " not found"
-            : "release " + release + " has no revision " + revision);
+            ? "release " + Escapes.escape(release) + " not found"
+            : "release " + Escapes.escape(release) + " has no revision " + revision);
     this.release = release;
     this.revision = revision;
   }

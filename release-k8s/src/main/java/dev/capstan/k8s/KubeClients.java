@@ -242,6 +242,6 @@ public final class KubeClients {
   }
 
   private static String quote(String s) {
-    return "'" + s + "'";
+    return dev.capstan.common.Escapes.quote(s);
   }
 }

@@ -1,5 +1,6 @@
 package dev.capstan.k8s;
 
+import dev.capstan.common.Escapes;
 import dev.capstan.release.ClusterException;
 import dev.capstan.release.StaleRecordException;
 import dev.capstan.release.codec.RecordFormatException;
@@ -420,9 +421,8 @@ final class ReleaseRecords {
         // fall through
       }
       throw new IllegalArgumentException(
-          "record version must be RESOURCE_VERSION or RESOURCE_VERSION:DIGEST:CHUNKS: '"
-              + token
-              + "'");
+          "record version must be RESOURCE_VERSION or RESOURCE_VERSION:DIGEST:CHUNKS: "
+              + Escapes.quote(token));
     }
 
     @Override

@@ -18,7 +18,8 @@ import picocli.CommandLine.ScopeType;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success",
-      "1:the operation ran and failed (cast or rollout failed, cluster error, not found)",
+      "1:the operation ran and failed (cast or rollout failed, cluster error, not found), or an"
+          + " unexpected error",
       "2:invalid input: a bad flag, file or value; nothing was applied",
       "3:the plan is blocked or has conflicts; nothing was applied",
       "4:another operation holds the release's lease; nothing was applied",
@@ -34,6 +35,12 @@ final class CapstanCommand implements Runnable {
       description =
           "State file of the in-memory cluster (default: $CAPSTAN_STATE, else .capstan/state.json).")
   @Nullable Path state;
+
+  @Option(
+      names = "--debug",
+      scope = ScopeType.INHERIT,
+      description = "On an error, print the stack trace after the one-line message.")
+  boolean debug;
 
   @Option(
       names = "--kubeconfig",

@@ -2,6 +2,8 @@ package dev.capstan.examples.cli;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Escapes;
+import dev.capstan.common.InvalidDocumentException;
 import dev.capstan.release.CastFailedException;
 import dev.capstan.release.InvalidReleaseException;
 import dev.capstan.release.ReleaseConflictException;
@@ -59,33 +61,86 @@ public final class Cli {
         Path.of("").toAbsolutePath());
   }
 
-  /** Runs one command and returns its exit code (see {@link ExitCode}). */
+  /**
+   * Runs one command and returns its exit code (see {@link ExitCode}). Nothing escapes: every
+   * exception and error, {@link StackOverflowError} and {@link OutOfMemoryError} included, becomes
+   * one line on {@code err} and an exit code; {@code --debug} adds the stack trace.
+   */
   public int run(String... args) {
+    boolean debug = java.util.Arrays.asList(args).contains("--debug");
+    try {
+      return execute(debug, args);
+    } catch (Throwable t) { // the edge of the program: nothing may reach the user as a trace
+      return handle(t, debug);
+    } finally {
+      out.flush();
+      err.flush();
+    }
+  }
+
+  private int execute(boolean debug, String... args) {
     CommandLine cmd = new CommandLine(new CapstanCommand(this));
     cmd.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
     cmd.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
     cmd.setCaseInsensitiveEnumValuesAllowed(true);
     cmd.setParameterExceptionHandler(
         (e, a) -> {
-          err.println("capstan: " + e.getMessage());
+          err.println("capstan: " + Escapes.escape(String.valueOf(e.getMessage())));
           err.println("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
           return ExitCode.INVALID;
         });
-    cmd.setExecutionExceptionHandler((e, c, p) -> handle(e));
-    int code = cmd.execute(args);
-    out.flush();
-    err.flush();
+    cmd.setExecutionExceptionHandler((e, c, p) -> handle(e, debug));
+    return cmd.execute(args);
+  }
+
+  private int handle(Throwable t, boolean debug) {
+    int code = exitCode(t);
+    err.println("capstan: " + message(t, code));
+    if (debug) {
+      t.printStackTrace(err);
+    }
     return code;
   }
 
-  private int handle(Exception e) {
-    err.println("capstan: " + e.getMessage());
+  /**
+   * The line shown for a problem: our own exceptions' messages (built from escaped values, one
+   * problem per line); anything unexpected named by its type, escaped and on one line.
+   */
+  private static String message(Throwable t, int code) {
+    if (t instanceof OutOfMemoryError) {
+      return "out of memory; nothing more was done (run with --debug for the stack trace)";
+    }
+    if (expected(t)) {
+      return String.valueOf(t.getMessage());
+    }
+    String text = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    return (code == ExitCode.INVALID ? "" : "unexpected error: ")
+        + Escapes.escape(text)
+        + " (run with --debug for the stack trace)";
+  }
+
+  private static boolean expected(Throwable t) {
+    return t instanceof ReleaseException
+        || t instanceof dev.capstan.update.UpdateException
+        || t instanceof NotConfirmedException
+        || t instanceof IllegalArgumentException
+        || t instanceof InvalidDocumentException
+        || t instanceof CommandLine.ParameterException
+        || t instanceof CommandLine.TypeConversionException;
+  }
+
+  private static int exitCode(Throwable t) {
+    if (!(t instanceof Exception e)) {
+      return ExitCode.FAILED;
+    }
     if (e instanceof NotConfirmedException) {
       return ExitCode.NOT_CONFIRMED;
     }
     if (e instanceof InvalidReleaseFileException
         || e instanceof InvalidReleaseException
         || e instanceof IllegalArgumentException
+        || e instanceof InvalidDocumentException
+        || e instanceof CommandLine.ParameterException
         || e instanceof CommandLine.TypeConversionException) {
       return ExitCode.INVALID;
     }
@@ -99,11 +154,7 @@ public final class Cli {
       return ExitCode.FAILED;
     }
     int update = UpdateCli.exitCode(e);
-    if (update >= 0) {
-      return update;
-    }
-    e.printStackTrace(err);
-    return ExitCode.FAILED;
+    return update >= 0 ? update : ExitCode.FAILED;
   }
 
   PrintStream out() {

@@ -1,5 +1,6 @@
 package dev.capstan.examples.cli;
 
+import dev.capstan.common.Escapes;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -32,7 +33,7 @@ final class Durations implements CommandLine.ITypeConverter<Duration> {
     }
     if (value.isEmpty() || end != value.length() || total.isZero()) {
       throw new CommandLine.TypeConversionException(
-          "must be a positive duration such as 90s, 15m or 1h30m: '" + value + "'");
+          "must be a positive duration such as 90s, 15m or 1h30m: " + Escapes.quote(value));
     }
     return total;
   }

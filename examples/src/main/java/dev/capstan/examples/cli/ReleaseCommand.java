@@ -3,7 +3,9 @@ package dev.capstan.examples.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capstan.common.Escapes;
 import dev.capstan.release.CastResult;
+import dev.capstan.release.InvalidReleaseException;
 import dev.capstan.release.ReleaseConflictException;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.ReleaseNotFoundException;
@@ -18,10 +20,12 @@ import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanRenderer;
+import dev.capstan.release.validate.ApiServerLimits;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -174,7 +178,7 @@ final class ReleaseCommand implements Runnable {
           || e instanceof ReleaseEvent.Warning
           || e instanceof ReleaseEvent.RecordSaved
           || (e instanceof ReleaseEvent.LeaseAcquired l && l.takenOver() != null)) {
-        cli().err().println("capstan: " + e.release() + ": " + e.describe());
+        cli().err().println("capstan: " + e.release() + ": " + Escapes.escape(e.describe()));
       }
     }
 
@@ -202,11 +206,22 @@ final class ReleaseCommand implements Runnable {
             "NAME and --release name different releases: " + f.name + ", " + f.release);
       }
       Function<String, @Nullable String> env = cli().env();
-      return ReleaseFiles.read(
-          file,
-          String.valueOf(given),
-          new Overrides(common.namespace, f.name != null ? f.name : f.release),
-          env);
+      ReleaseFile release =
+          ReleaseFiles.read(
+              file,
+              String.valueOf(given),
+              new Overrides(common.namespace, f.name != null ? f.name : f.release),
+              env);
+      List<String> problems = new ArrayList<>();
+      release
+          .payloads()
+          .objects()
+          .forEach(object -> problems.addAll(ApiServerLimits.check(object.content())));
+      if (!problems.isEmpty()) {
+        // plan and cast alike: a plan the API server would refuse is not shown as applyable
+        throw new InvalidReleaseException(release.namespace() + "/" + release.name(), problems);
+      }
+      return release;
     }
 
     static ReleaseSpec spec(ReleaseFile file, FileOptions f, Duration timeout) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capstan.common.Escapes;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.Release;
@@ -46,7 +47,7 @@ final class ReleaseOutput {
   }
 
   private static void line(StringBuilder sb, String label, String value) {
-    sb.append(String.format("%-12s %s%n", label + ":", value));
+    sb.append(String.format("%-12s %s%n", label + ":", Escapes.escape(value)));
   }
 
   static String table(List<Release> releases) {

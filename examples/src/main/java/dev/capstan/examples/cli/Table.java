@@ -1,5 +1,6 @@
 package dev.capstan.examples.cli;
 
+import dev.capstan.common.Escapes;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,7 +13,7 @@ final class Table {
   }
 
   Table row(String... cells) {
-    rows.add(cells);
+    rows.add(java.util.Arrays.stream(cells).map(Escapes::escape).toArray(String[]::new));
     return this;
   }
 

@@ -1,6 +1,8 @@
 package dev.capstan.examples.cli;
 
+import dev.capstan.common.BoundedInput;
 import dev.capstan.common.Escapes;
+import dev.capstan.common.InvalidDocumentException;
 import dev.capstan.examples.DemoPlatform;
 import dev.capstan.update.ConfirmationMissingException;
 import dev.capstan.update.InvalidInputException;
@@ -20,11 +22,8 @@ import dev.capstan.update.command.Confirmer;
 import dev.capstan.update.command.ManifestLoader;
 import dev.capstan.update.command.UpdateCommand;
 import dev.capstan.update.command.UpdateOptions;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -315,11 +314,9 @@ final class UpdateCli implements java.util.concurrent.Callable<Integer> {
 
   private static byte[] read(Cli cli, Path file) {
     try {
-      return Files.readAllBytes(cli.resolve(file));
-    } catch (NoSuchFileException e) {
-      throw new IllegalArgumentException("--catalog: no such file: " + file, e);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + file, e);
+      return BoundedInput.read(cli.resolve(file), file.toString(), Catalog.MAX_BYTES);
+    } catch (InvalidDocumentException e) {
+      throw new IllegalArgumentException("--catalog: " + e.getMessage(), e);
     }
   }
 

@@ -213,7 +213,7 @@ class ReleaseCliTest {
   @Test
   void badFlagsAndFilesGiveOneClearLineAndExitCode2() throws IOException {
     assertThat(run("release", "cast", "-f", "missing.yaml")).isEqualTo(ExitCode.INVALID);
-    assertThat(err).isEqualTo("capstan: -f: no such file: missing.yaml\n");
+    assertThat(err).isEqualTo("capstan: -f: no such file: 'missing.yaml'\n");
 
     assertThat(run("release", "cast", "-f", "web-v1.yaml", "--timeout", "soon"))
         .isEqualTo(ExitCode.INVALID);

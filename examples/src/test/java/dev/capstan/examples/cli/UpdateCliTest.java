@@ -109,7 +109,7 @@ class UpdateCliTest {
     assertThat(run("update", "--release-manifest", "missing.yaml")).isEqualTo(ExitCode.INVALID);
     assertThat(run("update", "--release-manifest", "v0.5.0.yaml", "--catalog", "nope.yaml"))
         .isEqualTo(ExitCode.INVALID);
-    assertThat(err).isEqualTo("capstan: --catalog: no such file: nope.yaml\n");
+    assertThat(err).isEqualTo("capstan: --catalog: no such file: 'nope.yaml'\n");
   }
 
   @Test

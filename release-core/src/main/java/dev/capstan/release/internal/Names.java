@@ -1,5 +1,6 @@
 package dev.capstan.release.internal;
 
+import dev.capstan.common.Escapes;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -58,9 +59,12 @@ public final class Names {
     return s.length() <= 253 && DNS1123_SUBDOMAIN.matcher(s).matches();
   }
 
-  /** Quotes a value for an error message, escaped: {@code 'value'}, or {@code null}. */
+  /**
+   * Quotes a value for an error message: {@code 'value'} with control characters escaped (see
+   * {@link Escapes#quote}), or {@code null}.
+   */
   public static String quote(@Nullable Object value) {
-    return dev.capstan.common.Escapes.quote(value);
+    return Escapes.quote(value);
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.capstan.release.model;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Escapes;
 import dev.capstan.release.internal.Names;
 
 /**
@@ -21,9 +22,8 @@ public record DesiredResource(ResourceRef ref, String contentHash, int wave) {
       throw new IllegalArgumentException(
           "resources: "
               + ref.kind()
-              + " is a shared kind a release can only reference, not own: '"
-              + ref.key()
-              + "'");
+              + " is a shared kind a release can only reference, not own: "
+              + Escapes.quote(ref.key()));
     }
     if (!ContentHash.isValid(contentHash)) {
       throw new IllegalArgumentException(

@@ -37,7 +37,7 @@ public final class Payloads {
       for (Manifest object : item.render()) {
         if (byRef.put(object.ref(), object) != null) {
           throw new IllegalArgumentException(
-              "payloads must have unique objects: duplicate '" + object.ref().key() + "'");
+              "payloads must have unique objects: duplicate " + Escapes.quote(object.ref().key()));
         }
         if (object.kind().shared()) {
           throw new IllegalArgumentException(

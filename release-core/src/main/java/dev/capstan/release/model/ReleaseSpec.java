@@ -2,6 +2,7 @@ package dev.capstan.release.model;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Escapes;
 import dev.capstan.release.internal.Copies;
 import dev.capstan.release.internal.Names;
 import java.util.ArrayList;
@@ -65,14 +66,14 @@ public record ReleaseSpec(
     for (DesiredResource r : resources) {
       if (!seen.add(r.ref())) {
         throw new IllegalArgumentException(
-            "resources must have unique refs: duplicate '" + r.ref().key() + "'");
+            "resources must have unique refs: duplicate " + Escapes.quote(r.ref().key()));
       }
     }
     references = List.copyOf(new TreeSet<>(Copies.list(references, "references")));
     for (ResourceRef ref : references) {
       if (seen.contains(ref)) {
         throw new IllegalArgumentException(
-            "references must not name an object the release owns: '" + ref.key() + "'");
+            "references must not name an object the release owns: " + Escapes.quote(ref.key()));
       }
     }
     resources = List.copyOf(resources);

@@ -2,6 +2,7 @@ package dev.capstan.release.plan;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Escapes;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.ResourceRef;
 import java.util.Collection;
@@ -78,7 +79,12 @@ public final class LiveState {
       for (LiveObject o : found) {
         if (!new Scope(o.ref().kind(), o.ref().namespace()).equals(scope)) {
           throw new IllegalArgumentException(
-              "observed " + o.ref().key() + " in a batch of " + kind + " in '" + namespace + "'");
+              "observed "
+                  + o.ref().key()
+                  + " in a batch of "
+                  + kind
+                  + " in "
+                  + Escapes.quote(namespace));
         }
         objects.put(o.ref(), o);
       }

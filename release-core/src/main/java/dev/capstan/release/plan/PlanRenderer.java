@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capstan.common.Escapes;
 import dev.capstan.release.model.ReleaseIdentity;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -57,7 +58,7 @@ public final class PlanRenderer {
           .append(' ')
           .append(c.ref().key());
       if (c.reason() != null) {
-        out.append("  (").append(c.reason()).append(')');
+        out.append("  (").append(Escapes.escape(c.reason())).append(')');
       }
       if (c.action().destructive()) {
         out.append("  ⚠ destructive");

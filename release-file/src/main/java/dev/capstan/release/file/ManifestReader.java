@@ -1,6 +1,8 @@
 package dev.capstan.release.file;
 
+import dev.capstan.common.BoundedInput;
 import dev.capstan.common.Escapes;
+import dev.capstan.common.InvalidDocumentException;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
@@ -361,13 +363,9 @@ final class ManifestReader {
   private static String read(Path file) {
     byte[] bytes;
     try {
-      if (Files.size(file) > ReleaseFiles.MAX_BYTES) {
-        throw new IllegalArgumentException(
-            "file must be at most " + ReleaseFiles.MAX_BYTES + " bytes: " + Files.size(file));
-      }
-      bytes = Files.readAllBytes(file);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read: " + e.getMessage(), e);
+      bytes = BoundedInput.read(file, file.getFileName().toString(), ReleaseFiles.MAX_BYTES);
+    } catch (InvalidDocumentException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
     }
     return text(bytes);
   }

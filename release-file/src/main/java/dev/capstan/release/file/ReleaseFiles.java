@@ -1,6 +1,7 @@
 package dev.capstan.release.file;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.MapperFeature;
@@ -9,8 +10,13 @@ import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
+import dev.capstan.common.BoundedInput;
 import dev.capstan.common.Escapes;
+import dev.capstan.common.InputLimits;
+import dev.capstan.common.InvalidDocumentException;
+import dev.capstan.common.StrictDocuments;
 import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseSpec;
@@ -20,10 +26,6 @@ import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.SecretValue;
 import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.model.VolumeSpec;
-import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,9 +38,6 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
-import org.snakeyaml.engine.v2.api.Load;
-import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 
 /**
  * Reads release files: a YAML (or JSON) document describing one release's services, secrets,
@@ -71,6 +70,12 @@ public final class ReleaseFiles {
 
   /** The largest release file accepted: 4 MiB. */
   public static final int MAX_BYTES = 4 << 20;
+
+  /**
+   * The bounds a release file is read within: {@link #MAX_BYTES}, 100 levels of nesting, 20
+   * aliases, one document.
+   */
+  public static final InputLimits LIMITS = InputLimits.oneDocument().withMaxBytes(MAX_BYTES);
 
   private static final ObjectMapper MAPPER = mapper();
 
@@ -110,7 +115,7 @@ public final class ReleaseFiles {
       Overrides overrides,
       Function<String, @Nullable String> env) {
     List<String> problems = new ArrayList<>();
-    Object tree = load(bytes, source, problems);
+    Object tree = load(bytes, problems);
     if (tree == null) {
       throw new InvalidReleaseFileException(source, problems);
     }
@@ -169,7 +174,7 @@ public final class ReleaseFiles {
       try {
         if (!(ref instanceof String key)) {
           throw new IllegalArgumentException(
-              "must be a key such as Secret/shop/external or Namespace//shop: " + ref);
+              "must be a key such as Secret/shop/external or Namespace//shop: " + quote(ref));
         }
         references.addAll(reference(key));
       } catch (IllegalArgumentException e) {
@@ -199,10 +204,19 @@ public final class ReleaseFiles {
         problems.add("metadata: " + e.getMessage());
       }
     }
+    ReleaseFile file =
+        new ReleaseFile(name, namespace, meta.version(), meta.source(), payloads, references);
+    if (problems.isEmpty()) {
+      try {
+        file.toSpec();
+      } catch (IllegalArgumentException e) {
+        problems.add("spec: " + e.getMessage());
+      }
+    }
     if (!problems.isEmpty()) {
       throw new InvalidReleaseFileException(source, problems);
     }
-    return new ReleaseFile(name, namespace, meta.version(), meta.source(), payloads, references);
+    return file;
   }
 
   /**
@@ -230,17 +244,13 @@ public final class ReleaseFiles {
    */
   public static ReleaseFile read(
       Path path, String source, Overrides overrides, Function<String, @Nullable String> env) {
-    if (Files.isRegularFile(path)) {
+    if (Files.exists(path) && !Files.isDirectory(path)) {
       byte[] bytes;
       try {
-        long size = Files.size(path);
-        if (size > MAX_BYTES) {
-          throw new InvalidReleaseFileException(
-              source, List.of("file must be at most " + MAX_BYTES + " bytes: " + size));
-        }
-        bytes = Files.readAllBytes(path);
-      } catch (IOException e) {
-        throw new InvalidReleaseFileException(source, List.of("cannot read: " + e.getMessage()));
+        // refuses devices, pipes and sockets, and stops reading past the limit
+        bytes = BoundedInput.read(path, source, MAX_BYTES);
+      } catch (InvalidDocumentException e) {
+        throw new InvalidReleaseFileException(source, List.of(e.getMessage()));
       }
       if (isReleaseFile(bytes)) {
         Path parent = path.toAbsolutePath().getParent();
@@ -391,48 +401,24 @@ public final class ReleaseFiles {
     return kinds.stream().map(k -> ResourceRef.parse(k + "/" + parts[1] + "/" + parts[2])).toList();
   }
 
-  private static @Nullable Object load(byte[] bytes, String source, List<String> problems) {
-    if (bytes.length > MAX_BYTES) {
-      problems.add("file must be at most " + MAX_BYTES + " bytes: " + bytes.length);
-      return null;
-    }
-    String text;
+  private static @Nullable Object load(byte[] bytes, List<String> problems) {
+    List<@Nullable Object> docs;
     try {
-      text =
-          StandardCharsets.UTF_8
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .decode(java.nio.ByteBuffer.wrap(bytes))
-              .toString();
-    } catch (CharacterCodingException e) {
-      problems.add("file must be UTF-8 text");
+      docs = StrictDocuments.readYaml(bytes, LIMITS);
+    } catch (InvalidDocumentException e) {
+      problems.add(e.getMessage());
       return null;
     }
-    LoadSettings settings =
-        LoadSettings.builder()
-            .setLabel(source)
-            .setAllowDuplicateKeys(false)
-            .setMaxAliasesForCollections(20)
-            .setAllowRecursiveKeys(false)
-            .setCodePointLimit(MAX_BYTES)
-            .build();
-    try {
-      List<Object> docs = new ArrayList<>();
-      new Load(settings).loadAllFromString(text).forEach(docs::add);
-      docs.removeIf(d -> d == null);
-      if (docs.size() != 1) {
-        problems.add("file must hold exactly one document: " + docs.size());
-        return null;
-      }
-      if (!(docs.get(0) instanceof Map)) {
-        problems.add("document must be a mapping with apiVersion, kind, metadata and spec");
-        return null;
-      }
-      return docs.get(0);
-    } catch (YamlEngineException e) {
-      problems.add("not valid YAML: " + String.valueOf(e.getMessage()).replace('\n', ' '));
+    docs.removeIf(d -> d == null);
+    if (docs.size() != 1) {
+      problems.add("file must hold exactly one document: " + docs.size());
       return null;
     }
+    if (!(docs.get(0) instanceof Map)) {
+      problems.add("document must be a mapping with apiVersion, kind, metadata and spec");
+      return null;
+    }
+    return docs.get(0);
   }
 
   private interface ElementHandler<T> {
@@ -476,22 +462,46 @@ public final class ReleaseFiles {
       String path =
           m.getPath().stream()
               .map(
-                  r -> r.getFieldName() != null ? "." + r.getFieldName() : "[" + r.getIndex() + "]")
+                  r ->
+                      r.getFieldName() != null
+                          ? "." + Escapes.escape(r.getFieldName())
+                          : "[" + r.getIndex() + "]")
               .collect(Collectors.joining());
       String full = (at + path).replaceFirst("^\\.", "");
-      String message = m.getOriginalMessage();
+      String message = Escapes.escape(String.valueOf(m.getOriginalMessage()));
       if (m instanceof com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException) {
         message = "unknown field";
+      } else if (m.getCause() instanceof InputCoercionException c) {
+        java.util.regex.Matcher value =
+            java.util.regex.Pattern.compile("\\(([-0-9.eE+]+)\\)")
+                .matcher(String.valueOf(c.getOriginalMessage()));
+        message =
+            "must be an integer from "
+                + Integer.MIN_VALUE
+                + " to "
+                + Integer.MAX_VALUE
+                + (value.find() ? ": " + value.group(1) : "");
       } else if (m instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException mi
           && mi.getTargetType() != null) {
         message = "must be " + typeName(mi.getTargetType());
+        java.util.regex.Matcher text =
+            java.util.regex.Pattern.compile("^Cannot coerce String value \\(\"(.*)\"\\)")
+                .matcher(String.valueOf(m.getOriginalMessage()));
+        if (text.find()) {
+          message += ": " + quote(text.group(1));
+        }
         if (mi instanceof com.fasterxml.jackson.databind.exc.InvalidFormatException f) {
-          message += ": " + quote(f.getValue());
+          message +=
+              mi.getTargetType() == String.class
+                  ? "; quote it to keep the text: \""
+                      + Escapes.escape(String.valueOf(f.getValue()))
+                      + "\""
+                  : ": " + Escapes.escape(String.valueOf(f.getValue()));
         }
       }
       return (full.isEmpty() ? "document" : full) + ": " + message;
     }
-    return at + ": " + e.getMessage();
+    return at + ": " + Escapes.escape(String.valueOf(e.getMessage()));
   }
 
   private static String typeName(Class<?> type) {
@@ -511,7 +521,7 @@ public final class ReleaseFiles {
   }
 
   private static String quote(@Nullable Object value) {
-    return value == null ? "null" : "'" + value + "'";
+    return Escapes.quote(value);
   }
 
   private static ObjectMapper mapper() {
@@ -521,15 +531,22 @@ public final class ReleaseFiles {
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
             .build();
     mapper
         .coercionConfigFor(LogicalType.Textual)
-        .setCoercion(CoercionInputShape.Integer, CoercionAction.TryConvert)
-        .setCoercion(CoercionInputShape.Float, CoercionAction.TryConvert)
+        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
         .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
     mapper
         .coercionConfigFor(LogicalType.Integer)
-        .setCoercion(CoercionInputShape.String, CoercionAction.TryConvert);
+        .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+    mapper
+        .coercionConfigFor(LogicalType.Boolean)
+        .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail);
     return mapper;
   }
 
@@ -591,6 +608,7 @@ public final class ReleaseFiles {
       @Nullable Map<String, String> annotations) {
 
     ServiceSpec toSpec(String defaultNamespace) {
+      String ns = namespace == null ? defaultNamespace : namespace;
       ServiceSpec.Builder b =
           ServiceSpec.builder(
                   namespace == null ? defaultNamespace : namespace, required(name, "name"))
@@ -609,7 +627,8 @@ public final class ReleaseFiles {
                 p.port(),
                 p.protocol() == null
                     ? ServiceSpec.Protocol.TCP
-                    : enumValue(ServiceSpec.Protocol.class, p.protocol(), "ports[].protocol")));
+                    : enumValue(
+                        ServiceSpec.Protocol.class, p.protocol(), "ports[].protocol", true)));
       }
       map(env).forEach(b::env);
       for (EnvFromDoc e : list(envFrom)) {
@@ -618,12 +637,17 @@ public final class ReleaseFiles {
               "envFrom entries must name exactly one of secret, configMap");
         }
         if (e.secret() != null) {
+          ResourceRef.of(Kind.SECRET, ns, e.secret());
           b.envFromSecret(e.secret());
         } else {
-          b.envFromConfigMap(required(e.configMap(), "envFrom[].configMap"));
+          String configMap = required(e.configMap(), "envFrom[].configMap");
+          ResourceRef.of(Kind.CONFIG_MAP, ns, configMap);
+          b.envFromConfigMap(configMap);
         }
       }
       for (MountDoc m : list(volumeMounts)) {
+        ResourceRef.of(
+            Kind.PERSISTENT_VOLUME_CLAIM, ns, required(m.volume(), "volumeMounts[].volume"));
         b.mount(
             new ServiceSpec.VolumeMount(
                 required(m.volume(), "volumeMounts[].volume"),
@@ -679,7 +703,10 @@ public final class ReleaseFiles {
                   decoded = Base64.getDecoder().decode(v);
                 } catch (IllegalArgumentException e) {
                   problems.add(
-                      at + ".data." + k + ": value must be base64 (the value is not shown)");
+                      at
+                          + ".data."
+                          + Escapes.escape(k)
+                          + ": value must be base64 (the value is not shown)");
                   return;
                 }
                 put(values, k, SecretValue.ofBytes(decoded));
@@ -690,7 +717,12 @@ public final class ReleaseFiles {
                 String value = env.apply(variable);
                 if (value == null) {
                   problems.add(
-                      at + ".fromEnv." + k + ": environment variable " + variable + " is not set");
+                      at
+                          + ".fromEnv."
+                          + Escapes.escape(k)
+                          + ": environment variable "
+                          + Escapes.escape(variable)
+                          + " is not set");
                 } else {
                   put(values, k, SecretValue.of(value));
                 }
@@ -761,7 +793,7 @@ public final class ReleaseFiles {
           modes,
           reclaimPolicy == null
               ? VolumeSpec.ReclaimPolicy.DELETE
-              : enumValue(VolumeSpec.ReclaimPolicy.class, reclaimPolicy, "reclaimPolicy"),
+              : enumValue(VolumeSpec.ReclaimPolicy.class, reclaimPolicy, "reclaimPolicy", false),
           new TreeMap<>(map(labels)),
           new TreeMap<>(map(annotations)));
     }
@@ -782,7 +814,9 @@ public final class ReleaseFiles {
     return map == null ? Map.of() : map;
   }
 
-  private static <E extends Enum<E>> E enumValue(Class<E> type, String value, String field) {
+  /** An enum constant by name, ignoring case; {@code upper} is how the format spells the names. */
+  private static <E extends Enum<E>> E enumValue(
+      Class<E> type, String value, String field, boolean upper) {
     for (E e : type.getEnumConstants()) {
       if (e.name().equalsIgnoreCase(value)) {
         return e;
@@ -792,7 +826,11 @@ public final class ReleaseFiles {
         field
             + " must be one of "
             + java.util.Arrays.stream(type.getEnumConstants())
-                .map(e -> e.name().charAt(0) + e.name().substring(1).toLowerCase(Locale.ROOT))
+                .map(
+                    e ->
+                        upper
+                            ? e.name()
+                            : e.name().charAt(0) + e.name().substring(1).toLowerCase(Locale.ROOT))
                 .collect(Collectors.joining(", "))
             + ": "
             + quote(value));

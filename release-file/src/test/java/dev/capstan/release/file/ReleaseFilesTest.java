@@ -160,7 +160,7 @@ class ReleaseFilesTest {
           """
           kind: Release                                     | apiVersion must be capstan.dev/v1: null
           apiVersion: capstan.dev/v1\\nkind: Rel            | kind must be Release: 'Rel'
-          a: 1\\na: 2                                      | not valid YAML: while constructing a mapping
+          a: 1\\na: 2                                      | not valid YAML at line 2, column 1: found duplicate key a
           - 1                                               | document must be a mapping with apiVersion, kind, metadata and spec
           apiVersion: capstan.dev/v1\\nkind: Release\\nmetadata: {name: x}\\nspec: {volumes: [{name: v, size: 1Gi, reclaimPolicy: Keep}]} | spec.volumes[0]: reclaimPolicy must be one of Retain, Delete: 'Keep'
           apiVersion: capstan.dev/v1\\nkind: Release\\nmetadata: {name: x}\\nspec: {services: [{name: w, image: w, envFrom: [{secret: a, configMap: b}]}]} | spec.services[0]: envFrom entries must name exactly one of secret, configMap
@@ -196,6 +196,6 @@ class ReleaseFilesTest {
     byte[] big = new byte[ReleaseFiles.MAX_BYTES + 1];
 
     assertThatThrownBy(() -> ReleaseFiles.parse(big, "big.yaml", Overrides.none(), n -> null))
-        .hasMessage("big.yaml: file must be at most 4194304 bytes: 4194305");
+        .hasMessage("big.yaml: document is 4194305 bytes; the limit is 4194304 bytes (4 MiB)");
   }
 }

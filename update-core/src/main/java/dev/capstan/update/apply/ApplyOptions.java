@@ -2,6 +2,7 @@ package dev.capstan.update.apply;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Escapes;
 import dev.capstan.update.UpdateListener;
 import dev.capstan.update.internal.GoDuration;
 import java.time.Clock;
@@ -40,11 +41,11 @@ public record ApplyOptions(
     requireNonNull(listener, "listener");
     if (timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException(
-          "timeout must be positive: '" + GoDuration.format(timeout) + "'");
+          "timeout must be positive: " + Escapes.quote(GoDuration.format(timeout)));
     }
     if (pollInterval.isNegative() || pollInterval.isZero()) {
       throw new IllegalArgumentException(
-          "pollInterval must be positive: '" + GoDuration.format(pollInterval) + "'");
+          "pollInterval must be positive: " + Escapes.quote(GoDuration.format(pollInterval)));
     }
   }
 

@@ -2,6 +2,7 @@ package dev.capstan.update.build;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Escapes;
 import java.util.regex.Pattern;
 
 /**
@@ -28,7 +29,7 @@ public record BuildSettings(String platform, String source, int parallelism, int
     requireNonNull(source, "source");
     if (!PLATFORM.matcher(platform).matches()) {
       throw new IllegalArgumentException(
-          "image platform must match " + PLATFORM_RULE + ": '" + platform + "'");
+          "image platform must match " + PLATFORM_RULE + ": " + Escapes.quote(platform));
     }
     if (source.isEmpty()) {
       throw new IllegalArgumentException("build source must not be empty");

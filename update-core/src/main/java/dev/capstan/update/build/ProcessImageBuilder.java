@@ -2,6 +2,7 @@ package dev.capstan.update.build;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Escapes;
 import dev.capstan.update.ImageBuildException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -111,9 +112,8 @@ public final class ProcessImageBuilder implements ImageBuilder {
       String expanded = sb.toString();
       if (METACHARACTERS.matcher(expanded).find()) {
         throw new ImageBuildException(
-            "build argument must not contain shell metacharacters (;&|$`<>\\ or line breaks): '"
-                + expanded
-                + "'");
+            "build argument must not contain shell metacharacters (;&|$`<>\\ or line breaks): "
+                + Escapes.quote(expanded));
       }
       out.add(expanded);
     }
@@ -193,16 +193,15 @@ public final class ProcessImageBuilder implements ImageBuilder {
             what
                 + " must run an allow-listed program "
                 + new java.util.TreeSet<>(executables)
-                + ": '"
-                + argv.get(0)
-                + "'");
+                + ": "
+                + Escapes.quote(argv.get(0)));
       }
       for (String arg : argv) {
         Matcher m = PLACEHOLDER.matcher(arg);
         while (m.find()) {
           if (!PLACEHOLDERS.contains(m.group(1))) {
             throw new IllegalArgumentException(
-                what + " uses an unknown placeholder {" + m.group(1) + "}: '" + arg + "'");
+                what + " uses an unknown placeholder {" + m.group(1) + "}: " + Escapes.quote(arg));
           }
         }
       }

@@ -2,6 +2,7 @@ package dev.capstan.update.catalog;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Escapes;
 import dev.capstan.update.InvalidCatalogException;
 import dev.capstan.update.cluster.Workload;
 import java.util.ArrayList;
@@ -79,11 +80,14 @@ public record Catalog(
     }
     if (!API_VERSION.matcher(manifestApiVersion).matches()) {
       out.add(
-          "manifestApiVersion must match " + API_VERSION_RULE + ": '" + manifestApiVersion + "'");
+          "manifestApiVersion must match "
+              + API_VERSION_RULE
+              + ": "
+              + Escapes.quote(manifestApiVersion));
     }
     if (releaseBaseUrl != null
         && (!releaseBaseUrl.startsWith("https://") || releaseBaseUrl.length() <= 8)) {
-      out.add("releaseBaseUrl must be an https:// URL: '" + releaseBaseUrl + "'");
+      out.add("releaseBaseUrl must be an https:// URL: " + Escapes.quote(releaseBaseUrl));
     }
     if (componentNames.isEmpty()) {
       out.add("components must not be empty");
@@ -97,9 +101,8 @@ public record Catalog(
                 + i
                 + "].name duplicates components["
                 + first
-                + "]: '"
-                + componentNames.get(i)
-                + "'");
+                + "]: "
+                + Escapes.quote(componentNames.get(i)));
       }
     }
     return out;

@@ -2,6 +2,7 @@ package dev.capstan.update.catalog;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Escapes;
 import dev.capstan.update.InvalidCatalogException;
 import dev.capstan.update.cluster.Workload;
 import dev.capstan.update.version.ImageRef;
@@ -52,7 +53,7 @@ public record CatalogComponent(
         problems(
             "", name, workload != null, container, envVar, defaultRepository, optInGroup, note);
     if (!problems.isEmpty()) {
-      throw new InvalidCatalogException("component '" + name + "'", problems);
+      throw new InvalidCatalogException("component " + Escapes.quote(name), problems);
     }
   }
 
@@ -196,7 +197,12 @@ public record CatalogComponent(
       @Nullable String note) {
     List<String> out = new ArrayList<>();
     if (!Workload.isLabel(name)) {
-      out.add(path + "name must match " + Workload.LABEL_RULE + " (at most 63): '" + name + "'");
+      out.add(
+          path
+              + "name must match "
+              + Workload.LABEL_RULE
+              + " (at most 63): "
+              + Escapes.quote(name));
     }
     if (hasWorkload) {
       if (!Workload.isLabel(container)) {
@@ -204,31 +210,34 @@ public record CatalogComponent(
             path
                 + "container must match "
                 + Workload.LABEL_RULE
-                + " (at most 63): '"
-                + container
-                + "'");
+                + " (at most 63): "
+                + Escapes.quote(container));
       }
     } else {
       if (!container.isEmpty()) {
         out.add(
-            path + "container needs a workload (namespace and deployment): '" + container + "'");
+            path
+                + "container needs a workload (namespace and deployment): "
+                + Escapes.quote(container));
       }
       if (envVar != null) {
-        out.add(path + "envVar needs a workload (namespace and deployment): '" + envVar + "'");
+        out.add(
+            path + "envVar needs a workload (namespace and deployment): " + Escapes.quote(envVar));
       }
     }
     if (envVar != null && !ENV_VAR.matcher(envVar).matches()) {
-      out.add(path + "envVar must match " + ENV_VAR_RULE + ": '" + envVar + "'");
+      out.add(path + "envVar must match " + ENV_VAR_RULE + ": " + Escapes.quote(envVar));
     }
     if (defaultRepository != null) {
       ImageRef.repositoryProblem(defaultRepository)
-          .ifPresent(why -> out.add(path + "repository " + why + ": '" + defaultRepository + "'"));
+          .ifPresent(
+              why -> out.add(path + "repository " + why + ": " + Escapes.quote(defaultRepository)));
     }
     if (optInGroup != null && !Workload.isLabel(optInGroup)) {
-      out.add(path + "optIn must match " + Workload.LABEL_RULE + ": '" + optInGroup + "'");
+      out.add(path + "optIn must match " + Workload.LABEL_RULE + ": " + Escapes.quote(optInGroup));
     }
     if (note != null && note.isBlank()) {
-      out.add(path + "note must not be blank when present: '" + note + "'");
+      out.add(path + "note must not be blank when present: " + Escapes.quote(note));
     }
     return out;
   }

@@ -2,6 +2,7 @@ package dev.capstan.update.catalog;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Escapes;
 import dev.capstan.update.cluster.Workload;
 import java.util.regex.Pattern;
 
@@ -30,11 +31,14 @@ public record MetadataKeys(String domain, String partOf) {
     requireNonNull(partOf, "partOf");
     if (!Workload.isSubdomain(domain)) {
       throw new IllegalArgumentException(
-          "metadata domain must be a DNS-1123 subdomain: '" + domain + "'");
+          "metadata domain must be a DNS-1123 subdomain: " + Escapes.quote(domain));
     }
     if (!isLabelValue(partOf)) {
       throw new IllegalArgumentException(
-          "part-of label value must match " + LABEL_VALUE_RULE + " (at most 63): '" + partOf + "'");
+          "part-of label value must match "
+              + LABEL_VALUE_RULE
+              + " (at most 63): "
+              + Escapes.quote(partOf));
     }
   }
 

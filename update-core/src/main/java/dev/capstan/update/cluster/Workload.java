@@ -2,6 +2,7 @@ package dev.capstan.update.cluster;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Escapes;
 import java.util.regex.Pattern;
 
 /**
@@ -29,17 +30,15 @@ public record Workload(String namespace, String deployment) implements Comparabl
       throw new IllegalArgumentException(
           "namespace must be a DNS-1123 label ("
               + LABEL_RULE
-              + ", at most 63): '"
-              + namespace
-              + "'");
+              + ", at most 63): "
+              + Escapes.quote(namespace));
     }
     if (!isSubdomain(deployment)) {
       throw new IllegalArgumentException(
           "deployment must be a DNS-1123 subdomain ("
               + SUBDOMAIN_RULE
-              + ", at most 253): '"
-              + deployment
-              + "'");
+              + ", at most 253): "
+              + Escapes.quote(deployment));
     }
   }
 

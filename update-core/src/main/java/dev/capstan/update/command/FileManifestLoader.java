@@ -1,10 +1,9 @@
 package dev.capstan.update.command;
 
+import dev.capstan.common.BoundedInput;
+import dev.capstan.common.InvalidDocumentException;
 import dev.capstan.update.InvalidManifestException;
 import dev.capstan.update.manifest.PlatformReleases;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -32,15 +31,10 @@ final class FileManifestLoader implements ManifestLoader {
       }
       return https.fetch(location);
     }
-    Path path = Path.of(location);
-    try (InputStream in = Files.newInputStream(path)) {
-      byte[] bytes = in.readNBytes(PlatformReleases.MAX_BYTES + 1);
-      if (bytes.length > PlatformReleases.MAX_BYTES) {
-        throw tooLarge(location);
-      }
-      return bytes;
-    } catch (IOException e) {
-      throw new InvalidManifestException(location, List.of("cannot read: " + e));
+    try {
+      return BoundedInput.read(Path.of(location), PlatformReleases.MAX_BYTES);
+    } catch (InvalidDocumentException e) {
+      throw new InvalidManifestException(location, List.of(e.getMessage()));
     }
   }
 

@@ -2,6 +2,7 @@ package dev.capstan.update.command;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Escapes;
 import dev.capstan.update.InvalidOptionsException;
 import dev.capstan.update.TargetRequiredException;
 import dev.capstan.update.apply.ApplyOptions;
@@ -130,31 +131,30 @@ public record UpdateOptions(
     }
     List<String> problems = new ArrayList<>();
     if (!to.isEmpty() && !Semver.isValid(to)) {
-      problems.add("--to must be " + Semver.RULE + ": '" + to + "'");
+      problems.add("--to must be " + Semver.RULE + ": " + Escapes.quote(to));
     }
     if (!output.equals(TEXT) && !output.equals(JSON)) {
-      problems.add("--output must be text or json: '" + output + "'");
+      problems.add("--output must be text or json: " + Escapes.quote(output));
     }
     if (timeout.isNegative() || timeout.isZero()) {
-      problems.add("--timeout must be positive: '" + GoDuration.format(timeout) + "'");
+      problems.add("--timeout must be positive: " + Escapes.quote(GoDuration.format(timeout)));
     }
     if (build) {
       if (source.isBlank()) {
-        problems.add("--source must name the source checkout: '" + source + "'");
+        problems.add("--source must name the source checkout: " + Escapes.quote(source));
       }
       if (buildParallelism < 1) {
-        problems.add("--build-parallelism must be at least 1: '" + buildParallelism + "'");
+        problems.add("--build-parallelism must be at least 1: " + Escapes.quote(buildParallelism));
       }
       if (buildRetries < 0) {
-        problems.add("build retries must not be negative: '" + buildRetries + "'");
+        problems.add("build retries must not be negative: " + Escapes.quote(buildRetries));
       }
       if (!imagePlatform.isEmpty() && !BuildSettings.isValidPlatform(imagePlatform)) {
         problems.add(
             "--image-platform must match "
                 + BuildSettings.PLATFORM_RULE
-                + ": '"
-                + imagePlatform
-                + "'");
+                + ": "
+                + Escapes.quote(imagePlatform));
       }
     }
     if (!problems.isEmpty()) {

@@ -1,5 +1,6 @@
 package dev.capstan.update.internal;
 
+import dev.capstan.common.Escapes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -14,6 +15,9 @@ import org.jspecify.annotations.Nullable;
  * list (with the field's path, the rule and the value) instead of being thrown.
  */
 public final class StrictMap {
+  private static final java.util.regex.Pattern PLAIN_KEY =
+      java.util.regex.Pattern.compile("[A-Za-z0-9_.-]+");
+
   private final String path;
   private final Map<String, @Nullable Object> map;
   private final List<String> problems;
@@ -100,9 +104,14 @@ public final class StrictMap {
    * Returns the path of one of this mapping's fields.
    *
    * @param key the field name
-   * @return for example {@code components[2].tag}
+   * @return for example {@code components[2].tag}; a key that is empty or holds other characters
+   *     than letters, digits, {@code _}, {@code -} and {@code .} is shown quoted and {@link
+   *     Escapes#quote escaped}: {@code components[2]['a b']}
    */
   public String field(String key) {
+    if (!PLAIN_KEY.matcher(key).matches()) {
+      return path + "[" + Escapes.quote(key) + "]";
+    }
     return path.isEmpty() ? key : path + "." + key;
   }
 
@@ -131,8 +140,21 @@ public final class StrictMap {
     if (v instanceof String s) {
       return s;
     }
-    problem(key, "must be a string", v);
+    problems.add(field(key) + notAString(v));
     return "";
+  }
+
+  /**
+   * The rest of a problem about a value that should have been a string: for a number or boolean,
+   * the hint to quote it, with its text kept as written.
+   */
+  private static String notAString(@Nullable Object v) {
+    if (v instanceof Number || v instanceof Boolean) {
+      return " must be a string; quote it to keep the text: \""
+          + Escapes.escape(v.toString())
+          + "\"";
+    }
+    return " must be a string: " + Trees.show(v);
   }
 
   /**
@@ -198,7 +220,7 @@ public final class StrictMap {
       if (item instanceof String s) {
         out.add(s);
       } else {
-        problems.add(field(key) + "[" + i + "] must be a string: " + Trees.show(item));
+        problems.add(field(key) + "[" + i + "]" + notAString(item));
       }
     }
     return out;

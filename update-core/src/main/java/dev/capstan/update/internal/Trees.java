@@ -1,5 +1,6 @@
 package dev.capstan.update.internal;
 
+import dev.capstan.common.Escapes;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -11,8 +12,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Plain document trees: maps with string keys (insertion ordered), lists, strings, booleans, longs
- * (or big integers), doubles and nulls, all unmodifiable. Numbers are normalised so that a tree
- * read from YAML equals the same tree read from JSON.
+ * (or big integers), decimals and nulls, all unmodifiable. Numbers are normalised so that a tree
+ * read from YAML equals the same tree read from JSON; decimals are {@link BigDecimal}s that keep
+ * their text ({@code 1.10} stays {@code 1.10}), compared by value with {@link #sameValue}.
  */
 public final class Trees {
   private Trees() {}
@@ -48,10 +50,52 @@ public final class Trees {
     if (node instanceof BigInteger big) {
       return big.bitLength() < 64 ? (Object) big.longValue() : big;
     }
-    if (node instanceof Float || node instanceof BigDecimal) {
-      return ((Number) node).doubleValue();
+    if ((node instanceof Double || node instanceof Float)
+        && Double.isFinite(((Number) node).doubleValue())) {
+      return new BigDecimal(node.toString());
     }
     return node;
+  }
+
+  /**
+   * Tells whether two frozen trees hold the same values: decimals are compared by value, so {@code
+   * 1.10} equals {@code 1.1} and {@code 1.0} equals {@code 1}.
+   *
+   * @param a one frozen tree
+   * @param b another
+   * @return true when they are equal
+   */
+  public static boolean sameValue(@Nullable Object a, @Nullable Object b) {
+    if (a instanceof Map<?, ?> ma && b instanceof Map<?, ?> mb) {
+      if (!ma.keySet().equals(mb.keySet())) {
+        return false;
+      }
+      for (Map.Entry<?, ?> e : ma.entrySet()) {
+        if (!sameValue(e.getValue(), mb.get(e.getKey()))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (a instanceof List<?> la && b instanceof List<?> lb) {
+      if (la.size() != lb.size()) {
+        return false;
+      }
+      for (int i = 0; i < la.size(); i++) {
+        if (!sameValue(la.get(i), lb.get(i))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (a instanceof Number na && b instanceof Number nb && decimal(na) && decimal(nb)) {
+      return new BigDecimal(na.toString()).compareTo(new BigDecimal(nb.toString())) == 0;
+    }
+    return java.util.Objects.equals(a, b);
+  }
+
+  private static boolean decimal(Number n) {
+    return n instanceof BigDecimal || n instanceof Long || n instanceof BigInteger;
   }
 
   /**
@@ -67,14 +111,15 @@ public final class Trees {
   }
 
   /**
-   * Renders a scalar for an error message: strings in single quotes, everything else as is.
+   * Renders a scalar for an error message: strings in single quotes with control characters escaped
+   * ({@link Escapes#quote}), everything else as is.
    *
    * @param value the offending value
    * @return for example {@code 'v1 beta'} or {@code 1.5}
    */
   public static String show(@Nullable Object value) {
     if (value instanceof String s) {
-      return "'" + s + "'";
+      return Escapes.quote(s);
     }
     if (value instanceof Map<?, ?>) {
       return "a mapping";

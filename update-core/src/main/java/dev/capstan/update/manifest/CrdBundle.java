@@ -1,5 +1,6 @@
 package dev.capstan.update.manifest;
 
+import dev.capstan.common.Escapes;
 import dev.capstan.update.InvalidManifestException;
 import dev.capstan.update.internal.DocumentSyntaxException;
 import dev.capstan.update.internal.Documents;
@@ -122,7 +123,13 @@ public record CrdBundle(List<CrdDocument> crds) {
       Integer first = name.equals("") ? null : seen.putIfAbsent((String) name, i);
       if (first != null) {
         problems.add(
-            docPath + ".metadata.name duplicates " + path + "[" + first + "]: '" + name + "'");
+            docPath
+                + ".metadata.name duplicates "
+                + path
+                + "["
+                + first
+                + "]: "
+                + Escapes.quote(name));
       }
       if (problems.size() == before && spec instanceof Map<?, ?> specTree) {
         @SuppressWarnings("unchecked")

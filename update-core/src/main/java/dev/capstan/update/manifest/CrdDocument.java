@@ -29,6 +29,6 @@ public record CrdDocument(
    * @return true when applying would not change the spec
    */
   public boolean specEquals(Map<String, @Nullable Object> liveSpec) {
-    return spec.equals(Trees.freezeMap(liveSpec));
+    return Trees.sameValue(spec, Trees.freezeMap(liveSpec));
   }
 }

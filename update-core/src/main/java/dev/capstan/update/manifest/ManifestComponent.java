@@ -2,6 +2,7 @@ package dev.capstan.update.manifest;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Escapes;
 import dev.capstan.update.InvalidManifestException;
 import dev.capstan.update.version.ImageRef;
 import java.util.ArrayList;
@@ -25,7 +26,7 @@ public record ManifestComponent(String name, String repository, String tag, Stri
     requireNonNull(digest, "digest");
     List<String> problems = problems("", name, repository, tag, digest);
     if (!problems.isEmpty()) {
-      throw new InvalidManifestException("component '" + name + "'", problems);
+      throw new InvalidManifestException("component " + Escapes.quote(name), problems);
     }
   }
 
@@ -79,15 +80,15 @@ public record ManifestComponent(String name, String repository, String tag, Stri
       out.add(path + "repository is required");
     } else {
       ImageRef.repositoryProblem(repository)
-          .ifPresent(why -> out.add(path + "repository " + why + ": '" + repository + "'"));
+          .ifPresent(why -> out.add(path + "repository " + why + ": " + Escapes.quote(repository)));
     }
     if (tag.isEmpty()) {
       out.add(path + "tag is required");
     } else if (!ImageRef.isValidTag(tag)) {
-      out.add(path + "tag must match " + ImageRef.TAG_RULE + ": '" + tag + "'");
+      out.add(path + "tag must match " + ImageRef.TAG_RULE + ": " + Escapes.quote(tag));
     }
     if (!digest.isEmpty() && !ImageRef.isSha256Digest(digest)) {
-      out.add(path + "digest must match " + ImageRef.SHA256_RULE + ": '" + digest + "'");
+      out.add(path + "digest must match " + ImageRef.SHA256_RULE + ": " + Escapes.quote(digest));
     }
     return out;
   }

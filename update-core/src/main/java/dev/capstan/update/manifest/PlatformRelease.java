@@ -2,6 +2,7 @@ package dev.capstan.update.manifest;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Escapes;
 import dev.capstan.update.InvalidManifestException;
 import dev.capstan.update.catalog.Catalog;
 import dev.capstan.update.version.ImageRef;
@@ -144,20 +145,25 @@ public record PlatformRelease(
     if (apiVersion.isEmpty()) {
       out.add("apiVersion is required");
     } else if (catalog != null && !apiVersion.equals(catalog.manifestApiVersion())) {
-      out.add("apiVersion must be '" + catalog.manifestApiVersion() + "': '" + apiVersion + "'");
+      out.add(
+          "apiVersion must be '"
+              + catalog.manifestApiVersion()
+              + "': "
+              + Escapes.quote(apiVersion));
     } else if (!API_VERSION.matcher(apiVersion).matches()) {
-      out.add("apiVersion must match " + Catalog.API_VERSION_RULE + ": '" + apiVersion + "'");
+      out.add(
+          "apiVersion must match " + Catalog.API_VERSION_RULE + ": " + Escapes.quote(apiVersion));
     }
     if (!KIND.equals(kind)) {
-      out.add("kind must be '" + KIND + "': '" + kind + "'");
+      out.add("kind must be '" + KIND + "': " + Escapes.quote(kind));
     }
     if (version.isEmpty()) {
       out.add("version is required");
     } else if (!Semver.isValid(version)) {
-      out.add("version must be " + Semver.RULE + ": '" + version + "'");
+      out.add("version must be " + Semver.RULE + ": " + Escapes.quote(version));
     }
     if (!registry.isEmpty() && !ImageRef.isValidRegistry(registry)) {
-      out.add("registry must match " + ImageRef.REGISTRY_RULE + ": '" + registry + "'");
+      out.add("registry must match " + ImageRef.REGISTRY_RULE + ": " + Escapes.quote(registry));
     }
     if (!crds.isBlank()) {
       CrdBundle.read(crds, "crds", out);
@@ -176,16 +182,21 @@ public record PlatformRelease(
       }
       Integer first = seen.putIfAbsent(name, i);
       if (first != null) {
-        out.add("components[" + i + "].name duplicates components[" + first + "]: '" + name + "'");
+        out.add(
+            "components["
+                + i
+                + "].name duplicates components["
+                + first
+                + "]: "
+                + Escapes.quote(name));
       } else if (catalog != null && !known.contains(name)) {
         out.add(
             "components["
                 + i
                 + "].name is not a component of the catalog (known: "
                 + String.join(", ", catalog.names())
-                + "): '"
-                + name
-                + "'");
+                + "): "
+                + Escapes.quote(name));
       }
     }
     return out;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capstan.common.Escapes;
 import dev.capstan.update.InvalidManifestException;
 import dev.capstan.update.catalog.Catalog;
 import dev.capstan.update.catalog.CatalogComponent;
@@ -152,7 +153,7 @@ public final class PlatformReleases {
       Catalog catalog, String version, String commit, boolean crdChange, String crds) {
     if (!COMMIT.matcher(commit).matches()) {
       throw new IllegalArgumentException(
-          "commit must be 40 lowercase hex digits: '" + commit + "'");
+          "commit must be 40 lowercase hex digits: " + Escapes.quote(commit));
     }
     return generated(catalog, version, version + "-g" + commit, crdChange, crds);
   }

@@ -1,5 +1,6 @@
 package dev.capstan.update.report;
 
+import dev.capstan.common.Escapes;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,10 +28,10 @@ final class TextTable {
     }
     List<String> row = new ArrayList<>();
     for (String cell : cells) {
-      row.add(cell.isEmpty() ? "-" : cell);
+      row.add(cell.isEmpty() ? "-" : Escapes.escape(cell));
     }
     rows.add(row);
-    under.add(List.copyOf(linesUnder));
+    under.add(linesUnder.stream().map(Escapes::escape).toList());
     return this;
   }
 

@@ -2,6 +2,7 @@ package dev.capstan.update.version;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Escapes;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -50,7 +51,7 @@ public record ImageRef(String registry, String path, String tag, String digest) 
     requireNonNull(digest, "digest");
     if (!registry.isEmpty() && !REGISTRY.matcher(registry).matches()) {
       throw new IllegalArgumentException(
-          "image registry must match " + REGISTRY_RULE + ": '" + registry + "'");
+          "image registry must match " + REGISTRY_RULE + ": " + Escapes.quote(registry));
     }
     if (path.isEmpty()) {
       throw new IllegalArgumentException("image repository path must not be empty");
@@ -62,21 +63,21 @@ public record ImageRef(String registry, String path, String tag, String digest) 
                 + PATH_COMPONENT_RULE
                 + ": '"
                 + component
-                + "' in '"
-                + path
-                + "'");
+                + "' in "
+                + Escapes.quote(path));
       }
     }
     if (registry.length() + path.length() + 1 > MAX_NAME_LENGTH) {
       throw new IllegalArgumentException(
-          "image name must be at most " + MAX_NAME_LENGTH + " characters: '" + path + "'");
+          "image name must be at most " + MAX_NAME_LENGTH + " characters: " + Escapes.quote(path));
     }
     if (!tag.isEmpty() && !TAG.matcher(tag).matches()) {
-      throw new IllegalArgumentException("image tag must match " + TAG_RULE + ": '" + tag + "'");
+      throw new IllegalArgumentException(
+          "image tag must match " + TAG_RULE + ": " + Escapes.quote(tag));
     }
     if (!digest.isEmpty() && !DIGEST.matcher(digest).matches()) {
       throw new IllegalArgumentException(
-          "image digest must match " + DIGEST_RULE + ": '" + digest + "'");
+          "image digest must match " + DIGEST_RULE + ": " + Escapes.quote(digest));
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.capstan.update.version;
 
+import dev.capstan.common.Escapes;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -56,13 +57,13 @@ public record Semver(
     for (String id : prerelease) {
       if (!PRE.matcher(id).matches()) {
         throw new IllegalArgumentException(
-            "prerelease identifier must match " + PRE_ID + ": '" + id + "'");
+            "prerelease identifier must match " + PRE_ID + ": " + Escapes.quote(id));
       }
     }
     for (String id : build) {
       if (!BUILD_ID.matcher(id).matches()) {
         throw new IllegalArgumentException(
-            "build identifier must match " + BUILD_ID.pattern() + ": '" + id + "'");
+            "build identifier must match " + BUILD_ID.pattern() + ": " + Escapes.quote(id));
       }
     }
   }
@@ -89,7 +90,9 @@ public record Semver(
   public static Semver parse(String text) {
     return tryParse(text)
         .orElseThrow(
-            () -> new IllegalArgumentException("version must be " + RULE + ": '" + text + "'"));
+            () ->
+                new IllegalArgumentException(
+                    "version must be " + RULE + ": " + Escapes.quote(text)));
   }
 
   /**

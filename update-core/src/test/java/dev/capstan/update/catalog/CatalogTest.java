@@ -207,7 +207,7 @@ class CatalogTest {
                         "components[2].versionPolicy must be any or same-minor: 'patch-only'",
                         "components[2].repository must be an image repository without tag or"
                             + " digest: 'web:v1'",
-                        "components[3].container must be a string: 7",
+                        "components[3].container must be a string; quote it to keep the text: \"7\"",
                         "manifestApiVersion must match [a-z0-9]([-a-z0-9.]*[a-z0-9])?/[a-z0-9]+:"
                             + " 'not-a-group'",
                         "releaseBaseUrl must be an https:// URL: 'http://example.com/releases'",

@@ -504,9 +504,9 @@ class UpdateCommandTest {
     Path big = dir.resolve("big.json");
     Files.write(big, new byte[PlatformReleases.MAX_BYTES + 1]);
     assertThatThrownBy(() -> ManifestLoader.files().load(big.toString()))
-        .hasMessageEndingWith("document is larger than 4194304 bytes (4 MiB)");
+        .hasMessageEndingWith("big.json' is 4194305 bytes; the limit is 4194304 bytes (4 MiB)");
     assertThatThrownBy(() -> ManifestLoader.files().load(dir.resolve("missing.yaml").toString()))
         .isInstanceOf(InvalidManifestException.class)
-        .hasMessageContaining("cannot read: java.nio.file.NoSuchFileException");
+        .hasMessageEndingWith("missing.yaml: no such file: '" + dir.resolve("missing.yaml") + "'");
   }
 }

@@ -95,10 +95,11 @@ class PlatformReleasesTest {
     assertThatThrownBy(() -> parseText("{\"version\": \"v1.0.0\", \"version\": \"v2.0.0\"}"))
         .isInstanceOf(InvalidManifestException.class)
         .hasMessageStartingWith(
-            "invalid release manifest m.json: JSON syntax error: Duplicate field 'version'");
+            "invalid release manifest m.json: not valid JSON at line 1, column 32: Duplicate field 'version'");
     assertThatThrownBy(() -> parseText("{\"version\": \"v1.0.0\"} {}"))
         .isInstanceOf(InvalidManifestException.class)
-        .hasMessageContaining("JSON syntax error: Trailing token");
+        .hasMessageEndingWith(
+            "not valid JSON at line 1, column 23: more content after the end of the document");
   }
 
   @Test

@@ -1,0 +1,179 @@
+package dev.capstan.common;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+class StrictDocumentsTest {
+  private static final InputLimits ONE = InputLimits.oneDocument();
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void numbersKeepTheirTextAndOnlyJsonSchemaScalarsAreTyped() {
+    Object tree = StrictDocuments.readOne(utf8("a: 1.10\nb: 3\nc: yes\nd: 0x1F\ne: true\n"), ONE);
+    assertThat(tree)
+        .isEqualTo(Map.of("a", new BigDecimal("1.10"), "b", 3, "c", "yes", "d", "0x1F", "e", true));
+    assertThat(tree)
+        .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+        .extractingByKey("a")
+        .hasToString("1.10");
+  }
+
+  @Test
+  void contentAfterAJsonDocumentIsRefusedWithoutJavaInternals() {
+    assertThatThrownBy(() -> StrictDocuments.readOne(utf8("{\"a\": 1} \"b\""), ONE))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessage(
+            "not valid JSON at line 1, column 10: more content after the end of the document");
+  }
+
+  @Test
+  void jsonDecimalsKeepTheirTextToo() {
+    Object tree = StrictDocuments.readOne(utf8("{\"a\": 1.10, \"b\": [1, \"x\"]}"), ONE);
+    assertThat(tree).isEqualTo(Map.of("a", new BigDecimal("1.10"), "b", List.of(1, "x")));
+  }
+
+  @Test
+  @Timeout(5)
+  void tenThousandLevelsOfYamlAreRefusedWithThePosition() {
+    String deep = "a: " + "[".repeat(10_000) + "]".repeat(10_000) + "\n";
+    assertThatThrownBy(() -> StrictDocuments.readOne(utf8(deep), ONE))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessage("nesting is deeper than 100 levels (the limit) at line 1, column 103");
+  }
+
+  @Test
+  @Timeout(5)
+  void deepBlockYamlIsRefusedAtTheFirstLevelTooMany() {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < 150; i++) {
+      sb.append(" ".repeat(i)).append("k:\n");
+    }
+    assertThatThrownBy(() -> StrictDocuments.readYaml(utf8(sb.toString()), ONE))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessage("nesting is deeper than 100 levels (the limit) at line 101, column 101");
+  }
+
+  @Test
+  @Timeout(5)
+  void tenThousandLevelsOfJsonAreRefusedWithThePosition() {
+    String deep = "{\"a\": " + "[".repeat(10_000) + "]".repeat(10_000) + "}";
+    assertThatThrownBy(() -> StrictDocuments.readOne(utf8(deep), ONE))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessage("nesting is deeper than 100 levels (the limit) at line 1, column 107");
+  }
+
+  @Test
+  void aBillionLaughsIsRefusedByTheExpansionLimit() {
+    StringBuilder sb = new StringBuilder("a0: &a0 [\"" + "x".repeat(1000) + "\"]\n");
+    for (int i = 1; i < 10; i++) {
+      sb.append("a")
+          .append(i)
+          .append(": &a")
+          .append(i)
+          .append(" [")
+          .append(String.join(", ", java.util.Collections.nCopies(2, "*a" + (i - 1))))
+          .append("]\n");
+    }
+    InputLimits limits = ONE.withMaxBytes(64 * 1024);
+    assertThatThrownBy(() -> StrictDocuments.readYaml(utf8(sb.toString()), limits))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessage("aliases expand to more than 64 KiB (the limit) at line 7, column 10");
+  }
+
+  @Test
+  void aScalarAliasedTooOftenIsRefusedByTheAliasCount() {
+    StringBuilder sb = new StringBuilder("v: &v abc\n");
+    for (int i = 0; i < 21; i++) {
+      sb.append("k").append(i).append(": *v\n");
+    }
+    assertThatThrownBy(() -> StrictDocuments.readYaml(utf8(sb.toString()), ONE))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessage("holds more than 20 aliases (the limit) at line 22, column 6");
+  }
+
+  @Test
+  void anAliasInsideItsOwnAnchorIsRefused() {
+    assertThatThrownBy(() -> StrictDocuments.readYaml(utf8("a: &x [1, *x]\n"), ONE))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessage(
+            "alias *x refers to no complete node before it (an undefined anchor or one that"
+                + " contains the alias) at line 1, column 11");
+  }
+
+  @Test
+  void moreDocumentsThanAllowedAreRefused() {
+    assertThatThrownBy(() -> StrictDocuments.readYaml(utf8("a: 1\n---\nb: 2\n"), ONE))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessage("holds more than 1 document (the limit) at line 2, column 1");
+  }
+
+  @Test
+  void nonUtf8IsRefusedWithThePositionOfTheByte() {
+    byte[] bytes = {'a', ':', ' ', '1', '\n', 'b', ':', ' ', (byte) 0xc3, 'x', '\n'};
+    assertThatThrownBy(() -> StrictDocuments.readOne(bytes, ONE))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessage("not UTF-8 text: byte 0xc3 at line 2, column 4 (offset 8)");
+  }
+
+  @Test
+  void aNonStringKeyIsRefusedWithTheHintToQuoteIt() {
+    assertThatThrownBy(() -> StrictDocuments.readOne(utf8("data:\n  1.10: x\n"), ONE))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessage("data: mapping keys must be strings; quote this one: '1.10'");
+  }
+
+  @Test
+  void explicitTagsOutsideTheJsonSchemaAreRefusedWithThePosition() {
+    assertThatThrownBy(() -> StrictDocuments.readOne(utf8("a: !!binary aGVsbG8=\n"), ONE))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessage(
+            "tag '!!binary' is not accepted; only !!str, !!int, !!float, !!bool, !!null, !!map and"
+                + " !!seq are at line 1, column 4");
+    assertThatThrownBy(() -> StrictDocuments.readOne(utf8("a: !!set {x}\n"), ONE))
+        .hasMessageStartingWith("tag '!!set' is not accepted");
+    assertThatThrownBy(() -> StrictDocuments.readOne(utf8("a: !foo y\n"), ONE))
+        .hasMessageStartingWith("tag '!foo' is not accepted");
+  }
+
+  @Test
+  void aValueThatDoesNotFitItsTagIsRefusedWithoutJavaInternals() {
+    assertThatThrownBy(() -> StrictDocuments.readOne(utf8("a: !!int abc\n"), ONE))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessage("not valid YAML: a value does not fit its explicit tag");
+    assertThatThrownBy(() -> StrictDocuments.readOne(utf8("a: !!map x\n"), ONE))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessage("not valid YAML: a value does not fit its explicit tag");
+  }
+
+  @Test
+  void aDuplicateKeyIsRefusedWithItsPosition() {
+    assertThatThrownBy(() -> StrictDocuments.readOne(utf8("a: 1\na: 2\n"), ONE))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessageStartingWith("not valid YAML at line 2, column 1: ")
+        .hasMessageContaining("found duplicate key a");
+  }
+
+  @Test
+  void aControlCharacterInASyntaxErrorIsShownEscaped() {
+    assertThatThrownBy(() -> StrictDocuments.readOne(utf8("a: [\u001b[2J\n"), ONE))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessage("not valid YAML: character U+001B is not allowed at line 1, column 5");
+  }
+
+  @Test
+  void anOversizedInputIsRefusedBeforeParsing() {
+    assertThatThrownBy(() -> StrictDocuments.readOne(new byte[101], ONE.withMaxBytes(100)))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessage("document is 101 bytes; the limit is 100 bytes (100 bytes)");
+  }
+}

@@ -1,0 +1,233 @@
+package dev.capstan.release.validate;
+
+import dev.capstan.common.Escapes;
+import dev.capstan.common.InputLimits;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The Kubernetes API server's own limits that a plan can know before it writes, as a pure check
+ * over a generic object tree ({@code Map<String, Object>} as parsed from JSON or YAML, with {@code
+ * apiVersion}, {@code kind}, {@code metadata} and the kind's fields):
+ *
+ * <ul>
+ *   <li>the object serialized as JSON must be at most {@link #MAX_OBJECT_BYTES} (etcd's default
+ *       request limit; the API server answers 413 or times out above it);
+ *   <li>a ConfigMap's {@code data} and {@code binaryData} values, or a Secret's decoded {@code
+ *       data} and {@code stringData} values, must total at most {@link #MAX_DATA_BYTES};
+ *   <li>label and annotation keys must be {@code [prefix/]name}, the prefix a DNS-1123 subdomain of
+ *       at most 253 characters, the name at most 63 characters of {@code [A-Za-z0-9._-]} starting
+ *       and ending with an alphanumeric;
+ *   <li>label values must be empty or at most 63 such characters;
+ *   <li>annotation keys and values must total at most {@link #MAX_ANNOTATION_BYTES}.
+ * </ul>
+ *
+ * Each problem names the object ({@code ConfigMap shop/web}), the field, the rule and the value,
+ * escaped; the values of a Secret are never shown, only their size.
+ */
+public final class ApiServerLimits {
+  /** The largest object, serialized as JSON: 1.5 MiB, etcd's default request limit. */
+  public static final int MAX_OBJECT_BYTES = 3 << 19;
+
+  /** The most data a ConfigMap or Secret may hold: 1 MiB. */
+  public static final int MAX_DATA_BYTES = 1 << 20;
+
+  /** The most bytes all annotations of an object may hold, keys and values: 256 KiB. */
+  public static final int MAX_ANNOTATION_BYTES = 256 << 10;
+
+  /** The rule of a label or annotation key, as shown in messages. */
+  public static final String KEY_RULE =
+      "must be [prefix/]name: a DNS-1123 subdomain prefix of at most 253 characters and a name of at"
+          + " most 63 characters [A-Za-z0-9._-] starting and ending with an alphanumeric";
+
+  /** The rule of a label value, as shown in messages. */
+  public static final String LABEL_VALUE_RULE =
+      "must be empty or at most 63 characters [A-Za-z0-9._-] starting and ending with an"
+          + " alphanumeric";
+
+  private static final Pattern NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
+  private static final Pattern SUBDOMAIN =
+      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
+  private ApiServerLimits() {}
+
+  /**
+   * Lists every limit an object breaks.
+   *
+   * @param object the object tree: {@code apiVersion}, {@code kind}, {@code metadata} ({@code
+   *     name}, {@code namespace}, {@code labels}, {@code annotations}) and the kind's fields
+   * @return one line per problem, empty when the object is within every limit
+   */
+  public static List<String> check(Map<String, ? extends @Nullable Object> object) {
+    List<String> problems = new ArrayList<>();
+    String kind = text(object.get("kind"));
+    boolean secret = "Secret".equals(kind);
+    String what = describe(object);
+    Map<?, ?> metadata = object.get("metadata") instanceof Map<?, ?> m ? m : Map.of();
+    if (metadata.get("labels") instanceof Map<?, ?> labels) {
+      for (Map.Entry<?, ?> e : labels.entrySet()) {
+        String key = text(e.getKey());
+        String at = what + ": metadata.labels[" + Escapes.quote(key) + "]";
+        if (!isKey(key)) {
+          problems.add(at + " key " + KEY_RULE + ": " + Escapes.quote(key));
+        }
+        String value = text(e.getValue());
+        if (!value.isEmpty() && (value.length() > 63 || !NAME.matcher(value).matches())) {
+          problems.add(at + " value " + LABEL_VALUE_RULE + ": " + Escapes.quote(value));
+        }
+      }
+    }
+    if (metadata.get("annotations") instanceof Map<?, ?> annotations) {
+      long total = 0;
+      for (Map.Entry<?, ?> e : annotations.entrySet()) {
+        String key = text(e.getKey());
+        if (!isKey(key)) {
+          problems.add(
+              what
+                  + ": metadata.annotations["
+                  + Escapes.quote(key)
+                  + "] key "
+                  + KEY_RULE
+                  + ": "
+                  + Escapes.quote(key));
+        }
+        total += utf8Length(key) + utf8Length(text(e.getValue()));
+      }
+      if (total > MAX_ANNOTATION_BYTES) {
+        problems.add(
+            what
+                + ": metadata.annotations must total at most "
+                + MAX_ANNOTATION_BYTES
+                + " bytes ("
+                + InputLimits.human(MAX_ANNOTATION_BYTES)
+                + "), keys and values: "
+                + total);
+      }
+    }
+    if ("ConfigMap".equals(kind) || secret) {
+      long total = 0;
+      for (String field : secret ? List.of("data", "stringData") : List.of("data", "binaryData")) {
+        if (object.get(field) instanceof Map<?, ?> data) {
+          for (Object value : data.values()) {
+            String v = text(value);
+            total += secret && field.equals("data") ? base64Decoded(v) : utf8Length(v);
+          }
+        }
+      }
+      if (total > MAX_DATA_BYTES) {
+        problems.add(
+            what
+                + ": data must total at most "
+                + MAX_DATA_BYTES
+                + " bytes ("
+                + InputLimits.human(MAX_DATA_BYTES)
+                + "): "
+                + total
+                + (secret ? " (the values are not shown)" : ""));
+      }
+    }
+    long size = jsonLength(object);
+    if (size > MAX_OBJECT_BYTES) {
+      problems.add(
+          what
+              + ": the object serialized must be at most "
+              + MAX_OBJECT_BYTES
+              + " bytes (1.5 MiB, the API server's request limit): "
+              + size);
+    }
+    return problems;
+  }
+
+  /**
+   * Names an object for a message: {@code ConfigMap shop/web}, escaped.
+   *
+   * @param object the object tree
+   * @return its kind and namespace/name
+   */
+  public static String describe(Map<String, ? extends @Nullable Object> object) {
+    Map<?, ?> metadata = object.get("metadata") instanceof Map<?, ?> m ? m : Map.of();
+    String namespace = text(metadata.get("namespace"));
+    String name = text(metadata.get("name"));
+    String kind = text(object.get("kind"));
+    return Escapes.escape(
+        (kind.isEmpty() ? "object" : kind)
+            + " "
+            + (namespace.isEmpty() ? name : namespace + "/" + name));
+  }
+
+  private static boolean isKey(String key) {
+    int slash = key.indexOf('/');
+    String prefix = slash < 0 ? null : key.substring(0, slash);
+    String name = slash < 0 ? key : key.substring(slash + 1);
+    if (prefix != null
+        && (prefix.isEmpty() || prefix.length() > 253 || !SUBDOMAIN.matcher(prefix).matches())) {
+      return false;
+    }
+    return name.length() <= 63 && NAME.matcher(name).matches();
+  }
+
+  private static String text(@Nullable Object value) {
+    return value == null ? "" : value.toString();
+  }
+
+  private static long base64Decoded(String base64) {
+    int padding = base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0;
+    return Math.max(0, base64.length() / 4L * 3 - padding);
+  }
+
+  private static long utf8Length(String s) {
+    long n = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        n++;
+      } else if (c < 0x800) {
+        n += 2;
+      } else if (Character.isHighSurrogate(c)) {
+        n += 4;
+        i++;
+      } else {
+        n += 3;
+      }
+    }
+    return n;
+  }
+
+  /** The length of the compact JSON form, computed without building it (recursion is bounded). */
+  private static long jsonLength(@Nullable Object node) {
+    if (node instanceof Map<?, ?> map) {
+      long n = 2L + Math.max(0, map.size() - 1);
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        n += jsonStringLength(text(e.getKey())) + 1 + jsonLength(e.getValue());
+      }
+      return n;
+    }
+    if (node instanceof List<?> list) {
+      long n = 2L + Math.max(0, list.size() - 1);
+      for (Object item : list) {
+        n += jsonLength(item);
+      }
+      return n;
+    }
+    if (node instanceof String s) {
+      return jsonStringLength(s);
+    }
+    return node == null ? 4L : (long) node.toString().length();
+  }
+
+  private static long jsonStringLength(String s) {
+    long n = 2 + utf8Length(s);
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f') {
+        n++;
+      } else if (c < 0x20) {
+        n += 5;
+      }
+    }
+    return n;
+  }
+}

@@ -1,0 +1,143 @@
+package dev.capstan.release.validate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.SecretSpec;
+import dev.capstan.release.model.ServiceSpec;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+class ApiServerLimitsTest {
+  private static Map<String, @Nullable Object> object(
+      String kind, Map<String, ?> labels, Map<String, ?> annotations) {
+    Map<String, @Nullable Object> metadata = new LinkedHashMap<>();
+    metadata.put("name", "web");
+    metadata.put("namespace", "shop");
+    metadata.put("labels", labels);
+    metadata.put("annotations", annotations);
+    Map<String, @Nullable Object> o = new LinkedHashMap<>();
+    o.put("apiVersion", "v1");
+    o.put("kind", kind);
+    o.put("metadata", metadata);
+    return o;
+  }
+
+  @Test
+  void anObjectWithinEveryLimitHasNoProblems() {
+    Map<String, @Nullable Object> o =
+        object("ConfigMap", Map.of("app.kubernetes.io/name", "web", "tier", ""), Map.of("a", "b"));
+    o.put("data", Map.of("k", "v".repeat(1000)));
+    assertThat(ApiServerLimits.check(o)).isEmpty();
+  }
+
+  @Test
+  void configMapDataOverOneMebibyteIsReportedWithItsSize() {
+    Map<String, @Nullable Object> o = object("ConfigMap", Map.of(), Map.of());
+    o.put("data", Map.of("a", "x".repeat(1 << 19), "b", "y".repeat((1 << 19) + 1)));
+    assertThat(ApiServerLimits.check(o))
+        .containsExactly(
+            "ConfigMap shop/web: data must total at most 1048576 bytes (1 MiB): 1048577");
+  }
+
+  @Test
+  void secretDataCountsDecodedBytesAndNeverShowsAValue() {
+    Map<String, @Nullable Object> o = object("Secret", Map.of(), Map.of());
+    String base64 =
+        java.util.Base64.getEncoder()
+            .encodeToString(
+                "s3cret!".repeat(150_000).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    o.put("data", Map.of("password", base64));
+    assertThat(ApiServerLimits.check(o))
+        .containsExactly(
+            "Secret shop/web: data must total at most 1048576 bytes (1 MiB): 1050000 (the values"
+                + " are not shown)")
+        .allSatisfy(p -> assertThat(p).doesNotContain("s3cret"));
+  }
+
+  @Test
+  void labelAndAnnotationKeysAndLabelValuesFollowTheApiServerRules() {
+    Map<String, String> labels = new TreeMap<>();
+    labels.put("ok/name", "v");
+    labels.put("Bad_Prefix/name", "v");
+    labels.put("-name", "v");
+    labels.put("n".repeat(64), "v");
+    labels.put("value", "has space");
+    labels.put("esc", "a\u001b[2Jb");
+    Map<String, @Nullable Object> o = object("Service", labels, Map.of("a b", "x"));
+    assertThat(ApiServerLimits.check(o))
+        .containsExactly(
+            "Service shop/web: metadata.labels['-name'] key "
+                + ApiServerLimits.KEY_RULE
+                + ": '-name'",
+            "Service shop/web: metadata.labels['Bad_Prefix/name'] key "
+                + ApiServerLimits.KEY_RULE
+                + ": 'Bad_Prefix/name'",
+            "Service shop/web: metadata.labels['esc'] value "
+                + ApiServerLimits.LABEL_VALUE_RULE
+                + ": 'a\\u001b[2Jb'",
+            "Service shop/web: metadata.labels['"
+                + "n".repeat(64)
+                + "'] key "
+                + ApiServerLimits.KEY_RULE
+                + ": '"
+                + "n".repeat(64)
+                + "'",
+            "Service shop/web: metadata.labels['value'] value "
+                + ApiServerLimits.LABEL_VALUE_RULE
+                + ": 'has space'",
+            "Service shop/web: metadata.annotations['a b'] key "
+                + ApiServerLimits.KEY_RULE
+                + ": 'a b'");
+  }
+
+  @Test
+  void annotationsOverTwoHundredFiftySixKibibytesAreReported() {
+    Map<String, @Nullable Object> o =
+        object(
+            "Deployment", Map.of(), Map.of("a", "x".repeat(128 << 10), "b", "y".repeat(128 << 10)));
+    assertThat(ApiServerLimits.check(o))
+        .containsExactly(
+            "Deployment shop/web: metadata.annotations must total at most 262144 bytes (256 KiB),"
+                + " keys and values: 262146");
+  }
+
+  @Test
+  void anObjectOverOneAndAHalfMebibytesSerializedIsReported() {
+    Map<String, String> data = new TreeMap<>();
+    for (int i = 0; i < 150_000; i++) {
+      data.put(String.format("k%06d", i), "v");
+    }
+    Map<String, @Nullable Object> o = object("ConfigMap", Map.of(), Map.of());
+    o.put("data", data);
+    assertThat(ApiServerLimits.check(o))
+        .containsExactly(
+            "ConfigMap shop/web: the object serialized must be at most 1572864 bytes (1.5 MiB, the"
+                + " API server's request limit): 2100121");
+  }
+
+  @Test
+  void typedSpecsAreCheckedThroughTheObjectsTheyRenderTo() {
+    ConfigMapSpec big = ConfigMapSpec.of("shop", "big", Map.of("a", "x".repeat((1 << 20) + 1)));
+    SecretSpec secret = SecretSpec.of("shop", "db", Map.of("pw", "p".repeat((1 << 20) + 1)));
+    ServiceSpec web =
+        ServiceSpec.builder("shop", "web")
+            .image("web:1")
+            .env("BLOB", "b".repeat(1600 << 10))
+            .build();
+    assertThat(ApiServerLimits.check(big.render().get(0).content()))
+        .containsExactly(
+            "ConfigMap shop/big: data must total at most 1048576 bytes (1 MiB): 1048577");
+    assertThat(ApiServerLimits.check(secret.render().get(0).content()))
+        .containsExactly(
+            "Secret shop/db: data must total at most 1048576 bytes (1 MiB): 1048577 (the values are"
+                + " not shown)");
+    assertThat(ApiServerLimits.check(web.render().get(0).content()))
+        .singleElement()
+        .asString()
+        .startsWith("Deployment shop/web: the object serialized must be at most 1572864 bytes");
+  }
+}
