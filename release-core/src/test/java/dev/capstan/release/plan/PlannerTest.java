@@ -29,7 +29,9 @@ import java.util.Random;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
-/** The pure 3-way planner: one test per row of ARCHITECTURE.md's plan table, plus rune's plan tests. */
+/**
+ * The pure 3-way planner: one test per row of ARCHITECTURE.md's plan table, plus rune's plan tests.
+ */
 class PlannerTest {
   private static final ReleaseIdentity APP = new ReleaseIdentity("default", "app", "id-app");
   private static final ReleaseIdentity OTHER = new ReleaseIdentity("default", "other", "id-o");
