@@ -36,7 +36,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class TwoJvmLeaseTest {
   private static final String NS = "two-jvm";
   private static final String IMAGE = "registry.example/web:1";
-  private static final int LEASE_SECONDS = 3;
+  private static final int LEASE_SECONDS = 5;
 
   @Test
   void killedHolderIsTakenOverAfterExpiryAndItsRevisionRecordedFailed(PostgresServer postgres)
