@@ -1,5 +1,6 @@
 package dev.capstan.jdbc;
 
+import dev.capstan.release.codec.ReleaseRecordCodec;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.ContentHash;
 import dev.capstan.release.model.OwnedResource;
@@ -48,7 +49,7 @@ final class JdbcStoreBenchmark {
           connection.getMetaData().getDatabaseProductVersion(),
           RELEASES,
           REVISIONS,
-          dev.capstan.release.codec.ReleaseRecordCodec.encode(release(0, 1)).length);
+          ReleaseRecordCodec.encode(release(0, 1)).length);
 
       StoredRelease[] latest = new StoredRelease[RELEASES];
       time(
@@ -86,6 +87,15 @@ final class JdbcStoreBenchmark {
           i -> {
             if (store.latestRecords(NS).size() != RELEASES) {
               throw new IllegalStateException("the list is not 1,000 releases long");
+            }
+          });
+      byte[] encoded = ReleaseRecordCodec.encode(release(0, 1));
+      time(
+          "ReleaseRecordCodec.decode alone (no database)",
+          RELEASES,
+          i -> {
+            if (ReleaseRecordCodec.decode(encoded).revision() != 1) {
+              throw new IllegalStateException("decoded the wrong revision");
             }
           });
       time(
