@@ -72,6 +72,12 @@ final class Schema {
       c.setAutoCommit(true);
       try (Statement s = c.createStatement()) {
         s.execute(VERSION_TABLE);
+      } catch (SQLException e) {
+        // two concurrent CREATE TABLE IF NOT EXISTS: PostgreSQL fails the loser with 42710 or
+        // 23505 on its catalog; the table is there, made by the winner
+        if (!hasVersionTable(c)) {
+          throw e;
+        }
       }
       c.setAutoCommit(false);
       for (Migration m : MIGRATIONS) {
