@@ -5,7 +5,8 @@
 #                                          (no Unix socket), create database "capstan" owned by user
 #                                          "capstan" (trust auth, loopback only), print the server pid;
 #                                          a watchdog stops the server when WATCH_PID (the test JVM) ends
-#   postgres.sh stop DIR                   stop the server of DIR by its pid (fast shutdown)
+#   postgres.sh stop DIR                   stop the server of DIR by its pid (fast shutdown), then
+#                                          delete DIR, keeping the server log as DIR.log
 #   postgres.sh --check                    exit 0 when the server binaries are installed
 #
 # The binaries are Debian's (/usr/lib/postgresql/<major>/bin, the newest major); .ci/run installs the
@@ -66,15 +67,23 @@ case "$cmd" in
     ;;
   stop)
     [ $# -eq 2 ] || die "usage: postgres.sh stop DIR"
-    pidfile="$2/data/postmaster.pid"
-    [ -f "$pidfile" ] || exit 0
-    pid="$(head -n 1 "$pidfile")"
-    kill -INT "$pid" 2>/dev/null || exit 0
-    for _ in $(seq 1 100); do
-      kill -0 "$pid" 2>/dev/null || exit 0
-      sleep 0.1
-    done
-    kill -KILL "$pid" 2>/dev/null || true
+    dir="$2"
+    pidfile="$dir/data/postmaster.pid"
+    if [ -f "$pidfile" ]; then
+      pid="$(head -n 1 "$pidfile")"
+      if kill -INT "$pid" 2>/dev/null; then
+        for _ in $(seq 1 100); do
+          kill -0 "$pid" 2>/dev/null || break
+          sleep 0.1
+        done
+        kill -KILL "$pid" 2>/dev/null || true
+      fi
+    fi
+    # A cluster is ~180 MB: keep only its server log, as DIR.log
+    if [ -d "$dir/data" ]; then
+      cp "$dir/data/server.log" "$dir.log" 2>/dev/null || true
+      rm -rf "$dir"
+    fi
     ;;
   *)
     die "usage: postgres.sh start DIR PORT WATCH_PID | stop DIR | --check"
