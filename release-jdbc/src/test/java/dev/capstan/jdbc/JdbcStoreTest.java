@@ -1,0 +1,158 @@
+package dev.capstan.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.capstan.release.ClusterException;
+import dev.capstan.release.StaleRecordException;
+import dev.capstan.release.codec.ReleaseRecordCodec;
+import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.port.StoredRelease;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** The JDBC store's own behaviour on H2: the schema on request, the queryable columns. */
+class JdbcStoreTest {
+  private static final AtomicInteger DATABASES = new AtomicInteger();
+  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+  private final DriverDataSource db =
+      new DriverDataSource(
+          "jdbc:h2:mem:store-" + DATABASES.incrementAndGet() + ";DB_CLOSE_DELAY=-1", "sa", "");
+  private final JdbcStore store = JdbcStore.create(db);
+
+  private static Release release(int revision, ReleaseStatus status) {
+    return new Release(
+        "id-app",
+        "prod",
+        "app",
+        revision,
+        status,
+        List.of(),
+        List.of(),
+        List.of(),
+        null,
+        "2.0." + revision,
+        null,
+        Payloads.of(ConfigMapSpec.of("prod", "settings", Map.of("a", "1"))),
+        null,
+        T0,
+        T0.plusSeconds(revision),
+        null);
+  }
+
+  private List<String> rows(String sql) throws SQLException {
+    List<String> rows = new ArrayList<>();
+    try (Connection c = db.getConnection();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      int columns = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        List<String> row = new ArrayList<>();
+        for (int i = 1; i <= columns; i++) {
+          row.add(String.valueOf(rs.getObject(i)));
+        }
+        rows.add(String.join("|", row));
+      }
+    }
+    return rows;
+  }
+
+  @Test
+  void storeTouchesNoSchemaUntilAskedAndSaysHowToInstallIt() {
+    assertThat(store.schemaVersion()).isZero();
+
+    assertThatThrownBy(() -> store.latestRecord("prod", "app"))
+        .isInstanceOf(ClusterException.class)
+        .hasMessageStartingWith("read release record prod/app failed: ")
+        .hasMessageEndingWith(
+            "; the Capstan schema is not installed in this database: call JdbcStore.migrate()"
+                + " once");
+    assertThat(store.schemaVersion()).isZero();
+  }
+
+  @Test
+  void migrateInstallsVersionOneOnceAndRecordsIt() throws SQLException {
+    assertThat(store.migrate()).containsExactly(1);
+    assertThat(store.migrate()).isEmpty();
+
+    assertThat(store.schemaVersion()).isEqualTo(JdbcStore.SCHEMA_VERSION).isEqualTo(1);
+    assertThat(rows("SELECT version, description FROM capstan_schema_version"))
+        .containsExactly("1|records and lease");
+  }
+
+  @Test
+  void recordRowsCarryQueryableColumnsAndTheCodecBytes() throws SQLException {
+    store.migrate();
+    StoredRelease created = store.createRecord(release(1, ReleaseStatus.PENDING));
+    StoredRelease deployed =
+        store.updateRecord(
+            created.release().withStatus(ReleaseStatus.DEPLOYED, T0.plusSeconds(90)),
+            created.version());
+
+    assertThat(List.of(created.version(), deployed.version())).containsExactly("1", "2");
+    assertThat(
+            rows(
+                "SELECT namespace, name, revision, status, version, row_version,"
+                    + " created_at = TIMESTAMP WITH TIME ZONE '2026-01-01 00:00:00+00',"
+                    + " updated_at = TIMESTAMP WITH TIME ZONE '2026-01-01 00:01:30+00'"
+                    + " FROM capstan_release_record"))
+        .containsExactly("prod|app|1|deployed|2.0.1|2|true|true");
+    byte[] bytes;
+    try (Connection c = db.getConnection();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT record FROM capstan_release_record")) {
+      assertThat(rs.next()).isTrue();
+      bytes = rs.getBytes(1);
+    }
+    assertThat(ReleaseRecordCodec.decode(bytes)).isEqualTo(deployed.release());
+  }
+
+  @Test
+  void versionTokenThatThisStoreNeverIssuedIsStale() {
+    store.migrate();
+    store.createRecord(release(1, ReleaseStatus.PENDING));
+
+    assertThatThrownBy(() -> store.updateRecord(release(1, ReleaseStatus.DEPLOYED), "12abc"))
+        .isInstanceOf(StaleRecordException.class)
+        .hasMessage(
+            "release prod/app revision 1 was changed concurrently: expected version 12abc, which"
+                + " is no row_version of this store");
+  }
+
+  @Test
+  void leaseRowKeepsHolderAndTimesAndIsReleasedToNull() throws SQLException {
+    store.migrate();
+    store.acquireLease(
+        "prod", "app", "alice", T0.plusNanos(1_234_567), java.time.Duration.ofSeconds(30));
+
+    assertThat(
+            rows(
+                "SELECT holder, acquired_at = TIMESTAMP WITH TIME ZONE '2026-01-01"
+                    + " 00:00:00.001234+00', expires_at = TIMESTAMP WITH TIME ZONE '2026-01-01"
+                    + " 00:00:30.001234+00' FROM capstan_release_lease"))
+        .containsExactly("alice|true|true");
+    store.releaseLease("prod", "app", "alice", false);
+    assertThat(rows("SELECT holder FROM capstan_release_lease")).containsExactly("null");
+    store.releaseLease("prod", "app", "alice", true);
+    assertThat(rows("SELECT holder FROM capstan_release_lease")).isEmpty();
+  }
+
+  @Test
+  void schemaScriptsSplitIntoStatementsWithoutComments() {
+    assertThat(
+            Schema.statements("-- a; comment\nCREATE TABLE a (x INT);\n\n  -- b\nDROP TABLE a;\n"))
+        .containsExactly("CREATE TABLE a (x INT)", "DROP TABLE a");
+  }
+}

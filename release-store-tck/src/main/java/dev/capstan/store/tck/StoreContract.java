@@ -1,0 +1,466 @@
+package dev.capstan.store.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.capstan.release.ReleaseLockedException;
+import dev.capstan.release.StaleRecordException;
+import dev.capstan.release.codec.ReleaseRecordCodec;
+import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.Lease;
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.port.LeaseGrant;
+import dev.capstan.release.port.Store;
+import dev.capstan.release.port.StoredRelease;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract of {@link Store}: records (round trip, history order, listing, compare-and-set,
+ * delete) and the operation lease (exclusivity, expiry and takeover, renew, release). Extend it,
+ * implement {@link #newStore()}, and run it as a test class.
+ *
+ * <p>Every test works in namespaces of its own ({@link #namespace()}, {@link #otherNamespace()}),
+ * so {@link #newStore()} may return stores that share one database or cluster. Instants are whole
+ * milliseconds and lease durations whole seconds, which every store keeps exactly (a Kubernetes
+ * Lease keeps microseconds and seconds).
+ */
+public abstract class StoreContract {
+  /** The instant the tests' clocks start at. */
+  protected static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+  /** The lease duration the tests use. */
+  protected static final Duration TTL = Duration.ofSeconds(30);
+
+  private static final AtomicInteger NAMESPACES = new AtomicInteger();
+
+  private @Nullable Store store;
+  private @Nullable String namespace;
+  private @Nullable String otherNamespace;
+
+  /** For subclasses. */
+  protected StoreContract() {}
+
+  /**
+   * A store to test, called before each test. It may hold records of other namespaces, but none in
+   * the namespaces this test uses.
+   */
+  protected abstract Store newStore();
+
+  /**
+   * A namespace no other test uses; override where a store needs namespaces to exist first.
+   *
+   * @param index 0 for the test's main namespace, 1 for its second one
+   */
+  protected String newNamespace(int index) {
+    return "tck-" + ProcessHandle.current().pid() + "-" + NAMESPACES.incrementAndGet();
+  }
+
+  /** Creates the store and the test's namespaces. */
+  @BeforeEach
+  public final void createStore() {
+    namespace = newNamespace(0);
+    otherNamespace = newNamespace(1);
+    store = newStore();
+  }
+
+  /** The store under test. */
+  protected final Store store() {
+    if (store == null) {
+      throw new IllegalStateException("the store is created before each test");
+    }
+    return store;
+  }
+
+  /** The test's main namespace. */
+  protected final String namespace() {
+    if (namespace == null) {
+      throw new IllegalStateException("the namespace is chosen before each test");
+    }
+    return namespace;
+  }
+
+  /** The test's second namespace. */
+  protected final String otherNamespace() {
+    if (otherNamespace == null) {
+      throw new IllegalStateException("the namespace is chosen before each test");
+    }
+    return otherNamespace;
+  }
+
+  /** A small record of {@code name} at {@code revision}, in the test's namespace. */
+  protected final Release release(String name, int revision, ReleaseStatus status) {
+    return release(namespace(), name, revision, status);
+  }
+
+  /** A small record with one ConfigMap payload. */
+  protected static Release release(
+      String namespace, String name, int revision, ReleaseStatus status) {
+    return release(
+        namespace,
+        name,
+        revision,
+        status,
+        Payloads.of(
+            ConfigMapSpec.of(
+                namespace, name + "-settings", Map.of("revision", Integer.toString(revision)))));
+  }
+
+  private static Release release(
+      String namespace, String name, int revision, ReleaseStatus status, Payloads payloads) {
+    return new Release(
+        "id-" + name,
+        namespace,
+        name,
+        revision,
+        status,
+        List.of(),
+        List.of(),
+        List.of(),
+        "tck",
+        "1.0." + revision,
+        "revision " + revision,
+        payloads,
+        null,
+        T0.plusSeconds(revision),
+        T0.plusSeconds(revision),
+        null);
+  }
+
+  private String qualified(String name) {
+    return namespace() + "/" + name;
+  }
+
+  // ------------------------------------------------------------------------------ records
+
+  /** A created record reads back equal, with the version token the create returned. */
+  @Test
+  public void createdRecordReadsBackEqualWithItsVersion() {
+    Release app = release("app", 1, ReleaseStatus.PENDING);
+
+    StoredRelease created = store().createRecord(app);
+
+    assertThat(created.release()).isEqualTo(app);
+    assertThat(created.version()).isNotBlank();
+    assertThat(store().latestRecord(namespace(), "app")).contains(created);
+    assertThat(store().records(namespace(), "app")).containsExactly(created);
+  }
+
+  /** A record whose encoding is larger than 1 MiB round-trips unchanged. */
+  @Test
+  public void recordLargerThanOneMebibyteRoundTrips() {
+    byte[] noise = new byte[1200 * 1024];
+    new Random(15).nextBytes(noise);
+    Release big =
+        release(
+            namespace(),
+            "big",
+            1,
+            ReleaseStatus.DEPLOYED,
+            Payloads.of(
+                ConfigMapSpec.of(
+                    namespace(),
+                    "blob",
+                    Map.of("noise", Base64.getEncoder().encodeToString(noise)))));
+    assertThat(ReleaseRecordCodec.encode(big).length).isGreaterThan(1024 * 1024);
+
+    StoredRelease created = store().createRecord(big);
+
+    assertThat(store().latestRecord(namespace(), "big").orElseThrow().release()).isEqualTo(big);
+    StoredRelease updated =
+        store().updateRecord(big.withStatus(ReleaseStatus.SUPERSEDED, T0), created.version());
+    assertThat(store().records(namespace(), "big")).containsExactly(updated);
+  }
+
+  /** A release nobody stored has no latest record, no history, and is not listed. */
+  @Test
+  public void unknownReleaseHasNoRecords() {
+    assertThat(store().latestRecord(namespace(), "ghost")).isEmpty();
+    assertThat(store().records(namespace(), "ghost")).isEmpty();
+    assertThat(store().latestRecords(namespace())).isEmpty();
+  }
+
+  /** History is newest revision first, whatever order the revisions were created in. */
+  @Test
+  public void historyIsNewestFirst() {
+    store().createRecord(release("app", 2, ReleaseStatus.SUPERSEDED));
+    store().createRecord(release("app", 1, ReleaseStatus.SUPERSEDED));
+    store().createRecord(release("app", 3, ReleaseStatus.DEPLOYED));
+    store().createRecord(release("other", 7, ReleaseStatus.DEPLOYED));
+
+    assertThat(store().records(namespace(), "app"))
+        .extracting(s -> s.release().revision())
+        .containsExactly(3, 2, 1);
+    assertThat(store().latestRecord(namespace(), "app").orElseThrow().release())
+        .isEqualTo(release("app", 3, ReleaseStatus.DEPLOYED));
+  }
+
+  /**
+   * The latest records of a namespace are the newest revision of each release there, ordered by
+   * name as Java orders strings (so {@code db < db-a < dba}, whatever the database's collation).
+   */
+  @Test
+  public void latestRecordsArePerNamespaceOrderedByName() {
+    store().createRecord(release("web", 1, ReleaseStatus.SUPERSEDED));
+    store().createRecord(release("web", 2, ReleaseStatus.DEPLOYED));
+    store().createRecord(release("dba", 1, ReleaseStatus.FAILED));
+    store().createRecord(release("db-a", 4, ReleaseStatus.DEPLOYED));
+    store().createRecord(release("db", 1, ReleaseStatus.UNINSTALLED));
+    store().createRecord(release(otherNamespace(), "api", 1, ReleaseStatus.DEPLOYED));
+
+    assertThat(store().latestRecords(namespace()))
+        .extracting(s -> s.release().name() + "#" + s.release().revision())
+        .containsExactly("db#1", "db-a#4", "dba#1", "web#2");
+    assertThat(store().latestRecords(otherNamespace()))
+        .extracting(s -> s.release().qualifiedName())
+        .containsExactly(otherNamespace() + "/api");
+  }
+
+  /** Creating a revision that exists is refused and leaves the stored one as it was. */
+  @Test
+  public void createOfAnExistingRevisionIsRefused() {
+    StoredRelease first = store().createRecord(release("app", 1, ReleaseStatus.PENDING));
+
+    assertThatThrownBy(() -> store().createRecord(release("app", 1, ReleaseStatus.DEPLOYED)))
+        .isInstanceOf(StaleRecordException.class)
+        .hasMessage(
+            "release "
+                + qualified("app")
+                + " revision 1 was changed concurrently: the revision already exists");
+    assertThat(store().records(namespace(), "app")).containsExactly(first);
+  }
+
+  /** An update at the current version replaces the record and hands back a new version. */
+  @Test
+  public void updateAtTheCurrentVersionReplacesTheRecord() {
+    Release app = release("app", 1, ReleaseStatus.PENDING);
+    StoredRelease created = store().createRecord(app);
+    Release deployed = app.withStatus(ReleaseStatus.DEPLOYED, T0.plusSeconds(60));
+
+    StoredRelease updated = store().updateRecord(deployed, created.version());
+
+    assertThat(updated.release()).isEqualTo(deployed);
+    assertThat(updated.version()).isNotEqualTo(created.version());
+    assertThat(store().latestRecord(namespace(), "app")).contains(updated);
+  }
+
+  /** An update at a version that has since changed is refused and changes nothing. */
+  @Test
+  public void updateAtAStaleVersionIsRefused() {
+    Release app = release("app", 1, ReleaseStatus.PENDING);
+    StoredRelease created = store().createRecord(app);
+    StoredRelease deployed =
+        store().updateRecord(app.withStatus(ReleaseStatus.DEPLOYED, T0), created.version());
+
+    assertThatThrownBy(
+            () -> store().updateRecord(app.withStatus(ReleaseStatus.FAILED, T0), created.version()))
+        .isInstanceOf(StaleRecordException.class)
+        .hasMessageStartingWith(
+            "release "
+                + qualified("app")
+                + " revision 1 was changed concurrently: expected version "
+                + created.version());
+    assertThat(store().records(namespace(), "app")).containsExactly(deployed);
+  }
+
+  /** Updating a revision that was never created is refused. */
+  @Test
+  public void updateOfAMissingRevisionIsRefused() {
+    StoredRelease created = store().createRecord(release("app", 1, ReleaseStatus.DEPLOYED));
+
+    assertThatThrownBy(
+            () ->
+                store().updateRecord(release("app", 2, ReleaseStatus.DEPLOYED), created.version()))
+        .isInstanceOf(StaleRecordException.class)
+        .hasMessage(
+            "release "
+                + qualified("app")
+                + " revision 2 was changed concurrently: the revision does not exist");
+    assertThat(store().records(namespace(), "app")).containsExactly(created);
+  }
+
+  /** Deleting a revision removes that one only; deleting an absent one does nothing. */
+  @Test
+  public void deleteRemovesOneRevision() {
+    store().createRecord(release("app", 1, ReleaseStatus.SUPERSEDED));
+    StoredRelease second = store().createRecord(release("app", 2, ReleaseStatus.DEPLOYED));
+
+    store().deleteRecord(namespace(), "app", 1);
+    store().deleteRecord(namespace(), "app", 9);
+    store().deleteRecord(namespace(), "ghost", 1);
+
+    assertThat(store().records(namespace(), "app")).containsExactly(second);
+    store().deleteRecord(namespace(), "app", 2);
+    assertThat(store().records(namespace(), "app")).isEmpty();
+    assertThat(store().latestRecord(namespace(), "app")).isEmpty();
+    assertThat(store().latestRecords(namespace())).isEmpty();
+  }
+
+  // ------------------------------------------------------------------------------- leases
+
+  /** A free lease is granted for the duration asked, taking over nothing. */
+  @Test
+  public void freeLeaseIsGranted() {
+    LeaseGrant grant = store().acquireLease(namespace(), "app", "alice", T0, TTL);
+
+    assertThat(grant).isEqualTo(new LeaseGrant(new Lease("alice", T0, T0.plus(TTL)), null));
+  }
+
+  /** While one holder's lease runs, another is refused with the holder and expiry named. */
+  @Test
+  public void leaseIsExclusiveUntilItExpires() {
+    store().acquireLease(namespace(), "app", "alice", T0, TTL);
+    Instant justBefore = T0.plus(TTL).minusMillis(1);
+
+    assertThatThrownBy(() -> store().acquireLease(namespace(), "app", "bob", justBefore, TTL))
+        .isInstanceOfSatisfying(
+            ReleaseLockedException.class,
+            e -> {
+              assertThat(e.release()).isEqualTo(qualified("app"));
+              assertThat(e.holder()).isEqualTo("alice");
+              assertThat(e.expiresAt()).isEqualTo(T0.plus(TTL));
+            })
+        .hasMessage(
+            "release "
+                + qualified("app")
+                + " is locked by alice until 2026-01-01T00:00:30Z; try again later, or after the"
+                + " lease expires");
+  }
+
+  /** Leases are per release: one release's holder does not lock another release. */
+  @Test
+  public void leasesArePerRelease() {
+    store().acquireLease(namespace(), "app", "alice", T0, TTL);
+
+    assertThat(store().acquireLease(namespace(), "web", "bob", T0, TTL).takenOver()).isNull();
+    assertThat(store().acquireLease(otherNamespace(), "app", "bob", T0, TTL).takenOver()).isNull();
+  }
+
+  /** The holder may acquire its own lease again; that is not a takeover. */
+  @Test
+  public void holderReacquiresItsOwnLease() {
+    store().acquireLease(namespace(), "app", "alice", T0, TTL);
+    Instant later = T0.plusSeconds(10);
+
+    LeaseGrant again = store().acquireLease(namespace(), "app", "alice", later, TTL);
+
+    assertThat(again.takenOver()).isNull();
+    assertThat(again.lease().holder()).isEqualTo("alice");
+    assertThat(again.lease().expiresAt()).isEqualTo(later.plus(TTL));
+  }
+
+  /** From the instant it expires, another holder takes the lease over and is told whose it was. */
+  @Test
+  public void expiredLeaseIsTakenOver() {
+    LeaseGrant alice = store().acquireLease(namespace(), "app", "alice", T0, TTL);
+    Instant expiry = T0.plus(TTL);
+
+    LeaseGrant bob = store().acquireLease(namespace(), "app", "bob", expiry, TTL);
+
+    assertThat(bob)
+        .isEqualTo(new LeaseGrant(new Lease("bob", expiry, expiry.plus(TTL)), alice.lease()));
+    assertThatThrownBy(
+            () -> store().acquireLease(namespace(), "app", "alice", expiry.plusSeconds(1), TTL))
+        .isInstanceOfSatisfying(
+            ReleaseLockedException.class, e -> assertThat(e.holder()).isEqualTo("bob"));
+  }
+
+  /** Renewing moves the expiry to {@code now + ttl}; others stay locked out until then. */
+  @Test
+  public void renewExtendsTheLease() {
+    store().acquireLease(namespace(), "app", "alice", T0, TTL);
+    Instant renewedAt = T0.plusSeconds(20);
+
+    store().renewLease(namespace(), "app", "alice", renewedAt, TTL);
+
+    Instant afterFirstExpiry = T0.plus(TTL).plusSeconds(1);
+    assertThatThrownBy(() -> store().acquireLease(namespace(), "app", "bob", afterFirstExpiry, TTL))
+        .isInstanceOfSatisfying(
+            ReleaseLockedException.class,
+            e -> assertThat(e.expiresAt()).isEqualTo(renewedAt.plus(TTL)));
+    LeaseGrant bob = store().acquireLease(namespace(), "app", "bob", renewedAt.plus(TTL), TTL);
+    assertThat(bob.takenOver()).isNotNull();
+    assertThat(bob.takenOver().holder()).isEqualTo("alice");
+    assertThat(bob.takenOver().expiresAt()).isEqualTo(renewedAt.plus(TTL));
+  }
+
+  /** Someone who does not hold the lease cannot renew it, and learns who does. */
+  @Test
+  public void renewByANonHolderIsRefused() {
+    store().acquireLease(namespace(), "app", "alice", T0, TTL);
+
+    assertThatThrownBy(() -> store().renewLease(namespace(), "app", "bob", T0.plusSeconds(1), TTL))
+        .isInstanceOfSatisfying(
+            ReleaseLockedException.class,
+            e -> {
+              assertThat(e.holder()).isEqualTo("alice");
+              assertThat(e.expiresAt()).isEqualTo(T0.plus(TTL));
+            });
+  }
+
+  /** Renewing a lease nobody holds is refused, naming {@code nobody}. */
+  @Test
+  public void renewOfAFreeLeaseIsRefused() {
+    assertThatThrownBy(() -> store().renewLease(namespace(), "app", "alice", T0, TTL))
+        .isInstanceOfSatisfying(
+            ReleaseLockedException.class, e -> assertThat(e.holder()).isEqualTo("nobody"));
+  }
+
+  /** Once a holder lost its lease to a takeover, it cannot renew it. */
+  @Test
+  public void renewAfterATakeoverIsRefused() {
+    store().acquireLease(namespace(), "app", "alice", T0, TTL);
+    store().acquireLease(namespace(), "app", "bob", T0.plus(TTL), TTL);
+
+    assertThatThrownBy(
+            () -> store().renewLease(namespace(), "app", "alice", T0.plus(TTL).plusSeconds(1), TTL))
+        .isInstanceOfSatisfying(
+            ReleaseLockedException.class, e -> assertThat(e.holder()).isEqualTo("bob"));
+  }
+
+  /** A release by someone who does not hold the lease changes nothing. */
+  @Test
+  public void releaseByANonHolderIsANoOp() {
+    store().acquireLease(namespace(), "app", "alice", T0, TTL);
+
+    store().releaseLease(namespace(), "app", "bob", false);
+    store().releaseLease(namespace(), "app", "bob", true);
+    store().releaseLease(namespace(), "ghost", "bob", true);
+
+    assertThatThrownBy(
+            () -> store().acquireLease(namespace(), "app", "bob", T0.plusSeconds(1), TTL))
+        .isInstanceOfSatisfying(
+            ReleaseLockedException.class, e -> assertThat(e.holder()).isEqualTo("alice"));
+    store().renewLease(namespace(), "app", "alice", T0.plusSeconds(2), TTL);
+  }
+
+  /** A released lease is free at once for anyone, and is no takeover; kept or forgotten alike. */
+  @Test
+  public void releasedLeaseIsFreeForAnyone() {
+    for (boolean forget : new boolean[] {false, true}) {
+      String name = "app-" + Boolean.toString(forget).toLowerCase(Locale.ROOT);
+      store().acquireLease(namespace(), name, "alice", T0, TTL);
+
+      store().releaseLease(namespace(), name, "alice", forget);
+
+      assertThatThrownBy(
+              () -> store().renewLease(namespace(), name, "alice", T0.plusSeconds(1), TTL))
+          .isInstanceOfSatisfying(
+              ReleaseLockedException.class, e -> assertThat(e.holder()).isEqualTo("nobody"));
+      LeaseGrant bob = store().acquireLease(namespace(), name, "bob", T0.plusSeconds(1), TTL);
+      assertThat(bob.takenOver()).isNull();
+      assertThat(bob.lease().holder()).isEqualTo("bob");
+    }
+  }
+}
