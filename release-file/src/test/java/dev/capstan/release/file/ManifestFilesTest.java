@@ -379,7 +379,8 @@ class ManifestFilesTest {
         invalid(
             () -> ReleaseFiles.read(big, "big.yaml", Overrides.none(), ManifestFilesTest::noEnv));
 
-    assertThat(e.getMessage()).isEqualTo("big.yaml: file must be at most 4194304 bytes: 4194314");
+    assertThat(e.getMessage())
+        .isEqualTo("big.yaml: 'big.yaml' is 4194314 bytes; the limit is 4194304 bytes (4 MiB)");
   }
 
   @Test

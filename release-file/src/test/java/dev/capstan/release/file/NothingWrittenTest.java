@@ -34,7 +34,7 @@ class NothingWrittenTest {
         BadFiles.oversizedConfigMap("shop"),
         "ConfigMap shop/big: data must total at most 1048576 bytes (1 MiB): 2097152",
         "ConfigMap shop/big: the object serialized must be at most 1572864 bytes (1.5 MiB, the"
-            + " API server's request limit): 2097283");
+            + " API server's request limit): 2097254");
   }
 
   @Test
@@ -43,7 +43,7 @@ class NothingWrittenTest {
         BadFiles.aliasedValue("shop"),
         "ConfigMap shop/aliased: data must total at most 1048576 bytes (1 MiB): 2048000",
         "ConfigMap shop/aliased: the object serialized must be at most 1572864 bytes (1.5 MiB,"
-            + " the API server's request limit): 2048305");
+            + " the API server's request limit): 2048276");
   }
 
   @Test
@@ -51,6 +51,6 @@ class NothingWrittenTest {
     castRefused(
         BadFiles.manyKeys("shop"),
         "ConfigMap shop/many: the object serialized must be at most 1572864 bytes (1.5 MiB, the"
-            + " API server's request limit): 2100122");
+            + " API server's request limit): 2100093");
   }
 }

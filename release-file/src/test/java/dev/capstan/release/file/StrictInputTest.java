@@ -57,7 +57,7 @@ class StrictInputTest {
                 + "metadata: {name: x, version: \"1.10\"}\n"
                 + "spec: {configMaps: [{name: c, data: {a: \"1.10\", b: '1e3', c: \"007\"}}]}\n");
     assertThat(f.version()).isEqualTo("1.10");
-    assertThat(f.payloads().get(ResourceRef.parse("configmap/default/c")))
+    assertThat(f.payloads().item(ResourceRef.parse("ConfigMap/default/c")))
         .get()
         .isInstanceOfSatisfying(
             ConfigMapSpec.class,
