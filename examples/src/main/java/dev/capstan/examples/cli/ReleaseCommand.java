@@ -199,7 +199,13 @@ final class ReleaseCommand implements Runnable {
       Path file = cli().resolve(given);
       boolean glob = given.toString().chars().anyMatch(c -> "*?[{".indexOf(c) >= 0);
       if (!glob && !Files.exists(file)) {
-        throw new IllegalArgumentException("-f: no such file: " + given);
+        throw new IllegalArgumentException("-f: no such file: " + Escapes.quote(given));
+      }
+      if (!glob && !Files.isDirectory(file) && !Files.isRegularFile(file)) {
+        throw new IllegalArgumentException(
+            "-f: "
+                + Escapes.quote(given)
+                + " is not a regular file (a device, pipe or socket); give a file or a directory");
       }
       if (f.name != null && f.release != null && !f.name.equals(f.release)) {
         throw new IllegalArgumentException(

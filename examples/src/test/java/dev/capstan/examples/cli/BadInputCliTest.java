@@ -64,16 +64,24 @@ class BadInputCliTest {
     assertThat(err)
         .isEqualTo(
             "capstan: -f: '/dev/zero' is not a regular file (a device, pipe or socket); give a"
-                + " file\n");
+                + " file or a directory\n");
     assertThat(out).isEmpty();
     assertNothingWritten();
   }
 
   @Test
-  void aDirectoryIsRefusedWithExitCode2WithinASecond() throws IOException {
+  void aDirectoryWithoutManifestsOrAWhereAFileBelongsIsRefusedWithExitCode2WithinASecond()
+      throws IOException {
     Files.createDirectory(dir.resolve("releases"));
+    // release -f takes a directory of plain manifests (as kubectl apply -f does): an empty one is
+    // refused, naming what is missing
     assertThat(timed("release", "cast", "-f", "releases", "--yes")).isEqualTo(ExitCode.INVALID);
-    assertThat(err).isEqualTo("capstan: -f: 'releases' is a directory; give a file\n");
+    assertThat(err)
+        .isEqualTo(
+            "capstan: releases: 2 problems:\n"
+                + "  - a release of plain manifests needs a name (capstan release cast NAME -f"
+                + " releases)\n"
+                + "  - directory holds no .yaml, .yml or .json file: '.'\n");
     assertThat(timed("update", "--catalog", "releases", "--to", "v1.0.0"))
         .isEqualTo(ExitCode.INVALID);
     assertThat(err).isEqualTo("capstan: --catalog: 'releases' is a directory; give a file\n");
@@ -157,7 +165,7 @@ class BadInputCliTest {
             "capstan: invalid release demo/bad (2 problems; nothing was written):\n"
                 + "  - ConfigMap demo/big: data must total at most 1048576 bytes (1 MiB): 2097152\n"
                 + "  - ConfigMap demo/big: the object serialized must be at most 1572864 bytes (1.5"
-                + " MiB, the API server's request limit): 2097283\n");
+                + " MiB, the API server's request limit): 2097254\n");
     assertThat(run("release", "cast", "-f", "big.yaml", "--yes")).isEqualTo(ExitCode.INVALID);
     assertThat(out).isEmpty();
     assertNothingWritten();
@@ -167,8 +175,7 @@ class BadInputCliTest {
   void debugAddsTheStackTraceAfterTheOneLine() throws IOException {
     Files.createDirectory(dir.resolve("releases"));
     assertThat(run("--debug", "release", "cast", "-f", "releases")).isEqualTo(ExitCode.INVALID);
-    assertThat(err.lines().findFirst())
-        .contains("capstan: -f: 'releases' is a directory; give a file");
+    assertThat(err.lines().findFirst()).contains("capstan: releases: 2 problems:");
     assertThat(err).contains("\tat dev.capstan.");
   }
 

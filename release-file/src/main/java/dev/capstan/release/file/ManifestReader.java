@@ -3,6 +3,7 @@ package dev.capstan.release.file;
 import dev.capstan.common.BoundedInput;
 import dev.capstan.common.Escapes;
 import dev.capstan.common.InvalidDocumentException;
+import dev.capstan.common.StrictDocuments;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
@@ -364,6 +365,8 @@ final class ManifestReader {
     byte[] bytes;
     try {
       bytes = BoundedInput.read(file, file.getFileName().toString(), ReleaseFiles.MAX_BYTES);
+      // depth, aliases and documents bounded before the manifest reader builds a tree
+      StrictDocuments.readYaml(bytes, ReleaseFiles.MANIFEST_LIMITS);
     } catch (InvalidDocumentException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }

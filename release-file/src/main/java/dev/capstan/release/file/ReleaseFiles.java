@@ -77,6 +77,9 @@ public final class ReleaseFiles {
    */
   public static final InputLimits LIMITS = InputLimits.oneDocument().withMaxBytes(MAX_BYTES);
 
+  /** The limits of a file of plain manifests: as {@link #LIMITS}, with up to 1000 documents. */
+  static final InputLimits MANIFEST_LIMITS = LIMITS.withMaxDocuments(1000);
+
   private static final ObjectMapper MAPPER = mapper();
 
   private ReleaseFiles() {}
@@ -249,6 +252,12 @@ public final class ReleaseFiles {
       try {
         // refuses devices, pipes and sockets, and stops reading past the limit
         bytes = BoundedInput.read(path, source, MAX_BYTES);
+      } catch (InvalidDocumentException e) {
+        throw new InvalidReleaseFileException(source, List.of(e.getMessage()));
+      }
+      try {
+        // depth, aliases and documents bounded before any other reader builds a tree
+        StrictDocuments.readYaml(bytes, MANIFEST_LIMITS);
       } catch (InvalidDocumentException e) {
         throw new InvalidReleaseFileException(source, List.of(e.getMessage()));
       }

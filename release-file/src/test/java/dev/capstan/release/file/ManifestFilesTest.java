@@ -276,6 +276,9 @@ class ManifestFilesTest {
     assertThat(e.source()).isEqualTo(release.toString());
     assertThat(e.problems())
         .containsExactly(
+            // a file that is no valid YAML is refused when read, before its documents are looked at
+            "spec.manifests[0] (k8s/b.yaml): not valid YAML at line 4, column 1: expected ',' or"
+                + " ']', but got <stream end>",
             "spec.manifests[1].path: matches no file: 'missing/*.yaml'",
             "spec.manifests[2].path: no such file or directory: 'nowhere.yaml'",
             "spec.manifests[5]: a path entry must hold only path, a string (a file, directory or"
@@ -295,8 +298,6 @@ class ManifestFilesTest {
                 + " spec.services (web))",
             "spec.manifests[0] (k8s/a.yaml#7): ConfigMap/shop/waved: annotation capstan.dev/wave"
                 + " must be an integer from -100 to 100: 'soon'",
-            "spec.manifests[0] (k8s/b.yaml#0): not valid YAML at line 4, column 1: expected ',' or"
-                + " ']', but got <stream end>",
             "spec.manifests[3]: a manifest must be a mapping with apiVersion, kind and metadata:"
                 + " '42'",
             "spec.manifests[4]: ConfigMap/shop/ok is given twice (also at spec.manifests[0]"
@@ -329,8 +330,8 @@ class ManifestFilesTest {
     assertThat(e.getMessage()).doesNotContain("hunter2", "aHVudGVy");
     assertThat(e.problems())
         .containsExactly(
-            "(dup.yaml#0): not valid YAML at line 4, column 32: found duplicate key password",
-            "(secret.yaml#0): not valid YAML at line 6, column 1: found unexpected end of"
+            "(dup.yaml): not valid YAML at line 4, column 32: found duplicate key password",
+            "(secret.yaml): not valid YAML at line 6, column 1: found unexpected end of"
                 + " stream");
   }
 
