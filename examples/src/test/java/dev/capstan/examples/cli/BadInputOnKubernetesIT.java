@@ -109,7 +109,7 @@ class BadInputOnKubernetesIT {
                 + ns
                 + "/big: the object serialized must be at most 1572864 bytes (1.5 MiB, the API"
                 + " server's request limit): "
-                + (2097283 + ns.name().length() - "shop".length())
+                + (2097254 + ns.name().length() - "shop".length())
                 + "\n");
     assertThat(out).as("no plan is shown").isEmpty();
     assertNothingWritten(plane, ns);
