@@ -100,8 +100,11 @@ final class CastExecution {
    */
   void run() {
     long deadline = System.nanoTime() + timeout.toNanos();
+    // the home namespace was created before the lease was taken (ReleaseController)
     List<PlannedChange> namespaces =
-        plan.changes().stream().filter(PlannedChange::createReference).toList();
+        plan.changes().stream()
+            .filter(c -> c.createReference() && !c.ref().name().equals(identity.namespace()))
+            .toList();
     if (!namespaces.isEmpty()) {
       lease.checkHeld();
       runGroup(namespaces);

@@ -18,6 +18,7 @@ import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
+import dev.capstan.release.plan.PlannedChange;
 import dev.capstan.release.plan.Planner;
 import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Store;
@@ -246,6 +247,7 @@ public final class ReleaseController {
       }
     }
     Plan plan = checkPlan(first, detached);
+    createHomeNamespace(spec, plan);
 
     LeaseKeeper lease =
         LeaseKeeper.acquire(
@@ -305,6 +307,20 @@ public final class ReleaseController {
     } catch (Error e) {
       lease.abandon();
       throw e;
+    }
+  }
+
+  /**
+   * Creates the release's home namespace when the plan creates it: the lease and the records live
+   * there, so it must exist before the lease is taken (the executor creates every other namespace).
+   */
+  private void createHomeNamespace(ReleaseSpec spec, Plan plan) {
+    for (PlannedChange c : plan.changes()) {
+      if (c.createReference() && c.ref().name().equals(spec.namespace())) {
+        emit(new ReleaseEvent.Started(spec.qualifiedName(), c.ref(), c.action()));
+        ports.orchestrator().createNamespace(spec.namespace());
+        emit(new ReleaseEvent.Done(spec.qualifiedName(), c.ref(), c.action()));
+      }
     }
   }
 

@@ -23,6 +23,7 @@ import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseIdentity;
+import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.Action;
@@ -446,6 +447,20 @@ class CastTest {
         .hasMessageContaining(
             "storage.k8s.io/StorageClass//missing: referenced storageclass 'missing' does not exist; create it"
                 + " first");
+  }
+
+  @Test
+  void aMissingHomeNamespaceIsCreatedBeforeTheLeaseAndRecordsThatLiveInIt() {
+    var cm = ConfigMapSpec.of("team-b", "settings", Map.of("k", "v"));
+    Payloads p = payloads(cm);
+
+    h.controller.cast(ReleaseSpec.of("team-b", "app", p).withCreateNamespace(true), p);
+
+    assertThat(h.cluster.operations())
+        .filteredOn(op -> op.startsWith("namespace:") || op.startsWith("lease:acquire"))
+        .containsExactly("namespace:team-b", "lease:acquire:team-b/app");
+    assertThat(h.cluster.writes())
+        .containsExactly("namespace:team-b", "apply:ConfigMap/team-b/settings", "verify");
   }
 
   @Test

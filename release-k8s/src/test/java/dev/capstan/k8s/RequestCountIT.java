@@ -134,6 +134,10 @@ class RequestCountIT {
         .containsEntry("PATCH deployments", 50L)
         .containsEntry("PATCH services", 50L);
     assertThat(discovery(install)).isEqualTo(2); // one round: GET /api and GET /apis
+    // observation, 3 record reads, and at most one health LIST per written kind with a rule
+    assertThat(sum(install, "LIST ")).isLessThanOrEqualTo(OBSERVED.size() + 3 + 4);
+    assertThat(watches(install)).isLessThanOrEqualTo(10);
+    assertThat(cluster.requests().total()).isLessThanOrEqualTo(500 + OBSERVED.size() + 12 + 10 + 2);
 
     cluster.requests().reset();
     CastResult noop = controller.cast(ReleaseSpec.of(ns, "big", initial), initial);
@@ -182,6 +186,8 @@ class RequestCountIT {
         .containsEntry("PATCH persistentvolumeclaims", 1L)
         .containsEntry("PATCH deployments", 1L);
     assertThat(discovery(fiveChanged)).isZero();
+    assertThat(sum(fiveChanged, "LIST ")).isLessThanOrEqualTo(OBSERVED.size() + 3 + 4);
+    assertThat(watches(fiveChanged)).isBetween(1L, 4L);
 
     report.add(
         "floor = one LIST per kind and namespace ("

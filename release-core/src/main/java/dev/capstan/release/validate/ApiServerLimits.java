@@ -67,6 +67,28 @@ public final class ApiServerLimits {
     boolean secret = "Secret".equals(kind);
     String what = describe(object);
     Map<?, ?> metadata = object.get("metadata") instanceof Map<?, ?> m ? m : Map.of();
+    if (secret || "ConfigMap".equals(kind)) {
+      // the API server refuses a number or boolean here; never coerce it to text
+      for (String field : List.of("data", "stringData", "binaryData")) {
+        if (object.get(field) instanceof Map<?, ?> data) {
+          for (Map.Entry<?, ?> e : data.entrySet()) {
+            if (!(e.getValue() instanceof String)) {
+              String key = text(e.getKey());
+              problems.add(
+                  what
+                      + ": "
+                      + field
+                      + "["
+                      + Escapes.quote(key)
+                      + "] must be a string; quote it to keep the text"
+                      + (secret
+                          ? " (the value is not shown)"
+                          : ": " + Escapes.quote(e.getValue())));
+            }
+          }
+        }
+      }
+    }
     if (metadata.get("labels") instanceof Map<?, ?> labels) {
       for (Map.Entry<?, ?> e : labels.entrySet()) {
         String key = text(e.getKey());

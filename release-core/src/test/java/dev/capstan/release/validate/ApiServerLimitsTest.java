@@ -140,4 +140,36 @@ class ApiServerLimitsTest {
         .asString()
         .startsWith("Deployment shop/web: the object serialized must be at most 1572864 bytes");
   }
+
+  @Test
+  void configMapAndSecretValuesMustBeStringsAndAreNeverCoerced() {
+    Map<String, Object> cm =
+        Map.of(
+            "apiVersion",
+            "v1",
+            "kind",
+            "ConfigMap",
+            "metadata",
+            Map.of("name", "ok", "namespace", "shop"),
+            "data",
+            Map.of("level", new java.math.BigDecimal("1.10")));
+    Map<String, Object> secret =
+        Map.of(
+            "apiVersion",
+            "v1",
+            "kind",
+            "Secret",
+            "metadata",
+            Map.of("name", "db", "namespace", "shop"),
+            "stringData",
+            Map.of("pin", 1234));
+
+    assertThat(ApiServerLimits.check(cm))
+        .containsExactly(
+            "ConfigMap shop/ok: data['level'] must be a string; quote it to keep the text: '1.10'");
+    assertThat(ApiServerLimits.check(secret))
+        .containsExactly(
+            "Secret shop/db: stringData['pin'] must be a string; quote it to keep the text (the value"
+                + " is not shown)");
+  }
 }
