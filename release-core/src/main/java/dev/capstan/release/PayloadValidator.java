@@ -84,9 +84,7 @@ final class PayloadValidator {
             known, () -> ResourceRef.storageClass(storageClass), at + ".storageClass", problems);
       }
     }
-    for (Manifest object : payloads.objects()) {
-      problems.addAll(ApiServerLimits.check(object.content()));
-    }
+    problems.addAll(ApiServerLimits.check(payloads));
     checkKinds(payloads, cluster, problems);
     if (!problems.isEmpty()) {
       throw new InvalidReleaseException(spec.qualifiedName(), problems);
@@ -99,10 +97,9 @@ final class PayloadValidator {
     Set<Kind> kinds = new TreeSet<>();
     for (Manifest object : payloads.objects()) {
       kinds.add(object.kind());
-      if (object.kind().isCrd()
-          && object.get("spec.group") instanceof String group
-          && object.get("spec.names.kind") instanceof String kind) {
-        defined.add(group + "/" + kind);
+      Kind definedKind = object.kind().isCrd() ? Kind.definedBy(object.content()) : null;
+      if (definedKind != null) {
+        defined.add(definedKind.key());
       }
     }
     for (Kind kind : kinds) {

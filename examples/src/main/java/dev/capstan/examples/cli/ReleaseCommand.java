@@ -25,7 +25,6 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -218,11 +217,7 @@ final class ReleaseCommand implements Runnable {
               String.valueOf(given),
               new Overrides(common.namespace, f.name != null ? f.name : f.release),
               env);
-      List<String> problems = new ArrayList<>();
-      release
-          .payloads()
-          .objects()
-          .forEach(object -> problems.addAll(ApiServerLimits.check(object.content())));
+      List<String> problems = ApiServerLimits.check(release.payloads());
       if (!problems.isEmpty()) {
         // plan and cast alike: a plan the API server would refuse is not shown as applyable
         throw new InvalidReleaseException(release.namespace() + "/" + release.name(), problems);

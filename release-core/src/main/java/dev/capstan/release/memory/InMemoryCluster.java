@@ -402,12 +402,9 @@ public final class InMemoryCluster implements Orchestrator, Store {
 
   /** An applied CRD makes its kind served. */
   private void learnKind(Manifest object) {
-    if (object.kind().isCrd()
-        && object.get("spec.group") instanceof String group
-        && object.get("spec.names.kind") instanceof String kind) {
-      boolean namespaced = !"Cluster".equals(object.get("spec.scope"));
-      Kind k = Kind.custom(group, "v1", kind, namespaced);
-      servedKinds.put(k.key(), k);
+    Kind defined = object.kind().isCrd() ? Kind.definedBy(object.content()) : null;
+    if (defined != null) {
+      servedKinds.put(defined.key(), defined);
     }
   }
 

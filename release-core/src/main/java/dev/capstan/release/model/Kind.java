@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.capstan.common.Escapes;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -347,5 +348,43 @@ public final class Kind implements Comparable<Kind> {
   @Override
   public String toString() {
     return key();
+  }
+
+  /**
+   * The kind a CustomResourceDefinition defines, at its storage version (or first served), or
+   * {@code null} when the tree does not say.
+   */
+  public static @Nullable Kind definedBy(Map<?, ?> crd) {
+    if (!(crd.get("spec") instanceof Map<?, ?> spec)
+        || !(spec.get("group") instanceof String group)
+        || !(spec.get("names") instanceof Map<?, ?> names)
+        || !(names.get("kind") instanceof String kind)) {
+      return null;
+    }
+    String version = "v1";
+    if (spec.get("versions") instanceof List<?> versions) {
+      for (Object v : versions) {
+        if (v instanceof Map<?, ?> ver && ver.get("name") instanceof String n) {
+          if (Boolean.TRUE.equals(ver.get("storage"))) {
+            version = n;
+            break;
+          }
+          if (Boolean.TRUE.equals(ver.get("served"))) {
+            version = n;
+          }
+        }
+      }
+    }
+    boolean namespaced = !"Cluster".equals(spec.get("scope"));
+    try {
+      return custom(group, version, kind, namespaced);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "CustomResourceDefinition for "
+              + Escapes.quote(group + "/" + kind)
+              + ": "
+              + e.getMessage(),
+          e);
+    }
   }
 }

@@ -239,12 +239,12 @@ public final class Payloads {
       Map<String, Kind> scopes = new HashMap<>(kinds);
       for (Object entry : entries) {
         if (entry instanceof Map<?, ?> tree && isCrd(tree)) {
-          Kind defined = definedKind(tree);
+          Kind defined = Kind.definedBy(tree);
           if (defined != null) {
             scopes.put(defined.key(), defined);
           }
         } else if (entry instanceof Manifest m && m.kind().isCrd()) {
-          Kind defined = definedKind(m.content());
+          Kind defined = Kind.definedBy(m.content());
           if (defined != null) {
             scopes.put(defined.key(), defined);
           }
@@ -282,44 +282,6 @@ public final class Payloads {
       }
       int slash = apiVersion.indexOf('/');
       return slash < 0 ? kind : apiVersion.substring(0, slash) + "/" + kind;
-    }
-  }
-
-  /**
-   * The kind a CustomResourceDefinition defines, at its storage version (or first served), or
-   * {@code null} when the tree does not say.
-   */
-  static @Nullable Kind definedKind(Map<?, ?> crd) {
-    if (!(crd.get("spec") instanceof Map<?, ?> spec)
-        || !(spec.get("group") instanceof String group)
-        || !(spec.get("names") instanceof Map<?, ?> names)
-        || !(names.get("kind") instanceof String kind)) {
-      return null;
-    }
-    String version = "v1";
-    if (spec.get("versions") instanceof List<?> versions) {
-      for (Object v : versions) {
-        if (v instanceof Map<?, ?> ver && ver.get("name") instanceof String n) {
-          if (Boolean.TRUE.equals(ver.get("storage"))) {
-            version = n;
-            break;
-          }
-          if (Boolean.TRUE.equals(ver.get("served"))) {
-            version = n;
-          }
-        }
-      }
-    }
-    boolean namespaced = !"Cluster".equals(spec.get("scope"));
-    try {
-      return Kind.custom(group, version, kind, namespaced);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          "CustomResourceDefinition for "
-              + Escapes.quote(group + "/" + kind)
-              + ": "
-              + e.getMessage(),
-          e);
     }
   }
 }

@@ -2,6 +2,8 @@ package dev.capstan.release.validate;
 
 import dev.capstan.common.Escapes;
 import dev.capstan.common.InputLimits;
+import dev.capstan.release.model.Manifest;
+import dev.capstan.release.model.Payloads;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +55,21 @@ public final class ApiServerLimits {
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
   private ApiServerLimits() {}
+
+  /**
+   * Lists every limit the objects of a release break (the typed specs through the manifests they
+   * render to).
+   *
+   * @param payloads the release's items
+   * @return one line per problem, in apply order
+   */
+  public static List<String> check(Payloads payloads) {
+    List<String> problems = new ArrayList<>();
+    for (Manifest object : payloads.objects()) {
+      problems.addAll(check(object.content()));
+    }
+    return problems;
+  }
 
   /**
    * Lists every limit an object breaks.

@@ -256,16 +256,14 @@ final class ManifestReader {
   private void crdKind(Map<?, ?> tree, String at, Map<String, Kind> defined) {
     if (!"CustomResourceDefinition".equals(tree.get("kind"))
         || !(tree.get("apiVersion") instanceof String api)
-        || !api.startsWith("apiextensions.k8s.io/")
-        || !(tree.get("spec") instanceof Map<?, ?> spec)
-        || !(spec.get("group") instanceof String group)
-        || !(spec.get("names") instanceof Map<?, ?> names)
-        || !(names.get("kind") instanceof String kind)) {
+        || !api.startsWith("apiextensions.k8s.io/")) {
       return;
     }
     try {
-      defined.put(
-          group + "/" + kind, Kind.custom(group, "v1", kind, !"Cluster".equals(spec.get("scope"))));
+      Kind kind = Kind.definedBy(tree);
+      if (kind != null) {
+        defined.put(kind.key(), kind);
+      }
     } catch (IllegalArgumentException e) {
       problems.add(at + ": spec: " + e.getMessage());
     }
