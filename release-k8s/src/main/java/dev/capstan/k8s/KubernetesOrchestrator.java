@@ -117,7 +117,14 @@ public final class KubernetesOrchestrator implements Orchestrator {
       OwnershipStamp stamp = Stamps.read(annotations(raw));
       String drift =
           stamp == null ? null : Drift.of(raw, Stamps.MANAGER_NAME, kind, stamp.contentHash());
-      out.add(new LiveObject(ref, content(raw, kind), stamp, drift));
+      out.add(
+          new LiveObject(
+              ref,
+              content(raw, kind),
+              stamp,
+              drift,
+              JsonTrees.text(raw, "metadata", "uid"),
+              JsonTrees.text(raw, "metadata", "resourceVersion")));
     }
     return out;
   }

@@ -75,6 +75,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
   private final List<String> log = new ArrayList<>();
   private final Map<Operation, Integer> counts = new EnumMap<>(Operation.class);
   private long versions;
+  private long objectWrites;
 
   private InMemoryCluster() {
     namespaces.add("default");
@@ -122,7 +123,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
   /** Puts the objects of an item with the given stamp (or none), as if another tool wrote it. */
   public synchronized InMemoryCluster put(ResourceSpec spec, @Nullable OwnershipStamp stamp) {
     for (Manifest object : spec.render()) {
-      objects.put(object.ref(), new StoredObject(object, stamp, ContentHash.of(object)));
+      store(object.ref(), object, stamp, ContentHash.of(object));
       learnKind(object);
     }
     return this;
@@ -138,7 +139,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
     if (!changed.ref().equals(ref)) {
       throw new IllegalArgumentException("an edit must keep the ref " + ref.key());
     }
-    objects.put(ref, new StoredObject(changed, current.stamp, ContentHash.of(changed)));
+    store(ref, changed, current.stamp, ContentHash.of(changed));
     return this;
   }
 
@@ -379,7 +380,8 @@ public final class InMemoryCluster implements Orchestrator, Store {
                 o.stamp != null && !o.stamp.contentHash().equals(o.hash)
                     ? "live content differs from what revision " + o.stamp.revision() + " applied"
                     : null;
-            found.add(new LiveObject(ref, o.content, o.stamp, drift));
+            found.add(
+                new LiveObject(ref, o.content, o.stamp, drift, o.uid, Long.toString(o.version)));
           }
         }
       }
@@ -394,7 +396,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
     boolean crash = enter(Operation.APPLY, key);
     synchronized (this) {
       log.add("apply:" + key);
-      objects.put(object.ref(), new StoredObject(object, stamp, ContentHash.of(object)));
+      store(object.ref(), object, stamp, ContentHash.of(object));
       learnKind(object);
     }
     crashIf(crash, Operation.APPLY, key);
@@ -454,7 +456,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
       StoredObject o = objects.get(ref);
       done = false;
       if (o != null && o.stamp != null && o.stamp.ownedBy(owner)) {
-        objects.put(ref, new StoredObject(o.content, null, o.hash));
+        store(ref, o.content, null, o.hash);
         done = true;
       }
     }
@@ -705,15 +707,32 @@ public final class InMemoryCluster implements Orchestrator, Store {
     }
   }
 
+  /**
+   * Stores an object as a write to the API server would: a new uid when it did not exist, the same
+   * uid otherwise, and a new resource version either way.
+   */
+  private void store(
+      ResourceRef ref, Manifest content, @Nullable OwnershipStamp stamp, String hash) {
+    StoredObject current = objects.get(ref);
+    long version = ++objectWrites;
+    String uid = current == null ? "uid-" + version : current.uid;
+    objects.put(ref, new StoredObject(content, stamp, hash, uid, version));
+  }
+
   private static final class StoredObject {
     final Manifest content;
     final @Nullable OwnershipStamp stamp;
     final String hash;
+    final String uid;
+    final long version;
 
-    StoredObject(Manifest content, @Nullable OwnershipStamp stamp, String hash) {
+    StoredObject(
+        Manifest content, @Nullable OwnershipStamp stamp, String hash, String uid, long version) {
       this.content = content;
       this.stamp = stamp;
       this.hash = hash;
+      this.uid = uid;
+      this.version = version;
     }
   }
 

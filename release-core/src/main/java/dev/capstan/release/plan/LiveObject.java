@@ -18,12 +18,19 @@ import org.jspecify.annotations.Nullable;
  * @param drift how the live object departs from what its stamp's revision applied (a field another
  *     manager took over, a field gone, content that hashes differently), or {@code null} when it
  *     does not, or the adapter cannot tell
+ * @param uid the object's identity as the cluster assigned it (a re-created object has a new one),
+ *     or {@code null} when the adapter does not report it
+ * @param resourceVersion the version of the object as observed (any write changes it), or {@code
+ *     null} when the adapter does not report it; together with {@code uid} the precondition of a
+ *     write based on this observation
  */
 public record LiveObject(
     ResourceRef ref,
     @Nullable Manifest content,
     @Nullable OwnershipStamp stamp,
-    @Nullable String drift) {
+    @Nullable String drift,
+    @Nullable String uid,
+    @Nullable String resourceVersion) {
 
   /** Requires the ref; content must match it. */
   public LiveObject {
@@ -32,6 +39,15 @@ public record LiveObject(
       throw new IllegalArgumentException(
           "live object content " + content.ref().key() + " does not match ref " + ref.key());
     }
+  }
+
+  /** An observed object whose uid and version the adapter does not report. */
+  public LiveObject(
+      ResourceRef ref,
+      @Nullable Manifest content,
+      @Nullable OwnershipStamp stamp,
+      @Nullable String drift) {
+    this(ref, content, stamp, drift, null, null);
   }
 
   /** A shared object (namespace, storage class) that exists. */

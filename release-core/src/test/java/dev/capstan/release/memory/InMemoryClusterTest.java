@@ -76,6 +76,23 @@ class InMemoryClusterTest {
   }
 
   @Test
+  void observeReportsAUidKeptAcrossWritesAndAVersionEveryWriteChanges() {
+    cluster.apply(cm.render().get(0), null);
+    var first = cluster.observe(Kind.CONFIG_MAP, "default", Set.of("c")).get(0);
+    cluster.apply(cm.render().get(0), OwnershipStamp.of(owner, 1, "sha256:" + "0".repeat(64)));
+    var second = cluster.observe(Kind.CONFIG_MAP, "default", Set.of("c")).get(0);
+    cluster.deleteOutOfBand(cm.ref());
+    cluster.apply(cm.render().get(0), null);
+    var recreated = cluster.observe(Kind.CONFIG_MAP, "default", Set.of("c")).get(0);
+
+    assertThat(first.uid()).isEqualTo("uid-1").isEqualTo(second.uid());
+    assertThat(first.resourceVersion()).isEqualTo("1");
+    assertThat(second.resourceVersion()).isEqualTo("2");
+    assertThat(recreated.uid()).isEqualTo("uid-3");
+    assertThat(recreated.resourceVersion()).isEqualTo("3");
+  }
+
+  @Test
   void stateRoundTripsObjectsRecordsAndLeases() {
     ReleaseController c = ReleaseController.builder(cluster, cluster).build();
     Payloads p = Payloads.of(cm, SecretSpec.of("default", "s", Map.of("pw", "x")));
