@@ -7,11 +7,14 @@
 # request floor.
 #
 #   compare.sh [--sizes "100 500"] [--runs 3] [--tools "capstan helm3 helm4 helm4-default kubectl"]
-#              [--dir DIR] [--keep]
+#              [--dir DIR] [--keep] [--report-only]
 #
-#   --dir DIR   work folder: generated objects, the control plane, raw results (default
-#               ${TMPDIR:-/tmp}/capstan-compare); DIR/results.tsv has one line per run
-#   --keep      leave the control plane running (stop it with testing/control-plane/stop.sh)
+#   --dir DIR        work folder: generated objects, the control plane, raw results (default
+#                    ${TMPDIR:-/tmp}/capstan-compare): DIR/windows.tsv (one line per run: size,
+#                    step, tool, run, start and end in µs), DIR/audit.log (the API server's audit
+#                    log, kept), DIR/results.tsv (with requests) and DIR/table.md
+#   --keep           leave the control plane running (stop it with testing/control-plane/stop.sh)
+#   --report-only    print the table again from DIR/windows.tsv and DIR/audit.log; runs nothing
 #
 # Builds what is missing first: the control plane and kubectl (testing/control-plane/build.sh),
 # Helm 3 and 4 (testing/helm/build.sh), the Capstan CLI jar (./capstan). Not part of ./mvnw verify.
@@ -22,7 +25,7 @@ root=$(cd "$here/../.." && pwd)
 source "$here/lib.sh"
 
 sizes="100 500" runs=3 tools="capstan helm3 helm4 helm4-default kubectl"
-dir=${TMPDIR:-/tmp}/capstan-compare keep=false
+dir=${TMPDIR:-/tmp}/capstan-compare keep=false report_only=false
 while (($# > 0)); do
   case $1 in
     --sizes) sizes=$2; shift ;;
@@ -30,12 +33,95 @@ while (($# > 0)); do
     --tools) tools=$2; shift ;;
     --dir) dir=$2; shift ;;
     --keep) keep=true ;;
-    -h | --help) sed -n '2,17p' "$0"; exit 0 ;;
+    --report-only) report_only=true ;;
+    -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "compare.sh: unknown argument: $1" >&2; exit 2 ;;
   esac
   shift
 done
 log() { printf '[compare %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+
+user_of() { case $1 in helm4-default) echo helm4 ;; *) echo "$1" ;; esac; }
+
+report() {
+  # --- requests from the audit log, then the table ----------------------------------------------------
+  # One pass over the audit log (user, verb, received and completed in µs), then each run's window.
+  audit_events "$audit" >"$dir/events.tsv"
+  awk -F'\t' -v OFS='\t' '
+    function user(t) { return t == "helm4-default" ? "helm4" : t }
+    NR == FNR { w[NR] = $0; u[NR] = user($3); t0[NR] = $5; t1[NR] = $6; nw = NR; next }
+    { for (i = 1; i <= nw; i++) if (u[i] == $1 && $3 >= t0[i] && $3 <= t1[i]) {
+        n[i]++; if (!(i in first) || $3 < first[i]) first[i] = $3
+        if ($2 != "watch" && $4 > last[i]) last[i] = $4
+        break } }
+    END { for (i = 1; i <= nw; i++) {
+        split(w[i], f, "\t")
+        print f[1], f[2], f[3], f[4], t1[i] - t0[i], n[i] + 0,
+          (i in first) ? first[i] - t0[i] : 0, (i in last) ? t1[i] - last[i] : 0 } }
+  ' "$windows" "$dir/events.tsv" >"$results"
+
+  med() { # med M STEP TOOL COLUMN: the median of a results column (5 = µs, 6 = requests, 7, 8)
+    local v
+    v=$(awk -F'\t' -v m="$1" -v s="$2" -v t="$3" -v c="$4" '$1 == m && $2 == s && $3 == t {print $c}' "$results")
+    [[ -n $v ]] && median $v
+  }
+  floor() { # floor M STEP: object writes + one LIST per kind (2) + watches while waiting (2) + 4 record/lease
+    case $2 in
+      install) echo $(($1 + 8)) ;; no-op) echo 6 ;; 5-changed) echo 13 ;; uninstall) echo $(($1 + 6)) ;;
+    esac
+  }
+  name_of() {
+    case $1 in
+      capstan) echo Capstan ;; helm3) echo "Helm 3 tuned" ;; helm4) echo "Helm 4 tuned" ;;
+      helm4-default) echo "Helm 4 default" ;; kubectl) echo "kubectl SSA" ;;
+    esac
+  }
+  {
+    printf '| step |'; for tool in $tools; do printf ' %s |' "$(name_of "$tool")"; done; printf ' floor (requests) |\n'
+    printf '|---|'; for _ in $tools; do printf -- '---|'; done; printf -- '---|\n'
+    for m in $sizes; do
+      for s in install no-op 5-changed uninstall; do
+        printf '| M=%s %s |' "$m" "$s"
+        c=$(med "$m" "$s" capstan 5 || true)
+        for tool in $tools; do
+          t=$(med "$m" "$s" "$tool" 5) n=$(med "$m" "$s" "$tool" 6)
+          cell=$(awk -v t="$t" -v n="$n" 'BEGIN {printf "%.2f s, %d req", t / 1e6, n}')
+          if [[ $tool != capstan && -n $c ]]; then
+            cell+=$(awk -v c="$c" -v t="$t" 'BEGIN {printf " (×%.2f)", c / t}')
+          fi
+          printf ' %s |' "$cell"
+        done
+        f=$(floor "$m" "$s")
+        if [[ -n $c ]]; then
+          printf ' %s (Capstan ×%s) |\n' "$f" "$(awk -v n="$(med "$m" "$s" capstan 6)" -v f="$f" 'BEGIN {printf "%.2f", n / f}')"
+        else
+          printf ' %s |\n' "$f"
+        fi
+      done
+    done
+    echo
+    echo "Medians of $runs runs; (×R) = Capstan's time ÷ that tool's time (below 1: Capstan is ahead)."
+    if [[ " $tools " == *" capstan "* ]]; then
+      for m in $sizes; do
+        printf 'Capstan M=%s, first request after exec / exit after last response (ms):' "$m"
+        for s in install no-op 5-changed uninstall; do
+          printf ' %s %s/%s' "$s" "$(ms "$(med "$m" "$s" capstan 7)")" "$(ms "$(med "$m" "$s" capstan 8)")"
+        done
+        echo
+      done
+    fi
+  } | tee "$dir/table.md"
+}
+
+if [[ $report_only == true ]]; then
+  dir=$(cd "$dir" && pwd)
+  results=$dir/results.tsv windows=$dir/windows.tsv audit=$dir/audit.log
+  sizes=$(cut -f1 "$windows" | awk '!seen[$0]++' | xargs)
+  tools=$(cut -f3 "$windows" | awk '!seen[$0]++' | xargs)
+  runs=$(cut -f4 "$windows" | sort -n | tail -n 1)
+  report
+  exit 0
+fi
 
 # --- tools ----------------------------------------------------------------------------------------
 "$root/testing/control-plane/build.sh" >&2
@@ -47,19 +133,24 @@ capstan=$root/capstan
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 cp=$dir/cp
-"$root/testing/control-plane/start.sh" --dir "$cp" --audit \
+# kwok nodes take 110 pods each: room for the largest size's pods, a rollout's surge and one spare.
+max_m=$(printf '%s\n' $sizes | sort -n | tail -n 1)
+nodes=$(((max_m / 2 + 10 + 109) / 110 + 1))
+((nodes >= 2)) || nodes=2
+"$root/testing/control-plane/start.sh" --dir "$cp" --audit --nodes "$nodes" \
   --client capstan --client helm3 --client helm4 --client kubectl >/dev/null
+# The audit log is linked into DIR first, so it outlives the control plane's folder.
 stop_cp() { [[ $keep == true ]] || "$root/testing/control-plane/stop.sh" --dir "$cp" --purge >&2 || true; }
 trap stop_cp EXIT
-audit=$cp/logs/audit.log
+rm -f "$dir/audit.log"
+ln "$cp/logs/audit.log" "$dir/audit.log" 2>/dev/null || ln -s "$cp/logs/audit.log" "$dir/audit.log"
+audit=$dir/audit.log
 admin() { "$kubectl" --kubeconfig "$cp/kubeconfig" "$@"; }
 
 # Every tool gets its own homes, so no user's configuration or cache takes part.
 export HELM_CONFIG_HOME=$dir/home/helm/config HELM_CACHE_HOME=$dir/home/helm/cache HELM_DATA_HOME=$dir/home/helm/data
 export KUBECACHEDIR=$dir/home/kube-cache
 unset KUBECONFIG
-
-user_of() { case $1 in helm4-default) echo helm4 ;; *) echo "$1" ;; esac; }
 
 # step TOOL STEP NS OBJECTS: runs one step of one tool (OBJECTS: the generated folder).
 step() {
@@ -148,63 +239,5 @@ for m in $sizes; do
   done
 done
 
-# --- requests from the audit log, then the table ----------------------------------------------------
-sleep 1
-: >"$results"
-while IFS=$'\t' read -r m s tool r t0 t1; do
-  read -r n first last < <(audit_summary "$audit" "$(user_of "$tool")" "$t0" "$t1")
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$m" "$s" "$tool" "$r" $((t1 - t0)) "$n" \
-    $((first > 0 ? first - t0 : 0)) $((last > 0 ? t1 - last : 0)) >>"$results"
-done <"$windows"
-
-med() { # med M STEP TOOL COLUMN: the median of a results column (5 = µs, 6 = requests, 7, 8)
-  local v
-  v=$(awk -F'\t' -v m="$1" -v s="$2" -v t="$3" -v c="$4" '$1 == m && $2 == s && $3 == t {print $c}' "$results")
-  [[ -n $v ]] && median $v
-}
-floor() { # floor M STEP: object writes + one LIST per kind (2) + watches while waiting (2) + 4 record/lease
-  case $2 in
-    install) echo $(($1 + 8)) ;; no-op) echo 6 ;; 5-changed) echo 13 ;; uninstall) echo $(($1 + 6)) ;;
-  esac
-}
-name_of() {
-  case $1 in
-    capstan) echo Capstan ;; helm3) echo "Helm 3 tuned" ;; helm4) echo "Helm 4 tuned" ;;
-    helm4-default) echo "Helm 4 default" ;; kubectl) echo "kubectl SSA" ;;
-  esac
-}
-{
-  printf '| step |'; for tool in $tools; do printf ' %s |' "$(name_of "$tool")"; done; printf ' floor (requests) |\n'
-  printf '|---|'; for _ in $tools; do printf -- '---|'; done; printf -- '---|\n'
-  for m in $sizes; do
-    for s in install no-op 5-changed uninstall; do
-      printf '| M=%s %s |' "$m" "$s"
-      c=$(med "$m" "$s" capstan 5 || true)
-      for tool in $tools; do
-        t=$(med "$m" "$s" "$tool" 5) n=$(med "$m" "$s" "$tool" 6)
-        cell=$(awk -v t="$t" -v n="$n" 'BEGIN {printf "%.2f s, %d req", t / 1e6, n}')
-        if [[ $tool != capstan && -n $c ]]; then
-          cell+=$(awk -v c="$c" -v t="$t" 'BEGIN {printf " (×%.2f)", c / t}')
-        fi
-        printf ' %s |' "$cell"
-      done
-      f=$(floor "$m" "$s")
-      if [[ -n $c ]]; then
-        printf ' %s (Capstan ×%s) |\n' "$f" "$(awk -v n="$(med "$m" "$s" capstan 6)" -v f="$f" 'BEGIN {printf "%.2f", n / f}')"
-      else
-        printf ' %s |\n' "$f"
-      fi
-    done
-  done
-  echo
-  echo "Medians of $runs runs; (×R) = Capstan's time ÷ that tool's time (below 1: Capstan is ahead)."
-  if [[ " $tools " == *" capstan "* ]]; then
-    for m in $sizes; do
-      printf 'Capstan M=%s, first request after exec / exit after last response (ms):' "$m"
-      for s in install no-op 5-changed uninstall; do
-        printf ' %s %s/%s' "$s" "$(ms "$(med "$m" "$s" capstan 7)")" "$(ms "$(med "$m" "$s" capstan 8)")"
-      done
-      echo
-    done
-  fi
-} | tee "$dir/table.md"
+sleep 1 # the last audit events land
+report

@@ -34,3 +34,11 @@ median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR +
 
 # ms US: microseconds as milliseconds, rounded.
 ms() { echo $((($1 + 500) / 1000)); }
+
+# audit_events LOG: one line per request: user, verb, requestReceivedTimestamp and stageTimestamp
+# in µs since the epoch (tab-separated).
+audit_events() {
+  jq -r '
+    def us: capture("(?<s>[^.]*)\\.(?<f>[0-9]{6})Z") | ((.s + "Z") | fromdateiso8601) * 1000000 + (.f | tonumber);
+    [.user.username, .verb, (.requestReceivedTimestamp | us), (.stageTimestamp | us)] | @tsv' "$1"
+}
