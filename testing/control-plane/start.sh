@@ -2,13 +2,19 @@
 # Starts a throw-away Kubernetes control plane on 127.0.0.1: etcd, kube-apiserver,
 # kube-controller-manager, kube-scheduler and kwok (fake nodes and pods), on free ports.
 #
-#   start.sh [--dir DIR] [--nodes N] [--owner-pid PID] [--no-build]
+#   start.sh [--dir DIR] [--nodes N] [--owner-pid PID] [--no-build] [--audit] [--client NAME]...
 #
 #   --dir DIR        state folder: PKI, kubeconfig, logs, etcd data, pid files
 #                    (default: ${TMPDIR:-/tmp}/capstan-control-plane)
 #   --nodes N        fake nodes to create (default 2)
 #   --owner-pid PID  stop the control plane when process PID ends (the JVM running the tests)
 #   --no-build       fail instead of building when the binaries are missing from the cache
+#   --audit          write the API server's audit log (JSON lines, Metadata level, one event per
+#                    request at ResponseComplete) to DIR/logs/audit.log for every user but the
+#                    control plane's own components (capstan-admin, system:*)
+#   --client NAME    (repeatable) issue a client certificate with CN=NAME in group system:masters,
+#                    signed by the control plane's CA, and write DIR/kubeconfig-NAME using it, so the
+#                    audit log names the tool that sent each request
 #
 # On success it prints `export KUBECONFIG=DIR/kubeconfig` as its last line of standard output and
 # writes DIR/state.env (ports, pids, paths). Stop it with stop.sh --dir DIR. Every process it
@@ -21,13 +27,19 @@ dir=${TMPDIR:-/tmp}/capstan-control-plane
 nodes=2
 owner_pid=
 build=true
+audit=false
+clients=()
 while (($# > 0)); do
   case $1 in
     --dir) dir=$2; shift ;;
     --nodes) nodes=$2; shift ;;
     --owner-pid) owner_pid=$2; shift ;;
     --no-build) build=false ;;
-    -h | --help) sed -n '2,16p' "$0"; exit 0 ;;
+    --audit) audit=true ;;
+    --client)
+      [[ ${2:-} =~ ^[a-z0-9][a-z0-9-]{0,62}$ ]] || cp_die "--client: a name of a-z, 0-9 and '-' expected, got '${2:-}'"
+      clients+=("$2"); shift ;;
+    -h | --help) sed -n '2,23p' "$0"; exit 0 ;;
     *) cp_die "unknown argument: $1" ;;
   esac
   shift
@@ -47,7 +59,7 @@ dir=$(cd "$dir" && pwd)
 if [[ -d $dir/pids ]] && "$CP_DIR/stop.sh" --dir "$dir" --check-running 2>/dev/null; then
   cp_die "a control plane from $dir is still running; stop it first: $CP_DIR/stop.sh --dir $dir"
 fi
-rm -rf "$dir/pki" "$dir/etcd" "$dir/pids" "$dir/logs" "$dir/state.env" "$dir/kubeconfig"
+rm -rf "$dir/pki" "$dir/etcd" "$dir/pids" "$dir/logs" "$dir/state.env" "$dir/kubeconfig" "$dir"/kubeconfig-*
 mkdir -p "$dir/pki" "$dir/pids" "$dir/logs"
 chmod 700 "$dir/pki"
 started_at=$(date +%s%N)
@@ -128,13 +140,16 @@ issue() { # name subject extensions
 }
 issue apiserver "/CN=kube-apiserver" server
 issue admin "/O=system:masters/CN=capstan-admin" client
+for c in ${clients[@]+"${clients[@]}"}; do
+  issue "client-$c" "/O=system:masters/CN=$c" client
+done
 ossl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$pki/sa.key"
 ossl pkey -in "$pki/sa.key" -pubout -out "$pki/sa.pub"
 rm -f "$pki"/*.csr "$pki/ca.srl"
 
 b64() { base64 -w0 <"$1"; }
-kubeconfig=$dir/kubeconfig
-cat >"$kubeconfig" <<EOF
+write_kubeconfig() { # write_kubeconfig FILE USER CERT-BASENAME
+  cat >"$1" <<EOF
 apiVersion: v1
 kind: Config
 clusters:
@@ -143,19 +158,47 @@ clusters:
     server: https://127.0.0.1:$apiserver_port
     certificate-authority-data: $(b64 "$pki/ca.crt")
 users:
-- name: capstan-admin
+- name: $2
   user:
-    client-certificate-data: $(b64 "$pki/admin.crt")
-    client-key-data: $(b64 "$pki/admin.key")
+    client-certificate-data: $(b64 "$pki/$3.crt")
+    client-key-data: $(b64 "$pki/$3.key")
 contexts:
 - name: capstan-test
   context:
     cluster: capstan-test
-    user: capstan-admin
+    user: $2
     namespace: default
 current-context: capstan-test
 EOF
-chmod 600 "$kubeconfig"
+  chmod 600 "$1"
+}
+kubeconfig=$dir/kubeconfig
+write_kubeconfig "$kubeconfig" capstan-admin admin
+for c in ${clients[@]+"${clients[@]}"}; do
+  write_kubeconfig "$dir/kubeconfig-$c" "$c" "client-$c"
+done
+
+# --- audit log (optional) -----------------------------------------------------------------------
+audit_args=()
+audit_log=
+if [[ $audit == true ]]; then
+  audit_log=$dir/logs/audit.log
+  # One event per request, written when the response is complete (its stageTimestamp is when the
+  # last byte left); the control plane's own traffic is left out.
+  cat >"$dir/audit-policy.yaml" <<'EOF'
+apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived, ResponseStarted]
+rules:
+- level: None
+  users: [capstan-admin, system:apiserver, system:kube-controller-manager, system:kube-scheduler]
+- level: None
+  userGroups: [system:nodes, system:serviceaccounts]
+- level: Metadata
+EOF
+  audit_args=(--audit-policy-file="$dir/audit-policy.yaml" --audit-log-path="$audit_log"
+    --audit-log-format=json --audit-log-maxsize=0 --audit-log-maxbackup=0)
+fi
 
 # --- processes ----------------------------------------------------------------------------------
 # launch NAME ARGS...: runs $CP_BIN/NAME in the background, output to logs/NAME.log, pid recorded.
@@ -203,15 +246,19 @@ launch kube-apiserver --etcd-servers="http://127.0.0.1:$etcd_port" \
   --service-account-issuer=https://kubernetes.default.svc.cluster.local \
   --service-account-key-file="$pki/sa.pub" --service-account-signing-key-file="$pki/sa.key" \
   --service-cluster-ip-range=10.0.0.0/24 --authorization-mode=Node,RBAC \
-  --allow-privileged=true --endpoint-reconciler-type=none
+  --allow-privileged=true --endpoint-reconciler-type=none ${audit_args[@]+"${audit_args[@]}"}
 wait_for kube-apiserver "kube-apiserver /readyz" 120 \
   curl -sf --cacert "$pki/ca.crt" "https://127.0.0.1:$apiserver_port/readyz"
 
+# Client rate limits: the defaults (controller-manager 20 QPS / burst 30, scheduler 50 / 100) make
+# a benchmark of 500 Deployments measure the controllers' throttling, not the tool that wrote
+# them; these are the values kwokctl sets for --disable-qps-limits (see README).
 launch kube-controller-manager --kubeconfig="$kubeconfig" \
+  --kube-api-qps=5000 --kube-api-burst=10000 \
   --bind-address=127.0.0.1 --secure-port="$kcm_port" --cert-dir="$pki/kube-controller-manager" \
   --leader-elect=false --root-ca-file="$pki/ca.crt" \
   --service-account-private-key-file="$pki/sa.key"
-launch kube-scheduler --kubeconfig="$kubeconfig" \
+launch kube-scheduler --kubeconfig="$kubeconfig" --kube-api-qps=5000 --kube-api-burst=10000 \
   --bind-address=127.0.0.1 --secure-port="$scheduler_port" --cert-dir="$pki/kube-scheduler" \
   --leader-elect=false
 launch kwok --kubeconfig="$kubeconfig" --config="$CP_DIR/stages.yaml" \
@@ -262,6 +309,8 @@ CP_SCHEDULER_PORT=$scheduler_port
 CP_NODES=$nodes
 CP_NEVER_READY_IMAGE=registry.invalid/never-ready:1
 CP_START_MILLIS=$elapsed_ms
+CP_AUDIT_LOG=$audit_log
+CP_CLIENTS="${clients[*]+${clients[*]}}"
 CP_K8S_VERSION=$CP_K8S_VERSION
 CP_ETCD_VERSION=$CP_ETCD_VERSION
 CP_KWOK_VERSION=$CP_KWOK_VERSION

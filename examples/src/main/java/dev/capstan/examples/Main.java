@@ -7,11 +7,16 @@ public final class Main {
   private Main() {}
 
   /**
-   * Runs one {@code capstan} command and exits with its code.
+   * Runs one {@code capstan} command and exits with its code. The command has finished its work,
+   * closed what it opened and flushed its output when {@code run} returns, so the JVM halts at
+   * once, running no shutdown hooks.
    *
    * @param args the command line
    */
   public static void main(String[] args) {
-    System.exit(Cli.system().run(args));
+    int code = Cli.system().run(args);
+    System.out.flush();
+    System.err.flush();
+    Runtime.getRuntime().halt(code);
   }
 }

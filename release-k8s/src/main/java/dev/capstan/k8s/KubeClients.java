@@ -10,6 +10,8 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
+import io.kubernetes.client.util.credentials.ClientCertificateAuthentication;
+import io.kubernetes.client.util.credentials.KubeconfigAuthentication;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.Reader;
@@ -21,11 +23,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
+import javax.net.ssl.KeyManager;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The Kubernetes clients Capstan's adapters share: an {@link ApiClient} for requests, one without a
- * read timeout for watches, a {@link RequestCounter} on both, and what identifies the cluster.
+ * read timeout for watches (built on first use), a {@link RequestCounter} on both, and what
+ * identifies the cluster. A kubeconfig's client certificate and unencrypted key are read with the
+ * JDK (client-java would load BouncyCastle for them, most of a second of a CLI's start-up).
  * Thread-safe; create one per cluster and hand it to {@link KubernetesOrchestrator}, {@link
  * KubernetesStore} and {@link KubernetesPlatformCluster}.
  *
@@ -40,14 +46,16 @@ public final class KubeClients {
   public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(60);
 
   private final ApiClient api;
-  private final ApiClient watchApi;
+  private final Supplier<ApiClient> watchFactory;
   private final RequestCounter counter;
   private final String context;
+  private volatile @Nullable ApiClient watchApi;
   private volatile @Nullable String clusterId;
 
-  private KubeClients(ApiClient api, ApiClient watchApi, RequestCounter counter, String context) {
+  private KubeClients(
+      ApiClient api, Supplier<ApiClient> watchFactory, RequestCounter counter, String context) {
     this.api = api;
-    this.watchApi = watchApi;
+    this.watchFactory = watchFactory;
     this.counter = counter;
     this.context = context;
   }
@@ -92,8 +100,7 @@ public final class KubeClients {
     }
     // Each client gets a configuration of its own: building one may refresh its credentials.
     ApiClient api = build(load(kubeconfig, current), kubeconfig, DEFAULT_READ_TIMEOUT);
-    ApiClient watch = build(load(kubeconfig, current), kubeconfig, Duration.ZERO);
-    return wrap(api, watch, current);
+    return wrap(api, () -> build(load(kubeconfig, current), kubeconfig, Duration.ZERO), current);
   }
 
   /**
@@ -111,8 +118,7 @@ public final class KubeClients {
     }
     try {
       ApiClient api = ClientBuilder.cluster().setReadTimeout(DEFAULT_READ_TIMEOUT).build();
-      ApiClient watch = ClientBuilder.cluster().setReadTimeout(Duration.ZERO).build();
-      return wrap(api, watch, "in-cluster");
+      return wrap(api, KubeClients::inClusterWatchClient, "in-cluster");
     } catch (IOException | RuntimeException e) {
       throw new IllegalStateException(
           "cannot read the in-cluster service account configuration: " + e.getMessage(), e);
@@ -134,15 +140,34 @@ public final class KubeClients {
     RequestCounter counter = new RequestCounter();
     client.setHttpClient(
         client.getHttpClient().newBuilder().addInterceptor(counter.interceptor()).build());
-    return new KubeClients(client, client, counter, context);
+    return new KubeClients(client, () -> client, counter, context);
   }
 
-  private static KubeClients wrap(ApiClient api, ApiClient watch, String context) {
-    RequestCounter counter = new RequestCounter();
-    for (ApiClient c : List.of(api, watch)) {
-      c.setHttpClient(c.getHttpClient().newBuilder().addInterceptor(counter.interceptor()).build());
+  private static ApiClient inClusterWatchClient() {
+    try {
+      return ClientBuilder.cluster().setReadTimeout(Duration.ZERO).build();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot build the in-cluster watch client", e);
     }
-    return new KubeClients(api, watch, counter, context);
+  }
+
+  private static KubeClients wrap(ApiClient api, Supplier<ApiClient> watch, String context) {
+    RequestCounter counter = new RequestCounter();
+    count(api, counter);
+    return new KubeClients(
+        api,
+        () -> {
+          ApiClient w = watch.get();
+          count(w, counter);
+          return w;
+        },
+        counter,
+        context);
+  }
+
+  private static void count(ApiClient client, RequestCounter counter) {
+    client.setHttpClient(
+        client.getHttpClient().newBuilder().addInterceptor(counter.interceptor()).build());
   }
 
   /** The client for requests; share it, but do not change its settings. */
@@ -155,9 +180,19 @@ public final class KubeClients {
     return counter;
   }
 
-  /** The client for watches (no read timeout when this class built it). */
+  /** The client for watches (no read timeout when this class built it), built on first use. */
   ApiClient watchClient() {
-    return watchApi;
+    ApiClient w = watchApi;
+    if (w == null) {
+      synchronized (this) {
+        w = watchApi;
+        if (w == null) {
+          w = watchFactory.get();
+          watchApi = w;
+        }
+      }
+    }
+    return w;
   }
 
   /** The kubeconfig context these clients use ({@code in-cluster} inside a pod). */
@@ -222,10 +257,32 @@ public final class KubeClients {
 
   private static ApiClient build(KubeConfig config, Path file, Duration readTimeout) {
     try {
-      return ClientBuilder.kubeconfig(config).setReadTimeout(readTimeout).build();
+      ClientBuilder builder = ClientBuilder.kubeconfig(config).setReadTimeout(readTimeout);
+      KeyManager[] keys = jdkKeyManagers(builder, config);
+      if (keys != null) {
+        builder.setAuthentication(client -> client.setKeyManagers(keys));
+      }
+      return builder.build();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot build a client from kubeconfig " + file, e);
     }
+  }
+
+  /**
+   * Key managers for the kubeconfig's client certificate read by the JDK ({@link PemKeys}), when
+   * client-java would authenticate with that certificate and the JDK can read its key; else null.
+   */
+  private static KeyManager @Nullable [] jdkKeyManagers(ClientBuilder builder, KubeConfig config)
+      throws IOException {
+    if (!(builder.getAuthentication() instanceof KubeconfigAuthentication auth)
+        || !(auth.getDelegateAuthentication() instanceof ClientCertificateAuthentication)) {
+      return null;
+    }
+    byte[] cert =
+        config.getDataOrFileRelative(
+            config.getClientCertificateData(), config.getClientCertificateFile());
+    byte[] key = config.getDataOrFileRelative(config.getClientKeyData(), config.getClientKeyFile());
+    return cert == null || key == null ? null : PemKeys.keyManagers(cert, key);
   }
 
   private static List<String> contextNames(KubeConfig config) {

@@ -1,0 +1,243 @@
+#!/usr/bin/env bash
+# Side-by-side benchmark: Capstan, Helm 3 and Helm 4 (tuned: --qps 200 --burst-limit 1000; and
+# Helm 4 at its defaults) and kubectl server-side apply + kubectl wait, on one throw-away control
+# plane, each tool with a client certificate of its own so the API server's audit log counts its
+# requests. For each size M it runs install / no-op / 5 changed / uninstall, RUNS times per tool,
+# and prints the medians as a Markdown table with ratios (Capstan's time ÷ the tool's) and the
+# request floor.
+#
+#   compare.sh [--sizes "100 500"] [--runs 3] [--tools "capstan helm3 helm4 helm4-default kubectl"]
+#              [--dir DIR] [--keep] [--report-only]
+#
+#   --dir DIR        work folder: generated objects, the control plane, raw results (default
+#                    ${TMPDIR:-/tmp}/capstan-compare): DIR/windows.tsv (one line per run: size,
+#                    step, tool, run, start and end in µs), DIR/audit.log (the API server's audit
+#                    log, kept), DIR/results.tsv (with requests) and DIR/table.md
+#   --keep           leave the control plane running (stop it with testing/control-plane/stop.sh)
+#   --report-only    print the table again from DIR/windows.tsv and DIR/audit.log; runs nothing
+#
+# Builds what is missing first: the control plane and kubectl (testing/control-plane/build.sh),
+# Helm 3 and 4 (testing/helm/build.sh), the Capstan CLI jar (./capstan). Not part of ./mvnw verify.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+# shellcheck source=lib.sh
+source "$here/lib.sh"
+
+sizes="100 500" runs=3 tools="capstan helm3 helm4 helm4-default kubectl"
+dir=${TMPDIR:-/tmp}/capstan-compare keep=false report_only=false
+while (($# > 0)); do
+  case $1 in
+    --sizes) sizes=$2; shift ;;
+    --runs) runs=$2; shift ;;
+    --tools) tools=$2; shift ;;
+    --dir) dir=$2; shift ;;
+    --keep) keep=true ;;
+    --report-only) report_only=true ;;
+    -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
+    *) echo "compare.sh: unknown argument: $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+log() { printf '[compare %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+
+user_of() { case $1 in helm4-default) echo helm4 ;; *) echo "$1" ;; esac; }
+
+report() {
+  # --- requests from the audit log, then the table ----------------------------------------------------
+  # One pass over the audit log (user, verb, received and completed in µs), then each run's window.
+  audit_events "$audit" >"$dir/events.tsv"
+  awk -F'\t' -v OFS='\t' '
+    function user(t) { return t == "helm4-default" ? "helm4" : t }
+    NR == FNR { w[NR] = $0; u[NR] = user($3); t0[NR] = $5; t1[NR] = $6; nw = NR; next }
+    { for (i = 1; i <= nw; i++) if (u[i] == $1 && $3 >= t0[i] && $3 <= t1[i]) {
+        n[i]++; if (!(i in first) || $3 < first[i]) first[i] = $3
+        if ($2 != "watch" && $4 > last[i]) last[i] = $4
+        break } }
+    END { for (i = 1; i <= nw; i++) {
+        split(w[i], f, "\t")
+        print f[1], f[2], f[3], f[4], t1[i] - t0[i], n[i] + 0,
+          (i in first) ? first[i] - t0[i] : 0, (i in last) ? t1[i] - last[i] : 0 } }
+  ' "$windows" "$dir/events.tsv" >"$results"
+
+  med() { # med M STEP TOOL COLUMN: the median of a results column (5 = µs, 6 = requests, 7, 8)
+    local v
+    v=$(awk -F'\t' -v m="$1" -v s="$2" -v t="$3" -v c="$4" '$1 == m && $2 == s && $3 == t {print $c}' "$results")
+    [[ -n $v ]] && median $v
+  }
+  floor() { # floor M STEP: object writes + one LIST per kind (2) + watches while waiting (2) + 4 record/lease
+    case $2 in
+      install) echo $(($1 + 8)) ;; no-op) echo 6 ;; 5-changed) echo 13 ;; uninstall) echo $(($1 + 6)) ;;
+    esac
+  }
+  name_of() {
+    case $1 in
+      capstan) echo Capstan ;; helm3) echo "Helm 3 tuned" ;; helm4) echo "Helm 4 tuned" ;;
+      helm4-default) echo "Helm 4 default" ;; kubectl) echo "kubectl SSA" ;;
+    esac
+  }
+  {
+    printf '| step |'; for tool in $tools; do printf ' %s |' "$(name_of "$tool")"; done; printf ' floor (requests) |\n'
+    printf '|---|'; for _ in $tools; do printf -- '---|'; done; printf -- '---|\n'
+    for m in $sizes; do
+      for s in install no-op 5-changed uninstall; do
+        printf '| M=%s %s |' "$m" "$s"
+        c=$(med "$m" "$s" capstan 5 || true)
+        for tool in $tools; do
+          t=$(med "$m" "$s" "$tool" 5) n=$(med "$m" "$s" "$tool" 6)
+          cell=$(awk -v t="$t" -v n="$n" 'BEGIN {printf "%.2f s, %d req", t / 1e6, n}')
+          if [[ $tool != capstan && -n $c ]]; then
+            cell+=$(awk -v c="$c" -v t="$t" 'BEGIN {printf " (×%.2f)", c / t}')
+          fi
+          printf ' %s |' "$cell"
+        done
+        f=$(floor "$m" "$s")
+        if [[ -n $c ]]; then
+          printf ' %s (Capstan ×%s) |\n' "$f" "$(awk -v n="$(med "$m" "$s" capstan 6)" -v f="$f" 'BEGIN {printf "%.2f", n / f}')"
+        else
+          printf ' %s |\n' "$f"
+        fi
+      done
+    done
+    echo
+    echo "Medians of $runs runs; (×R) = Capstan's time ÷ that tool's time (below 1: Capstan is ahead)."
+    if [[ " $tools " == *" capstan "* ]]; then
+      for m in $sizes; do
+        printf 'Capstan M=%s, first request after exec / exit after last response (ms):' "$m"
+        for s in install no-op 5-changed uninstall; do
+          printf ' %s %s/%s' "$s" "$(ms "$(med "$m" "$s" capstan 7)")" "$(ms "$(med "$m" "$s" capstan 8)")"
+        done
+        echo
+      done
+    fi
+  } | tee "$dir/table.md"
+}
+
+if [[ $report_only == true ]]; then
+  dir=$(cd "$dir" && pwd)
+  results=$dir/results.tsv windows=$dir/windows.tsv audit=$dir/audit.log
+  sizes=$(cut -f1 "$windows" | awk '!seen[$0]++' | xargs)
+  tools=$(cut -f3 "$windows" | awk '!seen[$0]++' | xargs)
+  runs=$(cut -f4 "$windows" | sort -n | tail -n 1)
+  report
+  exit 0
+fi
+
+# --- tools ----------------------------------------------------------------------------------------
+"$root/testing/control-plane/build.sh" >&2
+kubectl=$("$root/testing/control-plane/build.sh" --print-bin)/kubectl
+"$root/testing/helm/build.sh" >&2
+helm_bin=$("$root/testing/helm/build.sh" --print-bin)
+capstan=$root/capstan
+
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+cp=$dir/cp
+# kwok nodes take 110 pods each: room for the largest size's pods, a rollout's surge and one spare.
+max_m=$(printf '%s\n' $sizes | sort -n | tail -n 1)
+nodes=$(((max_m / 2 + 10 + 109) / 110 + 1))
+((nodes >= 2)) || nodes=2
+"$root/testing/control-plane/start.sh" --dir "$cp" --audit --nodes "$nodes" \
+  --client capstan --client helm3 --client helm4 --client kubectl >/dev/null
+# The audit log is linked into DIR first, so it outlives the control plane's folder.
+stop_cp() { [[ $keep == true ]] || "$root/testing/control-plane/stop.sh" --dir "$cp" --purge >&2 || true; }
+trap stop_cp EXIT
+rm -f "$dir/audit.log"
+ln "$cp/logs/audit.log" "$dir/audit.log" 2>/dev/null || ln -s "$cp/logs/audit.log" "$dir/audit.log"
+audit=$dir/audit.log
+admin() { "$kubectl" --kubeconfig "$cp/kubeconfig" "$@"; }
+
+# Every tool gets its own homes, so no user's configuration or cache takes part.
+export HELM_CONFIG_HOME=$dir/home/helm/config HELM_CACHE_HOME=$dir/home/helm/cache HELM_DATA_HOME=$dir/home/helm/data
+export KUBECACHEDIR=$dir/home/kube-cache
+unset KUBECONFIG
+
+# step TOOL STEP NS OBJECTS: runs one step of one tool (OBJECTS: the generated folder).
+step() {
+  local tool=$1 step=$2 ns=$3 objects=$4
+  local kc=$cp/kubeconfig-$(user_of "$tool")
+  case $tool in
+    capstan)
+      if [[ $step == uninstall ]]; then
+        "$capstan" --kubeconfig "$kc" release uninstall bench -n "$ns" --purge --yes
+      else
+        "$capstan" --kubeconfig "$kc" release cast bench -n "$ns" -f "$objects/manifests" --yes
+      fi ;;
+    helm3 | helm4 | helm4-default)
+      local h=$helm_bin/${tool%-default} flags=(--kubeconfig "$kc" -n "$ns")
+      [[ $tool == *-default ]] || flags+=(--qps 200 --burst-limit 1000)
+      case $step in
+        install) "$h" install bench "$objects/chart" "${flags[@]}" --wait --timeout 10m ;;
+        uninstall) "$h" uninstall bench "${flags[@]}" ;;
+        *) "$h" upgrade bench "$objects/chart" "${flags[@]}" --wait --timeout 10m ;;
+      esac ;;
+    kubectl)
+      if [[ $step == uninstall ]]; then
+        "$kubectl" --kubeconfig "$kc" delete -n "$ns" -f "$objects/manifests"
+      else
+        "$kubectl" --kubeconfig "$kc" apply --server-side --field-manager=bench -n "$ns" -f "$objects/manifests" &&
+          "$kubectl" --kubeconfig "$kc" wait --for=condition=Available deployment --all -n "$ns" --timeout=10m
+      fi ;;
+  esac
+}
+
+# settle NS: untimed, as admin: every Deployment Available, no Pod terminating, a moment of quiet.
+settle() {
+  admin wait --for=condition=Available deployment --all -n "$1" --timeout=10m >/dev/null 2>&1 || true
+  local i
+  for ((i = 0; i < 300; i++)); do
+    [[ -z $(admin get pods -n "$1" -o jsonpath='{range .items[?(@.metadata.deletionTimestamp)]}x{end}') ]] && break
+    sleep 0.2
+  done
+  sleep 1
+}
+drain() { # drain NS: wait until the namespace has no pods left
+  local i
+  for ((i = 0; i < 600; i++)); do
+    [[ -z $(admin get pods -n "$1" -o name) ]] && break
+    sleep 0.2
+  done
+  sleep 1
+}
+
+results=$dir/results.tsv
+windows=$dir/windows.tsv
+: >"$windows"
+
+# Warm-up, untimed: one small install and uninstall per tool (kubectl's discovery cache, Helm's
+# first run, Capstan's class-data sharing archive, written by its launcher on a first run).
+gen_dir=$dir/objects
+"$here/gen.sh" "$gen_dir/warm" 2
+for tool in $tools; do
+  ns=warm-$tool
+  admin create namespace "$ns" >/dev/null
+  log "warm-up: $tool"
+  step "$tool" install "$ns" "$gen_dir/warm" >/dev/null 2>&1 || { log "warm-up install failed for $tool"; step "$tool" install "$ns" "$gen_dir/warm"; }
+  step "$tool" uninstall "$ns" "$gen_dir/warm" >/dev/null 2>&1
+done
+
+for m in $sizes; do
+  "$here/gen.sh" "$gen_dir/m$m-v1" "$m"
+  "$here/gen.sh" "$gen_dir/m$m-v2" "$m" 5
+  for tool in $tools; do
+    ns=bench-$tool-m$m
+    admin create namespace "$ns" >/dev/null
+    for ((r = 1; r <= runs; r++)); do
+      for s in install no-op 5-changed uninstall; do
+        objects=$gen_dir/m$m-v1
+        [[ $s == 5-changed ]] && objects=$gen_dir/m$m-v2
+        t0=$(now_us)
+        if ! step "$tool" "$s" "$ns" "$objects" >"$dir/last.out" 2>&1; then
+          log "$tool $s (M=$m, run $r) failed:"; tail -n 20 "$dir/last.out" >&2; exit 1
+        fi
+        t1=$(now_us)
+        printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$m" "$s" "$tool" "$r" "$t0" "$t1" >>"$windows"
+        log "M=$m $tool $s run $r: $(ms $((t1 - t0))) ms"
+        if [[ $s == uninstall ]]; then drain "$ns"; else settle "$ns"; fi
+      done
+    done
+  done
+done
+
+sleep 1 # the last audit events land
+report
