@@ -11,7 +11,7 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /** A {@link DataSource} that opens a new connection per call through {@link DriverManager}. */
-final class DriverDataSource implements DataSource {
+public final class DriverDataSource implements DataSource {
   private final String url;
   private final String user;
   private final String password;

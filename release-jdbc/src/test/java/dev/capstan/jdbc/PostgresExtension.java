@@ -11,11 +11,12 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * run, kept in the root store so it is stopped when the run ends. With {@code
  * -Dcapstan.postgres.skip=true}, and only outside CI, the tests are skipped instead.
  */
-final class PostgresExtension implements ParameterResolver {
+public final class PostgresExtension implements ParameterResolver {
   private static final ExtensionContext.Namespace STORE =
       ExtensionContext.Namespace.create(PostgresExtension.class);
 
-  PostgresExtension() {}
+  /** Created by JUnit ({@code @ExtendWith(PostgresExtension.class)}). */
+  public PostgresExtension() {}
 
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {

@@ -15,9 +15,9 @@ import java.util.concurrent.TimeUnit;
  * A throwaway PostgreSQL server on loopback, started by {@code testing/postgres/postgres.sh} in
  * {@code target/postgres-<port>}: database {@code capstan}, user {@code capstan}, trust auth.
  * {@link #close()} stops it by pid; a shutdown hook and the script's watchdog do so if the JVM ends
- * first.
+ * first. Public for the ITs of other modules (through this module's test-jar).
  */
-final class PostgresServer implements AutoCloseable {
+public final class PostgresServer implements AutoCloseable {
   static final Path SCRIPT =
       Path.of("..").toAbsolutePath().normalize().resolve("testing/postgres/postgres.sh");
 
@@ -51,12 +51,12 @@ final class PostgresServer implements AutoCloseable {
   }
 
   /** The JDBC URL of the test database. */
-  String url() {
+  public String url() {
     return "jdbc:postgresql://127.0.0.1:" + port + "/capstan";
   }
 
   /** A data source for the test database as user {@code capstan}. */
-  DriverDataSource dataSource() {
+  public DriverDataSource dataSource() {
     return new DriverDataSource(url(), "capstan", "");
   }
 

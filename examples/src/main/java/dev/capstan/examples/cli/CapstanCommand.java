@@ -57,6 +57,25 @@ final class CapstanCommand implements Runnable {
       description = "The kubeconfig context (default: the current context).")
   @Nullable String context;
 
+  @Option(
+      names = "--store",
+      scope = ScopeType.INHERIT,
+      paramLabel = "JDBC_URL",
+      description =
+          "Keep release records and leases in this SQL database (jdbc:postgresql://HOST[:PORT]/DB"
+              + "?user=U; default: $CAPSTAN_STORE) instead of Secrets and Leases in the cluster;"
+              + " objects still go to the Kubernetes cluster (--kubeconfig, else $KUBECONFIG, else"
+              + " ~/.kube/config).")
+  @Nullable String store;
+
+  @Option(
+      names = "--store-migrate",
+      scope = ScopeType.INHERIT,
+      description =
+          "Install or upgrade the Capstan schema in the --store database first (never done"
+              + " otherwise).")
+  boolean storeMigrate;
+
   CapstanCommand(Cli cli) {
     this.cli = cli;
   }
@@ -68,6 +87,27 @@ final class CapstanCommand implements Runnable {
 
   /** Opens the target the options name. */
   Target target() {
+    String storeUrl = store;
+    if (storeUrl == null) {
+      String fromEnv = cli.env().apply("CAPSTAN_STORE");
+      storeUrl = fromEnv == null || fromEnv.isBlank() ? null : fromEnv;
+    }
+    if (storeMigrate && storeUrl == null) {
+      throw new IllegalArgumentException(
+          "--store-migrate needs the database: pass --store JDBC_URL (or set $CAPSTAN_STORE)");
+    }
+    if (storeUrl != null) {
+      DatabaseStore.checkUrl(storeUrl);
+      KubernetesTarget cluster =
+          KubernetesTarget.open(
+              kubeconfig == null ? null : cli.resolve(kubeconfig),
+              context,
+              cli.env().apply("KUBECONFIG"));
+      return new DatabaseTarget(
+          cluster,
+          DatabaseStore.open(storeUrl, storeMigrate, cli.err()),
+          DatabaseStore.redact(storeUrl));
+    }
     if (kubeconfig != null || context != null) {
       return KubernetesTarget.open(
           kubeconfig == null ? null : cli.resolve(kubeconfig),
