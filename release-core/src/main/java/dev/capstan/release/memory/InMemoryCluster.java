@@ -122,7 +122,8 @@ public final class InMemoryCluster implements Orchestrator, Store {
   /** Puts the objects of an item with the given stamp (or none), as if another tool wrote it. */
   public synchronized InMemoryCluster put(ResourceSpec spec, @Nullable OwnershipStamp stamp) {
     for (Manifest object : spec.render()) {
-      objects.put(object.ref(), new StoredObject(object, stamp, ContentHash.of(object)));
+      String hash = ContentHash.of(object);
+      objects.put(object.ref(), new StoredObject(object, stamp, hash, hash));
       learnKind(object);
     }
     return this;
@@ -138,7 +139,9 @@ public final class InMemoryCluster implements Orchestrator, Store {
     if (!changed.ref().equals(ref)) {
       throw new IllegalArgumentException("an edit must keep the ref " + ref.key());
     }
-    objects.put(ref, new StoredObject(changed, current.stamp, ContentHash.of(changed)));
+    objects.put(
+        ref,
+        new StoredObject(changed, current.stamp, ContentHash.of(changed), current.appliedHash));
     return this;
   }
 
@@ -280,6 +283,9 @@ public final class InMemoryCluster implements Orchestrator, Store {
       if (o.stamp != null) {
         node.set("stamp", Json.mapper().valueToTree(o.stamp));
       }
+      if (!o.appliedHash.equals(o.hash)) {
+        node.put("appliedHash", o.appliedHash);
+      }
     }
     ObjectNode recs = root.putObject("records");
     new TreeMap<>(records)
@@ -333,6 +339,16 @@ public final class InMemoryCluster implements Orchestrator, Store {
                 ? Json.mapper().treeToValue(node.get("stamp"), OwnershipStamp.class)
                 : null;
         c.put(spec, stamp);
+        String applied =
+            node.hasNonNull("appliedHash")
+                ? node.get("appliedHash").asText()
+                : stamp != null && !ContentHash.isKeyed(stamp.contentHash())
+                    ? stamp.contentHash()
+                    : null;
+        if (applied != null) {
+          StoredObject o = requireNonNull(c.objects.get(spec.ref()));
+          c.objects.put(spec.ref(), new StoredObject(o.content, o.stamp, o.hash, applied));
+        }
       }
       for (Map.Entry<String, JsonNode> release : root.path("records").properties()) {
         NavigableMap<Integer, Encoded> revs = new TreeMap<>();
@@ -376,7 +392,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
           StoredObject o = objects.get(ref);
           if (o != null) {
             String drift =
-                o.stamp != null && !o.stamp.contentHash().equals(o.hash)
+                o.stamp != null && !o.appliedHash.equals(o.hash)
                     ? "live content differs from what revision " + o.stamp.revision() + " applied"
                     : null;
             found.add(new LiveObject(ref, o.content, o.stamp, drift));
@@ -394,7 +410,8 @@ public final class InMemoryCluster implements Orchestrator, Store {
     boolean crash = enter(Operation.APPLY, key);
     synchronized (this) {
       log.add("apply:" + key);
-      objects.put(object.ref(), new StoredObject(object, stamp, ContentHash.of(object)));
+      String hash = ContentHash.of(object);
+      objects.put(object.ref(), new StoredObject(object, stamp, hash, hash));
       learnKind(object);
     }
     crashIf(crash, Operation.APPLY, key);
@@ -454,7 +471,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
       StoredObject o = objects.get(ref);
       done = false;
       if (o != null && o.stamp != null && o.stamp.ownedBy(owner)) {
-        objects.put(ref, new StoredObject(o.content, null, o.hash));
+        objects.put(ref, new StoredObject(o.content, null, o.hash, o.appliedHash));
         done = true;
       }
     }
@@ -705,15 +722,23 @@ public final class InMemoryCluster implements Orchestrator, Store {
     }
   }
 
+  /**
+   * An object, its stamp, the hash of its content and the hash of the content last written with a
+   * stamp ({@code apply}, {@code put}): they differ once an out-of-band edit changed it (drift).
+   * Drift is not read from the stamp's hash, since a Secret's is keyed per release.
+   */
   private static final class StoredObject {
     final Manifest content;
     final @Nullable OwnershipStamp stamp;
     final String hash;
+    final String appliedHash;
 
-    StoredObject(Manifest content, @Nullable OwnershipStamp stamp, String hash) {
+    StoredObject(
+        Manifest content, @Nullable OwnershipStamp stamp, String hash, String appliedHash) {
       this.content = content;
       this.stamp = stamp;
       this.hash = hash;
+      this.appliedHash = appliedHash;
     }
   }
 
