@@ -10,6 +10,7 @@ import dev.capstan.release.model.ResourceSpec;
 import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.model.VolumeSpec;
 import dev.capstan.release.port.Orchestrator;
+import dev.capstan.release.rollout.ConfigRollout;
 import dev.capstan.release.validate.ApiServerLimits;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -84,6 +85,7 @@ final class PayloadValidator {
             known, () -> ResourceRef.storageClass(storageClass), at + ".storageClass", problems);
       }
     }
+    problems.addAll(ConfigRollout.problems(payloads.objects()));
     problems.addAll(ApiServerLimits.check(payloads));
     checkKinds(payloads, cluster, problems);
     if (!problems.isEmpty()) {

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.event.ReleaseListener;
 import dev.capstan.release.model.DesiredResource;
+import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.Payloads;
@@ -13,7 +14,9 @@ import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.SecretHashKey;
 import dev.capstan.release.model.Waves;
+import dev.capstan.release.model.WithheldSecret;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
@@ -93,9 +96,26 @@ public final class ReleaseController {
    * @throws ClusterException if reading the record or the live state fails
    */
   public Plan plan(ReleaseSpec spec) {
+    return plan(spec, null);
+  }
+
+  /**
+   * Computes the plan for casting {@code spec} with its {@code payloads}, without changing
+   * anything: unlike {@link #plan(ReleaseSpec)}, it sees the config rollouts the cast would make
+   * (ARCHITECTURE.md, "Config rollouts").
+   *
+   * @param payloads the payloads of {@code spec}, or {@code null} to plan from the spec's hashes
+   *     alone (workloads that read config then plan as updates: their annotation is not known)
+   * @throws ReleaseException if the release is being uninstalled
+   * @throws ClusterException if reading the record or the live state fails
+   */
+  public Plan plan(ReleaseSpec spec, @Nullable Payloads payloads) {
     Release latest = latestRelease(spec.namespace(), spec.name()).orElse(null);
     checkCastable(spec, latest);
-    Plan plan = Planner.plan(spec, latest, observe(spec, latest));
+    EffectiveRelease effective =
+        EffectiveRelease.of(
+            spec, payloads, EffectiveRelease.keyOf(latest, SecretHashKey.generate()), latest);
+    Plan plan = plan(effective, latest, observe(spec, latest));
     emit(new ReleaseEvent.Planned(spec.qualifiedName(), plan));
     return plan;
   }
@@ -147,17 +167,93 @@ public final class ReleaseController {
    * @see #cast(ReleaseSpec, Payloads) for the other outcomes
    */
   public CastResult rollback(String namespace, String name, int revision) {
-    Release target = revision(namespace, name, revision);
-    return cast(rollbackSpec(target), target.payloads(), "rollback to " + revision);
+    return rollback(namespace, name, revision, Payloads.empty());
   }
 
   /**
-   * The plan a {@link #rollback} to {@code revision} would execute now; persists nothing.
+   * Casts revision {@code revision} forward as a new revision, taking the values of the Secrets it
+   * did not record ({@link ReleaseOptions#recordSecretValues()} off) from {@code secrets}: each
+   * must be given, hash as that revision's record says, and nothing else may be given. The new
+   * revision does not record them either.
+   *
+   * @param secrets the Secrets the revision withheld, given again (typed or manifests)
+   * @throws InvalidReleaseException naming each withheld Secret not given, given with other values,
+   *     or anything given that the revision recorded; nothing was written
+   * @see #rollback(String, String, int)
+   */
+  public CastResult rollback(String namespace, String name, int revision, Payloads secrets) {
+    Release target = revision(namespace, name, revision);
+    Payloads payloads = rollbackPayloads(target, secrets);
+    ReleaseSpec spec = rollbackSpec(target);
+    List<DesiredResource> resources = new ArrayList<>();
+    for (DesiredResource d : spec.resources()) {
+      resources.add(
+          new DesiredResource(
+              d.ref(),
+              payloads.hash(d.ref()).orElse(d.contentHash()),
+              payloads.get(d.ref()).map(Waves::of).orElse(d.wave())));
+    }
+    return cast(spec.withResources(resources), payloads, "rollback to " + revision);
+  }
+
+  /**
+   * The plan a {@link #rollback} to {@code revision} would execute now; persists nothing. Secrets
+   * whose values the revision did not record are planned by their recorded keyed hashes.
    *
    * @throws ReleaseNotFoundException if the release or the revision is not recorded
    */
   public Plan planRollback(String namespace, String name, int revision) {
-    return plan(rollbackSpec(revision(namespace, name, revision)));
+    Release target = revision(namespace, name, revision);
+    return plan(rollbackSpec(target), target.payloads());
+  }
+
+  /** The target's payloads with the withheld Secrets from {@code secrets}, checked. */
+  private Payloads rollbackPayloads(Release target, Payloads secrets) {
+    List<String> problems = new ArrayList<>();
+    String at = "revision " + target.revision() + " of " + target.qualifiedName();
+    @Nullable SecretHashKey key =
+        latestRelease(target.namespace(), target.name())
+            .map(Release::secretHashKey)
+            .orElse(target.secretHashKey());
+    Payloads payloads = target.payloads();
+    Set<ResourceRef> withheld = new TreeSet<>();
+    for (WithheldSecret w : target.withheldSecrets()) {
+      withheld.add(w.ref());
+      Optional<Manifest> given = secrets.get(w.ref());
+      if (given.isEmpty()) {
+        problems.add(
+            "payloads["
+                + w.ref().key()
+                + "]: "
+                + at
+                + " was recorded without this Secret's values (recordSecretValues off); give it"
+                + " again to roll back");
+      } else if (key == null || !key.verifies(given.get(), w.contentHash())) {
+        problems.add(
+            "payloads["
+                + w.ref().key()
+                + "]: the values given do not hash as "
+                + at
+                + " recorded them (keyed content hash differs); give the values that revision"
+                + " had");
+      } else {
+        payloads = payloads.with(secrets.item(w.ref()).orElseThrow());
+      }
+    }
+    for (ResourceRef ref : secrets.refs()) {
+      if (!withheld.contains(ref)) {
+        problems.add(
+            "payloads["
+                + ref.key()
+                + "]: "
+                + at
+                + " recorded this object; give only the Secrets whose values it did not record");
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new InvalidReleaseException(target.qualifiedName(), problems);
+    }
+    return payloads;
   }
 
   private Release revision(String namespace, String name, int revision) {
@@ -178,12 +274,15 @@ public final class ReleaseController {
                 resources.add(
                     new DesiredResource(
                         ref, h, Waves.of(target.payloads().get(ref).orElseThrow()))));
+    for (WithheldSecret w : target.withheldSecrets()) {
+      resources.add(new DesiredResource(w.ref(), w.contentHash()));
+    }
     return new ReleaseSpec(
         target.namespace(),
         target.name(),
         resources,
         target.references(),
-        ReleaseOptions.defaults(),
+        ReleaseOptions.defaults().withRecordSecretValues(target.withheldSecrets().isEmpty()),
         target.source(),
         target.version());
   }
@@ -232,8 +331,11 @@ public final class ReleaseController {
     Optional<StoredRelease> before = store.latestRecord(spec.namespace(), spec.name());
     Release latest = before.map(StoredRelease::release).orElse(null);
     checkCastable(spec, latest);
+    SecretHashKey fresh = SecretHashKey.generate();
+    EffectiveRelease effective =
+        EffectiveRelease.of(spec, payloads, EffectiveRelease.keyOf(latest, fresh), latest);
     LiveState live = observe(spec, latest);
-    Plan first = Planner.plan(spec, latest, live);
+    Plan first = plan(effective, latest, live);
     if (!first.applyable()) {
       // Another caster may have recorded and written between our two reads: look again once,
       // so it shows up as a held lease rather than as objects of an unknown install.
@@ -242,8 +344,10 @@ public final class ReleaseController {
         before = again;
         latest = again.map(StoredRelease::release).orElse(null);
         checkCastable(spec, latest);
+        effective =
+            EffectiveRelease.of(spec, payloads, EffectiveRelease.keyOf(latest, fresh), latest);
         live = observe(spec, latest);
-        first = Planner.plan(spec, latest, live);
+        first = plan(effective, latest, live);
       }
     }
     Plan plan = checkPlan(first, detached);
@@ -257,8 +361,10 @@ public final class ReleaseController {
       if (!sameVersion(before, now)) {
         latest = now.map(StoredRelease::release).orElse(null);
         checkCastable(spec, latest);
+        effective =
+            EffectiveRelease.of(spec, payloads, EffectiveRelease.keyOf(latest, fresh), latest);
         live = observe(spec, latest);
-        plan = checkPlan(Planner.plan(spec, latest, live), detached);
+        plan = checkPlan(plan(effective, latest, live), detached);
       }
       if (now.isPresent() && lease.grant().takenOver() != null) {
         latest = failInterrupted(now.get(), lease).release();
@@ -269,7 +375,7 @@ public final class ReleaseController {
       List<ResourceRef> previousRetained = latest == null ? List.of() : latest.retained();
       Map<ResourceRef, String> intent = new LinkedHashMap<>();
       previousOwns.forEach(o -> intent.put(o.ref(), o.contentHash()));
-      spec.resources().forEach(d -> intent.put(d.ref(), d.contentHash()));
+      effective.spec.resources().forEach(d -> intent.put(d.ref(), d.contentHash()));
       Release pending =
           new Release(
               id,
@@ -288,11 +394,12 @@ public final class ReleaseController {
               at,
               at,
               lease.grant().lease());
+      pending = withSecrets(pending, effective, payloads, spec.options());
       StoredRelease saved = store.createRecord(pending);
       emit(new ReleaseEvent.RecordSaved(release, plan.revision(), ReleaseStatus.PENDING));
       return new Prepared(
-          spec,
-          payloads,
+          effective.spec,
+          effective.objects,
           plan,
           live,
           pending,
@@ -308,6 +415,29 @@ public final class ReleaseController {
       lease.abandon();
       throw e;
     }
+  }
+
+  /** Plans the effective release (keyed Secret hashes, config rollouts and their reasons). */
+  private static Plan plan(EffectiveRelease effective, @Nullable Release latest, LiveState live) {
+    return Planner.plan(effective.spec, latest, live, effective.reasons);
+  }
+
+  /**
+   * The pending record with the release's key and, unless the options record Secrets' values, its
+   * Secrets withheld: the record then keeps their data keys and keyed hashes only.
+   */
+  private static Release withSecrets(
+      Release pending, EffectiveRelease effective, Payloads payloads, ReleaseOptions options) {
+    Release keyed = pending.withSecretHashKey(effective.key);
+    if (options.recordSecretValues()) {
+      return keyed;
+    }
+    List<WithheldSecret> withheld = effective.withheld(payloads);
+    Payloads kept = payloads;
+    for (WithheldSecret w : withheld) {
+      kept = kept.without(w.ref());
+    }
+    return keyed.withWithheldSecrets(kept, withheld);
   }
 
   /**

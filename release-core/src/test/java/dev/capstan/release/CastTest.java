@@ -72,7 +72,10 @@ class CastTest {
     OwnershipStamp stamp = h.cluster.stamp(WEB).orElseThrow();
     assertThat(stamp.owner()).isEqualTo(new ReleaseIdentity(NS, "app", "id-1"));
     assertThat(stamp.revision()).isEqualTo(1);
-    assertThat(stamp.contentHash()).isEqualTo(ContentHash.of(web("web:1")));
+    // web reads creds: its pod template carries the config hash (ConfigRollout)
+    assertThat(stamp.contentHash())
+        .isEqualTo(ContentHash.of(Fixtures.written(r.release(), p, WEB)))
+        .isNotEqualTo(ContentHash.of(web("web:1")));
     assertThat(stamp.manager()).isEqualTo("capstan");
     assertThat(h.controller.get(NS, "app")).contains(r.release());
   }

@@ -8,6 +8,7 @@ import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.ResourceSpec;
@@ -78,6 +79,30 @@ final class Fixtures {
 
   static ReleaseSpec spec(String name, Payloads payloads) {
     return ReleaseSpec.of(NS, name, payloads);
+  }
+
+  /**
+   * What a cast of {@code payloads} by {@code release} writes: Secrets' hashes keyed with the
+   * release's key, config readers annotated ({@link EffectiveRelease}).
+   */
+  static EffectiveRelease effective(Release release, Payloads payloads) {
+    return EffectiveRelease.of(
+        ReleaseSpec.of(release.namespace(), release.name(), payloads),
+        payloads,
+        java.util.Objects.requireNonNull(release.secretHashKey(), "secretHashKey"),
+        null);
+  }
+
+  /** The owned set of a cast of {@code payloads} by {@code release}, with the hashes it stamps. */
+  static List<dev.capstan.release.model.OwnedResource> owns(Release release, Payloads payloads) {
+    return effective(release, payloads).spec.resources().stream()
+        .map(d -> new dev.capstan.release.model.OwnedResource(d.ref(), d.contentHash()))
+        .toList();
+  }
+
+  /** The object a cast of {@code payloads} by {@code release} writes at {@code ref}. */
+  static Manifest written(Release release, Payloads payloads, ResourceRef ref) {
+    return effective(release, payloads).objects.get(ref).orElseThrow();
   }
 
   /** A controller, its cluster, clock and the events it emitted. */

@@ -14,7 +14,7 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * The one encoding of release records that every store shares: gzip-compressed JSON {@code
- * {"schemaVersion": 2, "release": {...}}}, keys sorted, so the same record is the same bytes in a
+ * {"schemaVersion": 3, "release": {...}}}, keys sorted, so the same record is the same bytes in a
  * Kubernetes Secret, a database row or a file.
  *
  * <p>Schema 2 (open kinds) names objects by apiVersion, kind, namespace and name, and holds any
@@ -23,12 +23,17 @@ import java.util.zip.GZIPOutputStream;
  * Deployment and its Service), so upgrading Capstan loses no history. The next cast of such a
  * release re-applies every object once, since the content hashes are now of the rendered objects.
  *
- * <p>Records hold the release's payloads, secrets included: stores must keep the bytes as secret as
- * the secrets themselves (the Kubernetes store uses Secret objects).
+ * <p>Schema 3 adds, additively, the release's {@code secretHashKey} (base64) and its {@code
+ * withheldSecrets}; records of schema 2 (and 1) have neither and still decode: the next cast makes
+ * a key.
+ *
+ * <p>Records hold the release's payloads, secrets included unless a cast kept their values out
+ * ({@code recordSecretValues} off), and the key that hashes its Secrets: stores must keep the bytes
+ * as secret as the secrets themselves (the Kubernetes store uses Secret objects).
  */
 public final class ReleaseRecordCodec {
   /** The schema version this library writes. */
-  public static final int SCHEMA_VERSION = 2;
+  public static final int SCHEMA_VERSION = 3;
 
   /** The oldest schema version this library reads. */
   public static final int OLDEST_READABLE_VERSION = 1;

@@ -20,6 +20,9 @@ public final class Copies {
   /** The label and annotation prefix reserved for Capstan's ownership stamp. */
   public static final String RESERVED_PREFIX = "capstan.dev/";
 
+  /** The one reserved annotation a typed spec may carry: its config-rollout opt-out. */
+  static final String CONFIG_ROLLOUT = "capstan.dev/config-rollout";
+
   private Copies() {}
 
   /** An unmodifiable, key-sorted copy; null map means empty; null keys or values are rejected. */
@@ -47,15 +50,16 @@ public final class Copies {
 
   /**
    * Copies and checks Kubernetes-style labels or annotations: keys are {@code [prefix/]name} with a
-   * DNS-1123 subdomain prefix; the {@code capstan.dev/} prefix is reserved for the ownership stamp;
-   * label values must be 63 characters of the label alphabet (annotation values are free text).
+   * DNS-1123 subdomain prefix; the {@code capstan.dev/} prefix is reserved for the ownership stamp
+   * (except the annotation {@code capstan.dev/config-rollout}); label values must be 63 characters
+   * of the label alphabet (annotation values are free text).
    */
   public static SortedMap<String, String> metadata(
       @Nullable Map<String, String> map, String field, boolean labels) {
     SortedMap<String, String> copy = sortedMap(map, field);
     for (Map.Entry<String, String> e : copy.entrySet()) {
       String key = e.getKey();
-      if (key.startsWith(RESERVED_PREFIX)) {
+      if (key.startsWith(RESERVED_PREFIX) && !(!labels && key.equals(CONFIG_ROLLOUT))) {
         throw new IllegalArgumentException(
             field
                 + " key must not use the prefix reserved for the ownership stamp ("

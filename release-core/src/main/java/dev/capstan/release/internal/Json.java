@@ -24,6 +24,7 @@ import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.ResourceSpec;
+import dev.capstan.release.model.SecretHashKey;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.SecretValue;
 import dev.capstan.release.model.ServiceSpec;
@@ -74,6 +75,8 @@ public final class Json {
     module.setMixInAnnotation(ResourceSpec.class, ResourceSpecMixin.class);
     module.addSerializer(Payloads.class, new PayloadsSerializer());
     module.addDeserializer(Payloads.class, new PayloadsDeserializer());
+    module.addSerializer(SecretHashKey.class, new SecretHashKeySerializer());
+    module.addDeserializer(SecretHashKey.class, new SecretHashKeyDeserializer());
     return JsonMapper.builder()
         .addModule(module)
         .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
@@ -179,6 +182,27 @@ public final class Json {
     public void serialize(SecretValue value, JsonGenerator gen, SerializerProvider provider)
         throws IOException {
       gen.writeString(value.base64());
+    }
+  }
+
+  /** The key in base64: only records hold it (this mapper is not used for output). */
+  private static final class SecretHashKeySerializer extends JsonSerializer<SecretHashKey> {
+    @Override
+    public void serialize(SecretHashKey value, JsonGenerator gen, SerializerProvider provider)
+        throws IOException {
+      gen.writeString(value.toBase64());
+    }
+  }
+
+  /** Reads the key; a malformed one is refused without echoing it. */
+  private static final class SecretHashKeyDeserializer extends JsonDeserializer<SecretHashKey> {
+    @Override
+    public SecretHashKey deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+      try {
+        return SecretHashKey.ofBase64(p.getValueAsString(""));
+      } catch (IllegalArgumentException e) {
+        throw ctxt.weirdStringException("(hidden)", SecretHashKey.class, e.getMessage());
+      }
     }
   }
 

@@ -123,7 +123,8 @@ public final class InMemoryCluster implements Orchestrator, Store {
   /** Puts the objects of an item with the given stamp (or none), as if another tool wrote it. */
   public synchronized InMemoryCluster put(ResourceSpec spec, @Nullable OwnershipStamp stamp) {
     for (Manifest object : spec.render()) {
-      store(object.ref(), object, stamp, ContentHash.of(object));
+      String hash = ContentHash.of(object);
+      store(object.ref(), object, stamp, hash, hash);
       learnKind(object);
     }
     return this;
@@ -139,7 +140,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
     if (!changed.ref().equals(ref)) {
       throw new IllegalArgumentException("an edit must keep the ref " + ref.key());
     }
-    store(ref, changed, current.stamp, ContentHash.of(changed));
+    store(ref, changed, current.stamp, ContentHash.of(changed), current.appliedHash);
     return this;
   }
 
@@ -281,6 +282,9 @@ public final class InMemoryCluster implements Orchestrator, Store {
       if (o.stamp != null) {
         node.set("stamp", Json.mapper().valueToTree(o.stamp));
       }
+      if (!o.appliedHash.equals(o.hash)) {
+        node.put("appliedHash", o.appliedHash);
+      }
     }
     ObjectNode recs = root.putObject("records");
     new TreeMap<>(records)
@@ -334,6 +338,18 @@ public final class InMemoryCluster implements Orchestrator, Store {
                 ? Json.mapper().treeToValue(node.get("stamp"), OwnershipStamp.class)
                 : null;
         c.put(spec, stamp);
+        String applied =
+            node.hasNonNull("appliedHash")
+                ? node.get("appliedHash").asText()
+                : stamp != null && !ContentHash.isKeyed(stamp.contentHash())
+                    ? stamp.contentHash()
+                    : null;
+        if (applied != null) {
+          StoredObject o = requireNonNull(c.objects.get(spec.ref()));
+          c.objects.put(
+              spec.ref(),
+              new StoredObject(o.content, o.stamp, o.hash, applied, o.uid, o.version));
+        }
       }
       for (Map.Entry<String, JsonNode> release : root.path("records").properties()) {
         NavigableMap<Integer, Encoded> revs = new TreeMap<>();
@@ -377,7 +393,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
           StoredObject o = objects.get(ref);
           if (o != null) {
             String drift =
-                o.stamp != null && !o.stamp.contentHash().equals(o.hash)
+                o.stamp != null && !o.appliedHash.equals(o.hash)
                     ? "live content differs from what revision " + o.stamp.revision() + " applied"
                     : null;
             found.add(
@@ -396,7 +412,8 @@ public final class InMemoryCluster implements Orchestrator, Store {
     boolean crash = enter(Operation.APPLY, key);
     synchronized (this) {
       log.add("apply:" + key);
-      store(object.ref(), object, stamp, ContentHash.of(object));
+      String hash = ContentHash.of(object);
+      store(object.ref(), object, stamp, hash, hash);
       learnKind(object);
     }
     crashIf(crash, Operation.APPLY, key);
@@ -456,7 +473,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
       StoredObject o = objects.get(ref);
       done = false;
       if (o != null && o.stamp != null && o.stamp.ownedBy(owner)) {
-        store(ref, o.content, null, o.hash);
+        store(ref, o.content, null, o.hash, o.appliedHash);
         done = true;
       }
     }
@@ -712,25 +729,42 @@ public final class InMemoryCluster implements Orchestrator, Store {
    * uid otherwise, and a new resource version either way.
    */
   private void store(
-      ResourceRef ref, Manifest content, @Nullable OwnershipStamp stamp, String hash) {
+      ResourceRef ref,
+      Manifest content,
+      @Nullable OwnershipStamp stamp,
+      String hash,
+      String appliedHash) {
     StoredObject current = objects.get(ref);
     long version = ++objectWrites;
     String uid = current == null ? "uid-" + version : current.uid;
-    objects.put(ref, new StoredObject(content, stamp, hash, uid, version));
+    objects.put(ref, new StoredObject(content, stamp, hash, appliedHash, uid, version));
   }
 
+  /**
+   * An object, its stamp, the hash of its content and the hash of the content last written with a
+   * stamp ({@code apply}, {@code put}): they differ once an out-of-band edit changed it (drift).
+   * Drift is not read from the stamp's hash, since a Secret's is keyed per release. The uid and
+   * version are what the API server would report.
+   */
   private static final class StoredObject {
     final Manifest content;
     final @Nullable OwnershipStamp stamp;
     final String hash;
+    final String appliedHash;
     final String uid;
     final long version;
 
     StoredObject(
-        Manifest content, @Nullable OwnershipStamp stamp, String hash, String uid, long version) {
+        Manifest content,
+        @Nullable OwnershipStamp stamp,
+        String hash,
+        String appliedHash,
+        String uid,
+        long version) {
       this.content = content;
       this.stamp = stamp;
       this.hash = hash;
+      this.appliedHash = appliedHash;
       this.uid = uid;
       this.version = version;
     }

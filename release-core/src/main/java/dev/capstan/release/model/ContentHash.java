@@ -15,6 +15,9 @@ public final class ContentHash {
   /** The prefix of every hash. */
   public static final String PREFIX = "sha256:";
 
+  /** The prefix of a Secret's hash keyed per release ({@link SecretHashKey}). */
+  public static final String KEYED_PREFIX = "hmac-sha256:";
+
   private ContentHash() {}
 
   /** The content hash of an object. */
@@ -35,11 +38,23 @@ public final class ContentHash {
     return new String(Json.canonical(object.content()), StandardCharsets.UTF_8);
   }
 
-  /** Whether {@code hash} has the form this class produces. */
+  /**
+   * Whether {@code hash} has the form this class produces, or the form of a Secret's keyed hash
+   * ({@link SecretHashKey}).
+   */
   public static boolean isValid(String hash) {
-    return hash.length() == PREFIX.length() + 64
-        && hash.startsWith(PREFIX)
-        && hash.substring(PREFIX.length()).chars().allMatch(c -> Character.digit(c, 16) >= 0);
+    return hasForm(hash, PREFIX) || isKeyed(hash);
+  }
+
+  /** Whether {@code hash} is a Secret's hash keyed per release ({@link SecretHashKey}). */
+  public static boolean isKeyed(String hash) {
+    return hasForm(hash, KEYED_PREFIX);
+  }
+
+  private static boolean hasForm(String hash, String prefix) {
+    return hash.length() == prefix.length() + 64
+        && hash.startsWith(prefix)
+        && hash.substring(prefix.length()).chars().allMatch(c -> Character.digit(c, 16) >= 0);
   }
 
   static String sha256Hex(byte[] bytes) {

@@ -30,6 +30,10 @@ import org.jspecify.annotations.Nullable;
  * @param createdAt when this revision was first saved
  * @param updatedAt when it was last saved
  * @param lease who is working on this revision while it is pending or uninstalling, or {@code null}
+ * @param secretHashKey the release's key for the content hashes of its Secrets (the same in every
+ *     revision), or {@code null} in a record written before keys existed: the next cast makes one
+ * @param withheldSecrets the Secrets whose values this revision did not record (their keys and
+ *     keyed hashes only; {@link ReleaseOptions#recordSecretValues()}); {@code payloads} lacks them
  */
 public record Release(
     String id,
@@ -47,7 +51,9 @@ public record Release(
     @Nullable String failure,
     Instant createdAt,
     Instant updatedAt,
-    @Nullable Lease lease) {
+    @Nullable Lease lease,
+    @Nullable SecretHashKey secretHashKey,
+    List<WithheldSecret> withheldSecrets) {
 
   /** Requires every part; keeps {@code owns} in apply order and the ref lists sorted. */
   public Release {
@@ -70,6 +76,49 @@ public record Release(
     requireNonNull(payloads, "payloads");
     requireNonNull(createdAt, "createdAt");
     requireNonNull(updatedAt, "updatedAt");
+    withheldSecrets =
+        Copies.list(withheldSecrets, "withheldSecrets").stream()
+            .sorted((a, b) -> ResourceRef.APPLY_ORDER.compare(a.ref(), b.ref()))
+            .toList();
+  }
+
+  /** A revision without a secret hash key and with every Secret's values recorded. */
+  public Release(
+      String id,
+      String namespace,
+      String name,
+      int revision,
+      ReleaseStatus status,
+      List<OwnedResource> owns,
+      List<ResourceRef> references,
+      List<ResourceRef> retained,
+      @Nullable String source,
+      @Nullable String version,
+      @Nullable String description,
+      Payloads payloads,
+      @Nullable String failure,
+      Instant createdAt,
+      Instant updatedAt,
+      @Nullable Lease lease) {
+    this(
+        id,
+        namespace,
+        name,
+        revision,
+        status,
+        owns,
+        references,
+        retained,
+        source,
+        version,
+        description,
+        payloads,
+        failure,
+        createdAt,
+        updatedAt,
+        lease,
+        null,
+        List.of());
   }
 
   /** The release's identity: namespace, name and id. */
@@ -137,6 +186,23 @@ public record Release(
     return edit(d -> d.lease = lease);
   }
 
+  /** A copy with the given secret hash key. */
+  public Release withSecretHashKey(@Nullable SecretHashKey secretHashKey) {
+    return edit(d -> d.secretHashKey = secretHashKey);
+  }
+
+  /**
+   * A copy whose payloads lack the values of {@code withheld} (the items that render them removed),
+   * listed as withheld secrets instead.
+   */
+  public Release withWithheldSecrets(Payloads payloads, List<WithheldSecret> withheld) {
+    return edit(
+        d -> {
+          d.payloads = payloads;
+          d.withheldSecrets = withheld;
+        });
+  }
+
   private Release edit(Consumer<Draft> change) {
     Draft d = new Draft(this);
     change.accept(d);
@@ -152,11 +218,13 @@ public record Release(
         source,
         version,
         description,
-        payloads,
+        d.payloads,
         d.failure,
         createdAt,
         d.updatedAt,
-        d.lease);
+        d.lease,
+        d.secretHashKey,
+        d.withheldSecrets);
   }
 
   /** The fields a wither may change. */
@@ -167,6 +235,9 @@ public record Release(
     @Nullable String failure;
     Instant updatedAt;
     @Nullable Lease lease;
+    @Nullable SecretHashKey secretHashKey;
+    Payloads payloads;
+    List<WithheldSecret> withheldSecrets;
 
     Draft(Release r) {
       status = r.status;
@@ -175,6 +246,9 @@ public record Release(
       failure = r.failure;
       updatedAt = r.updatedAt;
       lease = r.lease;
+      secretHashKey = r.secretHashKey;
+      payloads = r.payloads;
+      withheldSecrets = r.withheldSecrets;
     }
   }
 }

@@ -14,18 +14,22 @@ import java.time.Duration;
  * @param allowCrdDeletion let prune delete a CustomResourceDefinition the release no longer wants;
  *     off by default, since deleting a CRD deletes every custom resource of it, cluster-wide (the
  *     CRD is un-stamped and kept instead)
+ * @param recordSecretValues keep Secrets' values in the release record, for rollback (the default);
+ *     when off, the record holds each Secret's data keys and keyed content hash only, and a
+ *     rollback to the revision takes the values from the caller
  */
 public record ReleaseOptions(
     boolean adopt,
     boolean atomic,
     boolean createNamespace,
     Duration timeout,
-    boolean allowCrdDeletion) {
+    boolean allowCrdDeletion,
+    boolean recordSecretValues) {
   /** The default readiness timeout, 15 minutes. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(15);
 
   private static final ReleaseOptions DEFAULTS =
-      new ReleaseOptions(false, false, false, DEFAULT_TIMEOUT, false);
+      new ReleaseOptions(false, false, false, DEFAULT_TIMEOUT, false, true);
 
   /** Requires a positive timeout. */
   public ReleaseOptions {
@@ -35,6 +39,16 @@ public record ReleaseOptions(
     }
   }
 
+  /** Options that record Secrets' values. */
+  public ReleaseOptions(
+      boolean adopt,
+      boolean atomic,
+      boolean createNamespace,
+      Duration timeout,
+      boolean allowCrdDeletion) {
+    this(adopt, atomic, createNamespace, timeout, allowCrdDeletion, true);
+  }
+
   /** No adopt, not atomic, no namespace creation, 15 minutes. */
   public static ReleaseOptions defaults() {
     return DEFAULTS;
@@ -42,26 +56,37 @@ public record ReleaseOptions(
 
   /** A copy with {@code adopt} set. */
   public ReleaseOptions withAdopt(boolean adopt) {
-    return new ReleaseOptions(adopt, atomic, createNamespace, timeout, allowCrdDeletion);
+    return new ReleaseOptions(
+        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues);
   }
 
   /** A copy with {@code atomic} set. */
   public ReleaseOptions withAtomic(boolean atomic) {
-    return new ReleaseOptions(adopt, atomic, createNamespace, timeout, allowCrdDeletion);
+    return new ReleaseOptions(
+        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues);
   }
 
   /** A copy with {@code createNamespace} set. */
   public ReleaseOptions withCreateNamespace(boolean createNamespace) {
-    return new ReleaseOptions(adopt, atomic, createNamespace, timeout, allowCrdDeletion);
+    return new ReleaseOptions(
+        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues);
   }
 
   /** A copy with the given readiness timeout. */
   public ReleaseOptions withTimeout(Duration timeout) {
-    return new ReleaseOptions(adopt, atomic, createNamespace, timeout, allowCrdDeletion);
+    return new ReleaseOptions(
+        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues);
   }
 
   /** A copy with {@code allowCrdDeletion} set. */
   public ReleaseOptions withAllowCrdDeletion(boolean allowCrdDeletion) {
-    return new ReleaseOptions(adopt, atomic, createNamespace, timeout, allowCrdDeletion);
+    return new ReleaseOptions(
+        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues);
+  }
+
+  /** A copy with {@code recordSecretValues} set. */
+  public ReleaseOptions withRecordSecretValues(boolean recordSecretValues) {
+    return new ReleaseOptions(
+        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues);
   }
 }

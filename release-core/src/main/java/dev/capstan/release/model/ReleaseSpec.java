@@ -131,6 +131,11 @@ public record ReleaseSpec(
     return new ReleaseSpec(namespace, name, resources, copy, options, source, version);
   }
 
+  /** A copy with the given desired resources (kept in apply order). */
+  public ReleaseSpec withResources(List<DesiredResource> resources) {
+    return new ReleaseSpec(namespace, name, resources, references, options, source, version);
+  }
+
   /** A copy with the given options. */
   public ReleaseSpec withOptions(ReleaseOptions options) {
     return new ReleaseSpec(namespace, name, resources, references, options, source, version);

@@ -72,6 +72,20 @@ public final class Planner {
    * @return the plan, changes in execution order
    */
   public static Plan plan(ReleaseSpec spec, @Nullable Release latest, LiveState live) {
+    return plan(spec, latest, live, Map.of());
+  }
+
+  /**
+   * Plans a cast of {@code spec}, giving an update of an object listed in {@code updateReasons}
+   * that reason (e.g. {@code config changed: ConfigMap/shop/web-config}).
+   *
+   * @see #plan(ReleaseSpec, Release, LiveState)
+   */
+  public static Plan plan(
+      ReleaseSpec spec,
+      @Nullable Release latest,
+      LiveState live,
+      Map<ResourceRef, String> updateReasons) {
     ReleaseIdentity self = latest == null ? null : latest.identity();
     List<OwnedResource> owns = latest == null ? List.of() : latest.owns();
     Set<ResourceRef> retained = latest == null ? Set.of() : new HashSet<>(latest.retained());
@@ -95,7 +109,14 @@ public final class Planner {
         recordedHash = owns.get(next++).contentHash();
       }
       applies.add(
-          planDesired(d, live.get(d.ref()), recordedHash, retained.contains(d.ref()), self, spec));
+          planDesired(
+              d,
+              live.get(d.ref()),
+              recordedHash,
+              retained.contains(d.ref()),
+              self,
+              spec,
+              updateReasons.get(d.ref())));
     }
     dropped.addAll(owns.subList(next, owns.size()));
     applies.sort(EXECUTION_ORDER);
@@ -145,7 +166,8 @@ public final class Planner {
       @Nullable String recordedHash,
       boolean retained,
       @Nullable ReleaseIdentity self,
-      ReleaseSpec spec) {
+      ReleaseSpec spec,
+      @Nullable String updateReason) {
     ResourceRef ref = d.ref();
     String hash = d.contentHash();
     int wave = d.wave();
@@ -182,7 +204,7 @@ public final class Planner {
     if (self != null && stamp.ownedBy(self)) {
       String base = recordedHash != null ? recordedHash : stamp.contentHash();
       if (!base.equals(hash)) {
-        return PlannedChange.of(ref, Action.UPDATE, null, hash, wave);
+        return PlannedChange.of(ref, Action.UPDATE, updateReason, hash, wave);
       }
       if (!stamp.contentHash().equals(hash)) {
         // recorded at the desired content by an attempt that failed before writing this object

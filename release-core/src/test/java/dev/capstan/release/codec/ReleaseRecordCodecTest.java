@@ -12,10 +12,12 @@ import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.SecretHashKey;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.SecretValue;
 import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.model.VolumeSpec;
+import dev.capstan.release.model.WithheldSecret;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -27,6 +29,7 @@ import org.junit.jupiter.api.Test;
 
 class ReleaseRecordCodecTest {
   private static final Instant T = Instant.parse("2026-01-01T00:00:00Z");
+  private static final String HASH = "sha256:" + "ab".repeat(32);
 
   static Release sample() {
     ServiceSpec web =
@@ -105,7 +108,7 @@ class ReleaseRecordCodecTest {
         new String(
             new GZIPInputStream(new java.io.ByteArrayInputStream(a)).readAllBytes(),
             StandardCharsets.UTF_8);
-    assertThat(json).startsWith("{\"schemaVersion\":2,\"release\":{\"createdAt\":");
+    assertThat(json).startsWith("{\"schemaVersion\":3,\"release\":{\"createdAt\":");
     assertThat(json)
         .contains("\"kind\":\"service\"")
         .contains(
@@ -202,13 +205,81 @@ class ReleaseRecordCodecTest {
 
   @Test
   void rejectsAnotherSchemaVersion() throws Exception {
-    byte[] other = gzip("{\"schemaVersion\":3,\"release\":{}}");
+    byte[] other = gzip("{\"schemaVersion\":4,\"release\":{}}");
 
     assertThatThrownBy(() -> ReleaseRecordCodec.decode(other))
         .isInstanceOf(RecordFormatException.class)
         .hasMessage(
-            "release record schemaVersion must be from 1 to 2: 3 (written by a different Capstan"
+            "release record schemaVersion must be from 1 to 3: 4 (written by a different Capstan"
                 + " version)");
+  }
+
+  @Test
+  void theSecretHashKeyAndWithheldSecretsRoundTripAndTheKeyNeverPrints() throws Exception {
+    SecretHashKey key = SecretHashKey.generate();
+    ResourceRef creds = ResourceRef.parse("Secret/default/creds");
+    Release release =
+        sample()
+            .withSecretHashKey(key)
+            .withWithheldSecrets(
+                sample().payloads().without(creds),
+                List.of(new WithheldSecret(creds, List.of("pw", "bin"), key.keyed(HASH))));
+
+    byte[] bytes = ReleaseRecordCodec.encode(release);
+    Release back = ReleaseRecordCodec.decode(bytes);
+
+    assertThat(back).isEqualTo(release);
+    assertThat(back.secretHashKey()).isEqualTo(key);
+    assertThat(back.withheldSecrets())
+        .containsExactly(new WithheldSecret(creds, List.of("bin", "pw"), key.keyed(HASH)));
+    assertThat(back.payloads().get(creds)).isEmpty();
+    String json =
+        new String(
+            new GZIPInputStream(new java.io.ByteArrayInputStream(bytes)).readAllBytes(),
+            StandardCharsets.UTF_8);
+    assertThat(json)
+        .contains("\"secretHashKey\":\"" + key.toBase64() + "\"")
+        .contains("\"withheldSecrets\":[{\"contentHash\":\"hmac-sha256:");
+    assertThat(release.toString())
+        .contains("secretHashKey=SecretHashKey(hidden)")
+        .doesNotContain(key.toBase64());
+  }
+
+  @Test
+  void aSchema2RecordDecodesWithoutAKeyAndWithEveryValueRecorded() throws Exception {
+    String json =
+        new String(
+                new GZIPInputStream(
+                        new java.io.ByteArrayInputStream(ReleaseRecordCodec.encode(sample())))
+                    .readAllBytes(),
+                StandardCharsets.UTF_8)
+            .replace("\"schemaVersion\":3", "\"schemaVersion\":2")
+            .replace(",\"withheldSecrets\":[]", "");
+    assertThat(json).doesNotContain("secretHashKey").doesNotContain("withheldSecrets");
+
+    Release back = ReleaseRecordCodec.decode(gzip(json));
+
+    assertThat(back).isEqualTo(sample());
+    assertThat(back.secretHashKey()).isNull();
+    assertThat(back.withheldSecrets()).isEmpty();
+  }
+
+  @Test
+  void aMalformedKeyIsRefusedWithoutEchoingIt() throws Exception {
+    String json =
+        new String(
+                new GZIPInputStream(
+                        new java.io.ByteArrayInputStream(ReleaseRecordCodec.encode(sample())))
+                    .readAllBytes(),
+                StandardCharsets.UTF_8)
+            .replace("\"withheldSecrets\":[]", "\"secretHashKey\":\"c2hvcnQta2V5LXZhbHVl\"");
+
+    assertThatThrownBy(() -> ReleaseRecordCodec.decode(gzip(json)))
+        .isInstanceOf(RecordFormatException.class)
+        .hasMessageStartingWith("release record is malformed")
+        .hasMessageContaining("secret hash key must be 32 bytes: 15 bytes given")
+        .message()
+        .doesNotContain("c2hvcnQta2V5LXZhbHVl");
   }
 
   @Test

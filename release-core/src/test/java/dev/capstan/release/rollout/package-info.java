@@ -1,0 +1,4 @@
+@NullMarked
+package dev.capstan.release.rollout;
+
+import org.jspecify.annotations.NullMarked;
