@@ -120,6 +120,29 @@ public final class ReleaseController {
     return plan;
   }
 
+  /**
+   * Computes the plan for {@code spec}, as {@link #plan(ReleaseSpec)} does, with a field-level diff
+   * on every update, repair and adoption ({@link PlannedChange#diff()}): the live object before,
+   * against what the cluster would store after applying {@code payloads} (on Kubernetes a
+   * server-side apply dry run per such object, so defaults and the fields of other managers are
+   * accounted for). Creates, prunes and unchanged objects cost no extra request. For a plan a
+   * person reviews; {@link #cast} plans without diffs.
+   *
+   * @throws InvalidReleaseException if the payloads do not match the spec; nothing was written
+   * @throws ReleaseException if the release is being uninstalled
+   * @throws ClusterException if reading the record or the live state, or a dry run, fails
+   */
+  public Plan planWithDiff(ReleaseSpec spec, Payloads payloads) {
+    PayloadValidator.validate(spec, payloads, ports.orchestrator());
+    Release latest = latestRelease(spec.namespace(), spec.name()).orElse(null);
+    checkCastable(spec, latest);
+    LiveState live = observe(spec, latest);
+    Plan plan =
+        PlanDiffs.attach(Planner.plan(spec, latest, live), live, payloads, ports.orchestrator());
+    emit(new ReleaseEvent.Planned(spec.qualifiedName(), plan));
+    return plan;
+  }
+
   /** The latest revision of a release, tombstones included. */
   public Optional<Release> get(String namespace, String name) {
     return latestRelease(namespace, name);
@@ -254,6 +277,17 @@ public final class ReleaseController {
       throw new InvalidReleaseException(target.qualifiedName(), problems);
     }
     return payloads;
+  }
+
+  /**
+   * The plan a {@link #rollback} to {@code revision} would execute now, with field-level diffs as
+   * {@link #planWithDiff} computes them; persists nothing.
+   *
+   * @throws ReleaseNotFoundException if the release or the revision is not recorded
+   */
+  public Plan planRollbackWithDiff(String namespace, String name, int revision) {
+    Release target = revision(namespace, name, revision);
+    return planWithDiff(rollbackSpec(target), target.payloads());
   }
 
   private Release revision(String namespace, String name, int revision) {

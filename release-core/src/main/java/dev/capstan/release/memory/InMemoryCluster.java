@@ -209,8 +209,8 @@ public final class InMemoryCluster implements Orchestrator, Store {
 
   /**
    * Every operation since creation or {@link #clearOperations()}, in order: {@code
-   * observe:apps/Deployment/default} (kind and namespace), {@code apply:KEY}, {@code delete:KEY},
-   * {@code unstamp:KEY}, {@code verify}, {@code namespace:NAME}, {@code
+   * observe:apps/Deployment/default} (kind and namespace), {@code apply:KEY}, {@code dry-run:KEY},
+   * {@code delete:KEY}, {@code unstamp:KEY}, {@code verify}, {@code namespace:NAME}, {@code
    * record:create:NS/NAME#REV:STATUS}, {@code record:update:NS/NAME#REV:STATUS}, {@code
    * record:delete:NS/NAME#REV}, {@code record:read:NS/NAME}, {@code lease:acquire:NS/NAME}, {@code
    * lease:renew:NS/NAME}, {@code lease:release:NS/NAME}.
@@ -417,6 +417,18 @@ public final class InMemoryCluster implements Orchestrator, Store {
       learnKind(object);
     }
     crashIf(crash, Operation.APPLY, key);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>In memory an object is stored exactly as applied, so the result is {@code object}; the call
+   * is logged as {@code dry-run:KEY} and changes nothing.
+   */
+  @Override
+  public synchronized Manifest dryRunApply(Manifest object, @Nullable OwnershipStamp stamp) {
+    log.add("dry-run:" + object.ref().key());
+    return object;
   }
 
   /** An applied CRD makes its kind served. */

@@ -6,24 +6,39 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.common.Escapes;
+import dev.capstan.release.diff.FieldChange;
 import dev.capstan.release.model.ReleaseIdentity;
+import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 
 /**
- * Renders plans for people (a terraform-style block) and for programs (JSON). Plans carry no
- * content, only references, actions and reasons, so no secret value can appear in either form.
+ * Renders plans for people (a terraform-style block) and for programs (JSON). A change with a
+ * field-level diff ({@link PlannedChange#diff()}) lists its changed fields under it, unified-diff
+ * style: {@code -} the value before, {@code +} the value after, each with its full path as context;
+ * a secret field only as {@code ~ data.password: (changed)}. Plans hold no secret value, so none
+ * can appear in either form.
  *
  * <pre>
- *   + create     secret/default/creds
- *   ~ update     configmap/default/settings
- *   ! repair     service/default/web  (drift: live content differs from what revision 1 applied)
- *   - prune      configmap/default/legacy  ⚠ destructive
+ *   + create     Secret/default/creds
+ *   ~ update     apps/Deployment/default/web
+ *       - spec.template.spec.containers[name=web].image: "ghcr.io/acme/web:1.0.0"
+ *       + spec.template.spec.containers[name=web].image: "ghcr.io/acme/web:1.1.0"
+ *   ~ update     Secret/default/db
+ *       ~ data.password: (changed)
+ *   ! repair     Service/default/web  (drift: live content differs from what revision 1 applied)
+ *   - prune      ConfigMap/default/legacy  ⚠ destructive
  * </pre>
  */
 public final class PlanRenderer {
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  /** At most this many changed fields are listed per object in text; JSON has them all. */
+  static final int MAX_FIELDS = 40;
+
+  /** A value longer than this is cut in text; JSON has it whole. */
+  static final int MAX_VALUE = 120;
 
   private PlanRenderer() {}
 
@@ -64,6 +79,7 @@ public final class PlanRenderer {
         out.append("  ⚠ destructive");
       }
       out.append('\n');
+      diffText(out, c.diff());
     }
     out.append("Summary: ").append(summary(plan)).append('\n');
     if (!plan.applyable()) {
@@ -76,6 +92,34 @@ public final class PlanRenderer {
       out.append("No changes: every object is up to date.\n");
     }
     return out.toString();
+  }
+
+  private static void diffText(StringBuilder out, List<FieldChange> diff) {
+    int shown = 0;
+    for (FieldChange f : diff) {
+      if (shown == MAX_FIELDS) {
+        out.append("      … ")
+            .append(diff.size() - shown)
+            .append(" more changed fields (the JSON plan lists them all)\n");
+        return;
+      }
+      shown++;
+      String path = Escapes.escape(f.path());
+      if (f.secret()) {
+        out.append("      ~ ").append(path).append(": (").append(f.op().word()).append(")\n");
+        continue;
+      }
+      if (f.before() != null) {
+        out.append("      - ").append(path).append(": ").append(show(f.before())).append('\n');
+      }
+      if (f.after() != null) {
+        out.append("      + ").append(path).append(": ").append(show(f.after())).append('\n');
+      }
+    }
+  }
+
+  private static String show(Object value) {
+    return FieldChange.display(value, MAX_VALUE);
   }
 
   /** {@code 1 create, 2 update, ...}: every action with a non-zero count, in action order. */
@@ -142,6 +186,24 @@ public final class PlanRenderer {
       }
       if (c.wave() != 0) {
         node.put("wave", c.wave());
+      }
+      if (!c.diff().isEmpty()) {
+        ArrayNode diff = node.putArray("diff");
+        for (FieldChange f : c.diff()) {
+          ObjectNode op = diff.addObject();
+          op.put("op", f.op().id());
+          op.put("path", f.path());
+          if (f.secret()) {
+            op.put("secret", true);
+            continue;
+          }
+          if (f.before() != null) {
+            op.set("before", JSON.valueToTree(f.before()));
+          }
+          if (f.after() != null) {
+            op.set("after", JSON.valueToTree(f.after()));
+          }
+        }
       }
     }
     return root;

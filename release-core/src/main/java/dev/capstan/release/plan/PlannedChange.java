@@ -2,8 +2,10 @@ package dev.capstan.release.plan;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.release.diff.FieldChange;
 import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ResourceRef;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,6 +19,9 @@ import org.jspecify.annotations.Nullable;
  *     null}
  * @param createReference for a missing namespace reference: create it (it stays unowned)
  * @param wave the apply wave of a desired object ({@code capstan.dev/wave}); 0 otherwise
+ * @param diff the field-level changes of an update, repair or adoption, attached only where a
+ *     person reviews the plan ({@code ReleaseController.planWithDiff}); empty otherwise, and for
+ *     creates (the whole object is new), prunes, retains, references and conflicts
  */
 public record PlannedChange(
     ResourceRef ref,
@@ -25,12 +30,26 @@ public record PlannedChange(
     @Nullable String desiredHash,
     @Nullable ReleaseIdentity owner,
     boolean createReference,
-    int wave) {
+    int wave,
+    List<FieldChange> diff) {
 
-  /** Requires the ref and action. */
+  /** Requires the ref and action; copies the diff. */
   public PlannedChange {
     requireNonNull(ref, "ref");
     requireNonNull(action, "action");
+    diff = List.copyOf(diff);
+  }
+
+  /** A change without a field-level diff. */
+  public PlannedChange(
+      ResourceRef ref,
+      Action action,
+      @Nullable String reason,
+      @Nullable String desiredHash,
+      @Nullable ReleaseIdentity owner,
+      boolean createReference,
+      int wave) {
+    this(ref, action, reason, desiredHash, owner, createReference, wave, List.of());
   }
 
   /** A change in wave 0. */
@@ -42,6 +61,11 @@ public record PlannedChange(
       @Nullable ReleaseIdentity owner,
       boolean createReference) {
     this(ref, action, reason, desiredHash, owner, createReference, 0);
+  }
+
+  /** This change with {@code diff} as its field-level diff. */
+  public PlannedChange withDiff(List<FieldChange> diff) {
+    return new PlannedChange(ref, action, reason, desiredHash, owner, createReference, wave, diff);
   }
 
   static PlannedChange of(

@@ -39,6 +39,20 @@ public interface Orchestrator {
   void apply(Manifest object, @Nullable OwnershipStamp stamp);
 
   /**
+   * The object as the cluster would store it if {@link #apply} wrote {@code object} with {@code
+   * stamp} now, without writing anything: on Kubernetes a server-side apply dry run ({@code
+   * dryRun=All}, same field manager and force as {@link #apply}), so the result has the server's
+   * defaults and the fields other managers own; read back like {@link LiveObject#content()}
+   * (without status, server-managed metadata and the stamp). Asked only when a person reviews a
+   * plan, for the objects it updates, repairs or adopts, to show their field-level diff.
+   *
+   * <p>The default returns {@code object}: a cluster that stores objects as applied.
+   */
+  default Manifest dryRunApply(Manifest object, @Nullable OwnershipStamp stamp) {
+    return object;
+  }
+
+  /**
    * Deletes the object only if it exists and carries a stamp of {@code owner}.
    *
    * @return whether an object was deleted ({@code false}: absent, or not owned by {@code owner})

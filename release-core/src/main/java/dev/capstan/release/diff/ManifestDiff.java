@@ -1,0 +1,212 @@
+package dev.capstan.release.diff;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capstan.release.diff.FieldChange.Op;
+import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.Manifest;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The field-level diff between two versions of one object: a pure function of two {@link Manifest}
+ * trees.
+ *
+ * <p>Paths are dotted from the object's root: a map key that is a plain word ({@code
+ * [A-Za-z0-9_-]+}) follows a dot, any other key is quoted in brackets ({@code
+ * metadata.labels["app.kubernetes.io/name"]}). A list whose items are all mappings with a unique
+ * string {@code name} on both sides (containers, env, ports, volumes, volumeMounts) is matched by
+ * name, as kubectl's and kapp's merge keys do, so inserting an env var shows one added var rather
+ * than every later one changed: {@code
+ * spec.template.spec.containers[name=web].env[name=LOG_LEVEL]}. Any other list of the same length
+ * on both sides is compared index by index ({@code spec.rules[0].host}); lists of different lengths
+ * are replaced as a whole. A field on one side only is one change holding its whole value. Numbers
+ * are equal when their values are ({@code 2} and {@code 2.0}).
+ *
+ * <p>For a Secret, the keys of {@code data} and {@code stringData}, and the annotation {@code
+ * kubectl.kubernetes.io/last-applied-configuration} (which holds every value a client-side {@code
+ * kubectl apply} wrote), are {@linkplain FieldChange#secret secret changes}: added, removed or
+ * changed, never a value or a hash of one.
+ *
+ * <p>Changes come in a stable order: map keys sorted, named list items in the order of the after
+ * side and then the removed ones.
+ */
+public final class ManifestDiff {
+  /** The annotation in which a client-side {@code kubectl apply} keeps the whole object. */
+  static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+
+  private static final Pattern WORD = Pattern.compile("[A-Za-z0-9_-]+");
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private ManifestDiff() {}
+
+  /**
+   * The changes that turn {@code before} into {@code after}, or an empty list when they are equal.
+   *
+   * @throws IllegalArgumentException if the two are not the same object (kind, namespace, name)
+   */
+  public static List<FieldChange> between(Manifest before, Manifest after) {
+    requireNonNull(before, "before");
+    requireNonNull(after, "after");
+    if (!before.ref().equals(after.ref())) {
+      throw new IllegalArgumentException(
+          "a diff compares one object: " + before.ref().key() + " is not " + after.ref().key());
+    }
+    List<FieldChange> out = new ArrayList<>();
+    new Walk(after.kind().equals(Kind.SECRET), out).map("", before.content(), after.content());
+    return List.copyOf(out);
+  }
+
+  /** Walks two trees, collecting changes. */
+  private record Walk(boolean secretKind, List<FieldChange> out) {
+
+    void value(String path, @Nullable Object a, @Nullable Object b) {
+      if (a instanceof Map<?, ?> ma && b instanceof Map<?, ?> mb) {
+        map(path, ma, mb);
+      } else if ((a == null && b instanceof Map<?, ?>) || (b == null && a instanceof Map<?, ?>)) {
+        // a mapping on one side only: key by key, so a Secret's last-applied stays hidden
+        map(
+            path,
+            a instanceof Map<?, ?> ma ? ma : Map.of(),
+            b instanceof Map<?, ?> mb ? mb : Map.of());
+      } else if (a instanceof List<?> la && b instanceof List<?> lb) {
+        list(path, la, lb);
+      } else if (a == null && b != null) {
+        out.add(FieldChange.added(path, b));
+      } else if (a != null && b == null) {
+        out.add(FieldChange.removed(path, a));
+      } else if (a != null && b != null && !sameScalar(a, b)) {
+        out.add(FieldChange.replaced(path, a, b));
+      }
+    }
+
+    void map(String path, Map<?, ?> a, Map<?, ?> b) {
+      Set<String> keys = new TreeSet<>();
+      a.keySet().forEach(k -> keys.add(String.valueOf(k)));
+      b.keySet().forEach(k -> keys.add(String.valueOf(k)));
+      for (String key : keys) {
+        String at = child(path, key);
+        if (secretKind && isSecretData(at)) {
+          secretMap(at, a.get(key), b.get(key));
+        } else if (secretKind && at.equals(child("metadata.annotations", LAST_APPLIED))) {
+          secretField(at, a.get(key), b.get(key));
+        } else {
+          value(at, a.get(key), b.get(key));
+        }
+      }
+    }
+
+    void list(String path, List<?> a, List<?> b) {
+      Map<String, Object> byNameA = byName(a);
+      Map<String, Object> byNameB = byName(b);
+      if (byNameA != null && byNameB != null && !(a.isEmpty() && b.isEmpty())) {
+        for (Map.Entry<String, Object> e : byNameB.entrySet()) {
+          Object before = byNameA.get(e.getKey());
+          if (before == null) {
+            out.add(FieldChange.added(item(path, e.getKey()), e.getValue()));
+          } else {
+            value(item(path, e.getKey()), before, e.getValue());
+          }
+        }
+        for (Map.Entry<String, Object> e : byNameA.entrySet()) {
+          if (!byNameB.containsKey(e.getKey())) {
+            out.add(FieldChange.removed(item(path, e.getKey()), e.getValue()));
+          }
+        }
+      } else if (a.size() == b.size()) {
+        for (int i = 0; i < a.size(); i++) {
+          value(path + "[" + i + "]", a.get(i), b.get(i));
+        }
+      } else {
+        out.add(FieldChange.replaced(path, a, b));
+      }
+    }
+
+    void secretMap(String path, @Nullable Object a, @Nullable Object b) {
+      if (!(a == null || a instanceof Map<?, ?>) || !(b == null || b instanceof Map<?, ?>)) {
+        secretField(path, a, b);
+        return;
+      }
+      Map<?, ?> ma = a == null ? Map.of() : (Map<?, ?>) a;
+      Map<?, ?> mb = b == null ? Map.of() : (Map<?, ?>) b;
+      Set<String> keys = new TreeSet<>();
+      ma.keySet().forEach(k -> keys.add(String.valueOf(k)));
+      mb.keySet().forEach(k -> keys.add(String.valueOf(k)));
+      for (String key : keys) {
+        secretField(child(path, key), ma.get(key), mb.get(key));
+      }
+    }
+
+    void secretField(String path, @Nullable Object a, @Nullable Object b) {
+      if (a == null && b != null) {
+        out.add(FieldChange.secret(path, Op.ADD));
+      } else if (a != null && b == null) {
+        out.add(FieldChange.secret(path, Op.REMOVE));
+      } else if (a != null && !Objects.equals(a, b)) {
+        out.add(FieldChange.secret(path, Op.REPLACE));
+      }
+    }
+  }
+
+  private static boolean isSecretData(String path) {
+    return path.equals("data") || path.equals("stringData");
+  }
+
+  /** The items by their {@code name}, when every item is a mapping with a unique string name. */
+  private static @Nullable Map<String, Object> byName(List<?> list) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    Set<String> seen = new HashSet<>();
+    for (Object item : list) {
+      if (!(item instanceof Map<?, ?> m) || !(m.get("name") instanceof String name)) {
+        return null;
+      }
+      if (!seen.add(name)) {
+        return null;
+      }
+      out.put(name, item);
+    }
+    return out;
+  }
+
+  private static boolean sameScalar(Object a, Object b) {
+    if (a instanceof Number na && b instanceof Number nb) {
+      try {
+        return new BigDecimal(na.toString()).compareTo(new BigDecimal(nb.toString())) == 0;
+      } catch (NumberFormatException e) {
+        return na.equals(nb);
+      }
+    }
+    return a.equals(b);
+  }
+
+  private static String child(String path, String key) {
+    String step = WORD.matcher(key).matches() ? key : "[" + jsonString(key) + "]";
+    if (path.isEmpty()) {
+      return step;
+    }
+    return step.startsWith("[") ? path + step : path + "." + step;
+  }
+
+  private static String item(String path, String name) {
+    return path + "[name=" + (WORD.matcher(name).matches() ? name : jsonString(name)) + "]";
+  }
+
+  private static String jsonString(String s) {
+    try {
+      return JSON.writeValueAsString(s);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write a string as JSON", e);
+    }
+  }
+}

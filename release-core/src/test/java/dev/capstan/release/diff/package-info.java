@@ -1,0 +1,4 @@
+@NullMarked
+package dev.capstan.release.diff;
+
+import org.jspecify.annotations.NullMarked;
