@@ -95,6 +95,31 @@ final class ManifestReader {
     }
   }
 
+  /**
+   * Adds every document of a YAML stream given as text (for example a rendered Helm manifest),
+   * labelled {@code label#index} in problems.
+   */
+  void text(String label, String text) {
+    try {
+      // depth, aliases and documents bounded before the manifest reader builds a tree
+      StrictDocuments.readYaml(text, ReleaseFiles.MANIFEST_LIMITS);
+    } catch (InvalidDocumentException e) {
+      problems.add("(" + label + "): " + e.getMessage());
+      return;
+    }
+    List<ManifestYaml.Document> docs = new ArrayList<>();
+    String error = ManifestYaml.loadAll(text, label, docs);
+    for (ManifestYaml.Document doc : docs) {
+      if (doc.tree() != null) {
+        entries.add(new Located("(" + label + "#" + doc.index() + ")", doc.tree()));
+      }
+    }
+    if (error != null) {
+      entries.add(new Located("(" + label + error.replaceFirst(":", "):"), null));
+      syntaxErrors.add(entries.get(entries.size() - 1));
+    }
+  }
+
   /** Whether no document was added. */
   boolean isEmpty() {
     return entries.isEmpty();

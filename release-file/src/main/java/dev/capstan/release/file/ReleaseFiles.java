@@ -327,6 +327,45 @@ public final class ReleaseFiles {
     return new ReleaseFile(name, namespace, null, null, payloads, List.of());
   }
 
+  /**
+   * Reads plain Kubernetes manifests given as text — one or more YAML or JSON documents, as a tool
+   * such as Helm renders them — as one release named by {@code overrides}, with the same checks as
+   * {@link #manifests(Path, String, Overrides)}. Problems name the document ({@code (source#2):
+   * ...}) and never quote a value.
+   *
+   * @param text the documents
+   * @param source the name of the input in problems
+   * @param overrides the release's namespace and name (required)
+   * @return the release described
+   * @throws InvalidReleaseFileException listing every problem with the document index and field
+   */
+  public static ReleaseFile manifestText(String text, String source, Overrides overrides) {
+    List<String> problems = new ArrayList<>();
+    String name = overrides.name() == null ? "" : overrides.name();
+    String namespace =
+        overrides.namespace() == null || overrides.namespace().isBlank()
+            ? "default"
+            : overrides.namespace();
+    if (name.isBlank()) {
+      problems.add("a release of plain manifests needs a name");
+    }
+    ManifestReader reader = new ManifestReader(problems);
+    reader.text(source, text);
+    List<Manifest> manifests = reader.manifests(namespace, List.of());
+    Payloads payloads = Payloads.empty();
+    if (problems.isEmpty()) {
+      try {
+        payloads = Payloads.of(manifests);
+      } catch (IllegalArgumentException e) {
+        problems.add(e.getMessage());
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new InvalidReleaseFileException(source, problems);
+    }
+    return new ReleaseFile(name, namespace, null, null, payloads, List.of());
+  }
+
   private static boolean isReleaseFile(byte[] bytes) {
     String text;
     try {

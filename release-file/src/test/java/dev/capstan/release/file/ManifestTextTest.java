@@ -1,0 +1,82 @@
+package dev.capstan.release.file;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.capstan.release.model.ResourceRef;
+import org.junit.jupiter.api.Test;
+
+class ManifestTextTest {
+  private static final String RENDERED =
+      """
+      ---
+      # Source: shop/templates/config.yaml
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: shop-config
+      data:
+        mode: "fast"
+      ---
+      # Source: shop/templates/empty.yaml
+      ---
+      # Source: shop/templates/web.yaml
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata:
+        name: web
+        namespace: other
+      spec:
+        replicas: 1
+      """;
+
+  @Test
+  void renderedManifestTextBecomesObjectsInTheReleaseNamespaceSkippingEmptyDocuments() {
+    ReleaseFile file =
+        ReleaseFiles.manifestText(RENDERED, "helm shop revision 3", new Overrides("shop", "shop"));
+
+    assertThat(file.payloads().refs())
+        .extracting(ResourceRef::key)
+        .containsExactly("ConfigMap/shop/shop-config", "apps/Deployment/other/web");
+    assertThat(file.name()).isEqualTo("shop");
+    assertThat(file.namespace()).isEqualTo("shop");
+  }
+
+  @Test
+  void aBrokenDocumentIsNamedByIndexWithoutQuotingAnyValue() {
+    String text =
+        """
+        apiVersion: v1
+        kind: Secret
+        metadata:
+          name: creds
+        stringData:
+          password: "hunter2
+        """;
+
+    InvalidReleaseFileException e =
+        catchThrowableOfType(
+            InvalidReleaseFileException.class,
+            () -> ReleaseFiles.manifestText(text, "helm shop revision 3", new Overrides("s", "s")));
+
+    assertThat(e.getMessage()).startsWith("helm shop revision 3: (helm shop revision 3");
+    assertThat(e.getMessage()).doesNotContain("hunter2");
+  }
+
+  @Test
+  void aDocumentWithoutKindIsNamedByItsIndex() {
+    InvalidReleaseFileException e =
+        catchThrowableOfType(
+            InvalidReleaseFileException.class,
+            () ->
+                ReleaseFiles.manifestText(
+                    "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\n",
+                    "rendered",
+                    new Overrides("s", "s")));
+
+    assertThat(e.problems())
+        .containsExactly(
+            "(rendered#1): kind must be a non-empty string: missing",
+            "(rendered#1): metadata must be a mapping with a name: missing");
+  }
+}
