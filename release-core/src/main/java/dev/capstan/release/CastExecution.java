@@ -1,8 +1,6 @@
 package dev.capstan.release;
 
 import dev.capstan.release.event.ReleaseEvent;
-import dev.capstan.release.internal.DaemonThreads;
-import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.OwnershipStamp;
@@ -15,6 +13,8 @@ import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlannedChange;
 import dev.capstan.release.port.Orchestrator;
+import dev.capstan.release.port.Precondition;
+import dev.capstan.release.port.PreconditionFailedException;
 import dev.capstan.release.port.Readiness;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,18 +28,15 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
  * One cast attempt after its {@code PENDING} record is saved: apply wave by wave in dependency
- * order (objects of one kind in parallel, bounded; CRDs waited for before what follows them), wait
- * for what each wave wrote to be healthy, remove last in reverse order; on failure, compute the
- * owned set that matches what happened, or revert from pre-images when atomic.
+ * order (objects of one rank in parallel, bounded; CRDs waited for before what follows them), wait
+ * for what each wave wrote to be healthy, remove last in reverse order (one rank at a time, its
+ * objects in parallel); on failure, compute the owned set that matches what happened, or revert
+ * from pre-images when atomic. Every write is fenced on what the plan observed ({@link
+ * Precondition#of}); a fenced write fails the cast naming the object and why (see {@link #fenced}).
  */
 final class CastExecution {
   private final Ports ports;
@@ -58,13 +55,16 @@ final class CastExecution {
   /** Changes whose port call was attempted (the failing one included), by plan position. */
   private final Set<PlannedChange> attempted = ConcurrentHashMap.newKeySet();
 
+  /** Creates fenced because the object appeared since the plan: not this release's. */
+  private final Set<ResourceRef> notTaken = ConcurrentHashMap.newKeySet();
+
   /** Applies that completed. */
   private final Set<ResourceRef> applied = ConcurrentHashMap.newKeySet();
 
   /** Removals that completed: deleted objects and un-stamped volumes. */
-  private final List<ResourceRef> pruned = new ArrayList<>();
+  private final Set<ResourceRef> pruned = ConcurrentHashMap.newKeySet();
 
-  private final List<ResourceRef> unstamped = new ArrayList<>();
+  private final Set<ResourceRef> unstamped = ConcurrentHashMap.newKeySet();
 
   CastExecution(
       Ports ports,
@@ -107,43 +107,50 @@ final class CastExecution {
             .toList();
     if (!namespaces.isEmpty()) {
       lease.checkHeld();
-      runGroup(namespaces);
+      runGroup(namespaces, this::applyOne);
     }
-    // Waves in order; within a wave, one group per kind in apply order (the plan is sorted so).
-    Map<Integer, Map<Kind, List<PlannedChange>>> waves = new TreeMap<>();
+    // Waves in order; within a wave, one group per rank in apply order (the plan is sorted so).
+    Map<Integer, Map<Integer, List<PlannedChange>>> waves = new TreeMap<>();
     Map<Integer, List<ResourceRef>> toVerify = new TreeMap<>();
     for (PlannedChange c : plan.changes()) {
       if (c.desiredHash() == null) {
         continue;
       }
-      Map<Kind, List<PlannedChange>> wave =
+      Map<Integer, List<PlannedChange>> wave =
           waves.computeIfAbsent(c.wave(), w -> new LinkedHashMap<>());
       List<ResourceRef> verify = toVerify.computeIfAbsent(c.wave(), w -> new ArrayList<>());
       if (c.action().writes()) {
-        wave.computeIfAbsent(c.ref().kind(), k -> new ArrayList<>()).add(c);
+        wave.computeIfAbsent(c.ref().kind().rank(), k -> new ArrayList<>()).add(c);
       }
       if (c.action().writes() || verifyAll) {
         verify.add(c.ref());
       }
     }
-    for (Map.Entry<Integer, Map<Kind, List<PlannedChange>>> wave : waves.entrySet()) {
-      for (Map.Entry<Kind, List<PlannedChange>> group : wave.getValue().entrySet()) {
+    for (Map.Entry<Integer, Map<Integer, List<PlannedChange>>> wave : waves.entrySet()) {
+      for (List<PlannedChange> group : wave.getValue().values()) {
         lease.checkHeld();
-        runGroup(group.getValue());
-        if (group.getKey().isCrd()) {
+        runGroup(group, this::applyOne);
+        List<ResourceRef> crds =
+            group.stream().map(PlannedChange::ref).filter(r -> r.kind().isCrd()).toList();
+        if (!crds.isEmpty()) {
           // Custom resources follow in later groups: their CRDs must be Established first.
-          verify(group.getValue().stream().map(PlannedChange::ref).toList(), deadline);
+          verify(crds, deadline);
         }
       }
       lease.checkHeld();
       verify(toVerify.getOrDefault(wave.getKey(), List.of()), deadline);
     }
 
+    // Removals in the plan's order (reverse rank), one rank at a time, its objects in parallel.
+    Map<Integer, List<PlannedChange>> removals = new LinkedHashMap<>();
     for (PlannedChange c : plan.changes()) {
       if (c.action() == Action.PRUNE || c.action() == Action.RETAIN) {
-        lease.checkHeld();
-        remove(c);
+        removals.computeIfAbsent(c.ref().kind().rank(), r -> new ArrayList<>()).add(c);
       }
+    }
+    for (List<PlannedChange> group : removals.values()) {
+      lease.checkHeld();
+      runGroup(group, this::remove);
     }
   }
 
@@ -161,56 +168,8 @@ final class CastExecution {
     }
   }
 
-  private void runGroup(List<PlannedChange> group) {
-    if (parallelism == 1 || group.size() == 1) {
-      group.forEach(this::applyOne);
-      return;
-    }
-    ExecutorService pool =
-        Executors.newFixedThreadPool(
-            Math.min(parallelism, group.size()), DaemonThreads.named("capstan-apply"));
-    AtomicBoolean abort = new AtomicBoolean();
-    try {
-      List<Future<?>> futures = new ArrayList<>();
-      for (PlannedChange c : group) {
-        futures.add(
-            pool.submit(
-                () -> {
-                  if (abort.get()) {
-                    return;
-                  }
-                  try {
-                    applyOne(c);
-                  } catch (RuntimeException | Error e) {
-                    abort.set(true);
-                    throw e;
-                  }
-                }));
-      }
-      RuntimeException first = null;
-      for (Future<?> f : futures) {
-        try {
-          f.get();
-        } catch (ExecutionException e) {
-          Throwable cause = e.getCause();
-          if (cause instanceof Error error) {
-            throw error;
-          }
-          if (first == null && cause instanceof RuntimeException re) {
-            first = re;
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          abort.set(true);
-          throw new ReleaseException("interrupted while applying " + release, e);
-        }
-      }
-      if (first != null) {
-        throw first;
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+  private void runGroup(List<PlannedChange> group, Consumer<PlannedChange> write) {
+    Parallel.forEach(group, parallelism, "capstan-apply", "applying " + release, write);
   }
 
   private void applyOne(PlannedChange c) {
@@ -227,7 +186,16 @@ final class CastExecution {
       if (hash == null) {
         throw new IllegalStateException("no desired hash for " + c.ref().key());
       }
-      ports.orchestrator().apply(object, OwnershipStamp.of(identity, plan.revision(), hash));
+      try {
+        ports
+            .orchestrator()
+            .apply(
+                object,
+                OwnershipStamp.of(identity, plan.revision(), hash),
+                Precondition.of(live.get(c.ref())));
+      } catch (PreconditionFailedException e) {
+        throw fenced(c, e);
+      }
       applied.add(c.ref());
     }
     events.accept(new ReleaseEvent.Done(release, c.ref(), c.action()));
@@ -237,14 +205,36 @@ final class CastExecution {
     events.accept(new ReleaseEvent.Started(release, c.ref(), c.action()));
     attempted.add(c);
     Orchestrator port = ports.orchestrator();
-    if (c.action() == Action.PRUNE) {
-      port.delete(c.ref(), identity);
-      pruned.add(c.ref());
-    } else {
-      port.unstamp(c.ref(), identity);
-      unstamped.add(c.ref());
+    Precondition precondition = Precondition.of(live.get(c.ref()));
+    try {
+      if (c.action() == Action.PRUNE) {
+        port.delete(c.ref(), identity, precondition);
+        pruned.add(c.ref());
+      } else {
+        port.unstamp(c.ref(), identity, precondition);
+        unstamped.add(c.ref());
+      }
+    } catch (PreconditionFailedException e) {
+      throw fenced(c, e);
     }
     events.accept(new ReleaseEvent.Done(release, c.ref(), c.action()));
+  }
+
+  /**
+   * The failure of a fenced write, after looking at the object once more to say what happened:
+   * {@code ConfigMap/shop/shared was created by release shop/b since the plan; not taken}, or
+   * {@code ConfigMap/shop/web changed since the plan (uid u-1, resourceVersion 7): it now carries
+   * the stamp of release shop/b; not updated}. Reported as a {@link ReleaseEvent.Fenced} event.
+   */
+  private ReleaseException fenced(PlannedChange c, PreconditionFailedException e) {
+    // nothing was written: the change was not attempted, and a create found someone else's object
+    attempted.remove(c);
+    if (e.precondition() instanceof Precondition.Absent) {
+      notTaken.add(c.ref());
+    }
+    String reason = Fencing.describe(ports.orchestrator(), c.ref(), c.action(), e);
+    events.accept(new ReleaseEvent.Fenced(release, c.ref(), c.action(), reason));
+    return new ReleaseException(reason, e);
   }
 
   /** The owned set after a successful run: every desired object with its desired hash. */
@@ -261,7 +251,8 @@ final class CastExecution {
 
   /**
    * The owned set after a failed, non-reverted run: the previous owned set, with every attempted
-   * apply at its desired hash (it may be live), without what was deleted or un-stamped.
+   * apply at its desired hash (it may be live), without what was deleted or un-stamped, and without
+   * an object whose create was fenced (it appeared since the plan: someone else's).
    */
   List<OwnedResource> failedOwns(List<OwnedResource> previous) {
     Map<ResourceRef, String> owns = new LinkedHashMap<>();
@@ -274,6 +265,7 @@ final class CastExecution {
     }
     pruned.forEach(owns::remove);
     unstamped.forEach(owns::remove);
+    notTaken.forEach(owns::remove);
     return owns.entrySet().stream().map(e -> new OwnedResource(e.getKey(), e.getValue())).toList();
   }
 

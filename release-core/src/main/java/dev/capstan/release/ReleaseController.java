@@ -24,12 +24,16 @@ import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlannedChange;
 import dev.capstan.release.plan.Planner;
 import dev.capstan.release.port.Orchestrator;
+import dev.capstan.release.port.Precondition;
+import dev.capstan.release.port.PreconditionFailedException;
+import dev.capstan.release.port.Readiness;
 import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,8 +42,11 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -737,57 +744,79 @@ public final class ReleaseController {
     stored = store.updateRecord(uninstalling, stored.version());
     emit(new ReleaseEvent.RecordSaved(release, latest.revision(), ReleaseStatus.UNINSTALLING));
 
-    Map<ResourceRef, String> remaining = new LinkedHashMap<>();
+    Map<ResourceRef, String> remaining = Collections.synchronizedMap(new LinkedHashMap<>());
     uninstalling.owns().forEach(o -> remaining.put(o.ref(), o.contentHash()));
-    Set<ResourceRef> retained = new TreeSet<>(uninstalling.retained());
-    List<ResourceRef> deleted = new ArrayList<>();
-    List<ResourceRef> kept = new ArrayList<>();
+    Set<ResourceRef> retained = Collections.synchronizedSet(new TreeSet<>(uninstalling.retained()));
+    Set<ResourceRef> deleted = ConcurrentHashMap.newKeySet();
+    Set<ResourceRef> kept = ConcurrentHashMap.newKeySet();
     LiveState live =
         ports.observe(Planner.names(uninstalling.owns().stream().map(OwnedResource::ref).toList()));
-    List<ResourceRef> order =
-        uninstalling.owns().stream()
-            .map(OwnedResource::ref)
-            .sorted(ResourceRef.PRUNE_ORDER)
-            .toList();
-    for (ResourceRef ref : order) {
-      try {
+    // One rank at a time in reverse apply order; the objects of a rank in parallel, each written
+    // on what the observation returned (uid and resourceVersion preconditions, no read first).
+    Map<Integer, List<ResourceRef>> ranks = new LinkedHashMap<>();
+    uninstalling.owns().stream()
+        .map(OwnedResource::ref)
+        .sorted(ResourceRef.PRUNE_ORDER)
+        .forEach(ref -> ranks.computeIfAbsent(ref.kind().rank(), r -> new ArrayList<>()).add(ref));
+    AtomicReference<@Nullable ResourceRef> failedAt = new AtomicReference<>();
+    try {
+      for (List<ResourceRef> rank : ranks.values()) {
         lease.checkHeld();
-        Optional<LiveObject> obj = live.get(ref);
-        OwnershipStamp stamp = obj.map(LiveObject::stamp).orElse(null);
-        if (stamp != null && stamp.ownedBy(uninstalling.identity())) {
-          boolean keep =
-              ref.kind().isVolumeClaim()
-                  ? options.keepVolumes() || uninstalling.retainsVolume(ref, obj.get().content())
-                  : ref.kind().isCrd() && !options.deleteCrds();
-          if (keep) {
-            emit(new ReleaseEvent.Started(release, ref, Action.RETAIN));
-            ports.orchestrator().unstamp(ref, uninstalling.identity());
-            retained.add(ref);
-            kept.add(ref);
-            emit(new ReleaseEvent.Done(release, ref, Action.RETAIN));
-          } else {
-            emit(new ReleaseEvent.Started(release, ref, Action.PRUNE));
-            ports.orchestrator().delete(ref, uninstalling.identity());
-            deleted.add(ref);
-            emit(new ReleaseEvent.Done(release, ref, Action.PRUNE));
-          }
-        }
-        remaining.remove(ref);
-      } catch (RuntimeException e) {
-        Release progress =
-            uninstalling
-                .withOwns(toOwned(remaining))
-                .withRetained(List.copyOf(retained))
-                .withFailure("uninstall stopped at " + ref.key() + ": " + e.getMessage())
-                .withLease(null);
-        try {
-          store.updateRecord(progress, stored.version());
-        } catch (RuntimeException saveError) {
-          e.addSuppressed(saveError);
-        }
-        emit(new ReleaseEvent.Failed(release, e.getMessage() == null ? "" : e.getMessage()));
-        throw new UninstallFailedException(progress, ref, e);
+        Parallel.forEach(
+            rank,
+            parallelism,
+            "capstan-uninstall",
+            "uninstalling " + release,
+            ref -> {
+              try {
+                uninstallOne(release, uninstalling, options, live, ref, retained, deleted, kept);
+                remaining.remove(ref);
+              } catch (RuntimeException e) {
+                failedAt.compareAndSet(null, ref);
+                throw e;
+              }
+            });
       }
+      List<ResourceRef> gone = deleted.stream().sorted(ResourceRef.PRUNE_ORDER).toList();
+      Duration wait = options.waitFor();
+      if (wait != null && !gone.isEmpty()) {
+        lease.checkHeld();
+        emit(new ReleaseEvent.Verifying(release, gone, wait));
+        Readiness readiness = ports.orchestrator().awaitDeleted(gone, wait);
+        if (!readiness.isReady()) {
+          List<ResourceRef> pending =
+              readiness instanceof Readiness.TimedOut t ? t.pending() : gone;
+          Map<ResourceRef, String> hashes = new LinkedHashMap<>();
+          uninstalling.owns().forEach(o -> hashes.put(o.ref(), o.contentHash()));
+          pending.forEach(ref -> remaining.put(ref, requireNonNull(hashes.get(ref))));
+          failedAt.compareAndSet(null, pending.get(0));
+          throw new ReleaseException(
+              "deletion not finished after "
+                  + wait
+                  + ": "
+                  + pending.stream().map(ResourceRef::key).collect(Collectors.joining(", "))
+                  + (pending.size() == 1 ? " still exists" : " still exist"));
+        }
+        emit(new ReleaseEvent.Verified(release, gone.size()));
+      }
+    } catch (RuntimeException e) {
+      ResourceRef at = failedAt.get();
+      if (at == null) {
+        throw e;
+      }
+      Release progress =
+          uninstalling
+              .withOwns(toOwned(remaining))
+              .withRetained(List.copyOf(retained))
+              .withFailure("uninstall stopped at " + at.key() + ": " + e.getMessage())
+              .withLease(null);
+      try {
+        store.updateRecord(progress, stored.version());
+      } catch (RuntimeException saveError) {
+        e.addSuppressed(saveError);
+      }
+      emit(new ReleaseEvent.Failed(release, e.getMessage() == null ? "" : e.getMessage()));
+      throw new UninstallFailedException(progress, at, e);
     }
     Release tombstone =
         uninstalling
@@ -803,7 +832,53 @@ public final class ReleaseController {
       emit(new ReleaseEvent.RecordSaved(release, latest.revision(), ReleaseStatus.UNINSTALLED));
     }
     emit(new ReleaseEvent.Finished(release, latest.revision(), ReleaseStatus.UNINSTALLED));
-    return new UninstallResult(tombstone, deleted, kept, options.purge());
+    return new UninstallResult(
+        tombstone,
+        deleted.stream().sorted(ResourceRef.PRUNE_ORDER).toList(),
+        kept.stream().sorted(ResourceRef.PRUNE_ORDER).toList(),
+        options.purge());
+  }
+
+  /**
+   * Deletes or un-stamps one object the release owns, if the observation shows it still carries the
+   * release's stamp; a write the precondition fences fails naming what changed.
+   */
+  private void uninstallOne(
+      String release,
+      Release uninstalling,
+      UninstallOptions options,
+      LiveState live,
+      ResourceRef ref,
+      Set<ResourceRef> retained,
+      Set<ResourceRef> deleted,
+      Set<ResourceRef> kept) {
+    Optional<LiveObject> obj = live.get(ref);
+    OwnershipStamp stamp = obj.map(LiveObject::stamp).orElse(null);
+    if (stamp == null || !stamp.ownedBy(uninstalling.identity())) {
+      return;
+    }
+    boolean keep =
+        ref.kind().isVolumeClaim()
+            ? options.keepVolumes() || uninstalling.retainsVolume(ref, obj.get().content())
+            : ref.kind().isCrd() && !options.deleteCrds();
+    Action action = keep ? Action.RETAIN : Action.PRUNE;
+    Precondition precondition = Precondition.of(obj);
+    emit(new ReleaseEvent.Started(release, ref, action));
+    try {
+      if (keep) {
+        ports.orchestrator().unstamp(ref, uninstalling.identity(), precondition);
+        retained.add(ref);
+        kept.add(ref);
+      } else {
+        ports.orchestrator().delete(ref, uninstalling.identity(), precondition);
+        deleted.add(ref);
+      }
+    } catch (PreconditionFailedException e) {
+      String reason = Fencing.describe(ports.orchestrator(), ref, action, e);
+      emit(new ReleaseEvent.Fenced(release, ref, action, reason));
+      throw new ReleaseException(reason, e);
+    }
+    emit(new ReleaseEvent.Done(release, ref, action));
   }
 
   private void purge(String namespace, String name, LeaseKeeper lease) {

@@ -2,8 +2,10 @@ package dev.capstan.k8s;
 
 import static java.util.Objects.requireNonNull;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import dev.capstan.release.ClusterException;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
@@ -12,7 +14,11 @@ import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.port.Orchestrator;
+import dev.capstan.release.port.Precondition;
+import dev.capstan.release.port.PreconditionFailedException;
 import dev.capstan.release.port.Readiness;
+import io.kubernetes.client.custom.V1Patch;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,14 +40,23 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@link #observe}: one LIST (paged) of the kind in the namespace, filtered to the names
  *       (with a single name, selected by field); the live content without what the server manages
  *       and without the stamp, the stamp, and {@linkplain Drift drift} from {@code managedFields}.
- *   <li>{@link #apply}: one server-side apply (PATCH) under field manager {@code capstan}, forced
- *       (the plan has decided), stamped with the ownership labels and annotations.
- *   <li>{@link #delete}: a GET and a DELETE (background propagation, with the uid and
- *       resourceVersion read as preconditions), only when the object carries the owner's stamp.
- *   <li>{@link #unstamp}: a GET and a JSON merge patch removing the stamp (keeping {@code
- *       capstan.dev/reclaim-policy}).
+ *   <li>{@link #apply}: stamped with the ownership labels and annotations; a create ({@link
+ *       Precondition.Absent}) is a POST (409 AlreadyExists when the object appeared) and a JSON
+ *       patch handing its fields to Capstan's apply entry; an update is one server-side apply
+ *       (PATCH) under field manager {@code capstan}, forced (the plan has decided), with the
+ *       observed {@code metadata.uid} and {@code resourceVersion} in the body as preconditions.
+ *   <li>{@link #delete}: with the observed uid and resourceVersion, one DELETE with them as
+ *       preconditions (background propagation); without, a GET and such a DELETE, only when the
+ *       object carries the owner's stamp.
+ *   <li>{@link #unstamp}: a JSON merge patch removing the stamp (keeping {@code
+ *       capstan.dev/reclaim-policy}) conditioned on the resourceVersion (observed, or read by a
+ *       GET).
  *   <li>{@link #awaitReady}: see {@link HealthWatch}.
+ *   <li>{@link #awaitDeleted}: see {@link DeletionWatch}.
  * </ul>
+ *
+ * <p>A conditioned write that the API server refuses with 409 throws {@link
+ * PreconditionFailedException}.
  *
  * <p>Every failed request becomes a {@link ClusterException} naming the operation, kind, object and
  * HTTP status; an interrupted wait or request restores the thread's interrupt flag. Thread-safe.
@@ -66,12 +81,14 @@ public final class KubernetesOrchestrator implements Orchestrator {
 
   private final DynamicApis apis;
   private final HealthWatch health;
+  private final DeletionWatch deletions;
 
   /** An orchestrator on the given clients. */
   public KubernetesOrchestrator(KubeClients clients) {
     requireNonNull(clients, "clients");
     this.apis = new DynamicApis(clients);
     this.health = new HealthWatch(apis);
+    this.deletions = new DeletionWatch(apis);
   }
 
   /**
@@ -191,8 +208,9 @@ public final class KubernetesOrchestrator implements Orchestrator {
    * server-side apply drops the stamp fields Capstan owned).
    */
   @Override
-  public void apply(Manifest object, @Nullable OwnershipStamp stamp) {
+  public void apply(Manifest object, @Nullable OwnershipStamp stamp, Precondition precondition) {
     requireNonNull(object, "object");
+    requireNonNull(precondition, "precondition");
     Kind kind = object.kind();
     Discovery.Resource resource = served(kind, "apply", object.ref());
     Map<String, Object> body = new LinkedHashMap<>(object.content());
@@ -207,16 +225,97 @@ public final class KubernetesOrchestrator implements Orchestrator {
       metadata.put("labels", labels);
       metadata.put("annotations", annotations);
     }
-    body.put("metadata", metadata);
     String namespace = kind.namespaced() ? object.namespace() : null;
-    apis.api(resource)
-        .calls
-        .applyJson(namespace, object.name(), JsonTrees.toJson(body), Stamps.MANAGER_NAME);
+    ResourceApi<DynamicKubernetesObject, DynamicKubernetesListObject> calls =
+        apis.api(resource).calls;
+    try {
+      if (precondition instanceof Precondition.Absent) {
+        if (namespace != null) {
+          metadata.put("namespace", namespace);
+        }
+        body.put("metadata", metadata);
+        create(calls, namespace, object.name(), JsonTrees.toJson(body));
+      } else {
+        if (precondition instanceof Precondition.Observed observed) {
+          // server-side apply honours both as preconditions: a changed object fails with 409
+          // Conflict (modified), a re-created or deleted one with 409 Conflict (uid mismatch)
+          metadata.put("uid", observed.uid());
+          metadata.put("resourceVersion", observed.resourceVersion());
+        }
+        body.put("metadata", metadata);
+        calls.applyJson(namespace, object.name(), JsonTrees.toJson(body), Stamps.MANAGER_NAME);
+      }
+    } catch (ClusterException e) {
+      throw fenced(
+          e,
+          precondition instanceof Precondition.Absent ? "create" : "apply",
+          object.ref(),
+          precondition);
+    }
     if (kind.isCrd()) {
       apis.defined(
           object.get("spec.group") instanceof String g ? g : null,
           object.get("spec.names.kind") instanceof String k ? k : null);
     }
+  }
+
+  /**
+   * Creates the object with a POST (409 AlreadyExists if it exists), then hands the fields the
+   * create recorded under manager {@code capstan} (operation {@code Update}) to Capstan's
+   * server-side apply entry (operation {@code Apply}) with a JSON patch guarded by {@code test}
+   * operations: later applies then remove fields the release drops, and drift is judged on them, as
+   * for an object that server-side apply created.
+   */
+  private static void create(
+      ResourceApi<DynamicKubernetesObject, DynamicKubernetesListObject> calls,
+      @Nullable String namespace,
+      String name,
+      String json) {
+    JsonObject created =
+        calls.createRaw(
+            namespace, name, JsonParser.parseString(json).getAsJsonObject(), Stamps.MANAGER_NAME);
+    JsonObject metadata = JsonTrees.object(created, "metadata");
+    if (metadata == null || !(metadata.get("managedFields") instanceof JsonArray entries)) {
+      return;
+    }
+    for (int i = 0; i < entries.size(); i++) {
+      if (entries.get(i) instanceof JsonObject entry
+          && Stamps.MANAGER_NAME.equals(JsonTrees.text(entry, "manager"))
+          && "Update".equals(JsonTrees.text(entry, "operation"))
+          && JsonTrees.text(entry, "subresource") == null) {
+        String at = "/metadata/managedFields/" + i;
+        String patch =
+            "[{\"op\":\"test\",\"path\":\""
+                + at
+                + "/manager\",\"value\":\"capstan\"},{\"op\":\"test\",\"path\":\""
+                + at
+                + "/operation\",\"value\":\"Update\"},{\"op\":\"replace\",\"path\":\""
+                + at
+                + "/operation\",\"value\":\"Apply\"}]";
+        try {
+          calls.patch(namespace, name, V1Patch.PATCH_FORMAT_JSON_PATCH, patch, Stamps.MANAGER_NAME);
+        } catch (ClusterException e) {
+          // 422: another writer reordered managedFields in between; the next apply takes the
+          // fields over (forced), only a field the release drops before then stays behind
+          if (e.status() != 422 && e.status() != 409) {
+            throw e;
+          }
+        }
+        return;
+      }
+    }
+  }
+
+  /** A 409 on a conditioned write is the precondition failing: the write was fenced. */
+  private static RuntimeException fenced(
+      ClusterException e, String operation, ResourceRef ref, Precondition precondition) {
+    if (e.status() != 409 || precondition instanceof Precondition.None) {
+      return e;
+    }
+    String message = String.valueOf(e.getMessage());
+    int at = message.indexOf("(HTTP 409): ");
+    String detail = at < 0 ? message : message.substring(at + "(HTTP 409): ".length());
+    return new PreconditionFailedException(operation, ref, precondition, 409, detail, e);
   }
 
   private static Map<String, String> strings(@Nullable Object map) {
@@ -234,9 +333,23 @@ public final class KubernetesOrchestrator implements Orchestrator {
    * preconditions), only when the object carries {@code owner}'s stamp.
    */
   @Override
-  public boolean delete(ResourceRef ref, ReleaseIdentity owner) {
+  public boolean delete(ResourceRef ref, ReleaseIdentity owner, Precondition precondition) {
     requireNonNull(owner, "owner");
     Discovery.Resource resource = served(ref.kind(), "delete", ref);
+    if (precondition instanceof Precondition.Observed observed) {
+      try {
+        return apis.api(resource)
+            .calls
+            .delete(
+                scope(ref.kind(), ref.namespace()),
+                ref.name(),
+                observed.uid(),
+                observed.resourceVersion(),
+                "Background");
+      } catch (ClusterException e) {
+        throw fenced(e, "delete", ref, precondition);
+      }
+    }
     return OwnedObjects.delete(
         apis.api(resource).calls,
         scope(ref.kind(), ref.namespace()),
@@ -250,9 +363,28 @@ public final class KubernetesOrchestrator implements Orchestrator {
    * stamp's labels and annotations; {@code capstan.dev/reclaim-policy} stays.
    */
   @Override
-  public boolean unstamp(ResourceRef ref, ReleaseIdentity owner) {
+  public boolean unstamp(ResourceRef ref, ReleaseIdentity owner, Precondition precondition) {
     requireNonNull(owner, "owner");
     Discovery.Resource resource = served(ref.kind(), "unstamp", ref);
+    if (precondition instanceof Precondition.Observed observed) {
+      try {
+        apis.api(resource)
+            .calls
+            .patch(
+                scope(ref.kind(), ref.namespace()),
+                ref.name(),
+                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+                Stamps.removalPatch(
+                    Stamps.stampOnly(), observed.resourceVersion(), KEPT_ON_UNSTAMP),
+                Stamps.MANAGER_NAME);
+        return true;
+      } catch (ClusterException e) {
+        if (e.status() == 404) {
+          return false;
+        }
+        throw fenced(e, "unstamp", ref, precondition);
+      }
+    }
     return OwnedObjects.unstamp(
         apis.api(resource).calls,
         scope(ref.kind(), ref.namespace()),
@@ -289,6 +421,19 @@ public final class KubernetesOrchestrator implements Orchestrator {
     requireNonNull(objects, "objects");
     requireNonNull(timeout, "timeout");
     return health.await(objects, timeout);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Per kind and namespace one LIST and, while one of them still exists, a WATCH for their
+   * {@code DELETED} events; see {@link DeletionWatch}.
+   */
+  @Override
+  public Readiness awaitDeleted(List<ResourceRef> objects, Duration timeout) {
+    requireNonNull(objects, "objects");
+    requireNonNull(timeout, "timeout");
+    return objects.isEmpty() ? Readiness.ready() : deletions.await(objects, timeout);
   }
 
   /**

@@ -17,6 +17,7 @@ import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.kubernetes.client.util.generic.options.CreateOptions;
 import io.kubernetes.client.util.generic.options.DeleteOptions;
 import io.kubernetes.client.util.generic.options.ListOptions;
 import io.kubernetes.client.util.generic.options.PatchOptions;
@@ -131,6 +132,31 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
           return page.getMetadata();
         });
     return out;
+  }
+
+  /** The names of the objects a LIST returns, and the list's resourceVersion to watch from. */
+  record Names(java.util.Set<String> names, @Nullable String resourceVersion) {}
+
+  /** The names of every object matching the field selector, in pages, and the list's version. */
+  Names listNames(@Nullable String namespace, @Nullable String fieldSelector) {
+    java.util.Set<String> names = new java.util.TreeSet<>();
+    String[] version = {null};
+    pages(
+        namespace,
+        null,
+        fieldSelector,
+        options -> scoped(namespace) ? raw.list(namespace, options) : raw.list(options),
+        (DynamicKubernetesListObject page) -> {
+          for (DynamicKubernetesObject item : page.getItems()) {
+            names.add(item.getMetadata().getName());
+          }
+          V1ListMeta meta = page.getMetadata();
+          if (version[0] == null && meta != null) {
+            version[0] = meta.getResourceVersion();
+          }
+          return meta;
+        });
+    return new Names(names, version[0]);
   }
 
   private <P extends KubernetesListObject> void pages(
@@ -290,6 +316,26 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
         namespace,
         object.getMetadata().getName(),
         send("create", namespace, object.getMetadata().getName(), () -> typed.create(object)));
+  }
+
+  /**
+   * Creates an object from raw JSON (a POST) under field manager {@code manager}: fails with 409
+   * AlreadyExists when it exists. The result is raw JSON, with {@code metadata.managedFields}.
+   */
+  JsonObject createRaw(@Nullable String namespace, String name, JsonObject json, String manager) {
+    DynamicKubernetesObject object = new DynamicKubernetesObject(json);
+    CreateOptions options = new CreateOptions();
+    options.setFieldManager(manager);
+    KubernetesApiResponse<DynamicKubernetesObject> response =
+        send(
+            "create",
+            namespace,
+            name,
+            () ->
+                scoped(namespace)
+                    ? raw.create(namespace, object, options)
+                    : raw.create(object, options));
+    return check("create", namespace, name, response).getRaw();
   }
 
   /** Replaces an object; a {@code metadata.resourceVersion} makes it a compare-and-set. */

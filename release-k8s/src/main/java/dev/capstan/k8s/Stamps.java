@@ -6,6 +6,7 @@ import dev.capstan.release.model.ContentHash;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.ReleaseIdentity;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
@@ -175,6 +176,24 @@ final class Stamps {
     JsonObject patch = new JsonObject();
     patch.add("metadata", meta);
     return patch.toString(); // JsonElement.toString keeps the nulls that delete keys
+  }
+
+  /**
+   * Metadata holding every stamp label and annotation, for {@link #removalPatch} of an object known
+   * (from an observation) to carry a stamp, without reading it again: the patch removes each key,
+   * and removing a key that is not there changes nothing.
+   */
+  static V1ObjectMeta stampOnly() {
+    Map<String, String> labels = new TreeMap<>();
+    labels.put(MANAGED_BY, OwnershipStamp.MANAGER);
+    for (String key : List.of(LABEL_NAMESPACE, LABEL_NAME, LABEL_ID)) {
+      labels.put(key, "");
+    }
+    Map<String, String> annotations = new TreeMap<>();
+    for (String key : List.of(RELEASE, RELEASE_ID, REVISION, CONTENT_HASH)) {
+      annotations.put(key, "");
+    }
+    return new V1ObjectMeta().labels(labels).annotations(annotations);
   }
 
   /** The annotation {@code key} of {@code metadata}, or {@code null}. */

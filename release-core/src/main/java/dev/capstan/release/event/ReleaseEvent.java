@@ -100,6 +100,19 @@ public sealed interface ReleaseEvent {
     }
   }
 
+  /**
+   * A write was fenced: the object was not what the plan observed (it appeared since a create was
+   * planned, or changed since an update, prune or un-stamp was planned), so nothing was written to
+   * it and the operation fails with {@code reason}.
+   */
+  record Fenced(String release, ResourceRef ref, Action action, String reason)
+      implements ReleaseEvent {
+    @Override
+    public String describe() {
+      return "fenced " + action.id() + " " + ref.key() + ": " + reason;
+    }
+  }
+
   /** The operation failed; what follows is failure handling. */
   record Failed(String release, String reason) implements ReleaseEvent {
     @Override

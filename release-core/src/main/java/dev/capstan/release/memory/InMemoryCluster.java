@@ -21,6 +21,8 @@ import dev.capstan.release.model.ResourceSpec;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.Orchestrator;
+import dev.capstan.release.port.Precondition;
+import dev.capstan.release.port.PreconditionFailedException;
 import dev.capstan.release.port.Readiness;
 import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
@@ -406,11 +408,31 @@ public final class InMemoryCluster implements Orchestrator, Store {
     return found;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A write the precondition fences is logged {@code fenced:apply:KEY} (not a write) and fails
+   * as the API server would: a create of an existing object with {@code already exists}, a write on
+   * a changed object with {@code the object has been modified}, on a gone or re-created one with
+   * {@code uid mismatch}.
+   */
   @Override
-  public void apply(Manifest object, @Nullable OwnershipStamp stamp) {
+  public void apply(Manifest object, @Nullable OwnershipStamp stamp, Precondition precondition) {
+    requireNonNull(precondition, "precondition");
     String key = object.ref().key();
     boolean crash = enter(Operation.APPLY, key);
     synchronized (this) {
+      String fenced = fenced(object.ref(), precondition, false);
+      if (fenced != null) {
+        log.add("fenced:apply:" + key);
+        throw new PreconditionFailedException(
+            precondition instanceof Precondition.Absent ? "create" : "apply",
+            object.ref(),
+            precondition,
+            409,
+            fenced,
+            null);
+      }
       log.add("apply:" + key);
       String hash = ContentHash.of(object);
       store(object.ref(), object, stamp, hash, hash);
@@ -429,6 +451,37 @@ public final class InMemoryCluster implements Orchestrator, Store {
   public synchronized Manifest dryRunApply(Manifest object, @Nullable OwnershipStamp stamp) {
     log.add("dry-run:" + object.ref().key());
     return object;
+  }
+
+  /**
+   * Why the object is not what {@code precondition} requires, as the API server says it, or {@code
+   * null} when it is (or, with {@code goneIsFine}, when it is absent).
+   */
+  private @Nullable String fenced(ResourceRef ref, Precondition precondition, boolean goneIsFine) {
+    StoredObject o = objects.get(ref);
+    if (precondition instanceof Precondition.Absent) {
+      return o == null ? null : ref.kind().kind() + " \"" + ref.name() + "\" already exists";
+    }
+    if (precondition instanceof Precondition.Observed expected) {
+      if (o == null) {
+        return goneIsFine
+            ? null
+            : "uid mismatch: the provided object specified uid "
+                + expected.uid()
+                + ", and no existing object was found";
+      }
+      if (!o.uid.equals(expected.uid())) {
+        return "uid mismatch: the provided object specified uid "
+            + expected.uid()
+            + ", found "
+            + o.uid;
+      }
+      if (!Long.toString(o.version).equals(expected.resourceVersion())) {
+        return "the object has been modified; please apply your changes to the latest version and"
+            + " try again";
+      }
+    }
+    return null;
   }
 
   /** An applied CRD makes its kind served. */
@@ -460,14 +513,29 @@ public final class InMemoryCluster implements Orchestrator, Store {
     return Optional.empty();
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A delete the precondition fences is logged {@code fenced:delete:KEY}; an absent object is
+   * not deleted, with or without a precondition.
+   */
   @Override
-  public boolean delete(ResourceRef ref, ReleaseIdentity owner) {
+  public boolean delete(ResourceRef ref, ReleaseIdentity owner, Precondition precondition) {
+    requireNonNull(precondition, "precondition");
     boolean crash = enter(Operation.DELETE, ref.key());
     boolean deleted;
     synchronized (this) {
+      String fenced = fenced(ref, precondition, true);
+      if (fenced != null) {
+        log.add("fenced:delete:" + ref.key());
+        throw new PreconditionFailedException("delete", ref, precondition, 409, fenced, null);
+      }
       log.add("delete:" + ref.key());
       StoredObject o = objects.get(ref);
-      deleted = o != null && o.stamp != null && o.stamp.ownedBy(owner);
+      deleted =
+          o != null
+              && (precondition instanceof Precondition.Observed
+                  || (o.stamp != null && o.stamp.ownedBy(owner)));
       if (deleted) {
         objects.remove(ref);
       }
@@ -476,11 +544,22 @@ public final class InMemoryCluster implements Orchestrator, Store {
     return deleted;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>An un-stamp the precondition fences is logged {@code fenced:unstamp:KEY}.
+   */
   @Override
-  public boolean unstamp(ResourceRef ref, ReleaseIdentity owner) {
+  public boolean unstamp(ResourceRef ref, ReleaseIdentity owner, Precondition precondition) {
+    requireNonNull(precondition, "precondition");
     boolean crash = enter(Operation.UNSTAMP, ref.key());
     boolean done;
     synchronized (this) {
+      String fenced = fenced(ref, precondition, false);
+      if (fenced != null) {
+        log.add("fenced:unstamp:" + ref.key());
+        throw new PreconditionFailedException("unstamp", ref, precondition, 409, fenced, null);
+      }
       log.add("unstamp:" + ref.key());
       StoredObject o = objects.get(ref);
       done = false;
@@ -491,6 +570,26 @@ public final class InMemoryCluster implements Orchestrator, Store {
     }
     crashIf(crash, Operation.UNSTAMP, ref.key());
     return done;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>In memory, a delete finishes at once: ready unless one of {@code objects} exists (deleted
+   * and re-created since), logged {@code await-deleted}.
+   */
+  @Override
+  public Readiness awaitDeleted(List<ResourceRef> objects, Duration timeout) {
+    boolean crash = enter(Operation.AWAIT_DELETED, "await-deleted");
+    Readiness result;
+    synchronized (this) {
+      log.add("await-deleted");
+      List<ResourceRef> present =
+          objects.stream().filter(this.objects::containsKey).sorted().toList();
+      result = present.isEmpty() ? Readiness.ready() : Readiness.timedOut(present, timeout);
+    }
+    crashIf(crash, Operation.AWAIT_DELETED, "await-deleted");
+    return result;
   }
 
   /**

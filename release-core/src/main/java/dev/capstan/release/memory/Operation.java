@@ -27,5 +27,7 @@ public enum Operation {
   /** {@code renewLease}. */
   LEASE_RENEW,
   /** {@code releaseLease}. */
-  LEASE_RELEASE
+  LEASE_RELEASE,
+  /** {@code awaitDeleted}: wait for deletions to finish. */
+  AWAIT_DELETED
 }

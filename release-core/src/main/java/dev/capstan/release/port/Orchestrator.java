@@ -34,9 +34,23 @@ public interface Orchestrator {
 
   /**
    * Creates or updates the object to hold {@code object}, stamped with {@code stamp}; with a {@code
-   * null} stamp, writes it unowned (used to restore the pre-image of an adopted object).
+   * null} stamp, writes it unowned (used to restore the pre-image of an adopted object). No
+   * precondition.
    */
-  void apply(Manifest object, @Nullable OwnershipStamp stamp);
+  default void apply(Manifest object, @Nullable OwnershipStamp stamp) {
+    apply(object, stamp, Precondition.none());
+  }
+
+  /**
+   * Creates or updates the object as {@link #apply(Manifest, OwnershipStamp)} does, only if it is
+   * what {@code precondition} requires: {@link Precondition.Absent} creates (and fails if the
+   * object exists), {@link Precondition.Observed} updates the object observed (and fails if it
+   * changed, was re-created or is gone).
+   *
+   * @throws PreconditionFailedException if the object is not what the precondition requires;
+   *     nothing was written
+   */
+  void apply(Manifest object, @Nullable OwnershipStamp stamp, Precondition precondition);
 
   /**
    * The object as the cluster would store it if {@link #apply} wrote {@code object} with {@code
@@ -57,7 +71,21 @@ public interface Orchestrator {
    *
    * @return whether an object was deleted ({@code false}: absent, or not owned by {@code owner})
    */
-  boolean delete(ResourceRef ref, ReleaseIdentity owner);
+  default boolean delete(ResourceRef ref, ReleaseIdentity owner) {
+    return delete(ref, owner, Precondition.none());
+  }
+
+  /**
+   * Deletes the object. With {@link Precondition.Observed}, the caller has seen {@code owner}'s
+   * stamp in that observation: the object is deleted only if it is still the one observed, unread
+   * (on Kubernetes one DELETE with uid and resourceVersion preconditions); otherwise only if it
+   * carries {@code owner}'s stamp now.
+   *
+   * @return whether an object was deleted ({@code false}: absent, or not owned by {@code owner})
+   * @throws PreconditionFailedException if the object changed or was re-created since the
+   *     observation; nothing was deleted
+   */
+  boolean delete(ResourceRef ref, ReleaseIdentity owner, Precondition precondition);
 
   /**
    * Removes {@code owner}'s stamp from the object, keeping the object and its data (a volume claim
@@ -65,7 +93,31 @@ public interface Orchestrator {
    *
    * @return whether a stamp was removed ({@code false}: absent, or not owned by {@code owner})
    */
-  boolean unstamp(ResourceRef ref, ReleaseIdentity owner);
+  default boolean unstamp(ResourceRef ref, ReleaseIdentity owner) {
+    return unstamp(ref, owner, Precondition.none());
+  }
+
+  /**
+   * Removes {@code owner}'s stamp as {@link #unstamp(ResourceRef, ReleaseIdentity)} does; with
+   * {@link Precondition.Observed}, only from the object observed, unread.
+   *
+   * @return whether a stamp was removed ({@code false}: absent, or not owned by {@code owner})
+   * @throws PreconditionFailedException if the object changed, was re-created or is gone since the
+   *     observation; nothing was written
+   */
+  boolean unstamp(ResourceRef ref, ReleaseIdentity owner, Precondition precondition);
+
+  /**
+   * Waits until none of {@code objects} exists any more (deletion finished: finalizers run,
+   * dependents collected as far as the object's own removal goes), as {@code helm uninstall --wait}
+   * does.
+   *
+   * @param objects the deleted objects to wait for; may be empty
+   * @param timeout how long to wait in all
+   * @return {@link Readiness.Ready} once all are gone, or {@link Readiness.TimedOut} naming those
+   *     still present
+   */
+  Readiness awaitDeleted(List<ResourceRef> objects, Duration timeout);
 
   /** Creates a namespace (for {@code createNamespace}); it stays unowned. */
   void createNamespace(String name);
