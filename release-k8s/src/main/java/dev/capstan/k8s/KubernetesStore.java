@@ -46,7 +46,7 @@ public final class KubernetesStore implements Store {
     this.leases = new ReleaseLeases(new ResourceApi<>(clients, ApiResource.LEASE, Errors.RELEASE));
   }
 
-  /** {@inheritDoc} One LIST of the release's record Secrets. */
+  /** {@inheritDoc} One LIST of the release's record Secrets; only the newest is decoded. */
   @Override
   public Optional<StoredRelease> latestRecord(String namespace, String name) {
     return records.latest(namespace, name);
@@ -59,8 +59,10 @@ public final class KubernetesStore implements Store {
   }
 
   /**
-   * {@inheritDoc} One LIST of the record heads in the namespace, and one LIST of chunks per chunked
-   * latest record.
+   * {@inheritDoc} One LIST of the record heads in the namespace that are not superseded (label
+   * {@code status!=superseded}), and one LIST of chunks per chunked latest record; one decode per
+   * release. The engine marks a revision superseded only once a newer one is recorded, so a
+   * release's newest revision is never left out (see {@code release-k8s/README.md}).
    */
   @Override
   public List<StoredRelease> latestRecords(String namespace) {

@@ -53,6 +53,9 @@ final class ReleaseRecords {
    */
   static final int CHUNK_BYTES = 1_000_000;
 
+  /** A label selector that leaves superseded revisions out (for listing the latest ones). */
+  static final String NOT_SUPERSEDED = "status!=superseded";
+
   /** A label selector that leaves record Secrets out (for observing user Secrets). */
   static final String NOT_RECORDS = "!" + PART;
 
@@ -92,10 +95,21 @@ final class ReleaseRecords {
     return out;
   }
 
-  /** The latest revision of every release in the namespace, by name. */
+  /**
+   * The latest revision of every release in the namespace, by name: one LIST of the heads that are
+   * not superseded (plus one LIST of chunks per chunked latest record), and one decode per release.
+   *
+   * <p>Superseded revisions are left out by label selector ({@value #NOT_SUPERSEDED}): the engine
+   * marks a revision superseded only once a newer revision of the release is recorded, so the
+   * newest revision is never among them, and a crash between any two writes leaves it listed. Of
+   * the heads that remain (the newest, and older failed or pending ones), the highest revision of
+   * each release is decoded, the others only transferred. Heads without a {@code status} label are
+   * kept by the selector, so records of any age are listed.
+   */
   List<StoredRelease> latestOfEach(String namespace) {
     Map<String, V1Secret> latest = new TreeMap<>();
-    for (V1Secret head : secrets.list(namespace, "owner=capstan," + PART + "=head", null)) {
+    for (V1Secret head :
+        secrets.list(namespace, "owner=capstan," + PART + "=head," + NOT_SUPERSEDED, null)) {
       String release = label(head, "name");
       V1Secret current = release == null ? null : latest.get(release);
       if (release != null && (current == null || revision(head) > revision(current))) {
@@ -431,9 +445,22 @@ final class ReleaseRecords {
     }
   }
 
-  /** The latest revision of a release: one LIST. */
+  /**
+   * The latest revision of a release: one LIST of its record Secrets, of which only the highest
+   * head is decoded (and verified).
+   */
   Optional<StoredRelease> latest(String namespace, String name) {
-    List<StoredRelease> all = all(namespace, name);
-    return all.isEmpty() ? Optional.empty() : Optional.of(all.get(0));
+    List<V1Secret> found = secrets.list(namespace, "owner=capstan,name=" + name + "," + PART, null);
+    Map<String, V1Secret> chunks = new HashMap<>();
+    V1Secret latest = null;
+    for (V1Secret s : found) {
+      if ("chunk".equals(label(s, PART))) {
+        chunks.put(s.getMetadata().getName(), s);
+      } else if ("head".equals(label(s, PART))
+          && (latest == null || revision(s) > revision(latest))) {
+        latest = s;
+      }
+    }
+    return latest == null ? Optional.empty() : Optional.of(read(latest, chunks));
   }
 }
