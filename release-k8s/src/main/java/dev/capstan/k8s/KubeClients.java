@@ -98,9 +98,11 @@ public final class KubeClients {
               + " names no current context; pass one of "
               + contextNames(config));
     }
-    // Each client gets a configuration of its own: building one may refresh its credentials.
+    // Each client gets a configuration of its own: building one may refresh its credentials. The
+    // file is read now; the watch client is built from it when first needed.
     ApiClient api = build(load(kubeconfig, current), kubeconfig, DEFAULT_READ_TIMEOUT);
-    return wrap(api, () -> build(load(kubeconfig, current), kubeconfig, Duration.ZERO), current);
+    KubeConfig watchConfig = load(kubeconfig, current);
+    return wrap(api, () -> build(watchConfig, kubeconfig, Duration.ZERO), current);
   }
 
   /**
