@@ -46,6 +46,11 @@ final class KubernetesTarget implements Target {
     return new KubernetesTarget(KubeClients.fromKubeconfig(file, context));
   }
 
+  /** The clients, for what works beside the ports (the Helm import). */
+  KubeClients clients() {
+    return clients;
+  }
+
   @Override
   public Orchestrator orchestrator() {
     return orchestrator;

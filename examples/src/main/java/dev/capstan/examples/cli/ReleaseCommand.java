@@ -46,7 +46,8 @@ import picocli.CommandLine.ParentCommand;
       ReleaseCommand.ListCmd.class,
       ReleaseCommand.HistoryCmd.class,
       ReleaseCommand.RollbackCmd.class,
-      ReleaseCommand.UninstallCmd.class
+      ReleaseCommand.UninstallCmd.class,
+      ImportHelmCommand.class
     })
 final class ReleaseCommand implements Runnable {
   @ParentCommand @Nullable CapstanCommand root;
