@@ -36,6 +36,7 @@ import org.jspecify.annotations.Nullable;
  *       and without the stamp, the stamp, and {@linkplain Drift drift} from {@code managedFields}.
  *   <li>{@link #apply}: one server-side apply (PATCH) under field manager {@code capstan}, forced
  *       (the plan has decided), stamped with the ownership labels and annotations.
+ *   <li>{@link #dryRunApply}: the same PATCH with {@code dryRun=All}, for a reviewed plan's diff.
  *   <li>{@link #delete}: a GET and a DELETE (background propagation, with the uid and
  *       resourceVersion read as preconditions), only when the object carries the owner's stamp.
  *   <li>{@link #unstamp}: a GET and a JSON merge patch removing the stamp (keeping {@code
@@ -188,6 +189,49 @@ public final class KubernetesOrchestrator implements Orchestrator {
     requireNonNull(object, "object");
     Kind kind = object.kind();
     Discovery.Resource resource = served(kind, "apply", object.ref());
+    String namespace = kind.namespaced() ? object.namespace() : null;
+    apis.api(resource)
+        .calls
+        .applyJson(namespace, object.name(), applyBody(object, stamp), Stamps.MANAGER_NAME);
+    if (kind.isCrd()) {
+      apis.defined(
+          object.get("spec.group") instanceof String g ? g : null,
+          object.get("spec.names.kind") instanceof String k ? k : null);
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One server-side apply PATCH with {@code dryRun=All}, of the body {@link #apply} would send,
+   * under the same field manager, forced; the result read back as {@link #observe} reads content.
+   */
+  @Override
+  public Manifest dryRunApply(Manifest object, @Nullable OwnershipStamp stamp) {
+    requireNonNull(object, "object");
+    Kind kind = object.kind();
+    Discovery.Resource resource = served(kind, "dry-run apply", object.ref());
+    String namespace = kind.namespaced() ? object.namespace() : null;
+    JsonObject raw =
+        apis.api(resource)
+            .calls
+            .dryRunApply(namespace, object.name(), applyBody(object, stamp), Stamps.MANAGER_NAME);
+    Manifest result = content(raw, kind);
+    if (result == null || !result.ref().equals(object.ref())) {
+      throw new ClusterException(
+          "dry-run apply",
+          kind.key(),
+          namespace,
+          object.name(),
+          0,
+          "the API server returned an object that cannot be read back as " + object.ref().key(),
+          null);
+    }
+    return result;
+  }
+
+  /** The server-side apply body of {@code object}: its content with the stamp, as JSON. */
+  private static String applyBody(Manifest object, @Nullable OwnershipStamp stamp) {
     Map<String, Object> body = new LinkedHashMap<>(object.content());
     Map<String, Object> metadata = new LinkedHashMap<>();
     if (body.get("metadata") instanceof Map<?, ?> m) {
@@ -201,15 +245,7 @@ public final class KubernetesOrchestrator implements Orchestrator {
       metadata.put("annotations", annotations);
     }
     body.put("metadata", metadata);
-    String namespace = kind.namespaced() ? object.namespace() : null;
-    apis.api(resource)
-        .calls
-        .applyJson(namespace, object.name(), JsonTrees.toJson(body), Stamps.MANAGER_NAME);
-    if (kind.isCrd()) {
-      apis.defined(
-          object.get("spec.group") instanceof String g ? g : null,
-          object.get("spec.names.kind") instanceof String k ? k : null);
-    }
+    return JsonTrees.toJson(body);
   }
 
   private static Map<String, String> strings(@Nullable Object map) {
