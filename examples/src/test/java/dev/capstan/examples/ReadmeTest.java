@@ -21,6 +21,7 @@ import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.model.VolumeSpec;
 import dev.capstan.release.model.VolumeSpec.ReclaimPolicy;
+import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanRenderer;
 import dev.capstan.update.catalog.Catalog;
 import dev.capstan.update.command.ManifestLoader;
@@ -107,6 +108,32 @@ class ReadmeTest {
         .extracting(r -> r.key())
         .containsExactly("PersistentVolumeClaim/shop/web-data");
     assertThat(readme()).contains(tourFromThisFile());
+  }
+
+  @Test
+  void diffTourRunsAndTheReadmeShowsItsOutput() throws IOException {
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(printed, true, UTF_8);
+    InMemoryCluster cluster = InMemoryCluster.create().addNamespace("shop");
+    ReleaseController releases = ReleaseController.builder(cluster, cluster).build();
+    ServiceSpec web =
+        ServiceSpec.builder("shop", "web").image("ghcr.io/acme/web:1.0.0").port("http", 80).build();
+    Payloads v1 = Payloads.of(web, SecretSpec.of("shop", "web-db", Map.of("password", "s3cret")));
+    releases.cast(ReleaseSpec.of("shop", "web", v1), v1);
+    // diff:start
+    // Review before casting: what changes in each object, field by field. On Kubernetes the
+    // "after" is a server-side apply dry run, one per changed object (none when nothing changes).
+    ServiceSpec web2 = web.toBuilder().image("ghcr.io/acme/web:1.1.0").env("LOG", "debug").build();
+    Payloads v2 = Payloads.of(web2, SecretSpec.of("shop", "web-db", Map.of("password", "n3w")));
+    ReleaseSpec spec = ReleaseSpec.of("shop", "web", v2);
+    Plan plan = releases.planWithDiff(spec, v2);
+    out.print(PlanRenderer.text(plan)); // the diff below; PlanRenderer.json(plan) has it too
+    CastResult cast = releases.cast(spec, v2); // cast(spec) plans again, without diffs
+    // diff:end
+
+    assertThat(cast.release().revision()).isEqualTo(2);
+    assertThat(printed.toString(UTF_8)).doesNotContain("n3w").doesNotContain("s3cret");
+    assertThat(readme()).contains(block("diff")).contains(printed.toString(UTF_8));
   }
 
   @Test

@@ -45,6 +45,8 @@ import org.jspecify.annotations.Nullable;
  *       patch handing its fields to Capstan's apply entry; an update is one server-side apply
  *       (PATCH) under field manager {@code capstan}, forced (the plan has decided), with the
  *       observed {@code metadata.uid} and {@code resourceVersion} in the body as preconditions.
+ *   <li>{@link #dryRunApply}: the server-side apply PATCH an update would send, with {@code
+ *       dryRun=All}, for a reviewed plan's diff.
  *   <li>{@link #delete}: with the observed uid and resourceVersion, one DELETE with them as
  *       preconditions (background propagation); without, a GET and such a DELETE, only when the
  *       object carries the owner's stamp.
@@ -213,27 +215,17 @@ public final class KubernetesOrchestrator implements Orchestrator {
     requireNonNull(precondition, "precondition");
     Kind kind = object.kind();
     Discovery.Resource resource = served(kind, "apply", object.ref());
-    Map<String, Object> body = new LinkedHashMap<>(object.content());
-    Map<String, Object> metadata = new LinkedHashMap<>();
-    if (body.get("metadata") instanceof Map<?, ?> m) {
-      m.forEach((k, v) -> metadata.put(String.valueOf(k), v));
-    }
-    if (stamp != null) {
-      Map<String, String> labels = strings(metadata.get("labels"));
-      Map<String, String> annotations = strings(metadata.get("annotations"));
-      Stamps.write(stamp, labels, annotations);
-      metadata.put("labels", labels);
-      metadata.put("annotations", annotations);
-    }
     String namespace = kind.namespaced() ? object.namespace() : null;
     ResourceApi<DynamicKubernetesObject, DynamicKubernetesListObject> calls =
         apis.api(resource).calls;
+    Map<String, Object> body = applyBody(object, stamp);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> metadata = (Map<String, Object>) body.get("metadata");
     try {
       if (precondition instanceof Precondition.Absent) {
         if (namespace != null) {
           metadata.put("namespace", namespace);
         }
-        body.put("metadata", metadata);
         create(calls, namespace, object.name(), JsonTrees.toJson(body));
       } else {
         if (precondition instanceof Precondition.Observed observed) {
@@ -242,7 +234,6 @@ public final class KubernetesOrchestrator implements Orchestrator {
           metadata.put("uid", observed.uid());
           metadata.put("resourceVersion", observed.resourceVersion());
         }
-        body.put("metadata", metadata);
         calls.applyJson(namespace, object.name(), JsonTrees.toJson(body), Stamps.MANAGER_NAME);
       }
     } catch (ClusterException e) {
@@ -257,6 +248,61 @@ public final class KubernetesOrchestrator implements Orchestrator {
           object.get("spec.group") instanceof String g ? g : null,
           object.get("spec.names.kind") instanceof String k ? k : null);
     }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One server-side apply PATCH with {@code dryRun=All}, of the body {@link #apply} would send,
+   * under the same field manager, forced; the result read back as {@link #observe} reads content.
+   */
+  @Override
+  public Manifest dryRunApply(Manifest object, @Nullable OwnershipStamp stamp) {
+    requireNonNull(object, "object");
+    Kind kind = object.kind();
+    Discovery.Resource resource = served(kind, "dry-run apply", object.ref());
+    String namespace = kind.namespaced() ? object.namespace() : null;
+    JsonObject raw =
+        apis.api(resource)
+            .calls
+            .dryRunApply(
+                namespace,
+                object.name(),
+                JsonTrees.toJson(applyBody(object, stamp)),
+                Stamps.MANAGER_NAME);
+    Manifest result = content(raw, kind);
+    if (result == null || !result.ref().equals(object.ref())) {
+      throw new ClusterException(
+          "dry-run apply",
+          kind.key(),
+          namespace,
+          object.name(),
+          0,
+          "the API server returned an object that cannot be read back as " + object.ref().key(),
+          null);
+    }
+    return result;
+  }
+
+  /**
+   * The server-side apply body of {@code object}: its content with the stamp, and a mutable copy of
+   * its metadata under {@code metadata}.
+   */
+  private static Map<String, Object> applyBody(Manifest object, @Nullable OwnershipStamp stamp) {
+    Map<String, Object> body = new LinkedHashMap<>(object.content());
+    Map<String, Object> metadata = new LinkedHashMap<>();
+    if (body.get("metadata") instanceof Map<?, ?> m) {
+      m.forEach((k, v) -> metadata.put(String.valueOf(k), v));
+    }
+    if (stamp != null) {
+      Map<String, String> labels = strings(metadata.get("labels"));
+      Map<String, String> annotations = strings(metadata.get("annotations"));
+      Stamps.write(stamp, labels, annotations);
+      metadata.put("labels", labels);
+      metadata.put("annotations", annotations);
+    }
+    body.put("metadata", metadata);
+    return body;
   }
 
   /**

@@ -264,7 +264,8 @@ final class ReleaseCommand implements Runnable {
     @Override
     int run(Target target, ReleaseController controller) {
       ReleaseFile f = load(file);
-      Plan plan = controller.plan(spec(f, file, ReleaseOptions.DEFAULT_TIMEOUT));
+      Plan plan =
+          controller.planWithDiff(spec(f, file, ReleaseOptions.DEFAULT_TIMEOUT), f.payloads());
       if (json()) {
         printJson(PlanRenderer.jsonTree(plan));
       } else {
@@ -299,7 +300,9 @@ final class ReleaseCommand implements Runnable {
     int run(Target target, ReleaseController controller) {
       ReleaseFile f = load(file);
       ReleaseSpec spec = spec(f, file, timeout);
-      Plan plan = controller.plan(spec);
+      // field-level diffs where a person reads the plan (text, or --dry-run); scripts pay nothing
+      Plan plan =
+          json() && !dryRun ? controller.plan(spec) : controller.planWithDiff(spec, f.payloads());
       showPlan(plan, !json());
       if (dryRun) {
         if (json()) {
@@ -445,7 +448,10 @@ final class ReleaseCommand implements Runnable {
       } else {
         revision = to;
       }
-      Plan plan = controller.planRollback(ns, name, revision);
+      Plan plan =
+          json()
+              ? controller.planRollback(ns, name, revision)
+              : controller.planRollbackWithDiff(ns, name, revision);
       showPlan(plan, !json());
       if (plan.needsConfirmation()) {
         cli()

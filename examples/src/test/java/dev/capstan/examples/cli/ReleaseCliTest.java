@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;
+import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -87,6 +88,50 @@ class ReleaseCliTest {
             """);
     assertThat(run("release", "list", "-n", "demo")).isZero();
     assertThat(out).isEqualTo("NAME  REVISION  STATUS  VERSION  UPDATED\n");
+  }
+
+  @Test
+  void planAndCastShowTheFieldDiffAndJsonCarriesItWithoutSecretValues() throws IOException {
+    assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
+    Files.writeString(
+        dir.resolve("web-v3.yaml"),
+        Files.readString(dir.resolve("web-v2.yaml"))
+            .replace("stringData: {user: web}", "stringData: {user: web-admin-7Q}"));
+
+    String plan =
+        """
+        Plan for release demo/web: revision 2 (from 1)
+          = reference  Namespace//demo
+          ~ update     ConfigMap/demo/web-settings
+              - data.log-level: "info"
+              + data.log-level: "debug"
+          ~ update     Secret/demo/web-db
+              ~ data.user: (changed)
+          ~ update     apps/Deployment/demo/web
+              - spec.template.spec.containers[name=web].image: "ghcr.io/acme/web:1.0.0"
+              + spec.template.spec.containers[name=web].image: "ghcr.io/acme/web:1.1.0"
+          - prune      ConfigMap/demo/web-legacy  ⚠ destructive
+        Summary: 3 update, 2 unchanged, 1 prune, 1 reference
+        """;
+
+    assertThat(run("release", "plan", "-f", "web-v3.yaml")).isZero();
+    assertThat(out).isEqualTo(plan);
+    assertThat(run("release", "cast", "-f", "web-v3.yaml", "--dry-run")).isZero();
+    assertThat(out).isEqualTo(plan + "Dry run: nothing was applied.\n");
+    assertThat(run("release", "plan", "-f", "web-v3.yaml", "-o", "json")).isZero();
+    assertThat(out).doesNotContain("web-admin-7Q").doesNotContain("pw-from-env");
+    Map<String, String> diffs = new TreeMap<>();
+    json()
+        .get("changes")
+        .forEach(c -> diffs.put(c.get("key").asText(), String.valueOf(c.get("diff"))));
+    assertThat(diffs)
+        .containsEntry(
+            "Secret/demo/web-db", "[{\"op\":\"replace\",\"path\":\"data.user\",\"secret\":true}]")
+        .containsEntry(
+            "ConfigMap/demo/web-settings",
+            "[{\"op\":\"replace\",\"path\":\"data.log-level\",\"before\":\"info\",\"after\":\"debug\"}]")
+        .containsEntry("Service/demo/web", "null")
+        .containsEntry("ConfigMap/demo/web-legacy", "null");
   }
 
   @Test
