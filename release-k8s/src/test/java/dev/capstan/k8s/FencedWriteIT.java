@@ -92,7 +92,7 @@ class FencedWriteIT {
       assertThat(live.getData()).containsExactly(Map.entry("from", aWon ? "a" : "b"));
       // The loser's only request on the object: the refused create.
       assertThat(ReleaseLifecycleIT.objectWrites(loserCluster))
-          .containsExactly("CREATE configmaps " + ns + "/" + name);
+          .containsExactly("CREATE configmaps " + ns);
       // The winner's create handed its fields to Capstan's apply entry.
       assertThat(a.managedFields("", "v1", "configmaps", ns, name))
           .extracting(V1ManagedFieldsEntry::getManager, V1ManagedFieldsEntry::getOperation)
