@@ -761,7 +761,9 @@ public final class ReleaseController {
     AtomicReference<@Nullable ResourceRef> failedAt = new AtomicReference<>();
     try {
       for (List<ResourceRef> rank : ranks.values()) {
+        failedAt.compareAndSet(null, rank.get(0));
         lease.checkHeld();
+        failedAt.set(null);
         Parallel.forEach(
             rank,
             parallelism,

@@ -7,6 +7,7 @@ import dev.capstan.k8s.testing.ControlPlaneTest;
 import dev.capstan.k8s.testing.TestNamespace;
 import dev.capstan.release.CastResult;
 import dev.capstan.release.ReleaseController;
+import dev.capstan.release.UninstallOptions;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseSpec;
@@ -126,18 +127,26 @@ class RequestCountIT {
     assertThat(first.plan().changes(Action.CREATE)).hasSize(500);
     SortedMap<String, Long> install = cluster.requests().counts();
     report.add(line("first install", install, 500));
-    assertThat(objectWrites(install)).isEqualTo(500);
+    // A create is a POST (fenced: it fails if the object appeared since the plan) and a JSON
+    // patch handing the created fields to Capstan's server-side apply entry.
+    assertThat(objectWrites(install)).isEqualTo(1000);
     assertThat(install)
+        .containsEntry("CREATE configmaps", 250L)
         .containsEntry("PATCH configmaps", 250L)
+        .containsEntry("CREATE secrets", 101L) // and the PENDING record
         .containsEntry("PATCH secrets", 100L)
+        .containsEntry("CREATE persistentvolumeclaims", 50L)
         .containsEntry("PATCH persistentvolumeclaims", 50L)
+        .containsEntry("CREATE deployments", 50L)
         .containsEntry("PATCH deployments", 50L)
+        .containsEntry("CREATE services", 50L)
         .containsEntry("PATCH services", 50L);
     assertThat(discovery(install)).isEqualTo(2); // one round: GET /api and GET /apis
     // observation, 3 record reads, and at most one health LIST per written kind with a rule
     assertThat(sum(install, "LIST ")).isLessThanOrEqualTo(OBSERVED.size() + 3 + 4);
     assertThat(watches(install)).isLessThanOrEqualTo(10);
-    assertThat(cluster.requests().total()).isLessThanOrEqualTo(500 + OBSERVED.size() + 12 + 10 + 2);
+    assertThat(cluster.requests().total())
+        .isLessThanOrEqualTo(1000 + OBSERVED.size() + 12 + 10 + 2);
 
     cluster.requests().reset();
     CastResult noop = controller.cast(ReleaseSpec.of(ns, "big", initial), initial);
@@ -189,6 +198,32 @@ class RequestCountIT {
     assertThat(sum(fiveChanged, "LIST ")).isLessThanOrEqualTo(OBSERVED.size() + 3 + 4);
     assertThat(watches(fiveChanged)).isBetween(1L, 4L);
 
+    // Uninstall: one observation LIST per kind, then one DELETE per object with the observed uid
+    // and resourceVersion as preconditions (no GET), a rank at a time, its objects in parallel.
+    cluster.requests().reset();
+    controller.uninstall(ns, "big", UninstallOptions.defaults());
+    SortedMap<String, Long> uninstall = cluster.requests().counts();
+    report.add(line("uninstall", uninstall, 500));
+    assertThat(objectWrites(uninstall)).isEqualTo(500);
+    assertThat(uninstall)
+        .containsEntry("DELETE configmaps", 250L)
+        .containsEntry("DELETE secrets", 100L)
+        .containsEntry("DELETE persistentvolumeclaims", 50L)
+        .containsEntry("DELETE deployments", 50L)
+        .containsEntry("DELETE services", 50L);
+    assertThat(uninstall.keySet())
+        .filteredOn(k -> k.startsWith("GET "))
+        .containsExactly("GET leases");
+    assertThat(uninstall)
+        .containsEntry("LIST configmaps", 1L)
+        .containsEntry("LIST persistentvolumeclaims", 1L)
+        .containsEntry("LIST deployments", 1L)
+        .containsEntry("LIST services", 1L)
+        .containsEntry("LIST secrets", 3L); // observation, 2 record reads
+    // 500 DELETEs, 5 observation LISTs, 2 record reads, the lease (GET, UPDATE to take it, GET,
+    // UPDATE to give it up), the record UNINSTALLING and UNINSTALLED
+    assertThat(cluster.requests().total()).isEqualTo(500 + 5 + 2 + 4 + 2);
+
     report.add(
         "floor = one LIST per kind and namespace ("
             + OBSERVED.size()
@@ -230,9 +265,15 @@ class RequestCountIT {
     return sum(counts, "WATCH ");
   }
 
-  /** PATCH and DELETE of objects (record Secrets are created and updated, never patched). */
+  /**
+   * CREATE, PATCH and DELETE of objects (record Secrets are created and updated, never patched: the
+   * one CREATE of a PENDING record is left out).
+   */
   private static long objectWrites(Map<String, Long> counts) {
-    return sum(counts, "PATCH ") + sum(counts, "DELETE ");
+    return sum(counts, "CREATE ")
+        - Math.min(1, counts.getOrDefault("CREATE secrets", 0L))
+        + sum(counts, "PATCH ")
+        + sum(counts, "DELETE ");
   }
 
   private static long sum(Map<String, Long> counts, String prefix) {

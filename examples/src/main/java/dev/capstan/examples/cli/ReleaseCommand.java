@@ -70,6 +70,12 @@ final class ReleaseCommand implements Runnable {
     json
   }
 
+  /**
+   * Writes and deletes in flight at once: enough to hide a real API server's round trip (its
+   * default client limits are far above), few enough not to crowd it.
+   */
+  static final int DEFAULT_PARALLELISM = 16;
+
   /** Options every release subcommand has. */
   static final class Common {
     @Option(
@@ -83,6 +89,15 @@ final class ReleaseCommand implements Runnable {
         paramLabel = "FORMAT",
         description = "text or json (default: text).")
     Output output = Output.text;
+
+    @Option(
+        names = "--parallelism",
+        paramLabel = "N",
+        description =
+            "How many objects of one rank to write or delete at once (default: "
+                + DEFAULT_PARALLELISM
+                + ").")
+    int parallelism = DEFAULT_PARALLELISM;
 
     String namespaceOr(String fallback) {
       return namespace == null ? fallback : namespace;
@@ -151,10 +166,15 @@ final class ReleaseCommand implements Runnable {
 
     @Override
     public Integer call() {
+      if (common.parallelism < 1) {
+        throw new IllegalArgumentException(
+            "--parallelism must be at least 1: " + common.parallelism);
+      }
       try (Target target = parent().root().target()) {
         ReleaseController controller =
             ReleaseController.builder(target.orchestrator(), target.store())
                 .listener(this::progress)
+                .parallelism(common.parallelism)
                 .build();
         return run(target, controller);
       }
@@ -174,6 +194,7 @@ final class ReleaseCommand implements Runnable {
           || e instanceof ReleaseEvent.Verifying
           || e instanceof ReleaseEvent.Verified
           || e instanceof ReleaseEvent.Failed
+          || e instanceof ReleaseEvent.Fenced
           || e instanceof ReleaseEvent.Reverted
           || e instanceof ReleaseEvent.Warning
           || e instanceof ReleaseEvent.RecordSaved
@@ -511,6 +532,20 @@ final class ReleaseCommand implements Runnable {
             "Delete the release's CRDs too (deletes every custom resource of them, cluster-wide).")
     boolean deleteCrds;
 
+    @Option(
+        names = "--wait",
+        description =
+            "Wait until the deleted objects are gone (finalizers run), up to --timeout, as helm"
+                + " uninstall --wait does.")
+    boolean waitForDeletion;
+
+    @Option(
+        names = "--timeout",
+        paramLabel = "DURATION",
+        converter = Durations.class,
+        description = "How long --wait waits (default: 5m).")
+    Duration timeout = Duration.ofMinutes(5);
+
     @Option(names = "--yes", description = "Do not ask for confirmation.")
     boolean yes;
 
@@ -541,7 +576,8 @@ final class ReleaseCommand implements Runnable {
               UninstallOptions.defaults()
                   .withKeepVolumes(keepVolumes)
                   .withPurge(purge)
-                  .withDeleteCrds(deleteCrds));
+                  .withDeleteCrds(deleteCrds)
+                  .withWait(waitForDeletion ? timeout : null));
       if (json()) {
         ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
         ArrayNode deleted = doc.putArray("deleted");

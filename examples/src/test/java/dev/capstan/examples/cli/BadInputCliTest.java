@@ -58,6 +58,14 @@ class BadInputCliTest {
   }
 
   @Test
+  void aParallelismBelowOneIsRefusedWithExitCode2NamingTheFlag() {
+    assertThat(run("release", "uninstall", "web", "-n", "demo", "--parallelism", "0", "--yes"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err).isEqualTo("capstan: --parallelism must be at least 1: 0\n");
+    assertNothingWritten();
+  }
+
+  @Test
   @EnabledOnOs(OS.LINUX)
   void devZeroIsRefusedWithExitCode2WithinASecond() {
     assertThat(timed("release", "cast", "-f", "/dev/zero", "--yes")).isEqualTo(ExitCode.INVALID);

@@ -175,7 +175,9 @@ class ReleaseCliTest {
     assertThat(rolled.get("plan").get("summary").get("create").asInt()).isEqualTo(1);
 
     assertThat(run("release", "uninstall", "web", "-n", "demo")).isEqualTo(ExitCode.NOT_CONFIRMED);
-    assertThat(run("release", "uninstall", "web", "-n", "demo", "--yes")).isZero();
+    assertThat(
+            run("release", "uninstall", "web", "-n", "demo", "--wait", "--timeout", "1m", "--yes"))
+        .isZero();
     assertThat(out)
         .isEqualTo(
             """

@@ -1,0 +1,185 @@
+package dev.capstan.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.capstan.k8s.testing.ControlPlane;
+import dev.capstan.k8s.testing.ControlPlaneTest;
+import dev.capstan.k8s.testing.TestNamespace;
+import dev.capstan.release.CastFailedException;
+import dev.capstan.release.CastResult;
+import dev.capstan.release.ReleaseController;
+import dev.capstan.release.event.ReleaseEvent;
+import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.OwnedResource;
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.plan.LiveObject;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ManagedFieldsEntry;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Fenced writes on the real API server: two releases racing for one new object, and an update
+ * planned on a view that went stale before the write.
+ */
+@ControlPlaneTest
+class FencedWriteIT {
+  private static final int ROUNDS = 10;
+
+  @Test
+  void twoReleasesRacingForOneNewConfigMapLeaveItToExactlyOneOfThemInEveryRound(
+      ControlPlane plane, TestNamespace tns) throws Exception {
+    String ns = tns.name();
+    for (int round = 0; round < ROUNDS; round++) {
+      String name = "shared-" + round;
+      // Both casts plan (the object is absent) and save their intent before either writes.
+      CyclicBarrier planned = new CyclicBarrier(2);
+      Cluster a = new Cluster(plane);
+      Cluster b = new Cluster(plane);
+      ReleaseController ca = racer(a, "a-" + round, planned);
+      ReleaseController cb = racer(b, "b-" + round, planned);
+      Payloads pa = Payloads.of(ConfigMapSpec.of(ns, name, Map.of("from", "a")));
+      Payloads pb = Payloads.of(ConfigMapSpec.of(ns, name, Map.of("from", "b")));
+
+      CompletableFuture<Object> ra = race(ca, ReleaseSpec.of(ns, "a-" + round, pa), pa);
+      CompletableFuture<Object> rb = race(cb, ReleaseSpec.of(ns, "b-" + round, pb), pb);
+      Object outcomeA = ra.get(120, TimeUnit.SECONDS);
+      Object outcomeB = rb.get(120, TimeUnit.SECONDS);
+
+      boolean aWon = outcomeA instanceof CastResult;
+      assertThat(outcomeB instanceof CastResult)
+          .as("round %d: exactly one release wins", round)
+          .isNotEqualTo(aWon);
+      String winner = aWon ? "a-" + round : "b-" + round;
+      String loser = aWon ? "b-" + round : "a-" + round;
+      Cluster loserCluster = aWon ? b : a;
+      CastFailedException failed = (CastFailedException) (aWon ? outcomeB : outcomeA);
+      ResourceRef shared = ResourceRef.of(Kind.CONFIG_MAP, ns, name);
+
+      Release won = a.store.latestRecord(ns, winner).orElseThrow().release();
+      assertThat(won.status()).isEqualTo(ReleaseStatus.DEPLOYED);
+      assertThat(won.owns()).extracting(OwnedResource::ref).containsExactly(shared);
+      Release lost = a.store.latestRecord(ns, loser).orElseThrow().release();
+      assertThat(lost.status()).isEqualTo(ReleaseStatus.FAILED);
+      assertThat(lost.owns()).isEmpty();
+      String reason =
+          "ConfigMap/"
+              + ns
+              + "/"
+              + name
+              + " was created by release "
+              + ns
+              + "/"
+              + winner
+              + " since the plan; not taken";
+      assertThat(lost.failure()).isEqualTo(reason);
+      assertThat(failed.result().release()).isEqualTo(lost);
+
+      V1ConfigMap live = a.core.readNamespacedConfigMap(name, ns).execute();
+      assertThat(live.getMetadata().getAnnotations())
+          .containsEntry("capstan.dev/release", ns + "/" + winner)
+          .containsEntry("capstan.dev/release-id", won.id());
+      assertThat(live.getData()).containsExactly(Map.entry("from", aWon ? "a" : "b"));
+      // The loser's only request on the object: the refused create.
+      assertThat(ReleaseLifecycleIT.objectWrites(loserCluster))
+          .containsExactly("CREATE configmaps " + ns);
+      // The winner's create handed its fields to Capstan's apply entry.
+      assertThat(a.managedFields("", "v1", "configmaps", ns, name))
+          .extracting(V1ManagedFieldsEntry::getManager, V1ManagedFieldsEntry::getOperation)
+          .containsExactly(org.assertj.core.groups.Tuple.tuple("capstan", "Apply"));
+    }
+  }
+
+  private static ReleaseController racer(Cluster cluster, String name, CyclicBarrier planned) {
+    return cluster
+        .controller()
+        .holder("caster-" + name)
+        .listener(
+            e -> {
+              if (e instanceof ReleaseEvent.RecordSaved saved
+                  && saved.status() == ReleaseStatus.PENDING) {
+                try {
+                  planned.await(60, TimeUnit.SECONDS);
+                } catch (Exception x) {
+                  throw new IllegalStateException(x);
+                }
+              }
+            })
+        .build();
+  }
+
+  private static CompletableFuture<Object> race(
+      ReleaseController controller, ReleaseSpec spec, Payloads payloads) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try {
+            return controller.cast(spec, payloads);
+          } catch (CastFailedException e) {
+            return e;
+          }
+        });
+  }
+
+  @Test
+  void anUpdatePlannedOnAStaleViewIsFencedAndTheEditStays(ControlPlane plane, TestNamespace tns)
+      throws Exception {
+    Cluster cluster = new Cluster(plane);
+    String ns = tns.name();
+    Payloads v1 = Payloads.of(ConfigMapSpec.of(ns, "settings", Map.of("color", "blue")));
+    cluster.controller().build().cast(ReleaseSpec.of(ns, "app", v1), v1);
+    LiveObject planned =
+        cluster.orchestrator.observe(Kind.CONFIG_MAP, ns, Set.of("settings")).get(0);
+    Payloads v2 = Payloads.of(ConfigMapSpec.of(ns, "settings", Map.of("color", "green")));
+    boolean[] edited = {false};
+    ReleaseController controller =
+        cluster
+            .controller()
+            .listener(
+                e -> {
+                  if (!edited[0]
+                      && e instanceof ReleaseEvent.RecordSaved saved
+                      && saved.status() == ReleaseStatus.PENDING) {
+                    edited[0] = true;
+                    try {
+                      cluster.applyConfigMapAs(
+                          "kubectl-edit", ns, "settings", Map.of("color", "red"), true);
+                    } catch (Exception x) {
+                      throw new IllegalStateException(x);
+                    }
+                  }
+                })
+            .build();
+    cluster.requests().reset();
+
+    CastFailedException failed =
+        catchThrowableOfType(
+            CastFailedException.class, () -> controller.cast(ReleaseSpec.of(ns, "app", v2), v2));
+
+    assertThat(failed.result().release().status()).isEqualTo(ReleaseStatus.FAILED);
+    assertThat(failed.result().release().failure())
+        .isEqualTo(
+            "ConfigMap/"
+                + ns
+                + "/settings changed since the plan (uid "
+                + planned.uid()
+                + ", resourceVersion "
+                + planned.resourceVersion()
+                + "): it was modified, it carries the stamp of release "
+                + ns
+                + "/app; not updated");
+    assertThat(cluster.core.readNamespacedConfigMap("settings", ns).execute().getData())
+        .containsExactly(Map.entry("color", "red"));
+    assertThat(ReleaseLifecycleIT.objectWrites(cluster))
+        .containsExactly("PATCH configmaps " + ns + "/settings"); // the refused apply
+  }
+}
