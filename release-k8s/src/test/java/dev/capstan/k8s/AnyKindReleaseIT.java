@@ -194,7 +194,7 @@ class AnyKindReleaseIT {
     assertThat(cluster.writes().keySet())
         .allMatch(k -> k.endsWith(" secrets") || k.endsWith(" leases"));
 
-    // Changing one object writes exactly that object.
+    // Changing a ConfigMap writes exactly it and the Deployment that reads it (config rollout).
     Payloads v2 =
         shop(ns, m -> true)
             .with(
@@ -212,8 +212,11 @@ class AnyKindReleaseIT {
     CastResult changed = controller.cast(spec(ns, v2), v2);
     assertThat(ReleaseLifecycleIT.actions(changed.plan()))
         .filteredOn(a -> !a.startsWith("unchanged ") && !a.startsWith("reference "))
-        .containsExactly("update ConfigMap/" + ns + "/shop-settings");
-    assertThat(objectWrites(cluster)).containsExactly("PATCH configmaps " + ns + "/shop-settings");
+        .containsExactly(
+            "update ConfigMap/" + ns + "/shop-settings", "update apps/Deployment/" + ns + "/web");
+    assertThat(objectWrites(cluster))
+        .containsExactly(
+            "PATCH configmaps " + ns + "/shop-settings", "PATCH deployments " + ns + "/web");
 
     // An Ingress edited by another field manager plans REPAIR and is repaired.
     api(cluster, "networking.k8s.io", "v1", "ingresses")
