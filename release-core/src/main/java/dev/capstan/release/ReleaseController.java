@@ -2,6 +2,7 @@ package dev.capstan.release;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Sleeper;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.event.ReleaseListener;
 import dev.capstan.release.model.DesiredResource;
@@ -72,6 +73,10 @@ public final class ReleaseController {
   private final Clock clock;
   private final int maxHistory;
   private final Duration leaseDuration;
+  private final Duration leaseRenewal;
+  private final Duration leaseWait;
+  private final Sleeper sleeper;
+  private final dev.capstan.common.Backoff leasePoll;
   private final ReleaseListener listener;
   private final int parallelism;
   private final String holder;
@@ -83,6 +88,17 @@ public final class ReleaseController {
     this.clock = b.clock;
     this.maxHistory = b.maxHistory;
     this.leaseDuration = b.leaseDuration;
+    this.leaseRenewal = b.leaseRenewal != null ? b.leaseRenewal : b.leaseDuration.dividedBy(3);
+    if (leaseRenewal.compareTo(leaseDuration.dividedBy(2)) > 0) {
+      throw new IllegalArgumentException(
+          "leaseRenewal must be at most half the lease duration ("
+              + leaseDuration
+              + "), so one missed renewal does not lose the lease: "
+              + leaseRenewal);
+    }
+    this.leaseWait = b.leaseWait;
+    this.sleeper = b.sleeper;
+    this.leasePoll = b.leasePoll;
     this.listener = b.listener;
     this.parallelism = b.parallelism;
     this.holder = b.holder;
@@ -117,14 +133,31 @@ public final class ReleaseController {
    * @throws ClusterException if reading the record or the live state fails
    */
   public Plan plan(ReleaseSpec spec, @Nullable Payloads payloads) {
-    Release latest = latestRelease(spec.namespace(), spec.name()).orElse(null);
+    Optional<StoredRelease> before = store.latestRecord(spec.namespace(), spec.name());
+    Release latest = before.map(StoredRelease::release).orElse(null);
     checkCastable(spec, latest);
+    Plan plan = planEffective(spec, payloads, latest);
+    if (!plan.applyable()) {
+      // The same second look a cast takes (see prepare): another cast of this release may have
+      // recorded and written between our two reads; its objects are then this release's.
+      Optional<StoredRelease> again = store.latestRecord(spec.namespace(), spec.name());
+      if (!sameVersion(before, again)) {
+        latest = again.map(StoredRelease::release).orElse(null);
+        checkCastable(spec, latest);
+        plan = planEffective(spec, payloads, latest);
+      }
+    }
+    emit(new ReleaseEvent.Planned(spec.qualifiedName(), plan));
+    return plan;
+  }
+
+  /** Observes and plans the effective release of {@code spec} over {@code latest}. */
+  private Plan planEffective(
+      ReleaseSpec spec, @Nullable Payloads payloads, @Nullable Release latest) {
     EffectiveRelease effective =
         EffectiveRelease.of(
             spec, payloads, EffectiveRelease.keyOf(latest, SecretHashKey.generate()), latest);
-    Plan plan = plan(effective, latest, observe(spec, latest));
-    emit(new ReleaseEvent.Planned(spec.qualifiedName(), plan));
-    return plan;
+    return plan(effective, latest, observe(spec, latest));
   }
 
   /**
@@ -144,8 +177,12 @@ public final class ReleaseController {
     Release latest = latestRelease(spec.namespace(), spec.name()).orElse(null);
     checkCastable(spec, latest);
     LiveState live = observe(spec, latest);
+    EffectiveRelease effective =
+        EffectiveRelease.of(
+            spec, payloads, EffectiveRelease.keyOf(latest, SecretHashKey.generate()), latest);
     Plan plan =
-        PlanDiffs.attach(Planner.plan(spec, latest, live), live, payloads, ports.orchestrator());
+        PlanDiffs.attach(
+            plan(effective, latest, live), live, effective.objects, ports.orchestrator());
     emit(new ReleaseEvent.Planned(spec.qualifiedName(), plan));
     return plan;
   }
@@ -395,8 +432,7 @@ public final class ReleaseController {
     createHomeNamespace(spec, plan);
 
     LeaseKeeper lease =
-        LeaseKeeper.acquire(
-            store, spec.namespace(), spec.name(), holder, clock, leaseDuration, this::emit);
+        LeaseKeeper.acquire(leaseTerms(), spec.namespace(), spec.name(), this::emit);
     try {
       Optional<StoredRelease> now = store.latestRecord(spec.namespace(), spec.name());
       if (!sameVersion(before, now)) {
@@ -639,6 +675,26 @@ public final class ReleaseController {
       emit(
           new ReleaseEvent.RecordSaved(
               spec.qualifiedName(), plan.revision(), ReleaseStatus.FAILED));
+    } catch (StaleRecordException e) {
+      // The lease was taken over meanwhile and the new holder recorded this attempt FAILED.
+      Release now = recordedRevision(pending).orElse(null);
+      if (now != null && now.status() == ReleaseStatus.FAILED) {
+        failed = now;
+        emit(
+            new ReleaseEvent.Warning(
+                spec.qualifiedName(),
+                "revision "
+                    + plan.revision()
+                    + " was already recorded failed by the lease's new holder: "
+                    + now.failure()));
+      } else {
+        cause.addSuppressed(e);
+        emit(
+            new ReleaseEvent.Warning(
+                spec.qualifiedName(),
+                "could not record the failure; the revision stays pending until the next cast: "
+                    + e.getMessage()));
+      }
     } catch (RuntimeException e) {
       cause.addSuppressed(e);
       emit(
@@ -649,6 +705,18 @@ public final class ReleaseController {
     }
     emit(new ReleaseEvent.Finished(spec.qualifiedName(), plan.revision(), ReleaseStatus.FAILED));
     return new CastFailedException(new CastResult(failed, plan, revert), cause);
+  }
+
+  /** The stored state of {@code r}'s revision, if it can be read. */
+  private Optional<Release> recordedRevision(Release r) {
+    try {
+      return store.records(r.namespace(), r.name()).stream()
+          .map(StoredRelease::release)
+          .filter(x -> x.revision() == r.revision())
+          .findFirst();
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
   }
 
   /** Marks older deployed revisions superseded and trims history; failures only warn. */
@@ -715,7 +783,7 @@ public final class ReleaseController {
     if (store.latestRecord(namespace, name).isEmpty()) {
       throw new ReleaseNotFoundException(release, null);
     }
-    return LeaseKeeper.acquire(store, namespace, name, holder, clock, leaseDuration, this::emit)
+    return LeaseKeeper.acquire(leaseTerms(), namespace, name, this::emit)
         .run(lease -> uninstallLeased(namespace, name, options, lease));
   }
 
@@ -896,6 +964,11 @@ public final class ReleaseController {
 
   // ------------------------------------------------------------------ helpers
 
+  private LeaseKeeper.Terms leaseTerms() {
+    return new LeaseKeeper.Terms(
+        store, holder, clock, leaseDuration, leaseRenewal, leaseWait, leasePoll, sleeper);
+  }
+
   private Optional<Release> latestRelease(String namespace, String name) {
     return store.latestRecord(namespace, name).map(StoredRelease::release);
   }
@@ -931,20 +1004,62 @@ public final class ReleaseController {
     }
   }
 
+  /** The default lease duration in seconds. */
+  public static final int DEFAULT_LEASE_SECONDS = 15;
+
+  /**
+   * The default lease duration: 15 seconds, renewed every 5, as Kubernetes leader election does
+   * (client-go's 15-second lease): a caster killed with {@code kill -9} blocks the next one for at
+   * most 15 seconds, one lost renewal is survived, and renewing costs one small write per 5
+   * seconds.
+   */
+  public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(DEFAULT_LEASE_SECONDS);
+
+  /** This machine's name, read once without a DNS lookup (which may stall for seconds). */
+  private static final String HOST = hostName();
+
+  private static String hostName() {
+    for (String file : List.of("/proc/sys/kernel/hostname", "/etc/hostname")) {
+      try {
+        String name = java.nio.file.Files.readString(java.nio.file.Path.of(file)).strip();
+        if (!name.isEmpty()) {
+          return name;
+        }
+      } catch (java.io.IOException | RuntimeException e) {
+        // try the next source
+      }
+    }
+    for (String variable : List.of("HOSTNAME", "COMPUTERNAME")) {
+      String name = System.getenv(variable);
+      if (name != null && !name.isBlank()) {
+        return name.strip();
+      }
+    }
+    return "localhost";
+  }
+
+  private static String defaultHolder() {
+    return HOST
+        + "/pid "
+        + ProcessHandle.current().pid()
+        + "/"
+        + UUID.randomUUID().toString().substring(0, 8);
+  }
+
   /** Configures a {@link ReleaseController}. */
   public static final class Builder {
     private final Orchestrator orchestrator;
     private final Store store;
     private Clock clock = Clock.systemUTC();
     private int maxHistory = 10;
-    private Duration leaseDuration = Duration.ofMinutes(2);
+    private Duration leaseDuration = DEFAULT_LEASE_DURATION;
+    private @Nullable Duration leaseRenewal;
+    private Duration leaseWait = Duration.ZERO;
+    private Sleeper sleeper = Sleeper.system();
+    private dev.capstan.common.Backoff leasePoll = LeaseKeeper.POLL;
     private ReleaseListener listener = ReleaseListener.none();
     private int parallelism = 4;
-    private String holder =
-        "capstan-"
-            + ProcessHandle.current().pid()
-            + "-"
-            + UUID.randomUUID().toString().substring(0, 8);
+    private String holder = defaultHolder();
     private Supplier<String> ids = () -> UUID.randomUUID().toString();
 
     private Builder(Orchestrator orchestrator, Store store) {
@@ -968,9 +1083,9 @@ public final class ReleaseController {
     }
 
     /**
-     * How long the operation lease lasts without renewal, at least one second (default 2 minutes).
-     * It is renewed every third of that while an operation runs; a holder that dies blocks others
-     * until it lapses.
+     * How long the operation lease lasts without renewal, at least one second (default {@value
+     * #DEFAULT_LEASE_SECONDS} seconds). A holder that dies blocks others until it lapses; a holder
+     * whose renewals fail for that long stops before its next write.
      */
     public Builder leaseDuration(Duration leaseDuration) {
       requireNonNull(leaseDuration, "leaseDuration");
@@ -979,6 +1094,45 @@ public final class ReleaseController {
             "leaseDuration must be at least 1 second: " + leaseDuration);
       }
       this.leaseDuration = leaseDuration;
+      return this;
+    }
+
+    /**
+     * How often the lease is renewed while an operation runs, positive and at most half the lease
+     * duration (default: a third of it, 5 seconds for the default 15-second lease).
+     */
+    public Builder leaseRenewal(Duration every) {
+      requireNonNull(every, "leaseRenewal");
+      if (every.isNegative() || every.isZero()) {
+        throw new IllegalArgumentException("leaseRenewal must be positive: " + every);
+      }
+      this.leaseRenewal = every;
+      return this;
+    }
+
+    /**
+     * How long an operation queues behind another live holder of the lease, polling with backoff
+     * (200 ms doubling to 2 s), before it gives up with {@link ReleaseLockedException}; zero (the
+     * default) gives up at once.
+     */
+    public Builder waitForLease(Duration wait) {
+      requireNonNull(wait, "waitForLease");
+      if (wait.isNegative()) {
+        throw new IllegalArgumentException("waitForLease must not be negative: " + wait);
+      }
+      this.leaseWait = wait;
+      return this;
+    }
+
+    /** Pauses between lease polls (default: {@link Sleeper#system()}; tests pass a fake). */
+    public Builder sleeper(Sleeper sleeper) {
+      this.sleeper = requireNonNull(sleeper, "sleeper");
+      return this;
+    }
+
+    /** How the lease is polled while waiting (tests pass one with a seeded jitter). */
+    Builder leasePoll(dev.capstan.common.Backoff poll) {
+      this.leasePoll = requireNonNull(poll, "leasePoll");
       return this;
     }
 
@@ -997,7 +1151,10 @@ public final class ReleaseController {
       return this;
     }
 
-    /** The lease holder name shown to others (default: {@code capstan-<pid>-<random>}). */
+    /**
+     * The lease holder name shown to others (default: {@code <host>/pid <pid>/<8 random hex>}, the
+     * random part keeping two controllers of one process apart).
+     */
     public Builder holder(String holder) {
       this.holder = dev.capstan.release.internal.Names.requireText(holder, "holder");
       return this;

@@ -39,8 +39,8 @@ class LeaseTest {
               assertThat(e.expiresAt()).isEqualTo(T0.plus(Duration.ofMinutes(2)));
               assertThat(e.getMessage())
                   .isEqualTo(
-                      "release default/app is locked by caster-b until 2026-01-01T00:02:00Z; try"
-                          + " again later, or after the lease expires");
+                      "release default/app is locked by caster-b (renewed 0 s ago, expires in 120"
+                          + " s); pass --wait (waitForLease) to queue behind it");
             });
     assertThat(h.cluster.writes()).isEmpty();
     assertThat(h.cluster.counts()).containsEntry(Operation.RECORD_CREATE, 0);

@@ -322,7 +322,8 @@ public final class JdbcStore implements Store {
     Lease takenOver = null;
     if (held != null && !held.holder().equals(lease.holder())) {
       if (!held.expiredAt(now)) {
-        throw new ReleaseLockedException(namespace + "/" + name, held.holder(), held.expiresAt());
+        throw new ReleaseLockedException(
+            namespace + "/" + name, held.holder(), null, held.expiresAt(), now);
       }
       takenOver = held;
     }

@@ -77,7 +77,7 @@ class TwoJvmLeaseTest {
                 assertThat(e.holder()).isEqualTo("caster-b");
                 assertThat(e.release()).isEqualTo(NS + "/app");
               })
-          .hasMessageStartingWith("release two-jvm/app is locked by caster-b until ");
+          .hasMessageStartingWith("release two-jvm/app is locked by caster-b (");
 
       child.destroyForcibly(); // SIGKILL: no shutdown hook, no lease release
       assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();

@@ -3,6 +3,8 @@ package dev.capstan.k8s;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Backoff;
+import dev.capstan.common.Sleeper;
 import dev.capstan.update.cluster.ClusterInfo;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -48,15 +50,21 @@ public final class KubeClients {
   private final ApiClient api;
   private final Supplier<ApiClient> watchFactory;
   private final RequestCounter counter;
+  private final Retries retries;
   private final String context;
   private volatile @Nullable ApiClient watchApi;
   private volatile @Nullable String clusterId;
 
   private KubeClients(
-      ApiClient api, Supplier<ApiClient> watchFactory, RequestCounter counter, String context) {
+      ApiClient api,
+      Supplier<ApiClient> watchFactory,
+      RequestCounter counter,
+      Retries retries,
+      String context) {
     this.api = api;
     this.watchFactory = watchFactory;
     this.counter = counter;
+    this.retries = retries;
     this.context = context;
   }
 
@@ -140,9 +148,15 @@ public final class KubeClients {
     requireNonNull(client, "client");
     requireNonNull(context, "context");
     RequestCounter counter = new RequestCounter();
+    Retries retries = defaultRetries();
     client.setHttpClient(
-        client.getHttpClient().newBuilder().addInterceptor(counter.interceptor()).build());
-    return new KubeClients(client, () -> client, counter, context);
+        client
+            .getHttpClient()
+            .newBuilder()
+            .addInterceptor(retries)
+            .addInterceptor(counter.interceptor())
+            .build());
+    return new KubeClients(client, () -> client, counter, retries, context);
   }
 
   private static ApiClient inClusterWatchClient() {
@@ -155,21 +169,59 @@ public final class KubeClients {
 
   private static KubeClients wrap(ApiClient api, Supplier<ApiClient> watch, String context) {
     RequestCounter counter = new RequestCounter();
-    count(api, counter);
+    Retries retries = defaultRetries();
+    count(api, counter, retries);
     return new KubeClients(
         api,
         () -> {
           ApiClient w = watch.get();
-          count(w, counter);
+          count(w, counter, retries);
           return w;
         },
         counter,
+        retries,
         context);
   }
 
-  private static void count(ApiClient client, RequestCounter counter) {
+  /** Retries outside the counter: every attempt is counted. */
+  private static void count(ApiClient client, RequestCounter counter, Retries retries) {
     client.setHttpClient(
-        client.getHttpClient().newBuilder().addInterceptor(counter.interceptor()).build());
+        client
+            .getHttpClient()
+            .newBuilder()
+            .addInterceptor(retries)
+            .addInterceptor(counter.interceptor())
+            .build());
+  }
+
+  private static Retries defaultRetries() {
+    return new Retries(Backoff.defaults(), Sleeper.system(), (r, a, d, why) -> {});
+  }
+
+  /**
+   * Hears of every retried request. Requests that fail for a reason that passes (connection refused
+   * or reset, timeouts, 429, 502/503/504, etcd leader changes) are retried with capped exponential
+   * backoff and jitter (200 ms doubling to 5 s, at most 10 tries within 30 s of pauses); see
+   * ARCHITECTURE.md, "Leases and retries".
+   */
+  @FunctionalInterface
+  public interface RetryListener {
+    /**
+     * A request is about to be retried.
+     *
+     * @param request e.g. {@code PUT secrets shop/sh.capstan.release.v1.web.v2}
+     * @param attempt the number of the coming attempt (2 for the first retry)
+     * @param delay the pause before it
+     * @param reason why the last attempt failed, e.g. {@code connection refused (...)}
+     */
+    void retrying(String request, int attempt, Duration delay, String reason);
+  }
+
+  /** Sets who hears of retried requests (default: nobody); returns this. */
+  public KubeClients onRetry(RetryListener listener) {
+    requireNonNull(listener, "listener");
+    retries.listener(listener::retrying);
+    return this;
   }
 
   /** The client for requests; share it, but do not change its settings. */

@@ -58,7 +58,7 @@ final class ReleaseLeases {
         if (held != null && !held.holder().equals(holder)) {
           if (!held.expiredAt(now)) {
             throw new ReleaseLockedException(
-                namespace + "/" + name, held.holder(), held.expiresAt());
+                namespace + "/" + name, held.holder(), renewed(current), held.expiresAt(), now);
           }
           takenOver = held;
         }
@@ -164,6 +164,16 @@ final class ReleaseLeases {
         spec.getAcquireTime() == null ? renewedAt : spec.getAcquireTime().toInstant();
     return new Lease(
         spec.getHolderIdentity(), acquired.isAfter(expires) ? expires : acquired, expires);
+  }
+
+  /** When the Lease was last renewed (or taken), if it says. */
+  private static @Nullable Instant renewed(V1Lease lease) {
+    V1LeaseSpec spec = lease.getSpec();
+    OffsetDateTime t =
+        spec == null
+            ? null
+            : spec.getRenewTime() != null ? spec.getRenewTime() : spec.getAcquireTime();
+    return t == null ? null : t.toInstant();
   }
 
   private static V1LeaseSpec spec(

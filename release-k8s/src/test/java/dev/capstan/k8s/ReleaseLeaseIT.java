@@ -67,7 +67,7 @@ class ReleaseLeaseIT {
     assertThat(locked.holder()).isEqualTo("caster-a");
     assertThat(locked.release()).isEqualTo(ns + "/app");
     assertThat(locked)
-        .hasMessageStartingWith("release " + ns + "/app is locked by caster-a until ");
+        .hasMessageStartingWith("release " + ns + "/app is locked by caster-a (renewed ");
     assertThat(locked.expiresAt()).isAfter(Instant.now().minusSeconds(1));
     // The second caster read, and wrote nothing: not even the lease.
     assertThat(second.writes()).isEmpty();

@@ -52,6 +52,11 @@ final class KubernetesTarget implements Target {
   }
 
   @Override
+  public void onRetry(KubeClients.RetryListener listener) {
+    clients.onRetry(listener);
+  }
+
+  @Override
   public Orchestrator orchestrator() {
     return orchestrator;
   }

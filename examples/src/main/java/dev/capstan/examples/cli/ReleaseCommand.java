@@ -153,6 +153,30 @@ final class ReleaseCommand implements Runnable {
 
     @Mixin Common common = new Common();
 
+    @Option(
+        names = "--lease-duration",
+        paramLabel = "DURATION",
+        converter = Durations.class,
+        description =
+            "How long the release's operation lease lasts without renewal; it is renewed every"
+                + " third of that (default: 15s). A caster that dies blocks others this long.")
+    @Nullable Duration leaseDuration;
+
+    @Option(
+        names = "--wait",
+        paramLabel = "DURATION",
+        arity = "0..1",
+        fallbackValue = "5m",
+        converter = Durations.class,
+        description =
+            "Queue behind another live caster of the release for up to DURATION (5m when no"
+                + " value is given) instead of failing with exit code 4 (locked).")
+    @Nullable Duration waitForLease;
+
+    /** Writes done so far (for the reliability suite's hold hook, see {@link #testHold}). */
+    private final java.util.concurrent.atomic.AtomicInteger writes =
+        new java.util.concurrent.atomic.AtomicInteger();
+
     Cli cli() {
       if (parent == null) {
         throw new IllegalStateException("no parent command");
@@ -171,12 +195,26 @@ final class ReleaseCommand implements Runnable {
             "--parallelism must be at least 1: " + common.parallelism);
       }
       try (Target target = parent().root().target()) {
-        ReleaseController controller =
+        ReleaseController.Builder builder =
             ReleaseController.builder(target.orchestrator(), target.store())
                 .listener(this::progress)
-                .parallelism(common.parallelism)
-                .build();
-        return run(target, controller);
+                .parallelism(common.parallelism);
+        if (leaseDuration != null) {
+          builder.leaseDuration(leaseDuration);
+        }
+        if (waitForLease != null) {
+          builder.waitForLease(waitForLease);
+        }
+        target.onRetry(
+            (request, attempt, delay, reason) ->
+                cli()
+                    .err()
+                    .println(
+                        "capstan: "
+                            + Escapes.escape(
+                                new ReleaseEvent.Retrying("", request, attempt, delay, reason)
+                                    .describe())));
+        return run(target, builder.build());
       }
     }
 
@@ -198,8 +236,37 @@ final class ReleaseCommand implements Runnable {
           || e instanceof ReleaseEvent.Reverted
           || e instanceof ReleaseEvent.Warning
           || e instanceof ReleaseEvent.RecordSaved
+          || e instanceof ReleaseEvent.Retrying
+          || e instanceof ReleaseEvent.WaitingForLease
           || (e instanceof ReleaseEvent.LeaseAcquired l && l.takenOver() != null)) {
         cli().err().println("capstan: " + e.release() + ": " + Escapes.escape(e.describe()));
+      }
+      if (e instanceof ReleaseEvent.Done) {
+        testHold(writes.incrementAndGet());
+      }
+    }
+
+    /**
+     * The reliability suite's deterministic fault point (testing/reliability/README.md): with
+     * {@code CAPSTAN_TEST_HOLD_AFTER_WRITES=N}, the command stops after its Nth object write, says
+     * so on stderr, and holds there until the file named by {@code CAPSTAN_TEST_RESUME_FILE} exists
+     * (for ever without one), so the suite can kill -9 or SIGSTOP it at a known point.
+     */
+    private void testHold(int done) {
+      String after = cli().env().apply("CAPSTAN_TEST_HOLD_AFTER_WRITES");
+      if (after == null || !after.equals(Integer.toString(done))) {
+        return;
+      }
+      String resume = cli().env().apply("CAPSTAN_TEST_RESUME_FILE");
+      cli().err().println("capstan: test hold after " + done + " writes");
+      cli().err().flush();
+      while (resume == null || !java.nio.file.Files.exists(java.nio.file.Path.of(resume))) {
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException ex) {
+          Thread.currentThread().interrupt();
+          return;
+        }
       }
     }
 

@@ -26,6 +26,9 @@ interface Target extends AutoCloseable {
   /** One line saying which cluster this is. */
   String describe();
 
+  /** Sets who hears of retried API requests (a cluster target; the in-memory one never retries). */
+  default void onRetry(dev.capstan.k8s.KubeClients.RetryListener listener) {}
+
   /** Saves what must outlive the command (the in-memory state file). */
   @Override
   void close();

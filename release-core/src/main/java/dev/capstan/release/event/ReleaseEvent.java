@@ -50,6 +50,53 @@ public sealed interface ReleaseEvent {
     }
   }
 
+  /**
+   * The operation lease is held by another live holder and this operation queues behind it (see
+   * {@code ReleaseController.Builder.waitForLease}).
+   *
+   * @param holder who holds it
+   * @param expiresAt when its lease lapses unless renewed
+   * @param maxWait how long this operation waits at most
+   */
+  record WaitingForLease(
+      String release, String holder, java.time.Instant expiresAt, Duration maxWait)
+      implements ReleaseEvent {
+    @Override
+    public String describe() {
+      return "waiting up to "
+          + human(maxWait)
+          + " for the lease held by "
+          + holder
+          + " (expires "
+          + expiresAt
+          + " unless renewed)";
+    }
+  }
+
+  /**
+   * A step failed for a reason that may pass (the API server unreachable or overloaded) and is
+   * tried again after a pause.
+   *
+   * @param operation what is retried, e.g. {@code renew the lease} or {@code PUT secrets/NAME}
+   * @param attempt the number of the coming attempt (2 for the first retry)
+   * @param delay the pause before it
+   * @param reason why the last attempt failed
+   */
+  record Retrying(String release, String operation, int attempt, Duration delay, String reason)
+      implements ReleaseEvent {
+    @Override
+    public String describe() {
+      return "retrying "
+          + operation
+          + " in "
+          + human(delay)
+          + " (attempt "
+          + attempt
+          + "): "
+          + reason;
+    }
+  }
+
   /** A record was saved. */
   record RecordSaved(String release, int revision, ReleaseStatus status) implements ReleaseEvent {
     @Override
@@ -144,5 +191,16 @@ public sealed interface ReleaseEvent {
     public String describe() {
       return "finished: revision " + revision + " " + status.id();
     }
+  }
+
+  /** A duration as people write it: {@code 15m}, {@code 1m30s}, {@code 400ms}. */
+  private static String human(Duration d) {
+    if (d.toMillis() < 1000 && !d.isZero()) {
+      return d.toMillis() + "ms";
+    }
+    return d.truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+        .toString()
+        .substring(2)
+        .toLowerCase(java.util.Locale.ROOT);
   }
 }

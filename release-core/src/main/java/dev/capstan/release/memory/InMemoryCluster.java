@@ -74,6 +74,10 @@ public final class InMemoryCluster implements Orchestrator, Store {
   private final Map<String, String> neverReady = new HashMap<>();
   private final Map<String, NavigableMap<Integer, Encoded>> records = new HashMap<>();
   private final Map<String, Lease> leases = new HashMap<>();
+
+  /** When each lease was last taken or renewed (for the "locked" message). */
+  private final Map<String, Instant> renewed = new HashMap<>();
+
   private final List<String> log = new ArrayList<>();
   private final Map<Operation, Integer> counts = new EnumMap<>(Operation.class);
   private long versions;
@@ -164,6 +168,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
   /** Replaces the stored lease of a release, as a holder that died would leave it. */
   public synchronized InMemoryCluster putLease(String namespace, String name, Lease lease) {
     leases.put(namespace + "/" + name, requireNonNull(lease, "lease"));
+    renewed.put(namespace + "/" + name, lease.acquiredAt());
     return this;
   }
 
@@ -778,12 +783,18 @@ public final class InMemoryCluster implements Orchestrator, Store {
       Lease takenOver = null;
       if (current != null && !current.holder().equals(holder)) {
         if (!current.expiredAt(now)) {
-          throw new ReleaseLockedException(key, current.holder(), current.expiresAt());
+          throw new ReleaseLockedException(
+              key,
+              current.holder(),
+              renewed.getOrDefault(key, current.acquiredAt()),
+              current.expiresAt(),
+              now);
         }
         takenOver = current;
       }
       Lease lease = new Lease(holder, now, now.plus(ttl));
       leases.put(key, lease);
+      renewed.put(key, now);
       grant = new LeaseGrant(lease, takenOver);
     }
     crashIf(crash, Operation.LEASE_ACQUIRE, key);
@@ -804,6 +815,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
             current == null ? now : current.expiresAt());
       }
       leases.put(key, new Lease(holder, current.acquiredAt(), now.plus(ttl)));
+      renewed.put(key, now);
     }
     crashIf(crash, Operation.LEASE_RENEW, key);
   }
