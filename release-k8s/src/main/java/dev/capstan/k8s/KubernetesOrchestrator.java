@@ -220,7 +220,8 @@ public final class KubernetesOrchestrator implements Orchestrator {
         apis.api(resource).calls;
     Map<String, Object> body = applyBody(object, stamp);
     @SuppressWarnings("unchecked")
-    Map<String, Object> metadata = (Map<String, Object>) body.get("metadata");
+    Map<String, Object> metadata =
+        (Map<String, Object>) requireNonNull(body.get("metadata"), "metadata");
     try {
       if (precondition instanceof Precondition.Absent) {
         if (namespace != null) {

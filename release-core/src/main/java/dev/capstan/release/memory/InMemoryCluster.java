@@ -354,8 +354,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
         if (applied != null) {
           StoredObject o = requireNonNull(c.objects.get(spec.ref()));
           c.objects.put(
-              spec.ref(),
-              new StoredObject(o.content, o.stamp, o.hash, applied, o.uid, o.version));
+              spec.ref(), new StoredObject(o.content, o.stamp, o.hash, applied, o.uid, o.version));
         }
       }
       for (Map.Entry<String, JsonNode> release : root.path("records").properties()) {
