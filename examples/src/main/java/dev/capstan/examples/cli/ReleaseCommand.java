@@ -15,6 +15,7 @@ import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.file.Overrides;
 import dev.capstan.release.file.ReleaseFile;
 import dev.capstan.release.file.ReleaseFiles;
+import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
@@ -145,6 +146,13 @@ final class ReleaseCommand implements Runnable {
             "Let a prune delete CRDs the release no longer wants (deletes every custom resource"
                 + " of them, cluster-wide).")
     boolean allowCrdDeletion;
+
+    @Option(
+        names = "--no-record-secret-values",
+        description =
+            "Keep Secrets' values out of the release record (it keeps their keys and keyed"
+                + " hashes); a rollback to this revision then needs them again (--secrets).")
+    boolean noRecordSecretValues;
   }
 
   /** A command's session: the target, a controller printing progress, and the output. */
@@ -322,6 +330,7 @@ final class ReleaseCommand implements Runnable {
                   .withAtomic(f.atomic)
                   .withCreateNamespace(f.createNamespace)
                   .withAllowCrdDeletion(f.allowCrdDeletion)
+                  .withRecordSecretValues(!f.noRecordSecretValues)
                   .withTimeout(timeout));
     }
 
@@ -390,7 +399,9 @@ final class ReleaseCommand implements Runnable {
       ReleaseSpec spec = spec(f, file, timeout);
       // field-level diffs where a person reads the plan (text, or --dry-run); scripts pay nothing
       Plan plan =
-          json() && !dryRun ? controller.plan(spec) : controller.planWithDiff(spec, f.payloads());
+          json() && !dryRun
+              ? controller.plan(spec, f.payloads())
+              : controller.planWithDiff(spec, f.payloads());
       showPlan(plan, !json());
       if (dryRun) {
         if (json()) {
@@ -516,6 +527,14 @@ final class ReleaseCommand implements Runnable {
     @Option(names = "--yes", description = "Do not ask for confirmation.")
     boolean yes;
 
+    @Option(
+        names = "--secrets",
+        paramLabel = "FILE|DIR",
+        description =
+            "The Secrets whose values the revision did not record (cast with"
+                + " --no-record-secret-values), given again: a release file or manifests.")
+    @Nullable Path secrets;
+
     @Override
     int run(Target target, ReleaseController controller) {
       String ns = common.namespaceOr("default");
@@ -536,6 +555,13 @@ final class ReleaseCommand implements Runnable {
       } else {
         revision = to;
       }
+      Payloads given = Payloads.empty();
+      if (secrets != null) {
+        FileOptions f = new FileOptions();
+        f.file = secrets;
+        f.name = name;
+        given = load(f).payloads();
+      }
       Plan plan =
           json()
               ? controller.planRollback(ns, name, revision)
@@ -555,7 +581,7 @@ final class ReleaseCommand implements Runnable {
                     + target.describe()
                     + ".");
       }
-      CastResult result = controller.rollback(ns, name, revision);
+      CastResult result = controller.rollback(ns, name, revision, given);
       if (json()) {
         ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
         doc.set("plan", PlanRenderer.jsonTree(result.plan()));

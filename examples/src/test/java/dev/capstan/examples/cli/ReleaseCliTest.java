@@ -90,6 +90,105 @@ class ReleaseCliTest {
     assertThat(out).isEqualTo("NAME  REVISION  STATUS  VERSION  UPDATED\n");
   }
 
+  private static String app(String password, String level) {
+    return """
+        apiVersion: v1
+        kind: Secret
+        metadata: {name: db}
+        stringData: {password: %s}
+        ---
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: cfg}
+        data: {level: %s}
+        ---
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: web}
+        spec:
+          selector: {matchLabels: {app: web}}
+          template:
+            metadata: {labels: {app: web}}
+            spec:
+              containers:
+              - name: web
+                image: web:1
+                envFrom: [{secretRef: {name: db}}]
+        ---
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: worker}
+        spec:
+          selector: {matchLabels: {app: worker}}
+          template:
+            metadata: {labels: {app: worker}}
+            spec:
+              containers:
+              - name: worker
+                image: worker:1
+                env:
+                - name: LEVEL
+                  valueFrom: {configMapKeyRef: {name: cfg, key: level}}
+        """
+        .formatted(password, level);
+  }
+
+  @Test
+  void configChangesRollOutAndSecretValuesCanStayOutOfRecords() throws IOException {
+    Files.writeString(dir.resolve("app-v1.yaml"), app("one-S3CR3T", "info"));
+    Files.writeString(dir.resolve("app-v2.yaml"), app("two-S3CR3T", "info"));
+    Files.writeString(
+        dir.resolve("db-v1.yaml"),
+        app("one-S3CR3T", "info").substring(0, app("one-S3CR3T", "info").indexOf("---")));
+    String[] cast = {"release", "cast", "app", "-n", "demo", "--create-namespace", "--yes"};
+    assertThat(run(concat(cast, "-f", "app-v1.yaml", "--no-record-secret-values"))).isZero();
+    assertThat(run("release", "plan", "app", "-n", "demo", "-f", "app-v1.yaml")).isZero();
+    assertThat(out)
+        .endsWith("Summary: 4 unchanged, 1 reference\nNo changes: every object is up to date.\n");
+
+    assertThat(run("release", "plan", "app", "-n", "demo", "-f", "app-v2.yaml")).isZero();
+    assertThat(out)
+        .isEqualTo(
+            """
+            Plan for release demo/app: revision 2 (from 1)
+              = reference  Namespace//demo
+              ~ update     Secret/demo/db
+              ~ update     apps/Deployment/demo/web  (config changed: Secret/demo/db)
+            Summary: 2 update, 2 unchanged, 1 reference
+            """);
+    assertThat(run(concat(cast, "-f", "app-v2.yaml", "--no-record-secret-values"))).isZero();
+
+    assertThat(run("release", "rollback", "app", "-n", "demo", "--to", "1", "--yes"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err)
+        .contains(
+            "payloads[Secret/demo/db]: revision 1 of demo/app was recorded without this Secret's"
+                + " values (recordSecretValues off); give it again to roll back")
+        .doesNotContain("at dev.capstan");
+    assertThat(
+            run(
+                "release",
+                "rollback",
+                "app",
+                "-n",
+                "demo",
+                "--to",
+                "1",
+                "--yes",
+                "--secrets",
+                "db-v1.yaml"))
+        .isZero();
+    assertThat(out).endsWith("Release demo/app rolled back to revision 1 as revision 3.\n");
+    assertThat(run("release", "get", "app", "-n", "demo", "-o", "json")).isZero();
+    assertThat(out).doesNotContain("S3CR3T").doesNotContain("secretHashKey");
+  }
+
+  private static String[] concat(String[] a, String... b) {
+    String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+
   @Test
   void planAndCastShowTheFieldDiffAndJsonCarriesItWithoutSecretValues() throws IOException {
     assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
