@@ -343,7 +343,7 @@ class ReleaseCliTest {
 
     assertThat(run("release", "cast", "-f", "web-v2.yaml", "--yes")).isEqualTo(ExitCode.LOCKED);
     assertThat(err)
-        .contains("capstan: release demo/web is locked by ci-job-42 (renewed 0 s ago, expires in ");
+        .contains("capstan: release demo/web is locked by ci-job-42 (renewed ");
   }
 
   @Test
