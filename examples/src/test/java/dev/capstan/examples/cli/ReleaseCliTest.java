@@ -488,8 +488,7 @@ class ReleaseCliTest {
     mapper.writeValue(state.toFile(), root);
 
     assertThat(run("release", "cast", "-f", "web-v2.yaml", "--yes")).isEqualTo(ExitCode.LOCKED);
-    assertThat(err)
-        .contains("capstan: release demo/web is locked by ci-job-42 (renewed 0 s ago, expires in ");
+    assertThat(err).contains("capstan: release demo/web is locked by ci-job-42 (renewed ");
   }
 
   @Test
