@@ -18,6 +18,7 @@ import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
+import dev.capstan.release.plan.PlanFingerprint;
 import dev.capstan.release.plan.PlannedChange;
 import dev.capstan.release.plan.Planner;
 import dev.capstan.release.port.Orchestrator;
@@ -93,9 +94,14 @@ public final class ReleaseController {
    * @throws ClusterException if reading the record or the live state fails
    */
   public Plan plan(ReleaseSpec spec) {
-    Release latest = latestRelease(spec.namespace(), spec.name()).orElse(null);
+    Optional<StoredRelease> stored = store.latestRecord(spec.namespace(), spec.name());
+    Release latest = stored.map(StoredRelease::release).orElse(null);
     checkCastable(spec, latest);
     Plan plan = Planner.plan(spec, latest, observe(spec, latest));
+    PlanFingerprint fingerprint = requireNonNull(plan.fingerprint());
+    plan =
+        plan.withFingerprint(
+            fingerprint.withRecordVersion(stored.map(StoredRelease::version).orElse(null)));
     emit(new ReleaseEvent.Planned(spec.qualifiedName(), plan));
     return plan;
   }
@@ -140,6 +146,81 @@ public final class ReleaseController {
   }
 
   /**
+   * Casts exactly {@code plan}, a plan made by {@link #plan} or {@link #planRollback} and reviewed
+   * since: the changes it lists, with the options it was made with, and nothing else. No planner
+   * runs and nothing is observed again but what the plan writes or deletes.
+   *
+   * <p>Before any object is written, after the lease is taken, the record is read again and the
+   * objects the plan creates, updates, repairs, adopts, prunes or retains are observed again (one
+   * batch per kind and namespace among them; none for a plan that changes nothing): when the record
+   * or one of those objects moved since the plan (another revision, a re-created object, a new
+   * resourceVersion), the cast is refused, naming each. Objects the plan leaves unchanged are not
+   * looked at again: the plan writes nothing to them either way, and the next plan shows their
+   * drift. {@code payloads} must be the payloads the plan was computed from: each must hash to the
+   * plan's content hash.
+   *
+   * @param plan the reviewed plan; its {@link Plan#fingerprint()} says what it was computed from
+   * @param payloads the payloads it was computed from (a plan holds hashes, never content)
+   * @return the deployed revision and the plan executed (this plan)
+   * @throws IllegalArgumentException if the plan has no fingerprint (made by hand)
+   * @throws InvalidReleaseException if a payload does not hash to the plan's content hash, is
+   *     missing or is not in the plan; nothing was written
+   * @throws StalePlanException if the record or a planned object moved since the plan; nothing was
+   *     written
+   * @see #cast(ReleaseSpec, Payloads) for the other outcomes
+   */
+  public CastResult cast(Plan plan, Payloads payloads) {
+    return prepareReviewed(plan, payloads).finish();
+  }
+
+  /** Checks a reviewed plan and its payloads, takes the lease, checks the plan is not stale. */
+  private Prepared prepareReviewed(Plan plan, Payloads payloads) {
+    requireNonNull(plan, "plan");
+    requireNonNull(payloads, "payloads");
+    PlanFingerprint fingerprint = plan.fingerprint();
+    if (fingerprint == null) {
+      throw new IllegalArgumentException(
+          "plan of release "
+              + plan.namespace()
+              + "/"
+              + plan.name()
+              + " has no fingerprint (not made by plan or planRollback), so it cannot be cast");
+    }
+    ReleaseSpec spec = fingerprint.spec();
+    ReviewedPlans.checkConsistent(plan, spec);
+    ReviewedPlans.checkPayloads(spec, payloads);
+    PayloadValidator.validate(spec, payloads, ports.orchestrator());
+    checkPlan(plan, false);
+    createHomeNamespace(spec, plan);
+
+    LeaseKeeper lease =
+        LeaseKeeper.acquire(
+            store, spec.namespace(), spec.name(), holder, clock, leaseDuration, this::emit);
+    try {
+      Optional<StoredRelease> now = store.latestRecord(spec.namespace(), spec.name());
+      if (now.isPresent() && lease.grant().takenOver() != null) {
+        now = Optional.of(failInterrupted(now.get(), lease));
+      }
+      List<String> moved = new ArrayList<>();
+      ReviewedPlans.recordMoved(fingerprint, now).ifPresent(moved::add);
+      List<ResourceRef> planned = ReviewedPlans.changing(plan);
+      LiveState live = ports.observe(Planner.names(planned));
+      moved.addAll(ReviewedPlans.objectsMoved(fingerprint, planned, live));
+      if (!moved.isEmpty()) {
+        throw new StalePlanException(plan, moved);
+      }
+      Release latest = now.map(StoredRelease::release).orElse(null);
+      return savePending(spec, payloads, plan, live, latest, lease, fingerprint.description());
+    } catch (RuntimeException e) {
+      lease.close();
+      throw e;
+    } catch (Error e) {
+      lease.abandon();
+      throw e;
+    }
+  }
+
+  /**
    * Casts the payloads recorded in {@code revision} forward as a new revision, with the references
    * and version that revision had.
    *
@@ -147,8 +228,21 @@ public final class ReleaseController {
    * @see #cast(ReleaseSpec, Payloads) for the other outcomes
    */
   public CastResult rollback(String namespace, String name, int revision) {
+    return rollback(namespace, name, revision, ReleaseOptions.defaults());
+  }
+
+  /**
+   * Casts the payloads recorded in {@code revision} forward as a new revision, with the given cast
+   * options ({@code atomic}, {@code timeout}, {@code adopt}, ...), as {@link #cast(ReleaseSpec,
+   * Payloads)} does with a spec's.
+   *
+   * @throws ReleaseNotFoundException if the release or the revision is not recorded
+   * @see #cast(ReleaseSpec, Payloads) for the other outcomes
+   */
+  public CastResult rollback(String namespace, String name, int revision, ReleaseOptions options) {
+    requireNonNull(options, "options");
     Release target = revision(namespace, name, revision);
-    return cast(rollbackSpec(target), target.payloads(), "rollback to " + revision);
+    return cast(rollbackSpec(target, options), target.payloads(), rollbackDescription(revision));
   }
 
   /**
@@ -157,7 +251,26 @@ public final class ReleaseController {
    * @throws ReleaseNotFoundException if the release or the revision is not recorded
    */
   public Plan planRollback(String namespace, String name, int revision) {
-    return plan(rollbackSpec(revision(namespace, name, revision)));
+    return planRollback(namespace, name, revision, ReleaseOptions.defaults());
+  }
+
+  /**
+   * The plan a {@link #rollback(String, String, int, ReleaseOptions)} to {@code revision} would
+   * execute now; persists nothing. To cast exactly this plan once it is reviewed, pass it with that
+   * revision's payloads to {@link #cast(Plan, Payloads)}: {@code cast(plan, history(ns,
+   * name)...payloads())}; the new revision is described {@code rollback to <revision>}.
+   *
+   * @throws ReleaseNotFoundException if the release or the revision is not recorded
+   */
+  public Plan planRollback(String namespace, String name, int revision, ReleaseOptions options) {
+    requireNonNull(options, "options");
+    Plan plan = plan(rollbackSpec(revision(namespace, name, revision), options));
+    return plan.withFingerprint(
+        requireNonNull(plan.fingerprint()).withDescription(rollbackDescription(revision)));
+  }
+
+  private static String rollbackDescription(int revision) {
+    return "rollback to " + revision;
   }
 
   private Release revision(String namespace, String name, int revision) {
@@ -168,7 +281,7 @@ public final class ReleaseController {
   }
 
   /** Revision {@code target}'s objects and references, as the spec of a new revision. */
-  private static ReleaseSpec rollbackSpec(Release target) {
+  private static ReleaseSpec rollbackSpec(Release target, ReleaseOptions options) {
     List<DesiredResource> resources = new ArrayList<>();
     target
         .payloads()
@@ -183,7 +296,7 @@ public final class ReleaseController {
         target.name(),
         resources,
         target.references(),
-        ReleaseOptions.defaults(),
+        options,
         target.source(),
         target.version());
   }
@@ -228,7 +341,6 @@ public final class ReleaseController {
   private Prepared prepare(
       ReleaseSpec spec, Payloads payloads, @Nullable String description, boolean detached) {
     PayloadValidator.validate(spec, payloads, ports.orchestrator());
-    String release = spec.qualifiedName();
     Optional<StoredRelease> before = store.latestRecord(spec.namespace(), spec.name());
     Release latest = before.map(StoredRelease::release).orElse(null);
     checkCastable(spec, latest);
@@ -263,44 +375,7 @@ public final class ReleaseController {
       if (now.isPresent() && lease.grant().takenOver() != null) {
         latest = failInterrupted(now.get(), lease).release();
       }
-      Instant at = clock.instant();
-      String id = latest == null ? ids.get() : latest.id();
-      List<OwnedResource> previousOwns = latest == null ? List.of() : latest.owns();
-      List<ResourceRef> previousRetained = latest == null ? List.of() : latest.retained();
-      Map<ResourceRef, String> intent = new LinkedHashMap<>();
-      previousOwns.forEach(o -> intent.put(o.ref(), o.contentHash()));
-      spec.resources().forEach(d -> intent.put(d.ref(), d.contentHash()));
-      Release pending =
-          new Release(
-              id,
-              spec.namespace(),
-              spec.name(),
-              plan.revision(),
-              ReleaseStatus.PENDING,
-              toOwned(intent),
-              spec.references(),
-              previousRetained,
-              spec.source(),
-              spec.version(),
-              description,
-              payloads,
-              null,
-              at,
-              at,
-              lease.grant().lease());
-      StoredRelease saved = store.createRecord(pending);
-      emit(new ReleaseEvent.RecordSaved(release, plan.revision(), ReleaseStatus.PENDING));
-      return new Prepared(
-          spec,
-          payloads,
-          plan,
-          live,
-          pending,
-          saved,
-          previousOwns,
-          previousRetained,
-          lease,
-          latest == null ? null : latest.status());
+      return savePending(spec, payloads, plan, live, latest, lease, description);
     } catch (RuntimeException e) {
       lease.close();
       throw e;
@@ -308,6 +383,56 @@ public final class ReleaseController {
       lease.abandon();
       throw e;
     }
+  }
+
+  /** Saves the {@code PENDING} intent record of a cast whose lease is held and plan is final. */
+  private Prepared savePending(
+      ReleaseSpec spec,
+      Payloads payloads,
+      Plan plan,
+      LiveState live,
+      @Nullable Release latest,
+      LeaseKeeper lease,
+      @Nullable String description) {
+    String release = spec.qualifiedName();
+    Instant at = clock.instant();
+    String id = latest == null ? ids.get() : latest.id();
+    List<OwnedResource> previousOwns = latest == null ? List.of() : latest.owns();
+    List<ResourceRef> previousRetained = latest == null ? List.of() : latest.retained();
+    Map<ResourceRef, String> intent = new LinkedHashMap<>();
+    previousOwns.forEach(o -> intent.put(o.ref(), o.contentHash()));
+    spec.resources().forEach(d -> intent.put(d.ref(), d.contentHash()));
+    Release pending =
+        new Release(
+            id,
+            spec.namespace(),
+            spec.name(),
+            plan.revision(),
+            ReleaseStatus.PENDING,
+            toOwned(intent),
+            spec.references(),
+            previousRetained,
+            spec.source(),
+            spec.version(),
+            description,
+            payloads,
+            null,
+            at,
+            at,
+            lease.grant().lease());
+    StoredRelease saved = store.createRecord(pending);
+    emit(new ReleaseEvent.RecordSaved(release, plan.revision(), ReleaseStatus.PENDING));
+    return new Prepared(
+        spec,
+        payloads,
+        plan,
+        live,
+        pending,
+        saved,
+        previousOwns,
+        previousRetained,
+        lease,
+        latest == null ? null : latest.status());
   }
 
   /**
