@@ -3,6 +3,7 @@ package dev.capstan.examples.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capstan.common.BoundedInput;
 import dev.capstan.common.Escapes;
 import dev.capstan.release.CastResult;
 import dev.capstan.release.InvalidReleaseException;
@@ -11,16 +12,20 @@ import dev.capstan.release.ReleaseController;
 import dev.capstan.release.ReleaseNotFoundException;
 import dev.capstan.release.UninstallOptions;
 import dev.capstan.release.UninstallResult;
+import dev.capstan.release.codec.PlanCodec;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.file.Overrides;
 import dev.capstan.release.file.ReleaseFile;
 import dev.capstan.release.file.ReleaseFiles;
+import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.plan.Plan;
+import dev.capstan.release.plan.PlanFingerprint;
 import dev.capstan.release.plan.PlanRenderer;
 import dev.capstan.release.validate.ApiServerLimits;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -260,16 +265,57 @@ final class ReleaseCommand implements Runnable {
     @Option(names = "--show-unchanged", description = "List unchanged objects too.")
     boolean showUnchanged;
 
+    @Option(
+        names = "--timeout",
+        paramLabel = "DURATION",
+        converter = Durations.class,
+        description = "The readiness timeout the saved plan is cast with (default: 15m).")
+    Duration timeout = ReleaseOptions.DEFAULT_TIMEOUT;
+
+    @Option(
+        names = "--out",
+        paramLabel = "FILE",
+        description =
+            "Save the plan (no secret value: only hashes) for 'release cast -f FILE --plan FILE',"
+                + " which casts exactly it or refuses when something moved.")
+    @Nullable Path outFile;
+
     @Override
     int run(Target target, ReleaseController controller) {
       ReleaseFile f = load(file);
-      Plan plan = controller.plan(spec(f, file, ReleaseOptions.DEFAULT_TIMEOUT));
+      Plan plan = controller.plan(spec(f, file, timeout));
       if (json()) {
         printJson(PlanRenderer.jsonTree(plan));
       } else {
         out().print(PlanRenderer.text(plan, showUnchanged));
       }
-      return plan.applyable() ? ExitCode.OK : ExitCode.BLOCKED;
+      if (!plan.applyable()) {
+        return ExitCode.BLOCKED;
+      }
+      Path given = outFile;
+      if (given != null) {
+        writePlan(given, plan);
+        cli()
+            .err()
+            .println(
+                "capstan: plan saved to "
+                    + Escapes.quote(given)
+                    + "; cast exactly it with: capstan release cast -f "
+                    + Escapes.quote(file.file)
+                    + " --plan "
+                    + Escapes.quote(given));
+      }
+      return ExitCode.OK;
+    }
+
+    private void writePlan(Path given, Plan plan) {
+      Path path = cli().resolve(given);
+      try {
+        Files.write(path, PlanCodec.encode(plan));
+      } catch (IOException e) {
+        throw new IllegalArgumentException(
+            "--out: cannot write " + Escapes.quote(given) + ": " + e.getClass().getSimpleName(), e);
+      }
     }
   }
 
@@ -294,11 +340,21 @@ final class ReleaseCommand implements Runnable {
     @Option(names = "--yes", description = "Do not ask for confirmation.")
     boolean yes;
 
+    @Option(
+        names = "--plan",
+        paramLabel = "FILE",
+        description =
+            "Cast exactly this saved plan ('release plan --out'); refused, with nothing written,"
+                + " when the release or a planned object changed since, or the files differ.")
+    @Nullable Path planFile;
+
     @Override
     int run(Target target, ReleaseController controller) {
       ReleaseFile f = load(file);
       ReleaseSpec spec = spec(f, file, timeout);
-      Plan plan = controller.plan(spec);
+      Path saved = planFile;
+      // the plan shown is the plan cast: one observation, no second planner run
+      Plan plan = saved == null ? controller.plan(spec) : readPlan(saved, spec);
       showPlan(plan, !json());
       if (dryRun) {
         if (json()) {
@@ -321,7 +377,7 @@ final class ReleaseCommand implements Runnable {
                     + target.describe()
                     + ".");
       }
-      CastResult result = controller.cast(spec, f.payloads());
+      CastResult result = controller.cast(plan, f.payloads());
       if (json()) {
         ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
         doc.put("dryRun", false);
@@ -340,6 +396,34 @@ final class ReleaseCommand implements Runnable {
                     + ".");
       }
       return ExitCode.OK;
+    }
+
+    /**
+     * Reads a saved plan and checks it is for the release of {@code -f}; the options that decide
+     * only how a failure is handled and how long to wait ({@code --atomic}, {@code --timeout}) may
+     * be given again, the others must be as planned.
+     */
+    private Plan readPlan(Path given, ReleaseSpec spec) {
+      Plan plan =
+          PlanCodec.decode(
+              BoundedInput.read(cli().resolve(given), given.toString(), PlanCodec.MAX_BYTES));
+      PlanFingerprint fingerprint = java.util.Objects.requireNonNull(plan.fingerprint());
+      if (!fingerprint.spec().qualifiedName().equals(spec.qualifiedName())) {
+        throw new IllegalArgumentException(
+            "--plan "
+                + Escapes.quote(given)
+                + " is a plan of release "
+                + fingerprint.spec().qualifiedName()
+                + ", but -f gives release "
+                + spec.qualifiedName());
+      }
+      ReleaseOptions planned = fingerprint.spec().options();
+      ReleaseOptions requested = spec.options();
+      return plan.withOptions(
+          requested
+              .withAtomic(requested.atomic() || planned.atomic())
+              .withTimeout(
+                  timeout.equals(ReleaseOptions.DEFAULT_TIMEOUT) ? planned.timeout() : timeout));
     }
   }
 
@@ -424,6 +508,19 @@ final class ReleaseCommand implements Runnable {
     @Option(names = "--yes", description = "Do not ask for confirmation.")
     boolean yes;
 
+    @Option(names = "--adopt", description = "Take ownership of existing objects no release owns.")
+    boolean adopt;
+
+    @Option(names = "--atomic", description = "On failure, revert this revision's changes.")
+    boolean atomic;
+
+    @Option(
+        names = "--timeout",
+        paramLabel = "DURATION",
+        converter = Durations.class,
+        description = "How long to wait for the objects to be ready (default: 15m).")
+    Duration timeout = ReleaseOptions.DEFAULT_TIMEOUT;
+
     @Override
     int run(Target target, ReleaseController controller) {
       String ns = common.namespaceOr("default");
@@ -444,7 +541,15 @@ final class ReleaseCommand implements Runnable {
       } else {
         revision = to;
       }
-      Plan plan = controller.planRollback(ns, name, revision);
+      ReleaseOptions options =
+          ReleaseOptions.defaults().withAdopt(adopt).withAtomic(atomic).withTimeout(timeout);
+      Plan plan = controller.planRollback(ns, name, revision, options);
+      Payloads payloads =
+          revisions.stream()
+              .filter(r -> r.revision() == revision)
+              .findFirst()
+              .orElseThrow(() -> new ReleaseNotFoundException(ns + "/" + name, revision))
+              .payloads();
       showPlan(plan, !json());
       if (plan.needsConfirmation()) {
         cli()
@@ -460,7 +565,8 @@ final class ReleaseCommand implements Runnable {
                     + target.describe()
                     + ".");
       }
-      CastResult result = controller.rollback(ns, name, revision);
+      // the plan shown is the plan cast: refused, with nothing written, if anything moved since
+      CastResult result = controller.cast(plan, payloads);
       if (json()) {
         ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
         doc.set("plan", PlanRenderer.jsonTree(result.plan()));
