@@ -9,6 +9,7 @@ import dev.capstan.examples.cli.Cli;
 import dev.capstan.examples.cli.Terminal;
 import dev.capstan.release.CastResult;
 import dev.capstan.release.ReleaseController;
+import dev.capstan.release.StalePlanException;
 import dev.capstan.release.UninstallOptions;
 import dev.capstan.release.file.Overrides;
 import dev.capstan.release.file.ReleaseFile;
@@ -134,6 +135,40 @@ class ReadmeTest {
     assertThat(cast.release().revision()).isEqualTo(2);
     assertThat(printed.toString(UTF_8)).doesNotContain("n3w").doesNotContain("s3cret");
     assertThat(readme()).contains(block("diff")).contains(printed.toString(UTF_8));
+  }
+
+  @Test
+  void reviewedPlanTourRunsAndTheReadmeShowsIt() throws IOException {
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(printed, true, UTF_8);
+    InMemoryCluster cluster = InMemoryCluster.create().addNamespace("shop");
+    ReleaseController releases = ReleaseController.builder(cluster, cluster).build();
+    ServiceSpec web = ServiceSpec.builder("shop", "web").image("acme/web:1.0.0").build();
+    Payloads v1 = Payloads.builder().service(web).build();
+    releases.cast(ReleaseSpec.of("shop", "web", v1), v1);
+    Payloads v2 = v1.with(web.withImage("acme/web:1.1.0"));
+    // reviewed:start
+    // Plan once, show it, and cast exactly what was shown: no second planner run, and a refusal
+    // before any write if the record or a planned object moved in between.
+    Plan plan = releases.plan(ReleaseSpec.of("shop", "web", v2));
+    out.print(PlanRenderer.text(plan)); // a person reviews this
+    try {
+      releases.cast(plan, v2); // the same payloads: their hashes must match
+    } catch (StalePlanException e) {
+      out.println(e.getMessage()); // what moved, e.g. "the record moved from revision 1 to 2"
+    }
+    // reviewed:end
+
+    assertThat(printed.toString(UTF_8))
+        .isEqualTo(
+            """
+            Plan for release shop/web: revision 2 (from 1)
+              = reference  Namespace//shop
+              ~ update     apps/Deployment/shop/web
+            Summary: 1 update, 1 reference
+            """);
+    assertThat(releases.get("shop", "web").orElseThrow().revision()).isEqualTo(2);
+    assertThat(readme()).contains(block("reviewed"));
   }
 
   @Test

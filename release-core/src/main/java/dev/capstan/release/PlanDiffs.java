@@ -41,7 +41,8 @@ final class PlanDiffs {
         plan.releaseId(),
         plan.revision(),
         plan.previousRevision(),
-        changes);
+        changes,
+        plan.fingerprint());
   }
 
   private static PlannedChange diffed(

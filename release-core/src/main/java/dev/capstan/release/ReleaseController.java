@@ -6,6 +6,7 @@ import dev.capstan.common.Sleeper;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.event.ReleaseListener;
 import dev.capstan.release.model.DesiredResource;
+import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.OwnershipStamp;
@@ -22,6 +23,7 @@ import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
+import dev.capstan.release.plan.PlanFingerprint;
 import dev.capstan.release.plan.PlannedChange;
 import dev.capstan.release.plan.Planner;
 import dev.capstan.release.port.Orchestrator;
@@ -134,30 +136,48 @@ public final class ReleaseController {
    */
   public Plan plan(ReleaseSpec spec, @Nullable Payloads payloads) {
     Optional<StoredRelease> before = store.latestRecord(spec.namespace(), spec.name());
-    Release latest = before.map(StoredRelease::release).orElse(null);
-    checkCastable(spec, latest);
-    Plan plan = planEffective(spec, payloads, latest);
+    checkCastable(spec, before.map(StoredRelease::release).orElse(null));
+    Plan plan = planEffective(spec, payloads, before);
     if (!plan.applyable()) {
       // The same second look a cast takes (see prepare): another cast of this release may have
       // recorded and written between our two reads; its objects are then this release's.
       Optional<StoredRelease> again = store.latestRecord(spec.namespace(), spec.name());
       if (!sameVersion(before, again)) {
-        latest = again.map(StoredRelease::release).orElse(null);
-        checkCastable(spec, latest);
-        plan = planEffective(spec, payloads, latest);
+        checkCastable(spec, again.map(StoredRelease::release).orElse(null));
+        plan = planEffective(spec, payloads, again);
       }
     }
     emit(new ReleaseEvent.Planned(spec.qualifiedName(), plan));
     return plan;
   }
 
-  /** Observes and plans the effective release of {@code spec} over {@code latest}. */
+  /** Observes and plans the effective release of {@code spec} over the record {@code stored}. */
   private Plan planEffective(
+      ReleaseSpec spec, @Nullable Payloads payloads, Optional<StoredRelease> stored) {
+    Release latest = stored.map(StoredRelease::release).orElse(null);
+    EffectiveRelease effective = effective(spec, payloads, latest);
+    return reviewable(plan(effective, latest, observe(spec, latest)), stored, effective);
+  }
+
+  private static EffectiveRelease effective(
       ReleaseSpec spec, @Nullable Payloads payloads, @Nullable Release latest) {
-    EffectiveRelease effective =
-        EffectiveRelease.of(
-            spec, payloads, EffectiveRelease.keyOf(latest, SecretHashKey.generate()), latest);
-    return plan(effective, latest, observe(spec, latest));
+    return EffectiveRelease.of(
+        spec, payloads, EffectiveRelease.keyOf(latest, SecretHashKey.generate()), latest);
+  }
+
+  /**
+   * The plan with what casting it needs: the version of the record it was computed from and, for a
+   * release without a recorded Secret-hash key, the key its Secret hashes were keyed with.
+   */
+  private static Plan reviewable(
+      Plan plan, Optional<StoredRelease> stored, EffectiveRelease effective) {
+    PlanFingerprint fingerprint =
+        requireNonNull(plan.fingerprint())
+            .withRecordVersion(stored.map(StoredRelease::version).orElse(null));
+    if (stored.map(s -> s.release().secretHashKey()).isEmpty()) {
+      fingerprint = fingerprint.withSecretHashKey(effective.key);
+    }
+    return plan.withFingerprint(fingerprint);
   }
 
   /**
@@ -174,15 +194,17 @@ public final class ReleaseController {
    */
   public Plan planWithDiff(ReleaseSpec spec, Payloads payloads) {
     PayloadValidator.validate(spec, payloads, ports.orchestrator());
-    Release latest = latestRelease(spec.namespace(), spec.name()).orElse(null);
+    Optional<StoredRelease> stored = store.latestRecord(spec.namespace(), spec.name());
+    Release latest = stored.map(StoredRelease::release).orElse(null);
     checkCastable(spec, latest);
     LiveState live = observe(spec, latest);
-    EffectiveRelease effective =
-        EffectiveRelease.of(
-            spec, payloads, EffectiveRelease.keyOf(latest, SecretHashKey.generate()), latest);
+    EffectiveRelease effective = effective(spec, payloads, latest);
     Plan plan =
         PlanDiffs.attach(
-            plan(effective, latest, live), live, effective.objects, ports.orchestrator());
+            reviewable(plan(effective, latest, live), stored, effective),
+            live,
+            effective.objects,
+            ports.orchestrator());
     emit(new ReleaseEvent.Planned(spec.qualifiedName(), plan));
     return plan;
   }
@@ -227,6 +249,125 @@ public final class ReleaseController {
   }
 
   /**
+   * Casts exactly {@code plan}, a plan made by {@link #plan} or {@link #planRollback} and reviewed
+   * since: the changes it lists, with the options it was made with, and nothing else. No planner
+   * runs and nothing is observed again but what the plan writes or deletes.
+   *
+   * <p>Before any object is written, after the lease is taken, the record is read again and the
+   * objects the plan creates, updates, repairs, adopts, prunes or retains are observed again (one
+   * batch per kind and namespace among them; none for a plan that changes nothing): when the record
+   * or one of those objects moved since the plan (another revision, a re-created object, a new
+   * resourceVersion), the cast is refused, naming each. Objects the plan leaves unchanged are not
+   * looked at again: the plan writes nothing to them either way, and the next plan shows their
+   * drift. {@code payloads} must be the payloads the plan was computed from: each must hash to the
+   * plan's content hash.
+   *
+   * @param plan the reviewed plan; its {@link Plan#fingerprint()} says what it was computed from
+   * @param payloads the payloads it was computed from (a plan holds hashes, never content)
+   * @return the deployed revision and the plan executed (this plan)
+   * @throws IllegalArgumentException if the plan has no fingerprint (made by hand)
+   * @throws InvalidReleaseException if a payload does not hash to the plan's content hash, is
+   *     missing or is not in the plan; nothing was written
+   * @throws StalePlanException if the record or a planned object moved since the plan; nothing was
+   *     written
+   * @see #cast(ReleaseSpec, Payloads) for the other outcomes
+   */
+  public CastResult cast(Plan plan, Payloads payloads) {
+    return prepareReviewed(plan, payloads).finish();
+  }
+
+  /** Checks a reviewed plan and its payloads, takes the lease, checks the plan is not stale. */
+  private Prepared prepareReviewed(Plan plan, Payloads payloads) {
+    requireNonNull(plan, "plan");
+    requireNonNull(payloads, "payloads");
+    PlanFingerprint fingerprint = plan.fingerprint();
+    if (fingerprint == null) {
+      throw new IllegalArgumentException(
+          "plan of release "
+              + plan.namespace()
+              + "/"
+              + plan.name()
+              + " has no fingerprint (not made by plan or planRollback), so it cannot be cast");
+    }
+    // the planned spec holds the effective hashes (Secrets keyed, config readers annotated); the
+    // caller's spec holds the payloads' own
+    ReleaseSpec planned = fingerprint.spec();
+    ReviewedPlans.checkConsistent(plan, planned);
+    ReleaseSpec spec = ReviewedPlans.callerSpec(planned, payloads);
+    PayloadValidator.validate(spec, payloads, ports.orchestrator());
+    checkPlan(plan, false);
+    createHomeNamespace(spec, plan);
+
+    LeaseKeeper lease =
+        LeaseKeeper.acquire(leaseTerms(), spec.namespace(), spec.name(), this::emit);
+    try {
+      Optional<StoredRelease> now = store.latestRecord(spec.namespace(), spec.name());
+      if (now.isPresent() && lease.grant().takenOver() != null) {
+        now = Optional.of(failInterrupted(now.get(), lease));
+      }
+      List<String> moved = new ArrayList<>();
+      ReviewedPlans.recordMoved(fingerprint, now).ifPresent(moved::add);
+      if (!moved.isEmpty()) {
+        throw new StalePlanException(plan, moved);
+      }
+      Release latest = now.map(StoredRelease::release).orElse(null);
+      EffectiveRelease effective =
+          EffectiveRelease.of(spec, payloads, keyOf(fingerprint, latest, spec), latest);
+      ReviewedPlans.checkHashes(planned, effective.spec);
+      List<ResourceRef> changing = ReviewedPlans.changing(plan);
+      LiveState live = ports.observe(Planner.names(changing));
+      moved.addAll(ReviewedPlans.objectsMoved(fingerprint, changing, live));
+      if (!moved.isEmpty()) {
+        throw new StalePlanException(plan, moved);
+      }
+      return savePending(
+          spec, effective, payloads, plan, live, latest, lease, fingerprint.description());
+    } catch (RuntimeException e) {
+      lease.close();
+      throw e;
+    } catch (Error e) {
+      lease.abandon();
+      throw e;
+    }
+  }
+
+  /**
+   * The key a reviewed plan's Secret hashes were keyed with: the record's, else the one the plan
+   * carries from its process. A plan file carries none, so a plan file of a release that has no key
+   * yet (its first cast) cannot vouch for Secrets.
+   */
+  private static SecretHashKey keyOf(
+      PlanFingerprint fingerprint, @Nullable Release latest, ReleaseSpec spec) {
+    SecretHashKey carried = fingerprint.secretHashKey();
+    SecretHashKey recorded = latest == null ? null : latest.secretHashKey();
+    if (recorded != null) {
+      return recorded;
+    }
+    if (carried != null) {
+      return carried;
+    }
+    List<String> secrets =
+        spec.resources().stream()
+            .map(DesiredResource::ref)
+            .filter(ref -> ref.kind().equals(Kind.SECRET))
+            .map(ref -> "payloads[" + ref.key() + "]")
+            .toList();
+    if (!secrets.isEmpty()) {
+      throw new InvalidReleaseException(
+          spec.qualifiedName(),
+          secrets.stream()
+              .map(
+                  at ->
+                      at
+                          + ": a plan file of a release without a recorded Secret-hash key (its"
+                          + " first cast) cannot vouch for Secrets; cast with confirmation instead"
+                          + " (release cast -f), or plan again once the release is recorded")
+              .toList());
+    }
+    return SecretHashKey.generate();
+  }
+
+  /**
    * Casts the payloads recorded in {@code revision} forward as a new revision, with the references
    * and version that revision had.
    *
@@ -234,7 +375,19 @@ public final class ReleaseController {
    * @see #cast(ReleaseSpec, Payloads) for the other outcomes
    */
   public CastResult rollback(String namespace, String name, int revision) {
-    return rollback(namespace, name, revision, Payloads.empty());
+    return rollback(namespace, name, revision, ReleaseOptions.defaults());
+  }
+
+  /**
+   * Casts the payloads recorded in {@code revision} forward as a new revision, with the given cast
+   * options ({@code atomic}, {@code timeout}, {@code adopt}, ...), as {@link #cast(ReleaseSpec,
+   * Payloads)} does with a spec's.
+   *
+   * @throws ReleaseNotFoundException if the release or the revision is not recorded
+   * @see #cast(ReleaseSpec, Payloads) for the other outcomes
+   */
+  public CastResult rollback(String namespace, String name, int revision, ReleaseOptions options) {
+    return rollback(namespace, name, revision, options, Payloads.empty());
   }
 
   /**
@@ -249,9 +402,20 @@ public final class ReleaseController {
    * @see #rollback(String, String, int)
    */
   public CastResult rollback(String namespace, String name, int revision, Payloads secrets) {
+    return rollback(namespace, name, revision, ReleaseOptions.defaults(), secrets);
+  }
+
+  /**
+   * {@link #rollback(String, String, int, Payloads)} with the given cast options.
+   *
+   * @see #rollback(String, String, int, ReleaseOptions)
+   */
+  public CastResult rollback(
+      String namespace, String name, int revision, ReleaseOptions options, Payloads secrets) {
+    requireNonNull(options, "options");
     Release target = revision(namespace, name, revision);
     Payloads payloads = rollbackPayloads(target, secrets);
-    ReleaseSpec spec = rollbackSpec(target);
+    ReleaseSpec spec = rollbackSpec(target, options);
     List<DesiredResource> resources = new ArrayList<>();
     for (DesiredResource d : spec.resources()) {
       resources.add(
@@ -260,7 +424,7 @@ public final class ReleaseController {
               payloads.hash(d.ref()).orElse(d.contentHash()),
               payloads.get(d.ref()).map(Waves::of).orElse(d.wave())));
     }
-    return cast(spec.withResources(resources), payloads, "rollback to " + revision);
+    return cast(spec.withResources(resources), payloads, rollbackDescription(revision));
   }
 
   /**
@@ -270,8 +434,27 @@ public final class ReleaseController {
    * @throws ReleaseNotFoundException if the release or the revision is not recorded
    */
   public Plan planRollback(String namespace, String name, int revision) {
+    return planRollback(namespace, name, revision, ReleaseOptions.defaults());
+  }
+
+  /**
+   * The plan a {@link #rollback(String, String, int, ReleaseOptions)} to {@code revision} would
+   * execute now; persists nothing. To cast exactly this plan once it is reviewed, pass it with that
+   * revision's payloads to {@link #cast(Plan, Payloads)}: {@code cast(plan, history(ns,
+   * name)...payloads())}; the new revision is described {@code rollback to <revision>}.
+   *
+   * @throws ReleaseNotFoundException if the release or the revision is not recorded
+   */
+  public Plan planRollback(String namespace, String name, int revision, ReleaseOptions options) {
+    requireNonNull(options, "options");
     Release target = revision(namespace, name, revision);
-    return plan(rollbackSpec(target), target.payloads());
+    Plan plan = plan(rollbackSpec(target, options), target.payloads());
+    return plan.withFingerprint(
+        requireNonNull(plan.fingerprint()).withDescription(rollbackDescription(revision)));
+  }
+
+  private static String rollbackDescription(int revision) {
+    return "rollback to " + revision;
   }
 
   /** The target's payloads with the withheld Secrets from {@code secrets}, checked. */
@@ -330,8 +513,22 @@ public final class ReleaseController {
    * @throws ReleaseNotFoundException if the release or the revision is not recorded
    */
   public Plan planRollbackWithDiff(String namespace, String name, int revision) {
+    return planRollbackWithDiff(namespace, name, revision, ReleaseOptions.defaults());
+  }
+
+  /**
+   * {@link #planRollbackWithDiff(String, String, int)} with the given cast options, castable as
+   * {@link #planRollback(String, String, int, ReleaseOptions)}'s plan is.
+   *
+   * @throws ReleaseNotFoundException if the release or the revision is not recorded
+   */
+  public Plan planRollbackWithDiff(
+      String namespace, String name, int revision, ReleaseOptions options) {
+    requireNonNull(options, "options");
     Release target = revision(namespace, name, revision);
-    return planWithDiff(rollbackSpec(target), target.payloads());
+    Plan plan = planWithDiff(rollbackSpec(target, options), target.payloads());
+    return plan.withFingerprint(
+        requireNonNull(plan.fingerprint()).withDescription(rollbackDescription(revision)));
   }
 
   private Release revision(String namespace, String name, int revision) {
@@ -342,7 +539,7 @@ public final class ReleaseController {
   }
 
   /** Revision {@code target}'s objects and references, as the spec of a new revision. */
-  private static ReleaseSpec rollbackSpec(Release target) {
+  private static ReleaseSpec rollbackSpec(Release target, ReleaseOptions options) {
     List<DesiredResource> resources = new ArrayList<>();
     target
         .payloads()
@@ -360,7 +557,8 @@ public final class ReleaseController {
         target.name(),
         resources,
         target.references(),
-        ReleaseOptions.defaults().withRecordSecretValues(target.withheldSecrets().isEmpty()),
+        options.withRecordSecretValues(
+            options.recordSecretValues() && target.withheldSecrets().isEmpty()),
         target.source(),
         target.version());
   }
@@ -405,7 +603,6 @@ public final class ReleaseController {
   private Prepared prepare(
       ReleaseSpec spec, Payloads payloads, @Nullable String description, boolean detached) {
     PayloadValidator.validate(spec, payloads, ports.orchestrator());
-    String release = spec.qualifiedName();
     Optional<StoredRelease> before = store.latestRecord(spec.namespace(), spec.name());
     Release latest = before.map(StoredRelease::release).orElse(null);
     checkCastable(spec, latest);
@@ -446,45 +643,7 @@ public final class ReleaseController {
       if (now.isPresent() && lease.grant().takenOver() != null) {
         latest = failInterrupted(now.get(), lease).release();
       }
-      Instant at = clock.instant();
-      String id = latest == null ? ids.get() : latest.id();
-      List<OwnedResource> previousOwns = latest == null ? List.of() : latest.owns();
-      List<ResourceRef> previousRetained = latest == null ? List.of() : latest.retained();
-      Map<ResourceRef, String> intent = new LinkedHashMap<>();
-      previousOwns.forEach(o -> intent.put(o.ref(), o.contentHash()));
-      effective.spec.resources().forEach(d -> intent.put(d.ref(), d.contentHash()));
-      Release pending =
-          new Release(
-              id,
-              spec.namespace(),
-              spec.name(),
-              plan.revision(),
-              ReleaseStatus.PENDING,
-              toOwned(intent),
-              spec.references(),
-              previousRetained,
-              spec.source(),
-              spec.version(),
-              description,
-              payloads,
-              null,
-              at,
-              at,
-              lease.grant().lease());
-      pending = withSecrets(pending, effective, payloads, spec.options());
-      StoredRelease saved = store.createRecord(pending);
-      emit(new ReleaseEvent.RecordSaved(release, plan.revision(), ReleaseStatus.PENDING));
-      return new Prepared(
-          effective.spec,
-          effective.objects,
-          plan,
-          live,
-          pending,
-          saved,
-          previousOwns,
-          previousRetained,
-          lease,
-          latest == null ? null : latest.status());
+      return savePending(spec, effective, payloads, plan, live, latest, lease, description);
     } catch (RuntimeException e) {
       lease.close();
       throw e;
@@ -515,6 +674,58 @@ public final class ReleaseController {
       kept = kept.without(w.ref());
     }
     return keyed.withWithheldSecrets(kept, withheld);
+  }
+
+  /** Saves the {@code PENDING} intent record of a cast whose lease is held and plan is final. */
+  private Prepared savePending(
+      ReleaseSpec spec,
+      EffectiveRelease effective,
+      Payloads payloads,
+      Plan plan,
+      LiveState live,
+      @Nullable Release latest,
+      LeaseKeeper lease,
+      @Nullable String description) {
+    String release = spec.qualifiedName();
+    Instant at = clock.instant();
+    String id = latest == null ? ids.get() : latest.id();
+    List<OwnedResource> previousOwns = latest == null ? List.of() : latest.owns();
+    List<ResourceRef> previousRetained = latest == null ? List.of() : latest.retained();
+    Map<ResourceRef, String> intent = new LinkedHashMap<>();
+    previousOwns.forEach(o -> intent.put(o.ref(), o.contentHash()));
+    effective.spec.resources().forEach(d -> intent.put(d.ref(), d.contentHash()));
+    Release pending =
+        new Release(
+            id,
+            spec.namespace(),
+            spec.name(),
+            plan.revision(),
+            ReleaseStatus.PENDING,
+            toOwned(intent),
+            spec.references(),
+            previousRetained,
+            spec.source(),
+            spec.version(),
+            description,
+            payloads,
+            null,
+            at,
+            at,
+            lease.grant().lease());
+    pending = withSecrets(pending, effective, payloads, spec.options());
+    StoredRelease saved = store.createRecord(pending);
+    emit(new ReleaseEvent.RecordSaved(release, plan.revision(), ReleaseStatus.PENDING));
+    return new Prepared(
+        effective.spec,
+        effective.objects,
+        plan,
+        live,
+        pending,
+        saved,
+        previousOwns,
+        previousRetained,
+        lease,
+        latest == null ? null : latest.status());
   }
 
   /**

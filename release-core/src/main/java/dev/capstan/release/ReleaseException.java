@@ -6,7 +6,8 @@ import org.jspecify.annotations.Nullable;
  * The base of every exception Capstan's release engine throws. Subclasses exist where callers act
  * on them separately: {@link InvalidReleaseException}, {@link ReleaseConflictException}, {@link
  * ReleaseLockedException}, {@link ReleaseNotFoundException}, {@link CastFailedException}, {@link
- * UninstallFailedException}, {@link ClusterException}, {@link StaleRecordException}.
+ * UninstallFailedException}, {@link ClusterException}, {@link StaleRecordException}, {@link
+ * StalePlanException}.
  */
 public class ReleaseException extends RuntimeException {
   private static final long serialVersionUID = 1L;

@@ -9,6 +9,8 @@ import dev.capstan.release.InvalidReleaseException;
 import dev.capstan.release.ReleaseConflictException;
 import dev.capstan.release.ReleaseException;
 import dev.capstan.release.ReleaseLockedException;
+import dev.capstan.release.StalePlanException;
+import dev.capstan.release.codec.PlanFormatException;
 import dev.capstan.release.file.InvalidReleaseFileException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -138,6 +140,7 @@ public final class Cli {
     }
     if (e instanceof InvalidReleaseFileException
         || e instanceof InvalidReleaseException
+        || e instanceof PlanFormatException
         || e instanceof IllegalArgumentException
         || e instanceof InvalidDocumentException
         || e instanceof CommandLine.ParameterException
@@ -149,6 +152,9 @@ public final class Cli {
     }
     if (e instanceof ReleaseLockedException) {
       return ExitCode.LOCKED;
+    }
+    if (e instanceof StalePlanException) {
+      return ExitCode.STALE;
     }
     if (e instanceof CastFailedException || e instanceof ReleaseException) {
       return ExitCode.FAILED;

@@ -20,5 +20,11 @@ public final class ExitCode {
   /** Not confirmed: the answer was not exactly {@code yes}, or no terminal and no {@code --yes}. */
   public static final int NOT_CONFIRMED = 5;
 
+  /**
+   * The reviewed plan is stale: the release or a planned object changed since it was made; nothing
+   * was applied. Plan again.
+   */
+  public static final int STALE = 6;
+
   private ExitCode() {}
 }

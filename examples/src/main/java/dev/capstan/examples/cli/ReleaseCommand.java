@@ -3,6 +3,7 @@ package dev.capstan.examples.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capstan.common.BoundedInput;
 import dev.capstan.common.Escapes;
 import dev.capstan.release.CastResult;
 import dev.capstan.release.InvalidReleaseException;
@@ -11,6 +12,7 @@ import dev.capstan.release.ReleaseController;
 import dev.capstan.release.ReleaseNotFoundException;
 import dev.capstan.release.UninstallOptions;
 import dev.capstan.release.UninstallResult;
+import dev.capstan.release.codec.PlanCodec;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.file.Overrides;
 import dev.capstan.release.file.ReleaseFile;
@@ -20,8 +22,10 @@ import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.plan.Plan;
+import dev.capstan.release.plan.PlanFingerprint;
 import dev.capstan.release.plan.PlanRenderer;
 import dev.capstan.release.validate.ApiServerLimits;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -358,17 +362,57 @@ final class ReleaseCommand implements Runnable {
     @Option(names = "--show-unchanged", description = "List unchanged objects too.")
     boolean showUnchanged;
 
+    @Option(
+        names = "--timeout",
+        paramLabel = "DURATION",
+        converter = Durations.class,
+        description = "The readiness timeout the saved plan is cast with (default: 15m).")
+    Duration timeout = ReleaseOptions.DEFAULT_TIMEOUT;
+
+    @Option(
+        names = "--out",
+        paramLabel = "FILE",
+        description =
+            "Save the plan (no secret value: only hashes) for 'release cast -f FILE --plan FILE',"
+                + " which casts exactly it or refuses when something moved.")
+    @Nullable Path outFile;
+
     @Override
     int run(Target target, ReleaseController controller) {
       ReleaseFile f = load(file);
-      Plan plan =
-          controller.planWithDiff(spec(f, file, ReleaseOptions.DEFAULT_TIMEOUT), f.payloads());
+      Plan plan = controller.planWithDiff(spec(f, file, timeout), f.payloads());
       if (json()) {
         printJson(PlanRenderer.jsonTree(plan));
       } else {
         out().print(PlanRenderer.text(plan, showUnchanged));
       }
-      return plan.applyable() ? ExitCode.OK : ExitCode.BLOCKED;
+      if (!plan.applyable()) {
+        return ExitCode.BLOCKED;
+      }
+      Path given = outFile;
+      if (given != null) {
+        writePlan(given, plan);
+        cli()
+            .err()
+            .println(
+                "capstan: plan saved to "
+                    + Escapes.quote(given)
+                    + "; cast exactly it with: capstan release cast -f "
+                    + Escapes.quote(file.file)
+                    + " --plan "
+                    + Escapes.quote(given));
+      }
+      return ExitCode.OK;
+    }
+
+    private void writePlan(Path given, Plan plan) {
+      Path path = cli().resolve(given);
+      try {
+        Files.write(path, PlanCodec.encode(plan));
+      } catch (IOException e) {
+        throw new IllegalArgumentException(
+            "--out: cannot write " + Escapes.quote(given) + ": " + e.getClass().getSimpleName(), e);
+      }
     }
   }
 
@@ -393,15 +437,27 @@ final class ReleaseCommand implements Runnable {
     @Option(names = "--yes", description = "Do not ask for confirmation.")
     boolean yes;
 
+    @Option(
+        names = "--plan",
+        paramLabel = "FILE",
+        description =
+            "Cast exactly this saved plan ('release plan --out'); refused, with nothing written,"
+                + " when the release or a planned object changed since, or the files differ.")
+    @Nullable Path planFile;
+
     @Override
     int run(Target target, ReleaseController controller) {
       ReleaseFile f = load(file);
       ReleaseSpec spec = spec(f, file, timeout);
-      // field-level diffs where a person reads the plan (text, or --dry-run); scripts pay nothing
+      Path saved = planFile;
+      // the plan shown is the plan cast: one observation, no second planner run; field-level
+      // diffs where a person reads the plan (text, or --dry-run), scripts pay nothing
       Plan plan =
-          json() && !dryRun
-              ? controller.plan(spec, f.payloads())
-              : controller.planWithDiff(spec, f.payloads());
+          saved != null
+              ? readPlan(saved, spec)
+              : json() && !dryRun
+                  ? controller.plan(spec, f.payloads())
+                  : controller.planWithDiff(spec, f.payloads());
       showPlan(plan, !json());
       if (dryRun) {
         if (json()) {
@@ -424,7 +480,7 @@ final class ReleaseCommand implements Runnable {
                     + target.describe()
                     + ".");
       }
-      CastResult result = controller.cast(spec, f.payloads());
+      CastResult result = controller.cast(plan, f.payloads());
       if (json()) {
         ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
         doc.put("dryRun", false);
@@ -443,6 +499,34 @@ final class ReleaseCommand implements Runnable {
                     + ".");
       }
       return ExitCode.OK;
+    }
+
+    /**
+     * Reads a saved plan and checks it is for the release of {@code -f}; the options that decide
+     * only how a failure is handled and how long to wait ({@code --atomic}, {@code --timeout}) may
+     * be given again, the others must be as planned.
+     */
+    private Plan readPlan(Path given, ReleaseSpec spec) {
+      Plan plan =
+          PlanCodec.decode(
+              BoundedInput.read(cli().resolve(given), given.toString(), PlanCodec.MAX_BYTES));
+      PlanFingerprint fingerprint = java.util.Objects.requireNonNull(plan.fingerprint());
+      if (!fingerprint.spec().qualifiedName().equals(spec.qualifiedName())) {
+        throw new IllegalArgumentException(
+            "--plan "
+                + Escapes.quote(given)
+                + " is a plan of release "
+                + fingerprint.spec().qualifiedName()
+                + ", but -f gives release "
+                + spec.qualifiedName());
+      }
+      ReleaseOptions planned = fingerprint.spec().options();
+      ReleaseOptions requested = spec.options();
+      return plan.withOptions(
+          requested
+              .withAtomic(requested.atomic() || planned.atomic())
+              .withTimeout(
+                  timeout.equals(ReleaseOptions.DEFAULT_TIMEOUT) ? planned.timeout() : timeout));
     }
   }
 
@@ -535,6 +619,19 @@ final class ReleaseCommand implements Runnable {
                 + " --no-record-secret-values), given again: a release file or manifests.")
     @Nullable Path secrets;
 
+    @Option(names = "--adopt", description = "Take ownership of existing objects no release owns.")
+    boolean adopt;
+
+    @Option(names = "--atomic", description = "On failure, revert this revision's changes.")
+    boolean atomic;
+
+    @Option(
+        names = "--timeout",
+        paramLabel = "DURATION",
+        converter = Durations.class,
+        description = "How long to wait for the objects to be ready (default: 15m).")
+    Duration timeout = ReleaseOptions.DEFAULT_TIMEOUT;
+
     @Override
     int run(Target target, ReleaseController controller) {
       String ns = common.namespaceOr("default");
@@ -562,10 +659,18 @@ final class ReleaseCommand implements Runnable {
         f.name = name;
         given = load(f).payloads();
       }
+      ReleaseOptions options =
+          ReleaseOptions.defaults().withAdopt(adopt).withAtomic(atomic).withTimeout(timeout);
       Plan plan =
           json()
-              ? controller.planRollback(ns, name, revision)
-              : controller.planRollbackWithDiff(ns, name, revision);
+              ? controller.planRollback(ns, name, revision, options)
+              : controller.planRollbackWithDiff(ns, name, revision, options);
+      Payloads payloads =
+          revisions.stream()
+              .filter(r -> r.revision() == revision)
+              .findFirst()
+              .orElseThrow(() -> new ReleaseNotFoundException(ns + "/" + name, revision))
+              .payloads();
       showPlan(plan, !json());
       if (plan.needsConfirmation()) {
         cli()
@@ -581,7 +686,12 @@ final class ReleaseCommand implements Runnable {
                     + target.describe()
                     + ".");
       }
-      CastResult result = controller.rollback(ns, name, revision, given);
+      // the plan shown is the plan cast: refused, with nothing written, if anything moved since;
+      // a revision recorded without Secret values is cast from them, given again
+      CastResult result =
+          secrets == null
+              ? controller.cast(plan, payloads)
+              : controller.rollback(ns, name, revision, options, given);
       if (json()) {
         ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
         doc.set("plan", PlanRenderer.jsonTree(result.plan()));

@@ -2,6 +2,7 @@ package dev.capstan.release.plan;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.release.model.ReleaseOptions;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,9 @@ import org.jspecify.annotations.Nullable;
  * @param revision the revision a cast of this plan would record
  * @param previousRevision the latest recorded revision, or {@code null} on first install
  * @param changes the changes in execution order
+ * @param fingerprint what the plan was computed from, for casting exactly this plan ({@code
+ *     ReleaseController.cast(Plan, Payloads)}); {@code null} for a plan made by hand, which cannot
+ *     be cast
  */
 public record Plan(
     String namespace,
@@ -25,13 +29,62 @@ public record Plan(
     @Nullable String releaseId,
     int revision,
     @Nullable Integer previousRevision,
-    List<PlannedChange> changes) {
+    List<PlannedChange> changes,
+    @Nullable PlanFingerprint fingerprint) {
 
   /** Copies the changes. */
   public Plan {
     requireNonNull(namespace, "namespace");
     requireNonNull(name, "name");
     changes = List.copyOf(changes);
+  }
+
+  /** A plan without a fingerprint: it can be shown, not cast. */
+  public Plan(
+      String namespace,
+      String name,
+      @Nullable String releaseId,
+      int revision,
+      @Nullable Integer previousRevision,
+      List<PlannedChange> changes) {
+    this(namespace, name, releaseId, revision, previousRevision, changes, null);
+  }
+
+  /** A copy with another fingerprint. */
+  public Plan withFingerprint(@Nullable PlanFingerprint fingerprint) {
+    return new Plan(namespace, name, releaseId, revision, previousRevision, changes, fingerprint);
+  }
+
+  /**
+   * A copy cast with other options. Only {@code atomic} and {@code timeout} may differ: they decide
+   * how a failure is handled and how long health is waited for, not what the plan does; the other
+   * options shaped the plan, so changing them needs a new plan.
+   *
+   * @throws IllegalStateException if the plan has no fingerprint
+   * @throws IllegalArgumentException if an option that shaped the plan differs, naming it
+   */
+  public Plan withOptions(ReleaseOptions options) {
+    requireNonNull(options, "options");
+    if (fingerprint == null) {
+      throw new IllegalStateException("a plan without a fingerprint has no options");
+    }
+    ReleaseOptions planned = fingerprint.spec().options();
+    requireSame("adopt", planned.adopt(), options.adopt());
+    requireSame("createNamespace", planned.createNamespace(), options.createNamespace());
+    requireSame("allowCrdDeletion", planned.allowCrdDeletion(), options.allowCrdDeletion());
+    return withFingerprint(fingerprint.withSpec(fingerprint.spec().withOptions(options)));
+  }
+
+  private static void requireSame(String option, boolean planned, boolean given) {
+    if (planned != given) {
+      throw new IllegalArgumentException(
+          option
+              + " shapes the plan and must stay as planned ("
+              + planned
+              + "), not "
+              + given
+              + "; plan again with it");
+    }
   }
 
   /** Whether a cast may proceed: no change is a {@link Action#CONFLICT}. */

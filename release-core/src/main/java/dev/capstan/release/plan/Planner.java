@@ -7,6 +7,7 @@ import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -87,6 +88,8 @@ public final class Planner {
       LiveState live,
       Map<ResourceRef, String> updateReasons) {
     ReleaseIdentity self = latest == null ? null : latest.identity();
+    Integer failed =
+        latest != null && latest.status() == ReleaseStatus.FAILED ? latest.revision() : null;
     List<OwnedResource> owns = latest == null ? List.of() : latest.owns();
     Set<ResourceRef> retained = latest == null ? Set.of() : new HashSet<>(latest.retained());
 
@@ -115,6 +118,7 @@ public final class Planner {
               recordedHash,
               retained.contains(d.ref()),
               self,
+              failed,
               spec,
               updateReasons.get(d.ref())));
     }
@@ -138,7 +142,26 @@ public final class Planner {
         self == null ? null : self.id(),
         latest == null ? 1 : latest.revision() + 1,
         latest == null ? null : latest.revision(),
-        changes);
+        changes,
+        fingerprint(spec, latest, live));
+  }
+
+  /**
+   * What a plan is computed from: the spec, the record's revision, and every object {@link #names}
+   * names as observed in {@code live}, by key. The store's version of the record is added by the
+   * caller that read it ({@link PlanFingerprint#withRecordVersion}).
+   */
+  private static PlanFingerprint fingerprint(
+      ReleaseSpec spec, @Nullable Release latest, LiveState live) {
+    Set<ResourceRef> refs = new TreeSet<>(spec.references());
+    spec.resources().forEach(r -> refs.add(r.ref()));
+    if (latest != null) {
+      latest.owns().forEach(o -> refs.add(o.ref()));
+    }
+    List<PlanFingerprint.Observed> observed = new ArrayList<>(refs.size());
+    refs.forEach(ref -> observed.add(PlanFingerprint.Observed.of(ref, live.get(ref))));
+    return new PlanFingerprint(
+        spec, latest == null ? null : latest.revision(), null, observed, null);
   }
 
   private static PlannedChange planReference(
@@ -166,6 +189,7 @@ public final class Planner {
       @Nullable String recordedHash,
       boolean retained,
       @Nullable ReleaseIdentity self,
+      @Nullable Integer failed,
       ReleaseSpec spec,
       @Nullable String updateReason) {
     ResourceRef ref = d.ref();
@@ -205,6 +229,33 @@ public final class Planner {
       String base = recordedHash != null ? recordedHash : stamp.contentHash();
       if (!base.equals(hash)) {
         return PlannedChange.of(ref, Action.UPDATE, updateReason, hash, wave);
+      }
+      if (failed != null && !stamp.contentHash().equals(hash)) {
+        // the failed revision recorded the desired content, and did not leave it in place
+        return PlannedChange.of(
+            ref,
+            Action.UPDATE,
+            "finishes failed revision "
+                + failed
+                + ": the live object still holds what revision "
+                + stamp.revision()
+                + " applied",
+            hash,
+            wave);
+      }
+      if (failed != null && stamp.revision() == failed && live.drift() != null) {
+        // written by the failed revision and changed since (undone, reverted by hand): not drift
+        // from a deployed revision, but an attempt to finish
+        return PlannedChange.of(
+            ref,
+            Action.UPDATE,
+            "finishes failed revision "
+                + failed
+                + ": the live object no longer holds what it applied ("
+                + live.drift()
+                + ")",
+            hash,
+            wave);
       }
       if (!stamp.contentHash().equals(hash)) {
         // recorded at the desired content by an attempt that failed before writing this object

@@ -422,4 +422,48 @@ class PlannerTest {
         .containsEntry(new LiveState.Scope(Kind.NAMESPACE, ""), java.util.Set.of("default"))
         .hasSize(4);
   }
+
+  @Test
+  void afterAFailedRevisionAnObjectItDidNotLeaveInPlaceIsAnUpdateThatFinishesIt() {
+    ReleaseSpec spec = ReleaseSpec.of("default", "app", Payloads.of(cm("a", "v2"), cm("b", "v2")));
+    Release failed = recorded(2, cm("a", "v2"), cm("b", "v2")).withStatus(ReleaseStatus.FAILED, T);
+    Live live =
+        live()
+            // still at what revision 1 applied: the failed attempt never wrote it
+            .stamped(cm("a", "v1"), OwnershipStamp.of(APP, 1, ContentHash.of(cm("a", "v1"))))
+            // written by revision 2, then put back to revision 1's content by hand
+            .stamped(cm("b", "v1"), OwnershipStamp.of(APP, 2, ContentHash.of(cm("b", "v2"))));
+
+    Plan plan = Planner.plan(spec, failed, live.state(spec, failed));
+
+    assertThat(plan.changes())
+        .extracting(c -> c.action() + " " + c.ref().key() + " (" + c.reason() + ")")
+        .containsExactly(
+            "REFERENCE Namespace//default (null)",
+            "UPDATE ConfigMap/default/a (finishes failed revision 2: the live object still holds"
+                + " what revision 1 applied)",
+            "UPDATE ConfigMap/default/b (finishes failed revision 2: the live object no longer"
+                + " holds what it applied (live content differs from what revision 2 applied))");
+  }
+
+  @Test
+  void afterADeployedRevisionTheSameObjectsAreDriftAndAnUnfinishedWrite() {
+    ReleaseSpec spec = ReleaseSpec.of("default", "app", Payloads.of(cm("a", "v2"), cm("b", "v2")));
+    Release deployed = recorded(2, cm("a", "v2"), cm("b", "v2"));
+    Live live =
+        live()
+            .stamped(cm("a", "v1"), OwnershipStamp.of(APP, 1, ContentHash.of(cm("a", "v1"))))
+            .stamped(cm("b", "v1"), OwnershipStamp.of(APP, 2, ContentHash.of(cm("b", "v2"))));
+
+    Plan plan = Planner.plan(spec, deployed, live.state(spec, deployed));
+
+    assertThat(plan.changes())
+        .extracting(c -> c.action() + " " + c.ref().key() + " (" + c.reason() + ")")
+        .containsExactly(
+            "REFERENCE Namespace//default (null)",
+            "UPDATE ConfigMap/default/a (finish the failed attempt: live object still holds what"
+                + " revision 1 applied)",
+            "REPAIR ConfigMap/default/b (drift: live content differs from what revision 2"
+                + " applied)");
+  }
 }

@@ -1,0 +1,190 @@
+package dev.capstan.release;
+
+import dev.capstan.common.Escapes;
+import dev.capstan.release.model.DesiredResource;
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.plan.Action;
+import dev.capstan.release.plan.LiveState;
+import dev.capstan.release.plan.Plan;
+import dev.capstan.release.plan.PlanFingerprint;
+import dev.capstan.release.plan.PlannedChange;
+import dev.capstan.release.port.StoredRelease;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The checks of {@link ReleaseController#cast(dev.capstan.release.plan.Plan, Payloads)}: that a
+ * reviewed plan agrees with its own fingerprint, that the payloads are the ones it was computed
+ * from, and what moved since it was computed.
+ */
+final class ReviewedPlans {
+  private ReviewedPlans() {}
+
+  /** Refuses a plan whose changes do not agree with its fingerprint (edited, or made by hand). */
+  static void checkConsistent(Plan plan, ReleaseSpec spec) {
+    List<String> problems = new ArrayList<>();
+    if (!plan.namespace().equals(spec.namespace()) || !plan.name().equals(spec.name())) {
+      problems.add(
+          "plan: names release "
+              + Escapes.quote(plan.namespace() + "/" + plan.name())
+              + " but its fingerprint "
+              + Escapes.quote(spec.qualifiedName()));
+    }
+    Map<ResourceRef, DesiredResource> desired = new HashMap<>();
+    spec.resources().forEach(d -> desired.put(d.ref(), d));
+    int applies = 0;
+    for (PlannedChange c : plan.changes()) {
+      if (c.desiredHash() == null) {
+        continue;
+      }
+      applies++;
+      DesiredResource d = desired.get(c.ref());
+      if (d == null || !d.contentHash().equals(c.desiredHash()) || d.wave() != c.wave()) {
+        problems.add(
+            "plan.changes["
+                + c.ref().key()
+                + "]: does not match the desired resource the plan was computed from");
+      }
+    }
+    if (applies != desired.size()) {
+      problems.add(
+          "plan.changes: "
+              + applies
+              + " change(s) of desired objects, but the plan was computed from "
+              + desired.size());
+    }
+    Integer previous = plan.previousRevision();
+    Integer recorded =
+        plan.fingerprint() == null
+            ? null
+            : Objects.requireNonNull(plan.fingerprint()).recordRevision();
+    if (!Objects.equals(previous, recorded)
+        || plan.revision() != (previous == null ? 1 : previous + 1)) {
+      problems.add(
+          "plan.revision: "
+              + plan.revision()
+              + " (from "
+              + previous
+              + ") does not follow the record it was computed from (revision "
+              + recorded
+              + ")");
+    }
+    if (!problems.isEmpty()) {
+      throw new InvalidReleaseException(spec.qualifiedName(), problems);
+    }
+  }
+
+  /**
+   * The caller's spec of a reviewed plan: the planned objects, references and options with the
+   * content hashes of {@code payloads} (the planned spec holds the effective, keyed ones). Refuses
+   * payloads missing for a planned object or given for an object the plan does not have.
+   */
+  static ReleaseSpec callerSpec(ReleaseSpec planned, Payloads payloads) {
+    List<String> problems = new ArrayList<>();
+    Map<ResourceRef, String> hashes = payloads.hashes();
+    List<DesiredResource> resources = new ArrayList<>();
+    for (DesiredResource d : planned.resources()) {
+      String hash = hashes.get(d.ref());
+      if (hash == null) {
+        problems.add("payloads[" + d.ref().key() + "]: planned, but no payload was given for it");
+      } else {
+        resources.add(new DesiredResource(d.ref(), hash, d.wave()));
+      }
+    }
+    for (ResourceRef ref : payloads.refs()) {
+      if (planned.resources().stream().noneMatch(d -> d.ref().equals(ref))) {
+        problems.add("payloads[" + ref.key() + "]: not in the plan");
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new InvalidReleaseException(planned.qualifiedName(), problems);
+    }
+    return planned.withResources(resources);
+  }
+
+  /**
+   * Refuses payloads that are not the ones the plan was computed from: the effective hashes of the
+   * given payloads ({@code effective}) must be the planned ones, naming each object that differs.
+   */
+  static void checkHashes(ReleaseSpec planned, ReleaseSpec effective) {
+    List<String> problems = new ArrayList<>();
+    Map<ResourceRef, String> now = new HashMap<>();
+    effective.resources().forEach(d -> now.put(d.ref(), d.contentHash()));
+    for (DesiredResource d : planned.resources()) {
+      if (!d.contentHash().equals(now.get(d.ref()))) {
+        problems.add(
+            "payloads["
+                + d.ref().key()
+                + "]: differs from the content the plan was computed from; give the same"
+                + " payloads as at plan time, or plan again");
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new InvalidReleaseException(planned.qualifiedName(), problems);
+    }
+  }
+
+  /** How the record differs from the one the plan was computed from, or empty. */
+  static Optional<String> recordMoved(PlanFingerprint planned, Optional<StoredRelease> now) {
+    Integer revision = planned.recordRevision();
+    if (now.isEmpty()) {
+      return revision == null
+          ? Optional.empty()
+          : Optional.of("the record of revision " + revision + " is gone");
+    }
+    int nowRevision = now.get().release().revision();
+    if (revision == null) {
+      return Optional.of("the release was recorded (revision " + nowRevision + ") since the plan");
+    }
+    if (revision != nowRevision) {
+      return Optional.of("the record moved from revision " + revision + " to " + nowRevision);
+    }
+    String version = planned.recordVersion();
+    if (version != null && !version.equals(now.get().version())) {
+      return Optional.of(
+          "the record of revision "
+              + revision
+              + " changed since the plan (version "
+              + Escapes.escape(version)
+              + " → "
+              + Escapes.escape(now.get().version())
+              + ", now "
+              + now.get().release().status().id()
+              + ")");
+    }
+    return Optional.empty();
+  }
+
+  /** The objects the plan writes or deletes (not references, not unchanged objects). */
+  static List<ResourceRef> changing(Plan plan) {
+    return plan.changes().stream()
+        .filter(
+            c -> c.action().writes() || c.action() == Action.PRUNE || c.action() == Action.RETAIN)
+        .map(PlannedChange::ref)
+        .toList();
+  }
+
+  /** How each of {@code refs} differs in {@code live} from the plan's observation. */
+  static List<String> objectsMoved(
+      PlanFingerprint planned, List<ResourceRef> refs, LiveState live) {
+    Map<ResourceRef, PlanFingerprint.Observed> before = new HashMap<>();
+    planned.observed().forEach(o -> before.put(o.ref(), o));
+    List<String> moved = new ArrayList<>();
+    for (ResourceRef ref : refs) {
+      PlanFingerprint.Observed now = PlanFingerprint.Observed.of(ref, live.get(ref));
+      PlanFingerprint.Observed then = before.get(ref);
+      if (then == null) {
+        moved.add(ref.key() + " was not observed by the plan");
+        continue;
+      }
+      then.change(now).ifPresent(change -> moved.add(ref.key() + " " + change));
+    }
+    return moved;
+  }
+}
