@@ -2,13 +2,16 @@ package dev.capstan.k8s;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.capstan.k8s.testing.ControlPlane;
 import dev.capstan.k8s.testing.ControlPlaneTest;
 import dev.capstan.k8s.testing.TestNamespace;
+import dev.capstan.release.ClusterException;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.UninstallOptions;
 import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
@@ -22,6 +25,7 @@ import dev.capstan.update.cluster.Workload;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.ApiextensionsV1Api;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
 import io.kubernetes.client.openapi.models.RbacV1Subject;
 import io.kubernetes.client.openapi.models.V1ClusterRole;
@@ -37,17 +41,27 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * The RBAC of release-k8s/README.md is enough: its ClusterRoles are created from the README's YAML,
- * bound to a user, and the adapters run impersonating that user.
+ * The RBAC of release-k8s/README.md is enough, and each pair of roles is enough alone: the
+ * ClusterRoles are created from the README's YAML, bound to a user as the README says, and the
+ * adapters run impersonating that user. The release roles cast, upgrade, uninstall and purge a
+ * release and are refused a platform update; the platform roles update a Deployment and apply a CRD
+ * and are refused a cast.
  */
 @ControlPlaneTest
 class RbacIT {
+  private static final List<String> ROLES =
+      List.of(
+          "capstan-release",
+          "capstan-release-cluster",
+          "capstan-platform",
+          "capstan-platform-namespace");
 
-  /** The first YAML block of the README's RBAC section: the two ClusterRoles. */
+  /** The first YAML block of the README's RBAC section: the ClusterRoles. */
   private static List<V1ClusterRole> readmeRoles() throws IOException {
     String readme = Files.readString(Path.of("README.md"), UTF_8);
     String section = readme.substring(readme.indexOf("## RBAC"));
@@ -60,36 +74,41 @@ class RbacIT {
     return roles;
   }
 
-  @Test
-  void theReadmesRolesAreEnoughForReleasesAndPlatformUpdates(ControlPlane plane, TestNamespace tns)
-      throws Exception {
-    String ns = tns.name();
-    String suffix = Integer.toString(ThreadLocalRandom.current().nextInt(1 << 30), 36);
-    String user = "capstan-rbac-" + suffix;
-    RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(plane.client());
-    List<V1ClusterRole> roles = readmeRoles();
-    assertThat(roles)
-        .extracting(r -> r.getMetadata().getName())
-        .containsExactly("capstan-cluster", "capstan-namespace");
-    String clusterRole = "capstan-cluster-" + suffix;
-    String namespaceRole = "capstan-namespace-" + suffix;
-    String crd = "gadgets." + suffix + ".rbac.capstan.dev";
-    roles.get(0).getMetadata().setName(clusterRole);
-    roles.get(1).getMetadata().setName(namespaceRole);
-    RbacV1Subject subject =
-        new RbacV1Subject().kind("User").name(user).apiGroup("rbac.authorization.k8s.io");
-    try {
+  /**
+   * The README's roles created under names of their own, bound to a new user: {@code namespaced}
+   * with a RoleBinding in {@code ns}, {@code clusterWide} with a ClusterRoleBinding.
+   */
+  private static final class Bound implements AutoCloseable {
+    final String suffix = Integer.toString(ThreadLocalRandom.current().nextInt(1 << 30), 36);
+    final String user = "capstan-rbac-" + suffix;
+    final RbacAuthorizationV1Api rbac;
+    final List<String> created = new ArrayList<>();
+    final KubeClients kube;
+
+    Bound(ControlPlane plane, String ns, String namespaced, String clusterWide) throws Exception {
+      rbac = new RbacAuthorizationV1Api(plane.client());
+      List<V1ClusterRole> roles = readmeRoles();
+      assertThat(roles).extracting(r -> r.getMetadata().getName()).containsExactlyElementsOf(ROLES);
+      RbacV1Subject subject =
+          new RbacV1Subject().kind("User").name(user).apiGroup("rbac.authorization.k8s.io");
       for (V1ClusterRole role : roles) {
+        String name = role.getMetadata().getName();
+        if (!name.equals(namespaced) && !name.equals(clusterWide)) {
+          continue;
+        }
+        role.getMetadata().setName(name + "-" + suffix);
         rbac.createClusterRole(role).execute();
+        created.add(role.getMetadata().getName());
       }
+      V1RoleRef clusterRef =
+          new V1RoleRef()
+              .apiGroup("rbac.authorization.k8s.io")
+              .kind("ClusterRole")
+              .name(clusterWide + "-" + suffix);
       rbac.createClusterRoleBinding(
               new V1ClusterRoleBinding()
-                  .metadata(new V1ObjectMeta().name(clusterRole))
-                  .roleRef(
-                      new V1RoleRef()
-                          .apiGroup("rbac.authorization.k8s.io")
-                          .kind("ClusterRole")
-                          .name(clusterRole))
+                  .metadata(new V1ObjectMeta().name(clusterWide + "-" + suffix))
+                  .roleRef(clusterRef)
                   .subjects(List.of(subject)))
           .execute();
       rbac.createNamespacedRoleBinding(
@@ -100,35 +119,80 @@ class RbacIT {
                       new V1RoleRef()
                           .apiGroup("rbac.authorization.k8s.io")
                           .kind("ClusterRole")
-                          .name(namespaceRole))
+                          .name(namespaced + "-" + suffix))
                   .subjects(List.of(subject)))
           .execute();
       ApiClient impersonating = plane.newClient(Duration.ofSeconds(30));
       impersonating.addDefaultHeader("Impersonate-User", user);
-      KubeClients kube = KubeClients.fromApiClient(impersonating, "rbac");
+      kube = KubeClients.fromApiClient(impersonating, "rbac");
+    }
 
-      // The user really is restricted: the namespace role is not bound in "default".
-      dev.capstan.release.ClusterException forbidden =
-          org.assertj.core.api.Assertions.catchThrowableOfType(
-              dev.capstan.release.ClusterException.class,
+    @Override
+    public void close() {
+      for (String name : created) {
+        deleteQuietly(() -> rbac.deleteClusterRoleBinding(name).execute());
+        deleteQuietly(() -> rbac.deleteClusterRole(name).execute());
+      }
+    }
+  }
+
+  @Test
+  void theReleaseRolesAloneCastUpgradeAndUninstallAndAreRefusedThePlatformsCrds(
+      ControlPlane plane, TestNamespace tns) throws Exception {
+    String ns = tns.name();
+    try (Bound bound = new Bound(plane, ns, "capstan-release", "capstan-release-cluster")) {
+      // The user really is restricted: the release role is not bound in "default".
+      ClusterException forbidden =
+          catchThrowableOfType(
+              ClusterException.class,
               () ->
-                  new KubernetesOrchestrator(kube)
-                      .observe(
-                          dev.capstan.release.model.Kind.SECRET, "default", java.util.Set.of("x")));
+                  new KubernetesOrchestrator(bound.kube)
+                      .observe(Kind.SECRET, "default", Set.of("x")));
       assertThat(forbidden.status()).isEqualTo(403);
-      assertThat(forbidden).hasMessageContaining(user);
+      assertThat(forbidden).hasMessageContaining(bound.user);
 
-      releaseLifecycle(kube, ns);
-      platformUpdate(kube, plane, ns, crd);
+      releaseLifecycle(bound.kube, ns);
 
-      assertThat(kube.clusterInfo().clusterId()).isNotEmpty();
-    } finally {
-      deleteQuietly(
-          () ->
-              new ApiextensionsV1Api(plane.client()).deleteCustomResourceDefinition(crd).execute());
-      deleteQuietly(() -> rbac.deleteClusterRoleBinding(clusterRole).execute());
-      deleteQuietly(() -> rbac.deleteClusterRole(clusterRole).execute());
-      deleteQuietly(() -> rbac.deleteClusterRole(namespaceRole).execute());
+      // Deployments of its namespaces are a release's objects too; the platform's CRDs are not.
+      dev.capstan.update.ClusterException refused =
+          catchThrowableOfType(
+              dev.capstan.update.ClusterException.class,
+              () -> new KubernetesPlatformCluster(bound.kube).crd("gadgets.rbac.capstan.dev"));
+      assertThat(refused.status()).isEqualTo(403);
+      assertThat(refused).hasMessageContaining(bound.user);
+    }
+  }
+
+  @Test
+  void thePlatformRolesAloneUpdateADeploymentAndApplyACrdAndAreRefusedACast(
+      ControlPlane plane, TestNamespace tns) throws Exception {
+    String ns = tns.name();
+    try (Bound bound = new Bound(plane, ns, "capstan-platform-namespace", "capstan-platform")) {
+      String crd = "gadgets." + bound.suffix + ".rbac.capstan.dev";
+      try {
+        platformUpdate(bound.kube, plane, ns, crd);
+        assertThat(bound.kube.clusterInfo().clusterId()).isNotEmpty();
+      } finally {
+        deleteQuietly(
+            () ->
+                new ApiextensionsV1Api(plane.client())
+                    .deleteCustomResourceDefinition(crd)
+                    .execute());
+      }
+
+      Payloads payloads = Payloads.of(ConfigMapSpec.of(ns, "settings", Map.of("a", "b")));
+      ReleaseController controller =
+          ReleaseController.builder(
+                  new KubernetesOrchestrator(bound.kube), new KubernetesStore(bound.kube))
+              .build();
+      ClusterException refused =
+          catchThrowableOfType(
+              ClusterException.class,
+              () -> controller.cast(ReleaseSpec.of(ns, "app", payloads), payloads));
+      assertThat(refused.status()).isEqualTo(403);
+      assertThat(new CoreV1Api(plane.client()).listNamespacedConfigMap(ns).execute().getItems())
+          .extracting(c -> c.getMetadata().getName())
+          .containsExactly("kube-root-ca.crt");
     }
   }
 
