@@ -64,6 +64,24 @@ public record HelmImportPlan(
     }
   }
 
+  /**
+   * A copy whose cast waits up to {@code timeout} for the adopted objects to be healthy.
+   *
+   * @param timeout the wait
+   * @return the copy
+   */
+  public HelmImportPlan withTimeout(java.time.Duration timeout) {
+    return new HelmImportPlan(
+        revisions,
+        deployed,
+        history,
+        historyRecorded,
+        spec.withOptions(spec.options().withTimeout(timeout)),
+        payloads,
+        plan,
+        hooks);
+  }
+
   /** The Capstan revision the cast will record: one after the last imported Helm revision. */
   public int castRevision() {
     return deployed.revision() + 1;

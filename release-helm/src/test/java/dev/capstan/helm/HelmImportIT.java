@@ -73,6 +73,44 @@ class HelmImportIT {
     takeOver(4, plane, tns.name(), true, "helm Apply");
   }
 
+  @Test
+  void aCorruptHelmRecordIsRefusedBeforeAnythingIsWritten(ControlPlane plane, TestNamespace tns)
+      throws Exception {
+    String ns = tns.name();
+    byte[] truncatedGzip = {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff, 1, 2, 3};
+    new CoreV1Api(plane.client())
+        .createNamespacedSecret(
+            ns,
+            new io.kubernetes.client.openapi.models.V1Secret()
+                .metadata(
+                    new io.kubernetes.client.openapi.models.V1ObjectMeta()
+                        .name("sh.helm.release.v1.shop.v1")
+                        .labels(Map.of("owner", "helm", "name", "shop", "version", "1")))
+                .type("helm.sh/release.v1")
+                .data(Map.of("release", java.util.Base64.getEncoder().encode(truncatedGzip))))
+        .execute();
+    KubeClients kube = KubeClients.fromKubeconfig(plane.kubeconfig());
+    KubernetesOrchestrator orchestrator = new KubernetesOrchestrator(kube);
+    KubernetesStore store = new KubernetesStore(kube);
+    HelmImport importer =
+        HelmImport.of(
+            kube, orchestrator, store, ReleaseController.builder(orchestrator, store).build());
+
+    HelmRecordException e =
+        org.assertj.core.api.Assertions.catchThrowableOfType(
+            HelmRecordException.class, () -> importer.plan(ns, "shop"));
+
+    assertThat(e.getMessage())
+        .isEqualTo(
+            "Helm release record Secret "
+                + ns
+                + "/sh.helm.release.v1.shop.v1: the release data is not valid gzip (truncated or"
+                + " corrupt)");
+    assertThat(kube.requests().counts())
+        .isEqualTo(Map.of("LIST secrets", 1L, "LIST configmaps", 1L));
+    assertThat(store.latestRecord(ns, "shop")).isEmpty();
+  }
+
   private static void takeOver(
       int major, ControlPlane plane, String ns, boolean removeRecords, String helmEntry)
       throws Exception {

@@ -61,17 +61,7 @@ final class ImportHelmCommand extends ReleaseCommand.Sub {
     String namespace = common.namespaceOr("default");
     HelmImport importer =
         HelmImport.of(kube.clients(), target.orchestrator(), target.store(), controller);
-    HelmImportPlan planned = importer.plan(namespace, release);
-    HelmImportPlan plan =
-        new HelmImportPlan(
-            planned.revisions(),
-            planned.deployed(),
-            planned.history(),
-            planned.historyRecorded(),
-            planned.spec().withOptions(planned.spec().options().withTimeout(timeout)),
-            planned.payloads(),
-            planned.plan(),
-            planned.hooks());
+    HelmImportPlan plan = importer.plan(namespace, release).withTimeout(timeout);
     if (!json()) {
       out().print(plan.render());
       out()
