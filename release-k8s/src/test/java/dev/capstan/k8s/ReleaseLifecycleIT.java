@@ -188,11 +188,14 @@ class ReleaseLifecycleIT {
     // One write per changed object (the service's Service did not change: no write), kind by
     // kind in apply order (objects of one kind are applied in parallel), the prune last.
     List<String> writes = objectWrites(cluster);
-    assertThat(writes).hasSize(4);
-    assertThat(writes.subList(0, 2))
+    // (features is new: a POST, fenced, and the JSON patch of its managedFields entry)
+    assertThat(writes).hasSize(5);
+    assertThat(writes.subList(0, 3))
         .containsExactlyInAnyOrder(
-            "PATCH configmaps " + ns + "/features", "PATCH configmaps " + ns + "/settings");
-    assertThat(writes.subList(2, 4))
+            "CREATE configmaps " + ns,
+            "PATCH configmaps " + ns + "/features",
+            "PATCH configmaps " + ns + "/settings");
+    assertThat(writes.subList(3, 5))
         .containsExactly("PATCH deployments " + ns + "/web", "DELETE secrets " + ns + "/creds");
   }
 
