@@ -166,18 +166,15 @@ public final class ReleaseController {
   }
 
   /**
-   * The plan with what casting it needs: the version of the record it was computed from and, for a
-   * release without a recorded Secret-hash key, the key its Secret hashes were keyed with.
+   * The plan with what casting it needs: the version of the record it was computed from and the key
+   * its Secret hashes were keyed with (kept in the process, never in a plan file).
    */
   private static Plan reviewable(
       Plan plan, Optional<StoredRelease> stored, EffectiveRelease effective) {
-    PlanFingerprint fingerprint =
+    return plan.withFingerprint(
         requireNonNull(plan.fingerprint())
-            .withRecordVersion(stored.map(StoredRelease::version).orElse(null));
-    if (stored.map(s -> s.release().secretHashKey()).isEmpty()) {
-      fingerprint = fingerprint.withSecretHashKey(effective.key);
-    }
-    return plan.withFingerprint(fingerprint);
+            .withRecordVersion(stored.map(StoredRelease::version).orElse(null))
+            .withSecretHashKey(effective.key));
   }
 
   /**
@@ -290,10 +287,18 @@ public final class ReleaseController {
               + " has no fingerprint (not made by plan or planRollback), so it cannot be cast");
     }
     // the planned spec holds the effective hashes (Secrets keyed, config readers annotated); the
-    // caller's spec holds the payloads' own
+    // caller's spec holds the payloads' own. A plan from this process carries the release's key; a
+    // plan file does not, and the record's is read.
     ReleaseSpec planned = fingerprint.spec();
     ReviewedPlans.checkConsistent(plan, planned);
     ReleaseSpec spec = ReviewedPlans.callerSpec(planned, payloads);
+    Release recorded =
+        fingerprint.secretHashKey() == null
+            ? latestRelease(spec.namespace(), spec.name()).orElse(null)
+            : null;
+    EffectiveRelease effective =
+        EffectiveRelease.of(spec, payloads, keyOf(fingerprint, recorded, spec), recorded);
+    ReviewedPlans.checkHashes(planned, effective.spec);
     PayloadValidator.validate(spec, payloads, ports.orchestrator());
     checkPlan(plan, false);
     createHomeNamespace(spec, plan);
@@ -307,19 +312,13 @@ public final class ReleaseController {
       }
       List<String> moved = new ArrayList<>();
       ReviewedPlans.recordMoved(fingerprint, now).ifPresent(moved::add);
-      if (!moved.isEmpty()) {
-        throw new StalePlanException(plan, moved);
-      }
-      Release latest = now.map(StoredRelease::release).orElse(null);
-      EffectiveRelease effective =
-          EffectiveRelease.of(spec, payloads, keyOf(fingerprint, latest, spec), latest);
-      ReviewedPlans.checkHashes(planned, effective.spec);
       List<ResourceRef> changing = ReviewedPlans.changing(plan);
       LiveState live = ports.observe(Planner.names(changing));
       moved.addAll(ReviewedPlans.objectsMoved(fingerprint, changing, live));
       if (!moved.isEmpty()) {
         throw new StalePlanException(plan, moved);
       }
+      Release latest = now.map(StoredRelease::release).orElse(null);
       return savePending(
           spec, effective, payloads, plan, live, latest, lease, fingerprint.description());
     } catch (RuntimeException e) {
@@ -332,19 +331,19 @@ public final class ReleaseController {
   }
 
   /**
-   * The key a reviewed plan's Secret hashes were keyed with: the record's, else the one the plan
-   * carries from its process. A plan file carries none, so a plan file of a release that has no key
-   * yet (its first cast) cannot vouch for Secrets.
+   * The key a reviewed plan's Secret hashes were keyed with: the one the plan carries from its
+   * process, else the record's. A plan file carries none, so a plan file of a release that has no
+   * key yet (its first cast) cannot vouch for Secrets.
    */
   private static SecretHashKey keyOf(
       PlanFingerprint fingerprint, @Nullable Release latest, ReleaseSpec spec) {
     SecretHashKey carried = fingerprint.secretHashKey();
     SecretHashKey recorded = latest == null ? null : latest.secretHashKey();
-    if (recorded != null) {
-      return recorded;
-    }
     if (carried != null) {
       return carried;
+    }
+    if (recorded != null) {
+      return recorded;
     }
     List<String> secrets =
         spec.resources().stream()

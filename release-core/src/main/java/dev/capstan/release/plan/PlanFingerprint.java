@@ -26,10 +26,10 @@ import org.jspecify.annotations.Nullable;
  *     them
  * @param description what the cast of this plan records as its description (e.g. {@code rollback to
  *     3}), or {@code null}
- * @param secretHashKey the release's Secret-hash key the spec's Secret hashes were keyed with, when
- *     the release has no recorded key yet (a first cast, or a record of an older Capstan), so that
- *     casting this plan in the same process keys them alike; {@code null} otherwise. Never written
- *     to a plan file ({@code PlanCodec} leaves it out), and {@code toString} hides its bytes.
+ * @param secretHashKey the release's Secret-hash key the spec's Secret hashes were keyed with (the
+ *     record's, or a new one for a first cast), so that casting this plan in the same process keys
+ *     them alike without reading the record again; {@code null} in a plan read from a file: never
+ *     written to one ({@code PlanCodec} leaves it out), and {@code toString} hides its bytes.
  */
 public record PlanFingerprint(
     ReleaseSpec spec,
