@@ -389,13 +389,19 @@ class ReleaseLifecycleIT {
     assertThat(uninstalled.retained())
         .extracting(ResourceRef::key)
         .containsExactly("PersistentVolumeClaim/" + ns + "/data");
-    assertThat(objectWrites(cluster))
+    // one rank at a time in reverse order; the two ConfigMaps (one rank) are deleted in parallel
+    List<String> writes = objectWrites(cluster);
+    assertThat(writes).hasSize(7);
+    assertThat(writes.subList(0, 3))
         .containsExactly(
             "DELETE services " + ns + "/web",
             "DELETE deployments " + ns + "/web",
-            "DELETE secrets " + ns + "/creds",
-            "DELETE configmaps " + ns + "/another",
-            "DELETE configmaps " + ns + "/settings",
+            "DELETE secrets " + ns + "/creds");
+    assertThat(writes.subList(3, 5))
+        .containsExactlyInAnyOrder(
+            "DELETE configmaps " + ns + "/another", "DELETE configmaps " + ns + "/settings");
+    assertThat(writes.subList(5, 7))
+        .containsExactly(
             "DELETE persistentvolumeclaims " + ns + "/cache",
             "PATCH persistentvolumeclaims " + ns + "/data");
     V1PersistentVolumeClaim data =
