@@ -14,6 +14,7 @@ import dev.capstan.release.file.Overrides;
 import dev.capstan.release.file.ReleaseFiles;
 import dev.capstan.release.model.DesiredResource;
 import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseSpec;
@@ -24,6 +25,7 @@ import dev.capstan.release.plan.Plan;
 import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
+import dev.capstan.release.rollout.ConfigRollout;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -340,22 +342,25 @@ public final class HelmImport {
     Release r = saved.get().release();
     store.updateRecord(
         new Release(
-            r.id(),
-            r.namespace(),
-            r.name(),
-            r.revision(),
-            r.status(),
-            r.owns(),
-            r.references(),
-            r.retained(),
-            r.source(),
-            r.version(),
-            "adopted from Helm release " + r.name() + " revision " + from.revision(),
-            r.payloads(),
-            r.failure(),
-            r.createdAt(),
-            r.updatedAt(),
-            r.lease()),
+                r.id(),
+                r.namespace(),
+                r.name(),
+                r.revision(),
+                r.status(),
+                r.owns(),
+                r.references(),
+                r.retained(),
+                r.source(),
+                r.version(),
+                "adopted from Helm release " + r.name() + " revision " + from.revision(),
+                r.payloads(),
+                r.failure(),
+                r.createdAt(),
+                r.updatedAt(),
+                r.lease())
+            // the record's Secret-hash key and withheld Secrets stay as the cast saved them
+            .withSecretHashKey(r.secretHashKey())
+            .withWithheldSecrets(r.payloads(), r.withheldSecrets()),
         saved.get().version());
   }
 
@@ -364,11 +369,49 @@ public final class HelmImport {
   private static Payloads payloads(HelmRevision r, String namespace, String release) {
     String source = "Helm release " + release + " revision " + r.revision() + " manifest";
     try {
-      return ReleaseFiles.manifestText(r.manifest(), source, new Overrides(namespace, release))
-          .payloads();
+      return withoutConfigRollouts(
+          ReleaseFiles.manifestText(r.manifest(), source, new Overrides(namespace, release))
+              .payloads());
     } catch (InvalidReleaseFileException e) {
       throw new ReleaseException(e.getMessage() + "\nnothing was written", e);
     }
+  }
+
+  /** The kinds whose pod template a config rollout would annotate. */
+  private static final Set<String> WORKLOADS =
+      Set.of("apps/Deployment", "apps/StatefulSet", "apps/DaemonSet", "batch/CronJob");
+
+  /**
+   * Helm's objects as the import writes them: workloads opted out of config rollouts ({@link
+   * ConfigRollout#OPT_OUT} {@code "false"}, a metadata annotation outside the pod template), so
+   * taking them over adds no {@link ConfigRollout#CONFIG_HASH} to a pod template and replaces no
+   * pod. A later cast from the host's own release file decides for itself.
+   */
+  static Payloads withoutConfigRollouts(Payloads payloads) {
+    List<Manifest> objects = new ArrayList<>();
+    boolean changed = false;
+    for (Manifest object : payloads.objects()) {
+      if (WORKLOADS.contains(object.kind().key())
+          && !object.annotations().containsKey(ConfigRollout.OPT_OUT)) {
+        Map<String, Object> content = new LinkedHashMap<>(object.content());
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        if (content.get("metadata") instanceof Map<?, ?> m) {
+          m.forEach((k, v) -> metadata.put(String.valueOf(k), v));
+        }
+        Map<String, Object> annotations = new LinkedHashMap<>();
+        if (metadata.get("annotations") instanceof Map<?, ?> a) {
+          a.forEach((k, v) -> annotations.put(String.valueOf(k), v));
+        }
+        annotations.put(ConfigRollout.OPT_OUT, "false");
+        metadata.put("annotations", annotations);
+        content.put("metadata", metadata);
+        objects.add(object.withContent(content));
+        changed = true;
+      } else {
+        objects.add(object);
+      }
+    }
+    return changed ? Payloads.of(objects) : payloads;
   }
 
   private List<HelmImportPlan.HookObject> hooks(HelmRevision r, String namespace, String release) {
