@@ -291,14 +291,15 @@ public final class ReleaseController {
     // plan file does not, and the record's is read.
     ReleaseSpec planned = fingerprint.spec();
     ReviewedPlans.checkConsistent(plan, planned);
-    ReleaseSpec spec = ReviewedPlans.callerSpec(planned, payloads);
+    List<String> problems = new ArrayList<>();
+    ReleaseSpec spec = ReviewedPlans.callerSpec(planned, payloads, problems);
     Release recorded =
         fingerprint.secretHashKey() == null
             ? latestRelease(spec.namespace(), spec.name()).orElse(null)
             : null;
     EffectiveRelease effective =
         EffectiveRelease.of(spec, payloads, keyOf(fingerprint, recorded, spec), recorded);
-    ReviewedPlans.checkHashes(planned, effective.spec);
+    ReviewedPlans.checkHashes(planned, effective.spec, problems);
     PayloadValidator.validate(spec, payloads, ports.orchestrator());
     checkPlan(plan, false);
     createHomeNamespace(spec, plan);

@@ -82,11 +82,11 @@ final class ReviewedPlans {
 
   /**
    * The caller's spec of a reviewed plan: the planned objects, references and options with the
-   * content hashes of {@code payloads} (the planned spec holds the effective, keyed ones). Refuses
-   * payloads missing for a planned object or given for an object the plan does not have.
+   * content hashes of {@code payloads} (the planned spec holds the effective, keyed ones). Adds to
+   * {@code problems} each payload missing for a planned object or given for an object the plan does
+   * not have.
    */
-  static ReleaseSpec callerSpec(ReleaseSpec planned, Payloads payloads) {
-    List<String> problems = new ArrayList<>();
+  static ReleaseSpec callerSpec(ReleaseSpec planned, Payloads payloads, List<String> problems) {
     Map<ResourceRef, String> hashes = payloads.hashes();
     List<DesiredResource> resources = new ArrayList<>();
     for (DesiredResource d : planned.resources()) {
@@ -102,22 +102,20 @@ final class ReviewedPlans {
         problems.add("payloads[" + ref.key() + "]: not in the plan");
       }
     }
-    if (!problems.isEmpty()) {
-      throw new InvalidReleaseException(planned.qualifiedName(), problems);
-    }
     return planned.withResources(resources);
   }
 
   /**
    * Refuses payloads that are not the ones the plan was computed from: the effective hashes of the
-   * given payloads ({@code effective}) must be the planned ones, naming each object that differs.
+   * given payloads ({@code effective}) must be the planned ones; throws with {@code problems} and
+   * each object that differs.
    */
-  static void checkHashes(ReleaseSpec planned, ReleaseSpec effective) {
-    List<String> problems = new ArrayList<>();
+  static void checkHashes(ReleaseSpec planned, ReleaseSpec effective, List<String> problems) {
     Map<ResourceRef, String> now = new HashMap<>();
     effective.resources().forEach(d -> now.put(d.ref(), d.contentHash()));
     for (DesiredResource d : planned.resources()) {
-      if (!d.contentHash().equals(now.get(d.ref()))) {
+      String hash = now.get(d.ref());
+      if (hash != null && !d.contentHash().equals(hash)) {
         problems.add(
             "payloads["
                 + d.ref().key()

@@ -661,16 +661,19 @@ final class ReleaseCommand implements Runnable {
       }
       ReleaseOptions options =
           ReleaseOptions.defaults().withAdopt(adopt).withAtomic(atomic).withTimeout(timeout);
-      Plan plan =
-          json()
-              ? controller.planRollback(ns, name, revision, options)
-              : controller.planRollbackWithDiff(ns, name, revision, options);
-      Payloads payloads =
+      Release revisionTo =
           revisions.stream()
               .filter(r -> r.revision() == revision)
               .findFirst()
-              .orElseThrow(() -> new ReleaseNotFoundException(ns + "/" + name, revision))
-              .payloads();
+              .orElseThrow(() -> new ReleaseNotFoundException(ns + "/" + name, revision));
+      // a revision recorded without its Secrets' values plans without diffs (their values come
+      // with --secrets) and casts through rollback, which checks them against the record
+      boolean withheld = !revisionTo.withheldSecrets().isEmpty();
+      Plan plan =
+          json() || withheld
+              ? controller.planRollback(ns, name, revision, options)
+              : controller.planRollbackWithDiff(ns, name, revision, options);
+      Payloads payloads = revisionTo.payloads();
       showPlan(plan, !json());
       if (plan.needsConfirmation()) {
         cli()
@@ -689,7 +692,7 @@ final class ReleaseCommand implements Runnable {
       // the plan shown is the plan cast: refused, with nothing written, if anything moved since;
       // a revision recorded without Secret values is cast from them, given again
       CastResult result =
-          secrets == null
+          secrets == null && !withheld
               ? controller.cast(plan, payloads)
               : controller.rollback(ns, name, revision, options, given);
       if (json()) {
@@ -736,10 +739,10 @@ final class ReleaseCommand implements Runnable {
     boolean deleteCrds;
 
     @Option(
-        names = "--wait",
+        names = "--wait-for-deletion",
         description =
             "Wait until the deleted objects are gone (finalizers run), up to --timeout, as helm"
-                + " uninstall --wait does.")
+                + " uninstall --wait does (--wait queues behind another caster).")
     boolean waitForDeletion;
 
     @Option(

@@ -147,13 +147,16 @@ class ReleaseCliTest {
         .endsWith("Summary: 4 unchanged, 1 reference\nNo changes: every object is up to date.\n");
 
     assertThat(run("release", "plan", "app", "-n", "demo", "-f", "app-v2.yaml")).isZero();
-    assertThat(out)
+    assertThat(hashesHidden(out))
         .isEqualTo(
             """
             Plan for release demo/app: revision 2 (from 1)
               = reference  Namespace//demo
               ~ update     Secret/demo/db
+                  ~ stringData.password: (changed)
               ~ update     apps/Deployment/demo/web  (config changed: Secret/demo/db)
+                  - spec.template.metadata.annotations["capstan.dev/config-hash"]: "sha256:…"
+                  + spec.template.metadata.annotations["capstan.dev/config-hash"]: "sha256:…"
             Summary: 2 update, 2 unchanged, 1 reference
             """);
     assertThat(run(concat(cast, "-f", "app-v2.yaml", "--no-record-secret-values"))).isZero();
@@ -206,17 +209,20 @@ class ReleaseCliTest {
               + data.log-level: "debug"
           ~ update     Secret/demo/web-db
               ~ data.user: (changed)
-          ~ update     apps/Deployment/demo/web
+          ~ update     apps/Deployment/demo/web  (config changed: ConfigMap/demo/web-settings, Secret/demo/web-db)
+              - spec.template.metadata.annotations["capstan.dev/config-hash"]: "sha256:…"
+              + spec.template.metadata.annotations["capstan.dev/config-hash"]: "sha256:…"
               - spec.template.spec.containers[name=web].image: "ghcr.io/acme/web:1.0.0"
               + spec.template.spec.containers[name=web].image: "ghcr.io/acme/web:1.1.0"
           - prune      ConfigMap/demo/web-legacy  ⚠ destructive
         Summary: 3 update, 2 unchanged, 1 prune, 1 reference
         """;
 
+    // config hashes cover the Secret's hash keyed per release: a new key every run
     assertThat(run("release", "plan", "-f", "web-v3.yaml")).isZero();
-    assertThat(out).isEqualTo(plan);
+    assertThat(hashesHidden(out)).isEqualTo(plan);
     assertThat(run("release", "cast", "-f", "web-v3.yaml", "--dry-run")).isZero();
-    assertThat(out).isEqualTo(plan + "Dry run: nothing was applied.\n");
+    assertThat(hashesHidden(out)).isEqualTo(plan + "Dry run: nothing was applied.\n");
     assertThat(run("release", "plan", "-f", "web-v3.yaml", "-o", "json")).isZero();
     assertThat(out).doesNotContain("web-admin-7Q").doesNotContain("pw-from-env");
     Map<String, String> diffs = new TreeMap<>();
@@ -275,7 +281,16 @@ class ReleaseCliTest {
 
     assertThat(run("release", "uninstall", "web", "-n", "demo")).isEqualTo(ExitCode.NOT_CONFIRMED);
     assertThat(
-            run("release", "uninstall", "web", "-n", "demo", "--wait", "--timeout", "1m", "--yes"))
+            run(
+                "release",
+                "uninstall",
+                "web",
+                "-n",
+                "demo",
+                "--wait-for-deletion",
+                "--timeout",
+                "1m",
+                "--yes"))
         .isZero();
     assertThat(out)
         .isEqualTo(
@@ -502,5 +517,10 @@ class ReleaseCliTest {
         .contains("Manual recovery commands")
         .contains("\"dryRun\": false");
     assertThat(Files.exists(dir.resolve(".capstan"))).isFalse();
+  }
+
+  /** The output with every sha256 value shown as {@code sha256:…}. */
+  static String hashesHidden(String output) {
+    return output.replaceAll("sha256:[0-9a-f]{64}", "sha256:…");
   }
 }

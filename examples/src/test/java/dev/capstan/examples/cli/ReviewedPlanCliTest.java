@@ -180,14 +180,20 @@ class ReviewedPlanCliTest {
         .as(err)
         .isZero();
 
-    assertThat(out)
+    assertThat(ReleaseCliTest.hashesHidden(out))
         .isEqualTo(
             """
             Plan for release demo/web: revision 3 (from 2)
               = reference  Namespace//demo
               + create     ConfigMap/demo/web-legacy
               ~ update     ConfigMap/demo/web-settings
-              ~ update     apps/Deployment/demo/web
+                  - data.log-level: "debug"
+                  + data.log-level: "info"
+              ~ update     apps/Deployment/demo/web  (config changed: ConfigMap/demo/web-settings)
+                  - spec.template.metadata.annotations["capstan.dev/config-hash"]: "sha256:…"
+                  + spec.template.metadata.annotations["capstan.dev/config-hash"]: "sha256:…"
+                  - spec.template.spec.containers[name=web].image: "ghcr.io/acme/web:1.1.0"
+                  + spec.template.spec.containers[name=web].image: "ghcr.io/acme/web:1.0.0"
             Summary: 1 create, 2 update, 3 unchanged, 1 reference
             Release demo/web rolled back to revision 1 as revision 3.
             """);
