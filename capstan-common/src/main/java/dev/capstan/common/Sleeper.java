@@ -25,4 +25,15 @@ public interface Sleeper {
   static Sleeper system() {
     return d -> Thread.sleep(d.toMillis());
   }
+
+  /**
+   * Returns the sleeper of a manual clock, for host tests: it advances the clock instead of
+   * blocking and records every pause ({@link ManualClock#sleeps()}).
+   *
+   * @param clock the clock the code under test reads time from
+   * @return {@code clock::sleep}
+   */
+  static Sleeper manual(ManualClock clock) {
+    return clock::sleep;
+  }
 }

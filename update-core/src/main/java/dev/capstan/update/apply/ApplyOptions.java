@@ -3,6 +3,7 @@ package dev.capstan.update.apply;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.Escapes;
+import dev.capstan.common.Sleeper;
 import dev.capstan.update.UpdateListener;
 import dev.capstan.update.internal.GoDuration;
 import java.time.Clock;

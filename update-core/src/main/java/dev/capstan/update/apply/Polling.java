@@ -1,5 +1,6 @@
 package dev.capstan.update.apply;
 
+import dev.capstan.common.Sleeper;
 import dev.capstan.update.UpdateException;
 import java.time.Duration;
 

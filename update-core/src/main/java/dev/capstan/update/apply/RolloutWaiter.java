@@ -1,5 +1,6 @@
 package dev.capstan.update.apply;
 
+import dev.capstan.common.Sleeper;
 import dev.capstan.update.ClusterException;
 import dev.capstan.update.UpdateException;
 import dev.capstan.update.cluster.PlatformCluster;

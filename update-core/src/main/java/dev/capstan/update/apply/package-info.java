@@ -15,7 +15,7 @@
  *
  * <p>Failures are values ({@link dev.capstan.update.apply.UpdateResult#failed()}), not exceptions:
  * the caller decides. Time passes only through the injected {@link java.time.Clock} and {@link
- * dev.capstan.update.apply.Sleeper}.
+ * dev.capstan.common.Sleeper}.
  */
 @NullMarked
 package dev.capstan.update.apply;

@@ -2,6 +2,7 @@ package dev.capstan.update.command;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Sleeper;
 import dev.capstan.update.ConfirmationMissingException;
 import dev.capstan.update.InvalidOptionsException;
 import dev.capstan.update.RolloutFailedException;
@@ -12,7 +13,6 @@ import dev.capstan.update.UpdateBlockedException;
 import dev.capstan.update.UpdateListener;
 import dev.capstan.update.apply.ApplyOptions;
 import dev.capstan.update.apply.RolloutWaiter;
-import dev.capstan.update.apply.Sleeper;
 import dev.capstan.update.apply.UpdateApplier;
 import dev.capstan.update.apply.UpdateResult;
 import dev.capstan.update.build.BuildSettings;

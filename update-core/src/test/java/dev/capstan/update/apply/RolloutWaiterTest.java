@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.common.ManualClock;
+import dev.capstan.common.Sleeper;
 import dev.capstan.update.UpdateException;
 import dev.capstan.update.cluster.ContainerState;
 import dev.capstan.update.cluster.DeploymentState;

@@ -14,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.common.ManualClock;
+import dev.capstan.common.Sleeper;
 import dev.capstan.update.UpdateBlockedException;
 import dev.capstan.update.UpdateEvent;
 import dev.capstan.update.cluster.Condition;
