@@ -340,27 +340,9 @@ public final class HelmImport {
       return;
     }
     Release r = saved.get().release();
+    // the record's Secret-hash key and withheld Secrets stay as the cast saved them
     store.updateRecord(
-        new Release(
-                r.id(),
-                r.namespace(),
-                r.name(),
-                r.revision(),
-                r.status(),
-                r.owns(),
-                r.references(),
-                r.retained(),
-                r.source(),
-                r.version(),
-                "adopted from Helm release " + r.name() + " revision " + from.revision(),
-                r.payloads(),
-                r.failure(),
-                r.createdAt(),
-                r.updatedAt(),
-                r.lease())
-            // the record's Secret-hash key and withheld Secrets stay as the cast saved them
-            .withSecretHashKey(r.secretHashKey())
-            .withWithheldSecrets(r.payloads(), r.withheldSecrets()),
+        r.withDescription("adopted from Helm release " + r.name() + " revision " + from.revision()),
         saved.get().version());
   }
 
@@ -393,19 +375,7 @@ public final class HelmImport {
     for (Manifest object : payloads.objects()) {
       if (WORKLOADS.contains(object.kind().key())
           && !object.annotations().containsKey(ConfigRollout.OPT_OUT)) {
-        Map<String, Object> content = new LinkedHashMap<>(object.content());
-        Map<String, Object> metadata = new LinkedHashMap<>();
-        if (content.get("metadata") instanceof Map<?, ?> m) {
-          m.forEach((k, v) -> metadata.put(String.valueOf(k), v));
-        }
-        Map<String, Object> annotations = new LinkedHashMap<>();
-        if (metadata.get("annotations") instanceof Map<?, ?> a) {
-          a.forEach((k, v) -> annotations.put(String.valueOf(k), v));
-        }
-        annotations.put(ConfigRollout.OPT_OUT, "false");
-        metadata.put("annotations", annotations);
-        content.put("metadata", metadata);
-        objects.add(object.withContent(content));
+        objects.add(object.withEntry("metadata.annotations", ConfigRollout.OPT_OUT, "false"));
         changed = true;
       } else {
         objects.add(object);

@@ -239,6 +239,20 @@ public final class Manifest implements ResourceSpec {
     return of(Trees.with(content, path, value), null, ref.kind());
   }
 
+  /**
+   * A copy with {@code key} set to {@code value} in the map at the dotted {@code mapPath} (created
+   * when absent), for keys that hold dots themselves, such as annotation names: {@code
+   * withEntry("metadata.annotations", "capstan.dev/config-rollout", "false")}.
+   */
+  public Manifest withEntry(String mapPath, String key, Object value) {
+    Map<String, Object> map = new LinkedHashMap<>();
+    if (get(mapPath) instanceof Map<?, ?> existing) {
+      existing.forEach((k, v) -> map.put(String.valueOf(k), v));
+    }
+    map.put(key, value);
+    return with(mapPath, map);
+  }
+
   /** A copy with a whole new content, which must keep the same reference. */
   public Manifest withContent(Map<String, ?> object) {
     Manifest m = of(object, null, ref.kind());

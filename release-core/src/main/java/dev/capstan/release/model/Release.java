@@ -166,6 +166,11 @@ public record Release(
         });
   }
 
+  /** A copy with the given description; everything else, the Secret-hash key included, kept. */
+  public Release withDescription(@Nullable String description) {
+    return edit(d -> d.description = description);
+  }
+
   /** A copy with the given owned set. */
   public Release withOwns(List<OwnedResource> owns) {
     return edit(d -> d.owns = owns);
@@ -217,7 +222,7 @@ public record Release(
         d.retained,
         source,
         version,
-        description,
+        d.description,
         d.payloads,
         d.failure,
         createdAt,
@@ -238,6 +243,7 @@ public record Release(
     @Nullable SecretHashKey secretHashKey;
     Payloads payloads;
     List<WithheldSecret> withheldSecrets;
+    @Nullable String description;
 
     Draft(Release r) {
       status = r.status;
@@ -249,6 +255,7 @@ public record Release(
       secretHashKey = r.secretHashKey;
       payloads = r.payloads;
       withheldSecrets = r.withheldSecrets;
+      description = r.description;
     }
   }
 }

@@ -98,12 +98,12 @@ public final class ConfigRollout {
       for (ResourceRef ref : read) {
         text.append(ref.key()).append('=').append(hashes.get(ref)).append('\n');
       }
-      Map<String, Object> annotations = new LinkedHashMap<>();
-      if (object.get(templatePath + ".metadata.annotations") instanceof Map<?, ?> existing) {
-        existing.forEach((k, v) -> annotations.put(String.valueOf(k), v));
-      }
-      annotations.put(CONFIG_HASH, "sha256:" + sha256Hex(text.toString()));
-      out.put(object.ref(), object.with(templatePath + ".metadata.annotations", annotations));
+      out.put(
+          object.ref(),
+          object.withEntry(
+              templatePath + ".metadata.annotations",
+              CONFIG_HASH,
+              "sha256:" + sha256Hex(text.toString())));
       inputs.put(object.ref(), read);
     }
     return new Result(out, inputs);

@@ -121,4 +121,52 @@ class ModelTest {
     assertThat(refs.stream().sorted(ResourceRef.APPLY_ORDER).toList())
         .isEqualTo(refs.stream().sorted(byString).toList());
   }
+
+  @Test
+  void withEntrySetsAKeyHoldingDotsInAMapCreatingItWhenAbsent() {
+    Manifest bare =
+        Manifest.of(
+            Map.of(
+                "apiVersion", "apps/v1", "kind", "Deployment", "metadata", Map.of("name", "web")),
+            "shop");
+    Manifest annotated =
+        bare.withEntry("metadata.annotations", "capstan.dev/config-rollout", "false")
+            .withEntry("metadata.annotations", "note", "kept");
+
+    assertThat(annotated.annotations())
+        .containsExactlyEntriesOf(
+            new java.util.TreeMap<>(Map.of("capstan.dev/config-rollout", "false", "note", "kept")));
+    assertThat(annotated.ref()).isEqualTo(bare.ref());
+    assertThat(bare.annotations()).isEmpty(); // a copy: the original is unchanged
+  }
+
+  @Test
+  void withDescriptionKeepsEveryOtherFieldTheSecretHashKeyIncluded() {
+    java.time.Instant t = java.time.Instant.parse("2026-01-01T00:00:00Z");
+    Release r =
+        new Release(
+                "default/web",
+                "default",
+                "web",
+                2,
+                ReleaseStatus.DEPLOYED,
+                List.of(),
+                List.of(),
+                List.of(),
+                "helm chart web-0.1.0",
+                "1.0",
+                "cast by the import",
+                Payloads.of(List.of()),
+                null,
+                t,
+                t,
+                null)
+            .withSecretHashKey(SecretHashKey.generate());
+
+    Release described = r.withDescription("adopted from Helm release web revision 2");
+
+    assertThat(described.description()).isEqualTo("adopted from Helm release web revision 2");
+    assertThat(described.withDescription(r.description())).isEqualTo(r);
+    assertThat(described.secretHashKey()).isSameAs(r.secretHashKey());
+  }
 }
