@@ -1163,9 +1163,7 @@ public final class ReleaseController {
   }
 
   private void purge(String namespace, String name, LeaseKeeper lease) {
-    for (StoredRelease r : store.records(namespace, name)) {
-      store.deleteRecord(namespace, name, r.release().revision());
-    }
+    store.deleteRecords(namespace, name);
     lease.forgetOnClose();
   }
 

@@ -244,6 +244,21 @@ public final class JdbcStore implements Store {
     }
   }
 
+  /** {@inheritDoc} One {@code DELETE} of the release's rows. */
+  @Override
+  public void deleteRecords(String namespace, String name) {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement s =
+            c.prepareStatement(
+                "DELETE FROM capstan_release_record WHERE namespace = ? AND name = ?")) {
+      s.setString(1, namespace);
+      s.setString(2, name);
+      s.executeUpdate();
+    } catch (SQLException e) {
+      throw Sql.failure("delete", RECORD, namespace, name, e);
+    }
+  }
+
   private List<StoredRelease> query(
       String operation, String namespace, @Nullable String name, String sql, String... params) {
     try (Connection c = dataSource.getConnection();

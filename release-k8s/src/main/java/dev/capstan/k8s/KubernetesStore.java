@@ -90,6 +90,12 @@ public final class KubernetesStore implements Store {
     records.delete(namespace, name, revision);
   }
 
+  /** {@inheritDoc} One DELETECOLLECTION of the release's record Secrets by label. */
+  @Override
+  public void deleteRecords(String namespace, String name) {
+    records.deleteAll(namespace, name);
+  }
+
   /** {@inheritDoc} A GET and a CREATE or UPDATE of the Lease (compare-and-set). */
   @Override
   public LeaseGrant acquireLease(

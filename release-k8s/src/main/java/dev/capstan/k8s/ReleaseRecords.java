@@ -187,7 +187,15 @@ final class ReleaseRecords {
 
   /** Deletes a revision's head and chunks: one DELETECOLLECTION by label. */
   void delete(String namespace, String name, int revision) {
-    String selector = "owner=capstan,name=" + name + ",version=" + revision + "," + PART;
+    deleteWhere(namespace, "owner=capstan,name=" + name + ",version=" + revision + "," + PART);
+  }
+
+  /** Deletes every revision's head and chunks of a release: one DELETECOLLECTION by label. */
+  void deleteAll(String namespace, String name) {
+    deleteWhere(namespace, "owner=capstan,name=" + name + "," + PART);
+  }
+
+  private void deleteWhere(String namespace, String selector) {
     try {
       core.deleteCollectionNamespacedSecret(namespace).labelSelector(selector).execute();
     } catch (ApiException e) {

@@ -44,6 +44,17 @@ public interface Store {
   void deleteRecord(String namespace, String name, int revision);
 
   /**
+   * Deletes every record of a release (an uninstall's purge); nothing happens if it has none. The
+   * default deletes the revisions one by one; a store that can delete them in one request (one
+   * Kubernetes DELETECOLLECTION, one SQL DELETE) overrides it.
+   */
+  default void deleteRecords(String namespace, String name) {
+    for (StoredRelease r : records(namespace, name)) {
+      deleteRecord(namespace, name, r.release().revision());
+    }
+  }
+
+  /**
    * Takes the operation lease on a release for {@code ttl}, taking over a lease that expired.
    *
    * @throws ReleaseLockedException if another holder has an unexpired lease

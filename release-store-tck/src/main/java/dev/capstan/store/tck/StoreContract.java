@@ -307,6 +307,21 @@ public abstract class StoreContract {
     assertThat(store().latestRecords(namespace())).isEmpty();
   }
 
+  /** Deleting a release's records removes every revision of that release and nothing else. */
+  @Test
+  public void deleteRecordsRemovesEveryRevisionOfOneReleaseOnly() {
+    store().createRecord(release("app", 1, ReleaseStatus.SUPERSEDED));
+    store().createRecord(release("app", 2, ReleaseStatus.DEPLOYED));
+    StoredRelease other = store().createRecord(release("application", 1, ReleaseStatus.DEPLOYED));
+
+    store().deleteRecords(namespace(), "app");
+    store().deleteRecords(namespace(), "ghost");
+
+    assertThat(store().records(namespace(), "app")).isEmpty();
+    assertThat(store().latestRecord(namespace(), "app")).isEmpty();
+    assertThat(store().latestRecords(namespace())).containsExactly(other);
+  }
+
   // ------------------------------------------------------------------------------- leases
 
   /** A free lease is granted for the duration asked, taking over nothing. */
