@@ -990,10 +990,7 @@ public final class ReleaseController {
    * @throws UninstallFailedException if deleting an object failed; run uninstall again to continue
    */
   public UninstallResult uninstall(String namespace, String name, UninstallOptions options) {
-    String release = namespace + "/" + name;
-    if (store.latestRecord(namespace, name).isEmpty()) {
-      throw new ReleaseNotFoundException(release, null);
-    }
+    // the record is read once, under the lease; a release without one leaves no lease behind
     return LeaseKeeper.acquire(leaseTerms(), namespace, name, this::emit)
         .run(lease -> uninstallLeased(namespace, name, options, lease));
   }
@@ -1001,10 +998,12 @@ public final class ReleaseController {
   private UninstallResult uninstallLeased(
       String namespace, String name, UninstallOptions options, LeaseKeeper lease) {
     String release = namespace + "/" + name;
-    StoredRelease stored =
-        store
-            .latestRecord(namespace, name)
-            .orElseThrow(() -> new ReleaseNotFoundException(release, null));
+    Optional<StoredRelease> found = store.latestRecord(namespace, name);
+    if (found.isEmpty()) {
+      lease.forgetOnClose();
+      throw new ReleaseNotFoundException(release, null);
+    }
+    StoredRelease stored = found.get();
     if (lease.grant().takenOver() != null) {
       stored = failInterrupted(stored, lease);
     }

@@ -217,6 +217,8 @@ class UninstallTest {
     assertThatThrownBy(() -> h.controller.uninstall(NS, "nope", UninstallOptions.defaults()))
         .isInstanceOf(ReleaseNotFoundException.class)
         .hasMessage("release default/nope not found");
+    // the record is read under the lease; the lease of a release without one is deleted again
+    assertThat(h.cluster.lease(NS, "nope")).isEmpty();
   }
 
   @Test
