@@ -1,6 +1,7 @@
 package dev.capstan.examples;
 
 import dev.capstan.examples.cli.Cli;
+import dev.capstan.examples.cli.StartupTrace;
 
 /** Entry point of the examples jar: the {@code capstan} command line. */
 public final class Main {
@@ -14,9 +15,11 @@ public final class Main {
    * @param args the command line
    */
   public static void main(String[] args) {
+    StartupTrace.mark("main");
     int code = Cli.system().run(args);
     System.out.flush();
     System.err.flush();
+    StartupTrace.mark("exit");
     Runtime.getRuntime().halt(code);
   }
 }

@@ -8,13 +8,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.ScopeType;
 
-/** The root {@code capstan} command and its target options, inherited by every subcommand. */
+/**
+ * The root {@code capstan} command and its target options, inherited by every subcommand. Its
+ * subcommands are added by {@link CommandTree}.
+ */
 @Command(
     name = "capstan",
     mixinStandardHelpOptions = true,
     version = "capstan 0.1.0",
     description = "Stateful releases and platform updates, on the in-memory cluster or Kubernetes.",
-    subcommands = {CapstanCommand.Demo.class, ReleaseCommand.class, UpdateCli.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success",

@@ -81,7 +81,7 @@ public final class Cli {
   }
 
   private int execute(boolean debug, String... args) {
-    CommandLine cmd = new CommandLine(new CapstanCommand(this));
+    CommandLine cmd = CommandTree.build(new CapstanCommand(this), java.util.Arrays.asList(args));
     cmd.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
     cmd.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
     cmd.setCaseInsensitiveEnumValuesAllowed(true);

@@ -43,7 +43,10 @@ final class KubernetesTarget implements Target {
     if (!Files.isRegularFile(file)) {
       throw new IllegalArgumentException("--kubeconfig: no such file: " + file);
     }
-    return new KubernetesTarget(KubeClients.fromKubeconfig(file, context));
+    StartupTrace.mark("kubeconfig " + file);
+    KubernetesTarget target = new KubernetesTarget(KubeClients.fromKubeconfig(file, context));
+    StartupTrace.mark("clients built");
+    return target;
   }
 
   /** The clients, for what works beside the ports (the Helm import). */

@@ -39,21 +39,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-/** {@code capstan release ...}: plan, cast, inspect, roll back and uninstall releases. */
+/**
+ * {@code capstan release ...}: plan, cast, inspect, roll back and uninstall releases (subcommands
+ * added by {@link CommandTree}).
+ */
 @Command(
     name = "release",
     description = "Plan, cast, inspect, roll back and uninstall releases.",
-    mixinStandardHelpOptions = true,
-    subcommands = {
-      ReleaseCommand.PlanCmd.class,
-      ReleaseCommand.CastCmd.class,
-      ReleaseCommand.GetCmd.class,
-      ReleaseCommand.ListCmd.class,
-      ReleaseCommand.HistoryCmd.class,
-      ReleaseCommand.RollbackCmd.class,
-      ReleaseCommand.UninstallCmd.class,
-      ImportHelmCommand.class
-    })
+    mixinStandardHelpOptions = true)
 final class ReleaseCommand implements Runnable {
   @ParentCommand @Nullable CapstanCommand root;
 

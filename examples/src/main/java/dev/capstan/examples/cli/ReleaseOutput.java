@@ -22,6 +22,7 @@ final class ReleaseOutput {
   private ReleaseOutput() {}
 
   static String text(Release r) {
+    StartupTrace.mark("rendering");
     StringBuilder sb = new StringBuilder();
     line(sb, "Release", r.qualifiedName());
     line(sb, "Revision", Integer.toString(r.revision()));
@@ -51,6 +52,7 @@ final class ReleaseOutput {
   }
 
   static String table(List<Release> releases) {
+    StartupTrace.mark("rendering");
     Table t = new Table("NAME", "REVISION", "STATUS", "VERSION", "UPDATED");
     for (Release r : releases) {
       t.row(
@@ -64,6 +66,7 @@ final class ReleaseOutput {
   }
 
   static String history(List<Release> revisions) {
+    StartupTrace.mark("rendering");
     Table t = new Table("REVISION", "STATUS", "VERSION", "DESCRIPTION", "UPDATED");
     for (Release r : revisions) {
       t.row(
