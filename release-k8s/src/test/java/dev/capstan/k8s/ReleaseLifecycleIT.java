@@ -188,14 +188,12 @@ class ReleaseLifecycleIT {
     // One write per changed object (the service's Service did not change: no write), kind by
     // kind in apply order (objects of one kind are applied in parallel), the prune last.
     List<String> writes = objectWrites(cluster);
-    // (features is new: a POST, fenced, and the JSON patch of its managedFields entry)
-    assertThat(writes).hasSize(5);
-    assertThat(writes.subList(0, 3))
+    // (features is new: one server-side apply that cannot create over an existing object)
+    assertThat(writes).hasSize(4);
+    assertThat(writes.subList(0, 2))
         .containsExactlyInAnyOrder(
-            "CREATE configmaps " + ns,
-            "PATCH configmaps " + ns + "/features",
-            "PATCH configmaps " + ns + "/settings");
-    assertThat(writes.subList(3, 5))
+            "PATCH configmaps " + ns + "/features", "PATCH configmaps " + ns + "/settings");
+    assertThat(writes.subList(2, 4))
         .containsExactly("PATCH deployments " + ns + "/web", "DELETE secrets " + ns + "/creds");
   }
 

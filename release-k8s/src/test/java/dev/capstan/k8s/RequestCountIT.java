@@ -127,26 +127,20 @@ class RequestCountIT {
     assertThat(first.plan().changes(Action.CREATE)).hasSize(500);
     SortedMap<String, Long> install = cluster.requests().counts();
     report.add(line("first install", install, 500));
-    // A create is a POST (fenced: it fails if the object appeared since the plan) and a JSON
-    // patch handing the created fields to Capstan's server-side apply entry.
-    assertThat(objectWrites(install)).isEqualTo(1000);
+    // A create is one server-side apply, fenced: it fails if the object appeared since the plan.
+    assertThat(objectWrites(install)).isEqualTo(500);
     assertThat(install)
-        .containsEntry("CREATE configmaps", 250L)
         .containsEntry("PATCH configmaps", 250L)
-        .containsEntry("CREATE secrets", 101L) // and the PENDING record
+        .containsEntry("CREATE secrets", 1L) // the PENDING record
         .containsEntry("PATCH secrets", 100L)
-        .containsEntry("CREATE persistentvolumeclaims", 50L)
         .containsEntry("PATCH persistentvolumeclaims", 50L)
-        .containsEntry("CREATE deployments", 50L)
         .containsEntry("PATCH deployments", 50L)
-        .containsEntry("CREATE services", 50L)
         .containsEntry("PATCH services", 50L);
     assertThat(discovery(install)).isEqualTo(2); // one round: GET /api and GET /apis
     // observation, 3 record reads, and at most one health LIST per written kind with a rule
     assertThat(sum(install, "LIST ")).isLessThanOrEqualTo(OBSERVED.size() + 3 + 4);
     assertThat(watches(install)).isLessThanOrEqualTo(10);
-    assertThat(cluster.requests().total())
-        .isLessThanOrEqualTo(1000 + OBSERVED.size() + 12 + 10 + 2);
+    assertThat(cluster.requests().total()).isLessThanOrEqualTo(500 + OBSERVED.size() + 12 + 10 + 2);
 
     cluster.requests().reset();
     CastResult noop = controller.cast(ReleaseSpec.of(ns, "big", initial), initial);
