@@ -219,6 +219,28 @@ class CastTest {
   }
 
   @Test
+  void aCastTakesTheLeaseFirstAndReadsTheRecordsOnceUnderIt() {
+    h.cast("app", payloads(configMap("settings", "v1")));
+    h.cluster.clearOperations();
+
+    h.cast("app", payloads(configMap("settings", "v2")));
+
+    assertThat(h.cluster.operations().subList(0, 3))
+        .containsExactly(
+            "lease:acquire:default/app", "record:read:default/app", "observe:ConfigMap/default");
+    // housekeeping supersedes revision 1 from the records read under the lease: no second read
+    assertThat(h.cluster.operations())
+        .filteredOn(op -> op.startsWith("lease:") || op.startsWith("record:"))
+        .containsExactly(
+            "lease:acquire:default/app",
+            "record:read:default/app",
+            "record:create:default/app#2:pending",
+            "record:update:default/app#2:deployed",
+            "record:update:default/app#1:superseded",
+            "lease:release:default/app");
+  }
+
+  @Test
   void unmanagedObjectIsAConflictAndNothingIsWritten() {
     h.cluster.put(configMap("settings", "someone else's"));
     h.cluster.clearOperations();
@@ -236,9 +258,12 @@ class CastTest {
               assertThat(e.getMessage()).contains("ConfigMap/default/settings");
             });
     assertThat(h.cluster.writes()).isEmpty();
+    // planned under the lease (taken first, one record read), which is given up
     assertThat(h.cluster.counts())
+        .containsEntry(Operation.RECORD_READ, 1)
         .containsEntry(Operation.RECORD_CREATE, 0)
-        .containsEntry(Operation.LEASE_ACQUIRE, 0);
+        .containsEntry(Operation.LEASE_ACQUIRE, 1)
+        .containsEntry(Operation.LEASE_RELEASE, 1);
     assertThat(h.cluster.object(SETTINGS)).contains(obj(configMap("settings", "someone else's")));
   }
 
