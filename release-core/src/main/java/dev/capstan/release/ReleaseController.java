@@ -326,7 +326,16 @@ public final class ReleaseController {
       }
       Release latest = now.map(StoredRelease::release).orElse(null);
       return savePending(
-          spec, effective, payloads, plan, live, latest, lease, fingerprint.description(), records);
+          spec,
+          effective,
+          payloads,
+          plan,
+          live,
+          latest,
+          lease,
+          fingerprint.description(),
+          records,
+          false);
     } catch (RuntimeException e) {
       lease.close();
       throw e;
@@ -644,7 +653,7 @@ public final class ReleaseController {
       Plan plan = checkPlan(plan(effective, latest, live), detached);
       createHomeNamespace(spec, plan);
       return savePending(
-          spec, effective, payloads, plan, live, latest, lease, description, records);
+          spec, effective, payloads, plan, live, latest, lease, description, records, detached);
     } catch (RuntimeException e) {
       lease.close();
       throw e;
@@ -706,7 +715,7 @@ public final class ReleaseController {
         records = null; // housekeeping reads them again
       }
       return savePending(
-          spec, effective, payloads, plan, live, latest, lease, description, records);
+          spec, effective, payloads, plan, live, latest, lease, description, records, detached);
     } catch (RuntimeException e) {
       lease.close();
       throw e;
@@ -753,7 +762,8 @@ public final class ReleaseController {
       @Nullable Release latest,
       LeaseKeeper lease,
       @Nullable String description,
-      @Nullable List<StoredRelease> records) {
+      @Nullable List<StoredRelease> records,
+      boolean detached) {
     String release = spec.qualifiedName();
     Instant at = clock.instant();
     String id = latest == null ? ids.get() : latest.id();
@@ -781,8 +791,13 @@ public final class ReleaseController {
             at,
             lease.grant().lease());
     pending = withSecrets(pending, effective, payloads, spec.options());
-    StoredRelease saved = store.createRecord(pending);
-    emit(new ReleaseEvent.RecordSaved(release, plan.revision(), ReleaseStatus.PENDING));
+    // A plan that writes no object leaves nothing half-done if the process dies: its revision is
+    // recorded once, with its outcome. A detached cast's caller reads the pending record.
+    StoredRelease saved = null;
+    if (detached || !plan.changesNothing()) {
+      saved = store.createRecord(pending);
+      emit(new ReleaseEvent.RecordSaved(release, plan.revision(), ReleaseStatus.PENDING));
+    }
     return new Prepared(
         effective.spec,
         effective.objects,
@@ -836,7 +851,10 @@ public final class ReleaseController {
     final Plan plan;
     final LiveState live;
     final Release pending;
-    final StoredRelease saved;
+
+    /** The pending record, or {@code null} when the revision is recorded only with its outcome. */
+    final @Nullable StoredRelease saved;
+
     final List<OwnedResource> previousOwns;
     final List<ResourceRef> previousRetained;
     final LeaseKeeper lease;
@@ -849,7 +867,7 @@ public final class ReleaseController {
         Plan plan,
         LiveState live,
         Release pending,
-        StoredRelease saved,
+        @Nullable StoredRelease saved,
         List<OwnedResource> previousOwns,
         List<ResourceRef> previousRetained,
         LeaseKeeper lease,
@@ -878,7 +896,8 @@ public final class ReleaseController {
       lease.run(
           l -> {
             CastExecution none = execution();
-            return fail(spec, plan, pending, saved, none, previousOwns, previousRetained, cause);
+            return fail(
+                spec, plan, pending, saved, lease, none, previousOwns, previousRetained, cause);
           });
     }
 
@@ -908,9 +927,9 @@ public final class ReleaseController {
                 .withOwns(execution.deployedOwns())
                 .withRetained(execution.retainedAfter(previousRetained))
                 .withLease(null);
-        store.updateRecord(deployed, saved.version());
+        saveOutcome(deployed, saved);
       } catch (RuntimeException e) {
-        throw fail(spec, plan, pending, saved, execution, previousOwns, previousRetained, e);
+        throw fail(spec, plan, pending, saved, lease, execution, previousOwns, previousRetained, e);
       }
       String release = spec.qualifiedName();
       emit(new ReleaseEvent.RecordSaved(release, plan.revision(), ReleaseStatus.DEPLOYED));
@@ -924,7 +943,8 @@ public final class ReleaseController {
       ReleaseSpec spec,
       Plan plan,
       Release pending,
-      StoredRelease saved,
+      @Nullable StoredRelease saved,
+      LeaseKeeper lease,
       CastExecution execution,
       List<OwnedResource> previousOwns,
       List<ResourceRef> previousRetained,
@@ -954,7 +974,11 @@ public final class ReleaseController {
             .withFailure(reason)
             .withLease(null);
     try {
-      store.updateRecord(failed, saved.version());
+      if (saved == null) {
+        // no pending record: the revision is recorded only while this cast still holds the lease
+        lease.checkHeld();
+      }
+      saveOutcome(failed, saved);
       emit(
           new ReleaseEvent.RecordSaved(
               spec.qualifiedName(), plan.revision(), ReleaseStatus.FAILED));
@@ -988,6 +1012,15 @@ public final class ReleaseController {
     }
     emit(new ReleaseEvent.Finished(spec.qualifiedName(), plan.revision(), ReleaseStatus.FAILED));
     return new CastFailedException(new CastResult(failed, plan, revert), cause);
+  }
+
+  /** Records a cast's outcome: over its pending record, or as a new record when it has none. */
+  private void saveOutcome(Release outcome, @Nullable StoredRelease pending) {
+    if (pending == null) {
+      store.createRecord(outcome);
+    } else {
+      store.updateRecord(outcome, pending.version());
+    }
   }
 
   /** The stored state of {@code r}'s revision, if it can be read. */

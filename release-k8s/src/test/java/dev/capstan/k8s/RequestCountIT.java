@@ -174,9 +174,10 @@ class RequestCountIT {
                 Map.entry("LIST secrets", 2L), // observation, and the records under the lease
                 Map.entry("CREATE leases", 1L), // take
                 Map.entry("DELETE leases", 1L), // give up
-                Map.entry("CREATE secrets", 1L), // the PENDING record
-                Map.entry("UPDATE secrets", 2L))); // DEPLOYED, previous revision SUPERSEDED
-    assertThat(cluster.requests().total()).isEqualTo(12);
+                // a cast that writes no object records its revision once, DEPLOYED (no PENDING)
+                Map.entry("CREATE secrets", 1L),
+                Map.entry("UPDATE secrets", 1L))); // previous revision SUPERSEDED
+    assertThat(cluster.requests().total()).isEqualTo(11);
 
     Payloads five = payloads(ns, true);
     cluster.requests().reset();
