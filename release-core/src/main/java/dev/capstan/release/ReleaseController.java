@@ -307,9 +307,14 @@ public final class ReleaseController {
     LeaseKeeper lease =
         LeaseKeeper.acquire(leaseTerms(), spec.namespace(), spec.name(), this::emit);
     try {
-      Optional<StoredRelease> now = store.latestRecord(spec.namespace(), spec.name());
+      List<StoredRelease> records = records(spec.namespace(), spec.name());
+      Optional<StoredRelease> now =
+          records == null
+              ? store.latestRecord(spec.namespace(), spec.name())
+              : records.stream().findFirst();
       if (now.isPresent() && lease.grant().takenOver() != null) {
         now = Optional.of(failInterrupted(now.get(), lease));
+        records = null; // housekeeping reads them again
       }
       List<String> moved = new ArrayList<>();
       ReviewedPlans.recordMoved(fingerprint, now).ifPresent(moved::add);
@@ -321,7 +326,16 @@ public final class ReleaseController {
       }
       Release latest = now.map(StoredRelease::release).orElse(null);
       return savePending(
-          spec, effective, payloads, plan, live, latest, lease, fingerprint.description());
+          spec,
+          effective,
+          payloads,
+          plan,
+          live,
+          latest,
+          lease,
+          fingerprint.description(),
+          records,
+          false);
     } catch (RuntimeException e) {
       lease.close();
       throw e;
@@ -597,12 +611,64 @@ public final class ReleaseController {
   }
 
   /**
-   * Validates, plans, takes the lease and saves the {@code PENDING} intent record: everything a
-   * cast does before its first object write.
+   * Validates, takes the lease, reads the record once, plans under the lease and saves the {@code
+   * PENDING} intent record: everything a cast does before its first object write. Planning under
+   * the lease needs no second look at the record (nobody else can record meanwhile). A detached
+   * cast (refused before any write, lease included, when its plan prunes), a release that may
+   * create its home namespace, and a release whose lease cannot be taken because its namespace does
+   * not exist (404: the plan then reports the missing namespace) plan first and then take the lease
+   * ({@link #prepareBeforeLease}).
    */
   private Prepared prepare(
       ReleaseSpec spec, Payloads payloads, @Nullable String description, boolean detached) {
     PayloadValidator.validate(spec, payloads, ports.orchestrator());
+    if (detached || spec.options().createNamespace()) {
+      return prepareBeforeLease(spec, payloads, description, detached);
+    }
+    LeaseKeeper lease;
+    try {
+      lease = LeaseKeeper.acquire(leaseTerms(), spec.namespace(), spec.name(), this::emit);
+    } catch (ClusterException e) {
+      if (e.status() != 404) {
+        throw e;
+      }
+      return prepareBeforeLease(spec, payloads, description, detached);
+    }
+    try {
+      List<StoredRelease> records = records(spec.namespace(), spec.name());
+      Optional<StoredRelease> now =
+          records == null
+              ? store.latestRecord(spec.namespace(), spec.name())
+              : records.stream().findFirst();
+      if (now.isPresent() && lease.grant().takenOver() != null) {
+        now = Optional.of(failInterrupted(now.get(), lease));
+        records = null; // housekeeping reads them again
+      }
+      Release latest = now.map(StoredRelease::release).orElse(null);
+      checkCastable(spec, latest);
+      EffectiveRelease effective =
+          EffectiveRelease.of(
+              spec, payloads, EffectiveRelease.keyOf(latest, SecretHashKey.generate()), latest);
+      LiveState live = observe(spec, latest);
+      Plan plan = checkPlan(plan(effective, latest, live), detached);
+      createHomeNamespace(spec, plan);
+      return savePending(
+          spec, effective, payloads, plan, live, latest, lease, description, records, detached);
+    } catch (RuntimeException e) {
+      lease.close();
+      throw e;
+    } catch (Error e) {
+      lease.abandon();
+      throw e;
+    }
+  }
+
+  /**
+   * {@link #prepare} planning before the lease: plans, creates the home namespace if the plan does,
+   * takes the lease, and reads the record again under it (plans again if it moved).
+   */
+  private Prepared prepareBeforeLease(
+      ReleaseSpec spec, Payloads payloads, @Nullable String description, boolean detached) {
     Optional<StoredRelease> before = store.latestRecord(spec.namespace(), spec.name());
     Release latest = before.map(StoredRelease::release).orElse(null);
     checkCastable(spec, latest);
@@ -631,7 +697,11 @@ public final class ReleaseController {
     LeaseKeeper lease =
         LeaseKeeper.acquire(leaseTerms(), spec.namespace(), spec.name(), this::emit);
     try {
-      Optional<StoredRelease> now = store.latestRecord(spec.namespace(), spec.name());
+      List<StoredRelease> records = records(spec.namespace(), spec.name());
+      Optional<StoredRelease> now =
+          records == null
+              ? store.latestRecord(spec.namespace(), spec.name())
+              : records.stream().findFirst();
       if (!sameVersion(before, now)) {
         latest = now.map(StoredRelease::release).orElse(null);
         checkCastable(spec, latest);
@@ -642,8 +712,10 @@ public final class ReleaseController {
       }
       if (now.isPresent() && lease.grant().takenOver() != null) {
         latest = failInterrupted(now.get(), lease).release();
+        records = null; // housekeeping reads them again
       }
-      return savePending(spec, effective, payloads, plan, live, latest, lease, description);
+      return savePending(
+          spec, effective, payloads, plan, live, latest, lease, description, records, detached);
     } catch (RuntimeException e) {
       lease.close();
       throw e;
@@ -676,7 +748,11 @@ public final class ReleaseController {
     return keyed.withWithheldSecrets(kept, withheld);
   }
 
-  /** Saves the {@code PENDING} intent record of a cast whose lease is held and plan is final. */
+  /**
+   * Saves the {@code PENDING} intent record of a cast whose lease is held and plan is final. {@code
+   * records} are the release's revisions as read under the lease (newest first), for housekeeping,
+   * or {@code null} to have housekeeping read them.
+   */
   private Prepared savePending(
       ReleaseSpec spec,
       EffectiveRelease effective,
@@ -685,7 +761,9 @@ public final class ReleaseController {
       LiveState live,
       @Nullable Release latest,
       LeaseKeeper lease,
-      @Nullable String description) {
+      @Nullable String description,
+      @Nullable List<StoredRelease> records,
+      boolean detached) {
     String release = spec.qualifiedName();
     Instant at = clock.instant();
     String id = latest == null ? ids.get() : latest.id();
@@ -713,8 +791,13 @@ public final class ReleaseController {
             at,
             lease.grant().lease());
     pending = withSecrets(pending, effective, payloads, spec.options());
-    StoredRelease saved = store.createRecord(pending);
-    emit(new ReleaseEvent.RecordSaved(release, plan.revision(), ReleaseStatus.PENDING));
+    // A plan that writes no object leaves nothing half-done if the process dies: its revision is
+    // recorded once, with its outcome. A detached cast's caller reads the pending record.
+    StoredRelease saved = null;
+    if (detached || !plan.changesNothing()) {
+      saved = store.createRecord(pending);
+      emit(new ReleaseEvent.RecordSaved(release, plan.revision(), ReleaseStatus.PENDING));
+    }
     return new Prepared(
         effective.spec,
         effective.objects,
@@ -725,7 +808,8 @@ public final class ReleaseController {
         previousOwns,
         previousRetained,
         lease,
-        latest == null ? null : latest.status());
+        latest == null ? null : latest.status(),
+        records);
   }
 
   /**
@@ -767,11 +851,15 @@ public final class ReleaseController {
     final Plan plan;
     final LiveState live;
     final Release pending;
-    final StoredRelease saved;
+
+    /** The pending record, or {@code null} when the revision is recorded only with its outcome. */
+    final @Nullable StoredRelease saved;
+
     final List<OwnedResource> previousOwns;
     final List<ResourceRef> previousRetained;
     final LeaseKeeper lease;
     final @Nullable ReleaseStatus previousStatus;
+    final @Nullable List<StoredRelease> records;
 
     Prepared(
         ReleaseSpec spec,
@@ -779,11 +867,12 @@ public final class ReleaseController {
         Plan plan,
         LiveState live,
         Release pending,
-        StoredRelease saved,
+        @Nullable StoredRelease saved,
         List<OwnedResource> previousOwns,
         List<ResourceRef> previousRetained,
         LeaseKeeper lease,
-        @Nullable ReleaseStatus previousStatus) {
+        @Nullable ReleaseStatus previousStatus,
+        @Nullable List<StoredRelease> records) {
       this.spec = spec;
       this.payloads = payloads;
       this.plan = plan;
@@ -794,6 +883,7 @@ public final class ReleaseController {
       this.previousRetained = previousRetained;
       this.lease = lease;
       this.previousStatus = previousStatus;
+      this.records = records;
     }
 
     /** Applies, verifies, prunes and records; gives the lease up at the end. */
@@ -806,7 +896,8 @@ public final class ReleaseController {
       lease.run(
           l -> {
             CastExecution none = execution();
-            return fail(spec, plan, pending, saved, none, previousOwns, previousRetained, cause);
+            return fail(
+                spec, plan, pending, saved, lease, none, previousOwns, previousRetained, cause);
           });
     }
 
@@ -836,13 +927,13 @@ public final class ReleaseController {
                 .withOwns(execution.deployedOwns())
                 .withRetained(execution.retainedAfter(previousRetained))
                 .withLease(null);
-        store.updateRecord(deployed, saved.version());
+        saveOutcome(deployed, saved);
       } catch (RuntimeException e) {
-        throw fail(spec, plan, pending, saved, execution, previousOwns, previousRetained, e);
+        throw fail(spec, plan, pending, saved, lease, execution, previousOwns, previousRetained, e);
       }
       String release = spec.qualifiedName();
       emit(new ReleaseEvent.RecordSaved(release, plan.revision(), ReleaseStatus.DEPLOYED));
-      housekeeping(spec.namespace(), spec.name(), plan.revision());
+      housekeeping(spec.namespace(), spec.name(), plan.revision(), records);
       emit(new ReleaseEvent.Finished(release, plan.revision(), ReleaseStatus.DEPLOYED));
       return new CastResult(deployed, plan, CastResult.Revert.NOT_ATTEMPTED);
     }
@@ -852,7 +943,8 @@ public final class ReleaseController {
       ReleaseSpec spec,
       Plan plan,
       Release pending,
-      StoredRelease saved,
+      @Nullable StoredRelease saved,
+      LeaseKeeper lease,
       CastExecution execution,
       List<OwnedResource> previousOwns,
       List<ResourceRef> previousRetained,
@@ -882,7 +974,11 @@ public final class ReleaseController {
             .withFailure(reason)
             .withLease(null);
     try {
-      store.updateRecord(failed, saved.version());
+      if (saved == null) {
+        // no pending record: the revision is recorded only while this cast still holds the lease
+        lease.checkHeld();
+      }
+      saveOutcome(failed, saved);
       emit(
           new ReleaseEvent.RecordSaved(
               spec.qualifiedName(), plan.revision(), ReleaseStatus.FAILED));
@@ -918,6 +1014,15 @@ public final class ReleaseController {
     return new CastFailedException(new CastResult(failed, plan, revert), cause);
   }
 
+  /** Records a cast's outcome: over its pending record, or as a new record when it has none. */
+  private void saveOutcome(Release outcome, @Nullable StoredRelease pending) {
+    if (pending == null) {
+      store.createRecord(outcome);
+    } else {
+      store.updateRecord(outcome, pending.version());
+    }
+  }
+
   /** The stored state of {@code r}'s revision, if it can be read. */
   private Optional<Release> recordedRevision(Release r) {
     try {
@@ -930,12 +1035,33 @@ public final class ReleaseController {
     }
   }
 
-  /** Marks older deployed revisions superseded and trims history; failures only warn. */
-  private void housekeeping(String namespace, String name, int revision) {
+  /**
+   * Every revision of a release, newest first (one read: the latest and, for housekeeping, the
+   * older ones), or {@code null} when one cannot be read (say, an old revision's record is
+   * corrupt): the caller then reads the latest alone, and housekeeping reads and warns, as before.
+   */
+  private @Nullable List<StoredRelease> records(String namespace, String name) {
     try {
-      List<StoredRelease> revisions = store.records(namespace, name);
-      for (int i = 0; i < revisions.size(); i++) {
-        StoredRelease r = revisions.get(i);
+      return store.records(namespace, name);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Marks older deployed revisions superseded and trims history; failures only warn. {@code before}
+   * are the revisions read under the lease before {@code revision} was recorded (newest first;
+   * nobody else records while the lease is held, so they are still current): no read then; {@code
+   * null} reads them.
+   */
+  private void housekeeping(
+      String namespace, String name, int revision, @Nullable List<StoredRelease> before) {
+    try {
+      int offset = before == null ? 0 : 1; // the new revision comes first, before them
+      List<StoredRelease> revisions = before == null ? store.records(namespace, name) : before;
+      for (int j = 0; j < revisions.size(); j++) {
+        StoredRelease r = revisions.get(j);
+        int i = j + offset;
         if (r.release().revision() == revision) {
           continue;
         }

@@ -13,6 +13,7 @@ import static dev.capstan.release.Fixtures.spec;
 import static dev.capstan.release.Fixtures.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.capstan.release.memory.Operation;
 import dev.capstan.release.model.ConfigMapSpec;
@@ -219,6 +220,74 @@ class CastTest {
   }
 
   @Test
+  void aCastTakesTheLeaseFirstAndReadsTheRecordsOnceUnderIt() {
+    h.cast("app", payloads(configMap("settings", "v1")));
+    h.cluster.clearOperations();
+
+    h.cast("app", payloads(configMap("settings", "v2")));
+
+    assertThat(h.cluster.operations().subList(0, 3))
+        .containsExactly(
+            "lease:acquire:default/app", "record:read:default/app", "observe:ConfigMap/default");
+    // housekeeping supersedes revision 1 from the records read under the lease: no second read
+    assertThat(h.cluster.operations())
+        .filteredOn(op -> op.startsWith("lease:") || op.startsWith("record:"))
+        .containsExactly(
+            "lease:acquire:default/app",
+            "record:read:default/app",
+            "record:create:default/app#2:pending",
+            "record:update:default/app#2:deployed",
+            "record:update:default/app#1:superseded",
+            "lease:release:default/app");
+  }
+
+  @Test
+  void aCastThatWritesNoObjectRecordsItsRevisionOnceWithItsOutcome() {
+    h.cast("app", payloads(configMap("settings", "v1")));
+    h.cluster.clearOperations();
+
+    CastResult r = h.cast("app", payloads(configMap("settings", "v1")));
+
+    assertThat(r.plan().changesNothing()).isTrue();
+    assertThat(r.release().revision()).isEqualTo(2);
+    assertThat(r.release().status()).isEqualTo(ReleaseStatus.DEPLOYED);
+    // no pending record: nothing can be left half-done by a cast that writes no object
+    assertThat(h.cluster.operations())
+        .filteredOn(op -> op.startsWith("lease:") || op.startsWith("record:"))
+        .containsExactly(
+            "lease:acquire:default/app",
+            "record:read:default/app",
+            "record:create:default/app#2:deployed",
+            "record:update:default/app#1:superseded",
+            "lease:release:default/app");
+    assertThat(h.cluster.writes()).containsExactly("verify"); // no object written
+  }
+
+  @Test
+  void aCastThatWritesNoObjectButFindsItUnhealthyRecordsItsRevisionFailed() {
+    h.cluster.neverReady("web:broken", "ImagePullBackOff");
+    Payloads broken = payloads(web("web:broken"), creds("pw"));
+    assertThatThrownBy(() -> h.cast("app", broken)).isInstanceOf(CastFailedException.class);
+    h.cluster.clearOperations();
+
+    // the objects are as revision 1 wrote them, but it failed: every service is verified again
+    assertThatThrownBy(() -> h.cast("app", broken))
+        .isInstanceOfSatisfying(
+            CastFailedException.class,
+            e -> {
+              assertThat(e.result().plan().changesNothing()).isTrue();
+              assertThat(e.result().release().status()).isEqualTo(ReleaseStatus.FAILED);
+              assertThat(e.result().release().revision()).isEqualTo(2);
+            });
+    assertThat(h.cluster.operations())
+        .filteredOn(op -> op.startsWith("record:create") || op.startsWith("record:update"))
+        .containsExactly("record:create:default/app#2:failed");
+    assertThat(h.controller.history(NS, "app"))
+        .extracting(Release::revision, Release::status)
+        .containsExactly(tuple(2, ReleaseStatus.FAILED), tuple(1, ReleaseStatus.FAILED));
+  }
+
+  @Test
   void unmanagedObjectIsAConflictAndNothingIsWritten() {
     h.cluster.put(configMap("settings", "someone else's"));
     h.cluster.clearOperations();
@@ -236,9 +305,12 @@ class CastTest {
               assertThat(e.getMessage()).contains("ConfigMap/default/settings");
             });
     assertThat(h.cluster.writes()).isEmpty();
+    // planned under the lease (taken first, one record read), which is given up
     assertThat(h.cluster.counts())
+        .containsEntry(Operation.RECORD_READ, 1)
         .containsEntry(Operation.RECORD_CREATE, 0)
-        .containsEntry(Operation.LEASE_ACQUIRE, 0);
+        .containsEntry(Operation.LEASE_ACQUIRE, 1)
+        .containsEntry(Operation.LEASE_RELEASE, 1);
     assertThat(h.cluster.object(SETTINGS)).contains(obj(configMap("settings", "someone else's")));
   }
 

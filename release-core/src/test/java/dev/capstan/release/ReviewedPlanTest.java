@@ -74,8 +74,7 @@ class ReviewedPlanTest {
             "apply:ConfigMap/default/settings",
             "verify",
             "record:update:default/app#2:deployed",
-            "record:read:default/app",
-            "record:update:default/app#1:superseded",
+            "record:update:default/app#1:superseded", // from the read under the lease
             "lease:release:default/app");
   }
 

@@ -2,10 +2,8 @@ package dev.capstan.k8s;
 
 import static java.util.Objects.requireNonNull;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import dev.capstan.release.ClusterException;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
@@ -40,11 +38,13 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@link #observe}: one LIST (paged) of the kind in the namespace, filtered to the names
  *       (with a single name, selected by field); the live content without what the server manages
  *       and without the stamp, the stamp, and {@linkplain Drift drift} from {@code managedFields}.
- *   <li>{@link #apply}: stamped with the ownership labels and annotations; a create ({@link
- *       Precondition.Absent}) is a POST (409 AlreadyExists when the object appeared) and a JSON
- *       patch handing its fields to Capstan's apply entry; an update is one server-side apply
- *       (PATCH) under field manager {@code capstan}, forced (the plan has decided), with the
- *       observed {@code metadata.uid} and {@code resourceVersion} in the body as preconditions.
+ *   <li>{@link #apply}: stamped with the ownership labels and annotations, one server-side apply
+ *       (PATCH) under field manager {@code capstan}, forced (the plan has decided). An update
+ *       carries the observed {@code metadata.uid} and {@code resourceVersion} in the body as
+ *       preconditions; a create ({@link Precondition.Absent}) carries {@link #CREATE_ONLY_VERSION}
+ *       as its {@code resourceVersion}, which no stored object has: the API server creates an
+ *       absent object (ignoring it) and refuses an existing one with 409 Conflict. The created
+ *       fields are Capstan's apply entry's, so a later apply that drops one removes it.
  *   <li>{@link #dryRunApply}: the server-side apply PATCH an update would send, with {@code
  *       dryRun=All}, for a reviewed plan's diff.
  *   <li>{@link #delete}: with the observed uid and resourceVersion, one DELETE with them as
@@ -66,6 +66,17 @@ import org.jspecify.annotations.Nullable;
 public final class KubernetesOrchestrator implements Orchestrator {
   /** Annotations an unstamp keeps: they describe the object's data, not its owner. */
   static final Set<String> KEPT_ON_UNSTAMP = Set.of(Stamps.PREFIX + "reclaim-policy");
+
+  /**
+   * The {@code metadata.resourceVersion} a create's server-side apply carries: the largest value
+   * the API server parses (an unsigned 64-bit storage revision), which no stored object reaches.
+   * Measured on kube-apiserver 1.36: an apply with it creates an absent object (a create ignores
+   * the resourceVersion) and is refused with 409 Conflict ("the object has been modified") when the
+   * object exists, so a create is one request that cannot take over an object that appeared since
+   * the plan. (A {@code metadata.uid} cannot serve: an apply carrying one is refused for an absent
+   * object.)
+   */
+  static final String CREATE_ONLY_VERSION = "18446744073709551615";
 
   private static final Set<String> SERVER_METADATA =
       Set.of(
@@ -224,19 +235,15 @@ public final class KubernetesOrchestrator implements Orchestrator {
         (Map<String, Object>) requireNonNull(body.get("metadata"), "metadata");
     try {
       if (precondition instanceof Precondition.Absent) {
-        if (namespace != null) {
-          metadata.put("namespace", namespace);
-        }
-        create(calls, namespace, object.name(), JsonTrees.toJson(body));
-      } else {
-        if (precondition instanceof Precondition.Observed observed) {
-          // server-side apply honours both as preconditions: a changed object fails with 409
-          // Conflict (modified), a re-created or deleted one with 409 Conflict (uid mismatch)
-          metadata.put("uid", observed.uid());
-          metadata.put("resourceVersion", observed.resourceVersion());
-        }
-        calls.applyJson(namespace, object.name(), JsonTrees.toJson(body), Stamps.MANAGER_NAME);
+        // an existing object fails with 409 Conflict (modified); see CREATE_ONLY_VERSION
+        metadata.put("resourceVersion", CREATE_ONLY_VERSION);
+      } else if (precondition instanceof Precondition.Observed observed) {
+        // server-side apply honours both as preconditions: a changed object fails with 409
+        // Conflict (modified), a re-created or deleted one with 409 Conflict (uid mismatch)
+        metadata.put("uid", observed.uid());
+        metadata.put("resourceVersion", observed.resourceVersion());
       }
+      calls.applyJson(namespace, object.name(), JsonTrees.toJson(body), Stamps.MANAGER_NAME);
     } catch (ClusterException e) {
       throw fenced(
           e,
@@ -304,53 +311,6 @@ public final class KubernetesOrchestrator implements Orchestrator {
     }
     body.put("metadata", metadata);
     return body;
-  }
-
-  /**
-   * Creates the object with a POST (409 AlreadyExists if it exists), then hands the fields the
-   * create recorded under manager {@code capstan} (operation {@code Update}) to Capstan's
-   * server-side apply entry (operation {@code Apply}) with a JSON patch guarded by {@code test}
-   * operations: later applies then remove fields the release drops, and drift is judged on them, as
-   * for an object that server-side apply created.
-   */
-  private static void create(
-      ResourceApi<DynamicKubernetesObject, DynamicKubernetesListObject> calls,
-      @Nullable String namespace,
-      String name,
-      String json) {
-    JsonObject created =
-        calls.createRaw(
-            namespace, name, JsonParser.parseString(json).getAsJsonObject(), Stamps.MANAGER_NAME);
-    JsonObject metadata = JsonTrees.object(created, "metadata");
-    if (metadata == null || !(metadata.get("managedFields") instanceof JsonArray entries)) {
-      return;
-    }
-    for (int i = 0; i < entries.size(); i++) {
-      if (entries.get(i) instanceof JsonObject entry
-          && Stamps.MANAGER_NAME.equals(JsonTrees.text(entry, "manager"))
-          && "Update".equals(JsonTrees.text(entry, "operation"))
-          && JsonTrees.text(entry, "subresource") == null) {
-        String at = "/metadata/managedFields/" + i;
-        String patch =
-            "[{\"op\":\"test\",\"path\":\""
-                + at
-                + "/manager\",\"value\":\"capstan\"},{\"op\":\"test\",\"path\":\""
-                + at
-                + "/operation\",\"value\":\"Update\"},{\"op\":\"replace\",\"path\":\""
-                + at
-                + "/operation\",\"value\":\"Apply\"}]";
-        try {
-          calls.patch(namespace, name, V1Patch.PATCH_FORMAT_JSON_PATCH, patch, Stamps.MANAGER_NAME);
-        } catch (ClusterException e) {
-          // 422: another writer reordered managedFields in between; the next apply takes the
-          // fields over (forced), only a field the release drops before then stays behind
-          if (e.status() != 422 && e.status() != 409) {
-            throw e;
-          }
-        }
-        return;
-      }
-    }
   }
 
   /** A 409 on a conditioned write is the precondition failing: the write was fenced. */

@@ -96,7 +96,10 @@ public final class KubernetesStore implements Store {
     records.deleteAll(namespace, name);
   }
 
-  /** {@inheritDoc} A GET and a CREATE or UPDATE of the Lease (compare-and-set). */
+  /**
+   * {@inheritDoc} One CREATE of the Lease when the release is free (it has none); else the CREATE
+   * refused, a GET and an UPDATE (compare-and-set).
+   */
   @Override
   public LeaseGrant acquireLease(
       String namespace, String name, String holder, Instant now, Duration ttl) {
@@ -110,8 +113,9 @@ public final class KubernetesStore implements Store {
   }
 
   /**
-   * {@inheritDoc} A GET and an UPDATE clearing the holder (the Lease object stays for the next
-   * operation), or a DELETE when {@code forget}.
+   * {@inheritDoc} One DELETE of the Lease conditioned on the uid and resourceVersion of the
+   * holder's last write of it (so the next operation takes it with one CREATE); when the Lease was
+   * written since, a GET and such a DELETE only if it is still the holder's.
    */
   @Override
   public void releaseLease(String namespace, String name, String holder, boolean forget) {

@@ -13,7 +13,9 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,11 +24,24 @@ import org.jspecify.annotations.Nullable;
  * acquireTime}, {@code renewTime} and {@code leaseDurationSeconds} (the duration rounded up to
  * whole seconds). It expires at {@code renewTime + leaseDurationSeconds}. Every change is a
  * compare-and-set on the Lease's resourceVersion, so two holders never both win.
+ *
+ * <p>A free release has no Lease: taking it is one CREATE (409 AlreadyExists when it exists: then a
+ * GET and an UPDATE take it over, if it is free or expired), and giving it up is one DELETE
+ * conditioned on the uid and resourceVersion of the holder's own last write (remembered here), so
+ * it deletes only a Lease nobody changed since; when that DELETE is refused (409), the Lease is
+ * read and given up only if still held by the holder. A Lease left by an older version without a
+ * holder is taken over the same way. Renewals are a GET and an UPDATE, as before.
  */
 final class ReleaseLeases {
   private static final int ATTEMPTS = 3;
 
   private final ResourceApi<V1Lease, V1LeaseList> leases;
+
+  /**
+   * The Lease as this process last wrote it, per namespace, Lease name and holder: the
+   * preconditions of the DELETE that gives it up.
+   */
+  private final Map<String, V1Lease> written = new ConcurrentHashMap<>();
 
   ReleaseLeases(ResourceApi<V1Lease, V1LeaseList> leases) {
     this.leases = leases;
@@ -41,15 +56,18 @@ final class ReleaseLeases {
     int seconds = seconds(ttl);
     Instant at = micros(now);
     for (int attempt = 1; ; attempt++) {
-      Optional<V1Lease> live = leases.get(namespace, lease);
+      // the common case: the release is free and has no Lease, one CREATE takes it
+      Optional<V1Lease> live = attempt == 1 ? Optional.empty() : leases.get(namespace, lease);
       try {
         if (live.isEmpty()) {
-          leases.create(
-              new V1Lease()
-                  .apiVersion("coordination.k8s.io/v1")
-                  .kind("Lease")
-                  .metadata(new V1ObjectMeta().name(lease).namespace(namespace))
-                  .spec(spec(holder, at, at, seconds, 0)));
+          V1Lease created =
+              leases.create(
+                  new V1Lease()
+                      .apiVersion("coordination.k8s.io/v1")
+                      .kind("Lease")
+                      .metadata(new V1ObjectMeta().name(lease).namespace(namespace))
+                      .spec(spec(holder, at, at, seconds, 0)));
+          written.put(key(namespace, lease, holder), created);
           return new LeaseGrant(new Lease(holder, at, at.plusSeconds(seconds)), null);
         }
         V1Lease current = live.get();
@@ -67,13 +85,14 @@ final class ReleaseLeases {
             (old.getLeaseTransitions() == null ? 0 : old.getLeaseTransitions())
                 + (held == null || !held.holder().equals(holder) ? 1 : 0);
         current.setSpec(spec(holder, at, at, seconds, transitions));
-        leases.update(current);
+        written.put(key(namespace, lease, holder), leases.update(current));
         return new LeaseGrant(new Lease(holder, at, at.plusSeconds(seconds)), takenOver);
       } catch (ClusterException e) {
-        if (e.status() != 409 || attempt == ATTEMPTS) {
+        if (e.status() != 409 || attempt == ATTEMPTS + 1) {
           throw e;
         }
-        // another holder wrote the Lease between our read and write: read it again
+        // the Lease exists (the CREATE) or another holder wrote it between our read and write:
+        // read it
       }
     }
   }
@@ -94,7 +113,7 @@ final class ReleaseLeases {
       spec.setRenewTime(time(micros(now)));
       spec.setLeaseDurationSeconds(seconds(ttl));
       try {
-        leases.update(current);
+        written.put(key(namespace, lease, holder), leases.update(current));
         return;
       } catch (ClusterException e) {
         if (e.status() != 409 || attempt == ATTEMPTS) {
@@ -106,6 +125,20 @@ final class ReleaseLeases {
 
   void release(String namespace, String name, String holder, boolean forget) {
     String lease = leaseName(name);
+    V1Lease mine = written.remove(key(namespace, lease, holder));
+    if (mine != null) {
+      // one request: the DELETE succeeds only if nobody wrote the Lease since our last write
+      V1ObjectMeta meta = mine.getMetadata();
+      try {
+        leases.delete(namespace, lease, meta.getUid(), meta.getResourceVersion(), null);
+        return;
+      } catch (ClusterException e) {
+        if (e.status() != 409) {
+          throw e;
+        }
+        // written since (renewed elsewhere, taken over, re-created): read it and decide
+      }
+    }
     for (int attempt = 1; ; attempt++) {
       Optional<V1Lease> live = leases.get(namespace, lease);
       Lease held = live.map(ReleaseLeases::held).orElse(null);
@@ -117,13 +150,8 @@ final class ReleaseLeases {
       }
       V1Lease current = live.get();
       try {
-        if (forget) {
-          V1ObjectMeta meta = current.getMetadata();
-          leases.delete(namespace, lease, meta.getUid(), meta.getResourceVersion(), null);
-        } else {
-          current.getSpec().setHolderIdentity(null);
-          leases.update(current);
-        }
+        V1ObjectMeta meta = current.getMetadata();
+        leases.delete(namespace, lease, meta.getUid(), meta.getResourceVersion(), null);
         return;
       } catch (ClusterException e) {
         if (e.status() != 409 || attempt == ATTEMPTS) {
@@ -131,6 +159,10 @@ final class ReleaseLeases {
         }
       }
     }
+  }
+
+  private static String key(String namespace, String lease, String holder) {
+    return namespace + "/" + lease + "/" + holder;
   }
 
   private void deleteQuietly(String namespace, V1Lease lease) {

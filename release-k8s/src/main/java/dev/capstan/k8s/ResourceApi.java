@@ -17,7 +17,6 @@ import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
-import io.kubernetes.client.util.generic.options.CreateOptions;
 import io.kubernetes.client.util.generic.options.DeleteOptions;
 import io.kubernetes.client.util.generic.options.ListOptions;
 import io.kubernetes.client.util.generic.options.PatchOptions;
@@ -316,26 +315,6 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
         namespace,
         object.getMetadata().getName(),
         send("create", namespace, object.getMetadata().getName(), () -> typed.create(object)));
-  }
-
-  /**
-   * Creates an object from raw JSON (a POST) under field manager {@code manager}: fails with 409
-   * AlreadyExists when it exists. The result is raw JSON, with {@code metadata.managedFields}.
-   */
-  JsonObject createRaw(@Nullable String namespace, String name, JsonObject json, String manager) {
-    DynamicKubernetesObject object = new DynamicKubernetesObject(json);
-    CreateOptions options = new CreateOptions();
-    options.setFieldManager(manager);
-    KubernetesApiResponse<DynamicKubernetesObject> response =
-        send(
-            "create",
-            namespace,
-            name,
-            () ->
-                scoped(namespace)
-                    ? raw.create(namespace, object, options)
-                    : raw.create(object, options));
-    return check("create", namespace, name, response).getRaw();
   }
 
   /** Replaces an object; a {@code metadata.resourceVersion} makes it a compare-and-set. */

@@ -41,11 +41,12 @@ import org.jspecify.annotations.Nullable;
  * resourceVersion it read, a delete its preconditions.
  *
  * <p><b>A retry that meets its own first attempt.</b> When an attempt whose outcome is unknown is
- * followed by a create answered 409 AlreadyExists or an update answered 409 Conflict, the first
- * attempt may have landed. The object is then read once: if it holds everything the request sent
- * (labels, annotations, and every top-level field but {@code metadata} and {@code status}, which
- * carry Capstan's stamp with its revision and content hash, or a lease's holder and times), the
- * write is ours and the read object is returned as the write's success; otherwise the 409 is
+ * followed by a create answered 409 AlreadyExists, or an update or server-side apply (whose
+ * resourceVersion precondition, or a create's, the first attempt spent) answered 409 Conflict, the
+ * first attempt may have landed. The object is then read once: if it holds everything the request
+ * sent (labels, annotations, and every top-level field but {@code metadata} and {@code status},
+ * which carry Capstan's stamp with its revision and content hash, or a lease's holder and times),
+ * the write is ours and the read object is returned as the write's success; otherwise the 409 is
  * returned and the caller reports the conflict. A server that normalised a sent value makes the
  * match fail: the error is then reported, never a success that did not happen.
  *
@@ -223,7 +224,17 @@ final class Retries implements Interceptor {
   }
 
   private static boolean isWrite(Request request) {
-    return request.method().equals("POST") || request.method().equals("PUT");
+    return request.method().equals("POST")
+        || request.method().equals("PUT")
+        || (request.method().equals("PATCH") && isApply(request));
+  }
+
+  /** A server-side apply: its body is the whole object Capstan sets, so it can be matched. */
+  private static boolean isApply(Request request) {
+    RequestBody body = request.body();
+    MediaType type = body == null ? null : body.contentType();
+    return type != null
+        && (type.type() + "/" + type.subtype()).equals("application/apply-patch+yaml");
   }
 
   /**

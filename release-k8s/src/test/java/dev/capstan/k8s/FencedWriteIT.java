@@ -90,10 +90,10 @@ class FencedWriteIT {
           .containsEntry("capstan.dev/release", ns + "/" + winner)
           .containsEntry("capstan.dev/release-id", won.id());
       assertThat(live.getData()).containsExactly(Map.entry("from", aWon ? "a" : "b"));
-      // The loser's only request on the object: the refused create.
+      // The loser's only request on the object: the refused create (a server-side apply).
       assertThat(ReleaseLifecycleIT.objectWrites(loserCluster))
-          .containsExactly("CREATE configmaps " + ns);
-      // The winner's create handed its fields to Capstan's apply entry.
+          .containsExactly("PATCH configmaps " + ns + "/" + name);
+      // The winner's create left its fields in Capstan's apply entry.
       assertThat(a.managedFields("", "v1", "configmaps", ns, name))
           .extracting(V1ManagedFieldsEntry::getManager, V1ManagedFieldsEntry::getOperation)
           .containsExactly(org.assertj.core.groups.Tuple.tuple("capstan", "Apply"));

@@ -2,6 +2,7 @@ package dev.capstan.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.api.Assertions.entry;
 
 import dev.capstan.k8s.testing.ControlPlane;
 import dev.capstan.k8s.testing.ControlPlaneTest;
@@ -18,7 +19,10 @@ import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.port.LeaseGrant;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.models.V1Lease;
+import io.kubernetes.client.openapi.models.V1LeaseSpec;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -69,16 +73,87 @@ class ReleaseLeaseIT {
     assertThat(locked)
         .hasMessageStartingWith("release " + ns + "/app is locked by caster-a (renewed ");
     assertThat(locked.expiresAt()).isAfter(Instant.now().minusSeconds(1));
-    // The second caster read, and wrote nothing: not even the lease.
-    assertThat(second.writes()).isEmpty();
+    // The second caster wrote nothing, not even the lease: its one write request, the CREATE
+    // that takes a free lease, was refused (409), and it read who holds it.
+    assertThat(second.writes()).containsExactly(entry("CREATE leases", 1L));
+    assertThat(second.requests().log())
+        .filteredOn(l -> l.contains(" leases "))
+        .containsExactly("CREATE leases " + ns, "GET leases " + ns + "/capstan.release.v1.app");
     assertThat(castA.get(60, TimeUnit.SECONDS).release().status())
         .isEqualTo(ReleaseStatus.DEPLOYED);
-    V1Lease lease =
-        new io.kubernetes.client.openapi.apis.CoordinationV1Api(plane.client())
-            .readNamespacedLease("capstan.release.v1.app", ns)
-            .execute();
-    assertThat(lease.getSpec().getHolderIdentity()).isNull(); // given up after the cast
+    ApiException gone =
+        catchThrowableOfType(
+            ApiException.class,
+            () ->
+                new io.kubernetes.client.openapi.apis.CoordinationV1Api(plane.client())
+                    .readNamespacedLease("capstan.release.v1.app", ns)
+                    .execute());
+    assertThat(gone.getCode()).isEqualTo(404); // given up after the cast: deleted
     assertThat(b.cast(spec, payloads).release().revision()).isEqualTo(2);
+  }
+
+  @Test
+  void theLeaseIsTakenWithOneCreateAndGivenUpWithOneDeleteConditionedOnTheHoldersLastWrite(
+      ControlPlane plane, TestNamespace tns) throws Exception {
+    Cluster cluster = new Cluster(plane);
+    String ns = tns.name();
+    Duration ttl = Duration.ofSeconds(30);
+    CoordinationV1Api coordination = new CoordinationV1Api(plane.client());
+    cluster.requests().reset();
+
+    cluster.store.acquireLease(ns, "app", "caster-a", Instant.now(), ttl);
+    cluster.store.renewLease(ns, "app", "caster-a", Instant.now(), ttl);
+    cluster.store.releaseLease(ns, "app", "caster-a", false);
+
+    assertThat(cluster.requests().log())
+        .containsExactly(
+            "CREATE leases " + ns,
+            "GET leases " + ns + "/capstan.release.v1.app",
+            "UPDATE leases " + ns + "/capstan.release.v1.app",
+            "DELETE leases " + ns + "/capstan.release.v1.app");
+
+    // A Lease without a holder (as versions before this one left it): taken over by an UPDATE.
+    coordination
+        .createNamespacedLease(
+            ns,
+            new V1Lease()
+                .metadata(new V1ObjectMeta().name("capstan.release.v1.app"))
+                .spec(new V1LeaseSpec().leaseTransitions(4)))
+        .execute();
+    cluster.requests().reset();
+    LeaseGrant b = cluster.store.acquireLease(ns, "app", "caster-b", Instant.now(), ttl);
+    assertThat(b.takenOver()).isNull();
+    assertThat(cluster.requests().log())
+        .containsExactly(
+            "CREATE leases " + ns,
+            "GET leases " + ns + "/capstan.release.v1.app",
+            "UPDATE leases " + ns + "/capstan.release.v1.app");
+    assertThat(
+            coordination
+                .readNamespacedLease("capstan.release.v1.app", ns)
+                .execute()
+                .getSpec()
+                .getLeaseTransitions())
+        .isEqualTo(5);
+
+    // caster-b stalls, its Lease expires and caster-c takes it over: caster-b's give-up deletes
+    // nothing (its DELETE is refused, and the Lease it reads is caster-c's).
+    Instant later = Instant.now().plus(ttl).plusSeconds(1);
+    LeaseGrant c = cluster.store.acquireLease(ns, "app", "caster-c", later, ttl);
+    assertThat(c.takenOver()).isNotNull();
+    cluster.requests().reset();
+    cluster.store.releaseLease(ns, "app", "caster-b", false);
+    assertThat(cluster.requests().log())
+        .containsExactly(
+            "DELETE leases " + ns + "/capstan.release.v1.app",
+            "GET leases " + ns + "/capstan.release.v1.app");
+    assertThat(
+            coordination
+                .readNamespacedLease("capstan.release.v1.app", ns)
+                .execute()
+                .getSpec()
+                .getHolderIdentity())
+        .isEqualTo("caster-c");
   }
 
   @Test

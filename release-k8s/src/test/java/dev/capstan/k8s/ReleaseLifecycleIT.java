@@ -126,14 +126,14 @@ class ReleaseLifecycleIT {
     assertThat(cluster.requests().counts())
         .containsExactlyInAnyOrderEntriesOf(
             Map.ofEntries(
-                entry("LIST secrets", 4L), // latest record twice, observe, housekeeping
+                entry("LIST secrets", 2L), // the records once, under the lease; observe
                 entry("LIST namespaces", 1L),
                 entry("LIST configmaps", 1L),
                 entry("LIST persistentvolumeclaims", 1L),
                 entry("LIST deployments", 1L), // observe; nothing written, nothing to wait for
                 entry("LIST services", 1L),
-                entry("GET leases", 2L),
-                entry("UPDATE leases", 2L), // acquire, release
+                entry("CREATE leases", 1L), // acquire
+                entry("DELETE leases", 1L), // release
                 entry("CREATE secrets", 1L), // the PENDING record
                 entry("UPDATE secrets", 2L))); // DEPLOYED, and revision 1 SUPERSEDED
     assertThat(cluster.writes().keySet())
@@ -188,14 +188,12 @@ class ReleaseLifecycleIT {
     // One write per changed object (the service's Service did not change: no write), kind by
     // kind in apply order (objects of one kind are applied in parallel), the prune last.
     List<String> writes = objectWrites(cluster);
-    // (features is new: a POST, fenced, and the JSON patch of its managedFields entry)
-    assertThat(writes).hasSize(5);
-    assertThat(writes.subList(0, 3))
+    // (features is new: one server-side apply that cannot create over an existing object)
+    assertThat(writes).hasSize(4);
+    assertThat(writes.subList(0, 2))
         .containsExactlyInAnyOrder(
-            "CREATE configmaps " + ns,
-            "PATCH configmaps " + ns + "/features",
-            "PATCH configmaps " + ns + "/settings");
-    assertThat(writes.subList(3, 5))
+            "PATCH configmaps " + ns + "/features", "PATCH configmaps " + ns + "/settings");
+    assertThat(writes.subList(2, 4))
         .containsExactly("PATCH deployments " + ns + "/web", "DELETE secrets " + ns + "/creds");
   }
 
@@ -269,7 +267,7 @@ class ReleaseLifecycleIT {
   }
 
   @Test
-  void existingUnownedObjectIsAConflictWithZeroWritesAndAdoptTakesItsFields(
+  void existingUnownedObjectIsAConflictWithNoObjectWriteAndAdoptTakesItsFields(
       ControlPlane plane, TestNamespace tns) throws ApiException {
     Cluster cluster = new Cluster(plane);
     String ns = tns.name();
@@ -288,10 +286,17 @@ class ReleaseLifecycleIT {
               assertThat(c.reason())
                   .isEqualTo("exists and is unmanaged; pass adopt to take ownership");
             });
-    assertThat(cluster.writes()).isEmpty();
+    // Planned under the lease: taken and given up, and nothing else written.
+    assertThat(cluster.writes())
+        .containsExactlyInAnyOrderEntriesOf(Map.of("CREATE leases", 1L, "DELETE leases", 1L));
     // Reads only: the observation LISTs and one discovery round (GET /api, GET /apis).
     assertThat(cluster.requests().counts().keySet())
-        .allMatch(k -> k.startsWith("LIST ") || k.equals("GET /api") || k.equals("GET /apis"));
+        .allMatch(
+            k ->
+                k.startsWith("LIST ")
+                    || k.equals("GET /api")
+                    || k.equals("GET /apis")
+                    || k.endsWith(" leases"));
 
     CastResult adopted = controller.cast(spec(ns, v1(ns)).withAdopt(true), v1(ns));
 
@@ -341,7 +346,9 @@ class ReleaseLifecycleIT {
               });
     }
 
-    assertThat(cluster.writes()).isEmpty();
+    // Planned under the lease, twice: taken and given up, and nothing else written.
+    assertThat(cluster.writes())
+        .containsExactlyInAnyOrderEntriesOf(Map.of("CREATE leases", 2L, "DELETE leases", 2L));
     V1ConfigMap after = cluster.core.readNamespacedConfigMap("shared", ns).execute();
     assertThat(after.getMetadata().getResourceVersion()).isEqualTo(before);
     assertThat(after.getData()).containsEntry("owner", "first");

@@ -208,6 +208,83 @@ class RetriesTest {
     }
   }
 
+  private static Request apply(String body) {
+    return new Request.Builder()
+        .url(BASE + "/a?fieldManager=capstan&force=true")
+        .patch(RequestBody.create(body, MediaType.get("application/apply-patch+yaml")))
+        .build();
+  }
+
+  @Test
+  void aRetriedCreatingApplyThatMeetsItsOwnLandedFirstAttemptSucceeds() throws Exception {
+    String body =
+        "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\","
+            + "\"resourceVersion\":\"18446744073709551615\","
+            + "\"annotations\":{\"capstan.dev/content-hash\":\"sha256:1\"}},\"data\":{\"k\":\"v\"}}";
+    script.add(new SocketTimeoutException("timeout"));
+    script.add(answer(409, status(409, "the object has been modified")));
+    script.add(
+        answer(
+            200,
+            "{\"metadata\":{\"name\":\"a\",\"uid\":\"u1\",\"resourceVersion\":\"7\","
+                + "\"annotations\":{\"capstan.dev/content-hash\":\"sha256:1\"}},"
+                + "\"data\":{\"k\":\"v\"}}"));
+
+    try (Response r = call(retries(10), apply(body))) {
+      assertThat(r.code()).isEqualTo(200);
+      assertThat(r.body().string()).contains("\"uid\":\"u1\"");
+    }
+    assertThat(sent)
+        .containsExactly(
+            "PATCH /api/v1/namespaces/shop/configmaps/a",
+            "PATCH /api/v1/namespaces/shop/configmaps/a",
+            "GET /api/v1/namespaces/shop/configmaps/a");
+  }
+
+  @Test
+  void aRetriedCreatingApplyThatMeetsSomeoneElsesObjectReportsTheConflict() throws Exception {
+    String body =
+        "{\"metadata\":{\"name\":\"a\",\"resourceVersion\":\"18446744073709551615\","
+            + "\"annotations\":{\"capstan.dev/content-hash\":\"sha256:1\"}}}";
+    script.add(new SocketTimeoutException("timeout"));
+    script.add(answer(409, status(409, "the object has been modified")));
+    script.add(
+        answer(
+            200,
+            "{\"metadata\":{\"name\":\"a\",\"annotations\":{\"capstan.dev/content-hash\":\"sha256:2\"}}}"));
+
+    try (Response r = call(retries(10), apply(body))) {
+      assertThat(r.code()).isEqualTo(409);
+    }
+    assertThat(sent)
+        .containsExactly(
+            "PATCH /api/v1/namespaces/shop/configmaps/a",
+            "PATCH /api/v1/namespaces/shop/configmaps/a",
+            "GET /api/v1/namespaces/shop/configmaps/a");
+  }
+
+  @Test
+  void aMergePatchAnswered409AfterATimeoutIsNotReadBack() throws Exception {
+    script.add(new SocketTimeoutException("timeout"));
+    script.add(answer(409, status(409, "the object has been modified")));
+    Request merge =
+        new Request.Builder()
+            .url(BASE + "/a")
+            .patch(
+                RequestBody.create(
+                    "{\"metadata\":{\"name\":\"a\"}}",
+                    MediaType.get("application/merge-patch+json")))
+            .build();
+
+    try (Response r = call(retries(10), merge)) {
+      assertThat(r.code()).isEqualTo(409);
+    }
+    assertThat(sent)
+        .containsExactly(
+            "PATCH /api/v1/namespaces/shop/configmaps/a",
+            "PATCH /api/v1/namespaces/shop/configmaps/a");
+  }
+
   @Test
   void aCreateRefusedAtFirstIsNotReadBack() throws Exception {
     script.add(answer(409, status(409, "configmaps \\\"a\\\" already exists")));

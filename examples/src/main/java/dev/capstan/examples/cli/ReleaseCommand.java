@@ -178,6 +178,9 @@ final class ReleaseCommand implements Runnable {
                 + " value is given) instead of failing with exit code 4 (locked).")
     @Nullable Duration waitForLease;
 
+    /** Shown each plan the controller makes while it casts (the cast's own, under its lease). */
+    java.util.function.@Nullable Consumer<Plan> onPlanned;
+
     /** Writes done so far (for the reliability suite's hold hook, see {@link #testHold}). */
     private final java.util.concurrent.atomic.AtomicInteger writes =
         new java.util.concurrent.atomic.AtomicInteger();
@@ -233,6 +236,10 @@ final class ReleaseCommand implements Runnable {
     abstract int run(Target target, ReleaseController controller);
 
     private void progress(ReleaseEvent e) {
+      java.util.function.Consumer<Plan> planned = onPlanned;
+      if (e instanceof ReleaseEvent.Planned p && planned != null) {
+        planned.accept(p.plan());
+      }
       if (e instanceof ReleaseEvent.Done
           || e instanceof ReleaseEvent.Verifying
           || e instanceof ReleaseEvent.Verified
@@ -427,8 +434,20 @@ final class ReleaseCommand implements Runnable {
         description = "How long to wait for services to be ready (default: 15m).")
     Duration timeout = ReleaseOptions.DEFAULT_TIMEOUT;
 
-    @Option(names = "--yes", description = "Do not ask for confirmation.")
+    @Option(
+        names = "--yes",
+        description =
+            "Do not ask for confirmation: the plan is made under the release's lease and cast"
+                + " at once (one observation), and shown as it is made, without field diffs"
+                + " unless --diff.")
     boolean yes;
+
+    @Option(
+        names = "--diff",
+        description =
+            "With --yes, show the field-level diff of each change (a server-side dry run per"
+                + " changed object) and cast that reviewed plan.")
+    boolean diff;
 
     @Option(
         names = "--plan",
@@ -443,6 +462,9 @@ final class ReleaseCommand implements Runnable {
       ReleaseFile f = load(file);
       ReleaseSpec spec = spec(f, file, timeout);
       Path saved = planFile;
+      if (yes && !diff && !dryRun && saved == null) {
+        return castUnreviewed(controller, spec, f.payloads());
+      }
       // the plan shown is the plan cast: one observation, no second planner run; field-level
       // diffs where a person reads the plan (text, or --dry-run), scripts pay nothing
       Plan plan =
@@ -474,6 +496,11 @@ final class ReleaseCommand implements Runnable {
                     + ".");
       }
       CastResult result = controller.cast(plan, f.payloads());
+      printResult(result);
+      return ExitCode.OK;
+    }
+
+    private void printResult(CastResult result) {
       if (json()) {
         ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
         doc.put("dryRun", false);
@@ -491,6 +518,29 @@ final class ReleaseCommand implements Runnable {
                     + result.release().status().id()
                     + ".");
       }
+    }
+
+    /**
+     * {@code --yes} without {@code --diff}: nobody reviews the plan before it is cast, so the
+     * controller takes the lease, reads the record and observes once, plans, and casts that plan;
+     * the plan is shown as it is made, before the first write.
+     */
+    private int castUnreviewed(ReleaseController controller, ReleaseSpec spec, Payloads payloads) {
+      if (!json()) {
+        onPlanned = plan -> out().print(PlanRenderer.text(plan));
+      }
+      CastResult result;
+      try {
+        result = controller.cast(spec, payloads);
+      } catch (ReleaseConflictException e) {
+        if (json()) {
+          ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
+          doc.set("plan", PlanRenderer.jsonTree(e.plan()));
+          printJson(doc);
+        }
+        throw e;
+      }
+      printResult(result);
       return ExitCode.OK;
     }
 

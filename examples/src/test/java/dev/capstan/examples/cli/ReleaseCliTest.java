@@ -321,6 +321,28 @@ class ReleaseCliTest {
   }
 
   @Test
+  void castWithYesShowsThePlanItCastsWithoutDiffsUnlessAsked() {
+    assertThat(run("release", "cast", "-f", "web-v1.yaml", "--yes")).isZero();
+
+    // --yes: the plan made under the lease is shown before the result, without field diffs
+    assertThat(run("release", "cast", "-f", "web-v2.yaml", "--yes")).isZero();
+    assertThat(out)
+        .startsWith("Plan for release demo/web: revision 2")
+        .contains("  ~ update     ConfigMap/demo/web-settings")
+        .contains("  - prune      ConfigMap/demo/web-legacy  ⚠ destructive")
+        .doesNotContain("data.log-level")
+        .endsWith("Release demo/web revision 2 deployed.\n");
+    assertThat(out.indexOf("Plan for release")).isLessThan(out.indexOf("Release demo/web"));
+
+    // --yes --diff: the reviewed path, field diffs included
+    assertThat(run("release", "cast", "-f", "web-v1.yaml", "--yes", "--diff")).isZero();
+    assertThat(out)
+        .contains("      - data.log-level: \"debug\"")
+        .contains("      + data.log-level: \"info\"")
+        .endsWith("Release demo/web revision 3 deployed.\n");
+  }
+
+  @Test
   void jsonOutputsHaveTheDocumentedShapeAndNoSecrets() throws IOException {
     assertThat(run("release", "cast", "-f", "web-v1.yaml", "--dry-run", "-o", "json")).isZero();
     assertThat(json().get("dryRun").asBoolean()).isTrue();
