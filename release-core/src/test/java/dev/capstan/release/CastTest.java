@@ -29,9 +29,12 @@ import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.Plan;
+import dev.capstan.release.port.Store;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.mockito.ArgumentMatchers;
+import org.mockito.Mockito;
 
 /**
  * The cast lifecycle, with the exact order of operations (rune's reconcile and controller tests).
@@ -285,6 +288,43 @@ class CastTest {
     assertThat(h.controller.history(NS, "app"))
         .extracting(Release::revision, Release::status)
         .containsExactly(tuple(2, ReleaseStatus.FAILED), tuple(1, ReleaseStatus.FAILED));
+  }
+
+  @Test
+  void aLeaseRefusedWith404BecauseTheNamespaceIsMissingFallsBackToPlanningFirst() {
+    Store store = Mockito.spy(h.cluster);
+    Mockito.doThrow(
+            new ClusterException(
+                "create",
+                "Lease",
+                "team-c",
+                "capstan.release.v1.app",
+                404,
+                "namespaces \"team-c\" not found",
+                null))
+        .when(store)
+        .acquireLease(
+            ArgumentMatchers.eq("team-c"),
+            ArgumentMatchers.eq("app"),
+            ArgumentMatchers.any(),
+            ArgumentMatchers.any(),
+            ArgumentMatchers.any());
+    ReleaseController controller = ReleaseController.builder(h.cluster, store).build();
+    Payloads p = payloads(ConfigMapSpec.of("team-c", "settings", Map.of("k", "v")));
+
+    // the plan, made first, names the missing namespace; the lease is not tried again
+    assertThatThrownBy(() -> controller.cast(ReleaseSpec.of("team-c", "app", p), p))
+        .isInstanceOf(ReleaseConflictException.class)
+        .hasMessageContaining("Namespace//team-c");
+    Mockito.verify(store, Mockito.times(1))
+        .acquireLease(
+            ArgumentMatchers.eq("team-c"),
+            ArgumentMatchers.eq("app"),
+            ArgumentMatchers.any(),
+            ArgumentMatchers.any(),
+            ArgumentMatchers.any());
+    assertThat(h.cluster.writes()).isEmpty();
+    assertThat(h.cluster.counts()).containsEntry(Operation.RECORD_CREATE, 0);
   }
 
   @Test
