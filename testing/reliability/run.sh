@@ -249,17 +249,17 @@ scenario_restart() {
   local ns=rel-restart-$1 f code=0 status
   f=$(manifests "$ns" app 2 20 "s$1")
   local resume="$dir/resume-restart-$1"
-  cast_bg "$dir/restart.log" "CAPSTAN_TEST_HOLD_AFTER_WRITES=5 CAPSTAN_TEST_RESUME_FILE=$resume" "$ns" app "$f"
+  cast_bg "$dir/restart-$1.log" "CAPSTAN_TEST_HOLD_AFTER_WRITES=5 CAPSTAN_TEST_RESUME_FILE=$resume" "$ns" app "$f"
   local pid=$bg
-  wait_for_hold "$dir/restart.log" "$pid" || { fail "caster did not reach write 5"; return; }
+  wait_for_hold "$dir/restart-$1.log" "$pid" || { fail "caster did not reach write 5"; return; }
   (sleep 0.5; touch "$resume") &
   restart_apiserver 5
   wait "$pid" || code=$?
   status=$("${capstan[@]}" release get app -n "$ns" -o json | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])')
-  log "kube-apiserver down $outage s mid-cast (stop to ready): the cast exited $code, revision 1 $status; $(grep -c 'retrying' "$dir/restart.log" || true) retries"
+  log "kube-apiserver down $outage s mid-cast (stop to ready): the cast exited $code, revision 1 $status; $(grep -c 'retrying' "$dir/restart-$1.log" || true) retries"
   [[ $outage -le 15 ]] || fail "the API server was down $outage s, more than 15 s"
   [[ ($code == 0 && $status == deployed) || ($code == 1 && $status == failed) ]] ||
-    fail "exit code $code with revision 1 $status: $(grep -v retrying "$dir/restart.log" | tail -n 3)"
+    fail "exit code $code with revision 1 $status: $(grep -v retrying "$dir/restart-$1.log" | tail -n 3)"
   check "$ns" app
   converges "$ns" app "$f"
   figure "round $1: API server down ${outage} s, the cast exited $code, revision 1 $status"
