@@ -40,15 +40,16 @@ import org.jspecify.annotations.Nullable;
  * or conditioned: a server-side apply gives the same object twice, an update carries the
  * resourceVersion it read, a delete its preconditions.
  *
- * <p><b>A retry that meets its own first attempt.</b> When an attempt whose outcome is unknown is
- * followed by a create answered 409 AlreadyExists, or an update or server-side apply (whose
- * resourceVersion precondition, or a create's, the first attempt spent) answered 409 Conflict, the
- * first attempt may have landed. The object is then read once: if it holds everything the request
- * sent (labels, annotations, and every top-level field but {@code metadata} and {@code status},
- * which carry Capstan's stamp with its revision and content hash, or a lease's holder and times),
- * the write is ours and the read object is returned as the write's success; otherwise the 409 is
- * returned and the caller reports the conflict. A server that normalised a sent value makes the
- * match fail: the error is then reported, never a success that did not happen.
+ * <p><b>A retry that meets its own first attempt.</b> When an attempt whose outcome is unknown (for
+ * a write, any transport error: a refused attempt may follow one that OkHttp sent and retried on
+ * its own) is followed by a create answered 409 AlreadyExists, or an update or server-side apply
+ * (whose resourceVersion precondition, or a create's, the first attempt spent) answered 409
+ * Conflict, the first attempt may have landed. The object is then read once: if it holds everything
+ * the request sent (labels, annotations, and every top-level field but {@code metadata} and {@code
+ * status}, which carry Capstan's stamp with its revision and content hash, or a lease's holder and
+ * times), the write is ours and the read object is returned as the write's success; otherwise the
+ * 409 is returned and the caller reports the conflict. A server that normalised a sent value makes
+ * the match fail: the error is then reported, never a success that did not happen.
  *
  * <p>Retries pause by a {@link Backoff} (default 200 ms doubling to 5 s with jitter, at most 10
  * tries within 30 s of pauses), so an API server down for 15 s is ridden out; a listener hears of
@@ -175,6 +176,9 @@ final class Retries implements Interceptor {
       if (response != null) {
         int code = response.code();
         if (code == 409 && unknownOutcome && isWrite(request)) {
+          // the read-back is a new request on this call: OkHttp refuses it while the 409's body
+          // is open, so the 409 is kept in memory and closed first
+          response = buffered(response);
           Response ours = ownEarlierWrite(chain, request, response);
           if (ours != null) {
             return ours;
@@ -209,7 +213,11 @@ final class Retries implements Interceptor {
       if (response != null) {
         response.close();
       }
-      unknownOutcome |= verdict.ambiguous();
+      // a write that failed in transport has an unknown outcome even when this attempt was
+      // refused: OkHttp's own retry of a failed connection (retryOnConnectionFailure) may have sent
+      // it once already, and that hidden attempt may have landed (seen with the API server killed
+      // mid-create: the retry met its own object and reported it as someone else's)
+      unknownOutcome |= verdict.ambiguous() || (error != null && isWrite(request));
       listener.retrying(describe(request), attempt + 1, delay, verdict.reason());
       try {
         sleeper.sleep(delay);
@@ -220,6 +228,20 @@ final class Retries implements Interceptor {
         throw stop;
       }
       paused = paused.plus(delay);
+    }
+  }
+
+  /** The response with its body read into memory and the original closed. */
+  private static Response buffered(Response response) throws IOException {
+    try (response) {
+      ResponseBody body = response.body();
+      if (body == null) {
+        return response.newBuilder().build();
+      }
+      return response
+          .newBuilder()
+          .body(ResponseBody.create(body.bytes(), body.contentType()))
+          .build();
     }
   }
 

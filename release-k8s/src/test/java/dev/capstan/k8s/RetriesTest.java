@@ -193,6 +193,89 @@ class RetriesTest {
   }
 
   @Test
+  void aCreateRefusedAfterAHiddenAttemptThatLandedSucceedsOnItsOwnObject() throws Exception {
+    // OkHttp's own retry of a failed connection sent the create once (it landed, the answer was
+    // lost), then met a refused connection: the interceptor sees only the refusal
+    String body =
+        "{\"metadata\":{\"name\":\"a\",\"annotations\":{\"capstan.dev/content-hash\":\"sha256:1\"}}}";
+    script.add(new ConnectException("Failed to connect to /127.0.0.1:6443"));
+    script.add(answer(409, status(409, "configmaps \\\"a\\\" already exists")));
+    script.add(
+        answer(
+            200,
+            "{\"metadata\":{\"name\":\"a\",\"uid\":\"u1\","
+                + "\"annotations\":{\"capstan.dev/content-hash\":\"sha256:1\"}}}"));
+
+    try (Response r = call(retries(10), create(body))) {
+      assertThat(r.code()).isEqualTo(201);
+      assertThat(r.body().string()).contains("\"uid\":\"u1\"");
+    }
+    assertThat(sent)
+        .containsExactly(
+            "POST /api/v1/namespaces/shop/configmaps",
+            "POST /api/v1/namespaces/shop/configmaps",
+            "GET /api/v1/namespaces/shop/configmaps/a");
+  }
+
+  @Test
+  void theReadBackAfterARealConflictAnswerGoesOutOnTheSameClient() throws Exception {
+    // a real HTTP server on loopback: OkHttp refuses a new request while the 409's body is open
+    String body =
+        "{\"metadata\":{\"name\":\"a\",\"annotations\":{\"capstan.dev/content-hash\":\"sha256:1\"}}}";
+    com.sun.net.httpserver.HttpServer server =
+        com.sun.net.httpserver.HttpServer.create(
+            new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext(
+        "/",
+        exchange -> {
+          sent.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath());
+          boolean post = exchange.getRequestMethod().equals("POST");
+          byte[] answer =
+              (post
+                      ? status(409, "configmaps \\\"a\\\" already exists")
+                      : "{\"metadata\":{\"name\":\"a\",\"uid\":\"u1\",\"annotations\":"
+                          + "{\"capstan.dev/content-hash\":\"sha256:1\"}}}")
+                  .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+          exchange.getResponseHeaders().add("Content-Type", "application/json");
+          exchange.sendResponseHeaders(post ? 409 : 200, answer.length);
+          exchange.getResponseBody().write(answer);
+          exchange.close();
+        });
+    server.start();
+    try {
+      boolean[] refused = {false};
+      OkHttpClient client =
+          new OkHttpClient.Builder()
+              .addInterceptor(retries(10))
+              .addInterceptor(
+                  chain -> {
+                    if (!refused[0]) {
+                      refused[0] = true;
+                      throw new ConnectException("Failed to connect to /127.0.0.1:6443");
+                    }
+                    return chain.proceed(chain.request());
+                  })
+              .build();
+      String url =
+          "http://127.0.0.1:"
+              + server.getAddress().getPort()
+              + "/api/v1/namespaces/shop/configmaps";
+      Request create = new Request.Builder().url(url).post(RequestBody.create(body, JSON)).build();
+
+      try (Response r = client.newCall(create).execute()) {
+        assertThat(r.code()).isEqualTo(201);
+        assertThat(r.body().string()).contains("\"uid\":\"u1\"");
+      }
+      assertThat(sent)
+          .containsExactly(
+              "POST /api/v1/namespaces/shop/configmaps",
+              "GET /api/v1/namespaces/shop/configmaps/a");
+    } finally {
+      server.stop(0);
+    }
+  }
+
+  @Test
   void aRetriedCreateThatMeetsSomeoneElsesObjectReportsTheConflict() throws Exception {
     String body =
         "{\"metadata\":{\"name\":\"a\",\"annotations\":{\"capstan.dev/content-hash\":\"sha256:1\"}}}";

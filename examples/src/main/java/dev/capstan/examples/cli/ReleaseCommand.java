@@ -10,6 +10,7 @@ import dev.capstan.release.InvalidReleaseException;
 import dev.capstan.release.ReleaseConflictException;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.ReleaseNotFoundException;
+import dev.capstan.release.StalePlanException;
 import dev.capstan.release.UninstallOptions;
 import dev.capstan.release.UninstallResult;
 import dev.capstan.release.codec.PlanCodec;
@@ -21,6 +22,8 @@ import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanFingerprint;
 import dev.capstan.release.plan.PlanRenderer;
@@ -253,16 +256,22 @@ final class ReleaseCommand implements Runnable {
           || (e instanceof ReleaseEvent.LeaseAcquired l && l.takenOver() != null)) {
         cli().err().println("capstan: " + e.release() + ": " + Escapes.escape(e.describe()));
       }
-      if (e instanceof ReleaseEvent.Done) {
+      if (e instanceof ReleaseEvent.Done d && d.action() != Action.REFERENCE) {
         testHold(writes.incrementAndGet());
+      } else if (e instanceof ReleaseEvent.RecordSaved r
+          && r.status() == ReleaseStatus.PENDING
+          && writes.get() == 0) {
+        testHold(0);
       }
     }
 
     /**
      * The reliability suite's deterministic fault point (testing/reliability/README.md): with
-     * {@code CAPSTAN_TEST_HOLD_AFTER_WRITES=N}, the command stops after its Nth object write, says
-     * so on stderr, and holds there until the file named by {@code CAPSTAN_TEST_RESUME_FILE} exists
-     * (for ever without one), so the suite can kill -9 or SIGSTOP it at a known point.
+     * {@code CAPSTAN_TEST_HOLD_AFTER_WRITES=N}, the command stops after its Nth object write (a
+     * namespace reference is no write), or with {@code 0} once its pending record is saved, before
+     * the first object write; it says so on stderr and holds there until the file named by {@code
+     * CAPSTAN_TEST_RESUME_FILE} exists (for ever without one), so the suite can kill -9 or SIGSTOP
+     * it at a known point, or release two casters at once.
      */
     private void testHold(int done) {
       String after = cli().env().apply("CAPSTAN_TEST_HOLD_AFTER_WRITES");
@@ -422,6 +431,12 @@ final class ReleaseCommand implements Runnable {
       description =
           "Plan and apply a release file. Plans that prune or adopt need confirmation (--yes).")
   static final class CastCmd extends Sub {
+    /**
+     * How often a cast plans again when its own plan went stale while it waited for the lease (each
+     * time another caster moved the release first).
+     */
+    private static final int MAX_REPLANS = 10;
+
     @Mixin FileOptions file = new FileOptions();
 
     @Option(names = "--dry-run", description = "Show the plan only.")
@@ -485,17 +500,34 @@ final class ReleaseCommand implements Runnable {
         }
         return ExitCode.OK;
       }
-      if (plan.needsConfirmation()) {
-        cli()
-            .confirm(
-                yes,
-                "This plan "
-                    + (plan.hasPrune() ? "deletes objects" : "takes ownership of existing objects")
-                    + " on the "
-                    + target.describe()
-                    + ".");
+      confirm(plan, target);
+      CastResult result;
+      for (int replans = 0; ; replans++) {
+        try {
+          result = controller.cast(plan, f.payloads());
+          break;
+        } catch (StalePlanException stale) {
+          // a plan this command made (not a reviewed --plan file) went stale because another
+          // caster moved the release while this one waited for the lease, or a dead caster's
+          // pending revision was recorded failed on takeover: plan again under what is now live
+          if (saved != null || replans >= MAX_REPLANS) {
+            throw stale;
+          }
+          cli()
+              .err()
+              .println(
+                  "capstan: "
+                      + spec.qualifiedName()
+                      + ": the release moved since the plan; planning again: "
+                      + Escapes.escape(String.join("; ", stale.moved())));
+          plan =
+              json()
+                  ? controller.plan(spec, f.payloads())
+                  : controller.planWithDiff(spec, f.payloads());
+          showPlan(plan, !json());
+          confirm(plan, target);
+        }
       }
-      CastResult result = controller.cast(plan, f.payloads());
       printResult(result);
       return ExitCode.OK;
     }
@@ -542,6 +574,20 @@ final class ReleaseCommand implements Runnable {
       }
       printResult(result);
       return ExitCode.OK;
+    }
+
+    /** Asks for confirmation when the plan deletes or takes over objects (unless --yes). */
+    private void confirm(Plan plan, Target target) {
+      if (plan.needsConfirmation()) {
+        cli()
+            .confirm(
+                yes,
+                "This plan "
+                    + (plan.hasPrune() ? "deletes objects" : "takes ownership of existing objects")
+                    + " on the "
+                    + target.describe()
+                    + ".");
+      }
     }
 
     /**

@@ -529,6 +529,72 @@ class ReleaseCliTest {
   }
 
   @Test
+  void aCastThatTakesOverFromADeadCasterPlansAgainAndDeploys() throws IOException {
+    assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
+    // a caster of v2 dies (kill -9) right after recording revision 2 as pending: the record stays
+    // pending and its lease held until it expires
+    Path state = dir.resolve(".capstan/state.json");
+    ObjectMapper mapper = new ObjectMapper();
+    var root = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(state.toFile());
+    var cluster =
+        dev.capstan.release.memory.InMemoryCluster.importState(
+            mapper.writeValueAsBytes(root.get("releases")));
+    var dead =
+        dev.capstan.release.ReleaseController.builder(cluster, cluster)
+            .listener(
+                e -> {
+                  if (e instanceof dev.capstan.release.event.ReleaseEvent.RecordSaved r
+                      && r.status() == dev.capstan.release.model.ReleaseStatus.PENDING) {
+                    throw new ProcessDied();
+                  }
+                })
+            .build();
+    var v2 =
+        dev.capstan.release.file.ReleaseFiles.read(
+            dir.resolve("web-v2.yaml"), dev.capstan.release.file.Overrides.none(), env::get);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                dead.cast(
+                    v2.toSpec().withOptions(dev.capstan.release.model.ReleaseOptions.defaults()),
+                    v2.payloads()))
+        .isInstanceOf(ProcessDied.class);
+    java.time.Instant past = java.time.Instant.now().minusSeconds(60);
+    cluster.putLease(
+        "demo",
+        "web",
+        new dev.capstan.release.model.Lease("killed-caster", past, past.plusSeconds(15)));
+    root.set("releases", mapper.readTree(cluster.exportState()));
+    mapper.writeValue(state.toFile(), root);
+
+    // the next cast plans on the pending revision 2, takes the lapsed lease over and records
+    // revision 2 failed: its plan is stale, so it plans again and deploys revision 3
+    assertThat(run("release", "cast", "-f", "web-v2.yaml", "--yes", "--wait", "1s")).isZero();
+
+    assertThat(err)
+        .contains(
+            ", taking over from killed-caster (expired ",
+            "\ncapstan: demo/web: recorded revision 2 as failed\n"
+                + "capstan: demo/web: the release moved since the plan; planning again: the record"
+                + " of revision 2 changed since the plan (version 2 → 3, now failed)\n"
+                + "capstan: demo/web: recorded revision 3 as pending\n");
+    // the plan shown again is the plan cast: it finishes the failed revision 2
+    assertThat(out.split("Plan for release demo/web: revision 3 \\(from 2\\)\n", -1)).hasSize(3);
+    assertThat(out)
+        .contains(
+            "  ~ update     ConfigMap/demo/web-settings  (finishes failed revision 2: the live"
+                + " object still holds what revision 1 applied)\n")
+        .endsWith("Release demo/web revision 3 deployed.\n");
+    assertThat(run("release", "history", "web", "-n", "demo", "-o", "json")).isZero();
+    assertThat(json().findValuesAsText("status"))
+        .containsExactly("deployed", "failed", "superseded");
+  }
+
+  /** What a caster killed at a chosen point leaves behind: nothing catches it. */
+  private static final class ProcessDied extends Error {
+    private static final long serialVersionUID = 1L;
+  }
+
+  @Test
   void demoRunsTheReleaseAndThePlatformUpdateDemos() {
     assertThat(run("demo")).isZero();
 
