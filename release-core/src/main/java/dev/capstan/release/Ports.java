@@ -2,9 +2,13 @@ package dev.capstan.release;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Store;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -17,13 +21,31 @@ record Ports(Orchestrator orchestrator, Store store) {
 
   /** Observes each scope (kind and namespace) in one batch. */
   LiveState observe(Map<LiveState.Scope, Set<String>> names) {
-    LiveState.Builder live = LiveState.builder();
+    return observe(names, List.of());
+  }
+
+  /**
+   * Observes each scope (kind and namespace) in one batch, adding {@code known}: objects known to
+   * exist without a read. A scope left with no name to read is not read.
+   */
+  LiveState observe(Map<LiveState.Scope, Set<String>> names, List<LiveObject> known) {
+    Map<LiveState.Scope, List<LiveObject>> found = new HashMap<>();
     names.forEach(
         (scope, n) ->
-            live.observed(
-                scope.kind(),
-                scope.namespace(),
-                orchestrator.observe(scope.kind(), scope.namespace(), n)));
+            found.put(
+                scope,
+                new ArrayList<>(
+                    n.isEmpty()
+                        ? List.of()
+                        : orchestrator.observe(scope.kind(), scope.namespace(), n))));
+    for (LiveObject o : known) {
+      found
+          .computeIfAbsent(
+              new LiveState.Scope(o.ref().kind(), o.ref().namespace()), s -> new ArrayList<>())
+          .add(o);
+    }
+    LiveState.Builder live = LiveState.builder();
+    found.forEach((scope, objects) -> live.observed(scope.kind(), scope.namespace(), objects));
     return live.build();
   }
 }

@@ -649,7 +649,7 @@ public final class ReleaseController {
       EffectiveRelease effective =
           EffectiveRelease.of(
               spec, payloads, EffectiveRelease.keyOf(latest, SecretHashKey.generate()), latest);
-      LiveState live = observe(spec, latest);
+      LiveState live = observe(spec, latest, lease.grant().namespaceExists());
       Plan plan = checkPlan(plan(effective, latest, live), detached);
       createHomeNamespace(spec, plan);
       return savePending(
@@ -1319,7 +1319,31 @@ public final class ReleaseController {
   }
 
   private LiveState observe(ReleaseSpec spec, @Nullable Release latest) {
-    return ports.observe(Planner.names(spec, latest));
+    return observe(spec, latest, false);
+  }
+
+  /**
+   * Observes what {@code spec} and {@code latest} name; with {@code homeExists} (the lease just
+   * taken lives in the release's namespace) a home namespace that the release only references is
+   * known present and not listed again.
+   */
+  private LiveState observe(ReleaseSpec spec, @Nullable Release latest, boolean homeExists) {
+    Map<LiveState.Scope, Set<String>> names = Planner.names(spec, latest);
+    List<LiveObject> known = new ArrayList<>();
+    ResourceRef home = ResourceRef.namespace(spec.namespace());
+    LiveState.Scope scope = new LiveState.Scope(Kind.NAMESPACE, "");
+    Set<String> namespaces = names.get(scope);
+    if (homeExists
+        && namespaces != null
+        && spec.references().contains(home)
+        && spec.resources().stream().noneMatch(d -> d.ref().equals(home))
+        && (latest == null || latest.owns().stream().noneMatch(o -> o.ref().equals(home)))) {
+      Set<String> rest = new TreeSet<>(namespaces);
+      rest.remove(spec.namespace());
+      names.put(scope, rest);
+      known.add(LiveObject.present(home));
+    }
+    return ports.observe(names, known);
   }
 
   private static boolean sameVersion(Optional<StoredRelease> a, Optional<StoredRelease> b) {

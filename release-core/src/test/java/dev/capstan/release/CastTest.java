@@ -29,6 +29,7 @@ import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.Plan;
+import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.Store;
 import java.util.List;
 import java.util.Map;
@@ -288,6 +289,43 @@ class CastTest {
     assertThat(h.controller.history(NS, "app"))
         .extracting(Release::revision, Release::status)
         .containsExactly(tuple(2, ReleaseStatus.FAILED), tuple(1, ReleaseStatus.FAILED));
+  }
+
+  @Test
+  void aLeaseThatProvesTheNamespaceSparesObservingIt() {
+    h.cast("app", payloads(configMap("settings", "v1")));
+    // a store whose lease lives in the release's namespace (as a Kubernetes Lease does)
+    Store store = Mockito.spy(h.cluster);
+    Mockito.doAnswer(
+            call -> {
+              LeaseGrant grant = (LeaseGrant) call.callRealMethod();
+              return new LeaseGrant(grant.lease(), grant.takenOver(), true);
+            })
+        .when(store)
+        .acquireLease(
+            ArgumentMatchers.any(),
+            ArgumentMatchers.any(),
+            ArgumentMatchers.any(),
+            ArgumentMatchers.any(),
+            ArgumentMatchers.any());
+    ReleaseController controller = ReleaseController.builder(h.cluster, store).build();
+    h.cluster.clearOperations();
+
+    Payloads p = payloads(configMap("settings", "v2"));
+    CastResult r = controller.cast(spec("app", p), p);
+
+    assertThat(r.plan().changes(Action.REFERENCE))
+        .extracting(c -> c.ref().key())
+        .containsExactly("Namespace//default");
+    assertThat(h.cluster.operations())
+        .filteredOn(op -> op.startsWith("observe:"))
+        .containsExactly("observe:ConfigMap/default");
+    // a plan made before the lease (the reviewed path) observes it
+    h.cluster.clearOperations();
+    controller.plan(spec("app", p));
+    assertThat(h.cluster.operations())
+        .filteredOn(op -> op.startsWith("observe:"))
+        .containsExactlyInAnyOrder("observe:Namespace/", "observe:ConfigMap/default");
   }
 
   @Test

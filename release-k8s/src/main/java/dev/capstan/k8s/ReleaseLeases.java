@@ -68,7 +68,8 @@ final class ReleaseLeases {
                       .metadata(new V1ObjectMeta().name(lease).namespace(namespace))
                       .spec(spec(holder, at, at, seconds, 0)));
           written.put(key(namespace, lease, holder), created);
-          return new LeaseGrant(new Lease(holder, at, at.plusSeconds(seconds)), null);
+          // the Lease was created in the release's namespace: it exists
+          return new LeaseGrant(new Lease(holder, at, at.plusSeconds(seconds)), null, true);
         }
         V1Lease current = live.get();
         Lease held = held(current);
@@ -86,7 +87,7 @@ final class ReleaseLeases {
                 + (held == null || !held.holder().equals(holder) ? 1 : 0);
         current.setSpec(spec(holder, at, at, seconds, transitions));
         written.put(key(namespace, lease, holder), leases.update(current));
-        return new LeaseGrant(new Lease(holder, at, at.plusSeconds(seconds)), takenOver);
+        return new LeaseGrant(new Lease(holder, at, at.plusSeconds(seconds)), takenOver, true);
       } catch (ClusterException e) {
         if (e.status() != 409 || attempt == ATTEMPTS + 1) {
           throw e;
