@@ -161,8 +161,25 @@ public final class ReleaseController {
 
   private static EffectiveRelease effective(
       ReleaseSpec spec, @Nullable Payloads payloads, @Nullable Release latest) {
-    return EffectiveRelease.of(
-        spec, payloads, EffectiveRelease.keyOf(latest, SecretHashKey.generate()), latest);
+    return effective(spec, payloads, latest, SecretHashKey.generate());
+  }
+
+  /**
+   * The effective release of {@code spec} over the record {@code latest}: keyed with the record's
+   * Secret-hash key, or with {@code fresh} for a release that has none yet.
+   */
+  private static EffectiveRelease effective(
+      ReleaseSpec spec,
+      @Nullable Payloads payloads,
+      @Nullable Release latest,
+      SecretHashKey fresh) {
+    return EffectiveRelease.of(spec, payloads, EffectiveRelease.keyOf(latest, fresh), latest);
+  }
+
+  /** The latest of {@code records} read under the lease, or a read of it if they are unknown. */
+  private Optional<StoredRelease> latestOf(
+      @Nullable List<StoredRelease> records, String namespace, String name) {
+    return records == null ? store.latestRecord(namespace, name) : records.stream().findFirst();
   }
 
   /**
@@ -308,10 +325,7 @@ public final class ReleaseController {
         LeaseKeeper.acquire(leaseTerms(), spec.namespace(), spec.name(), this::emit);
     try {
       List<StoredRelease> records = records(spec.namespace(), spec.name());
-      Optional<StoredRelease> now =
-          records == null
-              ? store.latestRecord(spec.namespace(), spec.name())
-              : records.stream().findFirst();
+      Optional<StoredRelease> now = latestOf(records, spec.namespace(), spec.name());
       if (now.isPresent() && lease.grant().takenOver() != null) {
         now = Optional.of(failInterrupted(now.get(), lease));
         records = null; // housekeeping reads them again
@@ -636,19 +650,14 @@ public final class ReleaseController {
     }
     try {
       List<StoredRelease> records = records(spec.namespace(), spec.name());
-      Optional<StoredRelease> now =
-          records == null
-              ? store.latestRecord(spec.namespace(), spec.name())
-              : records.stream().findFirst();
+      Optional<StoredRelease> now = latestOf(records, spec.namespace(), spec.name());
       if (now.isPresent() && lease.grant().takenOver() != null) {
         now = Optional.of(failInterrupted(now.get(), lease));
         records = null; // housekeeping reads them again
       }
       Release latest = now.map(StoredRelease::release).orElse(null);
       checkCastable(spec, latest);
-      EffectiveRelease effective =
-          EffectiveRelease.of(
-              spec, payloads, EffectiveRelease.keyOf(latest, SecretHashKey.generate()), latest);
+      EffectiveRelease effective = effective(spec, payloads, latest);
       LiveState live = observe(spec, latest, lease.grant().namespaceExists());
       Plan plan = checkPlan(plan(effective, latest, live), detached);
       createHomeNamespace(spec, plan);
@@ -673,8 +682,7 @@ public final class ReleaseController {
     Release latest = before.map(StoredRelease::release).orElse(null);
     checkCastable(spec, latest);
     SecretHashKey fresh = SecretHashKey.generate();
-    EffectiveRelease effective =
-        EffectiveRelease.of(spec, payloads, EffectiveRelease.keyOf(latest, fresh), latest);
+    EffectiveRelease effective = effective(spec, payloads, latest, fresh);
     LiveState live = observe(spec, latest);
     Plan first = plan(effective, latest, live);
     if (!first.applyable()) {
@@ -685,8 +693,7 @@ public final class ReleaseController {
         before = again;
         latest = again.map(StoredRelease::release).orElse(null);
         checkCastable(spec, latest);
-        effective =
-            EffectiveRelease.of(spec, payloads, EffectiveRelease.keyOf(latest, fresh), latest);
+        effective = effective(spec, payloads, latest, fresh);
         live = observe(spec, latest);
         first = plan(effective, latest, live);
       }
@@ -698,15 +705,11 @@ public final class ReleaseController {
         LeaseKeeper.acquire(leaseTerms(), spec.namespace(), spec.name(), this::emit);
     try {
       List<StoredRelease> records = records(spec.namespace(), spec.name());
-      Optional<StoredRelease> now =
-          records == null
-              ? store.latestRecord(spec.namespace(), spec.name())
-              : records.stream().findFirst();
+      Optional<StoredRelease> now = latestOf(records, spec.namespace(), spec.name());
       if (!sameVersion(before, now)) {
         latest = now.map(StoredRelease::release).orElse(null);
         checkCastable(spec, latest);
-        effective =
-            EffectiveRelease.of(spec, payloads, EffectiveRelease.keyOf(latest, fresh), latest);
+        effective = effective(spec, payloads, latest, fresh);
         live = observe(spec, latest);
         plan = checkPlan(plan(effective, latest, live), detached);
       }
