@@ -175,7 +175,8 @@ class RequestCountIT {
     assertThat(objectWrites(unchanged)).isZero();
     assertThat(discovery(unchanged)).isZero();
     for (String kind : OBSERVED) {
-      if (!kind.equals("secrets")) {
+      // (the namespace is not listed: the lease was just created in it)
+      if (!kind.equals("secrets") && !kind.equals("namespaces")) {
         assertThat(unchanged.get("LIST " + kind)).as("LIST " + kind).isEqualTo(1L);
       }
     }

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Any input either is read or is refused with the format's invalid-input exception, whose every
  * problem names a path (or, for the whole input, a position), shows no Java internals and no raw
- * control character; never another exception, never more than {@link #MAX_MILLIS} per input.
+ * control character; never another exception, never a hang ({@link #HANG_SECONDS} s per input).
  *
  * <p>Each property draws its inputs from a {@link Random} with a fixed seed, so a run is repeatable
  * and a failure names the try that broke it: {@value #DEFAULT_TRIES} inputs per property in {@code
@@ -40,8 +40,8 @@ import org.junit.jupiter.api.Test;
  * each outcome, and writes them to {@code target/fuzz-figures.txt}.
  */
 class InputFuzzTest {
-  /** The longest one input may take to be read or refused. */
-  static final long MAX_MILLIS = 3000;
+  /** How long one read may run before it counts as hung (a hang guard, not a speed limit). */
+  static final long HANG_SECONDS = 60;
 
   /** Inputs per property in {@code ./mvnw verify}. */
   static final int DEFAULT_TRIES = 1000;
@@ -226,12 +226,13 @@ class InputFuzzTest {
     }
   }
 
+  /**
+   * Runs one read, failing only if it hangs ({@value #HANG_SECONDS} s): how fast inputs are read is
+   * measured by the benchmarks, never asserted here (a loaded machine would fail the test).
+   */
   private static String timed(java.util.function.Supplier<String> run) {
-    long start = System.nanoTime();
-    String outcome = run.get();
-    long millis = (System.nanoTime() - start) / 1_000_000;
-    assertThat(millis).as("milliseconds to read or refuse one input").isLessThan(MAX_MILLIS);
-    return outcome;
+    return org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+        java.time.Duration.ofSeconds(HANG_SECONDS), run::get, "one input hung");
   }
 
   private static String refusal(List<String> problems) {
