@@ -74,4 +74,20 @@ class KubernetesStoreContractIT extends StoreContract {
     }
     return store;
   }
+
+  /** A Lease lives in the release's namespace, so every grant proves that namespace exists. */
+  @org.junit.jupiter.api.Test
+  void everyGrantProvesTheNamespace() {
+    java.time.Instant t0 = java.time.Instant.parse("2026-01-01T00:00:00Z");
+    java.time.Duration ttl = java.time.Duration.ofSeconds(30);
+    String ns = newNamespace(9);
+
+    org.assertj.core.api.Assertions.assertThat(
+            newStore().acquireLease(ns, "app", "alice", t0, ttl).namespaceExists())
+        .isTrue();
+    // taken over after expiry: again a write in the namespace
+    org.assertj.core.api.Assertions.assertThat(
+            newStore().acquireLease(ns, "app", "bob", t0.plus(ttl), ttl).namespaceExists())
+        .isTrue();
+  }
 }
