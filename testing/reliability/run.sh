@@ -94,6 +94,9 @@ cast_bg() {
   local cmd=("${capstan[@]}")
   [[ -z ${KC:-} ]] || cmd=(java -XX:TieredStopAtLevel=1 -jar "$jar" --kubeconfig "$KC")
   runs=$((runs + 1))
+  # emptied here, not by the background redirect: wait_for_hold must never read an earlier run's
+  # hold line before the new JVM's shell has truncated the file
+  : >"$log"
   # shellcheck disable=SC2086 # ENV is a list of words
   env $envs "${cmd[@]}" release cast "$rel" -n "$ns" -f "$f" --create-namespace --yes "$@" \
     >"$log" 2>&1 &
