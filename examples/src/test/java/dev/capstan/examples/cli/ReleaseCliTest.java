@@ -530,6 +530,61 @@ class ReleaseCliTest {
 
   @Test
   void aCastThatTakesOverFromADeadCasterPlansAgainAndDeploys() throws IOException {
+    leaveADeadCasterOfV2();
+
+    // the next reviewed cast (--diff: the plan is made first, then cast) plans on the pending
+    // revision 2, takes the lapsed lease over and records revision 2 failed: its plan is stale, so
+    // it plans again and deploys revision 3 (a plain --yes cast plans under the lease: no re-plan)
+    assertThat(run("release", "cast", "-f", "web-v2.yaml", "--yes", "--diff", "--wait", "1s"))
+        .isZero();
+
+    assertThat(err)
+        .contains(
+            ", taking over from killed-caster (expired ",
+            "\ncapstan: demo/web: recorded revision 2 as failed\n"
+                + "capstan: demo/web: the release moved since the plan; planning again: the record"
+                + " of revision 2 changed since the plan (version 2 → 3, now failed)\n"
+                + "capstan: demo/web: recorded revision 3 as pending\n");
+    // the plan shown again is the plan cast: it finishes the failed revision 2
+    assertThat(out.split("Plan for release demo/web: revision 3 \\(from 2\\)\n", -1)).hasSize(3);
+    assertThat(out)
+        .contains(
+            "  ~ update     ConfigMap/demo/web-settings  (finishes failed revision 2: the live"
+                + " object still holds what revision 1 applied)\n")
+        .endsWith("Release demo/web revision 3 deployed.\n");
+    assertThat(run("release", "history", "web", "-n", "demo", "-o", "json")).isZero();
+    assertThat(json().findValuesAsText("status"))
+        .containsExactly("deployed", "failed", "superseded");
+  }
+
+  @Test
+  void aYesCastTakesOverFromADeadCasterUnderTheLeaseWithoutPlanningAgain() throws IOException {
+    leaveADeadCasterOfV2();
+
+    assertThat(run("release", "cast", "-f", "web-v2.yaml", "--yes", "--wait", "1s")).isZero();
+
+    // the lease first: the dead caster's revision 2 is recorded failed before the plan is made
+    assertThat(err)
+        .contains(
+            ", taking over from killed-caster (expired ",
+            """
+
+            capstan: demo/web: recorded revision 2 as failed
+            capstan: demo/web: recorded revision 3 as pending
+            """)
+        .doesNotContain("planning again");
+    assertThat(out.split("Plan for release demo/web: revision 3 \\(from 2\\)\n", -1)).hasSize(2);
+    assertThat(out).endsWith("Release demo/web revision 3 deployed.\n");
+    assertThat(run("release", "history", "web", "-n", "demo", "-o", "json")).isZero();
+    assertThat(json().findValuesAsText("status"))
+        .containsExactly("deployed", "failed", "superseded");
+  }
+
+  /**
+   * Casts v1, then leaves what a caster of v2 killed right after recording revision 2 pending
+   * leaves: the pending record and a lease that expired a minute ago.
+   */
+  private void leaveADeadCasterOfV2() throws IOException {
     assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
     // a caster of v2 dies (kill -9) right after recording revision 2 as pending: the record stays
     // pending and its lease held until it expires
@@ -565,28 +620,6 @@ class ReleaseCliTest {
         new dev.capstan.release.model.Lease("killed-caster", past, past.plusSeconds(15)));
     root.set("releases", mapper.readTree(cluster.exportState()));
     mapper.writeValue(state.toFile(), root);
-
-    // the next cast plans on the pending revision 2, takes the lapsed lease over and records
-    // revision 2 failed: its plan is stale, so it plans again and deploys revision 3
-    assertThat(run("release", "cast", "-f", "web-v2.yaml", "--yes", "--wait", "1s")).isZero();
-
-    assertThat(err)
-        .contains(
-            ", taking over from killed-caster (expired ",
-            "\ncapstan: demo/web: recorded revision 2 as failed\n"
-                + "capstan: demo/web: the release moved since the plan; planning again: the record"
-                + " of revision 2 changed since the plan (version 2 → 3, now failed)\n"
-                + "capstan: demo/web: recorded revision 3 as pending\n");
-    // the plan shown again is the plan cast: it finishes the failed revision 2
-    assertThat(out.split("Plan for release demo/web: revision 3 \\(from 2\\)\n", -1)).hasSize(3);
-    assertThat(out)
-        .contains(
-            "  ~ update     ConfigMap/demo/web-settings  (finishes failed revision 2: the live"
-                + " object still holds what revision 1 applied)\n")
-        .endsWith("Release demo/web revision 3 deployed.\n");
-    assertThat(run("release", "history", "web", "-n", "demo", "-o", "json")).isZero();
-    assertThat(json().findValuesAsText("status"))
-        .containsExactly("deployed", "failed", "superseded");
   }
 
   /** What a caster killed at a chosen point leaves behind: nothing catches it. */
