@@ -111,9 +111,14 @@ final class DynamicApis {
 
   /**
    * The resources serving {@code kind}, preferred version first; empty when the cluster does not
-   * serve it even after discovery was read again.
+   * serve it even after discovery was read again. A built-in kind at its GA version ({@link
+   * BuiltInKinds}) is answered without discovery.
    */
   List<Discovery.Resource> served(Kind kind) {
+    Optional<Discovery.Resource> builtIn = BuiltInKinds.of(kind);
+    if (builtIn.isPresent()) {
+      return List.of(builtIn.get()); // served by every supported API server: no discovery
+    }
     List<Discovery.Resource> found = discovery.find(kind.group(), kind.kind());
     if (!found.isEmpty()) {
       return found;

@@ -84,6 +84,12 @@ final class KubernetesTarget implements Target {
     return "Kubernetes context " + clients.context() + " (" + clients.server() + ")";
   }
 
+  /**
+   * Closes the API connections, so the process exits at once (see {@link
+   * KubeClients#closeConnections}).
+   */
   @Override
-  public void close() {}
+  public void close() {
+    clients.closeConnections();
+  }
 }

@@ -847,23 +847,27 @@ final class ReleaseCommand implements Runnable {
     @Override
     int run(Target target, ReleaseController controller) {
       String ns = common.namespaceOr("default");
-      Release latest =
-          controller
-              .get(ns, name)
-              .orElseThrow(() -> new ReleaseNotFoundException(ns + "/" + name, null));
-      cli()
-          .confirm(
-              yes,
-              "Uninstall "
-                  + ns
-                  + "/"
-                  + name
-                  + " ("
-                  + latest.owns().size()
-                  + " object(s)) from the "
-                  + target.describe()
-                  + (purge ? " and delete its history" : "")
-                  + ".");
+      if (!yes) {
+        // the question names what goes; --yes asks nothing, and the uninstall reads the record
+        // under its lease (an unknown release is refused there just the same)
+        Release latest =
+            controller
+                .get(ns, name)
+                .orElseThrow(() -> new ReleaseNotFoundException(ns + "/" + name, null));
+        cli()
+            .confirm(
+                false,
+                "Uninstall "
+                    + ns
+                    + "/"
+                    + name
+                    + " ("
+                    + latest.owns().size()
+                    + " object(s)) from the "
+                    + target.describe()
+                    + (purge ? " and delete its history" : "")
+                    + ".");
+      }
       UninstallResult u =
           controller.uninstall(
               ns,
