@@ -208,9 +208,19 @@ final class LeaseKeeper implements AutoCloseable {
    * RuntimeException}; after an {@link Error} it is only {@linkplain #abandon() abandoned}.
    */
   <T> T run(java.util.function.Function<LeaseKeeper, T> body) {
-    T result;
+    T result = holding(body);
+    close();
+    return result;
+  }
+
+  /**
+   * Runs {@code body} under the lease and keeps it after a normal return (the caller goes on
+   * holding it); gives it up after a {@link RuntimeException}, and after an {@link Error} only
+   * {@linkplain #abandon() abandons} it.
+   */
+  <T> T holding(java.util.function.Function<LeaseKeeper, T> body) {
     try {
-      result = body.apply(this);
+      return body.apply(this);
     } catch (RuntimeException e) {
       close();
       throw e;
@@ -218,8 +228,6 @@ final class LeaseKeeper implements AutoCloseable {
       abandon();
       throw e;
     }
-    close();
-    return result;
   }
 
   @Override

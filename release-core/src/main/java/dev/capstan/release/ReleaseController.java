@@ -323,40 +323,35 @@ public final class ReleaseController {
 
     LeaseKeeper lease =
         LeaseKeeper.acquire(leaseTerms(), spec.namespace(), spec.name(), this::emit);
-    try {
-      List<StoredRelease> records = records(spec.namespace(), spec.name());
-      Optional<StoredRelease> now = latestOf(records, spec.namespace(), spec.name());
-      if (now.isPresent() && lease.grant().takenOver() != null) {
-        now = Optional.of(failInterrupted(now.get(), lease));
-        records = null; // housekeeping reads them again
-      }
-      List<String> moved = new ArrayList<>();
-      ReviewedPlans.recordMoved(fingerprint, now).ifPresent(moved::add);
-      List<ResourceRef> changing = ReviewedPlans.changing(plan);
-      LiveState live = ports.observe(Planner.names(changing));
-      moved.addAll(ReviewedPlans.objectsMoved(fingerprint, changing, live));
-      if (!moved.isEmpty()) {
-        throw new StalePlanException(plan, moved);
-      }
-      Release latest = now.map(StoredRelease::release).orElse(null);
-      return savePending(
-          spec,
-          effective,
-          payloads,
-          plan,
-          live,
-          latest,
-          lease,
-          fingerprint.description(),
-          records,
-          false);
-    } catch (RuntimeException e) {
-      lease.close();
-      throw e;
-    } catch (Error e) {
-      lease.abandon();
-      throw e;
-    }
+    return lease.holding(
+        held -> {
+          List<StoredRelease> records = records(spec.namespace(), spec.name());
+          Optional<StoredRelease> now = latestOf(records, spec.namespace(), spec.name());
+          if (now.isPresent() && lease.grant().takenOver() != null) {
+            now = Optional.of(failInterrupted(now.get(), lease));
+            records = null; // housekeeping reads them again
+          }
+          List<String> moved = new ArrayList<>();
+          ReviewedPlans.recordMoved(fingerprint, now).ifPresent(moved::add);
+          List<ResourceRef> changing = ReviewedPlans.changing(plan);
+          LiveState live = ports.observe(Planner.names(changing));
+          moved.addAll(ReviewedPlans.objectsMoved(fingerprint, changing, live));
+          if (!moved.isEmpty()) {
+            throw new StalePlanException(plan, moved);
+          }
+          Release latest = now.map(StoredRelease::release).orElse(null);
+          return savePending(
+              spec,
+              effective,
+              payloads,
+              plan,
+              live,
+              latest,
+              lease,
+              fingerprint.description(),
+              records,
+              false);
+        });
   }
 
   /**
@@ -648,28 +643,23 @@ public final class ReleaseController {
       }
       return prepareBeforeLease(spec, payloads, description, detached);
     }
-    try {
-      List<StoredRelease> records = records(spec.namespace(), spec.name());
-      Optional<StoredRelease> now = latestOf(records, spec.namespace(), spec.name());
-      if (now.isPresent() && lease.grant().takenOver() != null) {
-        now = Optional.of(failInterrupted(now.get(), lease));
-        records = null; // housekeeping reads them again
-      }
-      Release latest = now.map(StoredRelease::release).orElse(null);
-      checkCastable(spec, latest);
-      EffectiveRelease effective = effective(spec, payloads, latest);
-      LiveState live = observe(spec, latest, lease.grant().namespaceExists());
-      Plan plan = checkPlan(plan(effective, latest, live), detached);
-      createHomeNamespace(spec, plan);
-      return savePending(
-          spec, effective, payloads, plan, live, latest, lease, description, records, detached);
-    } catch (RuntimeException e) {
-      lease.close();
-      throw e;
-    } catch (Error e) {
-      lease.abandon();
-      throw e;
-    }
+    return lease.holding(
+        held -> {
+          List<StoredRelease> records = records(spec.namespace(), spec.name());
+          Optional<StoredRelease> now = latestOf(records, spec.namespace(), spec.name());
+          if (now.isPresent() && lease.grant().takenOver() != null) {
+            now = Optional.of(failInterrupted(now.get(), lease));
+            records = null; // housekeeping reads them again
+          }
+          Release latest = now.map(StoredRelease::release).orElse(null);
+          checkCastable(spec, latest);
+          EffectiveRelease effective = effective(spec, payloads, latest);
+          LiveState live = observe(spec, latest, lease.grant().namespaceExists());
+          Plan plan = checkPlan(plan(effective, latest, live), detached);
+          createHomeNamespace(spec, plan);
+          return savePending(
+              spec, effective, payloads, plan, live, latest, lease, description, records, detached);
+        });
   }
 
   /**
