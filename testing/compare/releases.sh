@@ -8,9 +8,9 @@
 #
 #   releases.sh --kubeconfig FILE [--namespace NS] [--releases N] [--revisions R]
 #
-# Defaults: namespace many, 500 releases, 5 revisions. Makes rel-0001 … rel-N for both tools (the
-# Capstan records as capstan.release.v1.rel-NNNN.vR, Helm's as sh.helm.release.v1.rel-NNNN.vR) in
-# one namespace; each tool lists only its own (owner label). Needs the CLI jar (./capstan), Helm 3
+# Defaults: namespace many, 500 releases, 5 revisions. Makes the seed and rel-0001 … rel-(N-1) for
+# both tools, N releases of each (the Capstan records as capstan.release.v1.rel-NNNN.vR, Helm's as
+# sh.helm.release.v1.rel-NNNN.vR) in one namespace; each tool lists only its own (owner label). Needs the CLI jar (./capstan), Helm 3
 # (testing/helm/build.sh), the control plane's kubectl, jq and python3.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -51,7 +51,7 @@ YAML
   "$root/capstan" release --kubeconfig "$kubeconfig" cast seed -n "$ns" -f "$work/manifests" --yes >/dev/null 2>&1
   "$helm" upgrade --install seed "$work/chart" -n "$ns" >/dev/null
 done
-echo "releases.sh: seed releases cast, $revisions revisions each; copying them to $releases releases" >&2
+echo "releases.sh: seed releases cast, $revisions revisions each; copying them to $((releases - 1)) more releases" >&2
 
 "$kubectl" get secrets -n "$ns" -l owner=capstan,name=seed -o json >"$work/capstan.json"
 "$kubectl" get secrets -n "$ns" -l owner=helm,name=seed -o json >"$work/helm.json"
@@ -62,7 +62,7 @@ clean = lambda m: {k: v for k, v in m.items() if k in ("name", "namespace", "lab
 for tool in ("capstan", "helm"):
     seeds = json.load(open(f"{work}/{tool}.json"))["items"]
     out = []
-    for i in range(1, n + 1):
+    for i in range(1, n):  # with the seed, n releases
         name = f"rel-{i:04d}"
         rid = str(uuid.uuid4())
         for s in seeds:
@@ -95,4 +95,4 @@ PY
 for tool in capstan helm; do
   "$kubectl" create -f "$work/$tool-copies.json" >/dev/null
 done
-echo "releases.sh: $releases releases × $revisions revisions in namespace $ns for capstan and helm3 (plus the seed release of each)" >&2
+echo "releases.sh: $releases releases × $revisions revisions in namespace $ns for capstan and helm3 (the seed release of each among them)" >&2

@@ -104,7 +104,8 @@ final class CapstanCommand implements Runnable {
           KubernetesTarget.open(
               kubeconfig == null ? null : cli.resolve(kubeconfig),
               context,
-              cli.env().apply("KUBECONFIG"));
+              cli.env().apply("KUBECONFIG"),
+              cli.connections());
       return new DatabaseTarget(
           cluster,
           DatabaseStore.open(storeUrl, storeMigrate, cli.err()),
@@ -114,7 +115,8 @@ final class CapstanCommand implements Runnable {
       return KubernetesTarget.open(
           kubeconfig == null ? null : cli.resolve(kubeconfig),
           context,
-          cli.env().apply("KUBECONFIG"));
+          cli.env().apply("KUBECONFIG"),
+          cli.connections());
     }
     Path file = state;
     if (file == null) {

@@ -30,6 +30,7 @@ public final class Cli {
   private final Terminal terminal;
   private final Function<String, @Nullable String> env;
   private final Path workDir;
+  private final KubeConnections connections;
 
   /**
    * A command line with its streams, terminal, environment and working directory.
@@ -46,11 +47,34 @@ public final class Cli {
       Terminal terminal,
       Function<String, @Nullable String> env,
       Path workDir) {
+    this(out, err, terminal, env, workDir, KubeConnections.perCommand());
+  }
+
+  /**
+   * A command line with its streams, terminal, environment and working directory, taking its
+   * Kubernetes clients from {@code connections} (a long-lived process keeps them open across
+   * commands).
+   *
+   * @param out where results go
+   * @param err where progress and errors go
+   * @param terminal where confirmations come from
+   * @param env environment lookup (for {@code CAPSTAN_STATE}, {@code fromEnv} secrets, ...)
+   * @param workDir the directory relative paths are resolved against
+   * @param connections where the Kubernetes clients come from
+   */
+  public Cli(
+      PrintStream out,
+      PrintStream err,
+      Terminal terminal,
+      Function<String, @Nullable String> env,
+      Path workDir,
+      KubeConnections connections) {
     this.out = requireNonNull(out, "out");
     this.err = requireNonNull(err, "err");
     this.terminal = requireNonNull(terminal, "terminal");
     this.env = requireNonNull(env, "env");
     this.workDir = requireNonNull(workDir, "workDir");
+    this.connections = requireNonNull(connections, "connections");
   }
 
   /** A command line on the process's streams, terminal, environment and working directory. */
@@ -177,6 +201,10 @@ public final class Cli {
 
   Function<String, @Nullable String> env() {
     return env;
+  }
+
+  KubeConnections connections() {
+    return connections;
   }
 
   Path resolve(Path path) {

@@ -15,12 +15,14 @@ import org.jspecify.annotations.Nullable;
 /** A Kubernetes cluster named by a kubeconfig file and context. */
 final class KubernetesTarget implements Target {
   private final KubeClients clients;
+  private final KubeConnections connections;
   private final KubernetesOrchestrator orchestrator;
   private final KubernetesStore store;
   private final KubernetesPlatformCluster platform;
 
-  private KubernetesTarget(KubeClients clients) {
+  private KubernetesTarget(KubeClients clients, KubeConnections connections) {
     this.clients = clients;
+    this.connections = connections;
     this.orchestrator = new KubernetesOrchestrator(clients);
     this.store = new KubernetesStore(clients);
     this.platform = new KubernetesPlatformCluster(clients);
@@ -28,10 +30,14 @@ final class KubernetesTarget implements Target {
 
   /**
    * Connects with {@code kubeconfig} (or, when null, {@code $KUBECONFIG}, then {@code
-   * ~/.kube/config}) and {@code context} (null: the current context).
+   * ~/.kube/config}) and {@code context} (null: the current context), with clients from {@code
+   * connections}.
    */
   static KubernetesTarget open(
-      @Nullable Path kubeconfig, @Nullable String context, @Nullable String kubeconfigEnv) {
+      @Nullable Path kubeconfig,
+      @Nullable String context,
+      @Nullable String kubeconfigEnv,
+      KubeConnections connections) {
     Path file = kubeconfig;
     if (file == null && kubeconfigEnv != null && !kubeconfigEnv.isBlank()) {
       int sep = kubeconfigEnv.indexOf(java.io.File.pathSeparatorChar);
@@ -44,7 +50,7 @@ final class KubernetesTarget implements Target {
       throw new IllegalArgumentException("--kubeconfig: no such file: " + file);
     }
     StartupTrace.mark("kubeconfig " + file);
-    KubernetesTarget target = new KubernetesTarget(KubeClients.fromKubeconfig(file, context));
+    KubernetesTarget target = new KubernetesTarget(connections.open(file, context), connections);
     StartupTrace.mark("clients built");
     return target;
   }
@@ -85,11 +91,11 @@ final class KubernetesTarget implements Target {
   }
 
   /**
-   * Closes the API connections, so the process exits at once (see {@link
-   * KubeClients#closeConnections}).
+   * Gives the clients back to their {@link KubeConnections}: for a single command they close their
+   * API connections, so the process exits at once (see {@link KubeClients#closeConnections}).
    */
   @Override
   public void close() {
-    clients.closeConnections();
+    connections.release(clients);
   }
 }

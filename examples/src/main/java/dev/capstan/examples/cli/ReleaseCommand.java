@@ -281,7 +281,8 @@ final class ReleaseCommand implements Runnable {
       String resume = cli().env().apply("CAPSTAN_TEST_RESUME_FILE");
       cli().err().println("capstan: test hold after " + done + " writes");
       cli().err().flush();
-      while (resume == null || !java.nio.file.Files.exists(java.nio.file.Path.of(resume))) {
+      while (resume == null
+          || !java.nio.file.Files.exists(cli().resolve(java.nio.file.Path.of(resume)))) {
         try {
           Thread.sleep(100);
         } catch (InterruptedException ex) {

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.capstan.examples.daemon;
+
+import org.jspecify.annotations.NullMarked;
