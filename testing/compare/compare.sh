@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Side-by-side benchmark: Capstan, Helm 3 and Helm 4 (tuned: --qps 200 --burst-limit 1000; and
-# Helm 4 at its defaults) and kubectl server-side apply + kubectl wait, on one throw-away control
+# Side-by-side benchmark: Capstan (a JVM per command, and `capstan-daemon`: the same commands
+# through `./capstan daemon`, started before the tool's warm-up), Helm 3 and Helm 4 (tuned: --qps
+# 200 --burst-limit 1000; and Helm 4 at its defaults) and kubectl server-side apply + kubectl
+# wait, on one throw-away control
 # plane, each tool with a client certificate of its own so the API server's audit log counts its
 # requests. For each size M it runs install / no-op / 5 changed / uninstall, RUNS times per tool,
-# and prints the medians as a Markdown table with ratios (Capstan's time ÷ the tool's) and the
-# request floor.
+# and prints the medians as a Markdown table with ratios (Capstan's time ÷ the tool's; with both
+# Capstan tools, "×JVM / ×daemon") and the request floor.
 #
-#   compare.sh [--sizes "100 500"] [--runs 3] [--tools "capstan helm3 helm4 helm4-default kubectl"]
+#   compare.sh [--sizes "100 500"] [--runs 3]
+#              [--tools "capstan capstan-daemon helm3 helm4 helm4-default kubectl"]
 #              [--dir DIR] [--keep] [--report-only]
 #
 #   --dir DIR        work folder: generated objects, the control plane, raw results (default
@@ -24,7 +27,7 @@ root=$(cd "$here/../.." && pwd)
 # shellcheck source=lib.sh
 source "$here/lib.sh"
 
-sizes="100 500" runs=3 tools="capstan helm3 helm4 helm4-default kubectl"
+sizes="100 500" runs=3 tools="capstan capstan-daemon helm3 helm4 helm4-default kubectl"
 dir=${TMPDIR:-/tmp}/capstan-compare keep=false report_only=false
 while (($# > 0)); do
   case $1 in
@@ -72,7 +75,7 @@ report() {
   }
   name_of() {
     case $1 in
-      capstan) echo Capstan ;; helm3) echo "Helm 3 tuned" ;; helm4) echo "Helm 4 tuned" ;;
+      capstan) echo Capstan ;; capstan-daemon) echo "Capstan daemon" ;; helm3) echo "Helm 3 tuned" ;; helm4) echo "Helm 4 tuned" ;;
       helm4-default) echo "Helm 4 default" ;; kubectl) echo "kubectl SSA" ;;
     esac
   }
@@ -82,34 +85,40 @@ report() {
     for m in $sizes; do
       for s in install no-op 5-changed uninstall; do
         printf '| M=%s %s |' "$m" "$s"
-        c=$(med "$m" "$s" capstan 5 || true)
+        c=$(med "$m" "$s" capstan 5 || true) d=$(med "$m" "$s" capstan-daemon 5 || true)
         for tool in $tools; do
           t=$(med "$m" "$s" "$tool" 5) n=$(med "$m" "$s" "$tool" 6)
           cell=$(awk -v t="$t" -v n="$n" 'BEGIN {printf "%.2f s, %d req", t / 1e6, n}')
-          if [[ $tool != capstan && -n $c ]]; then
-            cell+=$(awk -v c="$c" -v t="$t" 'BEGIN {printf " (×%.2f)", c / t}')
+          if [[ $tool != capstan* ]]; then
+            cell+=$(awk -v c="$c" -v d="$d" -v t="$t" 'BEGIN {
+              if (c != "" && d != "") printf " (×%.2f / ×%.2f)", c / t, d / t
+              else if (c != "" || d != "") printf " (×%.2f)", (c != "" ? c : d) / t }')
           fi
           printf ' %s |' "$cell"
         done
         f=$(floor "$m" "$s")
-        if [[ -n $c ]]; then
-          printf ' %s (Capstan ×%s) |\n' "$f" "$(awk -v n="$(med "$m" "$s" capstan 6)" -v f="$f" 'BEGIN {printf "%.2f", n / f}')"
+        base=capstan
+        [[ -n $c ]] || base=capstan-daemon
+        if [[ -n $c || -n $d ]]; then
+          printf ' %s (Capstan ×%s) |\n' "$f" "$(awk -v n="$(med "$m" "$s" "$base" 6)" -v f="$f" 'BEGIN {printf "%.2f", n / f}')"
         else
           printf ' %s |\n' "$f"
         fi
       done
     done
     echo
-    echo "Medians of $runs runs; (×R) = Capstan's time ÷ that tool's time (below 1: Capstan is ahead)."
-    if [[ " $tools " == *" capstan "* ]]; then
+    echo "Medians of $runs runs; (×R) = Capstan's time ÷ that tool's time (below 1: Capstan is ahead);"
+    echo "with both Capstan tools, (×JVM / ×daemon)."
+    for tool in capstan capstan-daemon; do
+      [[ " $tools " == *" $tool "* ]] || continue
       for m in $sizes; do
-        printf 'Capstan M=%s, first request after exec / exit after last response (ms):' "$m"
+        printf '%s M=%s, first request after exec / exit after last response (ms):' "$(name_of "$tool")" "$m"
         for s in install no-op 5-changed uninstall; do
-          printf ' %s %s/%s' "$s" "$(ms "$(med "$m" "$s" capstan 7)")" "$(ms "$(med "$m" "$s" capstan 8)")"
+          printf ' %s %s/%s' "$s" "$(ms "$(med "$m" "$s" "$tool" 7)")" "$(ms "$(med "$m" "$s" "$tool" 8)")"
         done
         echo
       done
-    fi
+    done
   } | tee "$dir/table.md"
 }
 
@@ -138,9 +147,12 @@ max_m=$(printf '%s\n' $sizes | sort -n | tail -n 1)
 nodes=$(((max_m / 2 + 10 + 109) / 110 + 1))
 ((nodes >= 2)) || nodes=2
 "$root/testing/control-plane/start.sh" --dir "$cp" --audit --nodes "$nodes" \
-  --client capstan --client helm3 --client helm4 --client kubectl >/dev/null
+  --client capstan --client capstan-daemon --client helm3 --client helm4 --client kubectl >/dev/null
 # The audit log is linked into DIR first, so it outlives the control plane's folder.
-stop_cp() { [[ $keep == true ]] || "$root/testing/control-plane/stop.sh" --dir "$cp" --purge >&2 || true; }
+stop_cp() {
+  [[ " $tools " != *" capstan-daemon "* ]] || "$capstan" daemon stop >&2 || true
+  [[ $keep == true ]] || "$root/testing/control-plane/stop.sh" --dir "$cp" --purge >&2 || true
+}
 trap stop_cp EXIT
 rm -f "$dir/audit.log"
 ln "$cp/logs/audit.log" "$dir/audit.log" 2>/dev/null || ln -s "$cp/logs/audit.log" "$dir/audit.log"
@@ -157,11 +169,14 @@ step() {
   local tool=$1 step=$2 ns=$3 objects=$4
   local kc=$cp/kubeconfig-$(user_of "$tool")
   case $tool in
-    capstan)
+    capstan | capstan-daemon)
+      # the plain tool never uses a daemon; capstan-daemon only when one runs (else it says so)
+      local use=false
+      [[ $tool == capstan ]] || use=true
       if [[ $step == uninstall ]]; then
-        "$capstan" --kubeconfig "$kc" release uninstall bench -n "$ns" --purge --yes
+        CAPSTAN_DAEMON=$use "$capstan" --kubeconfig "$kc" release uninstall bench -n "$ns" --purge --yes
       else
-        "$capstan" --kubeconfig "$kc" release cast bench -n "$ns" -f "$objects/manifests" --yes
+        CAPSTAN_DAEMON=$use "$capstan" --kubeconfig "$kc" release cast bench -n "$ns" -f "$objects/manifests" --yes
       fi ;;
     helm3 | helm4 | helm4-default)
       local h=$helm_bin/${tool%-default} flags=(--kubeconfig "$kc" -n "$ns")
@@ -211,6 +226,10 @@ gen_dir=$dir/objects
 for tool in $tools; do
   ns=warm-$tool
   admin create namespace "$ns" >/dev/null
+  if [[ $tool == capstan-daemon ]]; then
+    "$capstan" daemon stop >/dev/null
+    "$capstan" daemon start >&2
+  fi
   log "warm-up: $tool"
   step "$tool" install "$ns" "$gen_dir/warm" >/dev/null 2>&1 || { log "warm-up install failed for $tool"; step "$tool" install "$ns" "$gen_dir/warm"; }
   step "$tool" uninstall "$ns" "$gen_dir/warm" >/dev/null 2>&1
@@ -226,6 +245,9 @@ for m in $sizes; do
       for s in install no-op 5-changed uninstall; do
         objects=$gen_dir/m$m-v1
         [[ $s == 5-changed ]] && objects=$gen_dir/m$m-v2
+        if [[ $tool == capstan-daemon ]] && ! "$capstan" daemon status >/dev/null; then
+          log "the Capstan daemon stopped: its log is in ${CAPSTAN_CACHE_DIR:-$HOME/.cache/capstan}/daemon"; exit 1
+        fi
         t0=$(now_us)
         if ! step "$tool" "$s" "$ns" "$objects" >"$dir/last.out" 2>&1; then
           log "$tool $s (M=$m, run $r) failed:"; tail -n 20 "$dir/last.out" >&2; exit 1

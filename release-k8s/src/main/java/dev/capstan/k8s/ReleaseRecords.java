@@ -53,6 +53,14 @@ final class ReleaseRecords {
    */
   static final int CHUNK_BYTES = 1_000_000;
 
+  /**
+   * The page size for listing the latest heads of a namespace: a head that is not superseded is one
+   * per release in the common case, gzipped and small (a few hundred bytes up to the chunk size),
+   * so 500 releases come in one request, not two (a page of exactly 500 carries a continue token
+   * whose next page is empty). Helm lists its records in one unbounded request.
+   */
+  static final int HEADS_PAGE_SIZE = 2000;
+
   /** A label selector that leaves superseded revisions out (for listing the latest ones). */
   static final String NOT_SUPERSEDED = "status!=superseded";
 
@@ -109,7 +117,11 @@ final class ReleaseRecords {
   List<StoredRelease> latestOfEach(String namespace) {
     Map<String, V1Secret> latest = new TreeMap<>();
     for (V1Secret head :
-        secrets.list(namespace, "owner=capstan," + PART + "=head," + NOT_SUPERSEDED, null)) {
+        secrets.list(
+            namespace,
+            "owner=capstan," + PART + "=head," + NOT_SUPERSEDED,
+            null,
+            HEADS_PAGE_SIZE)) {
       String release = label(head, "name");
       V1Secret current = release == null ? null : latest.get(release);
       if (release != null && (current == null || revision(head) > revision(current))) {

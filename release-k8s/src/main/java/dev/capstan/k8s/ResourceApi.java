@@ -97,11 +97,26 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
   /** Every object matching the selectors, in pages of {@value #PAGE_SIZE}, as typed models. */
   List<T> list(
       @Nullable String namespace, @Nullable String labelSelector, @Nullable String fieldSelector) {
+    return list(namespace, labelSelector, fieldSelector, PAGE_SIZE);
+  }
+
+  /**
+   * Every object matching the selectors, in pages of {@code pageSize}, as typed models. A page
+   * filled exactly comes with a continue token even when nothing more matches (the server filters
+   * by label after reading a page's worth), so a caller that expects about N small objects asks for
+   * pages larger than N to make one request.
+   */
+  List<T> list(
+      @Nullable String namespace,
+      @Nullable String labelSelector,
+      @Nullable String fieldSelector,
+      int pageSize) {
     List<T> out = new ArrayList<>();
     pages(
         namespace,
         labelSelector,
         fieldSelector,
+        pageSize,
         options -> scoped(namespace) ? typed.list(namespace, options) : typed.list(options),
         page -> {
           @SuppressWarnings("unchecked")
@@ -123,6 +138,7 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
         namespace,
         labelSelector,
         fieldSelector,
+        PAGE_SIZE,
         options -> scoped(namespace) ? raw.list(namespace, options) : raw.list(options),
         (DynamicKubernetesListObject page) -> {
           for (DynamicKubernetesObject item : page.getItems()) {
@@ -144,6 +160,7 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
         namespace,
         null,
         fieldSelector,
+        PAGE_SIZE,
         options -> scoped(namespace) ? raw.list(namespace, options) : raw.list(options),
         (DynamicKubernetesListObject page) -> {
           for (DynamicKubernetesObject item : page.getItems()) {
@@ -162,11 +179,12 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
       @Nullable String namespace,
       @Nullable String labelSelector,
       @Nullable String fieldSelector,
+      int pageSize,
       Function<ListOptions, KubernetesApiResponse<P>> request,
       Function<P, @Nullable V1ListMeta> consume) {
     String token = null;
     do {
-      ListOptions options = new ListOptions().limit(PAGE_SIZE);
+      ListOptions options = new ListOptions().limit(pageSize);
       if (labelSelector != null) {
         options.setLabelSelector(labelSelector);
       }

@@ -135,6 +135,22 @@ class LatestRecordsIT {
   }
 
   @Test
+  void fiveHundredReleasesAreStillOneList(ControlPlane plane, TestNamespace namespace) {
+    Fixture f = new Fixture(plane, namespace);
+    for (int i = 0; i < 500; i++) {
+      f.store.createRecord(
+          f.release(String.format(Locale.ROOT, "app-%03d", i), 1, ReleaseStatus.DEPLOYED));
+    }
+    f.clients.requests().reset();
+
+    List<StoredRelease> list = f.store.latestRecords(f.ns);
+
+    // a page of exactly 500 would come with a continue token and a second, empty LIST
+    assertThat(f.clients.requests().counts()).containsExactly(entry("LIST secrets", 1L));
+    assertThat(list).hasSize(500);
+  }
+
+  @Test
   void onlyTheNewestRevisionIsDecodedByAListAndByARead(ControlPlane plane, TestNamespace namespace)
       throws ApiException {
     Fixture f = new Fixture(plane, namespace);
