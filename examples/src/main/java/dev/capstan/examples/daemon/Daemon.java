@@ -164,7 +164,8 @@ public final class Daemon implements AutoCloseable {
   }
 
   private void handle(SocketChannel channel) {
-    try (FrameChannel frames = new FrameChannel(channel)) {
+    try (channel;
+        FrameChannel frames = new FrameChannel(channel)) {
       Request request = Request.read(frames);
       if (request.problem != null) {
         frames.write('2', "capstan daemon: " + request.problem + "\n");
@@ -181,6 +182,9 @@ public final class Daemon implements AutoCloseable {
       }
     } catch (IOException | RuntimeException e) {
       System.err.println("capstan daemon: a client's connection failed: " + e);
+    } catch (Error e) { // the daemon itself is broken (e.g. its jar went): clients go elsewhere
+      System.err.println("capstan daemon: stopping after an error: " + e);
+      close();
     }
   }
 
