@@ -81,6 +81,7 @@ public final class ReleaseController {
   private final dev.capstan.common.Backoff leasePoll;
   private final ReleaseListener listener;
   private final int parallelism;
+  private final int deleteParallelism;
   private final String holder;
   private final Supplier<String> ids;
 
@@ -103,6 +104,10 @@ public final class ReleaseController {
     this.leasePoll = b.leasePoll;
     this.listener = b.listener;
     this.parallelism = b.parallelism;
+    this.deleteParallelism =
+        b.deleteParallelism != null
+            ? b.deleteParallelism
+            : b.parallelism == 1 ? 1 : Math.max(b.parallelism, DEFAULT_DELETE_PARALLELISM);
     this.holder = b.holder;
     this.ids = b.ids;
   }
@@ -902,6 +907,7 @@ public final class ReleaseController {
           live,
           pending.identity(),
           parallelism,
+          deleteParallelism,
           spec.options().timeout(),
           lease,
           ReleaseController.this::emit,
@@ -1163,7 +1169,7 @@ public final class ReleaseController {
         failedAt.set(null);
         Parallel.forEach(
             rank,
-            parallelism,
+            deleteParallelism,
             "capstan-uninstall",
             "uninstalling " + release,
             ref -> {
@@ -1366,6 +1372,18 @@ public final class ReleaseController {
    */
   public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(DEFAULT_LEASE_SECONDS);
 
+  /**
+   * The default number of deletes (or un-stamps) of one rank in flight at once in an uninstall and
+   * a cast's prune (see {@link Builder#deleteParallelism}). Higher than the write parallelism: a
+   * delete carries no body, and the API server spends no admission, defaulting or field management
+   * on it, but it does wait on its own work (a Service's delete, ~70 ms on kube-apiserver 1.36,
+   * releases its IP and ports), so deletes one after the other in small groups leave the server
+   * idle; Helm sends a kind's deletes all at once. 64 keeps a rank of hundreds of objects within a
+   * few round trips and far from an API server's limits (250 HTTP/2 streams per connection; API
+   * priority and fairness queues what exceeds a client's share).
+   */
+  public static final int DEFAULT_DELETE_PARALLELISM = 64;
+
   /** This machine's name, read once without a DNS lookup (which may stall for seconds). */
   private static final String HOST = hostName();
 
@@ -1410,6 +1428,7 @@ public final class ReleaseController {
     private dev.capstan.common.Backoff leasePoll = LeaseKeeper.POLL;
     private ReleaseListener listener = ReleaseListener.none();
     private int parallelism = 4;
+    private @Nullable Integer deleteParallelism;
     private String holder = defaultHolder();
     private Supplier<String> ids = () -> UUID.randomUUID().toString();
 
@@ -1499,6 +1518,22 @@ public final class ReleaseController {
         throw new IllegalArgumentException("parallelism must be at least 1: " + parallelism);
       }
       this.parallelism = parallelism;
+      return this;
+    }
+
+    /**
+     * How many objects of one rank to delete (or un-stamp) at once in an uninstall and a cast's
+     * prune, at least 1. Default: {@value #DEFAULT_DELETE_PARALLELISM}, or the write {@linkplain
+     * #parallelism parallelism} when that is 1 (one request at a time) or higher. Ranks still go
+     * one after the other in reverse apply order, each delete still carries the observed uid and
+     * resourceVersion: only the objects of one rank go out together.
+     */
+    public Builder deleteParallelism(int deleteParallelism) {
+      if (deleteParallelism < 1) {
+        throw new IllegalArgumentException(
+            "deleteParallelism must be at least 1: " + deleteParallelism);
+      }
+      this.deleteParallelism = deleteParallelism;
       return this;
     }
 
