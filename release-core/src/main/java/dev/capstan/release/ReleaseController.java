@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.capstan.common.Sleeper;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.event.ReleaseListener;
+import dev.capstan.release.internal.DaemonThreads;
 import dev.capstan.release.model.DesiredResource;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
@@ -1140,6 +1141,21 @@ public final class ReleaseController {
       }
       return new UninstallResult(latest, List.of(), List.of(), false);
     }
+    // The observation runs while the record is saved UNINSTALLING (nothing is deleted before
+    // both are done): on Kubernetes each is a request plus a few hundred ms of decoding.
+    CompletableFuture<LiveState> observing = new CompletableFuture<>();
+    DaemonThreads.named("capstan-observe")
+        .newThread(
+            () -> {
+              try {
+                observing.complete(
+                    ports.observe(
+                        Planner.names(latest.owns().stream().map(OwnedResource::ref).toList())));
+              } catch (RuntimeException | Error e) {
+                observing.completeExceptionally(e);
+              }
+            })
+        .start();
     Release uninstalling =
         latest
             .withStatus(ReleaseStatus.UNINSTALLING, clock.instant())
@@ -1152,8 +1168,7 @@ public final class ReleaseController {
     Set<ResourceRef> retained = Collections.synchronizedSet(new TreeSet<>(uninstalling.retained()));
     Set<ResourceRef> deleted = ConcurrentHashMap.newKeySet();
     Set<ResourceRef> kept = ConcurrentHashMap.newKeySet();
-    LiveState live =
-        ports.observe(Planner.names(uninstalling.owns().stream().map(OwnedResource::ref).toList()));
+    LiveState live = awaitObservation(observing, release);
     // One rank at a time in reverse apply order; the objects of a rank in parallel, each written
     // on what the observation returned (uid and resourceVersion preconditions, no read first).
     Map<Integer, List<ResourceRef>> ranks = new LinkedHashMap<>();
@@ -1284,6 +1299,24 @@ public final class ReleaseController {
       throw new ReleaseException(reason, e);
     }
     emit(new ReleaseEvent.Done(release, ref, action));
+  }
+
+  private static LiveState awaitObservation(
+      CompletableFuture<LiveState> observing, String release) {
+    try {
+      return observing.get();
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw new ReleaseException("observing " + release + " failed", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ReleaseException("interrupted while observing " + release, e);
+    }
   }
 
   private void purge(String namespace, String name, LeaseKeeper lease) {
