@@ -45,6 +45,7 @@ final class CastExecution {
   private final LiveState live;
   private final ReleaseIdentity identity;
   private final int parallelism;
+  private final int deleteParallelism;
   private final Duration timeout;
   private final LeaseKeeper lease;
   private final Consumer<ReleaseEvent> events;
@@ -73,6 +74,7 @@ final class CastExecution {
       LiveState live,
       ReleaseIdentity identity,
       int parallelism,
+      int deleteParallelism,
       Duration timeout,
       LeaseKeeper lease,
       Consumer<ReleaseEvent> events,
@@ -84,6 +86,7 @@ final class CastExecution {
     this.live = live;
     this.identity = identity;
     this.parallelism = parallelism;
+    this.deleteParallelism = deleteParallelism;
     this.timeout = timeout;
     this.lease = lease;
     this.events = events;
@@ -141,7 +144,8 @@ final class CastExecution {
       verify(toVerify.getOrDefault(wave.getKey(), List.of()), deadline);
     }
 
-    // Removals in the plan's order (reverse rank), one rank at a time, its objects in parallel.
+    // Removals in the plan's order (reverse rank), one rank at a time, its objects in parallel
+    // (at the delete parallelism: deletes are cheap for the API server).
     Map<Integer, List<PlannedChange>> removals = new LinkedHashMap<>();
     for (PlannedChange c : plan.changes()) {
       if (c.action() == Action.PRUNE || c.action() == Action.RETAIN) {
@@ -150,7 +154,8 @@ final class CastExecution {
     }
     for (List<PlannedChange> group : removals.values()) {
       lease.checkHeld();
-      runGroup(group, this::remove);
+      Parallel.forEach(
+          group, deleteParallelism, "capstan-prune", "pruning " + release, this::remove);
     }
   }
 

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.capstan.common.Sleeper;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.event.ReleaseListener;
+import dev.capstan.release.internal.DaemonThreads;
 import dev.capstan.release.model.DesiredResource;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
@@ -81,6 +82,7 @@ public final class ReleaseController {
   private final dev.capstan.common.Backoff leasePoll;
   private final ReleaseListener listener;
   private final int parallelism;
+  private final int deleteParallelism;
   private final String holder;
   private final Supplier<String> ids;
 
@@ -103,6 +105,10 @@ public final class ReleaseController {
     this.leasePoll = b.leasePoll;
     this.listener = b.listener;
     this.parallelism = b.parallelism;
+    this.deleteParallelism =
+        b.deleteParallelism != null
+            ? b.deleteParallelism
+            : b.parallelism == 1 ? 1 : Math.max(b.parallelism, DEFAULT_DELETE_PARALLELISM);
     this.holder = b.holder;
     this.ids = b.ids;
   }
@@ -902,6 +908,7 @@ public final class ReleaseController {
           live,
           pending.identity(),
           parallelism,
+          deleteParallelism,
           spec.options().timeout(),
           lease,
           ReleaseController.this::emit,
@@ -1134,6 +1141,21 @@ public final class ReleaseController {
       }
       return new UninstallResult(latest, List.of(), List.of(), false);
     }
+    // The observation runs while the record is saved UNINSTALLING (nothing is deleted before
+    // both are done): on Kubernetes each is a request plus a few hundred ms of decoding.
+    CompletableFuture<LiveState> observing = new CompletableFuture<>();
+    DaemonThreads.named("capstan-observe")
+        .newThread(
+            () -> {
+              try {
+                observing.complete(
+                    ports.observe(
+                        Planner.names(latest.owns().stream().map(OwnedResource::ref).toList())));
+              } catch (RuntimeException | Error e) {
+                observing.completeExceptionally(e);
+              }
+            })
+        .start();
     Release uninstalling =
         latest
             .withStatus(ReleaseStatus.UNINSTALLING, clock.instant())
@@ -1146,8 +1168,7 @@ public final class ReleaseController {
     Set<ResourceRef> retained = Collections.synchronizedSet(new TreeSet<>(uninstalling.retained()));
     Set<ResourceRef> deleted = ConcurrentHashMap.newKeySet();
     Set<ResourceRef> kept = ConcurrentHashMap.newKeySet();
-    LiveState live =
-        ports.observe(Planner.names(uninstalling.owns().stream().map(OwnedResource::ref).toList()));
+    LiveState live = awaitObservation(observing, release);
     // One rank at a time in reverse apply order; the objects of a rank in parallel, each written
     // on what the observation returned (uid and resourceVersion preconditions, no read first).
     Map<Integer, List<ResourceRef>> ranks = new LinkedHashMap<>();
@@ -1163,7 +1184,7 @@ public final class ReleaseController {
         failedAt.set(null);
         Parallel.forEach(
             rank,
-            parallelism,
+            deleteParallelism,
             "capstan-uninstall",
             "uninstalling " + release,
             ref -> {
@@ -1280,6 +1301,24 @@ public final class ReleaseController {
     emit(new ReleaseEvent.Done(release, ref, action));
   }
 
+  private static LiveState awaitObservation(
+      CompletableFuture<LiveState> observing, String release) {
+    try {
+      return observing.get();
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw new ReleaseException("observing " + release + " failed", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ReleaseException("interrupted while observing " + release, e);
+    }
+  }
+
   private void purge(String namespace, String name, LeaseKeeper lease) {
     store.deleteRecords(namespace, name);
     lease.forgetOnClose();
@@ -1366,6 +1405,21 @@ public final class ReleaseController {
    */
   public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(DEFAULT_LEASE_SECONDS);
 
+  /**
+   * The default number of deletes (or un-stamps) of one rank in flight at once in an uninstall and
+   * a cast's prune (see {@link Builder#deleteParallelism}). Higher than the write parallelism: a
+   * delete carries no body, and the API server spends no admission, defaulting or field management
+   * on it, but it does wait on its own work (a Service's delete, ~70 ms on kube-apiserver 1.36,
+   * releases its IP and ports), so small groups of deletes leave an API server with CPU to spare
+   * waiting; Helm sends a kind's deletes all at once. 64 keeps a rank of hundreds of objects within
+   * a few round trips and far from an API server's limits (250 HTTP/2 streams per connection; API
+   * priority and fairness queues what exceeds a client's share). Client-java's requests are
+   * synchronous calls, which OkHttp's dispatcher limits (64, 5 per host) do not bound, and it has
+   * no client-side rate limiter: the width reaches the server. Where the server's CPU is the limit,
+   * a wider delete only queues longer (README, "Side by side with Helm and kubectl").
+   */
+  public static final int DEFAULT_DELETE_PARALLELISM = 64;
+
   /** This machine's name, read once without a DNS lookup (which may stall for seconds). */
   private static final String HOST = hostName();
 
@@ -1410,6 +1464,7 @@ public final class ReleaseController {
     private dev.capstan.common.Backoff leasePoll = LeaseKeeper.POLL;
     private ReleaseListener listener = ReleaseListener.none();
     private int parallelism = 4;
+    private @Nullable Integer deleteParallelism;
     private String holder = defaultHolder();
     private Supplier<String> ids = () -> UUID.randomUUID().toString();
 
@@ -1499,6 +1554,22 @@ public final class ReleaseController {
         throw new IllegalArgumentException("parallelism must be at least 1: " + parallelism);
       }
       this.parallelism = parallelism;
+      return this;
+    }
+
+    /**
+     * How many objects of one rank to delete (or un-stamp) at once in an uninstall and a cast's
+     * prune, at least 1. Default: {@value #DEFAULT_DELETE_PARALLELISM}, or the write {@linkplain
+     * #parallelism parallelism} when that is 1 (one request at a time) or higher. Ranks still go
+     * one after the other in reverse apply order, each delete still carries the observed uid and
+     * resourceVersion: only the objects of one rank go out together.
+     */
+    public Builder deleteParallelism(int deleteParallelism) {
+      if (deleteParallelism < 1) {
+        throw new IllegalArgumentException(
+            "deleteParallelism must be at least 1: " + deleteParallelism);
+      }
+      this.deleteParallelism = deleteParallelism;
       return this;
     }
 

@@ -191,6 +191,8 @@ class ValidationTest {
     var b = ReleaseController.builder(h.cluster, h.cluster);
     assertThatThrownBy(() -> b.maxHistory(0)).hasMessage("maxHistory must be at least 1: 0");
     assertThatThrownBy(() -> b.parallelism(0)).hasMessage("parallelism must be at least 1: 0");
+    assertThatThrownBy(() -> b.deleteParallelism(0))
+        .hasMessage("deleteParallelism must be at least 1: 0");
     assertThatThrownBy(() -> b.leaseDuration(java.time.Duration.ofMillis(10)))
         .hasMessage("leaseDuration must be at least 1 second: PT0.01S");
   }

@@ -33,11 +33,18 @@ import org.jspecify.annotations.Nullable;
  * HealthRules} (kstatus semantics). Kinds without a rule are healthy at once, with no request. For
  * the others, per kind and namespace: one LIST decides at once when everything is already healthy
  * (the usual case for a cast that changed little); otherwise a WATCH of that kind and namespace,
- * plus, in a namespace with a workload still in progress, a WATCH of its pods (and of its
- * ReplicaSets when a Deployment is among them, to know the current revision's pods) until every
- * object is current, one failed, or the time is up. A workload's pods are those it owns (a
- * Deployment's: those of the ReplicaSet of its current revision), so old pods of a crashing
- * revision never fail the rollout that replaces them.
+ * plus, in a namespace with a workload still in progress, a WATCH of its pods, until every object
+ * is current, one failed, or the time is up. A workload's pods are those it owns (a Deployment's:
+ * those of the ReplicaSet of its current revision), so old pods of a crashing revision never fail
+ * the rollout that replaces them.
+ *
+ * <p>A Deployment is judged from its own status ({@code observedGeneration}, updated and available
+ * replicas, conditions, as {@code kubectl rollout status} does); its pods only add the reason to
+ * fail early. So the WATCH of the ReplicaSets, needed to tell a pod of the current revision from an
+ * old one, opens only once a pod in the namespace {@linkplain HealthRules#podCannotBecomeReady
+ * cannot become ready} while a Deployment there is in progress: a rollout that goes well costs a
+ * LIST and a WATCH of the Deployments and a WATCH of the pods (the ReplicaSets' initial events,
+ * when their watch does open, come before any verdict that needs them).
  */
 final class HealthWatch {
   private static final int MAX_WATCH_SECONDS = 300;
@@ -124,6 +131,7 @@ final class HealthWatch {
       }
     }
     Set<String> podNamespaces = new TreeSet<>();
+    // namespaces with a Deployment in progress: their ReplicaSets are watched once a pod fails
     Set<String> rsNamespaces = new TreeSet<>();
     for (ResourceRef ref : state.pending()) {
       String key = ref.kind().group() + "/" + ref.kind().kind();
@@ -136,11 +144,6 @@ final class HealthWatch {
     }
     for (String ns : podNamespaces) {
       loops.add(new WatchLoop("pods", apis.api(DynamicApis.PODS), ns, null, deadline, events));
-    }
-    for (String ns : rsNamespaces) {
-      loops.add(
-          new WatchLoop(
-              "replicasets", apis.api(DynamicApis.REPLICA_SETS), ns, null, deadline, events));
     }
     loops.forEach(WatchLoop::start);
     try {
@@ -157,7 +160,17 @@ final class HealthWatch {
           if (e instanceof RuntimeException failure) {
             throw failure;
           }
-          state.apply((Event) e);
+          Event event = (Event) e;
+          state.apply(event);
+          String ns = replicaSetsNeeded(event, rsNamespaces);
+          if (ns != null) {
+            rsNamespaces.remove(ns);
+            WatchLoop rs =
+                new WatchLoop(
+                    "replicasets", apis.api(DynamicApis.REPLICA_SETS), ns, null, deadline, events);
+            loops.add(rs);
+            rs.start();
+          }
         }
         verdict = state.evaluate();
         if (verdict != null) {
@@ -178,6 +191,22 @@ final class HealthWatch {
       loops.forEach(WatchLoop::stop);
     }
     return Readiness.timedOut(state.pending(), timeout);
+  }
+
+  /**
+   * The namespace whose ReplicaSets must be watched now: the pod of {@code event} cannot become
+   * ready and its namespace has a Deployment in progress whose ReplicaSets are not yet watched.
+   */
+  private static @Nullable String replicaSetsNeeded(Event event, Set<String> unwatched) {
+    if (!event.stream().equals("pods") || event.type().equals("DELETED")) {
+      return null;
+    }
+    String ns = JsonTrees.text(event.object(), "metadata", "namespace");
+    return ns != null
+            && unwatched.contains(ns)
+            && HealthRules.podCannotBecomeReady(JsonTrees.toJava(event.object()))
+        ? ns
+        : null;
   }
 
   /** What the wait has seen. */

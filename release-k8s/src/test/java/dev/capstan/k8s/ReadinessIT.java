@@ -63,9 +63,13 @@ class ReadinessIT {
     Readiness readiness = cluster.orchestrator.awaitReady(web(ns), PATIENT);
 
     assertThat(readiness).isEqualTo(Readiness.ready());
-    assertThat(cluster.requests().count("LIST deployments")).isEqualTo(1);
-    assertThat(cluster.requests().count("WATCH deployments")).isGreaterThanOrEqualTo(1);
-    assertThat(cluster.requests().count("GET deployments")).isZero(); // no polling
+    // judged from the Deployment's status; its pods are watched for a reason to fail early, its
+    // ReplicaSets only once a pod cannot become ready; no polling
+    assertThat(cluster.requests().counts())
+        .containsExactly(
+            Map.entry("LIST deployments", 1L),
+            Map.entry("WATCH deployments", 1L),
+            Map.entry("WATCH pods", 1L));
 
     cluster.requests().reset();
     assertThat(cluster.orchestrator.awaitReady(web(ns), PATIENT)).isEqualTo(Readiness.ready());
@@ -82,6 +86,7 @@ class ReadinessIT {
         ReleaseSpec.of(ns, "app", payloads)
             .withOptions(dev.capstan.release.model.ReleaseOptions.defaults().withTimeout(PATIENT));
 
+    cluster.requests().reset();
     CastFailedException failed =
         catchThrowableOfType(CastFailedException.class, () -> controller.cast(spec, payloads));
 
@@ -94,6 +99,9 @@ class ReadinessIT {
                 + ns
                 + "/web: pod web-")
         .contains(": container web: ImagePullBackOff");
+    // the failing pod is told apart from older revisions' by the ReplicaSets: watched from then on
+    assertThat(cluster.requests().count("WATCH pods")).isEqualTo(1);
+    assertThat(cluster.requests().count("WATCH replicasets")).isEqualTo(1);
   }
 
   @Test

@@ -100,6 +100,15 @@ final class ReleaseCommand implements Runnable {
                 + ").")
     int parallelism = DEFAULT_PARALLELISM;
 
+    @Option(
+        names = "--delete-parallelism",
+        paramLabel = "N",
+        description =
+            "How many objects of one rank to delete at once in an uninstall or prune (default: "
+                + ReleaseController.DEFAULT_DELETE_PARALLELISM
+                + "; 1 with --parallelism 1).")
+    @Nullable Integer deleteParallelism;
+
     String namespaceOr(String fallback) {
       return namespace == null ? fallback : namespace;
     }
@@ -205,11 +214,18 @@ final class ReleaseCommand implements Runnable {
         throw new IllegalArgumentException(
             "--parallelism must be at least 1: " + common.parallelism);
       }
+      if (common.deleteParallelism != null && common.deleteParallelism < 1) {
+        throw new IllegalArgumentException(
+            "--delete-parallelism must be at least 1: " + common.deleteParallelism);
+      }
       try (Target target = parent().root().target()) {
         ReleaseController.Builder builder =
             ReleaseController.builder(target.orchestrator(), target.store())
                 .listener(this::progress)
                 .parallelism(common.parallelism);
+        if (common.deleteParallelism != null) {
+          builder.deleteParallelism(common.deleteParallelism);
+        }
         if (leaseDuration != null) {
           builder.leaseDuration(leaseDuration);
         }

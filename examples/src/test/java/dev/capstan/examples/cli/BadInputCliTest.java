@@ -66,6 +66,15 @@ class BadInputCliTest {
   }
 
   @Test
+  void aDeleteParallelismBelowOneIsRefusedWithExitCode2NamingTheFlag() {
+    assertThat(
+            run("release", "uninstall", "web", "-n", "demo", "--delete-parallelism", "0", "--yes"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err).isEqualTo("capstan: --delete-parallelism must be at least 1: 0\n");
+    assertNothingWritten();
+  }
+
+  @Test
   @EnabledOnOs(OS.LINUX)
   void devZeroIsRefusedWithExitCode2WithinASecond() {
     assertThat(timed("release", "cast", "-f", "/dev/zero", "--yes")).isEqualTo(ExitCode.INVALID);

@@ -151,6 +151,19 @@ public final class HealthRules {
     };
   }
 
+  /**
+   * Whether a pod cannot become ready by waiting: a container (init containers first) waiting in a
+   * crash loop, an image pull back-off or a container configuration error, or the pod
+   * unschedulable. These are the pods {@link #of} fails a workload on; a caller that must first
+   * find out which workload revision owns a pod (a Deployment's pods are its ReplicaSets') needs to
+   * only for such a pod.
+   *
+   * @param pod the pod as read from the API server
+   */
+  public static boolean podCannotBecomeReady(Map<String, Object> pod) {
+    return PodDiagnosis.failure(requireNonNull(pod, "pod")) != null;
+  }
+
   private static Health generic(Subject s, List<Condition> conditions) {
     for (String type : List.of("Ready", "Available")) {
       Condition c = Condition.find(conditions, type);

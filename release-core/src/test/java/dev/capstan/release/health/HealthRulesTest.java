@@ -226,4 +226,55 @@ class HealthRulesTest {
     assertThat(HealthRules.of(deployment, List.of()))
         .isEqualTo(Health.inProgress("Deployment shop/web: 1 of 3 updated replicas are available"));
   }
+
+  private static Map<String, Object> pod(String field, List<Map<String, Object>> status) {
+    return Map.of(
+        "apiVersion",
+        "v1",
+        "kind",
+        "Pod",
+        "metadata",
+        Map.of("name", "web-1", "namespace", "shop"),
+        "status",
+        Map.of(field, status));
+  }
+
+  private static Map<String, Object> waiting(String reason) {
+    return Map.of("name", "web", "state", Map.of("waiting", Map.of("reason", reason)));
+  }
+
+  @ParameterizedTest(name = "{0} {1}: {2}")
+  @CsvSource({
+    "containerStatuses, CrashLoopBackOff, true",
+    "containerStatuses, ImagePullBackOff, true",
+    "containerStatuses, ErrImagePull, true",
+    "containerStatuses, CreateContainerConfigError, true",
+    "initContainerStatuses, CrashLoopBackOff, true",
+    "containerStatuses, ContainerCreating, false",
+    "containerStatuses, PodInitializing, false",
+  })
+  void tellsAPodThatCannotBecomeReadyByItsWaitingContainers(
+      String field, String reason, boolean cannot) {
+    assertThat(HealthRules.podCannotBecomeReady(pod(field, List.of(waiting(reason)))))
+        .isEqualTo(cannot);
+  }
+
+  @Test
+  void anUnschedulablePodCannotBecomeReadyARunningOneCan() {
+    Map<String, Object> unschedulable =
+        pod(
+            "conditions",
+            List.of(
+                Map.of(
+                    "type", "PodScheduled",
+                    "status", "False",
+                    "reason", "Unschedulable",
+                    "message", "0/4 nodes are available")));
+    Map<String, Object> running =
+        pod(
+            "containerStatuses",
+            List.of(Map.of("name", "web", "ready", true, "state", Map.of("running", Map.of()))));
+    assertThat(HealthRules.podCannotBecomeReady(unschedulable)).isTrue();
+    assertThat(HealthRules.podCannotBecomeReady(running)).isFalse();
+  }
 }
