@@ -208,6 +208,7 @@ public final class Daemon implements AutoCloseable {
       frames.write('B', "");
       return;
     }
+    int code;
     try {
       BlockingQueue<Optional<String>> typed = new LinkedBlockingQueue<>();
       AtomicBoolean finished = new AtomicBoolean();
@@ -220,16 +221,16 @@ public final class Daemon implements AutoCloseable {
           request.interactive ? new Remote(frames, typed, out, err) : Terminal.none();
       Map<String, String> env = request.env;
       Cli cli = new Cli(out, err, terminal, env::get, request.workDir, connections);
-      int code = cli.run(request.args.toArray(String[]::new));
+      code = cli.run(request.args.toArray(String[]::new));
       out.flush();
       err.flush();
       finished.set(true);
-      frames.write('X', Integer.toString(code));
     } finally {
       served.incrementAndGet();
       lastActivityNanos = nanoTime.getAsLong();
-      busy.set(false);
+      busy.set(false); // before the exit code: the client's next command must find the daemon free
     }
+    frames.write('X', Integer.toString(code));
   }
 
   private void readAnswers(
