@@ -66,6 +66,25 @@ class DaemonOnKubernetesIT {
     run(Map.of(), "daemon", "stop");
   }
 
+  /** {@code release cast app -n NS -f manifests --yes} on the control plane, then {@code more}. */
+  private static String[] castApp(String kubeconfig, TestNamespace ns, String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--kubeconfig",
+                kubeconfig,
+                "release",
+                "cast",
+                "app",
+                "-n",
+                ns.name(),
+                "-f",
+                "manifests",
+                "--yes"));
+    args.addAll(List.of(more));
+    return args.toArray(String[]::new);
+  }
+
   private static long pid(String started) {
     Matcher m = Pattern.compile("started, pid (\\d+);").matcher(started);
     assertThat(m.find()).as(started).isTrue();
@@ -93,19 +112,7 @@ class DaemonOnKubernetesIT {
     pid(started.out());
     manifests("a", "b");
 
-    Ran cast =
-        run(
-            Map.of(),
-            "--kubeconfig",
-            kubeconfig,
-            "release",
-            "cast",
-            "app",
-            "-n",
-            ns.name(),
-            "-f",
-            "manifests",
-            "--yes");
+    Ran cast = run(Map.of(), castApp(kubeconfig, ns));
     assertThat(cast.exit()).as(cast.err()).isZero();
     assertThat(cast.err())
         .contains("capstan: " + ns.name() + "/app: recorded revision 1 as deployed");
@@ -144,22 +151,7 @@ class DaemonOnKubernetesIT {
     Map<String, String> hold = new HashMap<>(Map.of("CAPSTAN_TEST_HOLD_AFTER_WRITES", "1"));
 
     Process caster =
-        start(
-            hold,
-            "--kubeconfig",
-            kubeconfig,
-            "release",
-            "cast",
-            "app",
-            "-n",
-            ns.name(),
-            "-f",
-            "manifests",
-            "--yes",
-            "--lease-duration",
-            "5s",
-            "--parallelism",
-            "1");
+        start(hold, castApp(kubeconfig, ns, "--lease-duration", "5s", "--parallelism", "1"));
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (!Files.readString(work.resolve("err.txt"), UTF_8).contains("test hold after 1 writes")) {
       assertThat(System.nanoTime()).as("the cast reached its first write").isLessThan(deadline);
@@ -183,20 +175,7 @@ class DaemonOnKubernetesIT {
             .get(0);
     assertThat(lease.getSpec().getHolderIdentity()).isNotBlank();
 
-    Ran next =
-        run(
-            Map.of(),
-            "--kubeconfig",
-            kubeconfig,
-            "release",
-            "cast",
-            "app",
-            "-n",
-            ns.name(),
-            "-f",
-            "manifests",
-            "--yes",
-            "--wait");
+    Ran next = run(Map.of(), castApp(kubeconfig, ns, "--wait"));
     assertThat(next.exit()).as(next.err()).isZero();
     assertThat(configMaps(plane, ns)).containsExactly("a", "b", "c");
     assertThat(
