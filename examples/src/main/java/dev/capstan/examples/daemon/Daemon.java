@@ -142,6 +142,16 @@ public final class Daemon implements AutoCloseable {
     stopped.await();
   }
 
+  /**
+   * Waits until no command runs: a daemon stopped while it runs one lets it end (a stop request is
+   * not a kill); nothing new starts once it has stopped serving.
+   */
+  public void awaitIdle() throws InterruptedException {
+    while (busy.get()) {
+      Thread.sleep(20);
+    }
+  }
+
   /** How many commands the daemon has run. */
   public long served() {
     return served.get();
@@ -174,7 +184,11 @@ public final class Daemon implements AutoCloseable {
         frames.write('1', status());
         frames.write('X', "0");
       } else if (request.kind == 'Q') {
-        frames.write('1', "capstan daemon: stopped (" + served.get() + " commands run)\n");
+        frames.write(
+            '1',
+            busy.get()
+                ? "capstan daemon: stopping once the command it runs ends\n"
+                : "capstan daemon: stopped (" + served.get() + " commands run)\n");
         frames.write('X', "0");
         close();
       } else {
@@ -257,7 +271,10 @@ public final class Daemon implements AutoCloseable {
     }
   }
 
-  /** Stops serving: the socket file goes, and kept Kubernetes connections close. */
+  /**
+   * Stops serving: the socket file goes; a command that runs goes on ({@link #awaitIdle}). The kept
+   * Kubernetes connections are the caller's to close, once it is idle.
+   */
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) {
@@ -269,9 +286,6 @@ public final class Daemon implements AutoCloseable {
     } catch (IOException e) {
       System.err.println("capstan daemon: closing " + socket + ": " + e);
     } finally {
-      if (connections instanceof CachedKubeConnections cached) {
-        cached.closeAll();
-      }
       stopped.countDown();
     }
   }

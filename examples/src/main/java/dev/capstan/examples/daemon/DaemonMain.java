@@ -49,13 +49,14 @@ public final class DaemonMain {
     System.err.println(
         "capstan daemon: warmed up in " + (System.nanoTime() - warm) / 1_000_000 + " ms");
     Path bound = socket;
+    CachedKubeConnections connections = new CachedKubeConnections();
     Daemon daemon;
     try {
       daemon =
           Daemon.bind(
               socket,
               Duration.ofSeconds(idleSeconds),
-              new CachedKubeConnections(),
+              connections,
               () -> abandon(bound),
               System::nanoTime);
     } catch (IOException | RuntimeException e) {
@@ -66,6 +67,12 @@ public final class DaemonMain {
     System.err.println(
         "capstan daemon: pid " + ProcessHandle.current().pid() + " listening on " + socket);
     daemon.serve();
+    try {
+      daemon.awaitIdle();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    connections.closeAll();
     System.err.println("capstan daemon: stopped after " + daemon.served() + " commands");
     Runtime.getRuntime().halt(0);
   }

@@ -308,6 +308,39 @@ class DaemonTest {
   }
 
   @Test
+  void aStopRequestLetsTheRunningCommandEnd() throws Exception {
+    assertThat(
+            client(env, false, List.of(), "release", "cast", "-f", "web-v1.yaml", "--yes").exit())
+        .isZero();
+    FrameChannel frames = new FrameChannel(SocketChannel.open(UnixDomainSocketAddress.of(socket)));
+    frames.write('V', "1");
+    frames.write('D', dir.toString());
+    frames.write('T', "1");
+    for (String arg : List.of("release", "uninstall", "web", "-n", "demo")) {
+      frames.write('A', arg);
+    }
+    frames.write('R', "");
+    Frame question;
+    do {
+      question = frames.read();
+    } while (question != null && question.type() != '?');
+    assertThat(question).isNotNull();
+
+    assertThat(control('Q').out())
+        .isEqualTo("capstan daemon: stopping once the command it runs ends\n");
+    daemon().awaitStopped();
+    assertThat(socket).doesNotExist();
+
+    frames.write('L', "yes");
+    Seen uninstall = seen(frames, List.of());
+    frames.close();
+    daemon().awaitIdle();
+    assertThat(uninstall.exit()).isZero();
+    assertThat(abandoned.getCount()).isEqualTo(1);
+    assertThat(daemon().served()).isEqualTo(2);
+  }
+
+  @Test
   void theSocketIsThisUsersAloneAndASecondDaemonIsRefused() throws IOException {
     assertThat(Files.getPosixFilePermissions(socket))
         .isEqualTo(PosixFilePermissions.fromString("rw-------"));
