@@ -100,23 +100,13 @@ final class CapstanCommand implements Runnable {
     }
     if (storeUrl != null) {
       DatabaseStore.checkUrl(storeUrl);
-      KubernetesTarget cluster =
-          KubernetesTarget.open(
-              kubeconfig == null ? null : cli.resolve(kubeconfig),
-              context,
-              cli.env().apply("KUBECONFIG"),
-              cli.connections());
       return new DatabaseTarget(
-          cluster,
+          kubernetes(),
           DatabaseStore.open(storeUrl, storeMigrate, cli.err()),
           DatabaseStore.redact(storeUrl));
     }
     if (kubeconfig != null || context != null) {
-      return KubernetesTarget.open(
-          kubeconfig == null ? null : cli.resolve(kubeconfig),
-          context,
-          cli.env().apply("KUBECONFIG"),
-          cli.connections());
+      return kubernetes();
     }
     Path file = state;
     if (file == null) {
@@ -127,6 +117,15 @@ final class CapstanCommand implements Runnable {
               : Path.of(fromEnv);
     }
     return InMemoryTarget.open(cli.resolve(file));
+  }
+
+  /** The Kubernetes cluster of {@code --kubeconfig} (else $KUBECONFIG) and {@code --context}. */
+  private KubernetesTarget kubernetes() {
+    return KubernetesTarget.open(
+        kubeconfig == null ? null : cli.resolve(kubeconfig),
+        context,
+        cli.env().apply("KUBECONFIG"),
+        cli.connections());
   }
 
   /** {@code capstan demo}: both demos on fresh in-memory clusters (no state file is used). */

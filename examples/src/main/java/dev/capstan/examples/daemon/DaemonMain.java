@@ -123,7 +123,7 @@ public final class DaemonMain {
         apiVersion: v1
         kind: ConfigMap
         metadata: {name: warm-settings}
-        data: {version: "V"}
+        data: {version: "%1$s"}
         ---
         apiVersion: apps/v1
         kind: Deployment
@@ -136,7 +136,7 @@ public final class DaemonMain {
             spec:
               containers:
               - name: warm
-                image: registry.example/warm:V
+                image: registry.example/warm:%1$s
                 envFrom: [{configMapRef: {name: warm-settings}}]
         ---
         apiVersion: v1
@@ -146,7 +146,7 @@ public final class DaemonMain {
           selector: {app: warm}
           ports: [{port: 80}]
         """
-        .replace("V", version);
+        .formatted(version);
   }
 
   private static void delete(Path dir) {

@@ -78,20 +78,37 @@ class DaemonTest {
   private Seen client(
       Map<String, String> env, boolean interactive, List<String> answers, String... args)
       throws IOException {
-    try (FrameChannel frames =
-        new FrameChannel(SocketChannel.open(UnixDomainSocketAddress.of(socket)))) {
-      frames.write('V', "1");
-      frames.write('D', dir.toString());
-      for (Map.Entry<String, String> e : new TreeMap<>(env).entrySet()) {
-        frames.write('E', e.getKey() + "=" + e.getValue());
-      }
-      frames.write('T', interactive ? "1" : "0");
-      for (String arg : args) {
-        frames.write('A', arg);
-      }
-      frames.write('R', "");
+    try (FrameChannel frames = request(env, interactive, args)) {
       return seen(frames, new ArrayList<>(answers));
     }
+  }
+
+  /** Connects and sends a command, as the launcher's client does. */
+  private FrameChannel request(Map<String, String> env, boolean interactive, String... args)
+      throws IOException {
+    FrameChannel frames = new FrameChannel(SocketChannel.open(UnixDomainSocketAddress.of(socket)));
+    frames.write('V', "1");
+    frames.write('D', dir.toString());
+    for (Map.Entry<String, String> e : new TreeMap<>(env).entrySet()) {
+      frames.write('E', e.getKey() + "=" + e.getValue());
+    }
+    frames.write('T', interactive ? "1" : "0");
+    for (String arg : args) {
+      frames.write('A', arg);
+    }
+    frames.write('R', "");
+    return frames;
+  }
+
+  /** An interactive {@code release uninstall web} sent, up to its question (left unanswered). */
+  private FrameChannel uninstallAwaitingAnswer() throws IOException {
+    FrameChannel frames = request(Map.of(), true, "release", "uninstall", "web", "-n", "demo");
+    Frame question;
+    do {
+      question = frames.read();
+    } while (question != null && question.type() != '?');
+    assertThat(question).isNotNull();
+    return frames;
   }
 
   private Seen control(char kind) throws IOException {
@@ -251,20 +268,7 @@ class DaemonTest {
     assertThat(
             client(env, false, List.of(), "release", "cast", "-f", "web-v1.yaml", "--yes").exit())
         .isZero();
-    SocketChannel first = SocketChannel.open(UnixDomainSocketAddress.of(socket));
-    FrameChannel frames = new FrameChannel(first);
-    frames.write('V', "1");
-    frames.write('D', dir.toString());
-    frames.write('T', "1");
-    for (String arg : List.of("release", "uninstall", "web", "-n", "demo")) {
-      frames.write('A', arg);
-    }
-    frames.write('R', "");
-    Frame question;
-    do {
-      question = frames.read();
-    } while (question != null && question.type() != '?');
-    assertThat(question).isNotNull();
+    FrameChannel first = uninstallAwaitingAnswer();
 
     assertThat(client(env, false, List.of(), "release", "list").busy()).isTrue();
     assertThat(abandoned.getCount()).isEqualTo(1);
@@ -312,19 +316,7 @@ class DaemonTest {
     assertThat(
             client(env, false, List.of(), "release", "cast", "-f", "web-v1.yaml", "--yes").exit())
         .isZero();
-    FrameChannel frames = new FrameChannel(SocketChannel.open(UnixDomainSocketAddress.of(socket)));
-    frames.write('V', "1");
-    frames.write('D', dir.toString());
-    frames.write('T', "1");
-    for (String arg : List.of("release", "uninstall", "web", "-n", "demo")) {
-      frames.write('A', arg);
-    }
-    frames.write('R', "");
-    Frame question;
-    do {
-      question = frames.read();
-    } while (question != null && question.type() != '?');
-    assertThat(question).isNotNull();
+    FrameChannel frames = uninstallAwaitingAnswer();
 
     assertThat(control('Q').out())
         .isEqualTo("capstan daemon: stopping once the command it runs ends\n");
