@@ -46,6 +46,34 @@ final class Cluster {
     return ReleaseController.builder(orchestrator, store).holder("it-caster");
   }
 
+  /** Something a test does at a set point of a cast; may throw. */
+  @FunctionalInterface
+  interface Step {
+    void run() throws Exception;
+  }
+
+  /**
+   * A controller that runs {@code step} once, when its cast has saved the pending record (the lease
+   * held, nothing written yet): the point where another writer or caster steps in.
+   */
+  ReleaseController.Builder controllerPausingAtPending(Step step) {
+    java.util.concurrent.atomic.AtomicBoolean done =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    return controller()
+        .listener(
+            e -> {
+              if (e instanceof dev.capstan.release.event.ReleaseEvent.RecordSaved saved
+                  && saved.status() == dev.capstan.release.model.ReleaseStatus.PENDING
+                  && done.compareAndSet(false, true)) {
+                try {
+                  step.run();
+                } catch (Exception x) {
+                  throw new IllegalStateException(x);
+                }
+              }
+            });
+  }
+
   ReleaseController controller(String holder) {
     return ReleaseController.builder(orchestrator, store).holder(holder).build();
   }

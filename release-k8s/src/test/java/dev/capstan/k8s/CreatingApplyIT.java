@@ -9,7 +9,6 @@ import dev.capstan.k8s.testing.ControlPlaneTest;
 import dev.capstan.k8s.testing.TestNamespace;
 import dev.capstan.release.CastFailedException;
 import dev.capstan.release.ReleaseController;
-import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Payloads;
@@ -111,26 +110,17 @@ class CreatingApplyIT {
     String[] appeared = {""};
     ReleaseController controller =
         cluster
-            .controller()
-            .listener(
-                e -> {
-                  if (appeared[0].isEmpty()
-                      && e instanceof ReleaseEvent.RecordSaved saved
-                      && saved.status() == ReleaseStatus.PENDING) {
-                    try {
-                      cluster.applyConfigMapAs(
-                          "kubectl", ns, "settings", Map.of("color", "red"), false);
-                      appeared[0] =
-                          cluster
-                              .core
-                              .readNamespacedConfigMap("settings", ns)
-                              .execute()
-                              .getMetadata()
-                              .getResourceVersion();
-                    } catch (Exception x) {
-                      throw new IllegalStateException(x);
-                    }
-                  }
+            .controllerPausingAtPending(
+                () -> {
+                  cluster.applyConfigMapAs(
+                      "kubectl", ns, "settings", Map.of("color", "red"), false);
+                  appeared[0] =
+                      cluster
+                          .core
+                          .readNamespacedConfigMap("settings", ns)
+                          .execute()
+                          .getMetadata()
+                          .getResourceVersion();
                 })
             .build();
     cluster.requests().reset();

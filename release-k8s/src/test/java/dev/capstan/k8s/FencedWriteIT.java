@@ -9,7 +9,6 @@ import dev.capstan.k8s.testing.TestNamespace;
 import dev.capstan.release.CastFailedException;
 import dev.capstan.release.CastResult;
 import dev.capstan.release.ReleaseController;
-import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.OwnedResource;
@@ -102,19 +101,8 @@ class FencedWriteIT {
 
   private static ReleaseController racer(Cluster cluster, String name, CyclicBarrier planned) {
     return cluster
-        .controller()
+        .controllerPausingAtPending(() -> planned.await(60, TimeUnit.SECONDS))
         .holder("caster-" + name)
-        .listener(
-            e -> {
-              if (e instanceof ReleaseEvent.RecordSaved saved
-                  && saved.status() == ReleaseStatus.PENDING) {
-                try {
-                  planned.await(60, TimeUnit.SECONDS);
-                } catch (Exception x) {
-                  throw new IllegalStateException(x);
-                }
-              }
-            })
         .build();
   }
 
@@ -140,24 +128,12 @@ class FencedWriteIT {
     LiveObject planned =
         cluster.orchestrator.observe(Kind.CONFIG_MAP, ns, Set.of("settings")).get(0);
     Payloads v2 = Payloads.of(ConfigMapSpec.of(ns, "settings", Map.of("color", "green")));
-    boolean[] edited = {false};
     ReleaseController controller =
         cluster
-            .controller()
-            .listener(
-                e -> {
-                  if (!edited[0]
-                      && e instanceof ReleaseEvent.RecordSaved saved
-                      && saved.status() == ReleaseStatus.PENDING) {
-                    edited[0] = true;
-                    try {
-                      cluster.applyConfigMapAs(
-                          "kubectl-edit", ns, "settings", Map.of("color", "red"), true);
-                    } catch (Exception x) {
-                      throw new IllegalStateException(x);
-                    }
-                  }
-                })
+            .controllerPausingAtPending(
+                () ->
+                    cluster.applyConfigMapAs(
+                        "kubectl-edit", ns, "settings", Map.of("color", "red"), true))
             .build();
     cluster.requests().reset();
 

@@ -47,16 +47,12 @@ class ReleaseLeaseIT {
     Cluster first = new Cluster(plane);
     ReleaseController a =
         first
-            .controller()
-            .holder("caster-a")
-            .listener(
-                e -> {
-                  if (e instanceof ReleaseEvent.RecordSaved saved
-                      && saved.status() == ReleaseStatus.PENDING) {
-                    holding.countDown();
-                    await(proceed);
-                  }
+            .controllerPausingAtPending(
+                () -> {
+                  holding.countDown();
+                  await(proceed);
                 })
+            .holder("caster-a")
             .build();
     Cluster second = new Cluster(plane);
     ReleaseController b = second.controller("caster-b");
