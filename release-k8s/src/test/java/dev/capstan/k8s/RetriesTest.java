@@ -163,6 +163,12 @@ class RetriesTest {
     assertThat(sleeps).containsExactly(Duration.ofMillis(102), Duration.ofMillis(306));
   }
 
+  /** ConfigMap a as the first, lost attempt of a create left it: with the request's hash. */
+  private static final String LANDED =
+      "{\"metadata\":{\"name\":\"a\",\"uid\":\"u1\",\"resourceVersion\":\"7\","
+          + "\"annotations\":{\"capstan.dev/content-hash\":\"sha256:1\"}},"
+          + "\"data\":{\"k\":\"v\"}}";
+
   private static Request create(String body) {
     return new Request.Builder().url(BASE).post(RequestBody.create(body, JSON)).build();
   }
@@ -174,12 +180,7 @@ class RetriesTest {
             + "\"annotations\":{\"capstan.dev/content-hash\":\"sha256:1\"}},\"data\":{\"k\":\"v\"}}";
     script.add(new SocketTimeoutException("timeout"));
     script.add(answer(409, status(409, "configmaps \\\"a\\\" already exists")));
-    script.add(
-        answer(
-            200,
-            "{\"metadata\":{\"name\":\"a\",\"uid\":\"u1\",\"resourceVersion\":\"7\","
-                + "\"annotations\":{\"capstan.dev/content-hash\":\"sha256:1\"}},"
-                + "\"data\":{\"k\":\"v\"}}"));
+    script.add(answer(200, LANDED));
 
     try (Response r = call(retries(10), create(body))) {
       assertThat(r.code()).isEqualTo(201);
@@ -306,12 +307,7 @@ class RetriesTest {
             + "\"annotations\":{\"capstan.dev/content-hash\":\"sha256:1\"}},\"data\":{\"k\":\"v\"}}";
     script.add(new SocketTimeoutException("timeout"));
     script.add(answer(409, status(409, "the object has been modified")));
-    script.add(
-        answer(
-            200,
-            "{\"metadata\":{\"name\":\"a\",\"uid\":\"u1\",\"resourceVersion\":\"7\","
-                + "\"annotations\":{\"capstan.dev/content-hash\":\"sha256:1\"}},"
-                + "\"data\":{\"k\":\"v\"}}"));
+    script.add(answer(200, LANDED));
 
     try (Response r = call(retries(10), apply(body))) {
       assertThat(r.code()).isEqualTo(200);
