@@ -697,31 +697,52 @@ public final class ReleaseController {
     Plan plan = checkPlan(first, detached);
     createHomeNamespace(spec, plan);
 
-    LeaseKeeper lease =
-        LeaseKeeper.acquire(leaseTerms(), spec.namespace(), spec.name(), this::emit);
-    try {
-      List<StoredRelease> records = records(spec.namespace(), spec.name());
-      Optional<StoredRelease> now = latestOf(records, spec.namespace(), spec.name());
-      if (!sameVersion(before, now)) {
-        latest = now.map(StoredRelease::release).orElse(null);
-        checkCastable(spec, latest);
-        effective = effective(spec, payloads, latest, fresh);
-        live = observe(spec, latest);
-        plan = checkPlan(plan(effective, latest, live), detached);
-      }
-      if (now.isPresent() && lease.grant().takenOver() != null) {
-        latest = failInterrupted(now.get(), lease).release();
-        records = null; // housekeeping reads them again
-      }
-      return savePending(
-          spec, effective, payloads, plan, live, latest, lease, description, records, detached);
-    } catch (RuntimeException e) {
-      lease.close();
-      throw e;
-    } catch (Error e) {
-      lease.abandon();
-      throw e;
+    BeforeLease planned = new BeforeLease(before, latest, effective, live, plan);
+    return LeaseKeeper.acquire(leaseTerms(), spec.namespace(), spec.name(), this::emit)
+        .holding(
+            lease ->
+                prepareUnderLease(spec, payloads, description, detached, fresh, planned, lease));
+  }
+
+  /** What {@link #prepareBeforeLease} read and planned before it took the lease. */
+  private record BeforeLease(
+      Optional<StoredRelease> record,
+      @Nullable Release latest,
+      EffectiveRelease effective,
+      LiveState live,
+      Plan plan) {}
+
+  /**
+   * The part of {@link #prepareBeforeLease} under the lease: reads the record again and plans again
+   * if it moved, fails a taken-over pending revision, saves the new one pending.
+   */
+  private Prepared prepareUnderLease(
+      ReleaseSpec spec,
+      Payloads payloads,
+      @Nullable String description,
+      boolean detached,
+      SecretHashKey fresh,
+      BeforeLease planned,
+      LeaseKeeper lease) {
+    Release latest = planned.latest();
+    EffectiveRelease effective = planned.effective();
+    LiveState live = planned.live();
+    Plan plan = planned.plan();
+    List<StoredRelease> records = records(spec.namespace(), spec.name());
+    Optional<StoredRelease> now = latestOf(records, spec.namespace(), spec.name());
+    if (!sameVersion(planned.record(), now)) {
+      latest = now.map(StoredRelease::release).orElse(null);
+      checkCastable(spec, latest);
+      effective = effective(spec, payloads, latest, fresh);
+      live = observe(spec, latest);
+      plan = checkPlan(plan(effective, latest, live), detached);
     }
+    if (now.isPresent() && lease.grant().takenOver() != null) {
+      latest = failInterrupted(now.get(), lease).release();
+      records = null; // housekeeping reads them again
+    }
+    return savePending(
+        spec, effective, payloads, plan, live, latest, lease, description, records, detached);
   }
 
   /** Plans the effective release (keyed Secret hashes, config rollouts and their reasons). */
