@@ -7,8 +7,10 @@ import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.common.KubernetesType;
 import io.kubernetes.client.custom.V1Patch;
+import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.models.V1DeleteOptions;
 import io.kubernetes.client.openapi.models.V1ListMeta;
 import io.kubernetes.client.openapi.models.V1Preconditions;
 import io.kubernetes.client.util.Watchable;
@@ -17,10 +19,10 @@ import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
-import io.kubernetes.client.util.generic.options.DeleteOptions;
 import io.kubernetes.client.util.generic.options.ListOptions;
 import io.kubernetes.client.util.generic.options.PatchOptions;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,15 +42,23 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
   /** Objects per LIST page. */
   static final int PAGE_SIZE = 500;
 
+  private static final Map<String, String> JSON_HEADERS =
+      Map.of("Accept", "application/json", "Content-Type", "application/json");
+
+  /** The authentication client-java's generated APIs name (a bearer token, when there is one). */
+  private static final String[] AUTH_NAMES = {"BearerToken"};
+
   private final ApiResource<T, L> kind;
   private final Errors errors;
   private final GenericKubernetesApi<T, L> typed;
   private final DynamicKubernetesApi raw;
   private final GenericKubernetesApi<T, L> watching;
+  private final ApiClient client;
 
   ResourceApi(KubeClients clients, ApiResource<T, L> kind, Errors errors) {
     this.kind = kind;
     this.errors = errors;
+    this.client = clients.apiClient();
     this.typed =
         new GenericKubernetesApi<>(
             kind.type(),
@@ -345,7 +355,8 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
 
   /**
    * Deletes an object, only if it still has {@code uid} and {@code resourceVersion} when they are
-   * given.
+   * given. The response (the deleted object, or a Status) is not decoded: an uninstall of 100
+   * objects read 100 full objects it never looked at, most of a delete's CPU in the client.
    *
    * @return {@code false} when it did not exist
    */
@@ -355,34 +366,42 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
       @Nullable String uid,
       @Nullable String resourceVersion,
       @Nullable String propagationPolicy) {
-    DeleteOptions options = new DeleteOptions();
+    V1DeleteOptions options = new V1DeleteOptions();
     if (uid != null || resourceVersion != null) {
       options.setPreconditions(new V1Preconditions().uid(uid).resourceVersion(resourceVersion));
     }
     if (propagationPolicy != null) {
       options.setPropagationPolicy(propagationPolicy);
     }
-    KubernetesApiResponse<T> r =
-        send(
-            "delete",
-            namespace,
-            name,
-            () ->
-                scoped(namespace)
-                    ? typed.delete(namespace, name, options)
-                    : typed.delete(name, options));
-    if (r.getHttpStatusCode() == 404) {
-      return false;
+    String path =
+        (kind.group().isEmpty() ? "/api/" : "/apis/" + kind.group() + "/")
+            + kind.version()
+            + (scoped(namespace) ? "/namespaces/" + client.escapeString(namespace) : "")
+            + "/"
+            + kind.plural()
+            + "/"
+            + client.escapeString(name);
+    try {
+      client.execute(
+          client.buildCall(
+              null,
+              path,
+              "DELETE",
+              new ArrayList<>(),
+              new ArrayList<>(),
+              options,
+              new HashMap<>(JSON_HEADERS),
+              new HashMap<>(),
+              new HashMap<>(),
+              AUTH_NAMES,
+              null));
+      return true;
+    } catch (ApiException e) {
+      if (e.getCode() == 404) {
+        return false;
+      }
+      throw errors.translate("delete", kind.kind(), namespace, name, KubeFailure.of(e));
     }
-    if (!r.isSuccess()) {
-      throw errors.translate(
-          "delete",
-          kind.kind(),
-          namespace,
-          name,
-          KubeFailure.of(r.getStatus(), r.getHttpStatusCode()));
-    }
-    return true;
   }
 
   /**

@@ -18,9 +18,11 @@ import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.LiveObject;
+import dev.capstan.release.port.Precondition;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ManagedFieldsEntry;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
@@ -157,5 +159,62 @@ class FencedWriteIT {
         .containsExactly(Map.entry("color", "red"));
     assertThat(ReleaseLifecycleIT.objectWrites(cluster))
         .containsExactly("PATCH configmaps " + ns + "/settings"); // the refused apply
+  }
+
+  @Test
+  void aPruneAndAnUninstallPlannedOnAStaleViewAreFencedAndTheObjectStays(
+      ControlPlane plane, TestNamespace tns) throws Exception {
+    Cluster cluster = new Cluster(plane);
+    String ns = tns.name();
+    Payloads v1 =
+        Payloads.of(
+            ConfigMapSpec.of(ns, "settings", Map.of("color", "blue")),
+            ConfigMapSpec.of(ns, "old", Map.of("k", "v")));
+    cluster.controller().build().cast(ReleaseSpec.of(ns, "app", v1), v1);
+    LiveObject planned = cluster.orchestrator.observe(Kind.CONFIG_MAP, ns, Set.of("old")).get(0);
+    // v2 drops "old": the cast plans to prune it; someone edits it before the delete
+    Payloads v2 = Payloads.of(ConfigMapSpec.of(ns, "settings", Map.of("color", "blue")));
+    ReleaseController controller =
+        cluster
+            .controllerPausingAtPending(
+                () ->
+                    cluster.applyConfigMapAs(
+                        "kubectl-edit", ns, "old", Map.of("k", "edited"), true))
+            .build();
+    cluster.requests().reset();
+
+    CastFailedException failed =
+        catchThrowableOfType(
+            CastFailedException.class, () -> controller.cast(ReleaseSpec.of(ns, "app", v2), v2));
+
+    assertThat(failed.result().release().failure())
+        .isEqualTo(
+            "ConfigMap/"
+                + ns
+                + "/old changed since the plan (uid "
+                + planned.uid()
+                + ", resourceVersion "
+                + planned.resourceVersion()
+                + "): it was modified, it carries the stamp of release "
+                + ns
+                + "/app; not deleted");
+    assertThat(cluster.core.readNamespacedConfigMap("old", ns).execute().getData())
+        .containsExactly(Map.entry("k", "edited"));
+    assertThat(ReleaseLifecycleIT.objectWrites(cluster))
+        .containsExactly("DELETE configmaps " + ns + "/old"); // the refused delete
+
+    // The delete answers without decoding the object; a missing object is "not there", not an
+    // error, and a delete on the current view goes through.
+    LiveObject now = cluster.orchestrator.observe(Kind.CONFIG_MAP, ns, Set.of("old")).get(0);
+    ResourceRef old = now.ref();
+    Release owner = controller.get(ns, "app").orElseThrow();
+    Precondition observed =
+        Precondition.observed(
+            Objects.requireNonNull(now.uid()), Objects.requireNonNull(now.resourceVersion()));
+    assertThat(cluster.orchestrator.delete(old, owner.identity(), observed)).isTrue();
+    assertThat(cluster.core.listNamespacedConfigMap(ns).execute().getItems())
+        .extracting(c -> c.getMetadata().getName())
+        .doesNotContain("old");
+    assertThat(cluster.orchestrator.delete(old, owner.identity(), observed)).isFalse();
   }
 }
