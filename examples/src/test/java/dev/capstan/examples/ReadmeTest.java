@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.capstan.examples.cli.Cli;
+import dev.capstan.examples.cli.CliRun;
 import dev.capstan.examples.cli.Terminal;
 import dev.capstan.release.CastResult;
 import dev.capstan.release.ReleaseController;
@@ -295,18 +295,11 @@ class ReadmeTest {
       assertThat(command).as("tour line").startsWith("./capstan ");
       Matcher expect = Pattern.compile("#.*\\bexit (\\d+)").matcher(line);
       int expected = expect.find() ? Integer.parseInt(expect.group(1)) : 0;
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      ByteArrayOutputStream err = new ByteArrayOutputStream();
-      int code =
-          new Cli(
-                  new PrintStream(out, true, UTF_8),
-                  new PrintStream(err, true, UTF_8),
-                  Terminal.none(),
-                  env::get,
-                  ROOT)
-              .run(words(command.substring("./capstan ".length())));
-      assertThat(code)
-          .as("%s%nstdout:%n%s%nstderr:%n%s", command, out.toString(UTF_8), err.toString(UTF_8))
+      CliRun run =
+          CliRun.of(
+              Terminal.none(), env::get, ROOT, words(command.substring("./capstan ".length())));
+      assertThat(run.code())
+          .as("%s%nstdout:%n%s%nstderr:%n%s", command, run.out(), run.err())
           .isEqualTo(expected);
       ran++;
     }

@@ -1,6 +1,5 @@
 package dev.capstan.examples.cli;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.capstan.k8s.testing.ControlPlane;
@@ -8,8 +7,6 @@ import dev.capstan.k8s.testing.ControlPlaneTest;
 import dev.capstan.k8s.testing.TestNamespace;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -30,27 +27,22 @@ class BadInputOnKubernetesIT {
   private String err = "";
 
   private int cast(ControlPlane plane, String file) {
-    ByteArrayOutputStream o = new ByteArrayOutputStream();
-    ByteArrayOutputStream e = new ByteArrayOutputStream();
     Map<String, @Nullable String> env = Map.of();
-    int code =
-        new Cli(
-                new PrintStream(o, true, UTF_8),
-                new PrintStream(e, true, UTF_8),
-                Terminal.none(),
-                env::get,
-                dir)
-            .run(
-                "--kubeconfig",
-                plane.kubeconfig().toString(),
-                "release",
-                "cast",
-                "-f",
-                file,
-                "--yes");
-    out = o.toString(UTF_8);
-    err = e.toString(UTF_8);
-    return code;
+    CliRun run =
+        CliRun.of(
+            Terminal.none(),
+            env::get,
+            dir,
+            "--kubeconfig",
+            plane.kubeconfig().toString(),
+            "release",
+            "cast",
+            "-f",
+            file,
+            "--yes");
+    out = run.out();
+    err = run.err();
+    return run.code();
   }
 
   private static String head(String namespace) {

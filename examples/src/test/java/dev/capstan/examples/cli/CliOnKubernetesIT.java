@@ -1,6 +1,5 @@
 package dev.capstan.examples.cli;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,9 +9,7 @@ import dev.capstan.k8s.testing.ControlPlaneTest;
 import dev.capstan.k8s.testing.TestNamespace;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
 import io.kubernetes.client.openapi.models.V1Deployment;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,20 +34,11 @@ class CliOnKubernetesIT {
   private int run(ControlPlane plane, String... args) {
     List<String> all = new ArrayList<>(List.of("--kubeconfig", plane.kubeconfig().toString()));
     all.addAll(List.of(args));
-    ByteArrayOutputStream o = new ByteArrayOutputStream();
-    ByteArrayOutputStream e = new ByteArrayOutputStream();
     Map<String, @Nullable String> env = Map.of("WEB_DB_PASSWORD", "pw-on-k8s");
-    int code =
-        new Cli(
-                new PrintStream(o, true, UTF_8),
-                new PrintStream(e, true, UTF_8),
-                Terminal.none(),
-                env::get,
-                dir)
-            .run(all.toArray(String[]::new));
-    out = o.toString(UTF_8);
-    err = e.toString(UTF_8);
-    return code;
+    CliRun run = CliRun.of(Terminal.none(), env::get, dir, all.toArray(String[]::new));
+    out = run.out();
+    err = run.err();
+    return run.code();
   }
 
   @Test

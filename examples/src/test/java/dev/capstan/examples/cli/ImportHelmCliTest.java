@@ -2,12 +2,8 @@ package dev.capstan.examples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,31 +18,10 @@ class ImportHelmCliTest {
   private String err = "";
 
   private int run(String... args) {
-    ByteArrayOutputStream o = new ByteArrayOutputStream();
-    ByteArrayOutputStream e = new ByteArrayOutputStream();
-    Terminal terminal =
-        new Terminal() {
-          @Override
-          public boolean interactive() {
-            return false;
-          }
-
-          @Override
-          public @Nullable String ask(String question) {
-            return null;
-          }
-        };
-    int code =
-        new Cli(
-                new PrintStream(o, true, StandardCharsets.UTF_8),
-                new PrintStream(e, true, StandardCharsets.UTF_8),
-                terminal,
-                Map.<String, String>of()::get,
-                dir)
-            .run(args);
-    out = o.toString(StandardCharsets.UTF_8);
-    err = e.toString(StandardCharsets.UTF_8);
-    return code;
+    CliRun run = CliRun.of(Terminal.none(), Map.<String, String>of()::get, dir, args);
+    out = run.out();
+    err = run.err();
+    return run.code();
   }
 
   @Test

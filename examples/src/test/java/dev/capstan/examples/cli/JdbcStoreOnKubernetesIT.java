@@ -60,20 +60,11 @@ class JdbcStoreOnKubernetesIT {
                 "--store",
                 postgres.url() + "?user=capstan"));
     all.addAll(List.of(args));
-    ByteArrayOutputStream o = new ByteArrayOutputStream();
-    ByteArrayOutputStream e = new ByteArrayOutputStream();
     Map<String, @Nullable String> env = Map.of("WEB_DB_PASSWORD", "pw-in-postgres-it");
-    int code =
-        new Cli(
-                new PrintStream(o, true, UTF_8),
-                new PrintStream(e, true, UTF_8),
-                Terminal.none(),
-                env::get,
-                dir)
-            .run(all.toArray(String[]::new));
-    out = o.toString(UTF_8);
-    err = e.toString(UTF_8);
-    return code;
+    CliRun run = CliRun.of(Terminal.none(), env::get, dir, all.toArray(String[]::new));
+    out = run.out();
+    err = run.err();
+    return run.code();
   }
 
   /** The namespace's Secrets, {@code name type} each, by name. */

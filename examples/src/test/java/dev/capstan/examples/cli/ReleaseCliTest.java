@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -50,19 +47,10 @@ class ReleaseCliTest {
   }
 
   private int run(String... args) {
-    ByteArrayOutputStream o = new ByteArrayOutputStream();
-    ByteArrayOutputStream e = new ByteArrayOutputStream();
-    int code =
-        new Cli(
-                new PrintStream(o, true, StandardCharsets.UTF_8),
-                new PrintStream(e, true, StandardCharsets.UTF_8),
-                terminal,
-                env::get,
-                dir)
-            .run(args);
-    out = o.toString(StandardCharsets.UTF_8);
-    err = e.toString(StandardCharsets.UTF_8);
-    return code;
+    CliRun run = CliRun.of(terminal, env::get, dir, args);
+    out = run.out();
+    err = run.err();
+    return run.code();
   }
 
   private JsonNode json() throws IOException {

@@ -2,10 +2,7 @@ package dev.capstan.examples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -50,19 +47,10 @@ class StoreOptionCliTest {
   private int run(Map<String, String> env, String... args) {
     List<String> all = new ArrayList<>(List.of("--kubeconfig", "kubeconfig"));
     all.addAll(List.of(args));
-    ByteArrayOutputStream o = new ByteArrayOutputStream();
-    ByteArrayOutputStream e = new ByteArrayOutputStream();
-    int code =
-        new Cli(
-                new PrintStream(o, true, StandardCharsets.UTF_8),
-                new PrintStream(e, true, StandardCharsets.UTF_8),
-                Terminal.none(),
-                env::get,
-                dir)
-            .run(all.toArray(String[]::new));
-    out = o.toString(StandardCharsets.UTF_8);
-    err = e.toString(StandardCharsets.UTF_8);
-    return code;
+    CliRun run = CliRun.of(Terminal.none(), env::get, dir, all.toArray(String[]::new));
+    out = run.out();
+    err = run.err();
+    return run.code();
   }
 
   private int run(String... args) {

@@ -17,10 +17,8 @@ import io.kubernetes.client.openapi.models.V1LabelSelector;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -70,20 +68,11 @@ class UpdateBuildIT {
   private int run(ControlPlane plane, String... args) {
     List<String> all = new ArrayList<>(List.of("--kubeconfig", plane.kubeconfig().toString()));
     all.addAll(List.of(args));
-    ByteArrayOutputStream o = new ByteArrayOutputStream();
-    ByteArrayOutputStream e = new ByteArrayOutputStream();
     Map<String, @Nullable String> env = Map.of("PATH", bin + ":/usr/bin:/bin");
-    int code =
-        new Cli(
-                new PrintStream(o, true, UTF_8),
-                new PrintStream(e, true, UTF_8),
-                Terminal.none(),
-                env::get,
-                dir)
-            .run(all.toArray(String[]::new));
-    out = o.toString(UTF_8);
-    err = e.toString(UTF_8);
-    return code;
+    CliRun run = CliRun.of(Terminal.none(), env::get, dir, all.toArray(String[]::new));
+    out = run.out();
+    err = run.err();
+    return run.code();
   }
 
   private int update(ControlPlane plane) {

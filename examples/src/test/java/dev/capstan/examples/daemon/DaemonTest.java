@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.examples.cli.Cli;
+import dev.capstan.examples.cli.CliRun;
 import dev.capstan.examples.cli.Terminal;
 import dev.capstan.examples.daemon.FrameChannel.Frame;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
@@ -158,22 +158,8 @@ class DaemonTest {
 
   /** The same command in-process, on a directory of its own with the same files. */
   private Seen inProcess(Path workDir, String... args) {
-    ByteArrayOutputStream o = new ByteArrayOutputStream();
-    ByteArrayOutputStream e = new ByteArrayOutputStream();
-    int code =
-        new Cli(
-                new PrintStream(o, true, StandardCharsets.UTF_8),
-                new PrintStream(e, true, StandardCharsets.UTF_8),
-                Terminal.none(),
-                env::get,
-                workDir)
-            .run(args);
-    return new Seen(
-        o.toString(StandardCharsets.UTF_8),
-        e.toString(StandardCharsets.UTF_8),
-        List.of(),
-        code,
-        false);
+    CliRun run = CliRun.of(Terminal.none(), env::get, workDir, args);
+    return new Seen(run.out(), run.err(), List.of(), run.code(), false);
   }
 
   @Test
