@@ -5,17 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.capstan.common.Sleeper;
 import dev.capstan.release.memory.InMemoryCluster;
-import dev.capstan.release.model.Release;
-import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.Store;
-import dev.capstan.release.port.StoredRelease;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
@@ -31,43 +27,7 @@ class LeaseCloseTest {
 
   /** The cluster's store; the first renewal stops halfway until {@code finishRenewal}. */
   private final Store store =
-      new Store() {
-        @Override
-        public Optional<StoredRelease> latestRecord(String namespace, String name) {
-          return cluster.latestRecord(namespace, name);
-        }
-
-        @Override
-        public List<StoredRelease> records(String namespace, String name) {
-          return cluster.records(namespace, name);
-        }
-
-        @Override
-        public List<StoredRelease> latestRecords(String namespace) {
-          return cluster.latestRecords(namespace);
-        }
-
-        @Override
-        public StoredRelease createRecord(Release release) {
-          return cluster.createRecord(release);
-        }
-
-        @Override
-        public StoredRelease updateRecord(Release release, String expectedVersion) {
-          return cluster.updateRecord(release, expectedVersion);
-        }
-
-        @Override
-        public void deleteRecord(String namespace, String name, int revision) {
-          cluster.deleteRecord(namespace, name, revision);
-        }
-
-        @Override
-        public LeaseGrant acquireLease(
-            String namespace, String name, String holder, Instant now, Duration ttl) {
-          return cluster.acquireLease(namespace, name, holder, now, ttl);
-        }
-
+      new ForwardingStore(cluster) {
         @Override
         public void renewLease(
             String namespace, String name, String holder, Instant now, Duration ttl) {

@@ -12,14 +12,9 @@ import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.memory.ManualClock;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.Payloads;
-import dev.capstan.release.model.Release;
 import dev.capstan.release.plan.Plan;
-import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +30,7 @@ class SameReleaseRaceTest {
 
   /** A store whose first record read answers as before {@code race} ran, then runs it. */
   private Store racing(Runnable race) {
-    return new Store() {
+    return new ForwardingStore(cluster) {
       private boolean raced;
 
       @Override
@@ -46,48 +41,6 @@ class SameReleaseRaceTest {
           race.run();
         }
         return r;
-      }
-
-      @Override
-      public List<StoredRelease> records(String namespace, String name) {
-        return cluster.records(namespace, name);
-      }
-
-      @Override
-      public List<StoredRelease> latestRecords(String namespace) {
-        return cluster.latestRecords(namespace);
-      }
-
-      @Override
-      public StoredRelease createRecord(Release release) {
-        return cluster.createRecord(release);
-      }
-
-      @Override
-      public StoredRelease updateRecord(Release release, String expectedVersion) {
-        return cluster.updateRecord(release, expectedVersion);
-      }
-
-      @Override
-      public void deleteRecord(String namespace, String name, int revision) {
-        cluster.deleteRecord(namespace, name, revision);
-      }
-
-      @Override
-      public LeaseGrant acquireLease(
-          String namespace, String name, String holder, Instant now, Duration ttl) {
-        return cluster.acquireLease(namespace, name, holder, now, ttl);
-      }
-
-      @Override
-      public void renewLease(
-          String namespace, String name, String holder, Instant now, Duration ttl) {
-        cluster.renewLease(namespace, name, holder, now, ttl);
-      }
-
-      @Override
-      public void releaseLease(String namespace, String name, String holder, boolean forget) {
-        cluster.releaseLease(namespace, name, holder, forget);
       }
     };
   }

@@ -1,0 +1,73 @@
+package dev.capstan.release;
+
+import dev.capstan.release.model.Release;
+import dev.capstan.release.port.LeaseGrant;
+import dev.capstan.release.port.Store;
+import dev.capstan.release.port.StoredRelease;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A {@link Store} that passes every call to another one: a test overrides only the calls it steps
+ * into (to race another cast, or to hold a renewal halfway).
+ */
+class ForwardingStore implements Store {
+  private final Store delegate;
+
+  ForwardingStore(Store delegate) {
+    this.delegate = delegate;
+  }
+
+  @Override
+  public Optional<StoredRelease> latestRecord(String namespace, String name) {
+    return delegate.latestRecord(namespace, name);
+  }
+
+  @Override
+  public List<StoredRelease> records(String namespace, String name) {
+    return delegate.records(namespace, name);
+  }
+
+  @Override
+  public List<StoredRelease> latestRecords(String namespace) {
+    return delegate.latestRecords(namespace);
+  }
+
+  @Override
+  public StoredRelease createRecord(Release release) {
+    return delegate.createRecord(release);
+  }
+
+  @Override
+  public StoredRelease updateRecord(Release release, String expectedVersion) {
+    return delegate.updateRecord(release, expectedVersion);
+  }
+
+  @Override
+  public void deleteRecord(String namespace, String name, int revision) {
+    delegate.deleteRecord(namespace, name, revision);
+  }
+
+  @Override
+  public void deleteRecords(String namespace, String name) {
+    delegate.deleteRecords(namespace, name);
+  }
+
+  @Override
+  public LeaseGrant acquireLease(
+      String namespace, String name, String holder, Instant now, Duration ttl) {
+    return delegate.acquireLease(namespace, name, holder, now, ttl);
+  }
+
+  @Override
+  public void renewLease(String namespace, String name, String holder, Instant now, Duration ttl) {
+    delegate.renewLease(namespace, name, holder, now, ttl);
+  }
+
+  @Override
+  public void releaseLease(String namespace, String name, String holder, boolean forget) {
+    delegate.releaseLease(namespace, name, holder, forget);
+  }
+}
