@@ -55,10 +55,15 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
   private final GenericKubernetesApi<T, L> watching;
   private final ApiClient client;
 
+  /** {@code /api/v1} or {@code /apis/GROUP/VERSION}: where the resource's paths start. */
+  private final String groupVersionPath;
+
   ResourceApi(KubeClients clients, ApiResource<T, L> kind, Errors errors) {
     this.kind = kind;
     this.errors = errors;
     this.client = clients.apiClient();
+    this.groupVersionPath =
+        (kind.group().isEmpty() ? "/api/" : "/apis/" + kind.group() + "/") + kind.version();
     this.typed =
         new GenericKubernetesApi<>(
             kind.type(),
@@ -374,8 +379,7 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
       options.setPropagationPolicy(propagationPolicy);
     }
     String path =
-        (kind.group().isEmpty() ? "/api/" : "/apis/" + kind.group() + "/")
-            + kind.version()
+        groupVersionPath
             + (scoped(namespace) ? "/namespaces/" + client.escapeString(namespace) : "")
             + "/"
             + kind.plural()
