@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Builds etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok from the Go module
-# proxy into the cache folder (see lib.sh), once. A second call is a no-op that only checks
-# `--version` of each binary. Only the wrapper go.mod/go.sum under go/ live in the repository.
+# proxy into the cache folder (see lib.sh), once per Kubernetes version. A second call is a no-op
+# that only checks `--version` of each binary. Only the wrapper go.mod/go.sum under go/ live in
+# the repository.
 #
 #   build.sh               build what is missing, in the foreground (log also in $CP_LOGS)
 #   build.sh --background  start the same build with nohup and return at once; prints the log path
 #   build.sh --check       exit 0 when every binary is present with the right version, 1 otherwise
 #   build.sh --print-bin   print the folder the binaries live in
+#   build.sh --list        print the version matrix (kubernetes etcd kwok), the default marked
+#   --k8s-version V        with any of the above: the Kubernetes version (1.34, 1.34.4 or
+#                          v1.34.4; default $CAPSTAN_K8S_VERSION, else the newest in lib.sh)
 #
 # Concurrent calls are serialised with a lock in the cache folder, so a build started in the
 # background and a later one (from Maven, say) never compile twice.
@@ -15,28 +19,39 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 mode=build
-for arg in "$@"; do
-  case $arg in
+while (($# > 0)); do
+  case $1 in
     --background) mode=background ;;
     --check) mode=check ;;
     --print-bin) mode=print ;;
-    -h | --help) sed -n '2,13p' "$0"; exit 0 ;;
-    *) cp_die "unknown argument: $arg" ;;
+    --list) mode=list ;;
+    --k8s-version)
+      [[ $# -ge 2 ]] || cp_die "--k8s-version needs a version; supported: $(cp_supported)"
+      cp_select "$2"; export CAPSTAN_K8S_VERSION=$CP_K8S_VERSION; shift ;;
+    -h | --help) sed -n '2,16p' "$0"; exit 0 ;;
+    *) cp_die "unknown argument: $1" ;;
   esac
+  shift
 done
 
 case $mode in
   print) echo "$CP_BIN"; exit 0 ;;
   check) cp_binaries_ready; exit ;;
+  list)
+    for row in "${CP_MATRIX[@]}"; do
+      read -r k8s etcd kwok <<<"$row"
+      printf '%s %s %s%s\n' "$k8s" "$etcd" "$kwok" "$([[ $k8s == "$CP_DEFAULT_K8S_VERSION" ]] && echo ' (default)')"
+    done
+    exit 0 ;;
 esac
 
 mkdir -p "$CP_BIN" "$CP_LOGS"
 
 if [[ $mode == background ]]; then
   log=$CP_LOGS/build-$(date -u +%Y%m%dT%H%M%SZ).log
-  CP_BUILD_LOG=$log nohup "$0" >"$log" 2>&1 </dev/null &
+  CAPSTAN_K8S_VERSION=$CP_K8S_VERSION CP_BUILD_LOG=$log nohup "$0" >"$log" 2>&1 </dev/null &
   echo "building in the background: pid $! (log: $log)"
-  echo "poll with: $0 --check && echo done; tail -f $log"
+  echo "poll with: $0 --k8s-version $CP_K8S_VERSION --check && echo done; tail -f $log"
   exit 0
 fi
 
@@ -74,13 +89,14 @@ wait_up_to() {
 export CGO_ENABLED=0
 export GOFLAGS="${GOFLAGS:-} -mod=readonly -trimpath"
 go_version=$(go env GOVERSION)
-cp_log "building into $CP_BIN with $go_version ($(nproc) cores); about 12 min on 2 cores when fully cold"
+cp_log "building Kubernetes $CP_K8S_VERSION, etcd $CP_ETCD_VERSION and kwok $CP_KWOK_VERSION into $CP_BIN with $go_version ($(nproc) cores); about 12 min on 2 cores when fully cold"
 
 # Checks that a wrapper module pins the version lib.sh names, so the cache folder's name is true.
 check_pin() {
   local dir=$1 module=$2 want=$3 got
-  got=$(cd "$CP_DIR/go/$dir" && go list -m -f '{{.Version}}' "$module")
-  [[ $got == "$want" ]] || cp_die "go/$dir pins $module $got, but lib.sh says $want"
+  [[ -f $CP_DIR/$dir/go.mod ]] || cp_die "no wrapper module $dir for $module $want; write it with: $CP_DIR/wrap.sh"
+  got=$(cd "$CP_DIR/$dir" && go list -m -f '{{.Version}}' "$module")
+  [[ $got == "$want" ]] || cp_die "$dir pins $module $got, but lib.sh says $want"
 }
 
 # Runs one `go build` and records its wall-clock time in the log. A failed build is tried once
@@ -90,8 +106,8 @@ timed_build() {
   shift 2
   start=$(date +%s)
   for attempt in 1 2; do
-    cp_log "go build $what (module go/$dir, attempt $attempt of 2)"
-    (cd "$CP_DIR/go/$dir" && exec go build "$@") &
+    cp_log "go build $what (module $dir, attempt $attempt of 2)"
+    (cd "$CP_DIR/$dir" && exec go build "$@") &
     pid=$!
     while ! wait_up_to 60 "$pid"; do
       cp_log "still building $what: $((($(date +%s) - start) / 60)) min so far (log: $log)"
@@ -109,15 +125,15 @@ timed_build() {
 build_date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 
 if [[ $(cp_binary_version etcd) != "$CP_ETCD_VERSION" ]]; then
-  check_pin etcd go.etcd.io/etcd/server/v3 "$CP_ETCD_VERSION"
-  timed_build etcd etcd \
+  check_pin "$CP_ETCD_MODULE" go.etcd.io/etcd/server/v3 "$CP_ETCD_VERSION"
+  timed_build etcd "$CP_ETCD_MODULE" \
     -ldflags "-s -w -X go.etcd.io/etcd/api/v3/version.GitSHA=$CP_ETCD_VERSION" \
     -o "$CP_BIN/etcd" go.etcd.io/etcd/server/v3
 fi
 
 if [[ $(cp_binary_version kwok) != "$CP_KWOK_VERSION" ]]; then
-  check_pin kwok sigs.k8s.io/kwok "$CP_KWOK_VERSION"
-  timed_build kwok kwok \
+  check_pin "$CP_KWOK_MODULE" sigs.k8s.io/kwok "$CP_KWOK_VERSION"
+  timed_build kwok "$CP_KWOK_MODULE" \
     -ldflags "-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=$CP_KWOK_VERSION" \
     -o "$CP_BIN/kwok" sigs.k8s.io/kwok/cmd/kwok
 fi
@@ -133,8 +149,8 @@ for cmd in kube-apiserver kube-controller-manager kube-scheduler kubectl; do
   [[ $(cp_binary_version "$cmd") == "$CP_K8S_VERSION" ]] || k8s_missing+=("k8s.io/kubernetes/cmd/$cmd")
 done
 if ((${#k8s_missing[@]} > 0)); then
-  check_pin kubernetes k8s.io/kubernetes "$CP_K8S_VERSION"
-  timed_build "${k8s_missing[*]##*/}" kubernetes -ldflags "$k8s_ldflags" -o "$CP_BIN/" "${k8s_missing[@]}"
+  check_pin "$CP_K8S_MODULE" k8s.io/kubernetes "$CP_K8S_VERSION"
+  timed_build "${k8s_missing[*]##*/}" "$CP_K8S_MODULE" -ldflags "$k8s_ldflags" -o "$CP_BIN/" "${k8s_missing[@]}"
 fi
 
 cp_binaries_ready || cp_die "a binary in $CP_BIN does not report the expected version after the build"
