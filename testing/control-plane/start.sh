@@ -2,8 +2,11 @@
 # Starts a throw-away Kubernetes control plane on 127.0.0.1: etcd, kube-apiserver,
 # kube-controller-manager, kube-scheduler and kwok (fake nodes and pods), on free ports.
 #
-#   start.sh [--dir DIR] [--nodes N] [--owner-pid PID] [--no-build] [--audit] [--client NAME]...
+#   start.sh [--k8s-version V] [--dir DIR] [--nodes N] [--owner-pid PID] [--no-build] [--audit]
+#            [--client NAME]...
 #
+#   --k8s-version V  the Kubernetes version: 1.34, 1.34.4 or v1.34.4, one of the matrix in lib.sh
+#                    (default: $CAPSTAN_K8S_VERSION, else the newest); built first if not cached
 #   --dir DIR        state folder: PKI, kubeconfig, logs, etcd data, pid files
 #                    (default: ${TMPDIR:-/tmp}/capstan-control-plane)
 #   --nodes N        fake nodes to create (default 2)
@@ -31,6 +34,7 @@ audit=false
 clients=()
 while (($# > 0)); do
   case $1 in
+    --k8s-version) cp_select "${2:-}"; shift ;;
     --dir) dir=$2; shift ;;
     --nodes) nodes=$2; shift ;;
     --owner-pid) owner_pid=$2; shift ;;
@@ -39,11 +43,12 @@ while (($# > 0)); do
     --client)
       [[ ${2:-} =~ ^[a-z0-9][a-z0-9-]{0,62}$ ]] || cp_die "--client: a name of a-z, 0-9 and '-' expected, got '${2:-}'"
       clients+=("$2"); shift ;;
-    -h | --help) sed -n '2,23p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,27p' "$0"; exit 0 ;;
     *) cp_die "unknown argument: $1" ;;
   esac
   shift
 done
+export CAPSTAN_K8S_VERSION=$CP_K8S_VERSION # for build.sh
 
 for tool in openssl curl base64 flock; do
   command -v "$tool" >/dev/null || cp_die "$tool is not installed (Debian: apt-get install -y ${tool/base64/coreutils})"
@@ -264,6 +269,29 @@ launch kube-scheduler --kubeconfig="$kubeconfig" --kube-api-qps=5000 --kube-api-
 launch kwok --kubeconfig="$kubeconfig" --config="$CP_DIR/stages.yaml" \
   --manage-all-nodes=false --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake \
   --node-ip=127.0.0.1 --cidr=10.244.0.0/16 --node-lease-duration-seconds=40
+
+# --- no dial-out (no-dial-out.yaml, README): admission policies in the API server ------------------
+"$CP_BIN/kubectl" --kubeconfig="$kubeconfig" apply --server-side --field-manager=capstan-control-plane \
+  -f "$CP_DIR/no-dial-out.yaml" >"$dir/logs/no-dial-out.log" 2>&1 ||
+  { failed=no-dial-out; cp_die "could not install the admission policies of $CP_DIR/no-dial-out.yaml (see $dir/logs/no-dial-out.log)"; }
+# A policy is enforced once the API server has loaded and type-checked it. Probe each with a
+# request it must refuse and that could never dial even when let through: a dry-run create
+# (nothing is stored) and a proxy request to a pod that does not exist.
+refused_by() { # refused_by POLICY METHOD PATH [BODY]
+  local out
+  out=$(curl -sS -A capstan-control-plane -X "$2" --cacert "$pki/ca.crt" --cert "$pki/admin.crt" \
+    --key "$pki/admin.key" -H 'Content-Type: application/json' ${4:+-d "$4"} \
+    "https://127.0.0.1:$apiserver_port$3" 2>&1) || true
+  [[ $out == *"ValidatingAdmissionPolicy '$1'"* ]]
+}
+wait_for kube-apiserver "admission policy capstan-no-dial-out enforced" 60 refused_by capstan-no-dial-out \
+  POST '/apis/apiregistration.k8s.io/v1/apiservices?dryRun=All' \
+  '{"apiVersion":"apiregistration.k8s.io/v1","kind":"APIService","metadata":{"name":"v1.probe.capstan.invalid"},"spec":{"group":"probe.capstan.invalid","version":"v1","groupPriorityMinimum":1,"versionPriority":1,"service":{"namespace":"default","name":"probe","port":443}}}'
+wait_for kube-apiserver "admission policy capstan-loopback-services enforced" 60 refused_by capstan-loopback-services \
+  POST '/api/v1/namespaces/capstan-loopback/services?dryRun=All' \
+  '{"apiVersion":"v1","kind":"Service","metadata":{"name":"probe"},"spec":{"ports":[{"port":443}]}}'
+wait_for kube-apiserver "admission policy capstan-no-proxy enforced" 60 refused_by capstan-no-proxy \
+  GET /api/v1/namespaces/default/pods/capstan-probe/proxy/
 wait_for kube-controller-manager "kube-controller-manager /healthz" 60 \
   curl -sfk "https://127.0.0.1:$kcm_port/healthz"
 wait_for kube-scheduler "kube-scheduler /healthz" 60 \
