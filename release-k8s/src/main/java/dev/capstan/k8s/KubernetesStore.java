@@ -29,6 +29,7 @@ import java.util.Optional;
 public final class KubernetesStore implements Store {
   private final ReleaseRecords records;
   private final ReleaseLeases leases;
+  private final RequestCounter requests;
 
   /** A store on the given clients. */
   public KubernetesStore(KubeClients clients) {
@@ -38,6 +39,7 @@ public final class KubernetesStore implements Store {
   /** A store that splits records larger than {@code chunkBytes} (tests use small chunks). */
   KubernetesStore(KubeClients clients, int chunkBytes) {
     requireNonNull(clients, "clients");
+    this.requests = clients.requests();
     this.records =
         new ReleaseRecords(
             new ResourceApi<>(clients, ApiResource.SECRET, Errors.RELEASE),
@@ -106,10 +108,14 @@ public final class KubernetesStore implements Store {
     return leases.acquire(namespace, name, holder, now, ttl);
   }
 
-  /** {@inheritDoc} A GET and an UPDATE of the Lease. */
+  /**
+   * {@inheritDoc} A GET and an UPDATE of the Lease, counted as background requests ({@link
+   * RequestCounter#backgroundCounts()}): how many renewals an operation makes depends on its
+   * duration.
+   */
   @Override
   public void renewLease(String namespace, String name, String holder, Instant now, Duration ttl) {
-    leases.renew(namespace, name, holder, now, ttl);
+    requests.background(() -> leases.renew(namespace, name, holder, now, ttl));
   }
 
   /**

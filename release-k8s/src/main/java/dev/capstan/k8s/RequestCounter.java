@@ -31,13 +31,22 @@ import okhttp3.Response;
  *
  * <p>Besides the counts it keeps the last {@value #LOG_CAPACITY} requests in order (verb, resource
  * and object, never a body), so a test can check the order of writes.
+ *
+ * <p>Background requests are counted apart: those sent while renewing an operation lease (a GET and
+ * an UPDATE of the Lease every renewal period of a long operation, see {@link KubernetesStore}).
+ * How many there are depends on how long an operation takes, not on what it does, so {@link
+ * #counts()}, {@link #total()} and {@link #log()} leave them out and {@link #backgroundCounts()}
+ * has them. They are told apart by the thread that sends them: every request a thread sends inside
+ * {@link #background(Runnable)} is one.
  */
 public final class RequestCounter {
   /** How many requests {@link #log()} keeps. */
   public static final int LOG_CAPACITY = 10_000;
 
   private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
+  private final Map<String, LongAdder> background = new ConcurrentHashMap<>();
   private final Deque<String> log = new ArrayDeque<>();
+  private final ThreadLocal<Boolean> inBackground = ThreadLocal.withInitial(() -> false);
 
   RequestCounter() {}
 
@@ -51,8 +60,12 @@ public final class RequestCounter {
     return chain.proceed(chain.request());
   }
 
-  private void record(Request request) {
+  void record(Request request) {
     Call call = describe(request.method(), request.url());
+    if (inBackground.get()) {
+      background.computeIfAbsent(call.key(), k -> new LongAdder()).increment();
+      return;
+    }
     counts.computeIfAbsent(call.key(), k -> new LongAdder()).increment();
     synchronized (log) {
       log.addLast(call.line());
@@ -63,10 +76,39 @@ public final class RequestCounter {
   }
 
   /**
+   * Runs {@code work}, counting every request this thread sends meanwhile as a background request
+   * ({@link #backgroundCounts()}). Used for lease renewals.
+   */
+  void background(Runnable work) {
+    if (inBackground.get()) {
+      work.run();
+      return;
+    }
+    inBackground.set(true);
+    try {
+      work.run();
+    } finally {
+      inBackground.set(false);
+    }
+  }
+
+  /**
    * The number of requests of each kind since creation or {@link #reset()}, sorted by key, e.g.
-   * {@code {"GET leases": 1, "LIST secrets": 2}}.
+   * {@code {"CREATE leases": 1, "LIST secrets": 2}}; background requests are left out.
    */
   public SortedMap<String, Long> counts() {
+    return snapshot(counts);
+  }
+
+  /**
+   * The background requests (lease renewals) since creation or {@link #reset()}, by kind, e.g.
+   * {@code {"GET leases": 2, "UPDATE leases": 2}}. How many there are depends on time.
+   */
+  public SortedMap<String, Long> backgroundCounts() {
+    return snapshot(background);
+  }
+
+  private static SortedMap<String, Long> snapshot(Map<String, LongAdder> counts) {
     SortedMap<String, Long> copy = new TreeMap<>();
     counts.forEach((k, v) -> copy.put(k, v.sum()));
     copy.values().removeIf(v -> v == 0);
@@ -79,7 +121,7 @@ public final class RequestCounter {
     return adder == null ? 0 : adder.sum();
   }
 
-  /** The number of requests of every kind. */
+  /** The number of requests of every kind, background requests left out. */
   public long total() {
     return counts.values().stream().mapToLong(LongAdder::sum).sum();
   }
@@ -94,9 +136,10 @@ public final class RequestCounter {
     }
   }
 
-  /** Forgets every count and the log. */
+  /** Forgets every count, background counts included, and the log. */
   public void reset() {
     counts.clear();
+    background.clear();
     synchronized (log) {
       log.clear();
     }
@@ -104,7 +147,7 @@ public final class RequestCounter {
 
   @Override
   public String toString() {
-    return "RequestCounter" + counts();
+    return "RequestCounter" + counts() + " background" + backgroundCounts();
   }
 
   /**

@@ -2,7 +2,13 @@ package dev.capstan.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -36,5 +42,52 @@ class RequestCounterTest {
         RequestCounter.describe(method, HttpUrl.get("https://127.0.0.1:6443" + path));
 
     assertThat(call.line()).isEqualTo(line);
+  }
+
+  @Test
+  void requestsAThreadSendsInsideBackgroundAreCountedApart() throws Exception {
+    RequestCounter counter = new RequestCounter();
+    String lease = "https://127.0.0.1:6443/apis/coordination.k8s.io/v1/namespaces/shop/leases/l";
+    Request get = new Request.Builder().url(lease).build();
+    Request update =
+        new Request.Builder()
+            .url(lease)
+            .put(RequestBody.create("{}", MediaType.get("application/json")))
+            .build();
+    Request list =
+        new Request.Builder().url("https://127.0.0.1:6443/api/v1/namespaces/shop/secrets").build();
+    CountDownLatch renewing = new CountDownLatch(1);
+    CountDownLatch foregroundSent = new CountDownLatch(1);
+    Thread renewer =
+        new Thread(
+            () ->
+                counter.background(
+                    () -> {
+                      counter.record(get);
+                      renewing.countDown();
+                      try {
+                        foregroundSent.await();
+                      } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                      }
+                      counter.background(() -> counter.record(update)); // nested: still background
+                    }));
+    renewer.start();
+    renewing.await();
+    counter.record(list); // another thread, while the renewal runs: counted as usual
+    foregroundSent.countDown();
+    renewer.join();
+    counter.record(get); // the renewer is done: a GET of the Lease outside is counted as usual
+
+    assertThat(counter.counts())
+        .containsExactlyInAnyOrderEntriesOf(Map.of("GET leases", 1L, "LIST secrets", 1L));
+    assertThat(counter.backgroundCounts())
+        .containsExactlyInAnyOrderEntriesOf(Map.of("GET leases", 1L, "UPDATE leases", 1L));
+    assertThat(counter.total()).isEqualTo(2);
+    assertThat(counter.log()).containsExactly("LIST secrets shop", "GET leases shop/l");
+
+    counter.reset();
+    assertThat(counter.counts()).isEmpty();
+    assertThat(counter.backgroundCounts()).isEmpty();
   }
 }
