@@ -42,6 +42,13 @@ public final class ControlPlane implements AutoCloseable {
    */
   public static final String NEVER_READY_IMAGE = "registry.invalid/never-ready:1";
 
+  /**
+   * An image whose pods kwok leaves Pending, with no status, until {@link #releaseHeldPods} gives
+   * their container another image: a rollout that cannot finish before the test lets it, so that
+   * what a waiter does meanwhile (the WATCHes it opens) does not depend on timing.
+   */
+  public static final String HELD_IMAGE = "registry.invalid/held:1";
+
   private static final Duration STOP_GRACE = Duration.ofSeconds(15);
 
   private final Path kubeconfig;
@@ -79,19 +86,22 @@ public final class ControlPlane implements AutoCloseable {
     if (external.isPresent()) {
       ControlPlane plane = new ControlPlane(external.get(), null);
       plane.requireReadyNode();
+      settings.k8sVersion().ifPresent(plane::requireVersion);
       log("using the running control plane of " + external.get() + " (not stopped by the tests)");
       return plane;
     }
     Path scriptDir = settings.scriptDir();
     Path stateDir = settings.stateDir();
-    List<String> command =
+    List<String> command = new ArrayList<>();
+    command.addAll(
         List.of(
             "bash",
             scriptDir.resolve("start.sh").toString(),
             "--dir",
             stateDir.toString(),
             "--owner-pid",
-            Long.toString(ProcessHandle.current().pid()));
+            Long.toString(ProcessHandle.current().pid())));
+    settings.k8sVersion().ifPresent(v -> command.addAll(List.of("--k8s-version", v)));
     log("starting: " + String.join(" ", command));
     Deque<String> tail = run(command);
     Path state = stateDir.resolve("state.env");
@@ -124,6 +134,45 @@ public final class ControlPlane implements AutoCloseable {
    */
   public ApiClient newClient(Duration readTimeout) {
     return newClient(kubeconfig, readTimeout);
+  }
+
+  /**
+   * Lets the held pods of a namespace become Ready: every pod whose first container runs {@link
+   * #HELD_IMAGE} gets {@code image} instead (a JSON patch of the pod; the Deployment and its
+   * ReplicaSet are left alone), and kwok makes it Ready.
+   *
+   * @return how many pods were released
+   */
+  public int releaseHeldPods(String namespace, String image) {
+    CoreV1Api core = new CoreV1Api(client);
+    int released = 0;
+    try {
+      for (io.kubernetes.client.openapi.models.V1Pod pod :
+          core.listNamespacedPod(namespace).execute().getItems()) {
+        if (pod.getSpec() != null
+            && HELD_IMAGE.equals(pod.getSpec().getContainers().get(0).getImage())) {
+          io.kubernetes.client.util.PatchUtils.patch(
+              io.kubernetes.client.openapi.models.V1Pod.class,
+              () ->
+                  core.patchNamespacedPod(
+                          pod.getMetadata().getName(),
+                          namespace,
+                          new io.kubernetes.client.custom.V1Patch(
+                              "[{\"op\":\"replace\",\"path\":\"/spec/containers/0/image\","
+                                  + "\"value\":\""
+                                  + image
+                                  + "\"}]"))
+                      .buildCall(null),
+              io.kubernetes.client.custom.V1Patch.PATCH_FORMAT_JSON_PATCH,
+              client);
+          released++;
+        }
+      }
+    } catch (ApiException e) {
+      throw new IllegalStateException(
+          "cannot release the held pods of " + namespace + ": HTTP " + e.getCode(), e);
+    }
+    return released;
   }
 
   /** Whether this JVM started the control plane (and so stops it). */
@@ -202,6 +251,33 @@ public final class ControlPlane implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
       process.destroyForcibly();
+    }
+  }
+
+  /** The version the API server reports, e.g. {@code v1.34.4}. */
+  public String serverVersion() {
+    try {
+      return new io.kubernetes.client.openapi.apis.VersionApi(client)
+          .getCode()
+          .execute()
+          .getGitVersion();
+    } catch (ApiException e) {
+      throw new IllegalStateException("cannot read /version: HTTP " + e.getCode(), e);
+    }
+  }
+
+  /** Fails unless the API server is of the version asked for: a minor, a patch release or a tag. */
+  private void requireVersion(String wanted) {
+    String want = wanted.startsWith("v") ? wanted : "v" + wanted;
+    String got = serverVersion();
+    if (!(got.equals(want) || got.startsWith(want + "."))) {
+      throw new IllegalStateException(
+          "the control plane of "
+              + kubeconfig
+              + " runs Kubernetes "
+              + got
+              + ", but capstan.k8s.version/CAPSTAN_K8S_VERSION asks for "
+              + wanted);
     }
   }
 

@@ -160,6 +160,7 @@ public final class ControlPlaneExtension
   private static Started start(ControlPlaneSettings settings) {
     try {
       ControlPlane plane = ControlPlane.startOrConnect(settings);
+      ControlPlane.log("Kubernetes " + plane.serverVersion());
       defaultStorageClass(plane);
       return new Started(plane, null);
     } catch (RuntimeException e) {

@@ -16,6 +16,10 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>{@code capstan.k8s.kubeconfig} / {@code CAPSTAN_KUBECONFIG}: use the control plane this
  *       kubeconfig names (e.g. one from {@code start.sh}); nothing is started or stopped;
+ *   <li>{@code capstan.k8s.version} / {@code CAPSTAN_K8S_VERSION}: the Kubernetes version start.sh
+ *       runs, one of the matrix in {@code testing/control-plane/lib.sh} ({@code 1.34}, {@code
+ *       1.34.4} or {@code v1.34.4}; default: the newest); with {@code capstan.k8s.kubeconfig}, the
+ *       version that control plane must report;
  *   <li>{@code capstan.it.skip} / {@code CAPSTAN_IT_SKIP}: {@code true} (or empty) skips the
  *       control-plane tests with a message; refused (a failure) when {@code CI=true};
  *   <li>{@code capstan.controlPlane.scripts}: the folder with {@code start.sh} (default: {@code
@@ -25,16 +29,23 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * @param externalKubeconfig the kubeconfig of a running control plane to use instead
+ * @param k8sVersion the Kubernetes version asked for, if any
  * @param skip whether the user opted out of the control-plane tests
  * @param ci whether this runs under CI ({@code CI=true}), where opting out is refused
  * @param scriptDir the folder with build.sh, start.sh and stop.sh
  * @param stateDir the state folder for start.sh
  */
 record ControlPlaneSettings(
-    Optional<Path> externalKubeconfig, boolean skip, boolean ci, Path scriptDir, Path stateDir) {
+    Optional<Path> externalKubeconfig,
+    Optional<String> k8sVersion,
+    boolean skip,
+    boolean ci,
+    Path scriptDir,
+    Path stateDir) {
 
   ControlPlaneSettings {
     requireNonNull(externalKubeconfig, "externalKubeconfig");
+    requireNonNull(k8sVersion, "k8sVersion");
     requireNonNull(scriptDir, "scriptDir");
     requireNonNull(stateDir, "stateDir");
   }
@@ -49,6 +60,8 @@ record ControlPlaneSettings(
     Optional<Path> kubeconfig =
         firstNonBlank(properties.apply("capstan.k8s.kubeconfig"), env.apply("CAPSTAN_KUBECONFIG"))
             .map(Path::of);
+    Optional<String> version =
+        firstNonBlank(properties.apply("capstan.k8s.version"), env.apply("CAPSTAN_K8S_VERSION"));
     String skipValue = properties.apply("capstan.it.skip");
     if (skipValue == null) {
       skipValue = env.apply("CAPSTAN_IT_SKIP");
@@ -70,7 +83,12 @@ record ControlPlaneSettings(
             .map(Path::of)
             .orElseGet(() -> cwd.resolve("target/control-plane"));
     return new ControlPlaneSettings(
-        kubeconfig, skip, ci, scripts.toAbsolutePath().normalize(), state.toAbsolutePath());
+        kubeconfig,
+        version,
+        skip,
+        ci,
+        scripts.toAbsolutePath().normalize(),
+        state.toAbsolutePath());
   }
 
   private static Optional<String> firstNonBlank(@Nullable String first, @Nullable String second) {
