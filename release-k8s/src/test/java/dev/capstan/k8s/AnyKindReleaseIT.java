@@ -388,12 +388,10 @@ class AnyKindReleaseIT {
             ns);
     Payloads payloads = Payloads.of(db);
 
-    long start = System.nanoTime();
     CastFailedException failed =
         catchThrowableOfType(
             CastFailedException.class,
             () -> cluster.controller().build().cast(spec(ns, payloads), payloads));
-    Duration took = Duration.ofNanos(System.nanoTime() - start);
 
     assertThat(failed.result().release().status()).isEqualTo(ReleaseStatus.FAILED);
     assertThat(failed.result().release().failure())
@@ -403,7 +401,6 @@ class AnyKindReleaseIT {
                 + "/db is not ready: StatefulSet "
                 + ns
                 + "/db: pod db-0: container db: ImagePullBackOff");
-    assertThat(took).isLessThan(Duration.ofSeconds(60));
   }
 
   @Test
@@ -439,18 +436,15 @@ class AnyKindReleaseIT {
             ns);
     Payloads payloads = Payloads.of(job);
 
-    long start = System.nanoTime();
     CastFailedException failed =
         catchThrowableOfType(
             CastFailedException.class,
             () -> cluster.controller().build().cast(spec(ns, payloads), payloads));
-    Duration took = Duration.ofNanos(System.nanoTime() - start);
 
     assertThat(failed.result().release().status()).isEqualTo(ReleaseStatus.FAILED);
     assertThat(failed.result().release().failure())
         .startsWith(
             "verify failed: batch/Job/" + ns + "/migrate is not ready: Job " + ns + "/migrate: ");
-    assertThat(took).isLessThan(Duration.ofSeconds(60));
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.capstan.k8s;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.capstan.k8s.testing.Await;
 import dev.capstan.k8s.testing.ControlPlane;
 import dev.capstan.k8s.testing.ControlPlaneTest;
 import dev.capstan.k8s.testing.TestNamespace;
@@ -27,6 +28,8 @@ import io.kubernetes.client.openapi.models.V1ResourceQuotaSpec;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,11 +60,36 @@ class ReadinessIT {
   void aRolloutThatCompletesIsReadyAndIsSeenThroughAWatch(ControlPlane plane, TestNamespace tns) {
     Cluster cluster = new Cluster(plane);
     String ns = tns.name();
-    apply(cluster, web(ns, "registry.example/web:1"));
+    // held: its pods become Ready only once the test has seen the waiter's WATCHes open, so the
+    // LIST never finds the rollout done already
+    apply(cluster, web(ns, ControlPlane.HELD_IMAGE));
 
     cluster.requests().reset();
+    AtomicInteger releasedSoFar = new AtomicInteger();
+    CompletableFuture<Integer> released =
+        CompletableFuture.supplyAsync(
+            () -> {
+              Await.until(
+                  "the WATCHes of deployments and pods",
+                  PATIENT,
+                  () ->
+                      (cluster.requests().count("WATCH deployments") == 1
+                              && cluster.requests().count("WATCH pods") == 1)
+                          ? true
+                          : null);
+              return Await.until(
+                  "both held pods released",
+                  PATIENT,
+                  () -> {
+                    int n =
+                        releasedSoFar.addAndGet(
+                            plane.releaseHeldPods(ns, "registry.example/web:1"));
+                    return n == 2 ? n : null;
+                  });
+            });
     Readiness readiness = cluster.orchestrator.awaitReady(web(ns), PATIENT);
 
+    assertThat(released.join()).isEqualTo(2);
     assertThat(readiness).isEqualTo(Readiness.ready());
     // judged from the Deployment's status; its pods are watched for a reason to fail early, its
     // ReplicaSets only once a pod cannot become ready; no polling
