@@ -10,12 +10,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A throwaway PostgreSQL server on loopback, started by {@code testing/postgres/postgres.sh} in
- * {@code target/postgres-<port>}: database {@code capstan}, user {@code capstan}, trust auth.
- * {@link #close()} stops it by pid; a shutdown hook and the script's watchdog do so if the JVM ends
- * first. Public for the ITs of other modules (through this module's test-jar).
+ * {@code target/postgres-<port>}: database {@code capstan}, user {@code capstan}, trust auth. The
+ * server binaries come from a Maven artifact ({@link PostgresBinaries}), not from the host. {@link
+ * #close()} stops it by pid; a shutdown hook and the script's watchdog do so if the JVM ends first.
+ * Public for the ITs of other modules (through this module's test-jar).
  */
 public final class PostgresServer implements AutoCloseable {
   static final Path SCRIPT =
@@ -38,8 +40,10 @@ public final class PostgresServer implements AutoCloseable {
   static PostgresServer start() {
     int port = freePort();
     Path dir = Path.of("target", "postgres-" + port).toAbsolutePath();
+    Path home = PostgresBinaries.home();
     String out =
         run(
+            home,
             List.of(
                 SCRIPT.toString(),
                 "start",
@@ -76,7 +80,7 @@ public final class PostgresServer implements AutoCloseable {
   }
 
   private void stop() {
-    run(List.of(SCRIPT.toString(), "stop", dir.toString()));
+    run(null, List.of(SCRIPT.toString(), "stop", dir.toString()));
   }
 
   private static int freePort() {
@@ -87,15 +91,16 @@ public final class PostgresServer implements AutoCloseable {
     }
   }
 
-  private static String run(List<String> command) {
+  private static String run(@Nullable Path home, List<String> command) {
     try {
       Path log = Files.createTempFile("postgres-sh", ".log");
       try {
-        Process p =
-            new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
+        ProcessBuilder builder =
+            new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        if (home != null) {
+          builder.environment().put("CAPSTAN_POSTGRES_HOME", home.toString());
+        }
+        Process p = builder.start();
         if (!p.waitFor(120, TimeUnit.SECONDS)) {
           p.destroyForcibly();
           throw new IllegalStateException("timed out after 120 s: " + String.join(" ", command));
