@@ -1,26 +1,34 @@
 package dev.capstan.examples.cli;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real OCI registry on 127.0.0.1 for tests: the distribution registry (Debian's {@code
- * docker-registry} package, installed by {@code .ci/run}), storing in a temporary folder, on a free
- * port. {@code readOnly} starts it in maintenance read-only mode: reads and probes work, pushes are
- * refused.
+ * A real OCI registry on 127.0.0.1 for tests: the CNCF distribution registry, storing in a
+ * temporary folder, on a free port. {@code readOnly} starts it in maintenance read-only mode: reads
+ * and probes work, pushes are refused.
+ *
+ * <p>The binary comes from {@code testing/registry/build.sh} (system property {@code
+ * capstan.registry.build}), which builds it from the Go module proxy into {@code ~/.cache/capstan}
+ * the first time and only checks it afterwards; {@code CAPSTAN_REGISTRY_BIN} names another binary
+ * instead.
  */
 final class LoopbackRegistry implements AutoCloseable {
-  /** Where Debian's package puts the registry; {@code CAPSTAN_REGISTRY_BIN} overrides it. */
-  static final String DEFAULT_BINARY = "/usr/bin/docker-registry";
+  private static final Map<String, Path> BINARY = new ConcurrentHashMap<>();
 
   private final Process process;
   private final int port;
@@ -34,15 +42,7 @@ final class LoopbackRegistry implements AutoCloseable {
   /** Starts a registry and waits until {@code GET /v2/} answers 200. */
   static LoopbackRegistry start(Path dir, boolean readOnly)
       throws IOException, InterruptedException {
-    String env = System.getenv("CAPSTAN_REGISTRY_BIN");
-    Path binary = Path.of(env == null || env.isBlank() ? DEFAULT_BINARY : env);
-    if (!Files.isExecutable(binary)) {
-      throw new IllegalStateException(
-          "no OCI registry at "
-              + binary
-              + ": install Debian's docker-registry package (.ci/run does) or set"
-              + " CAPSTAN_REGISTRY_BIN");
-    }
+    Path binary = BINARY.computeIfAbsent("registry", k -> binary());
     int port = freePort();
     Path storage = Files.createDirectories(dir.resolve("registry-data"));
     Path config = dir.resolve("registry.yml");
@@ -83,6 +83,55 @@ final class LoopbackRegistry implements AutoCloseable {
             "the registry did not start; see " + dir.resolve("registry.log"));
       }
       Thread.sleep(100);
+    }
+  }
+
+  /** {@code CAPSTAN_REGISTRY_BIN}, or the binary {@code testing/registry/build.sh} built. */
+  private static Path binary() {
+    String env = System.getenv("CAPSTAN_REGISTRY_BIN");
+    if (env != null && !env.isBlank()) {
+      Path binary = Path.of(env);
+      if (!Files.isExecutable(binary)) {
+        throw new IllegalStateException(
+            "CAPSTAN_REGISTRY_BIN names no executable: "
+                + binary
+                + "; unset it to build the registry with testing/registry/build.sh");
+      }
+      return binary;
+    }
+    String script = System.getProperty("capstan.registry.build", "../testing/registry/build.sh");
+    script(List.of("bash", script), 30);
+    return Path.of(script(List.of("bash", script, "--print-bin"), 1).strip());
+  }
+
+  /** Runs a build script, its output echoed; returns the output, or fails with it. */
+  private static String script(List<String> command, int minutes) {
+    try {
+      Path out = Files.createTempFile("registry-build", ".out");
+      try {
+        Process p =
+            new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(out.toFile())
+                .start();
+        if (!p.waitFor(minutes, TimeUnit.MINUTES)) {
+          p.destroyForcibly();
+          throw new IllegalStateException(command + " did not finish in " + minutes + " min");
+        }
+        String text = Files.readString(out, StandardCharsets.UTF_8);
+        System.out.print(text);
+        if (p.exitValue() != 0) {
+          throw new IllegalStateException(command + " failed (" + p.exitValue() + "):\n" + text);
+        }
+        return text;
+      } finally {
+        Files.deleteIfExists(out);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot run " + command, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while running " + command, e);
     }
   }
 
