@@ -51,16 +51,14 @@ class NoDialOutIT {
             "/apis/apiregistration.k8s.io/v1/apiservices",
             apiService("v1.dial-out.capstan.test", "dial-out.capstan.test", "shop", "api", 443));
 
-    assertThat(answer)
-        .isEqualTo(
-            new Answer(
-                422,
-                denied("capstan-no-dial-out")
-                    + "APIService v1.dial-out.capstan.test: spec.service names Service shop/api,"
-                    + " which the API server would dial at a Service IP, off this machine"
-                    + " (capstan-no-dial-out); serve the API from a responder on"
-                    + " https://127.0.0.1:PORT and name a Service in namespace capstan-loopback of"
-                    + " type ExternalName with externalName localhost, spec.service.port PORT"));
+    assertRefused(
+        answer,
+        "capstan-no-dial-out",
+        "APIService v1.dial-out.capstan.test: spec.service names Service shop/api,"
+            + " which the API server would dial at a Service IP, off this machine"
+            + " (capstan-no-dial-out); serve the API from a responder on"
+            + " https://127.0.0.1:PORT and name a Service in namespace capstan-loopback of"
+            + " type ExternalName with externalName localhost, spec.service.port PORT");
   }
 
   @Test
@@ -81,17 +79,14 @@ class NoDialOutIT {
 
       Answer answer = dryRunCreate(plane, "/apis/admissionregistration.k8s.io/v1/" + plural, body);
 
-      assertThat(answer)
-          .as(kind)
-          .isEqualTo(
-              new Answer(
-                  422,
-                  denied("capstan-no-dial-out")
-                      + kind
-                      + " dial-out: webhooks[].clientConfig.service names Service shop/hooks"
-                      + " (webhook by-service.capstan.test), which the API server would dial at a"
-                      + " Service IP, off this machine (capstan-no-dial-out); use clientConfig.url"
-                      + " https://127.0.0.1:PORT, served by a responder in the test"));
+      assertRefused(
+          answer,
+          "capstan-no-dial-out",
+          kind
+              + " dial-out: webhooks[].clientConfig.service names Service shop/hooks"
+              + " (webhook by-service.capstan.test), which the API server would dial at a"
+              + " Service IP, off this machine (capstan-no-dial-out); use clientConfig.url"
+              + " https://127.0.0.1:PORT, served by a responder in the test");
     }
   }
 
@@ -103,16 +98,14 @@ class NoDialOutIT {
             "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
             crd("{\"service\":{\"namespace\":\"shop\",\"name\":\"convert\",\"path\":\"/c\"}}"));
 
-    assertThat(answer)
-        .isEqualTo(
-            new Answer(
-                422,
-                denied("capstan-no-dial-out")
-                    + "CustomResourceDefinition widgets.dial-out.capstan.test:"
-                    + " spec.conversion.webhook.clientConfig.service names Service shop/convert,"
-                    + " which the API server would dial at a Service IP, off this machine"
-                    + " (capstan-no-dial-out); use spec.conversion.webhook.clientConfig.url"
-                    + " https://127.0.0.1:PORT, served by a responder in the test"));
+    assertRefused(
+        answer,
+        "capstan-no-dial-out",
+        "CustomResourceDefinition widgets.dial-out.capstan.test:"
+            + " spec.conversion.webhook.clientConfig.service names Service shop/convert,"
+            + " which the API server would dial at a Service IP, off this machine"
+            + " (capstan-no-dial-out); use spec.conversion.webhook.clientConfig.url"
+            + " https://127.0.0.1:PORT, served by a responder in the test");
   }
 
   @Test
@@ -145,22 +138,18 @@ class NoDialOutIT {
     Answer service =
         send(plane, "GET", "/api/v1/namespaces/default/services/web:80/proxy/healthz", null);
 
-    assertThat(pod)
-        .isEqualTo(
-            new Answer(
-                422,
-                denied("capstan-no-proxy")
-                    + "pods/proxy default/web-0: the API server would dial a pod or Service IP,"
-                    + " off this machine (capstan-no-proxy); tests never connect to pods or"
-                    + " Services"));
-    assertThat(service)
-        .isEqualTo(
-            new Answer(
-                422,
-                denied("capstan-no-proxy")
-                    + "services/proxy default/web:80: the API server would dial a pod or Service"
-                    + " IP, off this machine (capstan-no-proxy); tests never connect to pods or"
-                    + " Services"));
+    assertRefused(
+        pod,
+        "capstan-no-proxy",
+        "pods/proxy default/web-0: the API server would dial a pod or Service IP,"
+            + " off this machine (capstan-no-proxy); tests never connect to pods or"
+            + " Services");
+    assertRefused(
+        service,
+        "capstan-no-proxy",
+        "services/proxy default/web:80: the API server would dial a pod or Service"
+            + " IP, off this machine (capstan-no-proxy); tests never connect to pods or"
+            + " Services");
   }
 
   @Test
@@ -173,26 +162,32 @@ class NoDialOutIT {
         "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"elsewhere\"},"
             + "\"spec\":{\"type\":\"ExternalName\",\"externalName\":\"registry.example\"}}";
 
-    assertThat(dryRunCreate(plane, path, clusterIp))
-        .isEqualTo(new Answer(403, loopbackRefusal("plain", "ClusterIP")));
-    assertThat(dryRunCreate(plane, path, elsewhere))
-        .isEqualTo(
-            new Answer(
-                403, loopbackRefusal("elsewhere", "ExternalName, externalName registry.example")));
+    assertRefused(
+        dryRunCreate(plane, path, clusterIp),
+        "capstan-loopback-services",
+        loopbackRefusal("plain", "ClusterIP"));
+    assertRefused(
+        dryRunCreate(plane, path, elsewhere),
+        "capstan-loopback-services",
+        loopbackRefusal("elsewhere", "ExternalName, externalName registry.example"));
 
     String name = "it-" + Integer.toString(RANDOM.nextInt(1 << 30), 36);
     assertThat(send(plane, "POST", path, externalNameLocalhost(name)).status()).isEqualTo(201);
     try {
-      // an UPDATE is checked as a CREATE is
+      // an UPDATE is checked as a CREATE is: the same Service turned into a ClusterIP one
       Answer update =
           send(
               plane,
               "PUT",
               path + "/" + name,
               read(plane, path + "/" + name)
-                  .replace("\"type\":\"ExternalName\"", "\"type\":\"ClusterIP\"")
-                  .replace("\"externalName\":\"localhost\",", ""));
-      assertThat(update).isEqualTo(new Answer(403, loopbackRefusal(name, "ClusterIP")));
+                  .replace(
+                      "\"type\":\"ExternalName\"",
+                      "\"type\":\"ClusterIP\",\"ports\":[{\"port\":443}]"));
+      assertRefused(
+          update,
+          "capstan-loopback-services",
+          loopbackRefusal(name, "ClusterIP, externalName localhost"));
     } finally {
       send(plane, "DELETE", path + "/" + name, null);
     }
@@ -239,6 +234,17 @@ class NoDialOutIT {
     }
   }
 
+  /**
+   * A refusal by {@code policy} with exactly {@code text} as its message. How the API server frames
+   * a policy's denial differs between versions (1.37: HTTP 422 and {@code <resource> "<name>" is
+   * forbidden: } before it; older ones other prefixes, 403 for some kinds), so only that the
+   * request was refused and the policy's whole message are asserted.
+   */
+  private static void assertRefused(Answer answer, String policy, String text) {
+    assertThat(answer.status()).as(answer.message()).isIn(403, 422);
+    assertThat(answer.message()).endsWith(denied(policy) + text);
+  }
+
   private static String denied(String policy) {
     return "ValidatingAdmissionPolicy '"
         + policy
@@ -248,8 +254,7 @@ class NoDialOutIT {
   }
 
   private static String loopbackRefusal(String name, String shape) {
-    return denied("capstan-loopback-services")
-        + "Service capstan-loopback/"
+    return "Service capstan-loopback/"
         + name
         + ": spec.type "
         + shape
