@@ -13,6 +13,7 @@ public final class UninstallFailedException extends ReleaseException {
   @SuppressWarnings("serial") // records are immutable values; serialising one is not supported
   private final Release release;
 
+  @SuppressWarnings("serial") // refs are immutable values; serialising one is not supported
   private final ResourceRef failedAt;
 
   /** An exception naming the object the uninstall stopped at. */

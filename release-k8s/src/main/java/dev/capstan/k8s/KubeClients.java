@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import javax.net.ssl.KeyManager;
 import org.jspecify.annotations.Nullable;
@@ -44,6 +45,9 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  */
 public final class KubeClients {
+  private static final String IN_CLUSTER_NAMESPACE =
+      "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
+
   /** The read timeout of request clients this class builds. */
   public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(60);
 
@@ -52,6 +56,7 @@ public final class KubeClients {
   private final RequestCounter counter;
   private final Retries retries;
   private final String context;
+  private final @Nullable String namespace;
   private volatile @Nullable ApiClient watchApi;
   private volatile @Nullable String clusterId;
 
@@ -60,12 +65,14 @@ public final class KubeClients {
       Supplier<ApiClient> watchFactory,
       RequestCounter counter,
       Retries retries,
-      String context) {
+      String context,
+      @Nullable String namespace) {
     this.api = api;
     this.watchFactory = watchFactory;
     this.counter = counter;
     this.retries = retries;
     this.context = context;
+    this.namespace = namespace == null || namespace.isEmpty() ? null : namespace;
   }
 
   /**
@@ -110,7 +117,8 @@ public final class KubeClients {
     // file is read now; the watch client is built from it when first needed.
     ApiClient api = build(load(kubeconfig, current), kubeconfig, DEFAULT_READ_TIMEOUT);
     KubeConfig watchConfig = load(kubeconfig, current);
-    return wrap(api, () -> build(watchConfig, kubeconfig, Duration.ZERO), current);
+    return wrap(
+        api, () -> build(watchConfig, kubeconfig, Duration.ZERO), current, config.getNamespace());
   }
 
   /**
@@ -128,7 +136,7 @@ public final class KubeClients {
     }
     try {
       ApiClient api = ClientBuilder.cluster().setReadTimeout(DEFAULT_READ_TIMEOUT).build();
-      return wrap(api, KubeClients::inClusterWatchClient, "in-cluster");
+      return wrap(api, KubeClients::inClusterWatchClient, "in-cluster", podNamespace());
     } catch (IOException | RuntimeException e) {
       throw new IllegalStateException(
           "cannot read the in-cluster service account configuration: " + e.getMessage(), e);
@@ -156,7 +164,7 @@ public final class KubeClients {
             .addInterceptor(retries)
             .addInterceptor(counter.interceptor())
             .build());
-    return new KubeClients(client, () -> client, counter, retries, context);
+    return new KubeClients(client, () -> client, counter, retries, context, null);
   }
 
   private static ApiClient inClusterWatchClient() {
@@ -167,7 +175,17 @@ public final class KubeClients {
     }
   }
 
-  private static KubeClients wrap(ApiClient api, Supplier<ApiClient> watch, String context) {
+  /** The namespace of the pod's service account, or null when it cannot be read. */
+  private static @Nullable String podNamespace() {
+    try {
+      return Files.readString(Path.of(IN_CLUSTER_NAMESPACE), UTF_8).strip();
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private static KubeClients wrap(
+      ApiClient api, Supplier<ApiClient> watch, String context, @Nullable String namespace) {
     RequestCounter counter = new RequestCounter();
     Retries retries = defaultRetries();
     count(api, counter, retries);
@@ -180,7 +198,8 @@ public final class KubeClients {
         },
         counter,
         retries,
-        context);
+        context,
+        namespace);
   }
 
   /** Retries outside the counter: every attempt is counted. */
@@ -273,6 +292,15 @@ public final class KubeClients {
     return context;
   }
 
+  /**
+   * The namespace the kubeconfig context names ({@code namespace:}), which kubectl and helm use
+   * when a command names none; inside a pod, the pod's namespace. Empty when there is none, or for
+   * {@link #fromApiClient clients around a caller's client}.
+   */
+  public Optional<String> namespace() {
+    return Optional.ofNullable(namespace);
+  }
+
   /** The API server's URL. */
   public String server() {
     return api.getBasePath();
@@ -331,7 +359,7 @@ public final class KubeClients {
   private static ApiClient build(KubeConfig config, Path file, Duration readTimeout) {
     try {
       ClientBuilder builder = ClientBuilder.kubeconfig(config).setReadTimeout(readTimeout);
-      KeyManager[] keys = jdkKeyManagers(builder, config);
+      KeyManager[] keys = jdkKeyManagers(builder, config, file);
       if (keys != null) {
         builder.setAuthentication(client -> client.setKeyManagers(keys));
       }
@@ -342,11 +370,13 @@ public final class KubeClients {
   }
 
   /**
-   * Key managers for the kubeconfig's client certificate read by the JDK ({@link PemKeys}), when
-   * client-java would authenticate with that certificate and the JDK can read its key; else null.
+   * Key managers for the client certificate client-java would authenticate with — the kubeconfig
+   * user's, or the one its exec credential plugin returned — read by the JDK ({@link PemKeys});
+   * null when there is none. A key the JDK cannot read is left to client-java when BouncyCastle is
+   * on the class path (Capstan does not bring it), and refused otherwise.
    */
-  private static KeyManager @Nullable [] jdkKeyManagers(ClientBuilder builder, KubeConfig config)
-      throws IOException {
+  private static KeyManager @Nullable [] jdkKeyManagers(
+      ClientBuilder builder, KubeConfig config, Path file) throws IOException {
     if (!(builder.getAuthentication() instanceof KubeconfigAuthentication auth)
         || !(auth.getDelegateAuthentication() instanceof ClientCertificateAuthentication)) {
       return null;
@@ -355,7 +385,46 @@ public final class KubeClients {
         config.getDataOrFileRelative(
             config.getClientCertificateData(), config.getClientCertificateFile());
     byte[] key = config.getDataOrFileRelative(config.getClientKeyData(), config.getClientKeyFile());
-    return cert == null || key == null ? null : PemKeys.keyManagers(cert, key);
+    boolean fromExec = cert == null || key == null;
+    if (fromExec) {
+      // the certificate came from the exec plugin: client-java keeps no copy, so ask it again
+      Map<String, String> credentials = config.getCredentials();
+      @Nullable String execCert =
+          credentials == null ? null : credentials.get("clientCertificateData");
+      @Nullable String execKey = credentials == null ? null : credentials.get("clientKeyData");
+      if (execCert == null || execKey == null) {
+        return null;
+      }
+      cert = execCert.getBytes(UTF_8);
+      key = execKey.getBytes(UTF_8);
+    }
+    KeyManager[] managers = PemKeys.keyManagers(cert, key);
+    if (managers == null && !bouncyCastlePresent()) {
+      throw new IllegalArgumentException(
+          "kubeconfig "
+              + file
+              + ", context "
+              + quote(String.valueOf(config.getCurrentContext()))
+              + ": the client key"
+              + (fromExec ? " the exec credential plugin returned" : "")
+              + " is not an unencrypted PEM key of a kind the JDK reads (PRIVATE KEY, RSA PRIVATE"
+              + " KEY, or EC PRIVATE KEY naming its curve)"
+              + (fromExec
+                  ? ""
+                  : "; convert it with 'openssl pkcs8 -topk8 -nocrypt -in KEY -out KEY.pk8' and"
+                      + " name that file in client-key"));
+    }
+    return managers;
+  }
+
+  private static boolean bouncyCastlePresent() {
+    try {
+      Class.forName(
+          "org.bouncycastle.openssl.PEMParser", false, KubeClients.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
   }
 
   private static List<String> contextNames(KubeConfig config) {

@@ -11,6 +11,8 @@ public class InvalidInputException extends UpdateException {
   private static final long serialVersionUID = 1L;
 
   private final String what;
+
+  @SuppressWarnings("serial") // an unmodifiable copy (List.copyOf), which is serializable
   private final List<String> problems;
 
   /**

@@ -14,8 +14,10 @@ import picocli.CommandLine.ScopeType;
  */
 @Command(
     name = "capstan",
+    // INHERIT: every subcommand has --help and --version, and lists the exit codes
+    scope = ScopeType.INHERIT,
     mixinStandardHelpOptions = true,
-    version = "capstan 0.1.0",
+    versionProvider = BuildInfo.Provider.class,
     description = "Stateful releases and platform updates, on the in-memory cluster or Kubernetes.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
@@ -25,7 +27,9 @@ import picocli.CommandLine.ScopeType;
       "2:invalid input: a bad flag, file or value; nothing was applied",
       "3:the plan is blocked or has conflicts; nothing was applied",
       "4:another operation holds the release's lease; nothing was applied",
-      "5:not confirmed; nothing was applied"
+      "5:not confirmed; nothing was applied",
+      "6:the reviewed plan is stale (the release or a planned object changed since); nothing was"
+          + " applied"
     })
 final class CapstanCommand implements Runnable {
   final Cli cli;
@@ -53,7 +57,7 @@ final class CapstanCommand implements Runnable {
   @Nullable Path kubeconfig;
 
   @Option(
-      names = "--context",
+      names = {"--context", "--kube-context"},
       scope = ScopeType.INHERIT,
       paramLabel = "NAME",
       description = "The kubeconfig context (default: the current context).")

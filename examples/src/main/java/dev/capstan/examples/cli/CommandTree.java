@@ -12,14 +12,21 @@ import picocli.CommandLine.Command;
  * release list}'s CPU before its first request when all 12 were built); a subcommand whose name or
  * alias is among the arguments is built with its own subcommands, the others are left out. When the
  * arguments name none of a command's subcommands (its {@code --help}, a typo), all of them are
- * built, in this order, so help, suggestions and errors read as before.
+ * built, in this order, so help, suggestions and errors read as before. {@code completion} needs
+ * every command, so it is given the whole tree.
  */
 final class CommandTree {
   /** Each command's subcommands, in the order its help lists them. */
   private static final Map<Class<?>, List<Class<?>>> SUBCOMMANDS =
       Map.of(
           CapstanCommand.class,
-          List.of(CapstanCommand.Demo.class, ReleaseCommand.class, UpdateCli.class),
+          List.of(
+              CapstanCommand.Demo.class,
+              ReleaseCommand.class,
+              UpdateCli.class,
+              InfoCommands.Help.class,
+              InfoCommands.Completion.class,
+              InfoCommands.Version.class),
           ReleaseCommand.class,
           List.of(
               ReleaseCommand.PlanCmd.class,
@@ -36,7 +43,7 @@ final class CommandTree {
   /** The command line of {@code root} with the subcommands {@code args} need. */
   static CommandLine build(CapstanCommand root, List<String> args) {
     CommandLine line = new CommandLine(root);
-    addSubcommands(line, CapstanCommand.class, args);
+    addSubcommands(line, CapstanCommand.class, args.contains("completion") ? List.of() : args);
     return line;
   }
 
@@ -48,7 +55,9 @@ final class CommandTree {
         named.add(sub);
       }
     }
-    for (Class<?> sub : named.isEmpty() ? all : named) {
+    // `help` alone names no command: its usage of this one lists them all
+    boolean none = named.isEmpty() || named.equals(List.of(InfoCommands.Help.class));
+    for (Class<?> sub : none ? all : named) {
       CommandLine child = new CommandLine(sub);
       addSubcommands(child, sub, args);
       line.addSubcommand(child);

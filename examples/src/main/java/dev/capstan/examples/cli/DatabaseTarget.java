@@ -48,6 +48,11 @@ final class DatabaseTarget implements Target {
   }
 
   @Override
+  public String defaultNamespace() {
+    return cluster.defaultNamespace();
+  }
+
+  @Override
   public String describe() {
     return cluster.describe() + ", release records in " + url;
   }

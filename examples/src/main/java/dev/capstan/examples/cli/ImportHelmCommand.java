@@ -58,7 +58,7 @@ final class ImportHelmCommand extends ReleaseCommand.Sub {
           "import-helm reads Helm's records from a Kubernetes cluster: pass --kubeconfig FILE");
     }
     String release = java.util.Objects.requireNonNull(name, "name");
-    String namespace = common.namespaceOr("default");
+    String namespace = common.namespace();
     HelmImport importer =
         HelmImport.of(kube.clients(), target.orchestrator(), target.store(), controller);
     HelmImportPlan plan = importer.plan(namespace, release).withTimeout(timeout);

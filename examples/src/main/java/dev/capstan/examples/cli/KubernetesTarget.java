@@ -86,6 +86,11 @@ final class KubernetesTarget implements Target {
   }
 
   @Override
+  public String defaultNamespace() {
+    return clients.namespace().orElse("default");
+  }
+
+  @Override
   public String describe() {
     return "Kubernetes context " + clients.context() + " (" + clients.server() + ")";
   }

@@ -68,7 +68,8 @@ final class ReleaseCommand implements Runnable {
   /** The output format. */
   enum Output {
     text,
-    json
+    json,
+    yaml
   }
 
   /**
@@ -82,13 +83,15 @@ final class ReleaseCommand implements Runnable {
     @Option(
         names = {"-n", "--namespace"},
         paramLabel = "NAMESPACE",
-        description = "The release's home namespace (default: the file's, else default).")
+        description =
+            "The release's home namespace (default: the file's, else the kubeconfig context's,"
+                + " else default).")
     @Nullable String namespace;
 
     @Option(
         names = {"-o", "--output"},
         paramLabel = "FORMAT",
-        description = "text or json (default: text).")
+        description = "text, json or yaml (default: text).")
     Output output = Output.text;
 
     @Option(
@@ -109,8 +112,12 @@ final class ReleaseCommand implements Runnable {
                 + "; 1 with --parallelism 1).")
     @Nullable Integer deleteParallelism;
 
-    String namespaceOr(String fallback) {
-      return namespace == null ? fallback : namespace;
+    /** The namespace when no -n is given: the kubeconfig context's, else default. */
+    String defaultNamespace = "default";
+
+    /** {@code -n}, else {@link #defaultNamespace}. */
+    String namespace() {
+      return namespace == null ? defaultNamespace : namespace;
     }
   }
 
@@ -219,6 +226,7 @@ final class ReleaseCommand implements Runnable {
             "--delete-parallelism must be at least 1: " + common.deleteParallelism);
       }
       try (Target target = parent().root().target()) {
+        common.defaultNamespace = target.defaultNamespace();
         ReleaseController.Builder builder =
             ReleaseController.builder(target.orchestrator(), target.store())
                 .listener(this::progress)
@@ -308,11 +316,17 @@ final class ReleaseCommand implements Runnable {
       }
     }
 
+    /** Whether the output is a document (JSON or YAML) rather than text. */
     boolean json() {
-      return common.output == Output.json;
+      return common.output != Output.text;
     }
 
+    /** Prints a document in the {@code -o} format: JSON, or the same tree as YAML. */
     void printJson(Object tree) {
+      if (common.output == Output.yaml) {
+        out().print(ReleaseOutput.yaml(tree));
+        return;
+      }
       try {
         out().println(ReleaseOutput.JSON.writeValueAsString(tree));
       } catch (JsonProcessingException e) {
@@ -342,7 +356,8 @@ final class ReleaseCommand implements Runnable {
           ReleaseFiles.read(
               file,
               String.valueOf(given),
-              new Overrides(common.namespace, f.name != null ? f.name : f.release),
+              new Overrides(
+                  common.namespace, f.name != null ? f.name : f.release, common.defaultNamespace),
               env);
       List<String> problems = ApiServerLimits.check(release.payloads());
       if (!problems.isEmpty()) {
@@ -644,7 +659,7 @@ final class ReleaseCommand implements Runnable {
 
     @Override
     int run(Target target, ReleaseController controller) {
-      String ns = common.namespaceOr("default");
+      String ns = common.namespace();
       Release r =
           controller
               .get(ns, name)
@@ -666,7 +681,7 @@ final class ReleaseCommand implements Runnable {
 
     @Override
     int run(Target target, ReleaseController controller) {
-      List<Release> releases = controller.list(common.namespaceOr("default"), all);
+      List<Release> releases = controller.list(common.namespace(), all);
       if (json()) {
         printJson(ReleaseOutput.json(releases));
       } else {
@@ -686,7 +701,7 @@ final class ReleaseCommand implements Runnable {
 
     @Override
     int run(Target target, ReleaseController controller) {
-      String ns = common.namespaceOr("default");
+      String ns = common.namespace();
       List<Release> revisions = controller.history(ns, name);
       if (revisions.isEmpty()) {
         throw new ReleaseNotFoundException(ns + "/" + name, null);
@@ -740,7 +755,7 @@ final class ReleaseCommand implements Runnable {
 
     @Override
     int run(Target target, ReleaseController controller) {
-      String ns = common.namespaceOr("default");
+      String ns = common.namespace();
       if (to < 0) {
         throw new IllegalArgumentException(
             "--to must be a revision number, or 0 for the previous one: " + to);
@@ -863,7 +878,7 @@ final class ReleaseCommand implements Runnable {
 
     @Override
     int run(Target target, ReleaseController controller) {
-      String ns = common.namespaceOr("default");
+      String ns = common.namespace();
       if (!yes) {
         // the question names what goes; --yes asks nothing, and the uninstall reads the record
         // under its lease (an unknown release is refused there just the same)

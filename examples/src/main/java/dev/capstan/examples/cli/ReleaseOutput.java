@@ -10,7 +10,15 @@ import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ResourceRef;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
+import org.snakeyaml.engine.v2.api.Dump;
+import org.snakeyaml.engine.v2.api.DumpSettings;
+import org.snakeyaml.engine.v2.common.FlowStyle;
+import org.snakeyaml.engine.v2.nodes.Tag;
+import org.snakeyaml.engine.v2.resolver.ScalarResolver;
+import org.snakeyaml.engine.v2.schema.JsonSchema;
+import org.snakeyaml.engine.v2.schema.Schema;
 
 /**
  * Shows release records as text or JSON. Payloads are never shown (they hold secret values), nor
@@ -119,6 +127,51 @@ final class ReleaseOutput {
     }
     return n;
   }
+
+  /**
+   * The JSON document {@code tree} as one YAML document, block style. A string that a YAML 1.1
+   * reader (kubectl's, PyYAML's) would read as something else — {@code yes}, {@code on}, {@code
+   * 0644}, {@code 1.10}, {@code ~} — is quoted, so every reader gets the tree the JSON has.
+   */
+  static String yaml(Object tree) {
+    Object plain = JSON.convertValue(tree, Object.class);
+    DumpSettings settings =
+        DumpSettings.builder()
+            .setDefaultFlowStyle(FlowStyle.BLOCK)
+            .setIndent(2)
+            .setIndicatorIndent(0)
+            .setWidth(Integer.MAX_VALUE)
+            .setSchema(QUOTING_SCHEMA)
+            .build();
+    return new Dump(settings).dumpToString(plain);
+  }
+
+  /**
+   * Plain scalars YAML 1.1 reads as booleans, nulls, numbers or timestamps, which the JSON schema
+   * reads as strings: a string of this form is written quoted.
+   */
+  private static final Pattern YAML_1_1_NOT_A_STRING =
+      Pattern.compile(
+          "y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF"
+              + "|~|null|Null|NULL|"
+              + "|[-+]?(0b[01_]+|0x[0-9a-fA-F_]+|0o?[0-7_]+|[0-9][0-9_]*(:[0-5]?[0-9])*)"
+              + "|[-+]?([0-9][0-9_]*)?\\.[0-9_]*([eE][-+]?[0-9]+)?|[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN)"
+              + "|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt ].*)?");
+
+  private static final Schema QUOTING_SCHEMA =
+      new JsonSchema() {
+        private final ScalarResolver json = super.getScalarResolver();
+
+        @Override
+        public ScalarResolver getScalarResolver() {
+          return (value, implicit) -> {
+            Tag tag = json.resolve(value, implicit);
+            return implicit && tag.equals(Tag.STR) && YAML_1_1_NOT_A_STRING.matcher(value).matches()
+                ? Tag.NULL
+                : tag;
+          };
+        }
+      };
 
   private static void putIfSet(ObjectNode n, String field, @Nullable String value) {
     if (value != null) {

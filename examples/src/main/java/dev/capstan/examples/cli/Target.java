@@ -23,6 +23,11 @@ interface Target extends AutoCloseable {
     return null;
   }
 
+  /** The namespace of commands that name none: the kubeconfig context's, else {@code default}. */
+  default String defaultNamespace() {
+    return "default";
+  }
+
   /** One line saying which cluster this is. */
   String describe();
 

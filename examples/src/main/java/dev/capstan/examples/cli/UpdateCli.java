@@ -1,5 +1,7 @@
 package dev.capstan.examples.cli;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import dev.capstan.common.BoundedInput;
 import dev.capstan.common.Escapes;
 import dev.capstan.common.InvalidDocumentException;
@@ -118,7 +120,7 @@ final class UpdateCli implements java.util.concurrent.Callable<Integer> {
   @Option(
       names = {"-o", "--output"},
       paramLabel = "FORMAT",
-      description = "text or json (default: text).")
+      description = "text, json or yaml (default: text).")
   String output = "text";
 
   @Option(names = "--build", description = "Build and push changed built images first.")
@@ -205,7 +207,8 @@ final class UpdateCli implements java.util.concurrent.Callable<Integer> {
             .withAllowUnsafeCrdChanges(allowUnsafeCrdChanges)
             .withRollbackOnFailure(rollbackOnFailure)
             .withTimeout(timeout)
-            .withOutput(output)
+            // yaml: the engine writes its JSON report, printed here as YAML
+            .withOutput(output.equals("yaml") ? UpdateOptions.JSON : output)
             .withKubeconfig(parent.kubeconfig == null ? "" : parent.kubeconfig.toString())
             .withContext(parent.context == null ? "" : parent.context)
             .withBuild(build)
@@ -234,9 +237,32 @@ final class UpdateCli implements java.util.concurrent.Callable<Integer> {
       if (build) {
         wireBuilds(command, cli, hostCatalog);
       }
-      command.build().run(options, cli.out());
+      if (!output.equals("yaml")) {
+        command.build().run(options, cli.out());
+      } else {
+        java.io.ByteArrayOutputStream json = new java.io.ByteArrayOutputStream();
+        try {
+          command.build().run(options, new java.io.PrintStream(json, true, UTF_8));
+        } finally {
+          printYaml(cli, json.toByteArray());
+        }
+      }
     }
     return ExitCode.OK;
+  }
+
+  /** Prints each JSON document the engine wrote as a YAML document. */
+  private static void printYaml(Cli cli, byte[] json) {
+    try (com.fasterxml.jackson.databind.MappingIterator<Object> docs =
+        ReleaseOutput.JSON.readerFor(Object.class).readValues(json)) {
+      boolean first = true;
+      while (docs.hasNextValue()) {
+        cli.out().print((first ? "" : "---\n") + ReleaseOutput.yaml(docs.nextValue()));
+        first = false;
+      }
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("the update report is not JSON", e);
+    }
   }
 
   /**

@@ -393,10 +393,11 @@ class ReleaseCliTest {
             "capstan: Invalid value for option '--timeout': must be a positive duration such as 90s,"
                 + " 15m or 1h30m: 'soon'");
 
-    assertThat(run("release", "cast", "-f", "web-v1.yaml", "-o", "yaml"))
+    assertThat(run("release", "cast", "-f", "web-v1.yaml", "-o", "xml"))
         .isEqualTo(ExitCode.INVALID);
     assertThat(err)
-        .startsWith("capstan: Invalid value for option '--output': expected one of [text, json]");
+        .startsWith(
+            "capstan: Invalid value for option '--output': expected one of [text, json, yaml]");
 
     Files.writeString(
         dir.resolve("bad.yaml"),

@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 public final class PreconditionFailedException extends ClusterException {
   private static final long serialVersionUID = 1L;
 
+  @SuppressWarnings("serial") // refs are immutable values; serialising one is not supported
   private final ResourceRef ref;
 
   @SuppressWarnings(

@@ -140,7 +140,7 @@ public final class ReleaseFiles {
       name = "";
     }
     if (namespace == null || namespace.isBlank()) {
-      namespace = "default";
+      namespace = overrides.fallbackNamespace();
     }
     Spec spec = doc.spec() == null ? new Spec(null, null, null, null, null, null) : doc.spec();
 
@@ -272,8 +272,8 @@ public final class ReleaseFiles {
   /**
    * Reads plain Kubernetes manifests — a file of one or more YAML or JSON documents, a directory of
    * such files or a glob — as one release named by {@code overrides} (namespaced objects without a
-   * namespace go to its namespace, {@code default} when none is given). {@code v1 List} documents
-   * are read item by item.
+   * namespace go to its namespace: the overrides' namespace, else their default namespace, else
+   * {@code default}). {@code v1 List} documents are read item by item.
    *
    * @param path the file, directory or glob
    * @param source the name of the input in problems
@@ -286,7 +286,7 @@ public final class ReleaseFiles {
     String name = overrides.name() == null ? "" : overrides.name();
     String namespace =
         overrides.namespace() == null || overrides.namespace().isBlank()
-            ? "default"
+            ? overrides.fallbackNamespace()
             : overrides.namespace();
     if (name.isBlank()) {
       problems.add(
@@ -344,7 +344,7 @@ public final class ReleaseFiles {
     String name = overrides.name() == null ? "" : overrides.name();
     String namespace =
         overrides.namespace() == null || overrides.namespace().isBlank()
-            ? "default"
+            ? overrides.fallbackNamespace()
             : overrides.namespace();
     if (name.isBlank()) {
       problems.add("a release of plain manifests needs a name");

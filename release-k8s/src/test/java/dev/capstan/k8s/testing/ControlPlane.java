@@ -8,12 +8,9 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1NodeCondition;
-import io.kubernetes.client.util.ClientBuilder;
-import io.kubernetes.client.util.KubeConfig;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -310,13 +307,11 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   private static ApiClient newClient(Path kubeconfig, Duration readTimeout) {
-    try (Reader reader = Files.newBufferedReader(kubeconfig, UTF_8)) {
-      ApiClient apiClient = ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(reader)).build();
-      apiClient.setReadTimeout((int) readTimeout.toMillis());
-      return apiClient;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read kubeconfig " + kubeconfig, e);
-    }
+    // KubeClients reads the client key with the JDK; client-java's own reading needs BouncyCastle,
+    // which the build leaves out (ARCHITECTURE.md, "Build and dependencies")
+    ApiClient apiClient = dev.capstan.k8s.KubeClients.fromKubeconfig(kubeconfig).apiClient();
+    apiClient.setReadTimeout((int) readTimeout.toMillis());
+    return apiClient;
   }
 
   /**
