@@ -15,6 +15,7 @@ import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Precondition;
 import dev.capstan.release.port.PreconditionFailedException;
 import dev.capstan.release.port.Readiness;
+import dev.capstan.release.port.ReadinessWait;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
@@ -424,10 +425,10 @@ public final class KubernetesOrchestrator implements Orchestrator {
    * <p>Judged with {@code HealthRules}; see {@link HealthWatch} for the requests.
    */
   @Override
-  public Readiness awaitReady(List<ResourceRef> objects, Duration timeout) {
+  public Readiness awaitReady(List<ResourceRef> objects, ReadinessWait wait) {
     requireNonNull(objects, "objects");
-    requireNonNull(timeout, "timeout");
-    return health.await(objects, timeout);
+    requireNonNull(wait, "wait");
+    return health.await(objects, wait.timeout());
   }
 
   /**
