@@ -244,7 +244,11 @@ public final class KubernetesOrchestrator implements Orchestrator {
         metadata.put("uid", observed.uid());
         metadata.put("resourceVersion", observed.resourceVersion());
       }
-      calls.applyJson(namespace, object.name(), JsonTrees.toJson(body), Stamps.MANAGER_NAME);
+      DynamicKubernetesObject written =
+          calls.applyJson(namespace, object.name(), JsonTrees.toJson(body), Stamps.MANAGER_NAME);
+      if (written.getMetadata() != null) {
+        health.written(object.ref(), written.getMetadata().getResourceVersion());
+      }
     } catch (ClusterException e) {
       throw fenced(
           e,
@@ -428,7 +432,7 @@ public final class KubernetesOrchestrator implements Orchestrator {
   public Readiness awaitReady(List<ResourceRef> objects, ReadinessWait wait) {
     requireNonNull(objects, "objects");
     requireNonNull(wait, "wait");
-    return health.await(objects, wait.timeout());
+    return health.await(objects, wait);
   }
 
   /**

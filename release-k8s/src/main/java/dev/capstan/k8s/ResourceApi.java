@@ -116,6 +116,64 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
   }
 
   /**
+   * What one LIST returned, and the list's {@code resourceVersion} (its first page's: the pages of
+   * one LIST are one snapshot), which a WATCH resumes from to miss nothing that happened since.
+   */
+  record Listing<O>(List<O> items, @Nullable String resourceVersion) {
+    Listing {
+      items = List.copyOf(items);
+    }
+  }
+
+  /** Every object matching the selectors, as typed models, with the list's resourceVersion. */
+  Listing<T> listing(
+      @Nullable String namespace, @Nullable String labelSelector, @Nullable String fieldSelector) {
+    List<T> out = new ArrayList<>();
+    String[] version = {null};
+    pages(
+        namespace,
+        labelSelector,
+        fieldSelector,
+        PAGE_SIZE,
+        options -> scoped(namespace) ? typed.list(namespace, options) : typed.list(options),
+        page -> {
+          @SuppressWarnings("unchecked")
+          List<T> items = (List<T>) page.getItems();
+          out.addAll(items);
+          V1ListMeta meta = page.getMetadata();
+          if (version[0] == null && meta != null) {
+            version[0] = meta.getResourceVersion();
+          }
+          return meta;
+        });
+    return new Listing<>(out, version[0]);
+  }
+
+  /** Every object matching the selectors, as raw JSON, with the list's resourceVersion. */
+  Listing<JsonObject> listingRaw(
+      @Nullable String namespace, @Nullable String labelSelector, @Nullable String fieldSelector) {
+    List<JsonObject> out = new ArrayList<>();
+    String[] version = {null};
+    pages(
+        namespace,
+        labelSelector,
+        fieldSelector,
+        PAGE_SIZE,
+        options -> scoped(namespace) ? raw.list(namespace, options) : raw.list(options),
+        (DynamicKubernetesListObject page) -> {
+          for (DynamicKubernetesObject item : page.getItems()) {
+            out.add(item.getRaw());
+          }
+          V1ListMeta meta = page.getMetadata();
+          if (version[0] == null && meta != null) {
+            version[0] = meta.getResourceVersion();
+          }
+          return meta;
+        });
+    return new Listing<>(out, version[0]);
+  }
+
+  /**
    * Every object matching the selectors, in pages of {@code pageSize}, as typed models. A page
    * filled exactly comes with a continue token even when nothing more matches (the server filters
    * by label after reading a page's worth), so a caller that expects about N small objects asks for
@@ -148,20 +206,7 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
    */
   List<JsonObject> listRaw(
       @Nullable String namespace, @Nullable String labelSelector, @Nullable String fieldSelector) {
-    List<JsonObject> out = new ArrayList<>();
-    pages(
-        namespace,
-        labelSelector,
-        fieldSelector,
-        PAGE_SIZE,
-        options -> scoped(namespace) ? raw.list(namespace, options) : raw.list(options),
-        (DynamicKubernetesListObject page) -> {
-          for (DynamicKubernetesObject item : page.getItems()) {
-            out.add(item.getRaw());
-          }
-          return page.getMetadata();
-        });
-    return out;
+    return listingRaw(namespace, labelSelector, fieldSelector).items();
   }
 
   /** The names of the objects a LIST returns, and the list's resourceVersion to watch from. */
