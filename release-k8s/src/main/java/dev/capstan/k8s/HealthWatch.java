@@ -9,9 +9,7 @@ import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.port.Readiness;
 import dev.capstan.release.port.ReadinessWait;
-import io.kubernetes.client.util.Watchable;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
-import io.kubernetes.client.util.generic.options.ListOptions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -89,7 +87,7 @@ final class HealthWatch {
           });
 
   HealthWatch(DynamicApis apis) {
-    this(apis, System::nanoTime, HealthWatch::sleep);
+    this(apis, System::nanoTime, ResumableWatch::sleep);
   }
 
   /** A health watch on a given clock and pause between watches (for tests). */
@@ -97,16 +95,6 @@ final class HealthWatch {
     this.apis = apis;
     this.nanos = nanos;
     this.pause = pause;
-  }
-
-  private static boolean sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-      return true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
   }
 
   private record Written(String resourceVersion) {}
@@ -342,45 +330,18 @@ final class HealthWatch {
       BlockingQueue<Event> events) {
     String namespace = feed.scope().namespace();
     ResumableWatch.Source<DynamicKubernetesObject> source =
-        new ResumableWatch.Source<>() {
-          @Override
-          public ResourceApi.Listing<DynamicKubernetesObject> list() {
-            ResourceApi.Listing<JsonObject> listed =
-                api.calls.listingRaw(namespace, null, fieldSelector);
-            List<DynamicKubernetesObject> items = new ArrayList<>();
-            listed.items().forEach(o -> items.add(new DynamicKubernetesObject(api.typed(o))));
-            return new ResourceApi.Listing<>(items, listed.resourceVersion());
-          }
-
-          @Override
-          public Watchable<DynamicKubernetesObject> watch(
-              @Nullable String resourceVersion, int timeoutSeconds) {
-            ListOptions options = new ListOptions().timeoutSeconds(timeoutSeconds);
-            if (resourceVersion != null) {
-              options.setResourceVersion(resourceVersion);
-            }
-            if (fieldSelector != null) {
-              options.setFieldSelector(fieldSelector);
-            }
-            return api.calls.watch(namespace, options);
-          }
-
-          @Override
-          public RuntimeException failure(RuntimeException e) {
-            if (e instanceof dev.capstan.release.ClusterException) {
-              return e;
-            }
-            KubeFailure f = KubeFailure.ofWrapped(e);
-            return api.calls.failure(
-                "watch",
-                namespace,
-                null,
-                f != null
-                    ? f
-                    : new KubeFailure(
-                        0, "", e.getClass().getSimpleName() + ": " + e.getMessage(), null));
-          }
-        };
+        ResumableWatch.Source.of(
+            api.calls,
+            namespace,
+            null,
+            fieldSelector,
+            () -> {
+              ResourceApi.Listing<JsonObject> listed =
+                  api.calls.listingRaw(namespace, null, fieldSelector);
+              List<DynamicKubernetesObject> items = new ArrayList<>();
+              listed.items().forEach(o -> items.add(new DynamicKubernetesObject(api.typed(o))));
+              return new ResourceApi.Listing<>(items, listed.resourceVersion());
+            });
     return new ResumableWatch<>(
         api.resource.plural() + "-" + namespace,
         source,

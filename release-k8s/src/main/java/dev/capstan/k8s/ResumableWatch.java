@@ -5,6 +5,7 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Status;
 import io.kubernetes.client.util.Watch;
 import io.kubernetes.client.util.Watchable;
+import io.kubernetes.client.util.generic.options.ListOptions;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -56,6 +57,58 @@ final class ResumableWatch<T extends KubernetesObject> {
 
     /** The port's exception for a failure of this source that the watch gives up on. */
     RuntimeException failure(RuntimeException e);
+
+    /**
+     * The source of {@code api}'s objects in {@code namespace} with the selectors: {@code list}
+     * makes the LIST, a WATCH goes to {@code api} with the same selectors, and failures are
+     * translated as {@code api} translates its own.
+     */
+    static <T extends KubernetesObject> Source<T> of(
+        ResourceApi<T, ?> api,
+        @Nullable String namespace,
+        @Nullable String labelSelector,
+        @Nullable String fieldSelector,
+        java.util.function.Supplier<ResourceApi.Listing<T>> list) {
+      return new Source<>() {
+        @Override
+        public ResourceApi.Listing<T> list() {
+          return list.get();
+        }
+
+        @Override
+        public Watchable<T> watch(@Nullable String resourceVersion, int timeoutSeconds) {
+          ListOptions options = new ListOptions().timeoutSeconds(timeoutSeconds);
+          if (resourceVersion != null) {
+            options.setResourceVersion(resourceVersion);
+          }
+          if (fieldSelector != null) {
+            options.setFieldSelector(fieldSelector);
+          }
+          if (labelSelector != null) {
+            options.setLabelSelector(labelSelector);
+          }
+          return api.watch(namespace, options);
+        }
+
+        /** A watch's own I/O errors arrive untranslated. */
+        @Override
+        public RuntimeException failure(RuntimeException e) {
+          if (e instanceof dev.capstan.release.ClusterException
+              || e instanceof dev.capstan.update.ClusterException) {
+            return e;
+          }
+          KubeFailure f = KubeFailure.ofWrapped(e);
+          return api.failure(
+              "watch",
+              namespace,
+              null,
+              f != null
+                  ? f
+                  : new KubeFailure(
+                      0, "", e.getClass().getSimpleName() + ": " + e.getMessage(), null));
+        }
+      };
+    }
   }
 
   /** What the watch hands on, in the order it happened. */
@@ -255,7 +308,8 @@ final class ResumableWatch<T extends KubernetesObject> {
     return 0;
   }
 
-  private static boolean sleep(long millis) {
+  /** {@link Thread#sleep}, {@code false} (the interrupt flag kept) when interrupted. */
+  static boolean sleep(long millis) {
     try {
       Thread.sleep(millis);
       return true;

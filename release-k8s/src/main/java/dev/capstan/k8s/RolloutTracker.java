@@ -8,8 +8,6 @@ import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.openapi.models.V1ReplicaSet;
 import io.kubernetes.client.openapi.models.V1ReplicaSetList;
-import io.kubernetes.client.util.Watchable;
-import io.kubernetes.client.util.generic.options.ListOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -138,45 +136,12 @@ final class RolloutTracker {
       long deadline,
       BlockingQueue<Event> events) {
     ResumableWatch.Source<T> source =
-        new ResumableWatch.Source<>() {
-          @Override
-          public ResourceApi.Listing<T> list() {
-            return api.listing(namespace, labelSelector, fieldSelector);
-          }
-
-          @Override
-          public Watchable<T> watch(@Nullable String resourceVersion, int timeoutSeconds) {
-            ListOptions options = new ListOptions().timeoutSeconds(timeoutSeconds);
-            if (resourceVersion != null) {
-              options.setResourceVersion(resourceVersion);
-            }
-            if (fieldSelector != null) {
-              options.setFieldSelector(fieldSelector);
-            }
-            if (labelSelector != null) {
-              options.setLabelSelector(labelSelector);
-            }
-            return api.watch(namespace, options);
-          }
-
-          /** The failure as the port's exception (a watch's own I/O errors arrive untranslated). */
-          @Override
-          public RuntimeException failure(RuntimeException e) {
-            if (e instanceof dev.capstan.release.ClusterException
-                || e instanceof dev.capstan.update.ClusterException) {
-              return e;
-            }
-            KubeFailure f = KubeFailure.ofWrapped(e);
-            return api.failure(
-                "watch",
-                namespace,
-                null,
-                f != null
-                    ? f
-                    : new KubeFailure(
-                        0, "", e.getClass().getSimpleName() + ": " + e.getMessage(), null));
-          }
-        };
+        ResumableWatch.Source.of(
+            api,
+            namespace,
+            labelSelector,
+            fieldSelector,
+            () -> api.listing(namespace, labelSelector, fieldSelector));
     return new ResumableWatch<>(
         api.kind().plural() + "-" + namespace,
         source,

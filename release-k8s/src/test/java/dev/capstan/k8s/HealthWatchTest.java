@@ -48,6 +48,11 @@ class HealthWatchTest {
   private final Map<String, Deque<Answer>> script = new ConcurrentHashMap<>();
   private final List<String> progress = new CopyOnWriteArrayList<>();
 
+  /**
+   * Answers held back until the wait has reported progress, by key ({@code WATCH jobs from 104}).
+   */
+  private final java.util.Set<String> afterProgress = ConcurrentHashMap.newKeySet();
+
   /** How a scripted WATCH ends after its events. */
   private enum End {
     /** At its timeout: the clock moves on by it. */
@@ -92,6 +97,17 @@ class HealthWatchTest {
     requests.add(line.toString());
     String key =
         watch ? "WATCH " + resource + " from " + (rv == null ? "none" : rv) : "LIST " + resource;
+    if (afterProgress.contains(key)) {
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (progress.isEmpty() && System.nanoTime() < until) {
+        try {
+          Thread.sleep(10);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("stopped");
+        }
+      }
+    }
     Deque<Answer> answers = script.get(key);
     Answer next = answers == null ? null : answers.pollFirst();
     if (next == null) {
@@ -231,6 +247,7 @@ class HealthWatchTest {
     list("jobs", "100", job("100", false, false));
     watch("jobs", "100", End.TIMEOUT, event("MODIFIED", job("104", false, false)));
     watch("jobs", "104", End.OPEN, event("MODIFIED", job("109", true, false)));
+    afterProgress.add("WATCH jobs from 104");
 
     assertThat(await(health())).isEqualTo(Readiness.ready());
 
