@@ -75,13 +75,13 @@ final class HealthWatch {
   private volatile boolean classesRead;
 
   /** The resourceVersion of this adapter's last write of each object with a rule. */
-  private final Map<ResourceRef, Written> writes =
+  private final Map<ResourceRef, String> writes =
       Collections.synchronizedMap(
           new LinkedHashMap<>(16, 0.75f, true) {
             private static final long serialVersionUID = 1L;
 
             @Override
-            protected boolean removeEldestEntry(Map.Entry<ResourceRef, Written> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<ResourceRef, String> eldest) {
               return size() > WRITES_KEPT;
             }
           });
@@ -96,8 +96,6 @@ final class HealthWatch {
     this.nanos = nanos;
     this.pause = pause;
   }
-
-  private record Written(String resourceVersion) {}
 
   private record Scope(Kind kind, String namespace) {}
 
@@ -123,7 +121,7 @@ final class HealthWatch {
    */
   void written(ResourceRef ref, @Nullable String resourceVersion) {
     if (resourceVersion != null && HealthRules.hasRule(ref.kind().group(), ref.kind().kind())) {
-      writes.put(ref, new Written(resourceVersion));
+      writes.put(ref, resourceVersion);
     }
   }
 
@@ -133,19 +131,19 @@ final class HealthWatch {
     Map<Scope, Set<String>> groups = new LinkedHashMap<>();
     List<ResourceRef> ordered = new ArrayList<>(refs);
     ordered.sort(ResourceRef.APPLY_ORDER);
-    List<ResourceRef> watched = new ArrayList<>();
+    Set<ResourceRef> watched = new java.util.LinkedHashSet<>();
     for (ResourceRef ref : ordered) {
-      if (HealthRules.hasRule(ref.kind().group(), ref.kind().kind()) && !watched.contains(ref)) {
+      if (HealthRules.hasRule(ref.kind().group(), ref.kind().kind()) && watched.add(ref)) {
         groups
             .computeIfAbsent(new Scope(ref.kind(), ref.namespace()), s -> new TreeSet<>())
             .add(ref.name());
-        watched.add(ref);
       }
     }
     if (watched.isEmpty()) {
       return Readiness.ready();
     }
-    State state = new State(new WaveHealth(watched, wait.waitForLoadBalancer(), Instant.EPOCH));
+    State state =
+        new State(new WaveHealth(List.copyOf(watched), wait.waitForLoadBalancer(), Instant.EPOCH));
     Set<ResourceRef> followed = state.followed;
     LongSupplier clock = () -> nanos.getAsLong() - begin;
     Map<Scope, DynamicApis.Api> scopeApis = new HashMap<>();
@@ -195,8 +193,8 @@ final class HealthWatch {
       }
     }
     for (ResourceRef ref : histories) {
-      Written w = writes.get(ref);
-      if (w == null) {
+      String written = writes.get(ref);
+      if (written == null) {
         state.wave.missing(ref, null, now);
         continue;
       }
@@ -206,7 +204,7 @@ final class HealthWatch {
               new Feed(Role.HISTORY, scope, ref),
               java.util.Objects.requireNonNull(scopeApis.get(scope)),
               "metadata.name=" + ref.name(),
-              w.resourceVersion(),
+              written,
               deadline,
               events));
     }
@@ -287,7 +285,7 @@ final class HealthWatch {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       List<ResourceRef> pending = state.wave.pending();
-      ResourceRef first = pending.isEmpty() ? watched.get(0) : pending.get(0);
+      ResourceRef first = pending.isEmpty() ? watched.iterator().next() : pending.get(0);
       throw Errors.RELEASE.translate(
           "watch",
           first.kind().kind(),
