@@ -39,11 +39,15 @@ public record Backoff(
     requireNonNull(budget, "budget");
     requireNonNull(random, "random");
     if (initial.isNegative() || initial.isZero()) {
-      throw new IllegalArgumentException("backoff initial must be positive: " + initial);
+      throw new IllegalArgumentException(
+          "backoff initial must be positive: " + Durations.format(initial));
     }
     if (max.compareTo(initial) < 0) {
       throw new IllegalArgumentException(
-          "backoff max must be at least initial (" + initial + "): " + max);
+          "backoff max must be at least initial ("
+              + Durations.format(initial)
+              + "): "
+              + Durations.format(max));
     }
     if (attempts < 1) {
       throw new IllegalArgumentException("backoff attempts must be at least 1: " + attempts);

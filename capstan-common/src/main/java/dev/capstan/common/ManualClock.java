@@ -61,7 +61,7 @@ public class ManualClock extends Clock {
    */
   public ManualClock advance(Duration duration) {
     if (duration.isNegative()) {
-      throw new IllegalArgumentException("a clock cannot go back: " + duration);
+      throw new IllegalArgumentException("a clock cannot go back: " + Durations.format(duration));
     }
     synchronized (this) {
       now = now.plus(duration);

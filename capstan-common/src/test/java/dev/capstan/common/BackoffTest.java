@@ -50,6 +50,6 @@ class BackoffTest {
                 new Backoff(
                     Duration.ofSeconds(2), Duration.ofSeconds(1), 3, Duration.ZERO, new Random()))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("backoff max must be at least initial (PT2S): PT1S");
+        .hasMessage("backoff max must be at least initial (2s): 1s");
   }
 }

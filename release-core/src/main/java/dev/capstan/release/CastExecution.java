@@ -16,6 +16,7 @@ import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Precondition;
 import dev.capstan.release.port.PreconditionFailedException;
 import dev.capstan.release.port.Readiness;
+import dev.capstan.release.port.ReadinessWait;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -47,6 +48,7 @@ final class CastExecution {
   private final int parallelism;
   private final int deleteParallelism;
   private final Duration timeout;
+  private final boolean waitForLoadBalancer;
   private final LeaseKeeper lease;
   private final Consumer<ReleaseEvent> events;
   private final String release;
@@ -76,6 +78,7 @@ final class CastExecution {
       int parallelism,
       int deleteParallelism,
       Duration timeout,
+      boolean waitForLoadBalancer,
       LeaseKeeper lease,
       Consumer<ReleaseEvent> events,
       boolean verifyAll) {
@@ -88,6 +91,7 @@ final class CastExecution {
     this.parallelism = parallelism;
     this.deleteParallelism = deleteParallelism;
     this.timeout = timeout;
+    this.waitForLoadBalancer = waitForLoadBalancer;
     this.lease = lease;
     this.events = events;
     this.release = identity.qualifiedName();
@@ -164,7 +168,19 @@ final class CastExecution {
       events.accept(new ReleaseEvent.Verifying(release, objects, timeout));
     }
     Duration left = Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
-    Readiness readiness = ports.orchestrator().awaitReady(objects, left);
+    Readiness readiness =
+        ports
+            .orchestrator()
+            .awaitReady(
+                objects,
+                new ReadinessWait(
+                    left,
+                    waitForLoadBalancer,
+                    p -> events.accept(new ReleaseEvent.StillWaiting(release, p))));
+    if (readiness instanceof Readiness.TimedOut t) {
+      // the deadline is the cast's: it ran out the whole timeout since the cast began
+      readiness = Readiness.timedOut(t.pending(), timeout, t.reasons());
+    }
     if (!readiness.isReady()) {
       throw new ReleaseException("verify failed: " + readiness.describe());
     }

@@ -2,6 +2,7 @@ package dev.capstan.release;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Durations;
 import dev.capstan.common.Sleeper;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.event.ReleaseListener;
@@ -96,9 +97,9 @@ public final class ReleaseController {
     if (leaseRenewal.compareTo(leaseDuration.dividedBy(2)) > 0) {
       throw new IllegalArgumentException(
           "leaseRenewal must be at most half the lease duration ("
-              + leaseDuration
+              + Durations.format(leaseDuration)
               + "), so one missed renewal does not lose the lease: "
-              + leaseRenewal);
+              + Durations.format(leaseRenewal));
     }
     this.leaseWait = b.leaseWait;
     this.sleeper = b.sleeper;
@@ -931,6 +932,7 @@ public final class ReleaseController {
           parallelism,
           deleteParallelism,
           spec.options().timeout(),
+          spec.options().waitForLoadBalancer(),
           lease,
           ReleaseController.this::emit,
           previousStatus != ReleaseStatus.DEPLOYED);
@@ -1233,7 +1235,7 @@ public final class ReleaseController {
           failedAt.compareAndSet(null, pending.get(0));
           throw new ReleaseException(
               "deletion not finished after "
-                  + wait
+                  + Durations.format(wait)
                   + ": "
                   + pending.stream().map(ResourceRef::key).collect(Collectors.joining(", "))
                   + (pending.size() == 1 ? " still exists" : " still exist"));
@@ -1518,7 +1520,7 @@ public final class ReleaseController {
       requireNonNull(leaseDuration, "leaseDuration");
       if (leaseDuration.compareTo(Duration.ofSeconds(1)) < 0) {
         throw new IllegalArgumentException(
-            "leaseDuration must be at least 1 second: " + leaseDuration);
+            "leaseDuration must be at least 1 second: " + Durations.format(leaseDuration));
       }
       this.leaseDuration = leaseDuration;
       return this;
@@ -1531,7 +1533,8 @@ public final class ReleaseController {
     public Builder leaseRenewal(Duration every) {
       requireNonNull(every, "leaseRenewal");
       if (every.isNegative() || every.isZero()) {
-        throw new IllegalArgumentException("leaseRenewal must be positive: " + every);
+        throw new IllegalArgumentException(
+            "leaseRenewal must be positive: " + Durations.format(every));
       }
       this.leaseRenewal = every;
       return this;
@@ -1545,7 +1548,8 @@ public final class ReleaseController {
     public Builder waitForLease(Duration wait) {
       requireNonNull(wait, "waitForLease");
       if (wait.isNegative()) {
-        throw new IllegalArgumentException("waitForLease must not be negative: " + wait);
+        throw new IllegalArgumentException(
+            "waitForLease must not be negative: " + Durations.format(wait));
       }
       this.leaseWait = wait;
       return this;

@@ -160,7 +160,7 @@ class LeaseWaitTest {
                     .build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
-            "leaseRenewal must be at most half the lease duration (PT10S), so one missed renewal"
-                + " does not lose the lease: PT6S");
+            "leaseRenewal must be at most half the lease duration (10s), so one missed renewal"
+                + " does not lose the lease: 6s");
   }
 }

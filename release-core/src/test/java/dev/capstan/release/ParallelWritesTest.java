@@ -183,7 +183,7 @@ class ParallelWritesTest {
     assertThat(failed)
         .hasMessage(
             "uninstall of release default/app stopped at ConfigMap/default/settings: deletion not"
-                + " finished after PT30S: ConfigMap/default/settings still exists; the release"
+                + " finished after 30s: ConfigMap/default/settings still exists; the release"
                 + " stays uninstalling, run uninstall again to continue");
     Release left = controller.get(NS, "app").orElseThrow();
     assertThat(left.status()).isEqualTo(ReleaseStatus.UNINSTALLING);

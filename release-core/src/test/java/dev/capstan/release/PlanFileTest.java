@@ -46,6 +46,31 @@ class PlanFileTest {
   }
 
   @Test
+  void aPlanFileSavedBeforeWaitForLoadBalancerExistedWaitsForLoadBalancers() {
+    Plan plan = plan();
+    String file = text(PlanCodec.encode(plan));
+    assertThat(file).containsPattern(",\\s*\"waitForLoadBalancer\" : true\\s*}");
+    String older = file.replaceFirst(",\\s*\"waitForLoadBalancer\" : true", "");
+    String notWaiting =
+        text(
+            PlanCodec.encode(
+                plan.withOptions(
+                    java.util.Objects.requireNonNull(plan.fingerprint())
+                        .spec()
+                        .options()
+                        .withWaitForLoadBalancer(false))));
+
+    assertThat(older).doesNotContain("waitForLoadBalancer");
+    assertThat(fingerprintOptions(older).waitForLoadBalancer()).isTrue();
+    assertThat(fingerprintOptions(notWaiting).waitForLoadBalancer()).isFalse();
+  }
+
+  private static dev.capstan.release.model.ReleaseOptions fingerprintOptions(String file) {
+    Plan read = PlanCodec.decode(file.getBytes(StandardCharsets.UTF_8));
+    return java.util.Objects.requireNonNull(read.fingerprint()).spec().options();
+  }
+
+  @Test
   void aPlanFileHoldsNoSecretValueInAnyEncoding() {
     String file = text(PlanCodec.encode(plan()));
 

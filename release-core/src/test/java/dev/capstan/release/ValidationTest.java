@@ -194,6 +194,6 @@ class ValidationTest {
     assertThatThrownBy(() -> b.deleteParallelism(0))
         .hasMessage("deleteParallelism must be at least 1: 0");
     assertThatThrownBy(() -> b.leaseDuration(java.time.Duration.ofMillis(10)))
-        .hasMessage("leaseDuration must be at least 1 second: PT0.01S");
+        .hasMessage("leaseDuration must be at least 1 second: 10ms");
   }
 }

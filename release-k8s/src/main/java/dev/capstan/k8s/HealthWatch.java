@@ -3,18 +3,17 @@ package dev.capstan.k8s;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import dev.capstan.release.health.Health;
 import dev.capstan.release.health.HealthRules;
+import dev.capstan.release.health.WaveHealth;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.port.Readiness;
-import io.kubernetes.client.util.Watch;
-import io.kubernetes.client.util.Watchable;
+import dev.capstan.release.port.ReadinessWait;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
-import io.kubernetes.client.util.generic.options.ListOptions;
-import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,114 +25,193 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Waits for objects of any kind to be healthy by watching, never polling, judging each with {@link
- * HealthRules} (kstatus semantics). Kinds without a rule are healthy at once, with no request. For
- * the others, per kind and namespace: one LIST decides at once when everything is already healthy
- * (the usual case for a cast that changed little); otherwise a WATCH of that kind and namespace,
- * plus, in a namespace with a workload still in progress, a WATCH of its pods, until every object
- * is current, one failed, or the time is up. A workload's pods are those it owns (a Deployment's:
- * those of the ReplicaSet of its current revision), so old pods of a crashing revision never fail
- * the rollout that replaces them.
+ * Waits for objects of any kind to be healthy by watching, never polling, judging them with {@link
+ * WaveHealth} (the rules of {@link HealthRules}, kstatus semantics, and the time rules of one
+ * wait). Kinds without a rule are healthy at once, with no request. For the others, per kind and
+ * namespace: one LIST decides at once when everything is already healthy (the usual case for a cast
+ * that changed little); otherwise a {@link ResumableWatch} of that kind and namespace from the
+ * LIST's resourceVersion (so nothing between the LIST and the WATCH is lost; a 410 or a broken
+ * watch LISTs again), plus, in a namespace with a workload still in progress, a WATCH of its pods,
+ * until every object is current, one failed, or the time is up. A {@code DELETED} event is judged
+ * by the object's last state (a Job its TTL removed after it completed is healthy; anything else
+ * that was not done fails at once, naming it).
  *
- * <p>A Deployment is judged from its own status ({@code observedGeneration}, updated and available
+ * <p>An object absent from the first LIST that this adapter wrote (it remembers the resourceVersion
+ * of its last write of each object with a health rule) may have finished and been removed before
+ * the LIST (a Job with {@code ttlSecondsAfterFinished: 0}): its events since that write are watched
+ * from the write's resourceVersion, one WATCH selecting it by name, and its {@code DELETED} event
+ * is judged as above; if the server no longer keeps that far back (410), it fails as not found. An
+ * absent object this adapter did not write fails at once, not found.
+ *
+ * <p>A workload's pods are those it owns (a Deployment's: those of the ReplicaSet of its current
+ * revision), so old pods of a crashing revision never fail the rollout that replaces them. A
+ * Deployment is judged from its own status ({@code observedGeneration}, updated and available
  * replicas, conditions, as {@code kubectl rollout status} does); its pods only add the reason to
  * fail early. So the WATCH of the ReplicaSets, needed to tell a pod of the current revision from an
  * old one, opens only once a pod in the namespace {@linkplain HealthRules#podCannotBecomeReady
  * cannot become ready} while a Deployment there is in progress: a rollout that goes well costs a
- * LIST and a WATCH of the Deployments and a WATCH of the pods (the ReplicaSets' initial events,
- * when their watch does open, come before any verdict that needs them).
+ * LIST and a WATCH of the Deployments and a WATCH of the pods.
+ *
+ * <p>While it waits, the wait's progress listener hears what is pending and why, when {@link
+ * WaveHealth#progress} says a report is due.
  */
 final class HealthWatch {
-  private static final int MAX_WATCH_SECONDS = 300;
-  private static final int WATCH_RETRIES = 5;
   private static final Set<String> WORKLOADS =
       Set.of(
           "apps/Deployment", "apps/StatefulSet", "apps/DaemonSet", "apps/ReplicaSet", "batch/Job");
 
+  /** How many writes are remembered for the objects a LIST no longer finds. */
+  private static final int WRITES_KEPT = 10_000;
+
   private final DynamicApis apis;
+  private final LongSupplier nanos;
+  private final ResumableWatch.Pause pause;
   private final Map<String, HealthRules.VolumeBinding> bindings = new ConcurrentHashMap<>();
   private volatile @Nullable String defaultClass;
   private volatile boolean classesRead;
 
+  /** The resourceVersion of this adapter's last write of each object with a rule. */
+  private final Map<ResourceRef, String> writes =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(16, 0.75f, true) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<ResourceRef, String> eldest) {
+              return size() > WRITES_KEPT;
+            }
+          });
+
   HealthWatch(DynamicApis apis) {
+    this(apis, System::nanoTime, ResumableWatch::sleep);
+  }
+
+  /** A health watch on a given clock and pause between watches (for tests). */
+  HealthWatch(DynamicApis apis, LongSupplier nanos, ResumableWatch.Pause pause) {
     this.apis = apis;
+    this.nanos = nanos;
+    this.pause = pause;
   }
 
   private record Scope(Kind kind, String namespace) {}
 
-  private record Event(String stream, String type, JsonObject object) {}
+  /** What a stream of updates is about. */
+  private enum Role {
+    /** The objects of a scope. */
+    OBJECTS,
+    /** One object's events since this adapter wrote it. */
+    HISTORY,
+    /** The pods of a namespace. */
+    PODS,
+    /** The ReplicaSets of a namespace. */
+    REPLICA_SETS
+  }
 
-  Readiness await(List<ResourceRef> refs, Duration timeout) {
-    long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
+  private record Feed(Role role, Scope scope, @Nullable ResourceRef ref) {}
+
+  private record Event(Feed feed, ResumableWatch.Update<DynamicKubernetesObject> update) {}
+
+  /**
+   * Remembers this adapter's write of {@code ref}: the resourceVersion the API server answered it
+   * with.
+   */
+  void written(ResourceRef ref, @Nullable String resourceVersion) {
+    if (resourceVersion != null && HealthRules.hasRule(ref.kind().group(), ref.kind().kind())) {
+      writes.put(ref, resourceVersion);
+    }
+  }
+
+  Readiness await(List<ResourceRef> refs, ReadinessWait wait) {
+    long begin = nanos.getAsLong();
+    long deadline = begin + wait.timeout().toNanos();
     Map<Scope, Set<String>> groups = new LinkedHashMap<>();
     List<ResourceRef> ordered = new ArrayList<>(refs);
     ordered.sort(ResourceRef.APPLY_ORDER);
-    List<ResourceRef> watched = new ArrayList<>();
+    Set<ResourceRef> watched = new java.util.LinkedHashSet<>();
     for (ResourceRef ref : ordered) {
-      if (HealthRules.hasRule(ref.kind().group(), ref.kind().kind())) {
+      if (HealthRules.hasRule(ref.kind().group(), ref.kind().kind()) && watched.add(ref)) {
         groups
             .computeIfAbsent(new Scope(ref.kind(), ref.namespace()), s -> new TreeSet<>())
             .add(ref.name());
-        watched.add(ref);
       }
     }
     if (watched.isEmpty()) {
       return Readiness.ready();
     }
-    State state = new State(watched);
+    State state =
+        new State(new WaveHealth(List.copyOf(watched), wait.waitForLoadBalancer(), Instant.EPOCH));
+    Set<ResourceRef> followed = state.followed;
+    LongSupplier clock = () -> nanos.getAsLong() - begin;
     Map<Scope, DynamicApis.Api> scopeApis = new HashMap<>();
+    Map<Scope, @Nullable String> versions = new HashMap<>();
+    List<ResourceRef> histories = new ArrayList<>();
+    Instant now = state.at(clock);
     for (Map.Entry<Scope, Set<String>> g : groups.entrySet()) {
       Scope scope = g.getKey();
-      DynamicApis.Api api =
-          apis.api(
-              apis.resolve(scope.kind())
-                  .orElseThrow(
-                      () ->
-                          Errors.RELEASE.translate(
-                              "watch",
-                              scope.kind().key(),
-                              scope.namespace(),
-                              null,
-                              new KubeFailure(
-                                  404,
-                                  "NotFound",
-                                  "the cluster does not serve " + scope.kind().key(),
-                                  null))));
+      DynamicApis.Api api = api(scope);
       scopeApis.put(scope, api);
-      String field =
-          g.getValue().size() == 1 ? "metadata.name=" + g.getValue().iterator().next() : null;
-      for (JsonObject o : api.list(scope.namespace(), null, field)) {
-        state.object(scope.kind(), o);
+      ResourceApi.Listing<JsonObject> listed =
+          api.calls.listingRaw(scope.namespace(), null, field(g.getValue()));
+      versions.put(scope, listed.resourceVersion());
+      for (JsonObject o : listed.items()) {
+        state.object(scope.kind(), api.typed(o));
+      }
+      for (String name : g.getValue()) {
+        ResourceRef ref = ResourceRef.of(scope.kind(), scope.namespace(), name);
+        if (!state.objects.containsKey(ref)) {
+          if (writes.containsKey(ref)) {
+            histories.add(ref);
+            followed.add(ref);
+          } else {
+            state.wave.missing(ref, null, now);
+          }
+        }
       }
     }
-    Readiness verdict = state.evaluate();
+    state.judge(now);
+    Readiness verdict = state.wave.decide(now);
     if (verdict != null) {
       return verdict;
     }
-    BlockingQueue<Object> events = new LinkedBlockingQueue<>();
-    List<WatchLoop> loops = new ArrayList<>();
+    BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    List<ResumableWatch<DynamicKubernetesObject>> loops = new ArrayList<>();
     for (Map.Entry<Scope, Set<String>> g : groups.entrySet()) {
       Scope scope = g.getKey();
       if (state.pendingIn(scope)) {
-        String field =
-            g.getValue().size() == 1 ? "metadata.name=" + g.getValue().iterator().next() : null;
         loops.add(
-            new WatchLoop(
-                scope.kind().key(),
+            watch(
+                new Feed(Role.OBJECTS, scope, null),
                 java.util.Objects.requireNonNull(scopeApis.get(scope)),
-                scope.namespace(),
-                field,
+                field(g.getValue()),
+                versions.get(scope),
                 deadline,
                 events));
       }
     }
+    for (ResourceRef ref : histories) {
+      String written = writes.get(ref);
+      if (written == null) {
+        state.wave.missing(ref, null, now);
+        continue;
+      }
+      Scope scope = new Scope(ref.kind(), ref.namespace());
+      loops.add(
+          watch(
+              new Feed(Role.HISTORY, scope, ref),
+              java.util.Objects.requireNonNull(scopeApis.get(scope)),
+              "metadata.name=" + ref.name(),
+              written,
+              deadline,
+              events));
+    }
     Set<String> podNamespaces = new TreeSet<>();
     // namespaces with a Deployment in progress: their ReplicaSets are watched once a pod fails
     Set<String> rsNamespaces = new TreeSet<>();
-    for (ResourceRef ref : state.pending()) {
+    for (ResourceRef ref : state.wave.pending()) {
       String key = ref.kind().group() + "/" + ref.kind().kind();
       if (WORKLOADS.contains(key)) {
         podNamespaces.add(ref.namespace());
@@ -143,44 +221,71 @@ final class HealthWatch {
       }
     }
     for (String ns : podNamespaces) {
-      loops.add(new WatchLoop("pods", apis.api(DynamicApis.PODS), ns, null, deadline, events));
+      loops.add(
+          watch(
+              new Feed(Role.PODS, new Scope(Kind.POD, ns), null),
+              apis.api(DynamicApis.PODS),
+              null,
+              null,
+              deadline,
+              events));
     }
-    loops.forEach(WatchLoop::start);
+    loops.forEach(ResumableWatch::start);
     try {
       while (true) {
-        long left = deadline - System.nanoTime();
-        Object first = left <= 0 ? null : events.poll(left, TimeUnit.NANOSECONDS);
-        if (first == null) {
+        now = state.at(clock);
+        verdict = state.wave.decide(now);
+        if (verdict != null) {
+          return verdict;
+        }
+        Readiness.Progress progress = state.wave.progress(now);
+        if (progress != null) {
+          wait.progress().accept(progress);
+        }
+        long wake = deadline;
+        for (Instant next : new Instant[] {state.wave.nextDecision(), state.wave.nextProgress()}) {
+          if (next != null) {
+            wake = Math.min(wake, begin + Duration.between(Instant.EPOCH, next).toNanos());
+          }
+        }
+        long left = Math.min(deadline, wake) - nanos.getAsLong();
+        if (deadline - nanos.getAsLong() <= 0) {
           break;
         }
-        List<Object> batch = new ArrayList<>();
+        Event first = left <= 0 ? events.poll() : events.poll(left, TimeUnit.NANOSECONDS);
+        if (first == null) {
+          continue;
+        }
+        List<Event> batch = new ArrayList<>();
         batch.add(first);
         events.drainTo(batch);
-        for (Object e : batch) {
-          if (e instanceof RuntimeException failure) {
-            throw failure;
+        now = state.at(clock);
+        for (Event e : batch) {
+          if (e.update() instanceof ResumableWatch.Update.Failed<DynamicKubernetesObject> f) {
+            throw f.failure();
           }
-          Event event = (Event) e;
-          state.apply(event);
-          String ns = replicaSetsNeeded(event, rsNamespaces);
+          state.apply(e, now);
+          String ns = replicaSetsNeeded(e, rsNamespaces);
           if (ns != null) {
             rsNamespaces.remove(ns);
-            WatchLoop rs =
-                new WatchLoop(
-                    "replicasets", apis.api(DynamicApis.REPLICA_SETS), ns, null, deadline, events);
+            ResumableWatch<DynamicKubernetesObject> rs =
+                watch(
+                    new Feed(Role.REPLICA_SETS, new Scope(Kind.REPLICA_SET, ns), null),
+                    apis.api(DynamicApis.REPLICA_SETS),
+                    null,
+                    null,
+                    deadline,
+                    events);
             loops.add(rs);
             rs.start();
           }
         }
-        verdict = state.evaluate();
-        if (verdict != null) {
-          return verdict;
-        }
+        state.judge(now);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      List<ResourceRef> pending = state.pending();
-      ResourceRef first = pending.isEmpty() ? watched.get(0) : pending.get(0);
+      List<ResourceRef> pending = state.wave.pending();
+      ResourceRef first = pending.isEmpty() ? watched.iterator().next() : pending.get(0);
       throw Errors.RELEASE.translate(
           "watch",
           first.kind().kind(),
@@ -188,9 +293,66 @@ final class HealthWatch {
           null,
           new KubeFailure(0, "", "interrupted", null));
     } finally {
-      loops.forEach(WatchLoop::stop);
+      loops.forEach(ResumableWatch::stop);
     }
-    return Readiness.timedOut(state.pending(), timeout);
+    return state.wave.timedOut(wait.timeout());
+  }
+
+  private DynamicApis.Api api(Scope scope) {
+    return apis.api(
+        apis.resolve(scope.kind())
+            .orElseThrow(
+                () ->
+                    Errors.RELEASE.translate(
+                        "watch",
+                        scope.kind().key(),
+                        scope.namespace(),
+                        null,
+                        new KubeFailure(
+                            404,
+                            "NotFound",
+                            "the cluster does not serve " + scope.kind().key(),
+                            null))));
+  }
+
+  private static @Nullable String field(Set<String> names) {
+    return names.size() == 1 ? "metadata.name=" + names.iterator().next() : null;
+  }
+
+  private ResumableWatch<DynamicKubernetesObject> watch(
+      Feed feed,
+      DynamicApis.Api api,
+      @Nullable String fieldSelector,
+      @Nullable String from,
+      long deadline,
+      BlockingQueue<Event> events) {
+    String namespace = feed.scope().namespace();
+    ResumableWatch.Source<DynamicKubernetesObject> source =
+        ResumableWatch.Source.of(
+            api.calls,
+            namespace,
+            null,
+            fieldSelector,
+            () -> {
+              ResourceApi.Listing<JsonObject> listed =
+                  api.calls.listingRaw(namespace, null, fieldSelector);
+              List<DynamicKubernetesObject> items = new ArrayList<>();
+              listed.items().forEach(o -> items.add(new DynamicKubernetesObject(api.typed(o))));
+              return new ResourceApi.Listing<>(items, listed.resourceVersion());
+            });
+    return new ResumableWatch<>(
+        api.resource.plural() + "-" + namespace,
+        source,
+        from,
+        deadline,
+        update -> {
+          if (update instanceof ResumableWatch.Update.Changed<DynamicKubernetesObject> c) {
+            api.typed(c.object().getRaw()); // judged objects need their apiVersion and kind
+          }
+          events.add(new Event(feed, update));
+        },
+        nanos,
+        pause);
   }
 
   /**
@@ -198,110 +360,169 @@ final class HealthWatch {
    * ready and its namespace has a Deployment in progress whose ReplicaSets are not yet watched.
    */
   private static @Nullable String replicaSetsNeeded(Event event, Set<String> unwatched) {
-    if (!event.stream().equals("pods") || event.type().equals("DELETED")) {
+    if (event.feed().role() != Role.PODS
+        || !(event.update() instanceof ResumableWatch.Update.Changed<DynamicKubernetesObject> c)
+        || c.type().equals("DELETED")) {
       return null;
     }
-    String ns = JsonTrees.text(event.object(), "metadata", "namespace");
+    JsonObject pod = c.object().getRaw();
+    String ns = JsonTrees.text(pod, "metadata", "namespace");
     return ns != null
             && unwatched.contains(ns)
-            && HealthRules.podCannotBecomeReady(JsonTrees.toJava(event.object()))
+            && HealthRules.podCannotBecomeReady(JsonTrees.toJava(pod))
         ? ns
         : null;
   }
 
-  /** What the wait has seen. */
+  /** What the wait has seen, and its verdicts. */
   private final class State {
-    final List<ResourceRef> refs;
+    final WaveHealth wave;
+    final Set<ResourceRef> refs;
     final Map<ResourceRef, JsonObject> objects = new HashMap<>();
-    final Map<ResourceRef, Health> verdicts = new HashMap<>();
+
+    /**
+     * Objects followed from this adapter's write by a history feed: their events are taken from
+     * that one ordered stream only.
+     */
+    final Set<ResourceRef> followed = new java.util.HashSet<>();
+
     final Map<String, Map<String, JsonObject>> pods = new HashMap<>();
     final Map<String, Map<String, JsonObject>> replicaSets = new HashMap<>();
 
-    State(List<ResourceRef> refs) {
-      this.refs = refs;
+    State(WaveHealth wave) {
+      this.wave = wave;
+      this.refs = new java.util.LinkedHashSet<>(wave.objects());
     }
 
-    void object(Kind kind, JsonObject o) {
+    Instant at(LongSupplier elapsed) {
+      return Instant.EPOCH.plusNanos(elapsed.getAsLong());
+    }
+
+    /** The ref of {@code o} when it is one waited for. */
+    @Nullable ResourceRef ref(Kind kind, JsonObject o) {
       String namespace = JsonTrees.text(o, "metadata", "namespace");
       String name = JsonTrees.text(o, "metadata", "name");
       if (name == null) {
-        return;
+        return null;
       }
       ResourceRef ref = ResourceRef.of(kind, namespace == null ? "" : namespace, name);
-      if (verdicts.containsKey(ref) || refs.contains(ref)) {
+      return refs.contains(ref) ? ref : null;
+    }
+
+    void object(Kind kind, JsonObject o) {
+      ResourceRef ref = ref(kind, o);
+      if (ref != null) {
         objects.put(ref, o);
       }
     }
 
-    void apply(Event e) {
-      String namespace = JsonTrees.text(e.object(), "metadata", "namespace");
-      String name = JsonTrees.text(e.object(), "metadata", "name");
-      if (name == null) {
-        return;
+    void apply(Event e, Instant now) {
+      Feed feed = e.feed();
+      switch (feed.role()) {
+        case OBJECTS, HISTORY -> objectUpdate(feed, e.update(), now);
+        case PODS -> namespaced(pods, feed, e.update());
+        case REPLICA_SETS -> namespaced(replicaSets, feed, e.update());
       }
-      boolean deleted = e.type().equals("DELETED");
-      if (e.stream().equals("pods") || e.stream().equals("replicasets")) {
-        Map<String, Map<String, JsonObject>> target =
-            e.stream().equals("pods") ? pods : replicaSets;
-        Map<String, JsonObject> byName =
-            target.computeIfAbsent(namespace == null ? "" : namespace, n -> new HashMap<>());
-        if (deleted) {
-          byName.remove(name);
-        } else {
-          byName.put(name, e.object());
+    }
+
+    private void objectUpdate(
+        Feed feed, ResumableWatch.Update<DynamicKubernetesObject> update, Instant now) {
+      Kind kind = feed.scope().kind();
+      boolean history = feed.role() == Role.HISTORY;
+      if (update instanceof ResumableWatch.Update.Changed<DynamicKubernetesObject> c) {
+        JsonObject o = c.object().getRaw();
+        ResourceRef ref = ref(kind, o);
+        if (ref == null || (history ? !ref.equals(feed.ref()) : followed.contains(ref))) {
+          return;
         }
-        return;
-      }
-      for (ResourceRef ref : refs) {
-        if (ref.kind().key().equals(e.stream())
-            && ref.name().equals(name)
-            && ref.namespace().equals(namespace == null ? "" : namespace)) {
-          if (deleted) {
-            objects.remove(ref);
-          } else {
-            objects.put(ref, e.object());
+        if (c.type().equals("DELETED")) {
+          JsonObject known = objects.get(ref);
+          String knownUid = known == null ? null : JsonTrees.text(known, "metadata", "uid");
+          String uid = JsonTrees.text(o, "metadata", "uid");
+          if (knownUid != null && uid != null && !knownUid.equals(uid)) {
+            return; // a deletion of an earlier object of that name
+          }
+          objects.remove(ref);
+          wave.deleted(ref, JsonTrees.toJava(o), now);
+        } else {
+          objects.put(ref, o);
+        }
+      } else if (update instanceof ResumableWatch.Update.Relisted<DynamicKubernetesObject> r) {
+        Set<ResourceRef> present = new java.util.HashSet<>();
+        for (DynamicKubernetesObject item : r.items()) {
+          JsonObject o = item.getRaw();
+          ResourceRef ref = ref(kind, o);
+          if (ref != null && (history ? ref.equals(feed.ref()) : !followed.contains(ref))) {
+            present.add(ref);
+            objects.put(ref, o);
+          }
+        }
+        for (ResourceRef ref : refs) {
+          boolean inFeed =
+              history
+                  ? ref.equals(feed.ref())
+                  : ref.kind().equals(kind)
+                      && ref.namespace().equals(feed.scope().namespace())
+                      && !followed.contains(ref);
+          if (!inFeed || present.contains(ref) || wave.isCurrent(ref)) {
+            continue;
+          }
+          JsonObject last = objects.remove(ref);
+          if (last != null) {
+            wave.deleted(ref, JsonTrees.toJava(last), now);
+          } else if (history) {
+            wave.missing(ref, "deleted since it was applied; its last state is not known", now);
           }
         }
       }
     }
 
-    /** The outcome once decided, else {@code null}. */
-    @Nullable Readiness evaluate() {
-      for (ResourceRef ref : refs) {
-        Health h = verdicts.get(ref);
-        if (h != null && h.isCurrent()) {
-          continue;
+    private void namespaced(
+        Map<String, Map<String, JsonObject>> target,
+        Feed feed,
+        ResumableWatch.Update<DynamicKubernetesObject> update) {
+      Map<String, JsonObject> byName =
+          target.computeIfAbsent(feed.scope().namespace(), n -> new HashMap<>());
+      if (update instanceof ResumableWatch.Update.Changed<DynamicKubernetesObject> c) {
+        JsonObject o = c.object().getRaw();
+        String name = JsonTrees.text(o, "metadata", "name");
+        if (name == null) {
+          return;
         }
-        JsonObject o = objects.get(ref);
-        if (o == null) {
-          h = Health.failed(ref.kind().kind() + " " + name(ref) + ": not found");
+        if (c.type().equals("DELETED")) {
+          byName.remove(name);
         } else {
-          h = HealthRules.of(JsonTrees.toJava(o), podsOf(ref, o), binding(ref, o));
+          byName.put(name, o);
         }
-        verdicts.put(ref, h);
-        if (h.isFailed()) {
-          return Readiness.failed(ref, reason(h));
+      } else if (update instanceof ResumableWatch.Update.Relisted<DynamicKubernetesObject> r) {
+        byName.clear();
+        for (DynamicKubernetesObject item : r.items()) {
+          String name = JsonTrees.text(item.getRaw(), "metadata", "name");
+          if (name != null) {
+            byName.put(name, item.getRaw());
+          }
         }
       }
-      return pending().isEmpty() ? Readiness.ready() : null;
     }
 
+    /** Judges every object seen that is not current yet. */
+    void judge(Instant now) {
+      for (ResourceRef ref : wave.pending()) {
+        JsonObject o = objects.get(ref);
+        if (o != null) {
+          wave.observe(ref, JsonTrees.toJava(o), podsOf(ref, o), binding(ref, o), now);
+        }
+      }
+    }
+
+    /** Whether an object of {@code scope} that no history follows is still pending. */
     boolean pendingIn(Scope scope) {
-      return refs.stream()
+      return wave.pending().stream()
           .anyMatch(
               r ->
                   r.kind().equals(scope.kind())
                       && r.namespace().equals(scope.namespace())
-                      && !current(r));
-    }
-
-    private boolean current(ResourceRef r) {
-      Health h = verdicts.get(r);
-      return h != null && h.isCurrent();
-    }
-
-    List<ResourceRef> pending() {
-      return refs.stream().filter(r -> !current(r)).toList();
+                      && !followed.contains(r));
     }
 
     private List<Map<String, Object>> podsOf(ResourceRef ref, JsonObject o) {
@@ -346,14 +567,6 @@ final class HealthWatch {
       }
       return out;
     }
-  }
-
-  private static String name(ResourceRef ref) {
-    return ref.namespace().isEmpty() ? ref.name() : ref.namespace() + "/" + ref.name();
-  }
-
-  private static String reason(Health h) {
-    return h instanceof Health.Failed f ? f.reason() : h.describe();
   }
 
   private HealthRules.VolumeBinding binding(ResourceRef ref, JsonObject claim) {
@@ -405,124 +618,5 @@ final class HealthWatch {
       }
     }
     return false;
-  }
-
-  /**
-   * A watch kept open on its own daemon thread until stopped or the deadline passes, reopened
-   * (without a resource version, so it starts again from the current objects) when the server ends
-   * it or the connection drops. A failure it cannot recover from is put on the queue.
-   */
-  private static final class WatchLoop {
-    private final String stream;
-    private final DynamicApis.Api api;
-    private final String namespace;
-    private final @Nullable String fieldSelector;
-    private final long deadline;
-    private final BlockingQueue<Object> events;
-    private final Thread thread;
-    private volatile boolean stopped;
-    private volatile @Nullable Watchable<DynamicKubernetesObject> current;
-
-    WatchLoop(
-        String stream,
-        DynamicApis.Api api,
-        String namespace,
-        @Nullable String fieldSelector,
-        long deadline,
-        BlockingQueue<Object> events) {
-      this.stream = stream;
-      this.api = api;
-      this.namespace = namespace;
-      this.fieldSelector = fieldSelector;
-      this.deadline = deadline;
-      this.events = events;
-      this.thread =
-          new Thread(this::run, "capstan-watch-" + api.resource.plural() + "-" + namespace);
-      this.thread.setDaemon(true);
-    }
-
-    void start() {
-      thread.start();
-    }
-
-    void stop() {
-      stopped = true;
-      closeQuietly(current);
-      thread.interrupt();
-    }
-
-    private void run() {
-      int failures = 0;
-      while (!stopped) {
-        long left = TimeUnit.NANOSECONDS.toSeconds(deadline - System.nanoTime());
-        if (left <= 0) {
-          return;
-        }
-        ListOptions options =
-            new ListOptions().timeoutSeconds((int) Math.min(MAX_WATCH_SECONDS, left + 1));
-        if (fieldSelector != null) {
-          options.setFieldSelector(fieldSelector);
-        }
-        Watchable<DynamicKubernetesObject> watch = null;
-        try {
-          watch = api.calls.watch(namespace, options);
-          current = watch;
-          if (stopped) {
-            return;
-          }
-          for (Watch.Response<DynamicKubernetesObject> r : watch) {
-            failures = 0;
-            if (r.object != null && !"ERROR".equals(r.type) && !"BOOKMARK".equals(r.type)) {
-              events.add(new Event(stream, r.type, api.typed(r.object.getRaw())));
-            }
-          }
-        } catch (RuntimeException e) {
-          if (stopped) {
-            return;
-          }
-          boolean transport = e.getCause() instanceof IOException;
-          if (!transport || ++failures >= WATCH_RETRIES) {
-            events.add(translated(e));
-            return;
-          }
-          pause();
-        } finally {
-          closeQuietly(watch);
-        }
-      }
-    }
-
-    private RuntimeException translated(RuntimeException e) {
-      if (e instanceof dev.capstan.release.ClusterException) {
-        return e;
-      }
-      KubeFailure f = KubeFailure.ofWrapped(e);
-      return api.calls.failure(
-          "watch",
-          namespace,
-          null,
-          f != null
-              ? f
-              : new KubeFailure(0, "", e.getClass().getSimpleName() + ": " + e.getMessage(), null));
-    }
-
-    private void pause() {
-      try {
-        Thread.sleep(200);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        stopped = true;
-      }
-    }
-
-    private static void closeQuietly(@Nullable Watchable<?> watch) {
-      if (watch != null) {
-        try {
-          watch.close();
-        } catch (IOException | RuntimeException ignored) {
-          // closing a dead connection
-        }
-      }
-    }
   }
 }

@@ -15,6 +15,7 @@ import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Precondition;
 import dev.capstan.release.port.PreconditionFailedException;
 import dev.capstan.release.port.Readiness;
+import dev.capstan.release.port.ReadinessWait;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
@@ -243,7 +244,11 @@ public final class KubernetesOrchestrator implements Orchestrator {
         metadata.put("uid", observed.uid());
         metadata.put("resourceVersion", observed.resourceVersion());
       }
-      calls.applyJson(namespace, object.name(), JsonTrees.toJson(body), Stamps.MANAGER_NAME);
+      DynamicKubernetesObject written =
+          calls.applyJson(namespace, object.name(), JsonTrees.toJson(body), Stamps.MANAGER_NAME);
+      if (written.getMetadata() != null) {
+        health.written(object.ref(), written.getMetadata().getResourceVersion());
+      }
     } catch (ClusterException e) {
       throw fenced(
           e,
@@ -424,10 +429,10 @@ public final class KubernetesOrchestrator implements Orchestrator {
    * <p>Judged with {@code HealthRules}; see {@link HealthWatch} for the requests.
    */
   @Override
-  public Readiness awaitReady(List<ResourceRef> objects, Duration timeout) {
+  public Readiness awaitReady(List<ResourceRef> objects, ReadinessWait wait) {
     requireNonNull(objects, "objects");
-    requireNonNull(timeout, "timeout");
-    return health.await(objects, timeout);
+    requireNonNull(wait, "wait");
+    return health.await(objects, wait);
   }
 
   /**

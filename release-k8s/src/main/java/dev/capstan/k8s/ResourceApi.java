@@ -116,6 +116,56 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
   }
 
   /**
+   * What one LIST returned, and the list's {@code resourceVersion} (its first page's: the pages of
+   * one LIST are one snapshot), which a WATCH resumes from to miss nothing that happened since.
+   */
+  record Listing<O>(List<O> items, @Nullable String resourceVersion) {
+    Listing {
+      items = List.copyOf(items);
+    }
+  }
+
+  /** Every object matching the selectors, as typed models, with the list's resourceVersion. */
+  Listing<T> listing(
+      @Nullable String namespace, @Nullable String labelSelector, @Nullable String fieldSelector) {
+    List<T> out = new ArrayList<>();
+    String version =
+        pages(
+            namespace,
+            labelSelector,
+            fieldSelector,
+            PAGE_SIZE,
+            options -> scoped(namespace) ? typed.list(namespace, options) : typed.list(options),
+            page -> {
+              @SuppressWarnings("unchecked")
+              List<T> items = (List<T>) page.getItems();
+              out.addAll(items);
+              return page.getMetadata();
+            });
+    return new Listing<>(out, version);
+  }
+
+  /** Every object matching the selectors, as raw JSON, with the list's resourceVersion. */
+  Listing<JsonObject> listingRaw(
+      @Nullable String namespace, @Nullable String labelSelector, @Nullable String fieldSelector) {
+    List<JsonObject> out = new ArrayList<>();
+    String version =
+        pages(
+            namespace,
+            labelSelector,
+            fieldSelector,
+            PAGE_SIZE,
+            options -> scoped(namespace) ? raw.list(namespace, options) : raw.list(options),
+            (DynamicKubernetesListObject page) -> {
+              for (DynamicKubernetesObject item : page.getItems()) {
+                out.add(item.getRaw());
+              }
+              return page.getMetadata();
+            });
+    return new Listing<>(out, version);
+  }
+
+  /**
    * Every object matching the selectors, in pages of {@code pageSize}, as typed models. A page
    * filled exactly comes with a continue token even when nothing more matches (the server filters
    * by label after reading a page's worth), so a caller that expects about N small objects asks for
@@ -148,20 +198,7 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
    */
   List<JsonObject> listRaw(
       @Nullable String namespace, @Nullable String labelSelector, @Nullable String fieldSelector) {
-    List<JsonObject> out = new ArrayList<>();
-    pages(
-        namespace,
-        labelSelector,
-        fieldSelector,
-        PAGE_SIZE,
-        options -> scoped(namespace) ? raw.list(namespace, options) : raw.list(options),
-        (DynamicKubernetesListObject page) -> {
-          for (DynamicKubernetesObject item : page.getItems()) {
-            out.add(item.getRaw());
-          }
-          return page.getMetadata();
-        });
-    return out;
+    return listingRaw(namespace, labelSelector, fieldSelector).items();
   }
 
   /** The names of the objects a LIST returns, and the list's resourceVersion to watch from. */
@@ -170,27 +207,24 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
   /** The names of every object matching the field selector, in pages, and the list's version. */
   Names listNames(@Nullable String namespace, @Nullable String fieldSelector) {
     java.util.Set<String> names = new java.util.TreeSet<>();
-    String[] version = {null};
-    pages(
-        namespace,
-        null,
-        fieldSelector,
-        PAGE_SIZE,
-        options -> scoped(namespace) ? raw.list(namespace, options) : raw.list(options),
-        (DynamicKubernetesListObject page) -> {
-          for (DynamicKubernetesObject item : page.getItems()) {
-            names.add(item.getMetadata().getName());
-          }
-          V1ListMeta meta = page.getMetadata();
-          if (version[0] == null && meta != null) {
-            version[0] = meta.getResourceVersion();
-          }
-          return meta;
-        });
-    return new Names(names, version[0]);
+    String version =
+        pages(
+            namespace,
+            null,
+            fieldSelector,
+            PAGE_SIZE,
+            options -> scoped(namespace) ? raw.list(namespace, options) : raw.list(options),
+            (DynamicKubernetesListObject page) -> {
+              for (DynamicKubernetesObject item : page.getItems()) {
+                names.add(item.getMetadata().getName());
+              }
+              return page.getMetadata();
+            });
+    return new Names(names, version);
   }
 
-  private <P extends KubernetesListObject> void pages(
+  /** Reads every page; returns the first page's resourceVersion (the list's snapshot). */
+  private <P extends KubernetesListObject> @Nullable String pages(
       @Nullable String namespace,
       @Nullable String labelSelector,
       @Nullable String fieldSelector,
@@ -198,6 +232,8 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
       Function<ListOptions, KubernetesApiResponse<P>> request,
       Function<P, @Nullable V1ListMeta> consume) {
     String token = null;
+    String version = null;
+    boolean first = true;
     do {
       ListOptions options = new ListOptions().limit(pageSize);
       if (labelSelector != null) {
@@ -213,8 +249,13 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
           check(
               "list", namespace, null, send("list", namespace, null, () -> request.apply(options)));
       V1ListMeta meta = consume.apply(page);
+      if (first) {
+        version = meta == null ? null : meta.getResourceVersion();
+        first = false;
+      }
       token = meta == null ? null : meta.getContinue();
     } while (token != null && !token.isEmpty());
+    return version;
   }
 
   /** A typed model of a raw object from {@link #listRaw}. */

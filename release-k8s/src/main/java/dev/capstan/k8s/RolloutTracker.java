@@ -8,10 +8,6 @@ import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.openapi.models.V1ReplicaSet;
 import io.kubernetes.client.openapi.models.V1ReplicaSetList;
-import io.kubernetes.client.util.Watch;
-import io.kubernetes.client.util.Watchable;
-import io.kubernetes.client.util.generic.options.ListOptions;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,15 +24,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * Waits for Deployment rollouts by watching, never polling: one LIST of the Deployments decides at
  * once when every rollout is already over (the usual case for a cast that changed nothing);
- * otherwise a watch on the Deployments and one on their pods (both opened without a resource
- * version, so they start with the current objects) feed a queue, and every batch of events is
- * evaluated with {@link Rollouts}. A pod in a bad state fails its Deployment only when it belongs
- * to the Deployment's current ReplicaSet (found with one LIST of ReplicaSets, the first time a bad
- * pod shows up), so old pods of a crashing revision never fail the rollout that replaces them.
+ * otherwise a {@link ResumableWatch} on the Deployments from that LIST's resourceVersion (so no
+ * change between the LIST and the WATCH is lost) and one on their pods (opened without a version,
+ * so it starts with the current pods) feed a queue, and every batch of events is evaluated with
+ * {@link Rollouts}. A pod in a bad state fails its Deployment only when it belongs to the
+ * Deployment's current ReplicaSet (found with one LIST of ReplicaSets, the first time a bad pod
+ * shows up), so old pods of a crashing revision never fail the rollout that replaces them.
  */
 final class RolloutTracker {
-  private static final int MAX_WATCH_SECONDS = 300;
-  private static final int WATCH_RETRIES = 5;
 
   private final ResourceApi<V1Deployment, V1DeploymentList> deployments;
   private final ResourceApi<V1Pod, V1PodList> pods;
@@ -77,35 +72,44 @@ final class RolloutTracker {
     long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
     String field = names.size() == 1 ? "metadata.name=" + names.iterator().next() : null;
     Wait wait = new Wait(namespace, names, missingFails);
-    for (V1Deployment d : deployments.list(namespace, null, field)) {
+    ResourceApi.Listing<V1Deployment> listed = deployments.listing(namespace, null, field);
+    for (V1Deployment d : listed.items()) {
       wait.put(d);
     }
     wait.evaluate();
     if (wait.settled(stopAtFailure)) {
       return wait.outcomes();
     }
-    BlockingQueue<Object> events = new LinkedBlockingQueue<>();
+    BlockingQueue<Event> events = new LinkedBlockingQueue<>();
     String podSelector = Rollouts.podSelector(new ArrayList<>(wait.deployments.values()));
-    List<WatchLoop<?>> loops =
+    List<ResumableWatch<?>> loops =
         List.of(
-            new WatchLoop<>(deployments, namespace, field, null, deadline, events),
-            new WatchLoop<>(pods, namespace, null, podSelector, deadline, events));
-    loops.forEach(WatchLoop::start);
+            watch(
+                false,
+                deployments,
+                namespace,
+                field,
+                null,
+                listed.resourceVersion(),
+                deadline,
+                events),
+            watch(true, pods, namespace, null, podSelector, null, deadline, events));
+    loops.forEach(ResumableWatch::start);
     try {
       while (!wait.settled(stopAtFailure)) {
         long left = deadline - System.nanoTime();
-        Object first = left <= 0 ? null : events.poll(left, TimeUnit.NANOSECONDS);
+        Event first = left <= 0 ? null : events.poll(left, TimeUnit.NANOSECONDS);
         if (first == null) {
           break;
         }
-        List<Object> batch = new ArrayList<>();
+        List<Event> batch = new ArrayList<>();
         batch.add(first);
         events.drainTo(batch);
-        for (Object event : batch) {
-          if (event instanceof RuntimeException failure) {
-            throw failure;
+        for (Event event : batch) {
+          if (event.update() instanceof ResumableWatch.Update.Failed<?> f) {
+            throw f.failure();
           }
-          wait.apply((Event) event);
+          wait.apply(event);
         }
         wait.evaluate();
       }
@@ -114,13 +118,37 @@ final class RolloutTracker {
       throw deployments.failure(
           "watch", namespace, null, new KubeFailure(0, "", "interrupted", null));
     } finally {
-      loops.forEach(WatchLoop::stop);
+      loops.forEach(ResumableWatch::stop);
     }
     return wait.outcomes();
   }
 
-  /** One watch event. */
-  private record Event(String type, KubernetesObject object) {}
+  /** An update of the pods' watch ({@code pods}) or the Deployments'. */
+  private record Event(boolean pods, ResumableWatch.Update<? extends KubernetesObject> update) {}
+
+  private static <T extends KubernetesObject> ResumableWatch<T> watch(
+      boolean ofPods,
+      ResourceApi<T, ?> api,
+      String namespace,
+      @Nullable String fieldSelector,
+      @Nullable String labelSelector,
+      @Nullable String from,
+      long deadline,
+      BlockingQueue<Event> events) {
+    ResumableWatch.Source<T> source =
+        ResumableWatch.Source.of(
+            api,
+            namespace,
+            labelSelector,
+            fieldSelector,
+            () -> api.listing(namespace, labelSelector, fieldSelector));
+    return new ResumableWatch<>(
+        api.kind().plural() + "-" + namespace,
+        source,
+        from,
+        deadline,
+        update -> events.add(new Event(ofPods, update)));
+  }
 
   /** The state of one wait: the objects seen and the outcomes so far. */
   private final class Wait {
@@ -147,15 +175,31 @@ final class RolloutTracker {
       }
     }
 
-    void apply(Event e) {
-      boolean deleted = e.type().equals("DELETED");
-      if (e.object() instanceof V1Deployment d) {
+    void apply(Event event) {
+      if (event.update() instanceof ResumableWatch.Update.Relisted<?> r) {
+        // a new LIST is all there is now: what it lacks was deleted meanwhile
+        if (event.pods()) {
+          podsByName.clear();
+        } else {
+          deployments.clear();
+        }
+        for (Object o : r.items()) {
+          change("ADDED", o);
+        }
+      } else if (event.update() instanceof ResumableWatch.Update.Changed<?> c) {
+        change(c.type(), c.object());
+      }
+    }
+
+    private void change(String type, Object object) {
+      boolean deleted = type.equals("DELETED");
+      if (object instanceof V1Deployment d) {
         if (deleted) {
           deployments.remove(d.getMetadata().getName());
         } else {
           put(d);
         }
-      } else if (e.object() instanceof V1Pod p) {
+      } else if (object instanceof V1Pod p) {
         if (deleted) {
           podsByName.remove(p.getMetadata().getName());
         } else {
@@ -246,130 +290,6 @@ final class RolloutTracker {
 
     Map<String, Outcome> outcomes() {
       return Map.copyOf(outcomes);
-    }
-  }
-
-  /**
-   * A watch kept open on its own daemon thread until stopped or the deadline passes, reopened
-   * (without a resource version, so it starts again from the current objects) when the server ends
-   * it or the connection drops. A failure it cannot recover from is put on the queue.
-   */
-  private static final class WatchLoop<T extends KubernetesObject> {
-    private final ResourceApi<T, ?> api;
-    private final String namespace;
-    private final @Nullable String fieldSelector;
-    private final @Nullable String labelSelector;
-    private final long deadline;
-    private final BlockingQueue<Object> events;
-    private final Thread thread;
-    private volatile boolean stopped;
-    private volatile @Nullable Watchable<T> current;
-
-    WatchLoop(
-        ResourceApi<T, ?> api,
-        String namespace,
-        @Nullable String fieldSelector,
-        @Nullable String labelSelector,
-        long deadline,
-        BlockingQueue<Object> events) {
-      this.api = api;
-      this.namespace = namespace;
-      this.fieldSelector = fieldSelector;
-      this.labelSelector = labelSelector;
-      this.deadline = deadline;
-      this.events = events;
-      this.thread = new Thread(this::run, "capstan-watch-" + api.kind().plural() + "-" + namespace);
-      this.thread.setDaemon(true);
-    }
-
-    void start() {
-      thread.start();
-    }
-
-    void stop() {
-      stopped = true;
-      closeQuietly(current);
-      thread.interrupt();
-    }
-
-    private void run() {
-      int failures = 0;
-      while (!stopped) {
-        long left = TimeUnit.NANOSECONDS.toSeconds(deadline - System.nanoTime());
-        if (left <= 0) {
-          return;
-        }
-        ListOptions options =
-            new ListOptions().timeoutSeconds((int) Math.min(MAX_WATCH_SECONDS, left + 1));
-        if (fieldSelector != null) {
-          options.setFieldSelector(fieldSelector);
-        }
-        if (labelSelector != null) {
-          options.setLabelSelector(labelSelector);
-        }
-        Watchable<T> watch = null;
-        try {
-          watch = api.watch(namespace, options);
-          current = watch;
-          if (stopped) {
-            return;
-          }
-          for (Watch.Response<T> r : watch) {
-            failures = 0;
-            if (r.object != null && !"ERROR".equals(r.type) && !"BOOKMARK".equals(r.type)) {
-              events.add(new Event(r.type, r.object));
-            }
-          }
-        } catch (RuntimeException e) {
-          if (stopped) {
-            return;
-          }
-          // translated transport errors keep the IOException as their cause
-          boolean transport = e.getCause() instanceof IOException;
-          if (!transport || ++failures >= WATCH_RETRIES) {
-            events.add(translated(e));
-            return;
-          }
-          pause();
-        } finally {
-          closeQuietly(watch);
-        }
-      }
-    }
-
-    /** The failure as the port's exception (a watch's own I/O errors arrive untranslated). */
-    private RuntimeException translated(RuntimeException e) {
-      if (e instanceof dev.capstan.release.ClusterException
-          || e instanceof dev.capstan.update.ClusterException) {
-        return e;
-      }
-      KubeFailure f = KubeFailure.ofWrapped(e);
-      return api.failure(
-          "watch",
-          namespace,
-          null,
-          f != null
-              ? f
-              : new KubeFailure(0, "", e.getClass().getSimpleName() + ": " + e.getMessage(), null));
-    }
-
-    private void pause() {
-      try {
-        Thread.sleep(200);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        stopped = true;
-      }
-    }
-
-    private static void closeQuietly(@Nullable Watchable<?> watch) {
-      if (watch != null) {
-        try {
-          watch.close();
-        } catch (IOException | RuntimeException ignored) {
-          // closing a dead connection
-        }
-      }
     }
   }
 }

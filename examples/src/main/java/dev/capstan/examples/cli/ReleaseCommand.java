@@ -169,6 +169,13 @@ final class ReleaseCommand implements Runnable {
             "Keep Secrets' values out of the release record (it keeps their keys and keyed"
                 + " hashes); a rollback to this revision then needs them again (--secrets).")
     boolean noRecordSecretValues;
+
+    @Option(
+        names = "--no-wait-for-load-balancer",
+        description =
+            "Count a LoadBalancer Service healthy once it exists, not once it has an address"
+                + " (for a cluster without a load balancer controller).")
+    boolean noWaitForLoadBalancer;
   }
 
   /** A command's session: the target, a controller printing progress, and the output. */
@@ -269,6 +276,7 @@ final class ReleaseCommand implements Runnable {
       }
       if (e instanceof ReleaseEvent.Done
           || e instanceof ReleaseEvent.Verifying
+          || e instanceof ReleaseEvent.StillWaiting
           || e instanceof ReleaseEvent.Verified
           || e instanceof ReleaseEvent.Failed
           || e instanceof ReleaseEvent.Fenced
@@ -376,6 +384,7 @@ final class ReleaseCommand implements Runnable {
                   .withCreateNamespace(f.createNamespace)
                   .withAllowCrdDeletion(f.allowCrdDeletion)
                   .withRecordSecretValues(!f.noRecordSecretValues)
+                  .withWaitForLoadBalancer(!f.noWaitForLoadBalancer)
                   .withTimeout(timeout));
     }
 
@@ -753,6 +762,12 @@ final class ReleaseCommand implements Runnable {
         description = "How long to wait for the objects to be ready (default: 15m).")
     Duration timeout = ReleaseOptions.DEFAULT_TIMEOUT;
 
+    @Option(
+        names = "--no-wait-for-load-balancer",
+        description =
+            "Count a LoadBalancer Service healthy once it exists, not once it has an address.")
+    boolean noWaitForLoadBalancer;
+
     @Override
     int run(Target target, ReleaseController controller) {
       String ns = common.namespace();
@@ -781,7 +796,11 @@ final class ReleaseCommand implements Runnable {
         given = load(f).payloads();
       }
       ReleaseOptions options =
-          ReleaseOptions.defaults().withAdopt(adopt).withAtomic(atomic).withTimeout(timeout);
+          ReleaseOptions.defaults()
+              .withAdopt(adopt)
+              .withAtomic(atomic)
+              .withTimeout(timeout)
+              .withWaitForLoadBalancer(!noWaitForLoadBalancer);
       Release revisionTo =
           revisions.stream()
               .filter(r -> r.revision() == revision)

@@ -518,6 +518,54 @@ class ReleaseCliTest {
   }
 
   @Test
+  void aLoadBalancerServiceWithoutAnAddressFailsTheCastUnlessNoWaitForLoadBalancerIsGiven()
+      throws IOException {
+    assertThat(run("release", "list", "-n", "demo")).isZero();
+    Path state = dir.resolve(".capstan/state.json");
+    ObjectMapper mapper = new ObjectMapper();
+    var root = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(state.toFile());
+    var cluster =
+        dev.capstan.release.memory.InMemoryCluster.importState(
+            mapper.writeValueAsBytes(root.get("releases")));
+    // what a cluster without a load balancer controller reports: no address, ever
+    cluster.reportStatus(
+        dev.capstan.release.model.ResourceRef.of(
+            dev.capstan.release.model.Kind.SERVICE, "demo", "edge"),
+        Map.of("loadBalancer", Map.of()));
+    root.set("releases", mapper.readTree(cluster.exportState()));
+    mapper.writeValue(state.toFile(), root);
+    Files.writeString(
+        dir.resolve("edge.yaml"),
+        """
+        apiVersion: v1
+        kind: Service
+        metadata: {name: edge}
+        spec: {type: LoadBalancer, selector: {app: edge}, ports: [{port: 80}]}
+        """);
+
+    assertThat(run("release", "cast", "edge", "-n", "demo", "-f", "edge.yaml", "--timeout", "2m"))
+        .isEqualTo(ExitCode.FAILED);
+    assertThat(err)
+        .contains(
+            "verify failed: not ready after 2m: Service demo/edge: type LoadBalancer has no"
+                + " address yet (status.loadBalancer.ingress)");
+
+    assertThat(
+            run(
+                "release",
+                "cast",
+                "edge",
+                "-n",
+                "demo",
+                "-f",
+                "edge.yaml",
+                "--no-wait-for-load-balancer"))
+        .as(err)
+        .isZero();
+    assertThat(out).endsWith("Release demo/edge revision 2 deployed.\n");
+  }
+
+  @Test
   void aCastThatTakesOverFromADeadCasterPlansAgainAndDeploys() throws IOException {
     leaveADeadCasterOfV2();
 

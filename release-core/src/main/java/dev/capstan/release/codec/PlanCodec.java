@@ -117,6 +117,11 @@ public final class PlanCodec {
       throw new PlanFormatException(
           "plan file holds a key it must not hold: plan.fingerprint.secretHashKey", null);
     }
+    // a plan saved before waitForLoadBalancer existed waited for load balancers
+    if (plan.path("fingerprint").path("spec").path("options") instanceof ObjectNode options
+        && !options.has("waitForLoadBalancer")) {
+      options.put("waitForLoadBalancer", true);
+    }
     Plan decoded;
     try {
       decoded = Json.mapper().treeToValue(plan, Plan.class);

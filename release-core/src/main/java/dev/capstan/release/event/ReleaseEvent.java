@@ -1,10 +1,12 @@
 package dev.capstan.release.event;
 
+import dev.capstan.common.Durations;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.Plan;
+import dev.capstan.release.port.Readiness;
 import java.time.Duration;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -64,7 +66,7 @@ public sealed interface ReleaseEvent {
     @Override
     public String describe() {
       return "waiting up to "
-          + human(maxWait)
+          + Durations.format(maxWait)
           + " for the lease held by "
           + holder
           + " (expires "
@@ -89,7 +91,7 @@ public sealed interface ReleaseEvent {
       return "retrying "
           + operation
           + " in "
-          + human(delay)
+          + Durations.format(delay)
           + " (attempt "
           + attempt
           + "): "
@@ -132,10 +134,24 @@ public sealed interface ReleaseEvent {
     @Override
     public String describe() {
       return "waiting up to "
-          + timeout.toString().substring(2).toLowerCase(java.util.Locale.ROOT)
+          + Durations.format(timeout)
           + " for "
           + objects.size()
           + " object(s) to be healthy";
+    }
+  }
+
+  /**
+   * Objects waited for are not healthy yet: which, and what each waits for (sent while the wait
+   * goes on: first after 5 s, then when that changes, at most every 5 s, and every 30 s while it
+   * does not).
+   *
+   * @param progress how long it has waited, and what is pending and why
+   */
+  record StillWaiting(String release, Readiness.Progress progress) implements ReleaseEvent {
+    @Override
+    public String describe() {
+      return progress.describe();
     }
   }
 
@@ -191,16 +207,5 @@ public sealed interface ReleaseEvent {
     public String describe() {
       return "finished: revision " + revision + " " + status.id();
     }
-  }
-
-  /** A duration as people write it: {@code 15m}, {@code 1m30s}, {@code 400ms}. */
-  private static String human(Duration d) {
-    if (d.toMillis() < 1000 && !d.isZero()) {
-      return d.toMillis() + "ms";
-    }
-    return d.truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
-        .toString()
-        .substring(2)
-        .toLowerCase(java.util.Locale.ROOT);
   }
 }

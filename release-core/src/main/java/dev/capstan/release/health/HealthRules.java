@@ -13,16 +13,21 @@ import java.util.Set;
  * <ol>
  *   <li>kinds that are ready when applied ({@link #hasRule} false: ConfigMap, Secret, RBAC, ...)
  *       are {@linkplain Health#current() current};
- *   <li>an object being deleted is in progress;
+ *   <li>an object being deleted is in progress (but a Job that finished keeps its verdict: its TTL
+ *       deletes it in the foreground, after its pods);
  *   <li>{@code status.observedGeneration} behind {@code metadata.generation} is in progress;
  *   <li>a condition {@code Stalled=True} fails, {@code Reconciling=True} is in progress;
  *   <li>the kind's own rule (Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, Pod,
- *       PersistentVolumeClaim, Service, CustomResourceDefinition), where a workload that is still
- *       in progress fails at once when one of its pods cannot become ready (crash loop, image pull,
- *       bad container config, unschedulable);
+ *       PersistentVolumeClaim, Service, CustomResourceDefinition, APIService), where a workload
+ *       that is still in progress fails at once when one of its pods cannot become ready (crash
+ *       loop, image pull, bad container config, unschedulable);
  *   <li>any other object is in progress while a {@code Ready} or {@code Available} condition is not
  *       {@code True}, and current otherwise, so an object without status is current when applied.
  * </ol>
+ *
+ * <p>An in-progress verdict held up by a condition names it: {@code Type=Status: Reason: message}.
+ * What only time can tell (an APIService whose availability stays unchanged once the rest of its
+ * wave is healthy) is {@link WaveHealth}'s rule.
  */
 public final class HealthRules {
   /** Kinds ({@code group/kind}, core group empty) that are ready as soon as they are applied. */
@@ -111,6 +116,29 @@ public final class HealthRules {
    */
   public static Health of(
       Map<String, Object> object, List<Map<String, Object>> pods, VolumeBinding claimBinding) {
+    return of(object, pods, claimBinding, true);
+  }
+
+  /**
+   * The health of one object.
+   *
+   * @param object the object as read from the API server (nested maps, lists, strings, booleans,
+   *     numbers)
+   * @param pods the pods of the workload's current revision, possibly empty (see {@link #of(Map,
+   *     List)})
+   * @param claimBinding for a PersistentVolumeClaim, how its storage class binds (see {@link
+   *     #of(Map, List, VolumeBinding)}); ignored for other kinds
+   * @param waitForLoadBalancer for a Service of type LoadBalancer: whether it is in progress until
+   *     it has an address ({@code status.loadBalancer.ingress}), as Helm's {@code --wait} and
+   *     kstatus have it, or current once it exists; ignored for other objects
+   * @return the verdict; its reason starts with the object ({@code Kind namespace/name: })
+   * @throws IllegalArgumentException when the object has no apiVersion, kind or metadata.name
+   */
+  public static Health of(
+      Map<String, Object> object,
+      List<Map<String, Object>> pods,
+      VolumeBinding claimBinding,
+      boolean waitForLoadBalancer) {
     requireNonNull(object, "object");
     requireNonNull(pods, "pods");
     requireNonNull(claimBinding, "claimBinding");
@@ -119,6 +147,12 @@ public final class HealthRules {
       return Health.current();
     }
     if (!s.string("metadata", "deletionTimestamp").isEmpty()) {
+      if (s.group().equals("batch") && s.kind().equals("Job")) {
+        Health finished = KindRules.job(s, Condition.of(object), List.of());
+        if (!(finished instanceof Health.InProgress)) {
+          return finished;
+        }
+      }
       return s.inProgress("being deleted");
     }
     Long generation = Tree.number(object, "metadata", "generation");
@@ -144,9 +178,10 @@ public final class HealthRules {
       case "batch/Job" -> KindRules.job(s, conditions, pods);
       case "/Pod" -> KindRules.pod(s, conditions);
       case "/PersistentVolumeClaim" -> KindRules.claim(s, claimBinding);
-      case "/Service" -> KindRules.service(s);
+      case "/Service" -> KindRules.service(s, waitForLoadBalancer);
       case "apiextensions.k8s.io/CustomResourceDefinition" ->
           KindRules.customResourceDefinition(s, conditions);
+      case "apiregistration.k8s.io/APIService" -> KindRules.apiService(s, conditions);
       default -> generic(s, conditions);
     };
   }

@@ -261,13 +261,31 @@ final class KindRules {
         "not yet bound (phase " + (phase.isEmpty() ? "not reported" : escape(phase)) + ")");
   }
 
-  /** A Service: of type LoadBalancer, current once it has an ingress address; others current. */
-  static Health service(Subject s) {
-    if (s.string("spec", "type").equals("LoadBalancer")
+  /**
+   * A Service: of type LoadBalancer, with {@code waitForLoadBalancer}, current once it has an
+   * ingress address; otherwise current.
+   */
+  static Health service(Subject s, boolean waitForLoadBalancer) {
+    if (waitForLoadBalancer
+        && s.string("spec", "type").equals("LoadBalancer")
         && Tree.maps(s.tree(), "status", "loadBalancer", "ingress").isEmpty()) {
-      return s.inProgress("waiting for a load balancer address");
+      return s.inProgress("type LoadBalancer has no address yet (status.loadBalancer.ingress)");
     }
     return Health.current();
+  }
+
+  /**
+   * An APIService: current once {@code Available} is true; in progress before the aggregator has
+   * checked it (no condition) and while it is not available, naming the condition's reason and
+   * message ({@code FailedDiscoveryCheck}, {@code MissingEndpoints}, {@code ServiceNotFound}...).
+   * Whether a condition that stays unchanged fails is {@link WaveHealth}'s to say.
+   */
+  static Health apiService(Subject s, List<Condition> conditions) {
+    Condition available = Condition.find(conditions, "Available");
+    if (available == null) {
+      return s.inProgress("availability not yet checked (no Available condition)");
+    }
+    return available.isTrue() ? Health.current() : s.inProgress(available.describe());
   }
 
   /**

@@ -9,8 +9,10 @@
  * the rules: the generic ones (observed generation, the Stalled, Reconciling, Ready and Available
  * conditions; no status means ready when applied), one rule per built-in kind with a status of its
  * own, and a pod-level diagnosis that fails a workload at once when one of its pods cannot become
- * ready. Watching the objects and their pods is the adapter's job; these functions only judge what
- * it saw.
+ * ready. {@link dev.capstan.release.health.WaveHealth} holds what only time can tell, over one
+ * wait: verdicts kept once current, deleted objects judged by their last state, an APIService's
+ * unchanged condition failed after its patience, and when progress is due. Watching the objects and
+ * their pods is the adapter's job; these classes only judge what it saw, and when.
  */
 @NullMarked
 package dev.capstan.release.health;

@@ -8,6 +8,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.release.ReleaseLockedException;
 import dev.capstan.release.StaleRecordException;
 import dev.capstan.release.codec.ReleaseRecordCodec;
+import dev.capstan.release.health.Health;
+import dev.capstan.release.health.HealthRules;
+import dev.capstan.release.health.WaveHealth;
 import dev.capstan.release.internal.Json;
 import dev.capstan.release.model.ContentHash;
 import dev.capstan.release.model.Kind;
@@ -24,6 +27,7 @@ import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Precondition;
 import dev.capstan.release.port.PreconditionFailedException;
 import dev.capstan.release.port.Readiness;
+import dev.capstan.release.port.ReadinessWait;
 import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
 import java.time.Duration;
@@ -54,6 +58,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>changes behind the engine's back: {@link #edit}, {@link #deleteOutOfBand}, {@link #put};
  *   <li>any kind of object; custom kinds once their CRD is applied or {@link #serve served};
  *   <li>workloads that never become healthy: {@link #neverReady(String, String)};
+ *   <li>objects that report a status, judged by the health rules as on Kubernetes: {@link
+ *       #reportStatus}, {@link #reportCondition};
  *   <li>inspection: {@link #object}, {@link #stamp}, {@link #objects()}, and an operation log
  *       ({@link #operations()}, {@link #writes()}) such as {@code apply:Secret/default/creds},
  *       {@code verify}, {@code delete:apps/Deployment/default/web}.
@@ -72,6 +78,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
   private final Set<String> storageClasses = new TreeSet<>();
   private final Map<String, Kind> servedKinds = new HashMap<>();
   private final Map<String, String> neverReady = new HashMap<>();
+  private final Map<ResourceRef, Map<String, Object>> statuses = new HashMap<>();
   private final Map<String, NavigableMap<Integer, Encoded>> records = new HashMap<>();
   private final Map<String, Lease> leases = new HashMap<>();
 
@@ -163,6 +170,76 @@ public final class InMemoryCluster implements Orchestrator, Store {
   public synchronized InMemoryCluster neverReady(String image, String reason) {
     neverReady.put(requireNonNull(image, "image"), requireNonNull(reason, "reason"));
     return this;
+  }
+
+  /**
+   * Makes {@code ref} report {@code status} (its {@code status} field, as its controller would
+   * write it): its health is then judged from its content and this status by the rules of {@code
+   * dev.capstan.release.health}, as on Kubernetes ({@code Ready=False} waits, {@code Stalled=True}
+   * fails, an APIService that stays {@code Available=False} fails, a LoadBalancer Service without
+   * {@code loadBalancer.ingress} waits...), instead of being healthy once it exists. It may be set
+   * before the object is written, and lasts, through applies and deletes of the object, until it is
+   * set again or {@linkplain #clearStatus cleared}. An in-memory wait never waits: what would still
+   * be pending after the whole timeout with nothing changing times out at once.
+   *
+   * @param ref the object
+   * @param status the status tree (nested maps, lists, strings, numbers, booleans)
+   * @return this cluster
+   */
+  public synchronized InMemoryCluster reportStatus(ResourceRef ref, Map<String, ?> status) {
+    statuses.put(requireNonNull(ref, "ref"), deepCopy(requireNonNull(status, "status")));
+    return this;
+  }
+
+  /**
+   * Makes {@code ref} report the condition {@code type} in {@code status.conditions} (replacing one
+   * of that type, keeping the others and the rest of a status reported before), as {@link
+   * #reportStatus} does.
+   *
+   * @param ref the object
+   * @param type the condition type, e.g. {@code Ready}
+   * @param status {@code True}, {@code False} or {@code Unknown}
+   * @param reason a one-word reason, e.g. {@code FailedDiscoveryCheck}
+   * @param message a sentence for people
+   * @return this cluster
+   */
+  public synchronized InMemoryCluster reportCondition(
+      ResourceRef ref, String type, String status, String reason, String message) {
+    Map<String, Object> tree =
+        new java.util.LinkedHashMap<>(statuses.getOrDefault(requireNonNull(ref, "ref"), Map.of()));
+    List<Object> conditions = new ArrayList<>();
+    if (tree.get("conditions") instanceof List<?> list) {
+      for (Object c : list) {
+        if (!(c instanceof Map<?, ?> m && type.equals(m.get("type")))) {
+          conditions.add(c);
+        }
+      }
+    }
+    conditions.add(
+        Map.of(
+            "type",
+            requireNonNull(type, "type"),
+            "status",
+            requireNonNull(status, "status"),
+            "reason",
+            requireNonNull(reason, "reason"),
+            "message",
+            requireNonNull(message, "message")));
+    tree.put("conditions", conditions);
+    statuses.put(ref, deepCopy(tree));
+    return this;
+  }
+
+  /** Stops {@code ref} reporting a status: it is healthy once it exists again. */
+  public synchronized InMemoryCluster clearStatus(ResourceRef ref) {
+    statuses.remove(requireNonNull(ref, "ref"));
+    return this;
+  }
+
+  private static Map<String, Object> deepCopy(Map<String, ?> tree) {
+    @SuppressWarnings("unchecked")
+    Map<String, Object> copy = Json.mapper().convertValue(tree, Map.class);
+    return java.util.Collections.unmodifiableMap(copy);
   }
 
   /** Replaces the stored lease of a release, as a holder that died would leave it. */
@@ -260,9 +337,9 @@ public final class InMemoryCluster implements Orchestrator, Store {
 
   /**
    * The cluster's state as JSON: objects with their stamps, namespaces, storage classes, served
-   * custom kinds, records (the codec's bytes), leases and never-ready images. Faults and the
-   * operation log are not included. Records and secret objects hold secret values: keep the bytes
-   * as private as the secrets themselves.
+   * custom kinds, records (the codec's bytes), leases, never-ready images and reported statuses.
+   * Faults and the operation log are not included. Records and secret objects hold secret values:
+   * keep the bytes as private as the secrets themselves.
    */
   public synchronized byte[] exportState() {
     ObjectNode root = Json.mapper().createObjectNode();
@@ -304,6 +381,17 @@ public final class InMemoryCluster implements Orchestrator, Store {
                           Integer.toString(rev), Base64.getEncoder().encodeToString(e.bytes)));
             });
     root.set("leases", Json.mapper().valueToTree(new TreeMap<>(leases)));
+    if (!statuses.isEmpty()) {
+      ArrayNode reported = root.putArray("statuses");
+      TreeMap<ResourceRef, Map<String, Object>> byRef = new TreeMap<>(ResourceRef.APPLY_ORDER);
+      byRef.putAll(statuses);
+      byRef.forEach(
+          (ref, status) -> {
+            ObjectNode node = reported.addObject();
+            node.set("ref", Json.mapper().valueToTree(ref));
+            node.set("status", Json.mapper().valueToTree(status));
+          });
+    }
     return Json.canonical(root);
   }
 
@@ -369,6 +457,11 @@ public final class InMemoryCluster implements Orchestrator, Store {
       }
       for (Map.Entry<String, JsonNode> e : root.path("leases").properties()) {
         c.leases.put(e.getKey(), Json.mapper().treeToValue(e.getValue(), Lease.class));
+      }
+      for (JsonNode node : root.path("statuses")) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> status = Json.mapper().treeToValue(node.get("status"), Map.class);
+        c.reportStatus(Json.mapper().treeToValue(node.get("ref"), ResourceRef.class), status);
       }
     } catch (java.io.IOException | RuntimeException e) {
       throw new IllegalArgumentException("not an in-memory cluster state: " + e.getMessage(), e);
@@ -600,14 +693,26 @@ public final class InMemoryCluster implements Orchestrator, Store {
    * {@inheritDoc}
    *
    * <p>In memory, an object is healthy once it exists, unless its pod template (containers or init
-   * containers) runs an image made {@link #neverReady never ready}.
+   * containers) runs an image made {@link #neverReady never ready}, or it {@linkplain #reportStatus
+   * reports a status}: then the health rules judge it (its content and that status) as {@code
+   * WaveHealth} does on Kubernetes. Nothing changes while an in-memory wait would wait, so one is
+   * decided at once: as it is now, else as it would be after the whole timeout (an APIService whose
+   * condition outlasts its patience fails, anything else pending times out, with its reason). No
+   * progress is reported, and a missing object fails with {@code not found}.
    */
   @Override
-  public Readiness awaitReady(List<ResourceRef> objects, Duration timeout) {
+  public Readiness awaitReady(List<ResourceRef> objects, ReadinessWait wait) {
+    requireNonNull(wait, "wait");
     boolean crash = enter(Operation.AWAIT_READY, "verify");
-    Readiness result = Readiness.ready();
+    Readiness result = null;
     synchronized (this) {
       log.add("verify");
+      Instant start = Instant.EPOCH;
+      List<ResourceRef> judged =
+          objects.stream()
+              .filter(r -> statuses.containsKey(r) && this.objects.containsKey(r))
+              .toList();
+      WaveHealth health = new WaveHealth(judged, wait.waitForLoadBalancer(), start);
       for (ResourceRef ref : objects) {
         StoredObject o = this.objects.get(ref);
         if (o == null) {
@@ -619,6 +724,25 @@ public final class InMemoryCluster implements Orchestrator, Store {
           result = Readiness.failed(ref, reason);
           break;
         }
+        Map<String, Object> status = statuses.get(ref);
+        if (status != null) {
+          Map<String, Object> tree = new java.util.LinkedHashMap<>(o.content.content());
+          tree.put("status", status);
+          if (health.observe(ref, tree, List.of(), HealthRules.VolumeBinding.IMMEDIATE, start)
+              instanceof Health.Failed f) {
+            result = Readiness.failed(ref, f.reason());
+            break;
+          }
+        }
+      }
+      if (result == null) {
+        result = health.decide(start);
+      }
+      if (result == null) {
+        result = health.decide(start.plus(wait.timeout()));
+      }
+      if (result == null) {
+        result = health.timedOut(wait.timeout());
       }
     }
     crashIf(crash, Operation.AWAIT_READY, "verify");

@@ -17,6 +17,9 @@ import java.time.Duration;
  * @param recordSecretValues keep Secrets' values in the release record, for rollback (the default);
  *     when off, the record holds each Secret's data keys and keyed content hash only, and a
  *     rollback to the revision takes the values from the caller
+ * @param waitForLoadBalancer whether a Service of type LoadBalancer is healthy only once it has an
+ *     address (the default, as with Helm's {@code --wait} and kstatus), or once it exists (for a
+ *     cluster without a load balancer controller, where the address never comes)
  */
 public record ReleaseOptions(
     boolean adopt,
@@ -24,19 +27,32 @@ public record ReleaseOptions(
     boolean createNamespace,
     Duration timeout,
     boolean allowCrdDeletion,
-    boolean recordSecretValues) {
+    boolean recordSecretValues,
+    boolean waitForLoadBalancer) {
   /** The default readiness timeout, 15 minutes. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(15);
 
   private static final ReleaseOptions DEFAULTS =
-      new ReleaseOptions(false, false, false, DEFAULT_TIMEOUT, false, true);
+      new ReleaseOptions(false, false, false, DEFAULT_TIMEOUT, false, true, true);
 
   /** Requires a positive timeout. */
   public ReleaseOptions {
     requireNonNull(timeout, "timeout");
     if (timeout.isNegative() || timeout.isZero()) {
-      throw new IllegalArgumentException("timeout must be positive: " + timeout);
+      throw new IllegalArgumentException(
+          "timeout must be positive: " + dev.capstan.common.Durations.format(timeout));
     }
+  }
+
+  /** Options that wait for load balancer addresses. */
+  public ReleaseOptions(
+      boolean adopt,
+      boolean atomic,
+      boolean createNamespace,
+      Duration timeout,
+      boolean allowCrdDeletion,
+      boolean recordSecretValues) {
+    this(adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues, true);
   }
 
   /** Options that record Secrets' values. */
@@ -46,10 +62,13 @@ public record ReleaseOptions(
       boolean createNamespace,
       Duration timeout,
       boolean allowCrdDeletion) {
-    this(adopt, atomic, createNamespace, timeout, allowCrdDeletion, true);
+    this(adopt, atomic, createNamespace, timeout, allowCrdDeletion, true, true);
   }
 
-  /** No adopt, not atomic, no namespace creation, 15 minutes. */
+  /**
+   * No adopt, not atomic, no namespace creation, 15 minutes, Secrets' values recorded, load
+   * balancer addresses waited for.
+   */
   public static ReleaseOptions defaults() {
     return DEFAULTS;
   }
@@ -57,36 +76,84 @@ public record ReleaseOptions(
   /** A copy with {@code adopt} set. */
   public ReleaseOptions withAdopt(boolean adopt) {
     return new ReleaseOptions(
-        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues);
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        waitForLoadBalancer);
   }
 
   /** A copy with {@code atomic} set. */
   public ReleaseOptions withAtomic(boolean atomic) {
     return new ReleaseOptions(
-        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues);
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        waitForLoadBalancer);
   }
 
   /** A copy with {@code createNamespace} set. */
   public ReleaseOptions withCreateNamespace(boolean createNamespace) {
     return new ReleaseOptions(
-        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues);
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        waitForLoadBalancer);
   }
 
   /** A copy with the given readiness timeout. */
   public ReleaseOptions withTimeout(Duration timeout) {
     return new ReleaseOptions(
-        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues);
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        waitForLoadBalancer);
   }
 
   /** A copy with {@code allowCrdDeletion} set. */
   public ReleaseOptions withAllowCrdDeletion(boolean allowCrdDeletion) {
     return new ReleaseOptions(
-        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues);
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        waitForLoadBalancer);
   }
 
   /** A copy with {@code recordSecretValues} set. */
   public ReleaseOptions withRecordSecretValues(boolean recordSecretValues) {
     return new ReleaseOptions(
-        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues);
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        waitForLoadBalancer);
+  }
+
+  /** A copy with {@code waitForLoadBalancer} set. */
+  public ReleaseOptions withWaitForLoadBalancer(boolean waitForLoadBalancer) {
+    return new ReleaseOptions(
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        waitForLoadBalancer);
   }
 }

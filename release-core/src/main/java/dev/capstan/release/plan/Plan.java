@@ -56,9 +56,10 @@ public record Plan(
   }
 
   /**
-   * A copy cast with other options. Only {@code atomic} and {@code timeout} may differ: they decide
-   * how a failure is handled and how long health is waited for, not what the plan does; the other
-   * options shaped the plan, so changing them needs a new plan.
+   * A copy cast with other options. Only {@code atomic}, {@code timeout} and {@code
+   * waitForLoadBalancer} may differ: they decide how a failure is handled and how health is waited
+   * for, not what the plan does; the other options shaped the plan, so changing them needs a new
+   * plan.
    *
    * @throws IllegalStateException if the plan has no fingerprint
    * @throws IllegalArgumentException if an option that shaped the plan differs, naming it

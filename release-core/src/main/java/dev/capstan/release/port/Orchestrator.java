@@ -123,15 +123,31 @@ public interface Orchestrator {
   void createNamespace(String name);
 
   /**
-   * Waits until every object in {@code objects} is healthy, failing fast when one cannot become
-   * healthy (a failed Job, a crash loop, an image pull error, an unschedulable pod, a quota) with
-   * the reason. An object of a kind without a health rule is healthy once it exists.
+   * Waits as {@link #awaitReady(List, ReadinessWait)} does, for load balancer addresses too,
+   * reporting no progress.
    *
    * @param objects the objects to wait for; may be empty
    * @param timeout how long to wait in all
    * @return {@link Readiness.Ready}, or why not
    */
-  Readiness awaitReady(List<ResourceRef> objects, Duration timeout);
+  default Readiness awaitReady(List<ResourceRef> objects, Duration timeout) {
+    return awaitReady(objects, ReadinessWait.of(timeout));
+  }
+
+  /**
+   * Waits until every object in {@code objects} is healthy by the rules of {@code
+   * dev.capstan.release.health}, failing fast when one cannot become healthy (a failed Job, a crash
+   * loop, an image pull error, an unschedulable pod, a quota, a terminal condition, an object
+   * deleted before it was healthy) with the reason. An object of a kind without a health rule is
+   * healthy once it exists. While it waits, {@link ReadinessWait#progress()} hears what is still
+   * pending and why.
+   *
+   * @param objects the objects to wait for; may be empty
+   * @param wait the timeout, whether to wait for load balancer addresses, and who hears progress
+   * @return {@link Readiness.Ready}, {@link Readiness.Failed} naming the object and why, or {@link
+   *     Readiness.TimedOut} with what each pending object was last waiting for
+   */
+  Readiness awaitReady(List<ResourceRef> objects, ReadinessWait wait);
 
   /**
    * Why the cluster cannot hold objects of {@code kind} as the release has them (a kind it does not

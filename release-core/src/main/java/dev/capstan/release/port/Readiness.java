@@ -2,9 +2,13 @@ package dev.capstan.release.port;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Durations;
 import dev.capstan.release.model.ResourceRef;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /** The outcome of waiting for objects to be healthy. */
 public sealed interface Readiness {
@@ -19,9 +23,18 @@ public sealed interface Readiness {
     return new Failed(object, reason);
   }
 
-  /** The wait ran out with {@code pending} not ready. */
+  /** The wait ran out with {@code pending} not ready, for no reason known. */
   static Readiness timedOut(List<ResourceRef> pending, Duration after) {
-    return new TimedOut(pending, after);
+    return new TimedOut(pending, after, Map.of());
+  }
+
+  /**
+   * The wait ran out with {@code pending} not ready, each for the reason in {@code reasons} (those
+   * without one are shown by their key).
+   */
+  static Readiness timedOut(
+      List<ResourceRef> pending, Duration after, Map<ResourceRef, String> reasons) {
+    return new TimedOut(pending, after, reasons);
   }
 
   /** Whether every object is healthy. */
@@ -65,19 +78,85 @@ public sealed interface Readiness {
   /**
    * The wait timed out.
    *
-   * @param pending the objects not healthy yet
+   * @param pending the objects not healthy yet, in the order they were waited for
    * @param after the timeout
+   * @param reasons what each pending object was last seen waiting for, e.g. {@code APIService
+   *     v1.example.com: Available=False: MissingEndpoints: ...}; possibly for none of them
    */
-  record TimedOut(List<ResourceRef> pending, Duration after) implements Readiness {
-    /** Copies the list. */
+  record TimedOut(List<ResourceRef> pending, Duration after, Map<ResourceRef, String> reasons)
+      implements Readiness {
+    /** Copies the list and the reasons, keeping only reasons of pending objects. */
     public TimedOut {
       pending = List.copyOf(pending);
       requireNonNull(after, "after");
+      Map<ResourceRef, String> kept = new LinkedHashMap<>();
+      for (ResourceRef ref : pending) {
+        String reason = reasons.get(ref);
+        if (reason != null) {
+          kept.put(ref, reason);
+        }
+      }
+      reasons = Map.copyOf(kept);
     }
 
+    /** The wait timed out with {@code pending} not ready, for no reason known. */
+    public TimedOut(List<ResourceRef> pending, Duration after) {
+      this(pending, after, Map.of());
+    }
+
+    /**
+     * {@code not ready after 2m59s: } and each pending object's reason (or key), separated by
+     * {@code ; }.
+     */
     @Override
     public String describe() {
-      return "not ready after " + after + ": " + pending.stream().map(ResourceRef::key).toList();
+      return "not ready after " + Durations.format(after) + ": " + Progress.list(pending, reasons);
+    }
+  }
+
+  /**
+   * What a wait that goes on is still waiting for, reported while it waits (see {@link
+   * ReadinessWait#progress()}).
+   *
+   * @param elapsed how long it has waited so far
+   * @param total how many objects it waits for in all
+   * @param pending the objects not healthy yet, in the order they are waited for
+   * @param reasons what each pending object waits for (the verdict's reason, naming the object)
+   */
+  record Progress(
+      Duration elapsed, int total, List<ResourceRef> pending, Map<ResourceRef, String> reasons) {
+    /** At most this many pending objects are described; the rest are counted. */
+    static final int SHOWN = 5;
+
+    /** Copies the list and the reasons. */
+    public Progress {
+      requireNonNull(elapsed, "elapsed");
+      pending = List.copyOf(pending);
+      reasons = Map.copyOf(reasons);
+    }
+
+    /**
+     * {@code still waiting after 30s for 2 of 5 object(s): Job shop/once: ...; APIService ...},
+     * describing the first five pending objects and counting the others.
+     */
+    public String describe() {
+      return "still waiting after "
+          + Durations.format(elapsed)
+          + " for "
+          + pending.size()
+          + " of "
+          + total
+          + " object(s): "
+          + list(pending, reasons);
+    }
+
+    static String list(List<ResourceRef> pending, Map<ResourceRef, String> reasons) {
+      String shown =
+          pending.stream()
+              .limit(SHOWN)
+              .map(ref -> reasons.getOrDefault(ref, ref.key()))
+              .collect(Collectors.joining("; "));
+      return pending.size() > SHOWN ? shown + "; and " + (pending.size() - SHOWN) + " more" : shown;
     }
   }
 }

@@ -35,6 +35,7 @@ class HealthRulesTest {
       Map<String, Object> object,
       List<Map<String, Object>> pods,
       HealthRules.VolumeBinding claimBinding,
+      boolean waitForLoadBalancer,
       Health expected) {
     @Override
     public String toString() {
@@ -73,20 +74,23 @@ class HealthRulesTest {
         (Map<String, Object>) requireNonNull(doc.get("object"), file + ": object"),
         (List<Map<String, Object>>) doc.getOrDefault("pods", List.of()),
         HealthRules.VolumeBinding.valueOf((String) doc.getOrDefault("claimBinding", "IMMEDIATE")),
+        (Boolean) doc.getOrDefault("waitForLoadBalancer", true),
         expected);
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("fixtures")
   void judgesTheFixtureAsExpected(Case c) {
-    assertThat(HealthRules.of(c.object(), c.pods(), c.claimBinding())).isEqualTo(c.expected());
+    assertThat(HealthRules.of(c.object(), c.pods(), c.claimBinding(), c.waitForLoadBalancer()))
+        .isEqualTo(c.expected());
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("fixtures")
-  void fixturesWithImmediateBindingGiveTheSameVerdictWithoutTheBindingArgument(Case c) {
-    if (c.claimBinding() == HealthRules.VolumeBinding.IMMEDIATE) {
+  void fixturesWithTheDefaultsGiveTheSameVerdictWithoutTheArguments(Case c) {
+    if (c.claimBinding() == HealthRules.VolumeBinding.IMMEDIATE && c.waitForLoadBalancer()) {
       assertThat(HealthRules.of(c.object(), c.pods())).isEqualTo(c.expected());
+      assertThat(HealthRules.of(c.object(), c.pods(), c.claimBinding())).isEqualTo(c.expected());
     }
   }
 
@@ -109,6 +113,9 @@ class HealthRulesTest {
     assertThat(verdictsByPrefix.get("pvc")).contains("Current", "InProgress", "Failed");
     assertThat(verdictsByPrefix.get("crd")).contains("Current", "InProgress", "Failed");
     assertThat(verdictsByPrefix.get("generic")).contains("Current", "InProgress", "Failed");
+    assertThat(verdictsByPrefix.get("service")).contains("Current", "InProgress");
+    // an APIService fails only by staying unavailable, which WaveHealth judges over time
+    assertThat(verdictsByPrefix.get("apiservice")).containsOnly("Current", "InProgress");
   }
 
   @ParameterizedTest(name = "{0}/{1}: {2}")
@@ -132,6 +139,7 @@ class HealthRulesTest {
     "'', PersistentVolumeClaim, true",
     "'', Service, true",
     "apiextensions.k8s.io, CustomResourceDefinition, true",
+    "apiregistration.k8s.io, APIService, true",
     "autoscaling, HorizontalPodAutoscaler, true",
     "policy, PodDisruptionBudget, true",
     "example.com, Widget, true",

@@ -117,6 +117,41 @@ class InMemoryClusterTest {
   }
 
   @Test
+  void aReportedStatusIsJudgedByTheHealthRulesKeptAcrossWritesAndClearedOnRequest() {
+    cluster.apply(cm.render().get(0), null);
+    ResourceRef ref = cm.ref();
+    cluster.reportCondition(ref, "Ready", "False", "Waiting", "for the \u001b operator");
+    cluster.reportCondition(ref, "Progressing", "True", "Working", "");
+    cluster.reportCondition(ref, "Ready", "False", "Syncing", "2 of 3");
+
+    // a ConfigMap has no health rule: current whatever it reports
+    assertThat(cluster.awaitReady(java.util.List.of(ref), Duration.ofMinutes(1)))
+        .isEqualTo(dev.capstan.release.port.Readiness.ready());
+
+    ResourceRef widget = ResourceRef.of(Kind.of("example.com/v1", "Widget", true), "default", "w");
+    cluster.serve(widget.kind());
+    cluster.reportCondition(widget, "Ready", "False", "Syncing", "2 of 3");
+    cluster.apply(
+        dev.capstan.release.model.Manifest.of(
+            Map.of(
+                "apiVersion", "example.com/v1",
+                "kind", "Widget",
+                "metadata", Map.of("name", "w", "namespace", "default"))),
+        null);
+    assertThat(cluster.awaitReady(java.util.List.of(widget), Duration.ofMinutes(1)).describe())
+        .isEqualTo("not ready after 1m: Widget default/w: Ready=False: Syncing: 2 of 3");
+
+    InMemoryCluster copy = InMemoryCluster.importState(cluster.exportState());
+    assertThat(copy.awaitReady(java.util.List.of(widget), Duration.ofMinutes(1)).describe())
+        .isEqualTo("not ready after 1m: Widget default/w: Ready=False: Syncing: 2 of 3");
+    assertThat(copy.exportState()).isEqualTo(cluster.exportState());
+
+    cluster.clearStatus(widget);
+    assertThat(cluster.awaitReady(java.util.List.of(widget), Duration.ofMinutes(1)).isReady())
+        .isTrue();
+  }
+
+  @Test
   void importRejectsSomethingElse() {
     assertThatThrownBy(
             () ->

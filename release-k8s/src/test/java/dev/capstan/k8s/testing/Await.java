@@ -57,7 +57,12 @@ public final class Await {
       if (System.nanoTime() - deadline > 0) {
         AssertionError error =
             new AssertionError(
-                "timed out after " + timeout + " waiting for " + what + "; last seen: " + last);
+                "timed out after "
+                    + dev.capstan.common.Durations.format(timeout)
+                    + " waiting for "
+                    + what
+                    + "; last seen: "
+                    + last);
         if (lastError != null) {
           error.initCause(lastError);
         }

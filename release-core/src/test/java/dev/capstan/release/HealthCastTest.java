@@ -1,0 +1,288 @@
+package dev.capstan.release;
+
+import static dev.capstan.release.Fixtures.NS;
+import static dev.capstan.release.Fixtures.payloads;
+import static dev.capstan.release.Fixtures.yaml;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.capstan.release.event.ReleaseEvent;
+import dev.capstan.release.event.ReleaseListener;
+import dev.capstan.release.memory.InMemoryCluster;
+import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.Manifest;
+import dev.capstan.release.model.OwnershipStamp;
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.ReleaseIdentity;
+import dev.capstan.release.model.ReleaseOptions;
+import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.plan.LiveObject;
+import dev.capstan.release.port.Orchestrator;
+import dev.capstan.release.port.Precondition;
+import dev.capstan.release.port.Readiness;
+import dev.capstan.release.port.ReadinessWait;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A cast's health wait explains itself: the blocking condition's type, reason and message in the
+ * failure, terminal conditions and unavailable APIServices fail at once, a LoadBalancer Service
+ * waits for its address only when asked, progress reaches the listener. On the in-memory cluster,
+ * with objects that report a status as their controllers would.
+ */
+class HealthCastTest {
+  private static final Kind WIDGET = Kind.of("example.com/v1", "Widget", true);
+  private static final ResourceRef BLUE = ResourceRef.of(WIDGET, NS, "blue");
+  private static final ResourceRef METRICS =
+      ResourceRef.of(Kind.API_SERVICE, "", "v1beta1.metrics.k8s.io");
+  private static final ResourceRef EDGE = ResourceRef.of(Kind.SERVICE, NS, "edge");
+
+  private final Fixtures.Harness h = new Fixtures.Harness();
+
+  private static Payloads widget() {
+    return payloads(
+        yaml(
+            """
+            apiVersion: example.com/v1
+            kind: Widget
+            metadata: {name: blue}
+            spec: {size: 2}
+            """));
+  }
+
+  private static Payloads apiService() {
+    return payloads(
+        yaml(
+            """
+            apiVersion: apiregistration.k8s.io/v1
+            kind: APIService
+            metadata: {name: v1beta1.metrics.k8s.io}
+            spec:
+              group: metrics.k8s.io
+              version: v1beta1
+              groupPriorityMinimum: 100
+              versionPriority: 100
+              service: {namespace: kube-system, name: metrics-server, port: 443}
+            """));
+  }
+
+  private static Payloads loadBalancer() {
+    return payloads(
+        yaml(
+            """
+            apiVersion: v1
+            kind: Service
+            metadata: {name: edge}
+            spec:
+              type: LoadBalancer
+              selector: {app: edge}
+              ports: [{name: http, port: 80}]
+            """));
+  }
+
+  private CastFailedException failedCast(ReleaseSpec spec, Payloads p) {
+    CastFailedException e =
+        catchThrowableOfType(CastFailedException.class, () -> h.controller.cast(spec, p));
+    assertThat(e.result().release().status()).isEqualTo(ReleaseStatus.FAILED);
+    return e;
+  }
+
+  @Test
+  void anApiServiceWhoseBackendNeverAnswersFailsWithTheConditionsReasonNotATimeOut() {
+    h.cluster.reportCondition(
+        METRICS,
+        "Available",
+        "False",
+        "FailedDiscoveryCheck",
+        "failing or missing response from https://localhost:9443/apis/metrics.k8s.io/v1beta1");
+
+    CastFailedException e = failedCast(Fixtures.spec("metrics", apiService()), apiService());
+
+    assertThat(e.result().release().failure())
+        .isEqualTo(
+            "verify failed: apiregistration.k8s.io/APIService//v1beta1.metrics.k8s.io is not"
+                + " ready: APIService v1beta1.metrics.k8s.io: Available=False:"
+                + " FailedDiscoveryCheck: failing or missing response from"
+                + " https://localhost:9443/apis/metrics.k8s.io/v1beta1; unchanged for 36s once the"
+                + " rest of the wave was healthy (the aggregator re-checks an APIService at least"
+                + " every 30s)");
+  }
+
+  @Test
+  void aWaitShorterThanTheApiServicesPatienceTimesOutNamingItsCondition() {
+    h.cluster.reportCondition(METRICS, "Available", "False", "MissingEndpoints", "no addresses");
+    ReleaseSpec spec =
+        Fixtures.spec("metrics", apiService())
+            .withOptions(ReleaseOptions.defaults().withTimeout(Duration.ofSeconds(20)));
+
+    CastFailedException e = failedCast(spec, apiService());
+
+    assertThat(e.result().release().failure())
+        .isEqualTo(
+            "verify failed: not ready after 20s: APIService v1beta1.metrics.k8s.io:"
+                + " Available=False: MissingEndpoints: no addresses");
+  }
+
+  @Test
+  void aCustomResourceThatIsNotReadyTimesOutWithItsReadyConditionsReasonAndMessage() {
+    h.cluster.serve(WIDGET);
+    h.cluster.reportCondition(BLUE, "Ready", "False", "Provisioning", "disk 1 of 2 attached");
+
+    CastFailedException e = failedCast(Fixtures.spec("widgets", widget()), widget());
+
+    assertThat(e.result().release().failure())
+        .isEqualTo(
+            "verify failed: not ready after 15m: Widget default/blue: Ready=False: Provisioning:"
+                + " disk 1 of 2 attached");
+  }
+
+  @Test
+  void aStalledCustomResourceFailsAtOnce() {
+    h.cluster.serve(WIDGET);
+    h.cluster.reportStatus(
+        BLUE,
+        Map.of(
+            "conditions",
+            List.of(
+                Map.of(
+                    "type", "Stalled",
+                    "status", "True",
+                    "reason", "InvalidSpec",
+                    "message", "size must be even"))));
+
+    CastFailedException e = failedCast(Fixtures.spec("widgets", widget()), widget());
+
+    assertThat(e.result().release().failure())
+        .isEqualTo(
+            "verify failed: example.com/Widget/default/blue is not ready: Widget default/blue:"
+                + " Stalled=True: InvalidSpec: size must be even");
+  }
+
+  @Test
+  void aCustomResourceThatBecomesReadyCasts() {
+    h.cluster.serve(WIDGET);
+    h.cluster.reportCondition(BLUE, "Ready", "False", "Provisioning", "disk 1 of 2 attached");
+    h.cluster.reportCondition(BLUE, "Ready", "True", "Provisioned", "");
+
+    assertThat(h.cast("widgets", widget()).release().status()).isEqualTo(ReleaseStatus.DEPLOYED);
+  }
+
+  @Test
+  void aLoadBalancerServiceWithoutAnAddressWaitsByDefaultAndNotWhenTheOptionIsOff() {
+    h.cluster.reportStatus(EDGE, Map.of("loadBalancer", Map.of()));
+    ReleaseSpec waiting =
+        Fixtures.spec("edge", loadBalancer())
+            .withOptions(ReleaseOptions.defaults().withTimeout(Duration.ofMinutes(2)));
+
+    CastFailedException e = failedCast(waiting, loadBalancer());
+    assertThat(e.result().release().failure())
+        .isEqualTo(
+            "verify failed: not ready after 2m: Service default/edge: type LoadBalancer has no"
+                + " address yet (status.loadBalancer.ingress)");
+
+    ReleaseSpec notWaiting = waiting.withOptions(waiting.options().withWaitForLoadBalancer(false));
+    assertThat(h.controller.cast(notWaiting, loadBalancer()).release().status())
+        .isEqualTo(ReleaseStatus.DEPLOYED);
+  }
+
+  @Test
+  void theWaitHearsTheOptionsAndItsProgressReachesTheListenerAsStillWaiting() {
+    InMemoryCluster cluster = InMemoryCluster.create();
+    List<ReadinessWait> waits = new CopyOnWriteArrayList<>();
+    Orchestrator reporting =
+        new Forwarding(cluster) {
+          @Override
+          public Readiness awaitReady(List<ResourceRef> objects, ReadinessWait wait) {
+            waits.add(wait);
+            wait.progress()
+                .accept(
+                    new Readiness.Progress(
+                        Duration.ofSeconds(5),
+                        objects.size(),
+                        objects,
+                        Map.of(objects.get(0), "Service default/edge: type LoadBalancer has no")));
+            return super.awaitReady(objects, wait);
+          }
+        };
+    List<ReleaseEvent> events = new ArrayList<>();
+    ReleaseController controller =
+        ReleaseController.builder(reporting, cluster)
+            .listener((ReleaseListener) events::add)
+            .build();
+    ReleaseSpec spec =
+        Fixtures.spec("edge", loadBalancer())
+            .withOptions(ReleaseOptions.defaults().withWaitForLoadBalancer(false));
+
+    controller.cast(spec, loadBalancer());
+
+    assertThat(waits).singleElement().satisfies(w -> assertThat(w.waitForLoadBalancer()).isFalse());
+    assertThat(waits.get(0).timeout()).isPositive().isLessThanOrEqualTo(Duration.ofMinutes(15));
+    assertThat(events)
+        .filteredOn(ReleaseEvent.StillWaiting.class::isInstance)
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(e.describe())
+                    .isEqualTo(
+                        "still waiting after 5s for 1 of 1 object(s): Service default/edge: type"
+                            + " LoadBalancer has no"));
+  }
+
+  /** An orchestrator that hands every call to another. */
+  private static class Forwarding implements Orchestrator {
+    private final Orchestrator to;
+
+    Forwarding(Orchestrator to) {
+      this.to = to;
+    }
+
+    @Override
+    public List<LiveObject> observe(Kind kind, String namespace, Set<String> names) {
+      return to.observe(kind, namespace, names);
+    }
+
+    @Override
+    public void apply(
+        Manifest object, @org.jspecify.annotations.Nullable OwnershipStamp stamp, Precondition p) {
+      to.apply(object, stamp, p);
+    }
+
+    @Override
+    public boolean delete(ResourceRef ref, ReleaseIdentity owner, Precondition p) {
+      return to.delete(ref, owner, p);
+    }
+
+    @Override
+    public boolean unstamp(ResourceRef ref, ReleaseIdentity owner, Precondition p) {
+      return to.unstamp(ref, owner, p);
+    }
+
+    @Override
+    public Readiness awaitDeleted(List<ResourceRef> objects, Duration timeout) {
+      return to.awaitDeleted(objects, timeout);
+    }
+
+    @Override
+    public void createNamespace(String name) {
+      to.createNamespace(name);
+    }
+
+    @Override
+    public Readiness awaitReady(List<ResourceRef> objects, ReadinessWait wait) {
+      return to.awaitReady(objects, wait);
+    }
+
+    @Override
+    public Optional<String> checkKind(Kind kind) {
+      return to.checkKind(kind);
+    }
+  }
+}
