@@ -17,6 +17,10 @@ import java.time.Duration;
  * @param recordSecretValues keep Secrets' values in the release record, for rollback (the default);
  *     when off, the record holds each Secret's data keys and keyed content hash only, and a
  *     rollback to the revision takes the values from the caller
+ * @param dangerousAllowEmpty let a cast whose spec holds no object to own prune every object the
+ *     release owns; off by default, so an empty or truncated input (a release file without {@code
+ *     spec}, say) is refused before any write instead of deleting the whole release ({@code
+ *     uninstall} is the way to remove it)
  */
 public record ReleaseOptions(
     boolean adopt,
@@ -24,12 +28,13 @@ public record ReleaseOptions(
     boolean createNamespace,
     Duration timeout,
     boolean allowCrdDeletion,
-    boolean recordSecretValues) {
+    boolean recordSecretValues,
+    boolean dangerousAllowEmpty) {
   /** The default readiness timeout, 15 minutes. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(15);
 
   private static final ReleaseOptions DEFAULTS =
-      new ReleaseOptions(false, false, false, DEFAULT_TIMEOUT, false, true);
+      new ReleaseOptions(false, false, false, DEFAULT_TIMEOUT, false, true, false);
 
   /** Requires a positive timeout. */
   public ReleaseOptions {
@@ -39,6 +44,17 @@ public record ReleaseOptions(
     }
   }
 
+  /** Options that refuse an empty cast over owned objects. */
+  public ReleaseOptions(
+      boolean adopt,
+      boolean atomic,
+      boolean createNamespace,
+      Duration timeout,
+      boolean allowCrdDeletion,
+      boolean recordSecretValues) {
+    this(adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues, false);
+  }
+
   /** Options that record Secrets' values. */
   public ReleaseOptions(
       boolean adopt,
@@ -46,7 +62,7 @@ public record ReleaseOptions(
       boolean createNamespace,
       Duration timeout,
       boolean allowCrdDeletion) {
-    this(adopt, atomic, createNamespace, timeout, allowCrdDeletion, true);
+    this(adopt, atomic, createNamespace, timeout, allowCrdDeletion, true, false);
   }
 
   /** No adopt, not atomic, no namespace creation, 15 minutes. */
@@ -57,36 +73,84 @@ public record ReleaseOptions(
   /** A copy with {@code adopt} set. */
   public ReleaseOptions withAdopt(boolean adopt) {
     return new ReleaseOptions(
-        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues);
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        dangerousAllowEmpty);
   }
 
   /** A copy with {@code atomic} set. */
   public ReleaseOptions withAtomic(boolean atomic) {
     return new ReleaseOptions(
-        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues);
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        dangerousAllowEmpty);
   }
 
   /** A copy with {@code createNamespace} set. */
   public ReleaseOptions withCreateNamespace(boolean createNamespace) {
     return new ReleaseOptions(
-        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues);
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        dangerousAllowEmpty);
   }
 
   /** A copy with the given readiness timeout. */
   public ReleaseOptions withTimeout(Duration timeout) {
     return new ReleaseOptions(
-        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues);
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        dangerousAllowEmpty);
   }
 
   /** A copy with {@code allowCrdDeletion} set. */
   public ReleaseOptions withAllowCrdDeletion(boolean allowCrdDeletion) {
     return new ReleaseOptions(
-        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues);
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        dangerousAllowEmpty);
   }
 
   /** A copy with {@code recordSecretValues} set. */
   public ReleaseOptions withRecordSecretValues(boolean recordSecretValues) {
     return new ReleaseOptions(
-        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues);
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        dangerousAllowEmpty);
+  }
+
+  /** A copy with {@code dangerousAllowEmpty} set. */
+  public ReleaseOptions withDangerousAllowEmpty(boolean dangerousAllowEmpty) {
+    return new ReleaseOptions(
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        dangerousAllowEmpty);
   }
 }
