@@ -19,28 +19,19 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.snakeyaml.engine.v2.api.ConstructNode;
-import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.api.lowlevel.Parse;
-import org.snakeyaml.engine.v2.events.AliasEvent;
-import org.snakeyaml.engine.v2.events.CollectionStartEvent;
-import org.snakeyaml.engine.v2.events.Event;
-import org.snakeyaml.engine.v2.events.ScalarEvent;
-import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.ReaderException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import org.snakeyaml.engine.v2.nodes.ScalarNode;
 import org.snakeyaml.engine.v2.nodes.Tag;
+import org.snakeyaml.engine.v2.schema.JsonSchema;
+import org.snakeyaml.engine.v2.schema.Schema;
 
 /**
  * Reads YAML and JSON input strictly and within {@link InputLimits}, into plain trees: maps with
@@ -48,29 +39,38 @@ import org.snakeyaml.engine.v2.nodes.Tag;
  * Long} or {@link BigInteger}), decimals ({@link BigDecimal}, which keeps the text: {@code 1.10}
  * stays {@code 1.10}) and nulls.
  *
- * <p>Before a tree is built, the input is checked in one pass that does not recurse: it must be
- * UTF-8 (an invalid byte is reported with its line and column), no deeper than the nesting limit,
- * with no more aliases than allowed, no alias expanding past the size limit, no alias to a node
- * that contains it, and no more documents than allowed. So a 10,000-level document or a billion
- * laughs is refused in time and memory proportional to its size, and never with a {@link
- * StackOverflowError}. Mapping keys must be strings, duplicate keys are refused, and only the YAML
- * 1.2 JSON schema's types are accepted ({@code yes} and {@code 0x1F} are strings).
+ * <p>YAML is read in one pass that builds the trees and checks the input as it goes, without
+ * recursing: it must be UTF-8 (an invalid byte is reported with its line and column), no deeper
+ * than the nesting limit, with no more aliases than allowed, no alias expanding past the size
+ * limit, no alias to a node that contains it, and no more documents than allowed. So a 10,000-level
+ * document or a billion laughs is refused in time and memory proportional to its size, and never
+ * with a {@link StackOverflowError}; and a stream of many documents can be handed on one document
+ * at a time ({@link #readYaml(String, InputLimits, DocumentConsumer)}). Mapping keys must be
+ * strings, duplicate keys are refused, and only the YAML 1.2 JSON schema's types are accepted
+ * ({@code yes} and {@code 0x1F} are strings).
  */
 public final class StrictDocuments {
   private static final ConstructNode DEFAULT_FLOAT =
       java.util.Objects.requireNonNull(
           LoadSettings.builder().build().getSchema().getSchemaTagConstructors().get(Tag.FLOAT));
 
-  /** The explicit tags accepted: the YAML 1.2 JSON schema's. */
-  private static final java.util.Set<String> TAGS =
-      java.util.Set.of(
-          Tag.STR.getValue(),
-          Tag.INT.getValue(),
-          Tag.FLOAT.getValue(),
-          Tag.BOOL.getValue(),
-          Tag.NULL.getValue(),
-          Tag.MAP.getValue(),
-          Tag.SEQ.getValue());
+  /** The YAML 1.2 JSON schema, whose decimals keep their text ({@link #DECIMALS}). */
+  private static final Schema JSON_SCHEMA = new JsonSchema();
+
+  /**
+   * Decimals as {@link BigDecimal}, so {@code 1.10} stays {@code 1.10}; infinities stay doubles.
+   */
+  private static final Map<Tag, ConstructNode> DECIMALS =
+      Map.of(
+          Tag.FLOAT,
+          node -> {
+            String value = ((ScalarNode) node).getValue();
+            try {
+              return new BigDecimal(value);
+            } catch (NumberFormatException e) {
+              return DEFAULT_FLOAT.construct(node);
+            }
+          });
 
   private StrictDocuments() {}
 
@@ -88,10 +88,18 @@ public final class StrictDocuments {
             .onMalformedInput(CodingErrorAction.REPORT)
             .onUnmappableCharacter(CodingErrorAction.REPORT);
     ByteBuffer in = ByteBuffer.wrap(bytes);
-    CharBuffer out = CharBuffer.allocate(bytes.length);
-    CoderResult result = decoder.decode(in, out, true);
+    // validated through a small window, then decoded once: no second copy of a large input
+    CharBuffer out = CharBuffer.allocate(Math.max(16, Math.min(bytes.length + 1, 64 * 1024)));
+    CoderResult result;
+    do {
+      out.clear();
+      result = decoder.decode(in, out, true);
+    } while (result.isOverflow());
     if (!result.isError()) {
-      result = decoder.flush(out);
+      do {
+        out.clear();
+        result = decoder.flush(out);
+      } while (result.isOverflow());
     }
     if (result.isError()) {
       int offset = in.position();
@@ -110,9 +118,30 @@ public final class StrictDocuments {
               "not UTF-8 text: byte 0x%02x at line %d, column %d (offset %d)",
               bytes[offset] & 0xff, line, column, offset));
     }
-    out.flip();
-    String text = out.toString();
-    return text.startsWith("\ufeff") ? text.substring(1) : text;
+    boolean bom =
+        bytes.length >= 3
+            && (bytes[0] & 0xff) == 0xef
+            && (bytes[1] & 0xff) == 0xbb
+            && (bytes[2] & 0xff) == 0xbf;
+    return bom
+        ? new String(bytes, 3, bytes.length - 3, StandardCharsets.UTF_8)
+        : new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Receives the documents of a YAML stream one at a time, as each is complete ({@link
+   * #readYaml(String, InputLimits, Schema, DocumentConsumer)}).
+   */
+  @FunctionalInterface
+  public interface DocumentConsumer {
+    /**
+     * Takes one document.
+     *
+     * @param index the document's index in the stream, from 0
+     * @param tree the document's tree, or {@code null} for an empty document
+     * @return whether to read on ({@code false} stops after this document)
+     */
+    boolean accept(int index, @Nullable Object tree);
   }
 
   /**
@@ -156,17 +185,50 @@ public final class StrictDocuments {
    * @throws InvalidDocumentException when the input breaks a limit or is not valid
    */
   public static List<@Nullable Object> readYaml(String text, InputLimits limits) {
+    List<@Nullable Object> out = new ArrayList<>();
+    readYaml(
+        text,
+        limits,
+        (index, tree) -> {
+          out.add(tree);
+          return true;
+        });
+    return out;
+  }
+
+  /**
+   * Reads the documents of a YAML stream one at a time with the JSON schema, as {@link
+   * #readYaml(String, InputLimits)} types them, handing each to {@code consumer} once complete.
+   *
+   * @throws InvalidDocumentException at the first problem
+   */
+  public static void readYaml(String text, InputLimits limits, DocumentConsumer consumer) {
+    readYaml(text, limits, JSON_SCHEMA, consumer);
+  }
+
+  /**
+   * Reads the documents of a YAML stream one at a time, in one pass, with the scalars typed by
+   * {@code schema}: each document is handed to {@code consumer} as soon as it is complete, so the
+   * caller keeps only what it needs. Every bound of {@code limits} and every rule of this class
+   * (tags, string keys, unique keys, aliases) is checked as the text is read, never by recursing.
+   *
+   * @param text the input; its UTF-8 length is held to the size limit
+   * @param limits the bounds
+   * @param schema how plain scalars are typed and constructed (the JSON schema in {@link
+   *     #readYaml(String, InputLimits)}; a stricter one may refuse a scalar by throwing from its
+   *     constructor)
+   * @param consumer receives each document
+   * @throws InvalidDocumentException at the first problem; the documents before it were handed on.
+   *     A schema's own refusal ({@link MarkedYamlEngineException}) is described with its line and
+   *     column, never with the text around it
+   */
+  public static void readYaml(
+      String text, InputLimits limits, Schema schema, DocumentConsumer consumer) {
     if ((long) text.length() > limits.maxBytes()) {
       checkSize(text.getBytes(StandardCharsets.UTF_8).length, limits);
     }
-    LoadSettings settings = settings(limits, text.length());
     try {
-      precheck(text, settings, limits);
-      List<@Nullable Object> out = new ArrayList<>();
-      for (Object doc : new Load(settings).loadAllFromString(text)) {
-        out.add(checked(doc, "", 0));
-      }
-      return out;
+      YamlStream.read(text, limits, schema, schema == JSON_SCHEMA ? DECIMALS : Map.of(), consumer);
     } catch (ReaderException e) {
       throw new InvalidDocumentException(
           String.format(
@@ -252,31 +314,6 @@ public final class StrictDocuments {
     }
   }
 
-  /**
-   * The reader's settings. The buffer holds the whole input: with snakeyaml-engine's default of
-   * 1,024 characters a long scalar is copied again for every chunk, and a 2 MB value took seconds.
-   */
-  private static LoadSettings settings(InputLimits limits, int length) {
-    ConstructNode decimal =
-        node -> {
-          String value = ((ScalarNode) node).getValue();
-          try {
-            return new BigDecimal(value);
-          } catch (NumberFormatException e) {
-            return DEFAULT_FLOAT.construct(node);
-          }
-        };
-    return LoadSettings.builder()
-        .setAllowDuplicateKeys(false)
-        .setAllowRecursiveKeys(false)
-        .setMaxAliasesForCollections(Math.max(1, limits.maxAliases()))
-        .setCodePointLimit(limits.maxBytes())
-        .setUseMarks(true)
-        .setBufferSize(Math.max(1024, length + 1))
-        .setTagConstructors(Map.of(Tag.FLOAT, decimal))
-        .build();
-  }
-
   private static ObjectMapper jsonMapper(InputLimits limits) {
     JsonFactory factory =
         JsonFactory.builder()
@@ -291,118 +328,6 @@ public final class StrictDocuments {
         .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
         .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
         .build();
-  }
-
-  /** One open mapping or sequence of the pre-check, with its anchor and size so far. */
-  private static final class Frame {
-    final @Nullable String anchor;
-    long size;
-
-    Frame(@Nullable String anchor) {
-      this.anchor = anchor;
-    }
-  }
-
-  private static void precheck(String text, LoadSettings settings, InputLimits limits) {
-    Deque<Frame> open = new ArrayDeque<>();
-    Map<String, Long> anchors = new HashMap<>();
-    int documents = 0;
-    int aliases = 0;
-    long expanded = 0;
-    for (Event event : new Parse(settings).parseString(text)) {
-      long size = 0;
-      switch (event.getEventId()) {
-        case DocumentStart -> {
-          documents++;
-          if (documents > limits.maxDocuments()) {
-            throw new InvalidDocumentException(
-                "holds more than "
-                    + limits.maxDocuments()
-                    + (limits.maxDocuments() == 1 ? " document" : " documents")
-                    + " (the limit)"
-                    + at(event.getStartMark()));
-          }
-          anchors.clear();
-          continue;
-        }
-        case MappingStart, SequenceStart -> {
-          if (open.size() >= limits.maxDepth()) {
-            throw new InvalidDocumentException(
-                "nesting is deeper than "
-                    + limits.maxDepth()
-                    + " levels (the limit)"
-                    + at(event.getStartMark()));
-          }
-          CollectionStartEvent start = (CollectionStartEvent) event;
-          checkTag(start.getTag(), event);
-          Optional<org.snakeyaml.engine.v2.common.Anchor> anchor = start.getAnchor();
-          anchor.ifPresent(a -> anchors.remove(a.getValue()));
-          open.push(new Frame(anchor.map(a -> a.getValue()).orElse(null)));
-          continue;
-        }
-        case MappingEnd, SequenceEnd -> {
-          Frame frame = open.pop();
-          size = frame.size + 1;
-          if (frame.anchor != null) {
-            anchors.put(frame.anchor, size);
-          }
-        }
-        case Scalar -> {
-          ScalarEvent scalar = (ScalarEvent) event;
-          checkTag(scalar.getTag(), event);
-          size = scalar.getValue().length() + 1L;
-          scalar
-              .getAnchor()
-              .ifPresent(a -> anchors.put(a.getValue(), scalar.getValue().length() + 1L));
-        }
-        case Alias -> {
-          AliasEvent alias = (AliasEvent) event;
-          String name = alias.getAlias().getValue();
-          aliases++;
-          if (aliases > limits.maxAliases()) {
-            throw new InvalidDocumentException(
-                "holds more than "
-                    + limits.maxAliases()
-                    + " aliases (the limit)"
-                    + at(event.getStartMark()));
-          }
-          Long target = anchors.get(name);
-          if (target == null) {
-            throw new InvalidDocumentException(
-                "alias *"
-                    + Escapes.escape(name)
-                    + " refers to no complete node before it (an undefined anchor or one that"
-                    + " contains the alias)"
-                    + at(event.getStartMark()));
-          }
-          size = target;
-          expanded += target;
-          if (expanded > limits.maxBytes()) {
-            throw new InvalidDocumentException(
-                "aliases expand to more than "
-                    + InputLimits.human(limits.maxBytes())
-                    + " (the limit)"
-                    + at(event.getStartMark()));
-          }
-        }
-        default -> {
-          continue;
-        }
-      }
-      if (!open.isEmpty()) {
-        open.peek().size += size;
-      }
-    }
-  }
-
-  private static void checkTag(Optional<String> tag, Event event) {
-    if (tag.isPresent() && !TAGS.contains(tag.get())) {
-      throw new InvalidDocumentException(
-          "tag "
-              + Escapes.quote(tag.get().replace(Tag.PREFIX, "!!"))
-              + " is not accepted; only !!str, !!int, !!float, !!bool, !!null, !!map and !!seq are"
-              + at(event.getStartMark()));
-    }
   }
 
   @SuppressWarnings("unchecked")
@@ -443,11 +368,6 @@ public final class StrictDocuments {
             + " (from an explicit YAML tag)");
   }
 
-  private static String at(Optional<Mark> mark) {
-    return mark.map(m -> " at line " + (m.getLine() + 1) + ", column " + (m.getColumn() + 1))
-        .orElse("");
-  }
-
   private static String at(@Nullable JsonLocation location) {
     return location == null || location.getLineNr() < 0
         ? ""
@@ -457,7 +377,7 @@ public final class StrictDocuments {
   private static String describe(YamlEngineException e) {
     if (e instanceof MarkedYamlEngineException marked) {
       return "not valid YAML"
-          + at(marked.getProblemMark())
+          + YamlStream.at(marked.getProblemMark().or(marked::getContextMark))
           + ": "
           + Escapes.escape(marked.getProblem());
     }

@@ -1,6 +1,8 @@
 package dev.capstan.release;
 
 import dev.capstan.release.event.ReleaseEvent;
+import dev.capstan.release.model.EnsuredNamespace;
+import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.OwnershipStamp;
@@ -107,10 +109,15 @@ final class CastExecution {
    */
   void run() {
     long deadline = System.nanoTime() + timeout.toNanos();
-    // the home namespace was created before the lease was taken (ReleaseController)
+    // namespaces first: referenced ones created with createNamespace, ensured ones created or
+    // labelled; a missing home namespace was created before the lease was taken (ReleaseController)
     List<PlannedChange> namespaces =
         plan.changes().stream()
-            .filter(c -> c.createReference() && !c.ref().name().equals(identity.namespace()))
+            .filter(
+                c ->
+                    (c.createReference() || c.ensures())
+                        && !(c.ref().name().equals(identity.namespace())
+                            && (c.createReference() || c.action() == Action.CREATE)))
             .toList();
     if (!namespaces.isEmpty()) {
       lease.checkHeld();
@@ -198,6 +205,10 @@ final class CastExecution {
     attempted.add(c);
     if (c.createReference()) {
       ports.orchestrator().createNamespace(c.ref().name());
+    } else if (c.ensures()) {
+      ports
+          .orchestrator()
+          .ensureNamespace(ensured(payloads, c.ref()), identity.namespace(), identity.name());
     } else {
       Manifest object =
           payloads
@@ -220,6 +231,15 @@ final class CastExecution {
       applied.add(c.ref());
     }
     events.accept(new ReleaseEvent.Done(release, c.ref(), c.action()));
+  }
+
+  /** The Namespace object that ensures {@code ref}: only its name, labels and annotations. */
+  static Manifest ensured(Payloads payloads, ResourceRef ref) {
+    return EnsuredNamespace.of(
+            payloads
+                .get(ref)
+                .orElseThrow(() -> new IllegalStateException("no payload for " + ref.key())))
+        .toManifest();
   }
 
   private void remove(PlannedChange c) {
@@ -301,7 +321,8 @@ final class CastExecution {
   /**
    * Reverts every attempted change, newest first, from the pre-images observed before the first
    * write: created objects are deleted (if still ours), changed, adopted, pruned or un-stamped ones
-   * are written back with their previous content and stamp. Namespaces created are kept.
+   * are written back with their previous content and stamp. Namespaces are left as they are:
+   * created ones kept, ensured ones with the labels and annotations applied, a deleted one gone.
    *
    * @return the errors, empty when the revert is complete
    */
@@ -312,7 +333,9 @@ final class CastExecution {
             .toList();
     List<String> errors = new ArrayList<>();
     for (PlannedChange c : reverse) {
-      if (c.createReference() || c.action() == Action.REFERENCE) {
+      if (c.createReference()
+          || c.action() == Action.REFERENCE
+          || c.ref().kind().equals(Kind.NAMESPACE)) {
         continue;
       }
       try {

@@ -1,6 +1,7 @@
 package dev.capstan.release;
 
 import dev.capstan.release.model.DesiredResource;
+import dev.capstan.release.model.EnsuredNamespace;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
@@ -54,8 +55,23 @@ final class PayloadValidator {
       }
     }
     for (ResourceRef ref : payloads.refs()) {
-      if (!desired.contains(ref)) {
+      if (ref.kind().equals(Kind.NAMESPACE)) {
+        Optional<EnsuredNamespace> ensured = spec.ensured(ref.name());
+        if (ensured.isEmpty()) {
+          problems.add("payloads[" + ref.key() + "]: not among the spec's ensured namespaces");
+        } else if (!ensured.get().equals(EnsuredNamespace.of(payloads.get(ref).orElseThrow()))) {
+          problems.add(
+              "payloads["
+                  + ref.key()
+                  + "]: its labels and annotations differ from the spec's ensured namespace");
+        }
+      } else if (!desired.contains(ref)) {
         problems.add("payloads[" + ref.key() + "]: not among the spec's resources");
+      }
+    }
+    for (EnsuredNamespace e : spec.ensured()) {
+      if (payloads.get(e.ref()).isEmpty()) {
+        problems.add("ensured[" + e.name() + "]: no Namespace payload was given for it");
       }
     }
     Set<ResourceRef> known = new HashSet<>(desired);

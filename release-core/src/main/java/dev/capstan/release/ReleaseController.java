@@ -8,6 +8,7 @@ import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.event.ReleaseListener;
 import dev.capstan.release.internal.DaemonThreads;
 import dev.capstan.release.model.DesiredResource;
+import dev.capstan.release.model.EnsuredNamespace;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnedResource;
@@ -142,6 +143,7 @@ public final class ReleaseController {
    * @throws ClusterException if reading the record or the live state fails
    */
   public Plan plan(ReleaseSpec spec, @Nullable Payloads payloads) {
+    spec = withHome(spec);
     Optional<StoredRelease> before = store.latestRecord(spec.namespace(), spec.name());
     checkCastable(spec, before.map(StoredRelease::release).orElse(null));
     Plan plan = planEffective(spec, payloads, before);
@@ -214,6 +216,7 @@ public final class ReleaseController {
    * @throws ClusterException if reading the record or the live state, or a dry run, fails
    */
   public Plan planWithDiff(ReleaseSpec spec, Payloads payloads) {
+    spec = withHome(spec);
     PayloadValidator.validate(spec, payloads, ports.orchestrator());
     Optional<StoredRelease> stored = store.latestRecord(spec.namespace(), spec.name());
     Release latest = stored.map(StoredRelease::release).orElse(null);
@@ -326,7 +329,7 @@ public final class ReleaseController {
     ReviewedPlans.checkHashes(planned, effective.spec, problems);
     PayloadValidator.validate(spec, payloads, ports.orchestrator());
     checkPlan(plan, false);
-    createHomeNamespace(spec, plan);
+    createHomeNamespace(spec, plan, payloads);
 
     LeaseKeeper lease =
         LeaseKeeper.acquire(leaseTerms(), spec.namespace(), spec.name(), this::emit);
@@ -338,6 +341,7 @@ public final class ReleaseController {
             now = Optional.of(failInterrupted(now.get(), lease));
             records = null; // housekeeping reads them again
           }
+          checkNotEmpty(planned, now.map(StoredRelease::release).orElse(null));
           List<String> moved = new ArrayList<>();
           ReviewedPlans.recordMoved(fingerprint, now).ifPresent(moved::add);
           List<ResourceRef> changing = ReviewedPlans.changing(plan);
@@ -570,15 +574,8 @@ public final class ReleaseController {
 
   /** Revision {@code target}'s objects and references, as the spec of a new revision. */
   private static ReleaseSpec rollbackSpec(Release target, ReleaseOptions options) {
-    List<DesiredResource> resources = new ArrayList<>();
-    target
-        .payloads()
-        .hashes()
-        .forEach(
-            (ref, h) ->
-                resources.add(
-                    new DesiredResource(
-                        ref, h, Waves.of(target.payloads().get(ref).orElseThrow()))));
+    ReleaseSpec objects = ReleaseSpec.of(target.namespace(), target.name(), target.payloads());
+    List<DesiredResource> resources = new ArrayList<>(objects.resources());
     for (WithheldSecret w : target.withheldSecrets()) {
       resources.add(new DesiredResource(w.ref(), w.contentHash()));
     }
@@ -587,6 +584,7 @@ public final class ReleaseController {
         target.name(),
         resources,
         target.references(),
+        objects.ensured(),
         options.withRecordSecretValues(
             options.recordSecretValues() && target.withheldSecrets().isEmpty()),
         target.source(),
@@ -636,9 +634,14 @@ public final class ReleaseController {
    * ({@link #prepareBeforeLease}).
    */
   private Prepared prepare(
-      ReleaseSpec spec, Payloads payloads, @Nullable String description, boolean detached) {
+      ReleaseSpec given, Payloads payloads, @Nullable String description, boolean detached) {
+    ReleaseSpec spec = withHome(given);
     PayloadValidator.validate(spec, payloads, ports.orchestrator());
-    if (detached || spec.options().createNamespace()) {
+    if (detached
+        || spec.options().createNamespace()
+        || (spec.resources().isEmpty() && !spec.options().dangerousAllowEmpty())) {
+      // an empty spec is checked against the record before the lease is taken: refused, it writes
+      // nothing at all
       return prepareBeforeLease(spec, payloads, description, detached);
     }
     LeaseKeeper lease;
@@ -663,7 +666,7 @@ public final class ReleaseController {
           EffectiveRelease effective = effective(spec, payloads, latest);
           LiveState live = observe(spec, latest, lease.grant().namespaceExists());
           Plan plan = checkPlan(plan(effective, latest, live), detached);
-          createHomeNamespace(spec, plan);
+          createHomeNamespace(spec, plan, payloads);
           return savePending(
               spec, effective, payloads, plan, live, latest, lease, description, records, detached);
         });
@@ -696,7 +699,7 @@ public final class ReleaseController {
       }
     }
     Plan plan = checkPlan(first, detached);
-    createHomeNamespace(spec, plan);
+    createHomeNamespace(spec, plan, payloads);
 
     BeforeLease planned = new BeforeLease(before, latest, effective, live, plan);
     return LeaseKeeper.acquire(leaseTerms(), spec.namespace(), spec.name(), this::emit)
@@ -837,11 +840,19 @@ public final class ReleaseController {
    * Creates the release's home namespace when the plan creates it: the lease and the records live
    * there, so it must exist before the lease is taken (the executor creates every other namespace).
    */
-  private void createHomeNamespace(ReleaseSpec spec, Plan plan) {
+  private void createHomeNamespace(ReleaseSpec spec, Plan plan, Payloads payloads) {
     for (PlannedChange c : plan.changes()) {
-      if (c.createReference() && c.ref().name().equals(spec.namespace())) {
+      boolean ensure = c.ensures() && c.action() == Action.CREATE;
+      if ((c.createReference() || ensure) && c.ref().name().equals(spec.namespace())) {
         emit(new ReleaseEvent.Started(spec.qualifiedName(), c.ref(), c.action()));
-        ports.orchestrator().createNamespace(spec.namespace());
+        if (ensure) {
+          ports
+              .orchestrator()
+              .ensureNamespace(
+                  CastExecution.ensured(payloads, c.ref()), spec.namespace(), spec.name());
+        } else {
+          ports.orchestrator().createNamespace(spec.namespace());
+        }
         emit(new ReleaseEvent.Done(spec.qualifiedName(), c.ref(), c.action()));
       }
     }
@@ -1166,14 +1177,16 @@ public final class ReleaseController {
     }
     // The observation runs while the record is saved UNINSTALLING (nothing is deleted before
     // both are done): on Kubernetes each is a request plus a few hundred ms of decoding.
+    List<EnsuredNamespace> namespaces = Leftovers.deletable(latest, options);
+    List<ResourceRef> looked = new ArrayList<>();
+    latest.owns().forEach(o -> looked.add(o.ref()));
+    namespaces.forEach(e -> looked.add(e.ref()));
     CompletableFuture<LiveState> observing = new CompletableFuture<>();
     DaemonThreads.named("capstan-observe")
         .newThread(
             () -> {
               try {
-                observing.complete(
-                    ports.observe(
-                        Planner.names(latest.owns().stream().map(OwnedResource::ref).toList())));
+                observing.complete(ports.observe(Planner.names(looked)));
               } catch (RuntimeException | Error e) {
                 observing.completeExceptionally(e);
               }
@@ -1191,6 +1204,7 @@ public final class ReleaseController {
     Set<ResourceRef> retained = Collections.synchronizedSet(new TreeSet<>(uninstalling.retained()));
     Set<ResourceRef> deleted = ConcurrentHashMap.newKeySet();
     Set<ResourceRef> kept = ConcurrentHashMap.newKeySet();
+    List<String> notes = new ArrayList<>();
     LiveState live = awaitObservation(observing, release);
     // One rank at a time in reverse apply order; the objects of a rank in parallel, each written
     // on what the observation returned (uid and resourceVersion preconditions, no read first).
@@ -1242,6 +1256,17 @@ public final class ReleaseController {
         }
         emit(new ReleaseEvent.Verified(release, gone.size()));
       }
+      // ensured namespaces the release may delete go last: everything in them goes with them
+      for (EnsuredNamespace e : namespaces) {
+        Optional<String> keeps = Leftovers.keeps(e, live.get(e.ref()), latest, options.purge());
+        if (keeps.isPresent()) {
+          notes.add(keeps.get());
+        } else if (!e.name().equals(namespace)) {
+          failedAt.set(e.ref());
+          deleteNamespace(release, uninstalling, live, e.ref(), deleted);
+          failedAt.set(null);
+        }
+      }
     } catch (RuntimeException e) {
       ResourceRef at = failedAt.get();
       if (at == null) {
@@ -1270,16 +1295,55 @@ public final class ReleaseController {
             .withLease(null);
     if (options.purge()) {
       purge(namespace, name, lease);
+      // the home namespace last of all, once its records are gone
+      for (EnsuredNamespace e : namespaces) {
+        if (e.name().equals(namespace)
+            && Leftovers.keeps(e, live.get(e.ref()), latest, true).isEmpty()) {
+          deleteNamespace(release, uninstalling, live, e.ref(), deleted);
+        }
+      }
     } else {
       store.updateRecord(tombstone, stored.version());
       emit(new ReleaseEvent.RecordSaved(release, latest.revision(), ReleaseStatus.UNINSTALLED));
     }
     emit(new ReleaseEvent.Finished(release, latest.revision(), ReleaseStatus.UNINSTALLED));
+    List<ResourceRef> deletedInOrder = new ArrayList<>();
+    deleted.stream()
+        .filter(r -> !r.kind().equals(Kind.NAMESPACE))
+        .sorted(ResourceRef.PRUNE_ORDER)
+        .forEach(deletedInOrder::add);
+    namespaces.stream()
+        .map(EnsuredNamespace::ref)
+        .filter(deleted::contains)
+        .forEach(deletedInOrder::add);
+    List<String> leftovers = new ArrayList<>(notes);
+    leftovers.addAll(Leftovers.keptNamespaces(latest, options));
+    leftovers.addAll(Leftovers.statefulSetClaims(latest, deletedInOrder));
     return new UninstallResult(
         tombstone,
-        deleted.stream().sorted(ResourceRef.PRUNE_ORDER).toList(),
+        deletedInOrder,
         kept.stream().sorted(ResourceRef.PRUNE_ORDER).toList(),
-        options.purge());
+        options.purge(),
+        leftovers);
+  }
+
+  /** Deletes an ensured namespace the uninstall may delete, on its observation. */
+  private void deleteNamespace(
+      String release,
+      Release uninstalling,
+      LiveState live,
+      ResourceRef ref,
+      Set<ResourceRef> deleted) {
+    emit(new ReleaseEvent.Started(release, ref, Action.PRUNE));
+    try {
+      ports.orchestrator().delete(ref, uninstalling.identity(), Precondition.of(live.get(ref)));
+    } catch (PreconditionFailedException e) {
+      String reason = Fencing.describe(ports.orchestrator(), ref, Action.PRUNE, e);
+      emit(new ReleaseEvent.Fenced(release, ref, Action.PRUNE, reason));
+      throw new ReleaseException(reason, e);
+    }
+    deleted.add(ref);
+    emit(new ReleaseEvent.Done(release, ref, Action.PRUNE));
   }
 
   /**
@@ -1371,6 +1435,48 @@ public final class ReleaseController {
               + latest.revision()
               + "); run uninstall again to finish it before casting");
     }
+    checkNotEmpty(spec, latest);
+  }
+
+  /**
+   * Refuses a spec that holds no object to own over a release that owns some, unless {@link
+   * ReleaseOptions#dangerousAllowEmpty()}: an empty or truncated input would otherwise prune the
+   * whole release.
+   */
+  private static void checkNotEmpty(ReleaseSpec spec, @Nullable Release latest) {
+    if (!spec.resources().isEmpty()
+        || spec.options().dangerousAllowEmpty()
+        || latest == null
+        || latest.owns().isEmpty()) {
+      return;
+    }
+    List<String> owned = latest.owns().stream().map(o -> o.ref().key()).toList();
+    throw new InvalidReleaseException(
+        spec.qualifiedName(),
+        List.of(
+            "resources: the release holds no object to own, but revision "
+                + latest.revision()
+                + " owns "
+                + owned.size()
+                + " ("
+                + String.join(", ", owned.subList(0, Math.min(3, owned.size())))
+                + (owned.size() > 3 ? ", …" : "")
+                + "), which this cast would delete; check that the input is complete (a release"
+                + " file without spec, a truncated file or an empty directory gives no object)."
+                + " To delete them all, uninstall the release, or pass dangerousAllowEmpty (the"
+                + " CLI's --dangerous-allow-empty)"));
+  }
+
+  /**
+   * {@code spec} with a reference to its home namespace when the store keeps the release's records
+   * and lease there ({@link Store#recordsInNamespace()}): the plan then shows a missing one,
+   * refuses it, or creates it with {@code createNamespace}.
+   */
+  private ReleaseSpec withHome(ReleaseSpec spec) {
+    ResourceRef home = ResourceRef.namespace(spec.namespace());
+    return store.recordsInNamespace() && !spec.references().contains(home)
+        ? spec.withReference(home)
+        : spec;
   }
 
   private LiveState observe(ReleaseSpec spec, @Nullable Release latest) {
@@ -1391,6 +1497,7 @@ public final class ReleaseController {
     if (homeExists
         && namespaces != null
         && spec.references().contains(home)
+        && spec.ensured(spec.namespace()).isEmpty()
         && spec.resources().stream().noneMatch(d -> d.ref().equals(home))
         && (latest == null || latest.owns().stream().noneMatch(o -> o.ref().equals(home)))) {
       Set<String> rest = new TreeSet<>(namespaces);

@@ -2,6 +2,7 @@ package dev.capstan.release;
 
 import dev.capstan.common.Escapes;
 import dev.capstan.release.model.DesiredResource;
+import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
@@ -98,6 +99,9 @@ final class ReviewedPlans {
       }
     }
     for (ResourceRef ref : payloads.refs()) {
+      if (ref.kind().equals(Kind.NAMESPACE) && planned.ensured(ref.name()).isPresent()) {
+        continue; // an ensured namespace: the validator checks it is the planned one
+      }
       if (planned.resources().stream().noneMatch(d -> d.ref().equals(ref))) {
         problems.add("payloads[" + ref.key() + "]: not in the plan");
       }

@@ -11,16 +11,32 @@ import java.util.List;
  *
  * @param release the tombstone ({@code UNINSTALLED}), or with {@code purged} the last record before
  *     it was deleted
- * @param deleted the objects deleted, in the order they were deleted
+ * @param deleted the objects deleted, in the order they were deleted (ensured namespaces the
+ *     uninstall was allowed to delete last)
  * @param retained the objects un-stamped and kept: volume claims with their data, CRDs
  * @param purged whether every record was deleted
+ * @param notes what else the uninstall left as it is and why, one line each for people: the
+ *     namespaces the release ensures ({@code Namespace//shop: kept: ...}), and the claims a deleted
+ *     StatefulSet's {@code volumeClaimTemplates} made ({@code apps/StatefulSet/shop/db: ...}),
+ *     which Kubernetes keeps unless the StatefulSet asks it to delete them
  */
 public record UninstallResult(
-    Release release, List<ResourceRef> deleted, List<ResourceRef> retained, boolean purged) {
+    Release release,
+    List<ResourceRef> deleted,
+    List<ResourceRef> retained,
+    boolean purged,
+    List<String> notes) {
   /** Copies the lists. */
   public UninstallResult {
     requireNonNull(release, "release");
     deleted = List.copyOf(deleted);
     retained = List.copyOf(retained);
+    notes = List.copyOf(notes);
+  }
+
+  /** A result without notes. */
+  public UninstallResult(
+      Release release, List<ResourceRef> deleted, List<ResourceRef> retained, boolean purged) {
+    this(release, deleted, retained, purged, List.of());
   }
 }

@@ -283,10 +283,26 @@ class AnyKindReleaseTest {
                 + " alphanumerics, '-' and '.', starting and ending with an alphanumeric, at most"
                 + " 253 characters): 'Bad_Name'");
     assertThatThrownBy(
-            () -> Payloads.of(yaml("{apiVersion: v1, kind: Namespace, metadata: {name: shop}}")))
+            () ->
+                Payloads.of(
+                    yaml(
+                        "{apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name:"
+                            + " fast}, provisioner: x}")))
         .hasMessage(
-            "payloads: Namespace//shop is of a shared kind a release only references, never owns;"
-                + " list it under references instead");
+            "payloads: storage.k8s.io/StorageClass//fast is of a shared kind a release only"
+                + " references, never owns; create it outside the release and list it under"
+                + " references instead of the object");
+    assertThatThrownBy(
+            () ->
+                Payloads.of(
+                    yaml(
+                        "{apiVersion: v1, kind: Namespace, metadata: {name: shop, finalizers:"
+                            + " [x]}}")))
+        .hasMessage(
+            "Namespace//shop: metadata.finalizers is not applied: a Namespace in a release is"
+                + " ensured (created when missing, its labels and annotations applied, never"
+                + " owned), and only its metadata.name, metadata.labels and metadata.annotations"
+                + " are applied; remove metadata.finalizers from the document");
     assertThatThrownBy(
             () -> yaml("{apiVersion: v1, kind: ConfigMap, metadata: {name: a, labels: {n: 1}}}"))
         .hasMessage("ConfigMap/default/a: metadata.labels.n must be a string (quote it): '1'");

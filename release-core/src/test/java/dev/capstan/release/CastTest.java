@@ -624,7 +624,7 @@ class CastTest {
     assertThatThrownBy(() -> h.cast("app", p))
         .isInstanceOf(ReleaseConflictException.class)
         .hasMessageContaining(
-            "referenced namespace 'team-a' does not exist; create it or pass createNamespace");
+            "referenced namespace 'team-a' does not exist; create it, or pass createNamespace (the CLI's --create-namespace)");
 
     h.cluster.clearOperations();
     CastResult r = h.controller.cast(spec("app", p).withCreateNamespace(true), p);

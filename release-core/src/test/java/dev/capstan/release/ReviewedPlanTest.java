@@ -49,7 +49,7 @@ class ReviewedPlanTest {
     assertThat(f.observed())
         .containsExactly(
             new PlanFingerprint.Observed(
-                dev.capstan.release.model.ResourceRef.namespace(NS), true, null, null),
+                dev.capstan.release.model.ResourceRef.namespace(NS), true, "uid-ns-1", "1"),
             new PlanFingerprint.Observed(SETTINGS, true, "uid-1", "1"),
             new PlanFingerprint.Observed(Fixtures.CREDS, true, "uid-2", "2"));
   }

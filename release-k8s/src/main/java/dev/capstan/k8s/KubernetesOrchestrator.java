@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.capstan.release.ClusterException;
+import dev.capstan.release.model.EnsuredNamespace;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnershipStamp;
@@ -141,6 +142,18 @@ public final class KubernetesOrchestrator implements Orchestrator {
         continue;
       }
       ResourceRef ref = ResourceRef.of(kind, kind.namespaced() ? namespace : "", name);
+      if (kind.equals(Kind.NAMESPACE)) {
+        out.add(
+            new LiveObject(
+                ref,
+                content(raw, kind),
+                null,
+                null,
+                JsonTrees.text(raw, "metadata", "uid"),
+                JsonTrees.text(raw, "metadata", "resourceVersion"),
+                ensuredBy(raw)));
+        continue;
+      }
       if (kind.shared()) {
         out.add(LiveObject.present(ref));
         continue;
@@ -195,6 +208,24 @@ public final class KubernetesOrchestrator implements Orchestrator {
     } catch (IllegalArgumentException e) {
       return null;
     }
+  }
+
+  /**
+   * The releases whose ensure field manager ({@code capstan/NS/NAME}) holds fields of the object,
+   * from its {@code managedFields}.
+   */
+  static List<String> ensuredBy(JsonObject raw) {
+    List<String> out = new ArrayList<>();
+    JsonObject meta = JsonTrees.object(raw, "metadata");
+    if (meta != null && meta.get("managedFields") instanceof com.google.gson.JsonArray entries) {
+      for (JsonElement entry : entries) {
+        JsonElement manager = entry.isJsonObject() ? entry.getAsJsonObject().get("manager") : null;
+        if (manager != null && manager.isJsonPrimitive()) {
+          EnsuredNamespace.releaseOf(manager.getAsString()).ifPresent(out::add);
+        }
+      }
+    }
+    return out;
   }
 
   private static @Nullable Map<String, String> annotations(JsonObject raw) {
@@ -421,6 +452,29 @@ public final class KubernetesOrchestrator implements Orchestrator {
         throw e;
       }
     }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One server-side apply (PATCH) of the namespace's {@code apiVersion}, {@code kind}, name,
+   * labels and annotations under the release's field manager ({@code
+   * EnsuredNamespace.fieldManager}), forced, without preconditions: it creates a missing namespace,
+   * and applying it twice, or from two releases at once, is safe.
+   */
+  @Override
+  public void ensureNamespace(Manifest namespace, String releaseNamespace, String releaseName) {
+    requireNonNull(namespace, "namespace");
+    if (!namespace.kind().equals(Kind.NAMESPACE)) {
+      throw new IllegalArgumentException("not a Namespace: " + namespace.ref().key());
+    }
+    apis.api(DynamicApis.NAMESPACES)
+        .calls
+        .applyJson(
+            null,
+            namespace.name(),
+            JsonTrees.toJson(EnsuredNamespace.of(namespace).toManifest().content()),
+            EnsuredNamespace.fieldManager(releaseNamespace, releaseName));
   }
 
   /**

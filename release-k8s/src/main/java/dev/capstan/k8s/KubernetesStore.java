@@ -48,6 +48,14 @@ public final class KubernetesStore implements Store {
     this.leases = new ReleaseLeases(new ResourceApi<>(clients, ApiResource.LEASE, Errors.RELEASE));
   }
 
+  /**
+   * {@inheritDoc} {@code true}: the record Secrets and the Lease live in the release's namespace.
+   */
+  @Override
+  public boolean recordsInNamespace() {
+    return true;
+  }
+
   /** {@inheritDoc} One LIST of the release's record Secrets; only the newest is decoded. */
   @Override
   public Optional<StoredRelease> latestRecord(String namespace, String name) {

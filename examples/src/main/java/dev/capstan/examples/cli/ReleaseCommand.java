@@ -153,7 +153,9 @@ final class ReleaseCommand implements Runnable {
 
     @Option(
         names = "--create-namespace",
-        description = "Create referenced namespaces that do not exist.")
+        description =
+            "Create referenced namespaces that do not exist, the release's own (which holds its"
+                + " record and lease) included.")
     boolean createNamespace;
 
     @Option(
@@ -162,6 +164,13 @@ final class ReleaseCommand implements Runnable {
             "Let a prune delete CRDs the release no longer wants (deletes every custom resource"
                 + " of them, cluster-wide).")
     boolean allowCrdDeletion;
+
+    @Option(
+        names = "--dangerous-allow-empty",
+        description =
+            "Let a file that holds no object (no spec, truncated, an empty directory) prune every"
+                + " object the release owns; without it such a cast is refused (exit 2).")
+    boolean dangerousAllowEmpty;
 
     @Option(
         names = "--no-record-secret-values",
@@ -385,6 +394,7 @@ final class ReleaseCommand implements Runnable {
                   .withAllowCrdDeletion(f.allowCrdDeletion)
                   .withRecordSecretValues(!f.noRecordSecretValues)
                   .withWaitForLoadBalancer(!f.noWaitForLoadBalancer)
+                  .withDangerousAllowEmpty(f.dangerousAllowEmpty)
                   .withTimeout(timeout));
     }
 
@@ -879,6 +889,13 @@ final class ReleaseCommand implements Runnable {
     boolean deleteCrds;
 
     @Option(
+        names = "--delete-namespaces",
+        description =
+            "Delete the namespaces the release ensures (its Namespace documents) too, with"
+                + " everything in them, unless another release ensures one as well.")
+    boolean deleteNamespaces;
+
+    @Option(
         names = "--wait-for-deletion",
         description =
             "Wait until the deleted objects are gone (finalizers run), up to --timeout, as helm"
@@ -927,6 +944,7 @@ final class ReleaseCommand implements Runnable {
                   .withKeepVolumes(keepVolumes)
                   .withPurge(purge)
                   .withDeleteCrds(deleteCrds)
+                  .withDeleteNamespaces(deleteNamespaces)
                   .withWait(waitForDeletion ? timeout : null));
       if (json()) {
         ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
@@ -934,6 +952,8 @@ final class ReleaseCommand implements Runnable {
         u.deleted().forEach(r -> deleted.add(r.key()));
         ArrayNode retained = doc.putArray("retained");
         u.retained().forEach(r -> retained.add(r.key()));
+        ArrayNode notes = doc.putArray("notes");
+        u.notes().forEach(notes::add);
         doc.put("purged", u.purged());
         doc.set("release", ReleaseOutput.json(u.release()));
         printJson(doc);
@@ -950,6 +970,7 @@ final class ReleaseCommand implements Runnable {
                                     ? " (a CRD: kept with its custom resources; --delete-crds"
                                         + " deletes it)"
                                     : " (data kept)")));
+        u.notes().forEach(line -> out().println("note     " + Escapes.escape(line)));
         out()
             .println(
                 "Release "

@@ -49,10 +49,37 @@ final class ReleaseOutput {
     line(sb, "Owns", r.owns().size() + " object(s)");
     r.owns().forEach(o -> sb.append("  ").append(o.ref().key()).append('\n'));
     if (!r.retained().isEmpty()) {
-      line(sb, "Retained", r.retained().size() + " volume(s), data kept for re-adoption");
-      r.retained().forEach(ref -> sb.append("  ").append(ref.key()).append('\n'));
+      line(sb, "Retained", retained(r.retained()));
+      r.retained()
+          .forEach(
+              ref ->
+                  sb.append("  ").append(ref.key()).append("  (").append(why(ref)).append(")\n"));
     }
     return sb.toString();
+  }
+
+  /**
+   * {@code 2 object(s) let go of and kept: 1 CustomResourceDefinition, 1 PersistentVolumeClaim}.
+   */
+  private static String retained(List<ResourceRef> refs) {
+    java.util.Map<String, Integer> byKind = new java.util.TreeMap<>();
+    refs.forEach(ref -> byKind.merge(ref.kind().kind(), 1, Integer::sum));
+    StringBuilder kinds = new StringBuilder();
+    byKind.forEach(
+        (kind, n) ->
+            kinds.append(kinds.length() == 0 ? "" : ", ").append(n).append(' ').append(kind));
+    return refs.size() + " object(s) let go of and kept: " + kinds;
+  }
+
+  /** Why a retained object was kept, by its kind. */
+  private static String why(ResourceRef ref) {
+    if (ref.kind().isCrd()) {
+      return "a CRD: kept with its custom resources; uninstall --delete-crds deletes it";
+    }
+    if (ref.kind().isVolumeClaim()) {
+      return "a volume claim: its data kept, re-adopted by a later cast that wants it";
+    }
+    return "kept, un-stamped";
   }
 
   private static void line(StringBuilder sb, String label, String value) {

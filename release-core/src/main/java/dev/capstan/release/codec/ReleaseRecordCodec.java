@@ -38,8 +38,11 @@ public final class ReleaseRecordCodec {
   /** The oldest schema version this library reads. */
   public static final int OLDEST_READABLE_VERSION = 1;
 
-  /** The largest decoded record accepted, 64 MiB: a guard against corrupt or hostile input. */
-  public static final int MAX_DECODED_BYTES = 64 << 20;
+  /**
+   * The largest decoded record accepted, 128 MiB: a guard against corrupt or hostile input, and
+   * room for a release at the release file's limit (64 MiB of manifests, kept whole for rollback).
+   */
+  public static final int MAX_DECODED_BYTES = 128 << 20;
 
   private ReleaseRecordCodec() {}
 

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capstan.release.ClusterException;
 import dev.capstan.release.ReleaseLockedException;
 import dev.capstan.release.StaleRecordException;
 import dev.capstan.release.codec.ReleaseRecordCodec;
@@ -13,6 +14,7 @@ import dev.capstan.release.health.HealthRules;
 import dev.capstan.release.health.WaveHealth;
 import dev.capstan.release.internal.Json;
 import dev.capstan.release.model.ContentHash;
+import dev.capstan.release.model.EnsuredNamespace;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.Manifest;
@@ -74,7 +76,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
 
   private final FaultPlan faults = new FaultPlan();
   private final Map<ResourceRef, StoredObject> objects = new HashMap<>();
-  private final Set<String> namespaces = new TreeSet<>();
+  private final Map<String, NamespaceState> namespaces = new TreeMap<>();
   private final Set<String> storageClasses = new TreeSet<>();
   private final Map<String, Kind> servedKinds = new HashMap<>();
   private final Map<String, String> neverReady = new HashMap<>();
@@ -90,8 +92,13 @@ public final class InMemoryCluster implements Orchestrator, Store {
   private long versions;
   private long objectWrites;
 
+  /**
+   * Versions of namespaces, counted apart so that objects' uids and versions do not depend on them.
+   */
+  private long namespaceWrites;
+
   private InMemoryCluster() {
-    namespaces.add("default");
+    namespaces.put("default", new NamespaceState(++namespaceWrites));
     storageClasses.add("standard");
   }
 
@@ -115,7 +122,23 @@ public final class InMemoryCluster implements Orchestrator, Store {
 
   /** Creates a namespace (without logging it as an engine operation). */
   public synchronized InMemoryCluster addNamespace(String name) {
-    namespaces.add(ResourceRef.namespace(name).name());
+    namespaces.computeIfAbsent(
+        ResourceRef.namespace(name).name(), n -> new NamespaceState(++namespaceWrites));
+    return this;
+  }
+
+  /**
+   * Sets labels and annotations of a namespace (creating it when missing) as field manager {@code
+   * manager} would by server-side apply: what that manager set before and leaves out now is removed
+   * unless another manager holds it too. The manager of a release's ensured namespaces is {@code
+   * EnsuredNamespace.fieldManager(ns, name)}; any other name stands for another tool.
+   */
+  public synchronized InMemoryCluster applyNamespace(
+      String name, String manager, Map<String, String> labels, Map<String, String> annotations) {
+    NamespaceState state =
+        namespaces.computeIfAbsent(
+            ResourceRef.namespace(name).name(), n -> new NamespaceState(++namespaceWrites));
+    state.apply(manager, labels, annotations, ++namespaceWrites);
     return this;
   }
 
@@ -270,7 +293,16 @@ public final class InMemoryCluster implements Orchestrator, Store {
 
   /** The namespaces. */
   public synchronized Set<String> namespaces() {
-    return Set.copyOf(namespaces);
+    return Set.copyOf(namespaces.keySet());
+  }
+
+  /**
+   * A namespace as observed: its name, labels and annotations (every manager's), or empty when it
+   * does not exist.
+   */
+  public synchronized Optional<Manifest> namespace(String name) {
+    NamespaceState state = namespaces.get(name);
+    return state == null ? Optional.empty() : Optional.of(state.manifest(name));
   }
 
   /** The stored lease of a release, if any. */
@@ -314,6 +346,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
                     || op.startsWith("delete:")
                     || op.startsWith("unstamp:")
                     || op.startsWith("namespace:")
+                    || op.startsWith("ensure:")
                     || op.equals("verify"))
         .toList();
   }
@@ -344,7 +377,25 @@ public final class InMemoryCluster implements Orchestrator, Store {
   public synchronized byte[] exportState() {
     ObjectNode root = Json.mapper().createObjectNode();
     root.put("format", STATE_FORMAT);
-    root.set("namespaces", Json.mapper().valueToTree(namespaces));
+    root.set("namespaces", Json.mapper().valueToTree(namespaces.keySet()));
+    ObjectNode fields = root.putObject("namespaceFields");
+    namespaces.forEach(
+        (name, state) -> {
+          if (!state.labels.isEmpty() || !state.annotations.isEmpty()) {
+            ObjectNode byManager = fields.putObject(name);
+            new TreeSet<>(state.managers())
+                .forEach(
+                    m -> {
+                      ObjectNode node = byManager.putObject(m);
+                      node.set(
+                          "labels",
+                          Json.mapper().valueToTree(state.labels.getOrDefault(m, Map.of())));
+                      node.set(
+                          "annotations",
+                          Json.mapper().valueToTree(state.annotations.getOrDefault(m, Map.of())));
+                    });
+          }
+        });
     root.set("storageClasses", Json.mapper().valueToTree(storageClasses));
     root.set("neverReady", Json.mapper().valueToTree(neverReady));
     ArrayNode kinds = root.putArray("servedKinds");
@@ -411,7 +462,16 @@ public final class InMemoryCluster implements Orchestrator, Store {
                 + " (a state written by an older Capstan cannot be read; remove it to start anew)");
       }
       c.namespaces.clear();
-      root.path("namespaces").forEach(n -> c.namespaces.add(n.asText()));
+      root.path("namespaces").forEach(n -> c.addNamespace(n.asText()));
+      for (Map.Entry<String, JsonNode> ns : root.path("namespaceFields").properties()) {
+        for (Map.Entry<String, JsonNode> m : ns.getValue().properties()) {
+          c.applyNamespace(
+              ns.getKey(),
+              m.getKey(),
+              strings(m.getValue().path("labels")),
+              strings(m.getValue().path("annotations")));
+        }
+      }
       c.storageClasses.clear();
       root.path("storageClasses").forEach(n -> c.storageClasses.add(n.asText()));
       for (Map.Entry<String, JsonNode> e : root.path("neverReady").properties()) {
@@ -481,8 +541,17 @@ public final class InMemoryCluster implements Orchestrator, Store {
       for (String name : new TreeSet<>(names)) {
         ResourceRef ref = ResourceRef.of(kind, namespace, name);
         if (kind.equals(Kind.NAMESPACE)) {
-          if (namespaces.contains(name)) {
-            found.add(LiveObject.present(ref));
+          NamespaceState state = namespaces.get(name);
+          if (state != null) {
+            found.add(
+                new LiveObject(
+                    ref,
+                    state.manifest(name),
+                    null,
+                    null,
+                    state.uid,
+                    Long.toString(state.version),
+                    state.ensuredBy()));
           }
         } else if (kind.equals(Kind.STORAGE_CLASS)) {
           if (storageClasses.contains(name)) {
@@ -555,6 +624,17 @@ public final class InMemoryCluster implements Orchestrator, Store {
    * null} when it is (or, with {@code goneIsFine}, when it is absent).
    */
   private @Nullable String fenced(ResourceRef ref, Precondition precondition, boolean goneIsFine) {
+    if (ref.kind().equals(Kind.NAMESPACE)) {
+      NamespaceState ns = namespaces.get(ref.name());
+      if (precondition instanceof Precondition.Observed expected
+          && ns != null
+          && (!ns.uid.equals(expected.uid())
+              || !Long.toString(ns.version).equals(expected.resourceVersion()))) {
+        return "the object has been modified; please apply your changes to the latest version and"
+            + " try again";
+      }
+      return null;
+    }
     StoredObject o = objects.get(ref);
     if (precondition instanceof Precondition.Absent) {
       return o == null ? null : ref.kind().kind() + " \"" + ref.name() + "\" already exists";
@@ -628,13 +708,23 @@ public final class InMemoryCluster implements Orchestrator, Store {
         throw new PreconditionFailedException("delete", ref, precondition, 409, fenced, null);
       }
       log.add("delete:" + ref.key());
-      StoredObject o = objects.get(ref);
-      deleted =
-          o != null
-              && (precondition instanceof Precondition.Observed
-                  || (o.stamp != null && o.stamp.ownedBy(owner)));
-      if (deleted) {
-        objects.remove(ref);
+      if (ref.kind().equals(Kind.NAMESPACE)) {
+        // a namespace takes everything in it along, whoever owns it
+        deleted =
+            precondition instanceof Precondition.Observed && namespaces.containsKey(ref.name());
+        if (deleted) {
+          namespaces.remove(ref.name());
+          objects.keySet().removeIf(r -> r.namespace().equals(ref.name()));
+        }
+      } else {
+        StoredObject o = objects.get(ref);
+        deleted =
+            o != null
+                && (precondition instanceof Precondition.Observed
+                    || (o.stamp != null && o.stamp.ownedBy(owner)));
+        if (deleted) {
+          objects.remove(ref);
+        }
       }
     }
     crashIf(crash, Operation.DELETE, ref.key());
@@ -776,9 +866,30 @@ public final class InMemoryCluster implements Orchestrator, Store {
     boolean crash = enter(Operation.CREATE_NAMESPACE, name);
     synchronized (this) {
       log.add("namespace:" + name);
-      namespaces.add(ResourceRef.namespace(name).name());
+      addNamespace(name);
     }
     crashIf(crash, Operation.CREATE_NAMESPACE, name);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Logged {@code ensure:NAME}; the labels and annotations are held per field manager as
+   * server-side apply holds them (see {@link #applyNamespace}).
+   */
+  @Override
+  public void ensureNamespace(Manifest namespace, String releaseNamespace, String releaseName) {
+    String name = namespace.name();
+    boolean crash = enter(Operation.ENSURE_NAMESPACE, name);
+    synchronized (this) {
+      log.add("ensure:" + name);
+      applyNamespace(
+          name,
+          EnsuredNamespace.fieldManager(releaseNamespace, releaseName),
+          namespace.labels(),
+          namespace.annotations());
+    }
+    crashIf(crash, Operation.ENSURE_NAMESPACE, name);
   }
 
   @Override
@@ -902,6 +1013,17 @@ public final class InMemoryCluster implements Orchestrator, Store {
     LeaseGrant grant;
     synchronized (this) {
       log.add("lease:acquire:" + key);
+      if (!namespaces.containsKey(namespace)) {
+        // as on Kubernetes, where the lease (and the records) live in the release's namespace
+        throw new ClusterException(
+            "create",
+            "coordination.k8s.io/Lease",
+            namespace,
+            name,
+            404,
+            "namespaces \"" + namespace + "\" not found",
+            null);
+      }
       Lease current = leases.get(key);
       Lease takenOver = null;
       if (current != null && !current.holder().equals(holder)) {
@@ -955,6 +1077,24 @@ public final class InMemoryCluster implements Orchestrator, Store {
       }
     }
     crashIf(crash, Operation.LEASE_RELEASE, key);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>{@code true}: as a Kubernetes store does, the in-memory cluster keeps a release's records
+   * and lease in its namespace, and refuses the lease of a release whose namespace does not exist
+   * (404).
+   */
+  @Override
+  public boolean recordsInNamespace() {
+    return true;
+  }
+
+  private static Map<String, String> strings(JsonNode node) {
+    Map<String, String> out = new TreeMap<>();
+    node.properties().forEach(e -> out.put(e.getKey(), e.getValue().asText()));
+    return out;
   }
 
   private boolean enter(Operation operation, String target) {
@@ -1013,6 +1153,77 @@ public final class InMemoryCluster implements Orchestrator, Store {
       this.appliedHash = appliedHash;
       this.uid = uid;
       this.version = version;
+    }
+  }
+
+  /**
+   * A namespace: its identity and the labels and annotations each field manager holds, as
+   * server-side apply keeps them (a value is one manager's or shared by managers that applied the
+   * same value; a forced apply of another value takes it from them).
+   */
+  private static final class NamespaceState {
+    final String uid;
+    long version;
+    final Map<String, Map<String, String>> labels = new TreeMap<>();
+    final Map<String, Map<String, String>> annotations = new TreeMap<>();
+
+    NamespaceState(long version) {
+      this.uid = "uid-ns-" + version;
+      this.version = version;
+    }
+
+    void apply(
+        String manager, Map<String, String> labels, Map<String, String> annotations, long version) {
+      set(this.labels, manager, labels);
+      set(this.annotations, manager, annotations);
+      this.version = version;
+    }
+
+    private static void set(
+        Map<String, Map<String, String>> fields, String manager, Map<String, String> values) {
+      fields.remove(manager);
+      for (Map<String, String> other : fields.values()) {
+        // a forced apply of another value takes the field; the same value is shared
+        values.forEach(
+            (key, value) -> {
+              if (other.containsKey(key) && !value.equals(other.get(key))) {
+                other.remove(key);
+              }
+            });
+      }
+      fields.values().removeIf(Map::isEmpty);
+      if (!values.isEmpty()) {
+        fields.put(manager, new TreeMap<>(values));
+      }
+    }
+
+    Set<String> managers() {
+      Set<String> out = new TreeSet<>(labels.keySet());
+      out.addAll(annotations.keySet());
+      return out;
+    }
+
+    List<String> ensuredBy() {
+      List<String> out = new ArrayList<>();
+      for (String m : managers()) {
+        EnsuredNamespace.releaseOf(m).ifPresent(out::add);
+      }
+      return out;
+    }
+
+    Manifest manifest(String name) {
+      Map<String, String> allLabels = new TreeMap<>();
+      allLabels.put("kubernetes.io/metadata.name", name);
+      this.labels.values().forEach(allLabels::putAll);
+      Map<String, String> allAnnotations = new TreeMap<>();
+      this.annotations.values().forEach(allAnnotations::putAll);
+      Map<String, Object> metadata = new java.util.LinkedHashMap<>();
+      metadata.put("name", name);
+      metadata.put("labels", allLabels);
+      if (!allAnnotations.isEmpty()) {
+        metadata.put("annotations", allAnnotations);
+      }
+      return Manifest.of(Map.of("apiVersion", "v1", "kind", "Namespace", "metadata", metadata));
     }
   }
 

@@ -29,5 +29,7 @@ public enum Operation {
   /** {@code releaseLease}. */
   LEASE_RELEASE,
   /** {@code awaitDeleted}: wait for deletions to finish. */
-  AWAIT_DELETED
+  AWAIT_DELETED,
+  /** {@code ensureNamespace}: create a namespace, or apply its labels and annotations. */
+  ENSURE_NAMESPACE
 }

@@ -18,6 +18,9 @@ import org.jspecify.annotations.Nullable;
  * The items of one release (manifests and typed specs) and the Kubernetes objects they render to,
  * keyed by {@link ResourceRef} in apply order. Immutable; build one with {@link #builder()}. Each
  * object's content hash is computed once, when first asked for.
+ *
+ * <p>A {@code Namespace} object is an ensured namespace ({@link EnsuredNamespace}), never owned;
+ * other shared kinds (StorageClass) are refused: a release only references them.
  */
 public final class Payloads {
   private static final Payloads EMPTY = new Payloads(List.of());
@@ -39,12 +42,15 @@ public final class Payloads {
           throw new IllegalArgumentException(
               "payloads must have unique objects: duplicate " + Escapes.quote(object.ref().key()));
         }
-        if (object.kind().shared()) {
+        if (object.kind().equals(Kind.NAMESPACE)) {
+          // ensured, not owned: only its name, labels and annotations are applied
+          EnsuredNamespace.of(object);
+        } else if (object.kind().shared()) {
           throw new IllegalArgumentException(
               "payloads: "
                   + object.ref().key()
-                  + " is of a shared kind a release only references, never owns; list it under"
-                  + " references instead");
+                  + " is of a shared kind a release only references, never owns; create it"
+                  + " outside the release and list it under references instead of the object");
         }
         Waves.of(object);
       }

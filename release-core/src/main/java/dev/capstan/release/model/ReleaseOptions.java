@@ -20,6 +20,10 @@ import java.time.Duration;
  * @param waitForLoadBalancer whether a Service of type LoadBalancer is healthy only once it has an
  *     address (the default, as with Helm's {@code --wait} and kstatus), or once it exists (for a
  *     cluster without a load balancer controller, where the address never comes)
+ * @param dangerousAllowEmpty let a cast whose spec holds no object to own prune every object the
+ *     release owns; off by default, so an empty or truncated input (a release file without {@code
+ *     spec}, say) is refused before any write instead of deleting the whole release ({@code
+ *     uninstall} is the way to remove it)
  */
 public record ReleaseOptions(
     boolean adopt,
@@ -28,12 +32,13 @@ public record ReleaseOptions(
     Duration timeout,
     boolean allowCrdDeletion,
     boolean recordSecretValues,
-    boolean waitForLoadBalancer) {
+    boolean waitForLoadBalancer,
+    boolean dangerousAllowEmpty) {
   /** The default readiness timeout, 15 minutes. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(15);
 
   private static final ReleaseOptions DEFAULTS =
-      new ReleaseOptions(false, false, false, DEFAULT_TIMEOUT, false, true, true);
+      new ReleaseOptions(false, false, false, DEFAULT_TIMEOUT, false, true, true, false);
 
   /** Requires a positive timeout. */
   public ReleaseOptions {
@@ -44,7 +49,7 @@ public record ReleaseOptions(
     }
   }
 
-  /** Options that wait for load balancer addresses. */
+  /** Options that wait for load balancer addresses and refuse an empty cast over owned objects. */
   public ReleaseOptions(
       boolean adopt,
       boolean atomic,
@@ -52,7 +57,7 @@ public record ReleaseOptions(
       Duration timeout,
       boolean allowCrdDeletion,
       boolean recordSecretValues) {
-    this(adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues, true);
+    this(adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues, true, false);
   }
 
   /** Options that record Secrets' values. */
@@ -62,7 +67,7 @@ public record ReleaseOptions(
       boolean createNamespace,
       Duration timeout,
       boolean allowCrdDeletion) {
-    this(adopt, atomic, createNamespace, timeout, allowCrdDeletion, true, true);
+    this(adopt, atomic, createNamespace, timeout, allowCrdDeletion, true, true, false);
   }
 
   /**
@@ -82,7 +87,8 @@ public record ReleaseOptions(
         timeout,
         allowCrdDeletion,
         recordSecretValues,
-        waitForLoadBalancer);
+        waitForLoadBalancer,
+        dangerousAllowEmpty);
   }
 
   /** A copy with {@code atomic} set. */
@@ -94,7 +100,8 @@ public record ReleaseOptions(
         timeout,
         allowCrdDeletion,
         recordSecretValues,
-        waitForLoadBalancer);
+        waitForLoadBalancer,
+        dangerousAllowEmpty);
   }
 
   /** A copy with {@code createNamespace} set. */
@@ -106,7 +113,8 @@ public record ReleaseOptions(
         timeout,
         allowCrdDeletion,
         recordSecretValues,
-        waitForLoadBalancer);
+        waitForLoadBalancer,
+        dangerousAllowEmpty);
   }
 
   /** A copy with the given readiness timeout. */
@@ -118,7 +126,8 @@ public record ReleaseOptions(
         timeout,
         allowCrdDeletion,
         recordSecretValues,
-        waitForLoadBalancer);
+        waitForLoadBalancer,
+        dangerousAllowEmpty);
   }
 
   /** A copy with {@code allowCrdDeletion} set. */
@@ -130,7 +139,8 @@ public record ReleaseOptions(
         timeout,
         allowCrdDeletion,
         recordSecretValues,
-        waitForLoadBalancer);
+        waitForLoadBalancer,
+        dangerousAllowEmpty);
   }
 
   /** A copy with {@code recordSecretValues} set. */
@@ -142,7 +152,8 @@ public record ReleaseOptions(
         timeout,
         allowCrdDeletion,
         recordSecretValues,
-        waitForLoadBalancer);
+        waitForLoadBalancer,
+        dangerousAllowEmpty);
   }
 
   /** A copy with {@code waitForLoadBalancer} set. */
@@ -154,6 +165,20 @@ public record ReleaseOptions(
         timeout,
         allowCrdDeletion,
         recordSecretValues,
-        waitForLoadBalancer);
+        waitForLoadBalancer,
+        dangerousAllowEmpty);
+  }
+
+  /** A copy with {@code dangerousAllowEmpty} set. */
+  public ReleaseOptions withDangerousAllowEmpty(boolean dangerousAllowEmpty) {
+    return new ReleaseOptions(
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        waitForLoadBalancer,
+        dangerousAllowEmpty);
   }
 }

@@ -23,10 +23,16 @@ import org.jspecify.annotations.Nullable;
  * is cast; a missing one makes the plan not applyable (a namespace may be created with {@link
  * ReleaseOptions#createNamespace()}).
  *
+ * <p>Ensured namespaces are the {@code Namespace} documents the release carries: each is created
+ * when missing and has its labels and annotations applied as the release's fields, and is otherwise
+ * a reference like any other (see {@link EnsuredNamespace}).
+ *
  * @param namespace the release's home namespace (where its records live)
  * @param name the release name: a DNS-1123 label of at most 53 characters
  * @param resources the objects the release owns, unique, kept in apply order
- * @param references the objects it relies on, unique, kept in apply order
+ * @param references the objects it relies on, unique, kept in apply order; every ensured namespace
+ *     is among them
+ * @param ensured the namespaces the release ensures, unique, by name
  * @param options the cast options
  * @param source where the release came from (free text, shown in history), or {@code null}
  * @param version the release's version label (free text), or {@code null}
@@ -36,6 +42,7 @@ public record ReleaseSpec(
     String name,
     List<DesiredResource> resources,
     List<ResourceRef> references,
+    List<EnsuredNamespace> ensured,
     ReleaseOptions options,
     @Nullable String source,
     @Nullable String version) {
@@ -43,7 +50,10 @@ public record ReleaseSpec(
   /** The longest release name: Kubernetes object names derived from it must stay valid. */
   public static final int MAX_NAME_LENGTH = 53;
 
-  /** Validates names and uniqueness; keeps resources and references in apply order. */
+  /**
+   * Validates names and uniqueness; keeps resources and references in apply order; adds every
+   * ensured namespace to the references.
+   */
   public ReleaseSpec {
     requireNonNull(namespace, "namespace");
     requireNonNull(name, "name");
@@ -69,7 +79,17 @@ public record ReleaseSpec(
             "resources must have unique refs: duplicate " + Escapes.quote(r.ref().key()));
       }
     }
-    references = List.copyOf(new TreeSet<>(Copies.list(references, "references")));
+    java.util.TreeMap<String, EnsuredNamespace> byName = new java.util.TreeMap<>();
+    for (EnsuredNamespace e : Copies.list(ensured, "ensured")) {
+      if (byName.put(e.name(), e) != null) {
+        throw new IllegalArgumentException(
+            "ensured namespaces must be unique: duplicate " + Escapes.quote(e.name()));
+      }
+    }
+    ensured = List.copyOf(byName.values());
+    Set<ResourceRef> allReferences = new TreeSet<>(Copies.list(references, "references"));
+    ensured.forEach(e -> allReferences.add(e.ref()));
+    references = List.copyOf(allReferences);
     for (ResourceRef ref : references) {
       if (seen.contains(ref)) {
         throw new IllegalArgumentException(
@@ -80,27 +100,59 @@ public record ReleaseSpec(
     requireNonNull(options, "options");
   }
 
+  /** A spec that ensures no namespace. */
+  public ReleaseSpec(
+      String namespace,
+      String name,
+      List<DesiredResource> resources,
+      List<ResourceRef> references,
+      ReleaseOptions options,
+      @Nullable String source,
+      @Nullable String version) {
+    this(namespace, name, resources, references, List.of(), options, source, version);
+  }
+
   /**
    * The spec for {@code payloads}: one desired resource per rendered object, with its content hash
-   * and wave, and a reference to every namespace the objects live in and every storage class their
-   * volume claims use.
+   * and wave, an ensured namespace per {@code Namespace} object, and a reference to every namespace
+   * the objects live in and every storage class their volume claims use.
    */
   public static ReleaseSpec of(String namespace, String name, Payloads payloads) {
     List<DesiredResource> resources = new ArrayList<>();
     payloads
         .hashes()
         .forEach(
-            (ref, hash) ->
+            (ref, hash) -> {
+              if (!ref.kind().equals(Kind.NAMESPACE)) {
                 resources.add(
-                    new DesiredResource(ref, hash, Waves.of(payloads.get(ref).orElseThrow()))));
+                    new DesiredResource(ref, hash, Waves.of(payloads.get(ref).orElseThrow())));
+              }
+            });
     return new ReleaseSpec(
         namespace,
         name,
         resources,
         implicitReferences(payloads),
+        ensured(payloads),
         ReleaseOptions.defaults(),
         null,
         null);
+  }
+
+  /** The namespaces {@code payloads} ensure: their {@code Namespace} objects. */
+  public static List<EnsuredNamespace> ensured(Payloads payloads) {
+    List<EnsuredNamespace> out = new ArrayList<>();
+    for (Manifest object : payloads.objects()) {
+      if (object.kind().equals(Kind.NAMESPACE)) {
+        out.add(EnsuredNamespace.of(object));
+      }
+    }
+    return out;
+  }
+
+  /** The namespace this spec ensures by that name, if any. */
+  public java.util.Optional<EnsuredNamespace> ensured(String namespaceName) {
+    return ensured.stream().filter(e -> e.name().equals(namespaceName)).findFirst();
   }
 
   /** The namespaces and storage classes {@code payloads} need. */
@@ -128,17 +180,25 @@ public record ReleaseSpec(
   public ReleaseSpec withReference(ResourceRef ref) {
     List<ResourceRef> copy = new ArrayList<>(references);
     copy.add(ref);
-    return new ReleaseSpec(namespace, name, resources, copy, options, source, version);
+    return new ReleaseSpec(namespace, name, resources, copy, ensured, options, source, version);
   }
 
   /** A copy with the given desired resources (kept in apply order). */
   public ReleaseSpec withResources(List<DesiredResource> resources) {
-    return new ReleaseSpec(namespace, name, resources, references, options, source, version);
+    return new ReleaseSpec(
+        namespace, name, resources, references, ensured, options, source, version);
+  }
+
+  /** A copy ensuring the given namespaces (added to the references). */
+  public ReleaseSpec withEnsured(List<EnsuredNamespace> ensured) {
+    return new ReleaseSpec(
+        namespace, name, resources, references, ensured, options, source, version);
   }
 
   /** A copy with the given options. */
   public ReleaseSpec withOptions(ReleaseOptions options) {
-    return new ReleaseSpec(namespace, name, resources, references, options, source, version);
+    return new ReleaseSpec(
+        namespace, name, resources, references, ensured, options, source, version);
   }
 
   /** A copy with {@code adopt} set. */
@@ -158,11 +218,13 @@ public record ReleaseSpec(
 
   /** A copy with the given source description. */
   public ReleaseSpec withSource(@Nullable String source) {
-    return new ReleaseSpec(namespace, name, resources, references, options, source, version);
+    return new ReleaseSpec(
+        namespace, name, resources, references, ensured, options, source, version);
   }
 
   /** A copy with the given version label. */
   public ReleaseSpec withVersion(@Nullable String version) {
-    return new ReleaseSpec(namespace, name, resources, references, options, source, version);
+    return new ReleaseSpec(
+        namespace, name, resources, references, ensured, options, source, version);
   }
 }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.ResourceRef;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -13,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  * @param ref the object
  * @param content its content as the adapter reads it back, without the ownership stamp and without
  *     what the server manages (status, resourceVersion, managedFields): the pre-image an atomic
- *     revert writes back; {@code null} when the adapter does not read it (shared kinds)
+ *     revert writes back; for a namespace its name, labels and annotations; {@code null} when the
+ *     adapter does not read it (storage classes)
  * @param stamp the ownership stamp it carries, or {@code null} when unowned
  * @param drift how the live object departs from what its stamp's revision applied (a field another
  *     manager took over, a field gone, content that hashes differently), or {@code null} when it
@@ -23,6 +25,9 @@ import org.jspecify.annotations.Nullable;
  * @param resourceVersion the version of the object as observed (any write changes it), or {@code
  *     null} when the adapter does not report it; together with {@code uid} the precondition of a
  *     write based on this observation
+ * @param ensuredBy for a namespace, the releases ({@code namespace/name}) that ensure it and whose
+ *     labels or annotations it holds (their field managers, {@code EnsuredNamespace.fieldManager}),
+ *     sorted; empty otherwise, or when the adapter cannot tell
  */
 public record LiveObject(
     ResourceRef ref,
@@ -30,7 +35,8 @@ public record LiveObject(
     @Nullable OwnershipStamp stamp,
     @Nullable String drift,
     @Nullable String uid,
-    @Nullable String resourceVersion) {
+    @Nullable String resourceVersion,
+    List<String> ensuredBy) {
 
   /** Requires the ref; content must match it. */
   public LiveObject {
@@ -39,6 +45,18 @@ public record LiveObject(
       throw new IllegalArgumentException(
           "live object content " + content.ref().key() + " does not match ref " + ref.key());
     }
+    ensuredBy = List.copyOf(new java.util.TreeSet<>(ensuredBy));
+  }
+
+  /** An observed object that no release ensures. */
+  public LiveObject(
+      ResourceRef ref,
+      @Nullable Manifest content,
+      @Nullable OwnershipStamp stamp,
+      @Nullable String drift,
+      @Nullable String uid,
+      @Nullable String resourceVersion) {
+    this(ref, content, stamp, drift, uid, resourceVersion, List.of());
   }
 
   /** An observed object whose uid and version the adapter does not report. */
@@ -50,8 +68,18 @@ public record LiveObject(
     this(ref, content, stamp, drift, null, null);
   }
 
-  /** A shared object (namespace, storage class) that exists. */
+  /** A shared object (namespace, storage class) that exists, of which nothing else is known. */
   public static LiveObject present(ResourceRef ref) {
     return new LiveObject(ref, null, null, null);
+  }
+
+  /** The labels of {@link #content()}, or none when it is not known. */
+  public java.util.SortedMap<String, String> labels() {
+    return content == null ? java.util.Collections.emptySortedMap() : content.labels();
+  }
+
+  /** The annotations of {@link #content()}, or none when it is not known. */
+  public java.util.SortedMap<String, String> annotations() {
+    return content == null ? java.util.Collections.emptySortedMap() : content.annotations();
   }
 }

@@ -73,6 +73,8 @@ public record Plan(
     requireSame("adopt", planned.adopt(), options.adopt());
     requireSame("createNamespace", planned.createNamespace(), options.createNamespace());
     requireSame("allowCrdDeletion", planned.allowCrdDeletion(), options.allowCrdDeletion());
+    requireSame(
+        "dangerousAllowEmpty", planned.dangerousAllowEmpty(), options.dangerousAllowEmpty());
     return withFingerprint(fingerprint.withSpec(fingerprint.spec().withOptions(options)));
   }
 

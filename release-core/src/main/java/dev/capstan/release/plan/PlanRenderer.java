@@ -133,6 +133,15 @@ public final class PlanRenderer {
     return joiner.length() == 0 ? "nothing" : joiner.toString();
   }
 
+  /** Whether {@code c} is of a namespace the plan's release ensures (its Namespace document). */
+  private static boolean ensured(Plan plan, PlannedChange c) {
+    PlanFingerprint fingerprint = plan.fingerprint();
+    return c.ensures()
+        || (fingerprint != null
+            && c.ref().kind().equals(dev.capstan.release.model.Kind.NAMESPACE)
+            && fingerprint.spec().ensured(c.ref().name()).isPresent());
+  }
+
   /** The plan as an indented JSON document. */
   public static String json(Plan plan) {
     try {
@@ -183,6 +192,9 @@ public final class PlanRenderer {
       }
       if (c.createReference()) {
         node.put("create", true);
+      }
+      if (ensured(plan, c)) {
+        node.put("ensured", true);
       }
       if (c.wave() != 0) {
         node.put("wave", c.wave());

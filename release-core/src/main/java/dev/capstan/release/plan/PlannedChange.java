@@ -3,6 +3,7 @@ package dev.capstan.release.plan;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.release.diff.FieldChange;
+import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ResourceRef;
 import java.util.List;
@@ -80,6 +81,19 @@ public record PlannedChange(
 
   static PlannedChange reference(ResourceRef ref, @Nullable String reason, boolean create) {
     return new PlannedChange(ref, Action.REFERENCE, reason, null, null, create, 0);
+  }
+
+  /**
+   * Whether this change writes an ensured namespace ({@code EnsuredNamespace}): a {@code Namespace}
+   * created or updated (no other change creates or updates one, since a release never owns one).
+   */
+  public boolean ensures() {
+    return ref.kind().equals(Kind.NAMESPACE)
+        && (action == Action.CREATE || action == Action.UPDATE);
+  }
+
+  static PlannedChange ensure(ResourceRef ref, Action action, String reason) {
+    return new PlannedChange(ref, action, reason, null, null, false, 0);
   }
 
   static PlannedChange removal(ResourceRef ref, Action action, @Nullable String reason) {

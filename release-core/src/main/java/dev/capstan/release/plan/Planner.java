@@ -1,6 +1,7 @@
 package dev.capstan.release.plan;
 
 import dev.capstan.release.model.DesiredResource;
+import dev.capstan.release.model.EnsuredNamespace;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.OwnershipStamp;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
@@ -28,6 +30,10 @@ public final class Planner {
   public static final String CRD_KEPT =
       "CRD kept and un-stamped: deleting it would delete every custom resource of it in the"
           + " cluster; allow CRD deletion to delete it";
+
+  /** Why an ensured namespace whose labels and annotations are live as wanted is not written. */
+  public static final String ENSURED_UNCHANGED =
+      "ensured: its labels and annotations are as the document has them";
 
   /** Execution order of applies (after every reference): wave, then apply order (rank, key). */
   static final java.util.Comparator<PlannedChange> EXECUTION_ORDER =
@@ -43,12 +49,31 @@ public final class Planner {
    */
   public static Map<LiveState.Scope, Set<String>> names(
       ReleaseSpec spec, @Nullable Release latest) {
-    List<ResourceRef> refs = new ArrayList<>(spec.references());
+    return names(observed(spec, latest));
+  }
+
+  /**
+   * Every object {@link #plan} looks at: the references (ensured namespaces among them), the
+   * desired objects, the objects the latest revision owns, and the namespaces it ensured with
+   * {@link EnsuredNamespace#DELETE_WITH_RELEASE} (a cast that drops one may delete it).
+   */
+  private static Set<ResourceRef> observed(ReleaseSpec spec, @Nullable Release latest) {
+    Set<ResourceRef> refs = new TreeSet<>(spec.references());
     spec.resources().forEach(r -> refs.add(r.ref()));
     if (latest != null) {
       latest.owns().forEach(o -> refs.add(o.ref()));
+      ensuredBy(latest).values().stream()
+          .filter(EnsuredNamespace::deleteWithRelease)
+          .forEach(e -> refs.add(e.ref()));
     }
-    return names(refs);
+    return refs;
+  }
+
+  /** The namespaces {@code release} ensured, by name: the Namespace objects of its payloads. */
+  public static Map<String, EnsuredNamespace> ensuredBy(Release release) {
+    Map<String, EnsuredNamespace> out = new TreeMap<>();
+    ReleaseSpec.ensured(release.payloads()).forEach(e -> out.put(e.name(), e));
+    return out;
   }
 
   /**
@@ -93,9 +118,15 @@ public final class Planner {
     List<OwnedResource> owns = latest == null ? List.of() : latest.owns();
     Set<ResourceRef> retained = latest == null ? Set.of() : new HashSet<>(latest.retained());
 
+    Map<String, EnsuredNamespace> ensuredBefore = latest == null ? Map.of() : ensuredBy(latest);
     List<PlannedChange> references = new ArrayList<>();
     for (ResourceRef ref : spec.references()) {
-      references.add(planReference(ref, live.get(ref), spec));
+      Optional<EnsuredNamespace> ensured =
+          ref.kind().equals(Kind.NAMESPACE) ? spec.ensured(ref.name()) : Optional.empty();
+      references.add(
+          ensured.isPresent()
+              ? planEnsured(ensured.get(), live.get(ref), ensuredBefore.get(ref.name()))
+              : planReference(ref, live.get(ref), spec));
     }
     List<PlannedChange> applies = new ArrayList<>();
     // Desired resources and recorded owns are both kept in apply order: walk them together
@@ -130,6 +161,11 @@ public final class Planner {
       for (OwnedResource owned : dropped) {
         planRemoval(owned.ref(), live.get(owned.ref()), latest, spec).ifPresent(removals::add);
       }
+      for (EnsuredNamespace before : ensuredBefore.values()) {
+        if (before.deleteWithRelease() && !spec.references().contains(before.ref())) {
+          planDroppedNamespace(before, live.get(before.ref()), spec).ifPresent(removals::add);
+        }
+      }
     }
     removals.sort((a, b) -> ResourceRef.PRUNE_ORDER.compare(a.ref(), b.ref()));
 
@@ -153,11 +189,7 @@ public final class Planner {
    */
   private static PlanFingerprint fingerprint(
       ReleaseSpec spec, @Nullable Release latest, LiveState live) {
-    Set<ResourceRef> refs = new TreeSet<>(spec.references());
-    spec.resources().forEach(r -> refs.add(r.ref()));
-    if (latest != null) {
-      latest.owns().forEach(o -> refs.add(o.ref()));
-    }
+    Set<ResourceRef> refs = observed(spec, latest);
     List<PlanFingerprint.Observed> observed = new ArrayList<>(refs.size());
     refs.forEach(ref -> observed.add(PlanFingerprint.Observed.of(ref, live.get(ref))));
     return new PlanFingerprint(
@@ -172,15 +204,84 @@ public final class Planner {
     if (ref.kind().equals(Kind.NAMESPACE) && spec.options().createNamespace()) {
       return PlannedChange.reference(ref, "missing; created because createNamespace is set", true);
     }
+    if (ref.equals(ResourceRef.namespace(spec.namespace()))) {
+      return PlannedChange.conflict(
+          ref,
+          "the release's namespace '"
+              + ref.name()
+              + "' does not exist, and its record and lease are kept there; create it, or pass"
+              + " createNamespace (the CLI's --create-namespace) to have the cast create it",
+          null,
+          0);
+    }
     String hint =
         ref.kind().equals(Kind.NAMESPACE)
-            ? "; create it or pass createNamespace"
+            ? "; create it, or pass createNamespace (the CLI's --create-namespace)"
             : "; create it first";
     return PlannedChange.conflict(
         ref,
         "referenced " + ref.kind().lowerName() + " '" + ref.name() + "' does not exist" + hint,
         null,
         0);
+  }
+
+  /**
+   * An ensured namespace: created when absent; updated when a label or annotation of the document
+   * is not live with its value, or one the release applied before (revision {@code previous}) and
+   * dropped is still live; otherwise a reference. Never owned: no content hash, no stamp.
+   */
+  private static PlannedChange planEnsured(
+      EnsuredNamespace ensured, Optional<LiveObject> live, @Nullable EnsuredNamespace previous) {
+    ResourceRef ref = ensured.ref();
+    if (live.isEmpty()) {
+      return PlannedChange.ensure(
+          ref, Action.CREATE, "ensured: created with the labels and annotations of the document");
+    }
+    List<String> changes = ensured.changes(live.get().labels(), live.get().annotations(), previous);
+    if (changes.isEmpty()) {
+      return PlannedChange.reference(ref, ENSURED_UNCHANGED, false);
+    }
+    return PlannedChange.ensure(ref, Action.UPDATE, "ensured: " + String.join("; ", changes));
+  }
+
+  /**
+   * A namespace the latest revision ensured with {@link EnsuredNamespace#DELETE_WITH_RELEASE} and
+   * this spec neither ensures nor references: pruned, unless it is the release's own namespace (its
+   * records and lease are there), absent, or another release ensures it too.
+   */
+  private static Optional<PlannedChange> planDroppedNamespace(
+      EnsuredNamespace before, Optional<LiveObject> live, ReleaseSpec spec) {
+    if (live.isEmpty()) {
+      return Optional.empty();
+    }
+    ResourceRef ref = before.ref();
+    String self = spec.qualifiedName();
+    List<String> others = live.get().ensuredBy().stream().filter(r -> !r.equals(self)).toList();
+    if (ref.name().equals(spec.namespace())) {
+      return Optional.of(
+          PlannedChange.reference(
+              ref,
+              "no longer ensured; kept: it is the release's own namespace (its record and lease"
+                  + " are there)",
+              false));
+    }
+    if (!others.isEmpty()) {
+      return Optional.of(
+          PlannedChange.reference(
+              ref,
+              "no longer ensured; kept: release "
+                  + String.join(", ", others)
+                  + (others.size() == 1 ? " ensures" : " ensure")
+                  + " it too",
+              false));
+    }
+    return Optional.of(
+        PlannedChange.removal(
+            ref,
+            Action.PRUNE,
+            "no longer ensured, and its document had "
+                + EnsuredNamespace.DELETE_WITH_RELEASE
+                + ": \"true\": deletes everything in it"));
   }
 
   private static PlannedChange planDesired(

@@ -123,6 +123,21 @@ public interface Orchestrator {
   void createNamespace(String name);
 
   /**
+   * Ensures a namespace a release carries as a document ({@code EnsuredNamespace}): creates it when
+   * missing, and applies its labels and annotations as {@code release}'s own fields, so that labels
+   * and annotations other releases or tools set stay, and those this release applied before and no
+   * longer has are removed unless another manager holds them too. It stays unowned (no stamp). On
+   * Kubernetes one server-side apply under the release's field manager ({@code
+   * EnsuredNamespace.fieldManager}), forced, without preconditions: two releases ensuring one
+   * namespace at once both succeed.
+   *
+   * @param namespace the Namespace to apply: its name, labels and annotations
+   * @param releaseNamespace the home namespace of the release that ensures it
+   * @param releaseName the name of that release
+   */
+  void ensureNamespace(Manifest namespace, String releaseNamespace, String releaseName);
+
+  /**
    * Waits as {@link #awaitReady(List, ReadinessWait)} does, for load balancer addresses too,
    * reporting no progress.
    *

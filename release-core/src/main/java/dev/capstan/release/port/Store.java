@@ -17,6 +17,17 @@ import java.util.Optional;
  */
 public interface Store {
 
+  /**
+   * Whether this store keeps a release's records and its lease in the release's home namespace of
+   * the cluster (a Kubernetes store: Secrets and a Lease), which must then exist before the lease
+   * is taken. The controller then references the home namespace in every plan: a missing one is
+   * refused by the plan, or created first with {@code createNamespace}. The default is {@code
+   * false}: a store outside the cluster (a database) needs no namespace.
+   */
+  default boolean recordsInNamespace() {
+    return false;
+  }
+
   /** The latest revision of a release, if any. */
   Optional<StoredRelease> latestRecord(String namespace, String name);
 

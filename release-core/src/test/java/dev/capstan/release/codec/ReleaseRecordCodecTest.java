@@ -300,14 +300,14 @@ class ReleaseRecordCodecTest {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (GZIPOutputStream gz = new GZIPOutputStream(bytes)) {
       byte[] zeros = new byte[1 << 20];
-      for (int i = 0; i < 65; i++) {
+      for (int i = 0; i <= ReleaseRecordCodec.MAX_DECODED_BYTES >> 20; i++) {
         gz.write(zeros);
       }
     }
 
     assertThatThrownBy(() -> ReleaseRecordCodec.decode(bytes.toByteArray()))
         .isInstanceOf(RecordFormatException.class)
-        .hasMessageContaining("decodes to more than 67108864 bytes");
+        .hasMessageContaining("decodes to more than 134217728 bytes");
   }
 
   private static byte[] gzip(String s) throws Exception {

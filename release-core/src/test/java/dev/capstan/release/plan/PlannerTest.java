@@ -262,8 +262,8 @@ class PlannerTest {
 
     assertThat(lines(plan(spec, null, live())))
         .containsExactly(
-            "conflict Namespace//team-a (referenced namespace 'team-a' does not exist; create it or"
-                + " pass createNamespace)",
+            "conflict Namespace//team-a (referenced namespace 'team-a' does not exist; create it,"
+                + " or pass createNamespace (the CLI's --create-namespace))",
             "create ConfigMap/team-a/x");
     Plan create = plan(spec.withCreateNamespace(true), null, live());
     assertThat(create.applyable()).isTrue();

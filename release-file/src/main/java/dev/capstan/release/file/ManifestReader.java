@@ -39,6 +39,10 @@ final class ManifestReader {
   static final int MAX_FILES = 1000;
 
   private final List<String> problems;
+
+  /** The bytes read so far for this release, held to {@link ReleaseFiles#MAX_RELEASE_BYTES}. */
+  private long total;
+
   private final List<Located> entries = new ArrayList<>();
   private final java.util.Set<Located> syntaxErrors =
       java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
@@ -47,7 +51,13 @@ final class ManifestReader {
   private record Located(String at, @Nullable Object tree) {}
 
   ManifestReader(List<String> problems) {
+    this(problems, 0);
+  }
+
+  /** A reader whose release already read {@code total} bytes (its release file). */
+  ManifestReader(List<String> problems, long total) {
     this.problems = problems;
+    this.total = total;
   }
 
   /** Adds one inline document. */
@@ -81,18 +91,17 @@ final class ManifestReader {
         problems.add(prefix + "(" + label + "): " + e.getMessage());
         continue;
       }
-      List<ManifestYaml.Document> docs = new ArrayList<>();
-      String error = ManifestYaml.loadAll(text, label, docs);
-      for (ManifestYaml.Document doc : docs) {
-        if (doc.tree() != null) {
-          entries.add(new Located(prefix + "(" + label + "#" + doc.index() + ")", doc.tree()));
-        }
-      }
-      if (error != null) {
-        entries.add(new Located(prefix + "(" + label + error.replaceFirst(":", "):"), null));
-        syntaxErrors.add(entries.get(entries.size() - 1));
-      }
+      add(prefix, label, text);
     }
+  }
+
+  /**
+   * Adds every document of a file already read and decoded ({@code ReleaseFiles.read} of a single
+   * manifest file), labelled {@code label#index}; its bytes count against the release's total.
+   */
+  void file(String label, String text, long bytes) {
+    total += bytes;
+    add("", label, text);
   }
 
   /**
@@ -100,24 +109,31 @@ final class ManifestReader {
    * labelled {@code label#index} in problems.
    */
   void text(String label, String text) {
-    try {
-      // depth, aliases and documents bounded before the manifest reader builds a tree
-      StrictDocuments.readYaml(text, ReleaseFiles.MANIFEST_LIMITS);
-    } catch (InvalidDocumentException e) {
-      problems.add("(" + label + "): " + e.getMessage());
-      return;
-    }
-    List<ManifestYaml.Document> docs = new ArrayList<>();
-    String error = ManifestYaml.loadAll(text, label, docs);
-    for (ManifestYaml.Document doc : docs) {
-      if (doc.tree() != null) {
-        entries.add(new Located("(" + label + "#" + doc.index() + ")", doc.tree()));
-      }
-    }
+    add("", label, text);
+  }
+
+  /** Reads the documents of {@code text} one at a time, in one pass within the limits. */
+  private void add(String prefix, String label, String text) {
+    String error =
+        ManifestYaml.loadAll(
+            text,
+            ReleaseFiles.MANIFEST_LIMITS,
+            doc -> {
+              if (doc.tree() != null) {
+                entries.add(
+                    new Located(prefix + "(" + label + "#" + doc.index() + ")", doc.tree()));
+              }
+            });
     if (error != null) {
-      entries.add(new Located("(" + label + error.replaceFirst(":", "):"), null));
-      syntaxErrors.add(entries.get(entries.size() - 1));
+      Located failed = new Located(prefix + "(" + label + error.replaceFirst(":", "):"), null);
+      entries.add(failed);
+      syntaxErrors.add(failed);
     }
+  }
+
+  /** Adds a problem found while gathering the input. */
+  void problem(String problem) {
+    problems.add(problem);
   }
 
   /** Whether no document was added. */
@@ -133,7 +149,7 @@ final class ManifestReader {
    */
   List<Manifest> manifests(String namespace, List<ResourceSpec> typed) {
     Map<String, Kind> defined = new HashMap<>();
-    List<Located> documents = new ArrayList<>();
+    List<@Nullable Located> documents = new ArrayList<>();
     for (Located entry : entries) {
       if (syntaxErrors.contains(entry)) {
         documents.add(entry);
@@ -153,8 +169,9 @@ final class ManifestReader {
         documents.add(entry);
       }
     }
+    entries.clear();
     for (Located doc : documents) {
-      if (doc.tree() instanceof Map<?, ?> tree) {
+      if (doc != null && doc.tree() instanceof Map<?, ?> tree) {
         crdKind(tree, doc.at(), defined);
       }
     }
@@ -165,7 +182,11 @@ final class ManifestReader {
       }
     }
     List<Manifest> out = new ArrayList<>();
-    for (Located doc : documents) {
+    for (int i = 0; i < documents.size(); i++) {
+      Located doc = java.util.Objects.requireNonNull(documents.get(i));
+      // each document's tree is let go once its manifest (a copy) is made: at most one of the
+      // two is held per document
+      documents.set(i, null);
       Manifest manifest = check(doc, namespace, defined);
       if (manifest == null) {
         continue;
@@ -220,7 +241,8 @@ final class ManifestReader {
       return null;
     }
     Kind builtIn = Kind.builtIn(group, kind);
-    if (builtIn != null && builtIn.shared()) {
+    if (builtIn != null && builtIn.shared() && !builtIn.equals(Kind.NAMESPACE)) {
+      // a Namespace is ensured (EnsuredNamespace); the other shared kinds are only referenced
       problems.add(at + ": " + shared(builtIn, name));
       return null;
     }
@@ -238,19 +260,17 @@ final class ManifestReader {
   }
 
   private static String shared(Kind kind, String name) {
-    String ref = ResourceRef.of(kind, "", name).key();
-    String what = kind.kind() + " " + Escapes.quote(name);
-    if (kind.equals(Kind.NAMESPACE)) {
-      return what
-          + " is shared between releases and never owned by one: list "
-          + ref
-          + " under spec.references, and pass --create-namespace (ReleaseOptions.withCreateNamespace)"
-          + " to create it when missing";
-    }
-    return what
-        + " is shared between releases and never owned by one: list "
-        + ref
-        + " under spec.references";
+    return kind.kind()
+        + " "
+        + Escapes.quote(name)
+        + " is shared between releases and never owned by one: remove this document and create"
+        + " the "
+        + kind.kind()
+        + " outside the release (kubectl apply -f); the release then refers to it (its volume"
+        + " claims' storageClassName, or "
+        + ResourceRef.of(kind, "", name).key()
+        + " under spec.references in a release file), and a cast refuses it while it is"
+        + " missing";
   }
 
   private @Nullable String requiredString(@Nullable Object value, String at, String field) {
@@ -384,16 +404,35 @@ final class ManifestReader {
     return relative.toString().replace('\\', '/');
   }
 
-  private static String read(Path file) {
-    byte[] bytes;
+  /**
+   * The text of one manifest file: at most {@link ReleaseFiles#MAX_BYTES}, and within what is left
+   * of the release's {@link ReleaseFiles#MAX_RELEASE_BYTES}, both checked before it is read.
+   */
+  private String read(Path file) {
     try {
-      bytes = BoundedInput.read(file, file.getFileName().toString(), ReleaseFiles.MAX_BYTES);
-      // depth, aliases and documents bounded before the manifest reader builds a tree
-      StrictDocuments.readYaml(bytes, ReleaseFiles.MANIFEST_LIMITS);
+      long size = Files.size(file);
+      if (total + size > ReleaseFiles.MAX_RELEASE_BYTES) {
+        throw new IllegalArgumentException(
+            "the release's files would total "
+                + (total + size)
+                + " bytes with this one ("
+                + size
+                + " bytes); the limit is "
+                + ReleaseFiles.MAX_RELEASE_BYTES
+                + " bytes ("
+                + dev.capstan.common.InputLimits.human(ReleaseFiles.MAX_RELEASE_BYTES)
+                + ") per release");
+      }
+      byte[] bytes = BoundedInput.read(file, file.getFileName().toString(), ReleaseFiles.MAX_BYTES);
+      total += bytes.length;
+      return StrictDocuments.decode(bytes);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          "cannot read " + Escapes.quote(file.getFileName()) + ": " + e.getClass().getSimpleName(),
+          e);
     } catch (InvalidDocumentException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
-    return text(bytes);
   }
 
   /** UTF-8 text, strictly decoded. */

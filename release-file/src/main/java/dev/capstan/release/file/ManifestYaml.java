@@ -1,5 +1,8 @@
 package dev.capstan.release.file;
 
+import dev.capstan.common.InputLimits;
+import dev.capstan.common.InvalidDocumentException;
+import dev.capstan.common.StrictDocuments;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -9,12 +12,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.snakeyaml.engine.v2.api.ConstructNode;
-import org.snakeyaml.engine.v2.api.Load;
-import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.exceptions.ConstructorException;
-import org.snakeyaml.engine.v2.exceptions.Mark;
-import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
-import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.nodes.ScalarNode;
 import org.snakeyaml.engine.v2.nodes.Tag;
@@ -25,7 +23,9 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  * Reads Kubernetes manifests from YAML 1.2 (or JSON) text, keeping every scalar as written: the
  * core schema decides the type (quoted scalars are strings, {@code true} a boolean, {@code 80} an
  * integer), and a decimal such as {@code 1.10} stays the {@link BigDecimal} 1.10 rather than the
- * double 1.1. Nothing is coerced afterwards.
+ * double 1.1. Nothing is coerced afterwards. Documents are read one at a time in one pass, within
+ * the limits given ({@link StrictDocuments#readYaml(String, InputLimits,
+ * org.snakeyaml.engine.v2.schema.Schema, StrictDocuments.DocumentConsumer)}).
  */
 final class ManifestYaml {
   private ManifestYaml() {}
@@ -33,15 +33,24 @@ final class ManifestYaml {
   /** One document of a stream: its tree, or {@code null} for an empty document. */
   record Document(int index, @Nullable Object tree) {}
 
+  /** The schema manifests are read with. */
+  private static final ExactSchema SCHEMA = new ExactSchema();
+
+  /** Receives the documents of a stream one at a time. */
+  @FunctionalInterface
+  interface Documents {
+    void accept(Document document);
+  }
+
   /**
    * Every document of {@code text}, empty ones included (as {@code null} trees).
    *
-   * @throws IllegalArgumentException describing the first syntax problem by line and column, never
-   *     quoting the text around it (it may be a Secret's value)
+   * @throws IllegalArgumentException describing the first problem by line and column, never quoting
+   *     the text around it (it may be a Secret's value)
    */
-  static List<Document> loadAll(String text, String label) {
+  static List<Document> loadAll(String text, InputLimits limits) {
     List<Document> docs = new ArrayList<>();
-    String error = loadAll(text, label, docs);
+    String error = loadAll(text, limits, docs::add);
     if (error != null) {
       throw new IllegalArgumentException(error);
     }
@@ -49,36 +58,26 @@ final class ManifestYaml {
   }
 
   /**
-   * Adds the documents of {@code text} to {@code docs} up to the first syntax problem, and returns
-   * that problem ({@code #index: not valid YAML at line L, column C: ...}), or {@code null}.
+   * Hands each document of {@code text} to {@code out} as soon as it is read, in one pass within
+   * {@code limits}, up to the first problem, and returns that problem ({@code #index: not valid
+   * YAML at line L, column C: ...}, {@code #index: nesting is deeper than ...}), or {@code null}.
    */
-  static @Nullable String loadAll(String text, String label, List<Document> docs) {
+  static @Nullable String loadAll(String text, InputLimits limits, Documents out) {
+    int[] read = {0};
     try {
-      for (Object tree : new Load(settings(label)).loadAllFromString(text)) {
-        docs.add(new Document(docs.size(), tree));
-      }
-    } catch (MarkedYamlEngineException e) {
-      Optional<Mark> mark = e.getProblemMark().or(e::getContextMark);
-      String where =
-          mark.map(m -> " at line " + (m.getLine() + 1) + ", column " + (m.getColumn() + 1))
-              .orElse("");
-      String problem = e.getProblem() == null ? "syntax error" : e.getProblem();
-      return "#" + docs.size() + ": not valid YAML" + where + ": " + oneLine(problem);
-    } catch (YamlEngineException e) {
-      return "#" + docs.size() + ": not valid YAML: " + oneLine(String.valueOf(e.getMessage()));
+      StrictDocuments.readYaml(
+          text,
+          limits,
+          SCHEMA,
+          (index, tree) -> {
+            out.accept(new Document(index, tree));
+            read[0] = index + 1;
+            return true;
+          });
+    } catch (InvalidDocumentException e) {
+      return "#" + read[0] + ": " + oneLine(String.valueOf(e.getMessage()));
     }
     return null;
-  }
-
-  private static LoadSettings settings(String label) {
-    return LoadSettings.builder()
-        .setLabel(label)
-        .setSchema(new ExactSchema())
-        .setAllowDuplicateKeys(false)
-        .setMaxAliasesForCollections(20)
-        .setAllowRecursiveKeys(false)
-        .setCodePointLimit(ReleaseFiles.MAX_BYTES)
-        .build();
   }
 
   private static String oneLine(String s) {

@@ -68,8 +68,22 @@ public final class ReleaseFiles {
   /** The {@code kind} of release files. */
   public static final String KIND = "Release";
 
-  /** The largest release file accepted: 4 MiB. */
-  public static final int MAX_BYTES = 4 << 20;
+  /**
+   * The largest file read, release file or manifests: 32 MiB, eight times the largest published
+   * install bundles (a CRD bundle of 4.3 MiB whose largest CRD is 833 KB); each object in it is
+   * still held to the API server's own limits ({@code ApiServerLimits}) before any write.
+   */
+  public static final int MAX_BYTES = 32 << 20;
+
+  /**
+   * The most bytes one release reads, its release file and every manifest file together: 64 MiB. A
+   * release is kept whole in its record (for rollback), which must stay within the record codec's
+   * bound when decoded.
+   */
+  public static final long MAX_RELEASE_BYTES = 64L << 20;
+
+  /** The most documents one manifest file may hold: 10,000. */
+  public static final int MAX_DOCUMENTS = 10_000;
 
   /**
    * The bounds a release file is read within: {@link #MAX_BYTES}, 100 levels of nesting, 20
@@ -77,8 +91,8 @@ public final class ReleaseFiles {
    */
   public static final InputLimits LIMITS = InputLimits.oneDocument().withMaxBytes(MAX_BYTES);
 
-  /** The limits of a file of plain manifests: as {@link #LIMITS}, with up to 1000 documents. */
-  static final InputLimits MANIFEST_LIMITS = LIMITS.withMaxDocuments(1000);
+  /** The limits of a file of plain manifests: as {@link #LIMITS}, with {@link #MAX_DOCUMENTS}. */
+  static final InputLimits MANIFEST_LIMITS = LIMITS.withMaxDocuments(MAX_DOCUMENTS);
 
   private static final ObjectMapper MAPPER = mapper();
 
@@ -122,6 +136,18 @@ public final class ReleaseFiles {
     if (tree == null) {
       throw new InvalidReleaseFileException(source, problems);
     }
+    return parse(tree, bytes, source, baseDirectory, overrides, env, problems);
+  }
+
+  /** {@link #parse(byte[], String, Path, Overrides, Function)} of a file already read as a tree. */
+  private static ReleaseFile parse(
+      Object tree,
+      byte[] bytes,
+      String source,
+      @Nullable Path baseDirectory,
+      Overrides overrides,
+      Function<String, @Nullable String> env,
+      List<String> problems) {
     Document doc = convert(tree, Document.class, "", problems);
     if (doc == null) {
       throw new InvalidReleaseFileException(source, problems);
@@ -186,9 +212,7 @@ public final class ReleaseFiles {
     }
 
     List<Manifest> manifests =
-        spec.manifests() == null
-            ? List.of()
-            : manifests(bytes, source, baseDirectory, ns, specs, problems);
+        spec.manifests() == null ? List.of() : manifests(bytes, baseDirectory, ns, specs, problems);
 
     Payloads payloads = Payloads.empty();
     if (problems.isEmpty()) {
@@ -248,23 +272,35 @@ public final class ReleaseFiles {
   public static ReleaseFile read(
       Path path, String source, Overrides overrides, Function<String, @Nullable String> env) {
     if (Files.exists(path) && !Files.isDirectory(path)) {
-      byte[] bytes;
+      byte @Nullable [] bytes;
+      String text;
       try {
         // refuses devices, pipes and sockets, and stops reading past the limit
         bytes = BoundedInput.read(path, source, MAX_BYTES);
+        text = StrictDocuments.decode(bytes);
       } catch (InvalidDocumentException e) {
         throw new InvalidReleaseFileException(source, List.of(e.getMessage()));
       }
+      Object release;
       try {
-        // depth, aliases and documents bounded before any other reader builds a tree
-        StrictDocuments.readYaml(bytes, MANIFEST_LIMITS);
+        release = releaseFile(text);
       } catch (InvalidDocumentException e) {
         throw new InvalidReleaseFileException(source, List.of(e.getMessage()));
       }
-      if (isReleaseFile(bytes)) {
-        Path parent = path.toAbsolutePath().getParent();
-        return parse(bytes, source, parent == null ? Path.of("") : parent, overrides, env);
+      Path parent = path.toAbsolutePath().getParent();
+      Path base = parent == null ? Path.of("") : parent;
+      if (release == RELEASE_FILE_UNREADABLE) {
+        return parse(bytes, source, base, overrides, env);
       }
+      if (release != null) {
+        return parse(release, bytes, source, base, overrides, env, new ArrayList<>());
+      }
+      // plain manifests: read from the text at hand, not from the file again (and the bytes
+      // let go of: only the text is kept while the documents are read)
+      String label = String.valueOf(path.getFileName());
+      long size = bytes.length;
+      bytes = null;
+      return manifests(source, overrides, reader -> reader.file(label, text, size));
     }
     return manifests(path, source, overrides);
   }
@@ -282,6 +318,29 @@ public final class ReleaseFiles {
    *     the field
    */
   public static ReleaseFile manifests(Path path, String source, Overrides overrides) {
+    return manifests(
+        source,
+        overrides,
+        reader -> {
+          if (Files.isDirectory(path)) {
+            reader.path("", path, ".");
+          } else {
+            Path base = path.toAbsolutePath().getParent();
+            while (base != null && ManifestReader.isGlob(base.toString())) {
+              base = base.getParent();
+            }
+            if (base == null) {
+              reader.problem("no such file or directory: " + Escapes.quote(source));
+            } else {
+              reader.path("", base, base.relativize(path.toAbsolutePath()).toString());
+            }
+          }
+        });
+  }
+
+  /** A release of the plain manifests {@code read} gives the reader. */
+  private static ReleaseFile manifests(
+      String source, Overrides overrides, java.util.function.Consumer<ManifestReader> read) {
     List<String> problems = new ArrayList<>();
     String name = overrides.name() == null ? "" : overrides.name();
     String namespace =
@@ -295,19 +354,7 @@ public final class ReleaseFiles {
               + ")");
     }
     ManifestReader reader = new ManifestReader(problems);
-    if (Files.isDirectory(path)) {
-      reader.path("", path, ".");
-    } else {
-      Path base = path.toAbsolutePath().getParent();
-      while (base != null && ManifestReader.isGlob(base.toString())) {
-        base = base.getParent();
-      }
-      if (base == null) {
-        problems.add("no such file or directory: " + Escapes.quote(source));
-      } else {
-        reader.path("", base, base.relativize(path.toAbsolutePath()).toString());
-      }
-    }
+    read.accept(reader);
     List<Manifest> manifests = reader.manifests(namespace, List.of());
     if (problems.isEmpty() && manifests.isEmpty()) {
       problems.add("holds no Kubernetes object");
@@ -366,28 +413,50 @@ public final class ReleaseFiles {
     return new ReleaseFile(name, namespace, null, null, payloads, List.of());
   }
 
-  private static boolean isReleaseFile(byte[] bytes) {
-    String text;
+  /**
+   * The tree of {@code text} when it is a release file: one document with {@code apiVersion:
+   * capstan.dev/v1}; {@link #RELEASE_FILE_UNREADABLE} when it names that apiVersion but cannot be
+   * read (its problems are then reported as a release file's); {@code null} for plain manifests. A
+   * file whose first document is not a release file is read no further here.
+   *
+   * @throws InvalidDocumentException when the first document cannot be read at all, and the file is
+   *     no release file: refused as a whole, in one line
+   */
+  private static @Nullable Object releaseFile(String text) {
+    Object[] first = {null};
+    int[] documents = {0};
     try {
-      text = ManifestReader.text(bytes);
-    } catch (IllegalArgumentException e) {
-      return false;
+      StrictDocuments.readYaml(
+          text,
+          MANIFEST_LIMITS,
+          (index, tree) -> {
+            if (tree == null) {
+              return true;
+            }
+            documents[0]++;
+            if (first[0] == null) {
+              first[0] = tree;
+            }
+            return isRelease(first[0]);
+          });
+    } catch (InvalidDocumentException e) {
+      if (first[0] == null && !text.contains(API_VERSION)) {
+        throw e; // the first document cannot be read: the file is refused as a whole
+      }
+      return isRelease(first[0]) || first[0] == null ? RELEASE_FILE_UNREADABLE : null;
     }
-    try {
-      List<Object> trees = new ArrayList<>();
-      ManifestYaml.loadAll(text, "").forEach(d -> trees.add(d.tree()));
-      trees.removeIf(t -> t == null);
-      return trees.size() == 1
-          && trees.get(0) instanceof Map<?, ?> doc
-          && API_VERSION.equals(doc.get("apiVersion"));
-    } catch (IllegalArgumentException e) {
-      return text.contains(API_VERSION);
-    }
+    return documents[0] == 1 && isRelease(first[0]) ? first[0] : null;
   }
+
+  private static boolean isRelease(@Nullable Object tree) {
+    return tree instanceof Map<?, ?> doc && API_VERSION.equals(doc.get("apiVersion"));
+  }
+
+  /** Marks a file taken as a release file whose documents cannot be read. */
+  private static final Object RELEASE_FILE_UNREADABLE = new Object();
 
   private static List<Manifest> manifests(
       byte[] bytes,
-      String source,
       @Nullable Path baseDirectory,
       String namespace,
       List<ResourceSpec> typed,
@@ -395,10 +464,10 @@ public final class ReleaseFiles {
     List<ManifestYaml.Document> docs;
     try {
       docs =
-          ManifestYaml.loadAll(ManifestReader.text(bytes), source).stream()
+          ManifestYaml.loadAll(StrictDocuments.decode(bytes), LIMITS).stream()
               .filter(d -> d.tree() != null)
               .toList();
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | InvalidDocumentException e) {
       problems.add(String.valueOf(e.getMessage()).replaceFirst("^#0: ", "spec.manifests: "));
       return List.of();
     }
@@ -407,7 +476,7 @@ public final class ReleaseFiles {
         || !(spec.get("manifests") instanceof List<?> entries)) {
       return List.of();
     }
-    ManifestReader reader = new ManifestReader(problems);
+    ManifestReader reader = new ManifestReader(problems, bytes.length);
     for (int i = 0; i < entries.size(); i++) {
       String at = "spec.manifests[" + i + "]";
       Object entry = entries.get(i);

@@ -234,9 +234,10 @@ class ManifestFilesTest {
         - just
         - a list
         ---
-        apiVersion: v1
-        kind: Namespace
-        metadata: {name: shop}
+        apiVersion: storage.k8s.io/v1
+        kind: StorageClass
+        metadata: {name: fast}
+        provisioner: example.com/fast
         ---
         apiVersion: apps/v1
         kind: Deployment
@@ -276,9 +277,6 @@ class ManifestFilesTest {
     assertThat(e.source()).isEqualTo(release.toString());
     assertThat(e.problems())
         .containsExactly(
-            // a file that is no valid YAML is refused when read, before its documents are looked at
-            "spec.manifests[0] (k8s/b.yaml): not valid YAML at line 4, column 1: expected ',' or"
-                + " ']', but got <stream end>",
             "spec.manifests[1].path: matches no file: 'missing/*.yaml'",
             "spec.manifests[2].path: no such file or directory: 'nowhere.yaml'",
             "spec.manifests[5]: a path entry must hold only path, a string (a file, directory or"
@@ -286,10 +284,11 @@ class ManifestFilesTest {
             "spec.manifests[0] (k8s/a.yaml#1): metadata.name must be a non-empty string: missing",
             "spec.manifests[0] (k8s/a.yaml#2): a manifest must be a mapping with apiVersion, kind"
                 + " and metadata: a list",
-            "spec.manifests[0] (k8s/a.yaml#3): Namespace 'shop' is shared between releases and"
-                + " never owned by one: list Namespace//shop under spec.references, and pass"
-                + " --create-namespace (ReleaseOptions.withCreateNamespace) to create it when"
-                + " missing",
+            "spec.manifests[0] (k8s/a.yaml#3): StorageClass 'fast' is shared between releases and"
+                + " never owned by one: remove this document and create the StorageClass outside"
+                + " the release (kubectl apply -f); the release then refers to it (its volume"
+                + " claims' storageClassName, or storage.k8s.io/StorageClass//fast under"
+                + " spec.references in a release file), and a cast refuses it while it is missing",
             "spec.manifests[0] (k8s/a.yaml#4): manifest apps/Deployment: apps/Deployment name"
                 + " must be a DNS-1123 subdomain (lower-case alphanumerics, '-' and '.', starting and"
                 + " ending with an alphanumeric, at most 253 characters): 'Web_1'",
@@ -298,6 +297,10 @@ class ManifestFilesTest {
                 + " spec.services (web))",
             "spec.manifests[0] (k8s/a.yaml#7): ConfigMap/shop/waved: annotation capstan.dev/wave"
                 + " must be an integer from -100 to 100: 'soon'",
+            // a document that is no valid YAML is reported where it is, with the documents
+            // before it in its file read and checked
+            "spec.manifests[0] (k8s/b.yaml#0): not valid YAML at line 4, column 1: expected ',' or"
+                + " ']', but got <stream end>",
             "spec.manifests[3]: a manifest must be a mapping with apiVersion, kind and metadata:"
                 + " '42'",
             "spec.manifests[4]: ConfigMap/shop/ok is given twice (also at spec.manifests[0]"
@@ -330,8 +333,8 @@ class ManifestFilesTest {
     assertThat(e.getMessage()).doesNotContain("hunter2", "aHVudGVy");
     assertThat(e.problems())
         .containsExactly(
-            "(dup.yaml): not valid YAML at line 4, column 32: found duplicate key password",
-            "(secret.yaml): not valid YAML at line 6, column 1: found unexpected end of"
+            "(dup.yaml#0): not valid YAML at line 4, column 32: found duplicate key password",
+            "(secret.yaml#0): not valid YAML at line 6, column 1: found unexpected end of"
                 + " stream");
   }
 
@@ -381,7 +384,7 @@ class ManifestFilesTest {
             () -> ReleaseFiles.read(big, "big.yaml", Overrides.none(), ManifestFilesTest::noEnv));
 
     assertThat(e.getMessage())
-        .isEqualTo("big.yaml: 'big.yaml' is 4194314 bytes; the limit is 4194304 bytes (4 MiB)");
+        .isEqualTo("big.yaml: 'big.yaml' is 33554442 bytes; the limit is 33554432 bytes (32 MiB)");
   }
 
   @Test

@@ -196,6 +196,6 @@ class ReleaseFilesTest {
     byte[] big = new byte[ReleaseFiles.MAX_BYTES + 1];
 
     assertThatThrownBy(() -> ReleaseFiles.parse(big, "big.yaml", Overrides.none(), n -> null))
-        .hasMessage("big.yaml: document is 4194305 bytes; the limit is 4194304 bytes (4 MiB)");
+        .hasMessage("big.yaml: document is 33554433 bytes; the limit is 33554432 bytes (32 MiB)");
   }
 }

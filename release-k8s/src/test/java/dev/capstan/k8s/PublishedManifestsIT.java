@@ -1,0 +1,313 @@
+package dev.capstan.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.capstan.k8s.testing.ControlPlane;
+import dev.capstan.k8s.testing.ControlPlaneTest;
+import dev.capstan.k8s.testing.InstallBundles;
+import dev.capstan.k8s.testing.TestNamespace;
+import dev.capstan.release.CastResult;
+import dev.capstan.release.ReleaseConflictException;
+import dev.capstan.release.ReleaseController;
+import dev.capstan.release.UninstallOptions;
+import dev.capstan.release.UninstallResult;
+import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.ReleaseOptions;
+import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.plan.Plan;
+import dev.capstan.release.plan.PlannedChange;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.models.V1ManagedFieldsEntry;
+import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+
+/**
+ * Install manifests as projects publish them, on the real control plane: a Namespace document is
+ * ensured (created, labelled by each release under a field manager of its own, never deleted unless
+ * asked), a node agent with a privileged host-network DaemonSet and RBAC in two namespaces becomes
+ * healthy, a bundle of CRDs near 1 MB each (over 4 MiB in all) casts and re-casts without a write,
+ * and the release's own namespace is created with createNamespace though no object lands in it.
+ */
+@ControlPlaneTest
+class PublishedManifestsIT {
+  private static final Duration PATIENT = Duration.ofMinutes(3);
+
+  /** The objects of YAML documents, {@code kind: List} items one by one. */
+  private static List<Map<String, Object>> documents(String yaml) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (Object doc : new Load(LoadSettings.builder().build()).loadAllFromString(yaml)) {
+      if (doc instanceof Map<?, ?> map && "List".equals(map.get("kind"))) {
+        for (Object item : (List<?>) Objects.requireNonNull(map.get("items"))) {
+          out.add(tree((Map<?, ?>) item));
+        }
+      } else if (doc instanceof Map<?, ?> map) {
+        out.add(tree(map));
+      }
+    }
+    return out;
+  }
+
+  private static Map<String, Object> tree(Map<?, ?> map) {
+    Map<String, Object> object = new LinkedHashMap<>();
+    map.forEach((k, v) -> object.put(String.valueOf(k), v));
+    return object;
+  }
+
+  private static Payloads payloads(String... yaml) {
+    Payloads.Builder b = Payloads.builder();
+    for (String y : yaml) {
+      documents(y).forEach(b::manifest);
+    }
+    return b.build();
+  }
+
+  private static ReleaseSpec spec(String home, String name, Payloads payloads) {
+    return ReleaseSpec.of(home, name, payloads)
+        .withOptions(ReleaseOptions.defaults().withTimeout(PATIENT));
+  }
+
+  private static String namespaceDoc(String name, String labels) {
+    return "{apiVersion: v1, kind: Namespace, metadata: {name: "
+        + name
+        + ", labels: {"
+        + labels
+        + "}}}";
+  }
+
+  private static String configMap(String ns, String name) {
+    return "{apiVersion: v1, kind: ConfigMap, metadata: {name: "
+        + name
+        + ", namespace: "
+        + ns
+        + "}, data: {k: v}}";
+  }
+
+  private static List<String> lines(Plan plan) {
+    return plan.changes().stream().map(PublishedManifestsIT::line).toList();
+  }
+
+  private static String line(PlannedChange c) {
+    return c.action().id()
+        + " "
+        + c.ref().key()
+        + (c.reason() == null ? "" : " (" + c.reason() + ")");
+  }
+
+  private static Map<String, String> labels(Cluster cluster, String name) throws ApiException {
+    Map<String, String> labels =
+        new TreeMap<>(
+            Objects.requireNonNull(
+                cluster.core.readNamespace(name).execute().getMetadata().getLabels()));
+    labels.remove("kubernetes.io/metadata.name");
+    return labels;
+  }
+
+  private static List<String> managers(Cluster cluster, String name) throws ApiException {
+    // typed models drop managedFields: read the namespace raw
+    List<V1ManagedFieldsEntry> entries =
+        new DynamicKubernetesApi("", "v1", "namespaces", cluster.plane.client())
+            .get(name)
+            .throwsApiException()
+            .getObject()
+            .getMetadata()
+            .getManagedFields();
+    return Objects.requireNonNull(entries).stream()
+        .map(V1ManagedFieldsEntry::getManager)
+        .filter(m -> m != null && m.startsWith("capstan"))
+        .sorted()
+        .toList();
+  }
+
+  private static boolean gone(Cluster cluster, String name) throws ApiException {
+    try {
+      V1Namespace ns = cluster.core.readNamespace(name).execute();
+      return ns.getMetadata().getDeletionTimestamp() != null;
+    } catch (ApiException e) {
+      if (e.getCode() == 404) {
+        return true;
+      }
+      throw e;
+    }
+  }
+
+  @Test
+  void twoReleasesEnsureOneNamespaceEachWithItsOwnLabelsAndNeitherDeletesIt(
+      ControlPlane plane, TestNamespace tns) throws ApiException {
+    Cluster cluster = new Cluster(plane);
+    String home = tns.name();
+    String shared = home + "-shared";
+    ReleaseController controller = cluster.controller().build();
+    Payloads a =
+        payloads(
+            namespaceDoc(shared, "pod-security.kubernetes.io/enforce: privileged, team-a: 'yes'"),
+            configMap(shared, "a"));
+    Payloads b =
+        payloads(
+            namespaceDoc(shared, "pod-security.kubernetes.io/enforce: privileged, team-b: 'yes'"),
+            configMap(shared, "b"));
+
+    CastResult first = controller.cast(spec(home, "a", a), a);
+    CastResult second = controller.cast(spec(home, "b", b), b);
+
+    assertThat(lines(first.plan()))
+        .containsExactly(
+            "reference Namespace//" + home,
+            "create Namespace//"
+                + shared
+                + " (ensured: created with the labels and annotations of the document)",
+            "create ConfigMap/" + shared + "/a");
+    assertThat(lines(second.plan()))
+        .contains("update Namespace//" + shared + " (ensured: labels to apply: team-b=yes)");
+    assertThat(labels(cluster, shared))
+        .containsExactly(
+            Map.entry("pod-security.kubernetes.io/enforce", "privileged"),
+            Map.entry("team-a", "yes"),
+            Map.entry("team-b", "yes"));
+    assertThat(managers(cluster, shared))
+        .containsExactly("capstan/" + home + "/a", "capstan/" + home + "/b");
+    assertThat(first.release().owns())
+        .extracting(o -> o.ref().kind())
+        .containsOnly(Kind.CONFIG_MAP);
+
+    // neither release's labels are a change for the other: identical re-casts write no object
+    cluster.requests().reset();
+    assertThat(controller.cast(spec(home, "a", a), a).plan().changesNothing()).isTrue();
+    assertThat(controller.cast(spec(home, "b", b), b).plan().changesNothing()).isTrue();
+    assertThat(ReleaseLifecycleIT.objectWrites(cluster)).isEmpty();
+
+    // a drops its own label and the shared one: its label goes, the one b holds too stays
+    Payloads aLess = payloads(namespaceDoc(shared, ""), configMap(shared, "a"));
+    controller.cast(spec(home, "a", aLess), aLess);
+    assertThat(labels(cluster, shared))
+        .containsExactly(
+            Map.entry("pod-security.kubernetes.io/enforce", "privileged"),
+            Map.entry("team-b", "yes"));
+    assertThat(controller.plan(spec(home, "a", aLess), aLess).changesNothing()).isTrue();
+
+    UninstallResult ua =
+        controller.uninstall(home, "a", UninstallOptions.defaults().withDeleteNamespaces(true));
+    assertThat(ua.notes())
+        .containsExactly("Namespace//" + shared + ": kept: release " + home + "/b ensures it too");
+    assertThat(gone(cluster, shared)).isFalse();
+    assertThat(labels(cluster, shared)).containsEntry("team-b", "yes");
+
+    UninstallResult ub =
+        controller.uninstall(home, "b", UninstallOptions.defaults().withDeleteNamespaces(true));
+    assertThat(ub.deleted())
+        .containsExactly(
+            ResourceRef.of(Kind.CONFIG_MAP, shared, "b"), ResourceRef.namespace(shared));
+    assertThat(gone(cluster, shared)).isTrue();
+  }
+
+  @Test
+  void aNodeAgentAndABundleOfLargeCrdsCastHealthyRecastWithoutAWriteAndUninstallKeepingCrds(
+      ControlPlane plane, TestNamespace tns) throws ApiException {
+    Cluster cluster = new Cluster(plane);
+    String agent = tns.name() + "-agent";
+    String group = tns.name() + ".bundle.example.com";
+    String bundle = InstallBundles.crdBundle(group, 1_000_000, (4 << 20) + 300_000);
+    assertThat(bundle.length()).isGreaterThan(4 << 20);
+    Payloads payloads =
+        payloads(InstallBundles.nodeAgent(agent, "registry.example/agent:1.0"), bundle);
+    ReleaseController controller = cluster.controller().build();
+    ReleaseSpec spec = spec(agent, "agent", payloads);
+    int crds = InstallBundles.crdCount(group, 1_000_000, (4 << 20) + 300_000);
+
+    try {
+      CastResult cast = controller.cast(spec, payloads);
+
+      assertThat(lines(cast.plan()))
+          .contains(
+              "create Namespace//"
+                  + agent
+                  + " (ensured: created with the labels and annotations of the document)",
+              "reference Namespace//kube-system");
+      assertThat(labels(cluster, agent))
+          .containsEntry("pod-security.kubernetes.io/enforce", "privileged");
+      assertThat(cast.release().owns()).hasSize(crds + 6);
+      assertThat(cast.release().references())
+          .containsExactlyInAnyOrder(
+              ResourceRef.namespace(agent), ResourceRef.namespace("kube-system"));
+
+      cluster.requests().reset();
+      CastResult again = controller.cast(spec, payloads);
+      assertThat(again.plan().changesNothing()).isTrue();
+      assertThat(ReleaseLifecycleIT.objectWrites(cluster)).isEmpty();
+
+      UninstallResult u = controller.uninstall(agent, "agent", UninstallOptions.defaults());
+      assertThat(u.retained()).hasSize(crds).allMatch(r -> r.kind().isCrd());
+      assertThat(u.deleted()).hasSize(6);
+      assertThat(u.notes())
+          .containsExactly(
+              "Namespace//"
+                  + agent
+                  + ": kept: the release ensures it, and namespaces are shared (deleteNamespaces,"
+                  + " the CLI's --delete-namespaces, deletes it with everything in it)");
+      assertThat(gone(cluster, agent)).isFalse();
+      DynamicKubernetesApi api =
+          new DynamicKubernetesApi(
+              "apiextensions.k8s.io", "v1", "customresourcedefinitions", plane.client());
+      assertThat(api.get("kind0s." + group).isSuccess()).isTrue();
+    } finally {
+      DynamicKubernetesApi api =
+          new DynamicKubernetesApi(
+              "apiextensions.k8s.io", "v1", "customresourcedefinitions", plane.client());
+      for (int i = 0; i < crds; i++) {
+        api.delete("kind" + i + "s." + group);
+      }
+      cluster.core.deleteNamespace(agent).execute();
+    }
+  }
+
+  @Test
+  void createNamespaceCreatesTheReleasesOwnNamespaceThoughNoObjectLandsInIt(
+      ControlPlane plane, TestNamespace tns) throws ApiException {
+    Cluster cluster = new Cluster(plane);
+    String home = tns.name() + "-home";
+    Payloads payloads = payloads(configMap(tns.name(), "settings"));
+    ReleaseController controller = cluster.controller().build();
+
+    cluster.requests().reset();
+    ReleaseConflictException refused =
+        catchThrowableOfType(
+            ReleaseConflictException.class,
+            () -> controller.cast(spec(home, "app", payloads), payloads));
+    assertThat(refused.plan().conflicts())
+        .extracting(PublishedManifestsIT::line)
+        .containsExactly(
+            "conflict Namespace//"
+                + home
+                + " (the release's namespace '"
+                + home
+                + "' does not exist, and its record and lease are kept there; create it, or pass"
+                + " createNamespace (the CLI's --create-namespace) to have the cast create it)");
+    assertThat(ReleaseLifecycleIT.objectWrites(cluster)).isEmpty();
+
+    try {
+      CastResult cast =
+          controller.cast(spec(home, "app", payloads).withCreateNamespace(true), payloads);
+      assertThat(lines(cast.plan()))
+          .containsExactly(
+              "reference Namespace//" + tns.name(),
+              "reference Namespace//" + home + " (missing; created because createNamespace is set)",
+              "create ConfigMap/" + tns.name() + "/settings");
+      assertThat(cluster.store.latestRecord(home, "app")).isPresent();
+      assertThat(gone(cluster, home)).isFalse();
+    } finally {
+      cluster.core.deleteNamespace(home).execute();
+    }
+  }
+}
