@@ -276,6 +276,11 @@ class HealthCastTest {
     }
 
     @Override
+    public void ensureNamespace(Manifest namespace, String releaseNamespace, String releaseName) {
+      to.ensureNamespace(namespace, releaseNamespace, releaseName);
+    }
+
+    @Override
     public Readiness awaitReady(List<ResourceRef> objects, ReadinessWait wait) {
       return to.awaitReady(objects, wait);
     }
