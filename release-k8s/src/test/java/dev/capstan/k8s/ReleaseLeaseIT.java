@@ -104,8 +104,7 @@ class ReleaseLeaseIT {
     // The renewal is a background request (counted apart, since how many an operation makes
     // depends on how long it runs): a GET and an UPDATE.
     assertThat(cluster.requests().log())
-        .containsExactly(
-            "CREATE leases " + ns, "DELETE leases " + ns + "/capstan.release.v1.app");
+        .containsExactly("CREATE leases " + ns, "DELETE leases " + ns + "/capstan.release.v1.app");
     assertThat(cluster.requests().backgroundCounts())
         .containsExactly(entry("GET leases", 1L), entry("UPDATE leases", 1L));
 

@@ -57,7 +57,8 @@ public record ReleaseOptions(
       Duration timeout,
       boolean allowCrdDeletion,
       boolean recordSecretValues) {
-    this(adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues, true, false);
+    this(
+        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues, true, false);
   }
 
   /** Options that record Secrets' values. */
