@@ -220,6 +220,10 @@ class ReleaseMetricsTest {
       cluster.faults().failOn(Operation.APPLY, "Secret/default/creds");
       assertThatThrownBy(() -> cast(releases, "app", changed))
           .isInstanceOf(CastFailedException.class);
+      cluster.faults().clear();
+      releases.plan(ReleaseSpec.of(NS, "app", changed), changed);
+      releases.planRollback(NS, "app", 1);
+      releases.rollback(NS, "app", 1);
       releases.uninstall(NS, "app", UninstallOptions.defaults());
       logs.lines().forEach(l -> seen.add(l.text()));
     }
@@ -233,5 +237,7 @@ class ReleaseMetricsTest {
     String base64 = Base64.getEncoder().encodeToString(marker.getBytes(StandardCharsets.UTF_8));
     assertThat(String.join("\n", seen)).doesNotContain(marker).doesNotContain(base64);
     assertThat(timer("cast", "failed").count()).isEqualTo(1);
+    assertThat(timer("rollback", "succeeded").count()).isEqualTo(1);
+    assertThat(timer("plan", "succeeded").count()).isEqualTo(2);
   }
 }

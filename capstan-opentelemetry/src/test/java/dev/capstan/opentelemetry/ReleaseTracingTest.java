@@ -225,6 +225,10 @@ class ReleaseTracingTest {
       cluster.faults().failOn(Operation.APPLY, "Secret/default/creds");
       Payloads changed = Payloads.of(SecretSpec.of(NS, "creds", Map.of("password", marker + "2")));
       assertThatThrownBy(() -> cast("app", changed)).isInstanceOf(CastFailedException.class);
+      cluster.faults().clear();
+      releases.plan(ReleaseSpec.of(NS, "app", changed), changed);
+      releases.planRollback(NS, "app", 1);
+      releases.rollback(NS, "app", 1);
       releases.uninstall(NS, "app", UninstallOptions.defaults());
       logs.lines().forEach(l -> seen.add(l.text()));
     }
@@ -240,7 +244,9 @@ class ReleaseTracingTest {
               });
     }
 
-    assertThat(exporter.getFinishedSpanItems()).hasSizeGreaterThan(3);
+    assertThat(exporter.getFinishedSpanItems())
+        .extracting(SpanData::getName)
+        .contains("capstan cast", "capstan plan", "capstan rollback", "capstan uninstall");
     String base64 = Base64.getEncoder().encodeToString(marker.getBytes(StandardCharsets.UTF_8));
     assertThat(String.join("\n", seen))
         .contains("Secret/default/creds")
