@@ -45,7 +45,12 @@ public final class DemoPlatform {
    * such as cert-manager are not installed).
    */
   public static InMemoryPlatformCluster installed(Catalog catalog, String version) {
-    InMemoryPlatformCluster cluster = InMemoryPlatformCluster.create();
+    return install(InMemoryPlatformCluster.create(), catalog, version);
+  }
+
+  /** Installs what {@link #installed} has on {@code cluster} (a test's own, say) and returns it. */
+  public static InMemoryPlatformCluster install(
+      InMemoryPlatformCluster cluster, Catalog catalog, String version) {
     for (CatalogComponent c : catalog.components()) {
       Workload w = c.workload();
       String repository = c.defaultRepository();

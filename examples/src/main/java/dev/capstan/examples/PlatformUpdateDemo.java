@@ -18,7 +18,9 @@ import java.nio.charset.StandardCharsets;
 public final class PlatformUpdateDemo {
   private static final String REGISTRY = DemoPlatform.REGISTRY;
   private static final String MANIFEST = "platform-manifest.yaml";
-  private static final String RELEASE =
+
+  /** The demo's release manifest: platform v0.5.0, three of its components kept at v0.4.0. */
+  static final String RELEASE =
       """
       apiVersion: mcpruntime.org/v1alpha1
       kind: PlatformRelease

@@ -251,6 +251,18 @@ class ReadmeTest {
     assertThat(readme()).contains(block("update"));
   }
 
+  @Test
+  void theTestKitExampleIsARealTestAndTheReadmeShowsItWhole() throws IOException {
+    String source =
+        Files.readString(Path.of("src/test/java/dev/capstan/examples/WebReleaseTest.java"));
+    String begin = "// testkit:start\n";
+    String example =
+        source.substring(source.indexOf(begin) + begin.length(), source.indexOf("// testkit:end"));
+
+    assertThat(example).contains("@CapstanTest").contains("@Test");
+    assertThat(readme()).contains("```java\n" + example + "```\n");
+  }
+
   private static String tourFromThisFile() throws IOException {
     return block("tour");
   }

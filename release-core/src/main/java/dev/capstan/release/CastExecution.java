@@ -141,6 +141,9 @@ final class CastExecution {
       }
     }
     for (Map.Entry<Integer, Map<Integer, List<PlannedChange>>> wave : waves.entrySet()) {
+      long waveStarted = System.nanoTime();
+      int writes = wave.getValue().values().stream().mapToInt(List::size).sum();
+      events.accept(new ReleaseEvent.WaveStarted(release, wave.getKey(), writes));
       for (List<PlannedChange> group : wave.getValue().values()) {
         lease.checkHeld();
         runGroup(group, this::applyOne);
@@ -153,6 +156,9 @@ final class CastExecution {
       }
       lease.checkHeld();
       verify(toVerify.getOrDefault(wave.getKey(), List.of()), deadline);
+      events.accept(
+          new ReleaseEvent.WaveFinished(
+              release, wave.getKey(), Duration.ofNanos(System.nanoTime() - waveStarted)));
     }
 
     // Removals in the plan's order (reverse rank), one rank at a time, its objects in parallel

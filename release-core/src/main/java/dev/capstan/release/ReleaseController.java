@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.Durations;
 import dev.capstan.common.Sleeper;
+import dev.capstan.release.event.Operation;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.event.ReleaseListener;
 import dev.capstan.release.internal.DaemonThreads;
@@ -51,6 +52,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
@@ -82,7 +84,11 @@ public final class ReleaseController {
   private final Duration leaseWait;
   private final Sleeper sleeper;
   private final dev.capstan.common.Backoff leasePoll;
-  private final ReleaseListener listener;
+  private final List<ReleaseListener> listeners;
+
+  /** The operation running on this thread, whose listeners receive the events it sends. */
+  private static final ThreadLocal<OperationScope> CURRENT = new ThreadLocal<>();
+
   private final int parallelism;
   private final int deleteParallelism;
   private final String holder;
@@ -105,7 +111,10 @@ public final class ReleaseController {
     this.leaseWait = b.leaseWait;
     this.sleeper = b.sleeper;
     this.leasePoll = b.leasePoll;
-    this.listener = b.listener;
+    List<ReleaseListener> all = new ArrayList<>();
+    all.add(EventLog.INSTANCE);
+    all.addAll(b.listeners);
+    this.listeners = List.copyOf(all);
     this.parallelism = b.parallelism;
     this.deleteParallelism =
         b.deleteParallelism != null
@@ -143,6 +152,10 @@ public final class ReleaseController {
    * @throws ClusterException if reading the record or the live state fails
    */
   public Plan plan(ReleaseSpec spec, @Nullable Payloads payloads) {
+    return operation(Operation.PLAN, spec.qualifiedName(), () -> planOnly(spec, payloads));
+  }
+
+  private Plan planOnly(ReleaseSpec spec, @Nullable Payloads payloads) {
     spec = withHome(spec);
     Optional<StoredRelease> before = store.latestRecord(spec.namespace(), spec.name());
     checkCastable(spec, before.map(StoredRelease::release).orElse(null));
@@ -216,6 +229,10 @@ public final class ReleaseController {
    * @throws ClusterException if reading the record or the live state, or a dry run, fails
    */
   public Plan planWithDiff(ReleaseSpec spec, Payloads payloads) {
+    return operation(Operation.PLAN, spec.qualifiedName(), () -> planWithDiffOnly(spec, payloads));
+  }
+
+  private Plan planWithDiffOnly(ReleaseSpec spec, Payloads payloads) {
     spec = withHome(spec);
     PayloadValidator.validate(spec, payloads, ports.orchestrator());
     Optional<StoredRelease> stored = store.latestRecord(spec.namespace(), spec.name());
@@ -269,7 +286,7 @@ public final class ReleaseController {
    * @throws ClusterException if a port failed before the cast started
    */
   public CastResult cast(ReleaseSpec spec, Payloads payloads) {
-    return cast(spec, payloads, null);
+    return operation(Operation.CAST, spec.qualifiedName(), () -> cast(spec, payloads, null));
   }
 
   /**
@@ -297,7 +314,11 @@ public final class ReleaseController {
    * @see #cast(ReleaseSpec, Payloads) for the other outcomes
    */
   public CastResult cast(Plan plan, Payloads payloads) {
-    return prepareReviewed(plan, payloads).finish();
+    requireNonNull(plan, "plan");
+    return operation(
+        Operation.CAST,
+        plan.namespace() + "/" + plan.name(),
+        () -> prepareReviewed(plan, payloads).finish());
   }
 
   /** Checks a reviewed plan and its payloads, takes the lease, checks the plan is not stale. */
@@ -331,8 +352,7 @@ public final class ReleaseController {
     checkPlan(plan, false);
     createHomeNamespace(spec, plan, payloads);
 
-    LeaseKeeper lease =
-        LeaseKeeper.acquire(leaseTerms(), spec.namespace(), spec.name(), this::emit);
+    LeaseKeeper lease = LeaseKeeper.acquire(leaseTerms(), spec.namespace(), spec.name(), events());
     return lease.holding(
         held -> {
           List<StoredRelease> records = records(spec.namespace(), spec.name());
@@ -447,6 +467,14 @@ public final class ReleaseController {
   public CastResult rollback(
       String namespace, String name, int revision, ReleaseOptions options, Payloads secrets) {
     requireNonNull(options, "options");
+    return operation(
+        Operation.ROLLBACK,
+        namespace + "/" + name,
+        () -> rollbackOnly(namespace, name, revision, options, secrets));
+  }
+
+  private CastResult rollbackOnly(
+      String namespace, String name, int revision, ReleaseOptions options, Payloads secrets) {
     Release target = revision(namespace, name, revision);
     Payloads payloads = rollbackPayloads(target, secrets);
     ReleaseSpec spec = rollbackSpec(target, options);
@@ -481,10 +509,15 @@ public final class ReleaseController {
    */
   public Plan planRollback(String namespace, String name, int revision, ReleaseOptions options) {
     requireNonNull(options, "options");
-    Release target = revision(namespace, name, revision);
-    Plan plan = plan(rollbackSpec(target, options), target.payloads());
-    return plan.withFingerprint(
-        requireNonNull(plan.fingerprint()).withDescription(rollbackDescription(revision)));
+    return operation(
+        Operation.PLAN,
+        namespace + "/" + name,
+        () -> {
+          Release target = revision(namespace, name, revision);
+          Plan plan = planOnly(rollbackSpec(target, options), target.payloads());
+          return plan.withFingerprint(
+              requireNonNull(plan.fingerprint()).withDescription(rollbackDescription(revision)));
+        });
   }
 
   private static String rollbackDescription(int revision) {
@@ -559,10 +592,15 @@ public final class ReleaseController {
   public Plan planRollbackWithDiff(
       String namespace, String name, int revision, ReleaseOptions options) {
     requireNonNull(options, "options");
-    Release target = revision(namespace, name, revision);
-    Plan plan = planWithDiff(rollbackSpec(target, options), target.payloads());
-    return plan.withFingerprint(
-        requireNonNull(plan.fingerprint()).withDescription(rollbackDescription(revision)));
+    return operation(
+        Operation.PLAN,
+        namespace + "/" + name,
+        () -> {
+          Release target = revision(namespace, name, revision);
+          Plan plan = planWithDiffOnly(rollbackSpec(target, options), target.payloads());
+          return plan.withFingerprint(
+              requireNonNull(plan.fingerprint()).withDescription(rollbackDescription(revision)));
+        });
   }
 
   private Release revision(String namespace, String name, int revision) {
@@ -606,22 +644,29 @@ public final class ReleaseController {
    */
   public DetachedCast castDetached(ReleaseSpec spec, Payloads payloads, Executor executor) {
     requireNonNull(executor, "executor");
-    Prepared prepared = prepare(spec, payloads, null, true);
-    CompletableFuture<CastResult> completion = new CompletableFuture<>();
-    try {
-      executor.execute(
-          () -> {
-            try {
-              completion.complete(prepared.finish());
-            } catch (RuntimeException | Error e) {
-              completion.completeExceptionally(e);
-            }
-          });
-    } catch (RuntimeException e) {
-      prepared.abort(e);
-      throw e;
-    }
-    return new DetachedCast(prepared.pending, prepared.plan, completion);
+    // one operation on two threads: it finishes when the cast completes, on the executor's thread
+    OperationScope scope = OperationScope.begin(listeners, spec.qualifiedName(), Operation.CAST);
+    return within(
+        scope,
+        () -> {
+          Prepared prepared = prepare(spec, payloads, null, true);
+          CompletableFuture<CastResult> completion = new CompletableFuture<>();
+          try {
+            executor.execute(
+                () -> {
+                  try {
+                    completion.complete(within(scope, prepared::finish, true));
+                  } catch (RuntimeException | Error e) {
+                    completion.completeExceptionally(e);
+                  }
+                });
+          } catch (RuntimeException e) {
+            prepared.abort(e);
+            throw e;
+          }
+          return new DetachedCast(prepared.pending, prepared.plan, completion);
+        },
+        false);
   }
 
   /**
@@ -646,7 +691,7 @@ public final class ReleaseController {
     }
     LeaseKeeper lease;
     try {
-      lease = LeaseKeeper.acquire(leaseTerms(), spec.namespace(), spec.name(), this::emit);
+      lease = LeaseKeeper.acquire(leaseTerms(), spec.namespace(), spec.name(), events());
     } catch (ClusterException e) {
       if (e.status() != 404) {
         throw e;
@@ -702,7 +747,7 @@ public final class ReleaseController {
     createHomeNamespace(spec, plan, payloads);
 
     BeforeLease planned = new BeforeLease(before, latest, effective, live, plan);
-    return LeaseKeeper.acquire(leaseTerms(), spec.namespace(), spec.name(), this::emit)
+    return LeaseKeeper.acquire(leaseTerms(), spec.namespace(), spec.name(), events())
         .holding(
             lease ->
                 prepareUnderLease(spec, payloads, description, detached, fresh, planned, lease));
@@ -945,7 +990,7 @@ public final class ReleaseController {
           spec.options().timeout(),
           spec.options().waitForLoadBalancer(),
           lease,
-          ReleaseController.this::emit,
+          events(),
           previousStatus != ReleaseStatus.DEPLOYED);
     }
 
@@ -968,7 +1013,6 @@ public final class ReleaseController {
       String release = spec.qualifiedName();
       emit(new ReleaseEvent.RecordSaved(release, plan.revision(), ReleaseStatus.DEPLOYED));
       housekeeping(spec.namespace(), spec.name(), plan.revision(), records);
-      emit(new ReleaseEvent.Finished(release, plan.revision(), ReleaseStatus.DEPLOYED));
       return new CastResult(deployed, plan, CastResult.Revert.NOT_ATTEMPTED);
     }
   }
@@ -1044,7 +1088,6 @@ public final class ReleaseController {
               "could not record the failure; the revision stays pending until the next cast: "
                   + e.getMessage()));
     }
-    emit(new ReleaseEvent.Finished(spec.qualifiedName(), plan.revision(), ReleaseStatus.FAILED));
     return new CastFailedException(new CastResult(failed, plan, revert), cause);
   }
 
@@ -1151,8 +1194,12 @@ public final class ReleaseController {
    */
   public UninstallResult uninstall(String namespace, String name, UninstallOptions options) {
     // the record is read once, under the lease; a release without one leaves no lease behind
-    return LeaseKeeper.acquire(leaseTerms(), namespace, name, this::emit)
-        .run(lease -> uninstallLeased(namespace, name, options, lease));
+    return operation(
+        Operation.UNINSTALL,
+        namespace + "/" + name,
+        () ->
+            LeaseKeeper.acquire(leaseTerms(), namespace, name, events())
+                .run(lease -> uninstallLeased(namespace, name, options, lease)));
   }
 
   private UninstallResult uninstallLeased(
@@ -1214,6 +1261,7 @@ public final class ReleaseController {
         .sorted(ResourceRef.PRUNE_ORDER)
         .forEach(ref -> ranks.computeIfAbsent(ref.kind().rank(), r -> new ArrayList<>()).add(ref));
     AtomicReference<@Nullable ResourceRef> failedAt = new AtomicReference<>();
+    Consumer<ReleaseEvent> events = events(); // the deletes report from the pool's threads
     try {
       for (List<ResourceRef> rank : ranks.values()) {
         failedAt.compareAndSet(null, rank.get(0));
@@ -1226,7 +1274,8 @@ public final class ReleaseController {
             "uninstalling " + release,
             ref -> {
               try {
-                uninstallOne(release, uninstalling, options, live, ref, retained, deleted, kept);
+                uninstallOne(
+                    release, uninstalling, options, live, ref, retained, deleted, kept, events);
                 remaining.remove(ref);
               } catch (RuntimeException e) {
                 failedAt.compareAndSet(null, ref);
@@ -1306,7 +1355,6 @@ public final class ReleaseController {
       store.updateRecord(tombstone, stored.version());
       emit(new ReleaseEvent.RecordSaved(release, latest.revision(), ReleaseStatus.UNINSTALLED));
     }
-    emit(new ReleaseEvent.Finished(release, latest.revision(), ReleaseStatus.UNINSTALLED));
     List<ResourceRef> deletedInOrder = new ArrayList<>();
     deleted.stream()
         .filter(r -> !r.kind().equals(Kind.NAMESPACE))
@@ -1358,7 +1406,8 @@ public final class ReleaseController {
       ResourceRef ref,
       Set<ResourceRef> retained,
       Set<ResourceRef> deleted,
-      Set<ResourceRef> kept) {
+      Set<ResourceRef> kept,
+      Consumer<ReleaseEvent> events) {
     Optional<LiveObject> obj = live.get(ref);
     OwnershipStamp stamp = obj.map(LiveObject::stamp).orElse(null);
     if (stamp == null || !stamp.ownedBy(uninstalling.identity())) {
@@ -1370,7 +1419,7 @@ public final class ReleaseController {
             : ref.kind().isCrd() && !options.deleteCrds();
     Action action = keep ? Action.RETAIN : Action.PRUNE;
     Precondition precondition = Precondition.of(obj);
-    emit(new ReleaseEvent.Started(release, ref, action));
+    events.accept(new ReleaseEvent.Started(release, ref, action));
     try {
       if (keep) {
         ports.orchestrator().unstamp(ref, uninstalling.identity(), precondition);
@@ -1382,10 +1431,10 @@ public final class ReleaseController {
       }
     } catch (PreconditionFailedException e) {
       String reason = Fencing.describe(ports.orchestrator(), ref, action, e);
-      emit(new ReleaseEvent.Fenced(release, ref, action, reason));
+      events.accept(new ReleaseEvent.Fenced(release, ref, action, reason));
       throw new ReleaseException(reason, e);
     }
-    emit(new ReleaseEvent.Done(release, ref, action));
+    events.accept(new ReleaseEvent.Done(release, ref, action));
   }
 
   private static LiveState awaitObservation(
@@ -1516,12 +1565,53 @@ public final class ReleaseController {
         && a.get().release().revision() == b.get().release().revision();
   }
 
-  private void emit(ReleaseEvent event) {
+  /**
+   * Runs {@code body} as one operation: {@code OperationStarted} first, then its events, then one
+   * {@code Finished} built from what it returned or threw (ARCHITECTURE.md, "Observability").
+   */
+  private <T> T operation(Operation operation, String release, Supplier<T> body) {
+    return within(OperationScope.begin(listeners, release, operation), body, true);
+  }
+
+  /**
+   * Runs {@code body} with {@code scope} as this thread's operation; finishes the operation when
+   * {@code body} throws, or with {@code finish} when it returns.
+   */
+  private <T> T within(OperationScope scope, Supplier<T> body, boolean finish) {
+    OperationScope outer = CURRENT.get();
+    CURRENT.set(scope);
     try {
-      listener.on(event);
-    } catch (RuntimeException ignored) {
-      // A listener must not break a release operation.
+      T result = body.get();
+      if (finish) {
+        scope.succeeded(result);
+      }
+      return result;
+    } catch (RuntimeException | Error e) {
+      scope.failed(e);
+      throw e;
+    } finally {
+      if (outer == null) {
+        CURRENT.remove();
+      } else {
+        CURRENT.set(outer);
+      }
     }
+  }
+
+  /** Sends an event of this thread's operation to its listeners. */
+  private void emit(ReleaseEvent event) {
+    OperationScope scope = CURRENT.get();
+    if (scope == null) {
+      OperationScope.deliver(listeners, event);
+    } else {
+      scope.emit(event);
+    }
+  }
+
+  /** Where this thread's operation sends its events from other threads (pools, lease renewals). */
+  private Consumer<ReleaseEvent> events() {
+    OperationScope scope = CURRENT.get();
+    return scope == null ? this::emit : scope::emit;
   }
 
   /** The default lease duration in seconds. */
@@ -1592,7 +1682,7 @@ public final class ReleaseController {
     private Duration leaseWait = Duration.ZERO;
     private Sleeper sleeper = Sleeper.system();
     private dev.capstan.common.Backoff leasePoll = LeaseKeeper.POLL;
-    private ReleaseListener listener = ReleaseListener.none();
+    private final List<ReleaseListener> listeners = new ArrayList<>();
     private int parallelism = 4;
     private @Nullable Integer deleteParallelism;
     private String holder = defaultHolder();
@@ -1674,9 +1764,13 @@ public final class ReleaseController {
       return this;
     }
 
-    /** Receives progress events (default: none). */
+    /**
+     * Adds a listener of progress events (default: none; the controller logs every event through
+     * SLF4J itself). Each listener added receives every event, in the order they were added, and a
+     * listener that throws is logged and does not keep the others from the event.
+     */
     public Builder listener(ReleaseListener listener) {
-      this.listener = requireNonNull(listener, "listener");
+      this.listeners.add(requireNonNull(listener, "listener"));
       return this;
     }
 

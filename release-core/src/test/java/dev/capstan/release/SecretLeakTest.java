@@ -9,6 +9,7 @@ import static dev.capstan.release.Fixtures.spec;
 import static dev.capstan.release.Fixtures.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.capstan.common.logging.LogCapture;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.memory.Operation;
 import dev.capstan.release.model.Payloads;
@@ -21,7 +22,10 @@ import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Secret values appear in no plan text, JSON, toString, event or exception message. */
+/**
+ * Secret values appear in no plan text, JSON, toString, event, exception message or log line (all
+ * levels).
+ */
 class SecretLeakTest {
   private final Fixtures.Harness h = new Fixtures.Harness();
   private final List<String> seen = new ArrayList<>();
@@ -48,6 +52,22 @@ class SecretLeakTest {
 
   @Test
   void noSecretValueEscapesThroughAnyOutput() {
+    try (LogCapture logs = LogCapture.open()) {
+      everyOutput();
+      assertThat(logs.lines()).anyMatch(l -> l.message().contains("Secret/default/creds"));
+      logs.lines().forEach(l -> see(l.text()));
+    }
+    String everything = String.join("\n", seen);
+    assertThat(everything).contains("Secret/default/creds");
+    for (String value : List.of(SECRET_VALUE, SECRET_VALUE + "-2", SECRET_VALUE + "-new")) {
+      assertThat(everything)
+          .doesNotContain(value)
+          .doesNotContain(
+              Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8)));
+    }
+  }
+
+  private void everyOutput() {
     SecretSpec secret = creds(SECRET_VALUE).with("second", SECRET_VALUE + "-2");
     Payloads p = payloads(web("web:1"), secret);
     see(secret);
@@ -115,13 +135,5 @@ class SecretLeakTest {
     see(h.cluster.operations());
 
     assertThat(h.events).anyMatch(ReleaseEvent.Failed.class::isInstance);
-    String everything = String.join("\n", seen);
-    assertThat(everything).contains("Secret/default/creds");
-    for (String value : List.of(SECRET_VALUE, SECRET_VALUE + "-2", SECRET_VALUE + "-new")) {
-      assertThat(everything)
-          .doesNotContain(value)
-          .doesNotContain(
-              Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8)));
-    }
   }
 }

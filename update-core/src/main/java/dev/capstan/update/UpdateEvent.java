@@ -2,12 +2,21 @@ package dev.capstan.update;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Durations;
+import dev.capstan.update.apply.UpdateResult;
+import dev.capstan.update.apply.WorkloadStatus;
 import dev.capstan.update.cluster.Workload;
+import dev.capstan.update.plan.CrdResult;
+import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
+import java.util.StringJoiner;
+import org.jspecify.annotations.Nullable;
 
 /**
- * A typed progress event from the applier or the image builds. Each event also renders as one
- * human-readable line ({@link #message()}), which is what a CLI prints.
+ * A typed progress event from the update command, the applier or the image builds. Each event also
+ * renders as one human-readable line ({@link #message()}), which is what a CLI prints. An apply is
+ * bracketed: {@link UpdateStarted} first, {@link UpdateFinished} last.
  */
 public sealed interface UpdateEvent {
 
@@ -17,6 +26,179 @@ public sealed interface UpdateEvent {
    * @return for example {@code Rolled out mcp-platform/mcp-ui}
    */
   String message();
+
+  /**
+   * The update command planned: read the manifest and the cluster's inventory and diffed them.
+   *
+   * @param targetVersion the release version
+   * @param installedVersion the installed version, as the plan reports it
+   * @param changed how many components change
+   * @param blocked how many components and CRDs the plan blocks (the update is then refused)
+   * @param duration from the command's start to the plan
+   */
+  record Planned(
+      String targetVersion, String installedVersion, int changed, int blocked, Duration duration)
+      implements UpdateEvent {
+    /** Validates the fields. */
+    public Planned {
+      requireNonNull(targetVersion, "targetVersion");
+      requireNonNull(installedVersion, "installedVersion");
+      requireNonNull(duration, "duration");
+    }
+
+    @Override
+    public String message() {
+      return "Planned update to "
+          + targetVersion
+          + " in "
+          + Durations.format(duration)
+          + ": "
+          + changed
+          + " component(s) to change"
+          + (blocked > 0 ? ", " + blocked + " blocked" : "");
+    }
+  }
+
+  /**
+   * An apply began, before its first write; {@link UpdateFinished} follows last.
+   *
+   * @param targetVersion the release version
+   * @param workloads how many Deployments the plan patches
+   * @param crds how many CustomResourceDefinitions it applies
+   */
+  record UpdateStarted(String targetVersion, int workloads, int crds) implements UpdateEvent {
+    /** Validates the fields. */
+    public UpdateStarted {
+      requireNonNull(targetVersion, "targetVersion");
+    }
+
+    @Override
+    public String message() {
+      return "Updating to "
+          + targetVersion
+          + ": "
+          + workloads
+          + " workload(s)"
+          + (crds > 0 ? ", " + crds + " CustomResourceDefinition(s) first" : "");
+    }
+  }
+
+  /** How an apply ended. */
+  enum Outcome {
+    /** Every workload was updated or already on its target images. */
+    COMPLETED("completed"),
+    /** A CRD or a workload failed and nothing was rolled back. */
+    FAILED("failed"),
+    /** A workload failed and every workload touched was restored. */
+    ROLLED_BACK("rolled back"),
+    /** A workload failed and restoring one failed too: the recovery commands are the way out. */
+    ROLLBACK_FAILED("rollback failed"),
+    /** The apply stopped with an exception. */
+    ERROR("stopped by an error");
+
+    private final String label;
+
+    Outcome(String label) {
+      this.label = label;
+    }
+
+    /** The lower-case name, as metrics tag it: {@code completed}, {@code rolled_back}, ... */
+    public String id() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * The outcome of a result.
+     *
+     * @param result what the apply returned
+     * @return its outcome
+     */
+    public static Outcome of(UpdateResult result) {
+      if (!result.failed()) {
+        return COMPLETED;
+      }
+      if (!result.withStatus(WorkloadStatus.ROLLBACK_FAILED).isEmpty()) {
+        return ROLLBACK_FAILED;
+      }
+      return result.withStatus(WorkloadStatus.ROLLED_BACK).isEmpty() ? FAILED : ROLLED_BACK;
+    }
+  }
+
+  /**
+   * An apply ended, however it ended: the last event after its {@link UpdateStarted}.
+   *
+   * @param targetVersion the release version
+   * @param outcome how it ended
+   * @param result what happened to each CRD and workload; {@code null} when the apply threw
+   * @param duration from its start, by the apply's clock
+   * @param error the exception's message when it threw, else {@code null}
+   */
+  record UpdateFinished(
+      String targetVersion,
+      Outcome outcome,
+      @Nullable UpdateResult result,
+      Duration duration,
+      @Nullable String error)
+      implements UpdateEvent {
+    /** Validates the fields. */
+    public UpdateFinished {
+      requireNonNull(targetVersion, "targetVersion");
+      requireNonNull(outcome, "outcome");
+      requireNonNull(duration, "duration");
+    }
+
+    /**
+     * How many workloads ended with {@code status}.
+     *
+     * @param status the status
+     * @return the count; 0 when the apply threw
+     */
+    public int workloads(WorkloadStatus status) {
+      return result == null ? 0 : result.withStatus(status).size();
+    }
+
+    /**
+     * Returns how many CRDs were applied (neither skipped nor failed).
+     *
+     * @return the count
+     */
+    public int crdsApplied() {
+      return result == null
+          ? 0
+          : (int)
+              result.crds().stream()
+                  .filter(c -> c.error().isEmpty() && !c.action().equals(CrdResult.SKIPPED))
+                  .count();
+    }
+
+    @Override
+    public String message() {
+      StringBuilder line =
+          new StringBuilder("Update to ")
+              .append(targetVersion)
+              .append(' ')
+              .append(outcome.label)
+              .append(" in ")
+              .append(Durations.format(duration));
+      if (result != null) {
+        StringJoiner counts = new StringJoiner(", ", ": ", "").setEmptyValue(": nothing to do");
+        for (WorkloadStatus status : WorkloadStatus.values()) {
+          int n = workloads(status);
+          if (n > 0) {
+            counts.add(n + " " + status.label());
+          }
+        }
+        if (crdsApplied() > 0) {
+          counts.add(crdsApplied() + " CustomResourceDefinition(s) applied");
+        }
+        line.append(counts);
+      }
+      if (error != null) {
+        line.append(": ").append(error);
+      }
+      return line.toString();
+    }
+  }
 
   /**
    * A CustomResourceDefinition was applied.

@@ -8,13 +8,18 @@ import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.port.Readiness;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.StringJoiner;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Progress of a release operation, in the order things happen. Every event names its release
- * ({@code namespace/name}). Events carry references, actions and reasons, never content, so no
- * secret value can reach a listener.
+ * Progress of a release operation, in the order things happen: {@link OperationStarted} first,
+ * {@link Finished} last. Every event names its release ({@code namespace/name}). Events carry
+ * references, actions and reasons, never content, so no secret value can reach a listener.
  */
 public sealed interface ReleaseEvent {
 
@@ -32,6 +37,24 @@ public sealed interface ReleaseEvent {
           + plan.revision()
           + ": "
           + dev.capstan.release.plan.PlanRenderer.summary(plan);
+    }
+  }
+
+  /**
+   * An operation began: the first event of every operation, sent on the calling thread before
+   * anything is read. Its {@link Finished} follows last.
+   *
+   * @param operation what runs
+   */
+  record OperationStarted(String release, Operation operation) implements ReleaseEvent {
+    /** Validates the fields. */
+    public OperationStarted {
+      Objects.requireNonNull(operation, "operation");
+    }
+
+    @Override
+    public String describe() {
+      return operation.id() + " started";
     }
   }
 
@@ -123,6 +146,34 @@ public sealed interface ReleaseEvent {
     }
   }
 
+  /**
+   * A wave of a cast begins: its writes, one group per kind in apply order, then the wait for what
+   * it wrote to be healthy. {@link WaveFinished} follows when the wave is healthy; a wave that
+   * fails has none (the {@link Failed} and {@link Finished} events follow instead).
+   *
+   * @param wave the wave's number ({@code capstan.dev/wave}, 0 by default)
+   * @param writes how many objects the wave writes
+   */
+  record WaveStarted(String release, int wave, int writes) implements ReleaseEvent {
+    @Override
+    public String describe() {
+      return "wave " + wave + ": " + writes + " to write";
+    }
+  }
+
+  /**
+   * A wave of a cast is written and healthy.
+   *
+   * @param wave the wave's number
+   * @param duration from its {@link WaveStarted}
+   */
+  record WaveFinished(String release, int wave, Duration duration) implements ReleaseEvent {
+    @Override
+    public String describe() {
+      return "wave " + wave + " done in " + Durations.format(duration);
+    }
+  }
+
   /** Waiting for objects to become healthy. */
   record Verifying(String release, List<ResourceRef> objects, Duration timeout)
       implements ReleaseEvent {
@@ -201,11 +252,83 @@ public sealed interface ReleaseEvent {
     }
   }
 
-  /** The operation finished; {@code status} is the final status recorded. */
-  record Finished(String release, int revision, ReleaseStatus status) implements ReleaseEvent {
+  /**
+   * The operation ended, however it ended: the last event of every operation, after its {@link
+   * OperationStarted}.
+   *
+   * @param operation what ran
+   * @param outcome how it ended
+   * @param revision the revision it recorded, planned or was refused for; 0 when it got none (a
+   *     locked release, an invalid input)
+   * @param status the status the revision was recorded with last, or {@code null} when the
+   *     operation recorded none (a plan, a refusal)
+   * @param changes the plan's changes by action (uninstall: the objects deleted as {@code prune}
+   *     and kept as {@code retain}); only actions with at least one change, empty when there was no
+   *     plan
+   * @param writes the object writes and removals that completed ({@link Done} events)
+   * @param duration from the call to the return (for a detached cast: to its completion)
+   * @param reason why it did not succeed, or {@code null} when it did
+   */
+  record Finished(
+      String release,
+      Operation operation,
+      Outcome outcome,
+      int revision,
+      @Nullable ReleaseStatus status,
+      Map<Action, Integer> changes,
+      int writes,
+      Duration duration,
+      @Nullable String reason)
+      implements ReleaseEvent {
+    /** Keeps only the actions with changes, in action order. */
+    public Finished {
+      Objects.requireNonNull(operation, "operation");
+      Objects.requireNonNull(outcome, "outcome");
+      Objects.requireNonNull(duration, "duration");
+      Map<Action, Integer> counted = new EnumMap<>(Action.class);
+      changes.forEach(
+          (action, n) -> {
+            if (n > 0) {
+              counted.put(action, n);
+            }
+          });
+      changes = Collections.unmodifiableMap(counted);
+    }
+
+    /**
+     * For example {@code cast finished in 1.2s: revision 2 deployed (1 create, 3 unchanged; 1
+     * write)} or {@code cast refused in 15ms (conflict): ...}.
+     */
     @Override
     public String describe() {
-      return "finished: revision " + revision + " " + status.id();
+      StringBuilder line = new StringBuilder(operation.id());
+      line.append(outcome.refused() ? " refused in " : " finished in ")
+          .append(Durations.format(duration));
+      if (outcome.refused()) {
+        line.append(" (").append(outcome.id()).append(')');
+      } else {
+        line.append(": ");
+        if (revision > 0) {
+          line.append("revision ").append(revision).append(' ');
+        }
+        line.append(
+            status != null
+                ? status.id()
+                : operation == Operation.PLAN && outcome == Outcome.SUCCEEDED
+                    ? "planned"
+                    : outcome.id());
+        StringJoiner counts = new StringJoiner(", ", " (", "; " + writes(writes) + ")");
+        changes.forEach((action, n) -> counts.add(n + " " + action.id()));
+        line.append(changes.isEmpty() ? " (" + writes(writes) + ")" : counts.toString());
+      }
+      if (reason != null) {
+        line.append(": ").append(reason);
+      }
+      return line.toString();
+    }
+
+    private static String writes(int n) {
+      return n == 1 ? "1 write" : n + " writes";
     }
   }
 }

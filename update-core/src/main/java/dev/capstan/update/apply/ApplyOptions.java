@@ -132,7 +132,8 @@ public record ApplyOptions(
   }
 
   /**
-   * Returns a copy with another listener.
+   * Returns a copy with another listener (for several, {@link UpdateListener#all}); the apply logs
+   * every event itself as well.
    *
    * @param newListener the listener
    * @return the copy

@@ -3,6 +3,7 @@ package dev.capstan.update.apply;
 import dev.capstan.update.UpdateBlockedException;
 import dev.capstan.update.UpdateEvent;
 import dev.capstan.update.UpdateException;
+import dev.capstan.update.UpdateListener;
 import dev.capstan.update.catalog.Catalog;
 import dev.capstan.update.catalog.CatalogComponent;
 import dev.capstan.update.catalog.MetadataKeys;
@@ -13,6 +14,7 @@ import dev.capstan.update.cluster.DeploymentPatch;
 import dev.capstan.update.cluster.DeploymentState;
 import dev.capstan.update.cluster.PlatformCluster;
 import dev.capstan.update.cluster.Workload;
+import dev.capstan.update.internal.EventLog;
 import dev.capstan.update.internal.GoDuration;
 import dev.capstan.update.manifest.CrdDocument;
 import dev.capstan.update.plan.CrdResult;
@@ -25,9 +27,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.LoggerFactory;
 
 /** Applies an {@link UpdatePlan} through a {@link PlatformCluster}; see the package docs. */
 public final class UpdateApplier {
+
+  /** Logs every event of an apply (see {@link EventLog}). */
+  private static final UpdateListener LOG =
+      EventLog.on(LoggerFactory.getLogger(UpdateApplier.class));
 
   /** CRDs get at least this long to become established, whatever the rollout timeout. */
   static final Duration MIN_CRD_TIMEOUT = Duration.ofMinutes(2);
@@ -49,6 +56,36 @@ public final class UpdateApplier {
       throw new UpdateBlockedException(plan);
     }
     List<Group> groups = groupByWorkload(plan);
+    UpdateEvent.UpdateStarted started =
+        new UpdateEvent.UpdateStarted(
+            plan.targetVersion(), groups.size(), plan.applyCrds() ? plan.crds().size() : 0);
+    UpdateListener events = UpdateListener.all(List.of(LOG, options.listener())).begin(started);
+    Instant start = options.clock().instant();
+    events.onEvent(started);
+    try {
+      UpdateResult result = apply(cluster, plan, options.withListener(events), groups);
+      events.onEvent(
+          new UpdateEvent.UpdateFinished(
+              plan.targetVersion(),
+              UpdateEvent.Outcome.of(result),
+              result,
+              Duration.between(start, options.clock().instant()),
+              null));
+      return result;
+    } catch (RuntimeException | Error e) {
+      events.onEvent(
+          new UpdateEvent.UpdateFinished(
+              plan.targetVersion(),
+              UpdateEvent.Outcome.ERROR,
+              null,
+              Duration.between(start, options.clock().instant()),
+              String.valueOf(e.getMessage())));
+      throw e;
+    }
+  }
+
+  private static UpdateResult apply(
+      PlatformCluster cluster, UpdatePlan plan, ApplyOptions options, List<Group> groups) {
     List<WorkloadResult> results = new ArrayList<>();
     for (Group g : groups) {
       results.add(WorkloadResult.notAttempted(g.workload, g.components(), g.recovery()));

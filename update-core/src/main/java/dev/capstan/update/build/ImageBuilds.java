@@ -3,6 +3,7 @@ package dev.capstan.update.build;
 import dev.capstan.update.ImageBuildException;
 import dev.capstan.update.UpdateEvent;
 import dev.capstan.update.UpdateListener;
+import dev.capstan.update.internal.EventLog;
 import dev.capstan.update.plan.ImageAction;
 import dev.capstan.update.plan.ImageBuildAction;
 import dev.capstan.update.plan.PlanRow;
@@ -24,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.LoggerFactory;
 
 /** Plans and runs the image builds of an update; see the package docs. */
 public final class ImageBuilds {
@@ -32,6 +34,9 @@ public final class ImageBuilds {
   static final String DRY_RUN_REASON = "registry not checked (dry-run)";
   static final String PRESENT_REASON = "target tag already in registry";
   static final String MISSING_REASON = "target tag missing from registry";
+
+  /** Logs every build event (see {@link EventLog}). */
+  private static final UpdateListener LOG = EventLog.on(LoggerFactory.getLogger(ImageBuilds.class));
 
   private ImageBuilds() {}
 
@@ -97,7 +102,7 @@ public final class ImageBuilds {
    * @param builder the builder
    * @param source the source checkout; needed only for release-commit images
    * @param settings platform, source path, parallelism, retries
-   * @param listener receives progress events
+   * @param hostListener receives progress events
    * @return the images pushed, in completion order
    * @throws ImageBuildException naming the component and what failed, and the images already
    *     pushed: {@code image build failed: component <name>: <what>; already published: <images>}
@@ -107,7 +112,8 @@ public final class ImageBuilds {
       ImageBuilder builder,
       @Nullable SourceTree source,
       BuildSettings settings,
-      UpdateListener listener) {
+      UpdateListener hostListener) {
+    UpdateListener listener = UpdateListener.all(List.of(LOG, hostListener));
     List<ImageBuildAction> builds = new ArrayList<>();
     for (ImageBuildAction a : actions) {
       if (a.action() == ImageAction.REUSE) {

@@ -10,6 +10,7 @@ import dev.capstan.update.TargetMismatchException;
 import dev.capstan.update.TargetRequiredException;
 import dev.capstan.update.UpdateAbortedException;
 import dev.capstan.update.UpdateBlockedException;
+import dev.capstan.update.UpdateEvent;
 import dev.capstan.update.UpdateListener;
 import dev.capstan.update.apply.ApplyOptions;
 import dev.capstan.update.apply.RolloutWaiter;
@@ -24,6 +25,7 @@ import dev.capstan.update.catalog.Catalog;
 import dev.capstan.update.cluster.ClusterInfo;
 import dev.capstan.update.cluster.InventorySnapshot;
 import dev.capstan.update.cluster.PlatformCluster;
+import dev.capstan.update.internal.EventLog;
 import dev.capstan.update.manifest.PlatformRelease;
 import dev.capstan.update.manifest.PlatformReleases;
 import dev.capstan.update.plan.ImageAction;
@@ -36,6 +38,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -43,6 +46,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.LoggerFactory;
 
 /**
  * The update command: the host's catalog and ports, assembled once; {@link #run} once per
@@ -60,6 +64,10 @@ public final class UpdateCommand {
 
   /** The environment variable read for the image platform, unless the host names another. */
   public static final String DEFAULT_PLATFORM_ENV = "CAPSTAN_IMAGE_PLATFORM";
+
+  /** Logs the plan event (see {@link EventLog}). */
+  private static final UpdateListener LOG =
+      EventLog.on(LoggerFactory.getLogger(UpdateCommand.class));
 
   private final Catalog catalog;
   private final PlatformCluster cluster;
@@ -80,7 +88,7 @@ public final class UpdateCommand {
     this.confirmer = b.confirmer;
     this.environment = b.environment;
     this.platformEnv = b.platformEnv;
-    this.listener = b.listener;
+    this.listener = UpdateListener.all(b.listeners);
     this.registry = b.registry;
     this.builder = b.builder;
     this.sourceTrees = b.sourceTrees;
@@ -120,6 +128,7 @@ public final class UpdateCommand {
    * @throws dev.capstan.update.ClusterException when the cluster cannot be read
    */
   public UpdateOutcome run(UpdateOptions options, PrintStream out) {
+    Instant start = applyDefaults.clock().instant();
     options.validate();
     if (options.build() && builder == null) {
       throw new InvalidOptionsException(List.of("--build needs an image builder; none is set"));
@@ -140,6 +149,14 @@ public final class UpdateCommand {
         UpdatePlanner.plan(inventory, release, catalog, options.selection())
             .withCluster(info)
             .withManifestSource(location);
+    UpdateListener.all(List.of(LOG, listener))
+        .onEvent(
+            new UpdateEvent.Planned(
+                plan.targetVersion(),
+                plan.installedVersion(),
+                plan.changed().size(),
+                plan.blocked().size() + plan.blockedCrds().size(),
+                Duration.between(start, applyDefaults.clock().instant())));
     if (plan.isBlocked()) {
       out.print(
           options.json()
@@ -313,7 +330,7 @@ public final class UpdateCommand {
     private Confirmer confirmer = Confirmer.nonInteractive();
     private Environment environment = name -> null;
     private String platformEnv = DEFAULT_PLATFORM_ENV;
-    private UpdateListener listener = UpdateListener.none();
+    private final List<UpdateListener> listeners = new ArrayList<>();
     private @Nullable ImageRegistry registry;
     private @Nullable ImageBuilder builder;
     private @Nullable Function<String, SourceTree> sourceTrees;
@@ -370,13 +387,14 @@ public final class UpdateCommand {
     }
 
     /**
-     * Sets who receives progress events.
+     * Adds a listener of progress events (default: none; the command logs every event through SLF4J
+     * itself). Each listener added receives every event, in the order they were added.
      *
      * @param value the listener
      * @return this builder
      */
     public Builder listener(UpdateListener value) {
-      this.listener = requireNonNull(value, "value");
+      this.listeners.add(requireNonNull(value, "value"));
       return this;
     }
 

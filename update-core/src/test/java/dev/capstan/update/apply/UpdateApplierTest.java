@@ -167,6 +167,7 @@ class UpdateApplierTest {
     assertThat(events)
         .extracting(UpdateEvent::message)
         .containsExactly(
+            "Updating to v0.5.0: 4 workload(s)",
             "Patched mcp-runtime/mcp-runtime-operator-controller-manager (operator, gateway-proxy);"
                 + " waiting for rollout",
             "Rolled out mcp-runtime/mcp-runtime-operator-controller-manager",
@@ -177,7 +178,8 @@ class UpdateApplierTest {
                 + " \"mcp-runtime-api\" exceeded its progress deadline",
             "Rolled back mcp-platform/mcp-runtime-api",
             "Rolled back mcp-platform/mcp-platform-api",
-            "Rolled back mcp-runtime/mcp-runtime-operator-controller-manager");
+            "Rolled back mcp-runtime/mcp-runtime-operator-controller-manager",
+            "Update to v0.5.0 rolled back in 0s: 3 rolled-back, 1 not-attempted");
   }
 
   @Test
@@ -225,7 +227,10 @@ class UpdateApplierTest {
     assertThat(cluster.patches()).isEmpty();
     assertThat(events)
         .extracting(UpdateEvent::message)
-        .containsExactly("Skipping mcp-platform/mcp-ui (already on target images)");
+        .containsExactly(
+            "Updating to v0.4.0: 1 workload(s)",
+            "Skipping mcp-platform/mcp-ui (already on target images)",
+            "Update to v0.4.0 completed in 0s: 1 skipped");
   }
 
   @Test

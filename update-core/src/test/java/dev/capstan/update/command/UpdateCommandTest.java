@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.common.ManualClock;
 import dev.capstan.common.Sleeper;
+import dev.capstan.common.logging.LogCapture;
 import dev.capstan.update.ConfirmationMissingException;
 import dev.capstan.update.ImageBuildException;
 import dev.capstan.update.InvalidManifestException;
@@ -21,6 +22,7 @@ import dev.capstan.update.TargetMismatchException;
 import dev.capstan.update.TargetRequiredException;
 import dev.capstan.update.UpdateAbortedException;
 import dev.capstan.update.UpdateBlockedException;
+import dev.capstan.update.UpdateEvent;
 import dev.capstan.update.UpdateException;
 import dev.capstan.update.apply.UpdateApplier;
 import dev.capstan.update.build.BuildRequest;
@@ -287,6 +289,56 @@ class UpdateCommandTest {
         .isEqualTo("downgrade v0.6.0 -> v0.5.0; pass --allow-downgrade to permit");
     assertThat(cluster.writes()).isEmpty();
     assertThat(prompts).isEmpty();
+  }
+
+  @Test
+  void everyListenerHearsThePlanAndTheApplyAndTheLogsTellTheOutcome() {
+    publish(MANIFEST, release("v0.5.0").build());
+    List<UpdateEvent> first = new ArrayList<>();
+    List<UpdateEvent> second = new ArrayList<>();
+
+    try (LogCapture logs = LogCapture.open()) {
+      command(Confirmer.nonInteractive())
+          .listener(first::add)
+          .listener(second::add)
+          .build()
+          .run(target().withYes(true).withOnly("ui"), out);
+
+      assertThat(second).isEqualTo(first);
+      assertThat(first.get(0))
+          .isEqualTo(new UpdateEvent.Planned("v0.5.0", "v0.4.0", 1, 0, Duration.ZERO));
+      assertThat(first.get(1)).isEqualTo(new UpdateEvent.UpdateStarted("v0.5.0", 1, 0));
+      assertThat(first.get(first.size() - 1))
+          .isInstanceOfSatisfying(
+              UpdateEvent.UpdateFinished.class,
+              f -> assertThat(f.outcome()).isEqualTo(UpdateEvent.Outcome.COMPLETED));
+      assertThat(logs.lines())
+          .filteredOn(l -> l.level() == org.slf4j.event.Level.INFO)
+          .extracting(l -> l.logger() + ": " + l.message())
+          .containsExactly(
+              "dev.capstan.update.apply.UpdateApplier: " + first.get(first.size() - 1).message());
+      assertThat(logs.lines())
+          .filteredOn(l -> l.logger().equals("dev.capstan.update.command.UpdateCommand"))
+          .extracting(LogCapture.Line::message)
+          .containsExactly("Planned update to v0.5.0 in 0s: 1 component(s) to change");
+    }
+  }
+
+  @Test
+  void aBlockedPlanIsLoggedAtInfo() {
+    cluster = cluster("v0.6.0");
+    publish(MANIFEST, release("v0.5.0").build());
+
+    try (LogCapture logs = LogCapture.open()) {
+      assertThatThrownBy(() -> command(replying("yes")).build().run(target().withDryRun(true), out))
+          .isInstanceOf(UpdateBlockedException.class);
+
+      assertThat(logs.messages(org.slf4j.event.Level.INFO))
+          .singleElement()
+          .asString()
+          .startsWith("Planned update to v0.5.0 in 0s: 0 component(s) to change, ")
+          .endsWith(" blocked");
+    }
   }
 
   @Test

@@ -1,0 +1,5 @@
+/** Tests of the test kit. */
+@NullMarked
+package dev.capstan.test;
+
+import org.jspecify.annotations.NullMarked;
