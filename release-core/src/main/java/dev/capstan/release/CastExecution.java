@@ -178,6 +178,7 @@ final class CastExecution {
   }
 
   private void applyOne(PlannedChange c) {
+    lease.checkHeld(); // before every write, so none goes out on a lease that may be lost
     events.accept(new ReleaseEvent.Started(release, c.ref(), c.action()));
     attempted.add(c);
     if (c.createReference()) {
@@ -207,6 +208,7 @@ final class CastExecution {
   }
 
   private void remove(PlannedChange c) {
+    lease.checkHeld();
     events.accept(new ReleaseEvent.Started(release, c.ref(), c.action()));
     attempted.add(c);
     Orchestrator port = ports.orchestrator();
@@ -285,7 +287,9 @@ final class CastExecution {
   /**
    * Reverts every attempted change, newest first, from the pre-images observed before the first
    * write: created objects are deleted (if still ours), changed, adopted, pruned or un-stamped ones
-   * are written back with their previous content and stamp. Namespaces created are kept.
+   * are written back with their previous content and stamp. Namespaces created are kept. Each write
+   * is checked against the lease first: once it is lost (taken over while this operation stalled)
+   * the revert stops, since the objects are the new holder's to change.
    *
    * @return the errors, empty when the revert is complete
    */
@@ -298,6 +302,13 @@ final class CastExecution {
     for (PlannedChange c : reverse) {
       if (c.createReference() || c.action() == Action.REFERENCE) {
         continue;
+      }
+      try {
+        // a revert writes too: never on a lease that another holder may have taken
+        lease.checkHeld();
+      } catch (ReleaseException e) {
+        errors.add("stopped before reverting " + c.ref().key() + ": " + e.getMessage());
+        break;
       }
       try {
         Optional<LiveObject> before = live.get(c.ref());

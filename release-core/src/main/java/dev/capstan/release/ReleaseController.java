@@ -1210,6 +1210,7 @@ public final class ReleaseController {
             "uninstalling " + release,
             ref -> {
               try {
+                lease.checkHeld();
                 uninstallOne(release, uninstalling, options, live, ref, retained, deleted, kept);
                 remaining.remove(ref);
               } catch (RuntimeException e) {

@@ -106,10 +106,15 @@ public final class KubernetesStore implements Store {
     return leases.acquire(namespace, name, holder, now, ttl);
   }
 
-  /** {@inheritDoc} A GET and an UPDATE of the Lease. */
+  /**
+   * {@inheritDoc} One UPDATE of the Lease on the resourceVersion of the holder's last write (a GET
+   * first only when this store did not make that write); when it is refused, a GET names who holds
+   * the Lease now.
+   */
   @Override
-  public void renewLease(String namespace, String name, String holder, Instant now, Duration ttl) {
-    leases.renew(namespace, name, holder, now, ttl);
+  public String renewLease(
+      String namespace, String name, String holder, String version, Instant now, Duration ttl) {
+    return leases.renew(namespace, name, holder, version, now, ttl);
   }
 
   /**

@@ -78,6 +78,14 @@ public final class InMemoryCluster implements Orchestrator, Store {
   /** When each lease was last taken or renewed (for the "locked" message). */
   private final Map<String, Instant> renewed = new HashMap<>();
 
+  /**
+   * The version of each lease as last written: a number no earlier write of any lease had, so a
+   * lease given up and taken again never repeats a version a stalled holder remembers.
+   */
+  private final Map<String, Long> leaseVersions = new HashMap<>();
+
+  private long leaseWrites;
+
   private final List<String> log = new ArrayList<>();
   private final Map<Operation, Integer> counts = new EnumMap<>(Operation.class);
   private long versions;
@@ -169,6 +177,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
   public synchronized InMemoryCluster putLease(String namespace, String name, Lease lease) {
     leases.put(namespace + "/" + name, requireNonNull(lease, "lease"));
     renewed.put(namespace + "/" + name, lease.acquiredAt());
+    leaseVersions.put(namespace + "/" + name, ++leaseWrites);
     return this;
   }
 
@@ -369,6 +378,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
       }
       for (Map.Entry<String, JsonNode> e : root.path("leases").properties()) {
         c.leases.put(e.getKey(), Json.mapper().treeToValue(e.getValue(), Lease.class));
+        c.leaseVersions.put(e.getKey(), ++c.leaseWrites);
       }
     } catch (java.io.IOException | RuntimeException e) {
       throw new IllegalArgumentException("not an in-memory cluster state: " + e.getMessage(), e);
@@ -794,20 +804,32 @@ public final class InMemoryCluster implements Orchestrator, Store {
       Lease lease = new Lease(holder, now, now.plus(ttl));
       leases.put(key, lease);
       renewed.put(key, now);
-      grant = new LeaseGrant(lease, takenOver);
+      long version = ++leaseWrites;
+      leaseVersions.put(key, version);
+      grant = new LeaseGrant(lease, takenOver, Long.toString(version));
     }
     crashIf(crash, Operation.LEASE_ACQUIRE, key);
     return grant;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Conditioned on the version of the holder's last write, not on the expiry: a lease that
+   * lapsed without anyone taking it is renewed.
+   */
   @Override
-  public void renewLease(String namespace, String name, String holder, Instant now, Duration ttl) {
+  public String renewLease(
+      String namespace, String name, String holder, String version, Instant now, Duration ttl) {
     String key = namespace + "/" + name;
     boolean crash = enter(Operation.LEASE_RENEW, key);
+    long next;
     synchronized (this) {
       log.add("lease:renew:" + key);
       Lease current = leases.get(key);
-      if (current == null || !current.holder().equals(holder)) {
+      if (current == null
+          || !current.holder().equals(holder)
+          || !Long.toString(leaseVersions.getOrDefault(key, 0L)).equals(version)) {
         throw new ReleaseLockedException(
             key,
             current == null ? "nobody" : current.holder(),
@@ -815,8 +837,11 @@ public final class InMemoryCluster implements Orchestrator, Store {
       }
       leases.put(key, new Lease(holder, current.acquiredAt(), now.plus(ttl)));
       renewed.put(key, now);
+      next = ++leaseWrites;
+      leaseVersions.put(key, next);
     }
     crashIf(crash, Operation.LEASE_RENEW, key);
+    return Long.toString(next);
   }
 
   @Override
@@ -828,6 +853,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
       Lease current = leases.get(key);
       if (current != null && current.holder().equals(holder)) {
         leases.remove(key);
+        leaseVersions.remove(key);
       }
     }
     crashIf(crash, Operation.LEASE_RELEASE, key);
