@@ -162,7 +162,7 @@ public final class ReleaseController {
       ReleaseSpec spec, @Nullable Payloads payloads, Optional<StoredRelease> stored) {
     Release latest = stored.map(StoredRelease::release).orElse(null);
     EffectiveRelease effective = effective(spec, payloads, latest);
-    return reviewable(plan(effective, latest, observe(spec, latest)), stored, effective);
+    return reviewable(plan(effective, latest, observe(spec, latest, effective)), stored, effective);
   }
 
   private static EffectiveRelease effective(
@@ -217,8 +217,8 @@ public final class ReleaseController {
     Optional<StoredRelease> stored = store.latestRecord(spec.namespace(), spec.name());
     Release latest = stored.map(StoredRelease::release).orElse(null);
     checkCastable(spec, latest);
-    LiveState live = observe(spec, latest);
     EffectiveRelease effective = effective(spec, payloads, latest);
+    LiveState live = observe(spec, latest, effective);
     Plan plan =
         PlanDiffs.attach(
             reviewable(plan(effective, latest, live), stored, effective),
@@ -660,7 +660,7 @@ public final class ReleaseController {
           Release latest = now.map(StoredRelease::release).orElse(null);
           checkCastable(spec, latest);
           EffectiveRelease effective = effective(spec, payloads, latest);
-          LiveState live = observe(spec, latest, lease.grant().namespaceExists());
+          LiveState live = observe(spec, latest, effective, lease.grant().namespaceExists());
           Plan plan = checkPlan(plan(effective, latest, live), detached);
           createHomeNamespace(spec, plan);
           return savePending(
@@ -679,7 +679,7 @@ public final class ReleaseController {
     checkCastable(spec, latest);
     SecretHashKey fresh = SecretHashKey.generate();
     EffectiveRelease effective = effective(spec, payloads, latest, fresh);
-    LiveState live = observe(spec, latest);
+    LiveState live = observe(spec, latest, effective);
     Plan first = plan(effective, latest, live);
     if (!first.applyable()) {
       // Another caster may have recorded and written between our two reads: look again once,
@@ -690,7 +690,7 @@ public final class ReleaseController {
         latest = again.map(StoredRelease::release).orElse(null);
         checkCastable(spec, latest);
         effective = effective(spec, payloads, latest, fresh);
-        live = observe(spec, latest);
+        live = observe(spec, latest, effective);
         first = plan(effective, latest, live);
       }
     }
@@ -734,7 +734,7 @@ public final class ReleaseController {
       latest = now.map(StoredRelease::release).orElse(null);
       checkCastable(spec, latest);
       effective = effective(spec, payloads, latest, fresh);
-      live = observe(spec, latest);
+      live = observe(spec, latest, effective);
       plan = checkPlan(plan(effective, latest, live), detached);
     }
     if (now.isPresent() && lease.grant().takenOver() != null) {
@@ -1372,16 +1372,18 @@ public final class ReleaseController {
     }
   }
 
-  private LiveState observe(ReleaseSpec spec, @Nullable Release latest) {
-    return observe(spec, latest, false);
+  private LiveState observe(
+      ReleaseSpec spec, @Nullable Release latest, EffectiveRelease effective) {
+    return observe(spec, latest, effective, false);
   }
 
   /**
-   * Observes what {@code spec} and {@code latest} name; with {@code homeExists} (the lease just
-   * taken lives in the release's namespace) a home namespace that the release only references is
-   * known present and not listed again.
+   * Observes what {@code spec} and {@code latest} name, telling drift by what {@code effective}
+   * would apply; with {@code homeExists} (the lease just taken lives in the release's namespace) a
+   * home namespace that the release only references is known present and not listed again.
    */
-  private LiveState observe(ReleaseSpec spec, @Nullable Release latest, boolean homeExists) {
+  private LiveState observe(
+      ReleaseSpec spec, @Nullable Release latest, EffectiveRelease effective, boolean homeExists) {
     Map<LiveState.Scope, Set<String>> names = Planner.names(spec, latest);
     List<LiveObject> known = new ArrayList<>();
     ResourceRef home = ResourceRef.namespace(spec.namespace());
@@ -1397,7 +1399,7 @@ public final class ReleaseController {
       names.put(scope, rest);
       known.add(LiveObject.present(home));
     }
-    return ports.observe(names, known);
+    return ports.observe(names, known, effective.applied);
   }
 
   private static boolean sameVersion(Optional<StoredRelease> a, Optional<StoredRelease> b) {

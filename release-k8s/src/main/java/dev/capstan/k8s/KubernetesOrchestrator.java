@@ -121,7 +121,20 @@ public final class KubernetesOrchestrator implements Orchestrator {
    */
   @Override
   public List<LiveObject> observe(Kind kind, String namespace, Set<String> names) {
+    return observe(kind, namespace, names, Map.of());
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The same one LIST; what Capstan applied decides only which fields other managers own are
+   * drift ({@link Drift}), so it costs no request.
+   */
+  @Override
+  public List<LiveObject> observe(
+      Kind kind, String namespace, Set<String> names, Map<String, Manifest> applied) {
     requireNonNull(kind, "kind");
+    requireNonNull(applied, "applied");
     requireNonNull(namespace, "namespace");
     if (names.isEmpty()) {
       return List.of();
@@ -146,7 +159,9 @@ public final class KubernetesOrchestrator implements Orchestrator {
       }
       OwnershipStamp stamp = Stamps.read(annotations(raw));
       String drift =
-          stamp == null ? null : Drift.of(raw, Stamps.MANAGER_NAME, kind, stamp.contentHash());
+          stamp == null
+              ? null
+              : Drift.of(raw, Stamps.MANAGER_NAME, kind, stamp.contentHash(), applied.get(name));
       out.add(
           new LiveObject(
               ref,

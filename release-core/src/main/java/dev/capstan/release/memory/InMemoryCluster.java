@@ -138,13 +138,18 @@ public final class InMemoryCluster implements Orchestrator, Store {
   public synchronized InMemoryCluster put(ResourceSpec spec, @Nullable OwnershipStamp stamp) {
     for (Manifest object : spec.render()) {
       String hash = ContentHash.of(object);
-      store(object.ref(), object, stamp, hash, hash);
+      store(object.ref(), object, stamp, hash, hash, object);
       learnKind(object);
     }
     return this;
   }
 
-  /** Changes an object's content, keeping its stamp, as an out-of-band edit would. */
+  /**
+   * Changes an object's content, keeping its stamp, as an out-of-band edit would (another writer: a
+   * person, a controller). Drift is told by what was applied: a field the edit changes or removes
+   * that the last stamped write set with a value is drift; a field it fills in that that write did
+   * not set, or set to an empty map or list, is not.
+   */
   public synchronized InMemoryCluster edit(ResourceRef ref, UnaryOperator<Manifest> change) {
     StoredObject current = objects.get(ref);
     if (current == null) {
@@ -154,7 +159,8 @@ public final class InMemoryCluster implements Orchestrator, Store {
     if (!changed.ref().equals(ref)) {
       throw new IllegalArgumentException("an edit must keep the ref " + ref.key());
     }
-    store(ref, changed, current.stamp, ContentHash.of(changed), current.appliedHash);
+    store(
+        ref, changed, current.stamp, ContentHash.of(changed), current.appliedHash, current.applied);
     return this;
   }
 
@@ -299,7 +305,11 @@ public final class InMemoryCluster implements Orchestrator, Store {
         node.set("stamp", Json.mapper().valueToTree(o.stamp));
       }
       if (!o.appliedHash.equals(o.hash)) {
-        node.put("appliedHash", o.appliedHash);
+        if (o.applied != null) {
+          node.set("applied", Json.mapper().valueToTree(o.applied.content()));
+        } else {
+          node.put("appliedHash", o.appliedHash);
+        }
       }
     }
     ObjectNode recs = root.putObject("records");
@@ -354,16 +364,29 @@ public final class InMemoryCluster implements Orchestrator, Store {
                 ? Json.mapper().treeToValue(node.get("stamp"), OwnershipStamp.class)
                 : null;
         c.put(spec, stamp);
-        String applied =
-            node.hasNonNull("appliedHash")
-                ? node.get("appliedHash").asText()
-                : stamp != null && !ContentHash.isKeyed(stamp.contentHash())
-                    ? stamp.contentHash()
-                    : null;
-        if (applied != null) {
-          StoredObject o = requireNonNull(c.objects.get(spec.ref()));
+        StoredObject o = requireNonNull(c.objects.get(spec.ref()));
+        if (node.hasNonNull("applied")) {
+          @SuppressWarnings("unchecked")
+          Map<String, Object> appliedTree =
+              Json.mapper().treeToValue(node.get("applied"), Map.class);
+          Manifest applied = Manifest.of(appliedTree);
           c.objects.put(
-              spec.ref(), new StoredObject(o.content, o.stamp, o.hash, applied, o.uid, o.version));
+              spec.ref(),
+              new StoredObject(
+                  o.content, o.stamp, o.hash, ContentHash.of(applied), applied, o.uid, o.version));
+        } else {
+          // a state from before the applied content was kept: drift by hash alone
+          String appliedHash =
+              node.hasNonNull("appliedHash")
+                  ? node.get("appliedHash").asText()
+                  : stamp != null && !ContentHash.isKeyed(stamp.contentHash())
+                      ? stamp.contentHash()
+                      : null;
+          if (appliedHash != null) {
+            c.objects.put(
+                spec.ref(),
+                new StoredObject(o.content, o.stamp, o.hash, appliedHash, null, o.uid, o.version));
+          }
         }
       }
       for (Map.Entry<String, JsonNode> release : root.path("records").properties()) {
@@ -409,7 +432,9 @@ public final class InMemoryCluster implements Orchestrator, Store {
           StoredObject o = objects.get(ref);
           if (o != null) {
             String drift =
-                o.stamp != null && !o.appliedHash.equals(o.hash)
+                o.stamp != null
+                        && !o.appliedHash.equals(o.hash)
+                        && (o.applied == null || !holds(o.content.content(), o.applied.content()))
                     ? "live content differs from what revision " + o.stamp.revision() + " applied"
                     : null;
             found.add(
@@ -449,7 +474,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
       }
       log.add("apply:" + key);
       String hash = ContentHash.of(object);
-      store(object.ref(), object, stamp, hash, hash);
+      store(object.ref(), object, stamp, hash, hash, object);
       learnKind(object);
     }
     crashIf(crash, Operation.APPLY, key);
@@ -578,7 +603,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
       StoredObject o = objects.get(ref);
       done = false;
       if (o != null && o.stamp != null && o.stamp.ownedBy(owner)) {
-        store(ref, o.content, null, o.hash, o.appliedHash);
+        store(ref, o.content, null, o.hash, o.appliedHash, o.applied);
         done = true;
       }
     }
@@ -881,17 +906,67 @@ public final class InMemoryCluster implements Orchestrator, Store {
       Manifest content,
       @Nullable OwnershipStamp stamp,
       String hash,
-      String appliedHash) {
+      String appliedHash,
+      @Nullable Manifest applied) {
     StoredObject current = objects.get(ref);
     long version = ++objectWrites;
     String uid = current == null ? "uid-" + version : current.uid;
-    objects.put(ref, new StoredObject(content, stamp, hash, appliedHash, uid, version));
+    objects.put(ref, new StoredObject(content, stamp, hash, appliedHash, applied, uid, version));
   }
 
   /**
-   * An object, its stamp, the hash of its content and the hash of the content last written with a
-   * stamp ({@code apply}, {@code put}): they differ once an out-of-band edit changed it (drift).
-   * Drift is not read from the stamp's hash, since a Secret's is keyed per release. The uid and
+   * Whether the live tree still holds every value the applied one set: maps key by key (an empty
+   * map or list applied holds nothing, so a writer may fill it), lists whose items all carry a
+   * {@code name} item by name, other lists and values as a whole.
+   */
+  private static boolean holds(@Nullable Object live, @Nullable Object applied) {
+    if (applied instanceof Map<?, ?> want) {
+      if (want.isEmpty()) {
+        return true;
+      }
+      if (!(live instanceof Map<?, ?> have)) {
+        return false;
+      }
+      for (Map.Entry<?, ?> e : want.entrySet()) {
+        if (!holds(have.get(e.getKey()), e.getValue())) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (applied instanceof List<?> want) {
+      if (want.isEmpty()) {
+        return true;
+      }
+      if (!(live instanceof List<?> have)) {
+        return false;
+      }
+      if (!want.stream()
+          .allMatch(i -> i instanceof Map<?, ?> m && m.get("name") instanceof String)) {
+        return want.equals(have);
+      }
+      for (Object item : want) {
+        Object name = requireNonNull(((Map<?, ?>) item).get("name"));
+        Object match =
+            have.stream()
+                .filter(i -> i instanceof Map<?, ?> m && name.equals(m.get("name")))
+                .findFirst()
+                .orElse(null);
+        if (!holds(match, item)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return applied == null || applied.equals(live);
+  }
+
+  /**
+   * An object, its stamp, the hash of its content, and the content last written with a stamp
+   * ({@code apply}, {@code put}) with its hash: they differ once an out-of-band edit changed it,
+   * and it drifted when the edit changed what was applied ({@link #holds}). Drift is not read from
+   * the stamp's hash, since a Secret's is keyed per release. The applied content is {@code null}
+   * only in a state imported from before it was kept (then any change is drift). The uid and
    * version are what the API server would report.
    */
   private static final class StoredObject {
@@ -899,6 +974,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
     final @Nullable OwnershipStamp stamp;
     final String hash;
     final String appliedHash;
+    final @Nullable Manifest applied;
     final String uid;
     final long version;
 
@@ -907,12 +983,14 @@ public final class InMemoryCluster implements Orchestrator, Store {
         @Nullable OwnershipStamp stamp,
         String hash,
         String appliedHash,
+        @Nullable Manifest applied,
         String uid,
         long version) {
       this.content = content;
       this.stamp = stamp;
       this.hash = hash;
       this.appliedHash = appliedHash;
+      this.applied = applied;
       this.uid = uid;
       this.version = version;
     }
