@@ -345,6 +345,12 @@ public final class ReleaseController {
           if (!moved.isEmpty()) {
             throw new StalePlanException(plan, moved);
           }
+          // a plan made from the spec alone could not check its CRD changes; with the payloads
+          // and the objects it writes observed again, the gate can, before any write
+          Plan gated = CrdSafety.gate(plan, live, effective.applied, planned.options());
+          if (!gated.applyable()) {
+            throw new ReleaseConflictException(gated);
+          }
           Release latest = now.map(StoredRelease::release).orElse(null);
           return savePending(
               spec,
@@ -745,9 +751,16 @@ public final class ReleaseController {
         spec, effective, payloads, plan, live, latest, lease, description, records, detached);
   }
 
-  /** Plans the effective release (keyed Secret hashes, config rollouts and their reasons). */
+  /**
+   * Plans the effective release (keyed Secret hashes, config rollouts and their reasons), with its
+   * CRD changes through the safety gate ({@link CrdSafety}).
+   */
   private static Plan plan(EffectiveRelease effective, @Nullable Release latest, LiveState live) {
-    return Planner.plan(effective.spec, latest, live, effective.reasons);
+    return CrdSafety.gate(
+        Planner.plan(effective.spec, latest, live, effective.reasons),
+        live,
+        effective.applied,
+        effective.spec.options());
   }
 
   /**

@@ -157,6 +157,14 @@ final class ReleaseCommand implements Runnable {
     boolean allowCrdDeletion;
 
     @Option(
+        names = "--allow-unsafe-crd-changes",
+        description =
+            "Apply a CRD change that breaks objects stored at it (a stored version no longer"
+                + " served, the storage version changed without a path, a schema narrowed);"
+                + " refused otherwise, before any write. A stored version removed stays refused.")
+    boolean allowUnsafeCrdChanges;
+
+    @Option(
         names = "--no-record-secret-values",
         description =
             "Keep Secrets' values out of the release record (it keeps their keys and keyed"
@@ -355,12 +363,14 @@ final class ReleaseCommand implements Runnable {
     static ReleaseSpec spec(ReleaseFile file, FileOptions f, Duration timeout) {
       return file.toSpec()
           .withOptions(
-              ReleaseOptions.defaults()
+              file.options()
                   .withAdopt(f.adopt)
                   .withAtomic(f.atomic)
                   .withCreateNamespace(f.createNamespace)
                   .withAllowCrdDeletion(f.allowCrdDeletion)
                   .withRecordSecretValues(!f.noRecordSecretValues)
+                  .withAllowUnsafeCrdChanges(
+                      file.options().allowUnsafeCrdChanges() || f.allowUnsafeCrdChanges)
                   .withTimeout(timeout));
     }
 
@@ -732,6 +742,15 @@ final class ReleaseCommand implements Runnable {
     boolean atomic;
 
     @Option(
+        names = "--allow-unsafe-crd-changes",
+        description =
+            "Roll back across a CRD change that breaks objects stored at it (a stored version no"
+                + " longer served, the storage version changed without a path, a schema"
+                + " narrowed); refused otherwise, before any write. A stored version removed stays"
+                + " refused.")
+    boolean allowUnsafeCrdChanges;
+
+    @Option(
         names = "--timeout",
         paramLabel = "DURATION",
         converter = Durations.class,
@@ -766,7 +785,11 @@ final class ReleaseCommand implements Runnable {
         given = load(f).payloads();
       }
       ReleaseOptions options =
-          ReleaseOptions.defaults().withAdopt(adopt).withAtomic(atomic).withTimeout(timeout);
+          ReleaseOptions.defaults()
+              .withAdopt(adopt)
+              .withAtomic(atomic)
+              .withAllowUnsafeCrdChanges(allowUnsafeCrdChanges)
+              .withTimeout(timeout);
       Release revisionTo =
           revisions.stream()
               .filter(r -> r.revision() == revision)

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capstan.common.CrdGate;
 import dev.capstan.release.ReleaseLockedException;
 import dev.capstan.release.StaleRecordException;
 import dev.capstan.release.codec.ReleaseRecordCodec;
@@ -74,6 +75,12 @@ public final class InMemoryCluster implements Orchestrator, Store {
   private final Map<String, String> neverReady = new HashMap<>();
   private final Map<String, NavigableMap<Integer, Encoded>> records = new HashMap<>();
   private final Map<String, Lease> leases = new HashMap<>();
+
+  /**
+   * The {@code status.storedVersions} of each CRD: every storage version it was applied with, as
+   * the API server keeps them (they are never removed by an apply).
+   */
+  private final Map<ResourceRef, List<String>> storedVersions = new HashMap<>();
 
   /** When each lease was last taken or renewed (for the "locked" message). */
   private final Map<String, Instant> renewed = new HashMap<>();
@@ -167,6 +174,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
   /** Deletes an object whoever owns it, as an out-of-band delete would. */
   public synchronized InMemoryCluster deleteOutOfBand(ResourceRef ref) {
     objects.remove(ref);
+    storedVersions.remove(ref);
     return this;
   }
 
@@ -304,6 +312,10 @@ public final class InMemoryCluster implements Orchestrator, Store {
       if (o.stamp != null) {
         node.set("stamp", Json.mapper().valueToTree(o.stamp));
       }
+      List<String> stored = storedVersions.get(o.content.ref());
+      if (stored != null) {
+        node.set("storedVersions", Json.mapper().valueToTree(stored));
+      }
       if (!o.appliedHash.equals(o.hash)) {
         if (o.applied != null) {
           node.set("applied", Json.mapper().valueToTree(o.applied.content()));
@@ -364,6 +376,11 @@ public final class InMemoryCluster implements Orchestrator, Store {
                 ? Json.mapper().treeToValue(node.get("stamp"), OwnershipStamp.class)
                 : null;
         c.put(spec, stamp);
+        if (node.get("storedVersions") instanceof ArrayNode stored) {
+          List<String> versions = new ArrayList<>();
+          stored.forEach(v -> versions.add(v.asText()));
+          c.storedVersions.put(spec.ref(), List.copyOf(versions));
+        }
         StoredObject o = requireNonNull(c.objects.get(spec.ref()));
         if (node.hasNonNull("applied")) {
           @SuppressWarnings("unchecked")
@@ -437,8 +454,16 @@ public final class InMemoryCluster implements Orchestrator, Store {
                         && (o.applied == null || !holds(o.content.content(), o.applied.content()))
                     ? "live content differs from what revision " + o.stamp.revision() + " applied"
                     : null;
+            List<String> stored = storedVersions.get(ref);
             found.add(
-                new LiveObject(ref, o.content, o.stamp, drift, o.uid, Long.toString(o.version)));
+                new LiveObject(
+                    ref,
+                    o.content,
+                    o.stamp,
+                    drift,
+                    o.uid,
+                    Long.toString(o.version),
+                    stored == null ? null : Map.of("storedVersions", stored)));
           }
         }
       }
@@ -523,11 +548,22 @@ public final class InMemoryCluster implements Orchestrator, Store {
     return null;
   }
 
-  /** An applied CRD makes its kind served. */
+  /** An applied CRD makes its kind served, and its storage version one of its stored versions. */
   private void learnKind(Manifest object) {
     Kind defined = object.kind().isCrd() ? Kind.definedBy(object.content()) : null;
     if (defined != null) {
       servedKinds.put(defined.key(), defined);
+    }
+    if (object.kind().isCrd() && object.content().get("spec") instanceof Map<?, ?> spec) {
+      @SuppressWarnings("unchecked")
+      Map<String, ?> tree = (Map<String, ?>) spec;
+      List<String> stored = new ArrayList<>(storedVersions.getOrDefault(object.ref(), List.of()));
+      for (String v : CrdGate.storageVersions(tree)) {
+        if (!stored.contains(v)) {
+          stored.add(v);
+        }
+      }
+      storedVersions.put(object.ref(), List.copyOf(stored));
     }
   }
 
@@ -577,6 +613,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
                   || (o.stamp != null && o.stamp.ownedBy(owner)));
       if (deleted) {
         objects.remove(ref);
+        storedVersions.remove(ref);
       }
     }
     crashIf(crash, Operation.DELETE, ref.key());

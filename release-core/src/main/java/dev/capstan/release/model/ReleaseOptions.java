@@ -17,6 +17,12 @@ import java.time.Duration;
  * @param recordSecretValues keep Secrets' values in the release record, for rollback (the default);
  *     when off, the record holds each Secret's data keys and keyed content hash only, and a
  *     rollback to the revision takes the values from the caller
+ * @param allowUnsafeCrdChanges let a cast or rollback apply a change to a live
+ *     CustomResourceDefinition that breaks the objects stored at it: a stored version no longer
+ *     served, the storage version changed without a path, a schema narrowed. Off by default: such a
+ *     plan is refused before any write. A stored version removed from {@code spec.versions} is
+ *     refused whatever this says, since the API server refuses it too (ARCHITECTURE.md, "The 3-way
+ *     plan")
  */
 public record ReleaseOptions(
     boolean adopt,
@@ -24,12 +30,13 @@ public record ReleaseOptions(
     boolean createNamespace,
     Duration timeout,
     boolean allowCrdDeletion,
-    boolean recordSecretValues) {
+    boolean recordSecretValues,
+    boolean allowUnsafeCrdChanges) {
   /** The default readiness timeout, 15 minutes. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(15);
 
   private static final ReleaseOptions DEFAULTS =
-      new ReleaseOptions(false, false, false, DEFAULT_TIMEOUT, false, true);
+      new ReleaseOptions(false, false, false, DEFAULT_TIMEOUT, false, true, false);
 
   /** Requires a positive timeout. */
   public ReleaseOptions {
@@ -39,17 +46,28 @@ public record ReleaseOptions(
     }
   }
 
-  /** Options that record Secrets' values. */
+  /** Options that refuse unsafe CRD changes. */
+  public ReleaseOptions(
+      boolean adopt,
+      boolean atomic,
+      boolean createNamespace,
+      Duration timeout,
+      boolean allowCrdDeletion,
+      boolean recordSecretValues) {
+    this(adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues, false);
+  }
+
+  /** Options that record Secrets' values and refuse unsafe CRD changes. */
   public ReleaseOptions(
       boolean adopt,
       boolean atomic,
       boolean createNamespace,
       Duration timeout,
       boolean allowCrdDeletion) {
-    this(adopt, atomic, createNamespace, timeout, allowCrdDeletion, true);
+    this(adopt, atomic, createNamespace, timeout, allowCrdDeletion, true, false);
   }
 
-  /** No adopt, not atomic, no namespace creation, 15 minutes. */
+  /** No adopt, not atomic, no namespace creation, 15 minutes, no unsafe CRD change. */
   public static ReleaseOptions defaults() {
     return DEFAULTS;
   }
@@ -57,36 +75,84 @@ public record ReleaseOptions(
   /** A copy with {@code adopt} set. */
   public ReleaseOptions withAdopt(boolean adopt) {
     return new ReleaseOptions(
-        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues);
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        allowUnsafeCrdChanges);
   }
 
   /** A copy with {@code atomic} set. */
   public ReleaseOptions withAtomic(boolean atomic) {
     return new ReleaseOptions(
-        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues);
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        allowUnsafeCrdChanges);
   }
 
   /** A copy with {@code createNamespace} set. */
   public ReleaseOptions withCreateNamespace(boolean createNamespace) {
     return new ReleaseOptions(
-        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues);
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        allowUnsafeCrdChanges);
   }
 
   /** A copy with the given readiness timeout. */
   public ReleaseOptions withTimeout(Duration timeout) {
     return new ReleaseOptions(
-        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues);
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        allowUnsafeCrdChanges);
   }
 
   /** A copy with {@code allowCrdDeletion} set. */
   public ReleaseOptions withAllowCrdDeletion(boolean allowCrdDeletion) {
     return new ReleaseOptions(
-        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues);
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        allowUnsafeCrdChanges);
   }
 
   /** A copy with {@code recordSecretValues} set. */
   public ReleaseOptions withRecordSecretValues(boolean recordSecretValues) {
     return new ReleaseOptions(
-        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues);
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        allowUnsafeCrdChanges);
+  }
+
+  /** A copy with {@code allowUnsafeCrdChanges} set. */
+  public ReleaseOptions withAllowUnsafeCrdChanges(boolean allowUnsafeCrdChanges) {
+    return new ReleaseOptions(
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        allowUnsafeCrdChanges);
   }
 }

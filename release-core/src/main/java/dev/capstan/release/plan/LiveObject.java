@@ -2,9 +2,11 @@ package dev.capstan.release.plan;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.release.internal.Trees;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.ResourceRef;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,6 +25,9 @@ import org.jspecify.annotations.Nullable;
  * @param resourceVersion the version of the object as observed (any write changes it), or {@code
  *     null} when the adapter does not report it; together with {@code uid} the precondition of a
  *     write based on this observation
+ * @param status the object's {@code status} as observed, for the kinds whose status a plan reads: a
+ *     CustomResourceDefinition's ({@code storedVersions}, for the CRD safety gate); {@code null}
+ *     for other kinds, or when the adapter does not report it
  */
 public record LiveObject(
     ResourceRef ref,
@@ -30,15 +35,28 @@ public record LiveObject(
     @Nullable OwnershipStamp stamp,
     @Nullable String drift,
     @Nullable String uid,
-    @Nullable String resourceVersion) {
+    @Nullable String resourceVersion,
+    @Nullable Map<String, Object> status) {
 
-  /** Requires the ref; content must match it. */
+  /** Requires the ref; content must match it; copies the status. */
   public LiveObject {
     requireNonNull(ref, "ref");
     if (content != null && !content.ref().equals(ref)) {
       throw new IllegalArgumentException(
           "live object content " + content.ref().key() + " does not match ref " + ref.key());
     }
+    status = status == null ? null : Trees.copyObject(status, "status");
+  }
+
+  /** An observed object whose status the adapter does not report. */
+  public LiveObject(
+      ResourceRef ref,
+      @Nullable Manifest content,
+      @Nullable OwnershipStamp stamp,
+      @Nullable String drift,
+      @Nullable String uid,
+      @Nullable String resourceVersion) {
+    this(ref, content, stamp, drift, uid, resourceVersion, null);
   }
 
   /** An observed object whose uid and version the adapter does not report. */

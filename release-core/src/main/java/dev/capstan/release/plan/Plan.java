@@ -72,6 +72,8 @@ public record Plan(
     requireSame("adopt", planned.adopt(), options.adopt());
     requireSame("createNamespace", planned.createNamespace(), options.createNamespace());
     requireSame("allowCrdDeletion", planned.allowCrdDeletion(), options.allowCrdDeletion());
+    requireSame(
+        "allowUnsafeCrdChanges", planned.allowUnsafeCrdChanges(), options.allowUnsafeCrdChanges());
     return withFingerprint(fingerprint.withSpec(fingerprint.spec().withOptions(options)));
   }
 
