@@ -37,7 +37,8 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>{@link #observe}: one LIST (paged) of the kind in the namespace, filtered to the names
  *       (with a single name, selected by field); the live content without what the server manages
- *       and without the stamp, the stamp, and {@linkplain Drift drift} from {@code managedFields}.
+ *       and without the stamp, the stamp, and {@linkplain Drift drift} from {@code managedFields};
+ *       for a CustomResourceDefinition, its {@code status} too.
  *   <li>{@link #apply}: stamped with the ownership labels and annotations, one server-side apply
  *       (PATCH) under field manager {@code capstan}, forced (the plan has decided). An update
  *       carries the observed {@code metadata.uid} and {@code resourceVersion} in the body as
@@ -162,6 +163,9 @@ public final class KubernetesOrchestrator implements Orchestrator {
           stamp == null
               ? null
               : Drift.of(raw, Stamps.MANAGER_NAME, kind, stamp.contentHash(), applied.get(name));
+      // a CRD's status (its storedVersions) is what the CRD safety gate reads; other statuses are
+      // not converted (health reads them from its own watch)
+      JsonObject status = kind.isCrd() ? JsonTrees.object(raw, "status") : null;
       out.add(
           new LiveObject(
               ref,
@@ -169,7 +173,8 @@ public final class KubernetesOrchestrator implements Orchestrator {
               stamp,
               drift,
               JsonTrees.text(raw, "metadata", "uid"),
-              JsonTrees.text(raw, "metadata", "resourceVersion")));
+              JsonTrees.text(raw, "metadata", "resourceVersion"),
+              status == null ? null : JsonTrees.toJava(status)));
     }
     return out;
   }
