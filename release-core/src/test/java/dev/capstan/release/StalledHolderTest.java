@@ -13,6 +13,8 @@ import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.memory.ManualClock;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseOptions;
+import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import java.time.Duration;
 import java.util.List;
@@ -20,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,36 +42,8 @@ class StalledHolderTest {
     CountDownLatch paused = new CountDownLatch(1);
     CountDownLatch wake = new CountDownLatch(1);
     List<ReleaseEvent> eventsA = new CopyOnWriteArrayList<>();
-    // Renewals are every 30 s of real time: none runs during this test.
-    ReleaseController a =
-        ReleaseController.builder(cluster, cluster)
-            .clock(clock)
-            .holder("caster-a")
-            .parallelism(1)
-            .leaseDuration(Duration.ofSeconds(60))
-            .leaseRenewal(Duration.ofSeconds(30))
-            .ids(() -> "id-a")
-            .listener(
-                e -> {
-                  eventsA.add(e);
-                  if (e instanceof ReleaseEvent.Done && paused.getCount() == 1) {
-                    paused.countDown();
-                    await(wake);
-                  }
-                })
-            .build();
-    CompletableFuture<Throwable> outcomeA = new CompletableFuture<>();
-    Thread ta =
-        new Thread(
-            () -> {
-              try {
-                a.cast(spec("app", v1), v1);
-                outcomeA.complete(new AssertionError("caster-a finished"));
-              } catch (RuntimeException e) {
-                outcomeA.complete(e);
-              }
-            });
-    ta.start();
+    ReleaseController a = stallingAfterFirstWrite(paused, wake, eventsA);
+    CompletableFuture<Object> outcomeA = castInBackground(a, spec("app", v1));
     assertThat(paused.await(10, TimeUnit.SECONDS)).isTrue();
     assertThat(cluster.writes()).containsExactly("apply:ConfigMap/default/a");
 
@@ -82,12 +57,13 @@ class StalledHolderTest {
     CastResult rb = b.cast(spec("app", v1), v1);
     List<String> writesAfterTakeover = cluster.writes();
     wake.countDown();
-    ta.join(10_000);
+    Object outcome = outcomeA.get(10, TimeUnit.SECONDS);
 
     assertThat(rb.release().revision()).isEqualTo(2);
     assertThat(rb.release().status()).isEqualTo(ReleaseStatus.DEPLOYED);
     assertThat(cluster.writes()).isEqualTo(writesAfterTakeover);
-    assertThat(outcomeA.get())
+    assertThat(outcome)
+        .asInstanceOf(InstanceOfAssertFactories.THROWABLE)
         .isInstanceOf(CastFailedException.class)
         .cause()
         .hasMessage(
@@ -101,7 +77,7 @@ class StalledHolderTest {
         .isEqualTo(
             "interrupted: the lease of caster-a expired at 2026-01-01T00:01:00Z before the cast"
                 + " finished");
-    assertThat(((CastFailedException) outcomeA.get()).result().release()).isEqualTo(attemptA);
+    assertThat(((CastFailedException) outcome).result().release()).isEqualTo(attemptA);
     assertThat(eventsA)
         .filteredOn(e -> e instanceof ReleaseEvent.Warning)
         .extracting(ReleaseEvent::describe)
@@ -154,9 +130,7 @@ class StalledHolderTest {
     ReleaseController a = stallingAfterFirstWrite(paused, wake, new CopyOnWriteArrayList<>());
     CompletableFuture<Object> outcomeA =
         castInBackground(
-            a,
-            spec("app", v1)
-                .withOptions(dev.capstan.release.model.ReleaseOptions.defaults().withAtomic(true)));
+            a, spec("app", v1).withOptions(ReleaseOptions.defaults().withAtomic(true)));
     assertThat(paused.await(10, TimeUnit.SECONDS)).isTrue();
 
     clock.advance(Duration.ofSeconds(61));
@@ -203,8 +177,7 @@ class StalledHolderTest {
         .build();
   }
 
-  private CompletableFuture<Object> castInBackground(
-      ReleaseController a, dev.capstan.release.model.ReleaseSpec spec) {
+  private CompletableFuture<Object> castInBackground(ReleaseController a, ReleaseSpec spec) {
     CompletableFuture<Object> outcome = new CompletableFuture<>();
     new Thread(
             () -> {
