@@ -93,7 +93,8 @@ public final class CrdGate {
    *
    * @param rule the rule it breaks
    * @param version the version it is about
-   * @param text what would break, {@code version <v>: <reason>}
+   * @param text what would break, {@code version <v>: <reason>}, with the names it echoes from the
+   *     specs {@linkplain Escapes#escape escaped}
    */
   public record Finding(Rule rule, String version, String text) {
     /** Requires every part. */
@@ -136,6 +137,7 @@ public final class CrdGate {
     Set<String> named = new HashSet<>();
     for (String stored : storedVersions) {
       Version v = next.get(stored);
+      String shown = Escapes.escape(stored);
       if (v == null) {
         named.add(stored);
         out.add(
@@ -143,10 +145,10 @@ public final class CrdGate {
                 Rule.STORED_VERSION_REMOVED,
                 stored,
                 "version "
-                    + stored
+                    + shown
                     + ": stored version removed (status.storedVersions lists it, so objects may"
                     + " still be stored at "
-                    + stored
+                    + shown
                     + " and could no longer be read)"));
       } else if (!v.served()) {
         named.add(stored);
@@ -155,9 +157,9 @@ public final class CrdGate {
                 Rule.STORED_VERSION_NOT_SERVED,
                 stored,
                 "version "
-                    + stored
+                    + shown
                     + ": stored version no longer served (objects stored at "
-                    + stored
+                    + shown
                     + " could no longer be read)"));
       }
     }
@@ -169,18 +171,20 @@ public final class CrdGate {
         && !named.contains(oldStorage.get())) {
       Version kept = next.get(oldStorage.get());
       if (kept == null || !kept.served()) {
+        String from = Escapes.escape(oldStorage.get());
+        String to = Escapes.escape(newStorage.get());
         out.add(
             new Finding(
                 Rule.STORAGE_VERSION_WITHOUT_PATH,
                 newStorage.get(),
                 "version "
-                    + newStorage.get()
+                    + to
                     + ": storage version changes from "
-                    + oldStorage.get()
+                    + from
                     + " to "
-                    + newStorage.get()
+                    + to
                     + " without a path ("
-                    + oldStorage.get()
+                    + from
                     + " must stay served so objects stored at it can be read and migrated)"));
       }
     }
@@ -197,7 +201,7 @@ public final class CrdGate {
             new Finding(
                 Rule.SCHEMA_NARROWED,
                 e.getKey(),
-                "version " + e.getKey() + ": schema narrowed: " + n));
+                "version " + Escapes.escape(e.getKey()) + ": schema narrowed: " + n));
       }
     }
     return out;
@@ -233,7 +237,7 @@ public final class CrdGate {
       Object next = newProps.get(p.getKey());
       if (next == null) {
         if (!preserves) {
-          out.add("property " + at + " removed");
+          out.add("property " + Escapes.escape(at) + " removed");
         }
       } else if (p.getValue() instanceof Map<?, ?> o && next instanceof Map<?, ?> n) {
         narrowing(map(o), map(n), at, out);
@@ -242,7 +246,7 @@ public final class CrdGate {
     Set<String> oldRequired = new HashSet<>(strings(before.get("required")));
     for (String r : strings(after.get("required"))) {
       if (!oldRequired.contains(r)) {
-        out.add("required field " + join(path, r) + " added");
+        out.add("required field " + Escapes.escape(join(path, r)) + " added");
       }
     }
     if (before.get("items") instanceof Map<?, ?> o && after.get("items") instanceof Map<?, ?> n) {

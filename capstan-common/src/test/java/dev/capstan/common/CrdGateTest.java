@@ -133,4 +133,51 @@ class CrdGateTest {
             CrdGate.problems(V1, List.of("v1"), spec(List.of(version("v1", true, true, widened)))))
         .isEmpty();
   }
+
+  @Test
+  void namesEchoedFromTheSpecsAreEscaped() {
+    Map<String, Object> live =
+        spec(
+            List.of(
+                version(
+                    "v1",
+                    true,
+                    true,
+                    Map.of(
+                        "openAPIV3Schema",
+                        Map.of("type", "object", "properties", Map.of("a\nb", Map.of()))))));
+    Map<String, Object> next =
+        spec(
+            List.of(
+                version(
+                    "v\u001b[2J",
+                    true,
+                    true,
+                    Map.of(
+                        "openAPIV3Schema", Map.of("type", "object", "required", List.of("c\rd")))),
+                version("v1", false, false, Map.of("openAPIV3Schema", Map.of("type", "object")))));
+
+    assertThat(CrdGate.problems(live, List.of("v1"), next))
+        .containsExactly(
+            "version v1: stored version no longer served (objects stored at v1 could no longer be"
+                + " read)",
+            "version v1: schema narrowed: property a\\nb removed");
+    assertThat(CrdGate.problems(live, List.of(), next))
+        .containsExactly(
+            "version v\\u001b[2J: storage version changes from v1 to v\\u001b[2J without a path"
+                + " (v1 must stay served so objects stored at it can be read and migrated)",
+            "version v1: schema narrowed: property a\\nb removed");
+    assertThat(
+            CrdGate.problems(
+                spec(List.of(version("v1", true, true, Map.of("openAPIV3Schema", Map.of())))),
+                List.of("v1"),
+                spec(
+                    List.of(
+                        version(
+                            "v1",
+                            true,
+                            true,
+                            Map.of("openAPIV3Schema", Map.of("required", List.of("c\rd"))))))))
+        .containsExactly("version v1: schema narrowed: required field c\\rd added");
+  }
 }

@@ -1,6 +1,7 @@
 package dev.capstan.release;
 
 import dev.capstan.common.CrdGate;
+import dev.capstan.common.Escapes;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ResourceRef;
@@ -116,7 +117,7 @@ final class CrdSafety {
     if (removed.isEmpty()) {
       advice = ALLOW + " to apply it anyway";
     } else {
-      String versions = String.join(" and ", removed);
+      String versions = String.join(" and ", removed.stream().map(Escapes::escape).toList());
       advice =
           "migrate the objects stored at "
               + versions
