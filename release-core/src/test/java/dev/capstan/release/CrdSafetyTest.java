@@ -179,6 +179,60 @@ class CrdSafetyTest {
   }
 
   @Test
+  void bothPiecesOfAdviceFollowedLetARollbackAcrossAStoredVersionAndANarrowedSchemaThrough() {
+    String wider =
+        "{openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {size:"
+            + " {type: integer}, color: {type: string}, shape: {type: string}}}}}}";
+    h.cast("app", V1);
+    // v2 the storage version (v1 and v2 stored), v1's schema given a property
+    h.cast("app", widgets(version("v1", true, false, wider), version("v2", true, true, SCHEMA)));
+    String narrowed = "version v1: schema narrowed: property spec.shape removed";
+
+    // revision 1 drops v2 and narrows v1 again
+    assertThat(h.controller.planRollback(NS, "app", 1).conflicts())
+        .singleElement()
+        .satisfies(
+            c ->
+                assertThat(c.reason())
+                    .isEqualTo(
+                        "unsafe CRD change: version v2: stored version removed"
+                            + " (status.storedVersions lists it, so objects may still be stored at"
+                            + " v2 and could no longer be read); "
+                            + narrowed
+                            + "; migrate the objects stored at v2 to a version the CRD keeps (write"
+                            + " each again there, resetting its metadata.managedFields, whose"
+                            + " entries at v2 would fail every later apply) and remove v2 from its"
+                            + " status.storedVersions, then cast again (the API server refuses the"
+                            + " change until then); and allow unsafe CRD changes"
+                            + " (allowUnsafeCrdChanges, --allow-unsafe-crd-changes) for the rest"));
+
+    // the migration, done: v2 no longer stored; what is left is for the option
+    h.cluster.storedVersions(ResourceRef.parse(CRD_KEY), List.of("v1"));
+    List<String> writes = h.cluster.writes();
+    CastResult r =
+        h.controller.rollback(
+            NS, "app", 1, ReleaseOptions.defaults().withAllowUnsafeCrdChanges(true));
+
+    assertThat(r.release().revision()).isEqualTo(3);
+    assertThat(r.plan().changes())
+        .filteredOn(c -> c.ref().key().equals(CRD_KEY))
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.action()).isEqualTo(Action.UPDATE);
+              assertThat(c.reason())
+                  .isEqualTo(
+                      "unsafe CRD change, applied because unsafe CRD changes are allowed: version"
+                          + " v1: storage version changes from v2 to v1 without a path (v2 must"
+                          + " stay served so objects stored at it can be read and migrated); "
+                          + narrowed);
+            });
+    assertThat(h.cluster.writes().subList(writes.size(), h.cluster.writes().size()))
+        .filteredOn(w -> !w.equals("verify")) // health checks, not writes
+        .containsExactly("apply:" + CRD_KEY);
+  }
+
+  @Test
   void aNarrowedSchemaIsRefusedAndAllowingUnsafeChangesLetsItThroughWithTheFindings() {
     h.cast("app", V1);
     String narrowed =

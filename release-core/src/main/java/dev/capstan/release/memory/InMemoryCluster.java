@@ -171,6 +171,18 @@ public final class InMemoryCluster implements Orchestrator, Store {
     return this;
   }
 
+  /**
+   * Sets a CustomResourceDefinition's {@code status.storedVersions}, as the status patch that ends
+   * a storage migration would (its objects written again at the versions kept).
+   */
+  public synchronized InMemoryCluster storedVersions(ResourceRef crd, List<String> versions) {
+    if (!crd.kind().isCrd() || !objects.containsKey(crd)) {
+      throw new IllegalArgumentException("no CustomResourceDefinition " + crd.key());
+    }
+    storedVersions.put(crd, List.copyOf(versions));
+    return this;
+  }
+
   /** Deletes an object whoever owns it, as an out-of-band delete would. */
   public synchronized InMemoryCluster deleteOutOfBand(ResourceRef ref) {
     objects.remove(ref);
