@@ -291,7 +291,7 @@ scenario_stall() {
   [[ $code == 1 ]] || fail "the woken holder exited $code, not 1 (failed)"
   local status
   status=$("${capstan[@]}" release history app -n "$ns" -o json | python3 -c 'import json,sys; print(" ".join(r["status"] for r in json.load(sys.stdin)))')
-  log "stalled holder woke after takeover: exit $code, $([[ $before == "$after" ]] && echo wrote nothing || echo WROTE); history (newest first): $status; $(grep -m1 -o 'lease on [^ ]* expired at [^ ]*' "$dir/stall-a.log" || true)"
+  log "stalled holder woke after takeover: exit $code, $([[ $before == "$after" ]] && echo wrote nothing || echo WROTE); history (newest first): $status; $(grep -m1 -o 'lost the operation lease on [^(]*' "$dir/stall-a.log" || true)"
   [[ $status == "deployed failed" ]] || fail "history is '$status', not 'deployed failed'"
   check "$ns" app
   converges "$ns" app "$g"

@@ -207,6 +207,7 @@ final class CastExecution {
   }
 
   private void applyOne(PlannedChange c) {
+    lease.checkHeld(); // before every write, so none goes out on a lease that may be lost
     events.accept(new ReleaseEvent.Started(release, c.ref(), c.action()));
     attempted.add(c);
     if (c.createReference()) {
@@ -249,6 +250,7 @@ final class CastExecution {
   }
 
   private void remove(PlannedChange c) {
+    lease.checkHeld();
     events.accept(new ReleaseEvent.Started(release, c.ref(), c.action()));
     attempted.add(c);
     Orchestrator port = ports.orchestrator();
@@ -329,6 +331,8 @@ final class CastExecution {
    * write: created objects are deleted (if still ours), changed, adopted, pruned or un-stamped ones
    * are written back with their previous content and stamp. Namespaces are left as they are:
    * created ones kept, ensured ones with the labels and annotations applied, a deleted one gone.
+   * Each write is checked against the lease first: once it is lost (taken over while this operation
+   * stalled) the revert stops, since the objects are the new holder's to change.
    *
    * @return the errors, empty when the revert is complete
    */
@@ -343,6 +347,13 @@ final class CastExecution {
           || c.action() == Action.REFERENCE
           || c.ref().kind().equals(Kind.NAMESPACE)) {
         continue;
+      }
+      try {
+        // a revert writes too: never on a lease that another holder may have taken
+        lease.checkHeld();
+      } catch (ReleaseException e) {
+        errors.add("stopped before reverting " + c.ref().key() + ": " + e.getMessage());
+        break;
       }
       try {
         Optional<LiveObject> before = live.get(c.ref());

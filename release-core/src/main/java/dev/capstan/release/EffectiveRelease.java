@@ -39,12 +39,23 @@ final class EffectiveRelease {
   /** Why a config reader is updated, by ref: the inputs whose hash moved since the record. */
   final Map<ResourceRef, String> reasons;
 
+  /**
+   * The objects as the cast would apply them, by ref, as far as they are known (without payloads:
+   * those the record holds at the desired content): what drift is told by.
+   */
+  final Map<ResourceRef, Manifest> applied;
+
   private EffectiveRelease(
-      ReleaseSpec spec, SecretHashKey key, Payloads objects, Map<ResourceRef, String> reasons) {
+      ReleaseSpec spec,
+      SecretHashKey key,
+      Payloads objects,
+      Map<ResourceRef, String> reasons,
+      Map<ResourceRef, Manifest> applied) {
     this.spec = spec;
     this.key = key;
     this.objects = objects;
     this.reasons = reasons;
+    this.applied = applied;
   }
 
   /**
@@ -104,7 +115,8 @@ final class EffectiveRelease {
       resources.add(
           new DesiredResource(d.ref(), Objects.requireNonNull(hashes.get(d.ref())), d.wave()));
     }
-    return new EffectiveRelease(spec.withResources(resources), key, objects, reasons);
+    return new EffectiveRelease(
+        spec.withResources(resources), key, objects, reasons, Map.copyOf(rollout.objects()));
   }
 
   /**

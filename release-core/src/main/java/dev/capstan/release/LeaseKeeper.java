@@ -13,19 +13,27 @@ import java.util.Random;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Holds the operation lease of one release operation: takes it (queueing behind a live holder for
- * up to the configured wait), renews it in the background, and gives it up. The keeper knows when
- * the lease expires by its own clock: from the grant, then from each successful renewal ({@code now
- * + duration}, where {@code now} is read before the renewal is sent, so the local expiry is never
- * later than the store's). {@link #checkHeld()} fails once another holder took the lease (a renewal
- * was refused) or once that local expiry passed (renewals failed for a whole lease duration, or the
- * process was stalled): the operation stops before its next write. A renewal that fails for another
- * reason (the store is briefly unreachable) is retried at the next period while the lease lasts.
- * See ARCHITECTURE.md, "Leases and retries".
+ * up to the configured wait), renews it in the background, and gives it up. Every renewal is
+ * conditioned on the keeper's own last write of the lease ({@link Store#renewLease} with the
+ * version of that write), so it succeeds exactly when nobody else wrote the lease since, whatever
+ * its expiry. The keeper knows when the lease expires by its own clock: from the grant, then from
+ * each successful renewal ({@code now + duration}, where {@code now} is read before the renewal is
+ * sent, so the local expiry is never later than the store's).
+ *
+ * <p>{@link #checkHeld()}, called before every write, fails once a renewal was refused (another
+ * holder wrote the lease: a takeover). Once the local expiry has passed (the renewals ran late, the
+ * process was starved or stalled, the store was unreachable) another holder may take the lease over
+ * at any moment, so no write may go out on the old expiry: {@code checkHeld} first renews the lease
+ * itself, waiting for a renewal already in flight rather than racing it, and goes on only if that
+ * renewal succeeded (nobody had taken the lease; the operation keeps it) and fails otherwise. A
+ * renewal that fails for another reason (the store is briefly unreachable) is retried at the next
+ * period while the lease lasts. See ARCHITECTURE.md, "Leases and retries".
  */
 final class LeaseKeeper implements AutoCloseable {
   /** How {@link #acquire} polls a held lease while waiting: 200 ms doubling to 2 s. */
@@ -57,10 +65,18 @@ final class LeaseKeeper implements AutoCloseable {
   private final LeaseGrant grant;
   private final Consumer<ReleaseEvent> events;
   private final ScheduledExecutorService renewer;
-  private volatile @Nullable RuntimeException lost;
+
+  /** One renewal at a time: the renewer's, or the one {@link #checkHeld} sends itself. */
+  private final ReentrantLock renewing = new ReentrantLock();
+
+  private volatile @Nullable ReleaseLockedException lost;
   private volatile @Nullable RuntimeException lastRenewalError;
   private volatile Instant renewedAt;
   private volatile Instant expiresAt;
+
+  /** The store's version of the lease as this keeper last wrote it. */
+  private volatile String version;
+
   private boolean forget;
   private int renewalFailures;
 
@@ -73,6 +89,7 @@ final class LeaseKeeper implements AutoCloseable {
     this.events = events;
     this.renewedAt = grant.lease().acquiredAt();
     this.expiresAt = grant.lease().expiresAt();
+    this.version = grant.version();
     this.renewer =
         Executors.newSingleThreadScheduledExecutor(
             DaemonThreads.named("capstan-lease-" + namespace + "-" + name));
@@ -80,13 +97,28 @@ final class LeaseKeeper implements AutoCloseable {
     var unused = renewer.scheduleWithFixedDelay(this::renew, period, period, TimeUnit.MILLISECONDS);
   }
 
+  /** The renewer's turn: renews unless a renewal is refused already. */
   private void renew() {
-    if (lost != null) {
-      return;
+    renewing.lock();
+    try {
+      if (lost == null) {
+        renewOnce();
+      }
+    } finally {
+      renewing.unlock();
     }
+  }
+
+  /**
+   * Renews the lease, conditioned on this keeper's last write of it; on success moves the local
+   * expiry, on a refusal (someone else wrote the lease) marks it lost, on another failure keeps it
+   * for the next try. Called with {@link #renewing} held.
+   */
+  private void renewOnce() {
     Instant now = terms.clock().instant();
     try {
-      terms.store().renewLease(namespace, name, terms.holder(), now, terms.duration());
+      version =
+          terms.store().renewLease(namespace, name, terms.holder(), version, now, terms.duration());
       renewedAt = now;
       expiresAt = now.plus(terms.duration());
       lastRenewalError = null;
@@ -166,36 +198,92 @@ final class LeaseKeeper implements AutoCloseable {
   }
 
   /**
-   * Throws if the lease may be someone else's now: a renewal was refused, or the lease expired by
-   * this keeper's clock.
+   * Returns when the operation still holds the lease and may write: within the expiry of the last
+   * successful renewal by this keeper's clock, or, once that passed, after a renewal conditioned on
+   * the keeper's own last write succeeded (nobody took the lease meanwhile; event {@link
+   * ReleaseEvent.Warning}). A renewal in flight is waited for (for up to a lease duration) rather
+   * than raced.
    *
-   * @throws ReleaseException naming what happened; the operation must not write again
+   * @throws ReleaseException naming what happened, when a renewal was refused (the lease was taken
+   *     over since), or the lease expired and could not be renewed; the operation must not write
+   *     again
    */
   void checkHeld() {
-    RuntimeException e = lost;
-    if (e != null) {
-      throw new ReleaseException(
-          "lost the operation lease on "
-              + release()
-              + ": "
-              + e.getMessage()
-              + "; stopped before the next write",
-          e);
+    throwIfLost();
+    if (terms.clock().instant().isBefore(expiresAt)) {
+      return;
     }
-    Instant now = terms.clock().instant();
-    Instant expiry = expiresAt;
-    if (!now.isBefore(expiry)) {
-      RuntimeException renewal = lastRenewalError;
+    // Past the local expiry another holder may take the lease over at any moment: no write goes
+    // out until a renewal conditioned on this keeper's last write proves nobody did.
+    try {
+      if (!renewing.tryLock(terms.duration().toMillis(), TimeUnit.MILLISECONDS)) {
+        throw expired("a renewal in flight did not return within " + terms.duration());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
       throw new ReleaseException(
-          "the operation lease on "
-              + release()
-              + " expired at "
-              + expiry
-              + " (last renewed at "
-              + renewedAt
-              + (renewal == null ? "" : "; renewal failed: " + renewal.getMessage())
-              + "); stopped before the next write");
+          "interrupted while renewing the operation lease on " + release(), e);
     }
+    try {
+      throwIfLost();
+      Instant expired = expiresAt;
+      Instant before = renewedAt;
+      if (terms.clock().instant().isBefore(expired)) {
+        return; // the renewer renewed it meanwhile
+      }
+      renewOnce();
+      throwIfLost();
+      if (!terms.clock().instant().isBefore(expiresAt)) {
+        RuntimeException renewal = lastRenewalError;
+        throw expired(renewal == null ? null : "renewal failed: " + renewal.getMessage());
+      }
+      events.accept(
+          new ReleaseEvent.Warning(
+              release(),
+              "renewed it late: the operation lease expired at "
+                  + expired
+                  + " by this process's clock (last renewed at "
+                  + before
+                  + "), and nobody had taken it over"));
+    } finally {
+      renewing.unlock();
+    }
+  }
+
+  private void throwIfLost() {
+    ReleaseLockedException e = lost;
+    if (e == null) {
+      return;
+    }
+    String who =
+        e.holder().equals(terms.holder())
+            ? "another process took it under the same holder name, " + e.holder()
+            : e.holder().equals("nobody")
+                ? "it was taken over and given up since"
+                : e.holder() + " took it over";
+    throw new ReleaseException(
+        "lost the operation lease on "
+            + release()
+            + ": "
+            + who
+            + " (this process last renewed it at "
+            + renewedAt
+            + ", lasting until "
+            + expiresAt
+            + " by its clock); stopped before the next write",
+        e);
+  }
+
+  private ReleaseException expired(@Nullable String why) {
+    return new ReleaseException(
+        "the operation lease on "
+            + release()
+            + " expired at "
+            + expiresAt
+            + " (last renewed at "
+            + renewedAt
+            + (why == null ? "" : "; " + why)
+            + "); stopped before the next write");
   }
 
   /**

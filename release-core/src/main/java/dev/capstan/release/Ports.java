@@ -2,6 +2,8 @@ package dev.capstan.release;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.release.model.Manifest;
+import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.port.Orchestrator;
@@ -21,14 +23,26 @@ record Ports(Orchestrator orchestrator, Store store) {
 
   /** Observes each scope (kind and namespace) in one batch. */
   LiveState observe(Map<LiveState.Scope, Set<String>> names) {
-    return observe(names, List.of());
+    return observe(names, List.of(), Map.of());
   }
 
   /**
    * Observes each scope (kind and namespace) in one batch, adding {@code known}: objects known to
-   * exist without a read. A scope left with no name to read is not read.
+   * exist without a read, and telling drift by {@code applied}, the objects as Capstan would apply
+   * them ({@link Orchestrator#observe(dev.capstan.release.model.Kind, String, Set, Map)}). A scope
+   * left with no name to read is not read.
    */
-  LiveState observe(Map<LiveState.Scope, Set<String>> names, List<LiveObject> known) {
+  LiveState observe(
+      Map<LiveState.Scope, Set<String>> names,
+      List<LiveObject> known,
+      Map<ResourceRef, Manifest> applied) {
+    Map<LiveState.Scope, Map<String, Manifest>> appliedByScope = new HashMap<>();
+    applied.forEach(
+        (ref, object) ->
+            appliedByScope
+                .computeIfAbsent(
+                    new LiveState.Scope(ref.kind(), ref.namespace()), s -> new HashMap<>())
+                .put(ref.name(), object));
     Map<LiveState.Scope, List<LiveObject>> found = new HashMap<>();
     names.forEach(
         (scope, n) ->
@@ -37,7 +51,11 @@ record Ports(Orchestrator orchestrator, Store store) {
                 new ArrayList<>(
                     n.isEmpty()
                         ? List.of()
-                        : orchestrator.observe(scope.kind(), scope.namespace(), n))));
+                        : orchestrator.observe(
+                            scope.kind(),
+                            scope.namespace(),
+                            n,
+                            appliedByScope.getOrDefault(scope, Map.of())))));
     for (LiveObject o : known) {
       found
           .computeIfAbsent(

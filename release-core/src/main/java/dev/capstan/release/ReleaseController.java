@@ -178,7 +178,7 @@ public final class ReleaseController {
       ReleaseSpec spec, @Nullable Payloads payloads, Optional<StoredRelease> stored) {
     Release latest = stored.map(StoredRelease::release).orElse(null);
     EffectiveRelease effective = effective(spec, payloads, latest);
-    return reviewable(plan(effective, latest, observe(spec, latest)), stored, effective);
+    return reviewable(plan(effective, latest, observe(spec, latest, effective)), stored, effective);
   }
 
   private static EffectiveRelease effective(
@@ -238,8 +238,8 @@ public final class ReleaseController {
     Optional<StoredRelease> stored = store.latestRecord(spec.namespace(), spec.name());
     Release latest = stored.map(StoredRelease::release).orElse(null);
     checkCastable(spec, latest);
-    LiveState live = observe(spec, latest);
     EffectiveRelease effective = effective(spec, payloads, latest);
+    LiveState live = observe(spec, latest, effective);
     Plan plan =
         PlanDiffs.attach(
             reviewable(plan(effective, latest, live), stored, effective),
@@ -369,6 +369,12 @@ public final class ReleaseController {
           moved.addAll(ReviewedPlans.objectsMoved(fingerprint, changing, live));
           if (!moved.isEmpty()) {
             throw new StalePlanException(plan, moved);
+          }
+          // a plan made from the spec alone could not check its CRD changes; with the payloads
+          // and the objects it writes observed again, the gate can, before any write
+          Plan gated = CrdSafety.gate(plan, live, effective.applied, planned.options());
+          if (!gated.applyable()) {
+            throw new ReleaseConflictException(gated);
           }
           Release latest = now.map(StoredRelease::release).orElse(null);
           return savePending(
@@ -709,7 +715,7 @@ public final class ReleaseController {
           Release latest = now.map(StoredRelease::release).orElse(null);
           checkCastable(spec, latest);
           EffectiveRelease effective = effective(spec, payloads, latest);
-          LiveState live = observe(spec, latest, lease.grant().namespaceExists());
+          LiveState live = observe(spec, latest, effective, lease.grant().namespaceExists());
           Plan plan = checkPlan(plan(effective, latest, live), detached);
           createHomeNamespace(spec, plan, payloads);
           return savePending(
@@ -728,7 +734,7 @@ public final class ReleaseController {
     checkCastable(spec, latest);
     SecretHashKey fresh = SecretHashKey.generate();
     EffectiveRelease effective = effective(spec, payloads, latest, fresh);
-    LiveState live = observe(spec, latest);
+    LiveState live = observe(spec, latest, effective);
     Plan first = plan(effective, latest, live);
     if (!first.applyable()) {
       // Another caster may have recorded and written between our two reads: look again once,
@@ -739,7 +745,7 @@ public final class ReleaseController {
         latest = again.map(StoredRelease::release).orElse(null);
         checkCastable(spec, latest);
         effective = effective(spec, payloads, latest, fresh);
-        live = observe(spec, latest);
+        live = observe(spec, latest, effective);
         first = plan(effective, latest, live);
       }
     }
@@ -783,7 +789,7 @@ public final class ReleaseController {
       latest = now.map(StoredRelease::release).orElse(null);
       checkCastable(spec, latest);
       effective = effective(spec, payloads, latest, fresh);
-      live = observe(spec, latest);
+      live = observe(spec, latest, effective);
       plan = checkPlan(plan(effective, latest, live), detached);
     }
     if (now.isPresent() && lease.grant().takenOver() != null) {
@@ -794,9 +800,16 @@ public final class ReleaseController {
         spec, effective, payloads, plan, live, latest, lease, description, records, detached);
   }
 
-  /** Plans the effective release (keyed Secret hashes, config rollouts and their reasons). */
+  /**
+   * Plans the effective release (keyed Secret hashes, config rollouts and their reasons), with its
+   * CRD changes through the safety gate ({@link CrdSafety}).
+   */
   private static Plan plan(EffectiveRelease effective, @Nullable Release latest, LiveState live) {
-    return Planner.plan(effective.spec, latest, live, effective.reasons);
+    return CrdSafety.gate(
+        Planner.plan(effective.spec, latest, live, effective.reasons),
+        live,
+        effective.applied,
+        effective.spec.options());
   }
 
   /**
@@ -1274,6 +1287,7 @@ public final class ReleaseController {
             "uninstalling " + release,
             ref -> {
               try {
+                lease.checkHeld();
                 uninstallOne(
                     release, uninstalling, options, live, ref, retained, deleted, kept, events);
                 remaining.remove(ref);
@@ -1528,16 +1542,18 @@ public final class ReleaseController {
         : spec;
   }
 
-  private LiveState observe(ReleaseSpec spec, @Nullable Release latest) {
-    return observe(spec, latest, false);
+  private LiveState observe(
+      ReleaseSpec spec, @Nullable Release latest, EffectiveRelease effective) {
+    return observe(spec, latest, effective, false);
   }
 
   /**
-   * Observes what {@code spec} and {@code latest} name; with {@code homeExists} (the lease just
-   * taken lives in the release's namespace) a home namespace that the release only references is
-   * known present and not listed again.
+   * Observes what {@code spec} and {@code latest} name, telling drift by what {@code effective}
+   * would apply; with {@code homeExists} (the lease just taken lives in the release's namespace) a
+   * home namespace that the release only references is known present and not listed again.
    */
-  private LiveState observe(ReleaseSpec spec, @Nullable Release latest, boolean homeExists) {
+  private LiveState observe(
+      ReleaseSpec spec, @Nullable Release latest, EffectiveRelease effective, boolean homeExists) {
     Map<LiveState.Scope, Set<String>> names = Planner.names(spec, latest);
     List<LiveObject> known = new ArrayList<>();
     ResourceRef home = ResourceRef.namespace(spec.namespace());
@@ -1554,7 +1570,7 @@ public final class ReleaseController {
       names.put(scope, rest);
       known.add(LiveObject.present(home));
     }
-    return ports.observe(names, known);
+    return ports.observe(names, known, effective.applied);
   }
 
   private static boolean sameVersion(Optional<StoredRelease> a, Optional<StoredRelease> b) {

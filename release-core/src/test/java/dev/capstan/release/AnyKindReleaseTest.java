@@ -130,12 +130,24 @@ class AnyKindReleaseTest {
   }
 
   @Test
-  void anIngressEditedOutOfBandIsRepaired() {
+  void anIngressFieldFilledOutOfBandIsNoDriftAndOneTheReleaseSetAndSomeoneChangedIsRepaired() {
     h.cast("shop", app());
     ResourceRef ingress = ResourceRef.parse("networking.k8s.io/Ingress/default/web");
+    // the release set no spec: what another writer puts there is theirs
     h.cluster.edit(ingress, m -> m.with("spec.ingressClassName", "someone-elses"));
 
-    Plan plan = h.controller.plan(spec("shop", app()));
+    assertThat(h.controller.plan(spec("shop", app())).changesNothing()).isTrue();
+
+    Payloads ours =
+        app()
+            .with(
+                yaml(
+                    "{apiVersion: networking.k8s.io/v1, kind: Ingress, metadata: {name: web},"
+                        + " spec: {ingressClassName: ours}}"));
+    h.cast("shop", ours);
+    h.cluster.edit(ingress, m -> m.with("spec.ingressClassName", "someone-elses"));
+
+    Plan plan = h.controller.plan(spec("shop", ours));
 
     assertThat(plan.changes(Action.REPAIR))
         .singleElement()
@@ -143,10 +155,11 @@ class AnyKindReleaseTest {
             c -> {
               assertThat(c.ref()).isEqualTo(ingress);
               assertThat(c.reason())
-                  .isEqualTo("drift: live content differs from what revision 1 applied");
+                  .isEqualTo("drift: live content differs from what revision 2 applied");
             });
-    h.cast("shop", app());
-    assertThat(h.cluster.object(ingress).orElseThrow().get("spec")).isNull();
+    h.cast("shop", ours);
+    assertThat(h.cluster.object(ingress).orElseThrow().get("spec.ingressClassName"))
+        .isEqualTo("ours");
   }
 
   @Test

@@ -299,7 +299,7 @@ class CastTest {
     Mockito.doAnswer(
             call -> {
               LeaseGrant grant = (LeaseGrant) call.callRealMethod();
-              return new LeaseGrant(grant.lease(), grant.takenOver(), true);
+              return new LeaseGrant(grant.lease(), grant.takenOver(), true, grant.version());
             })
         .when(store)
         .acquireLease(

@@ -62,8 +62,9 @@ class ForwardingStore implements Store {
   }
 
   @Override
-  public void renewLease(String namespace, String name, String holder, Instant now, Duration ttl) {
-    delegate.renewLease(namespace, name, holder, now, ttl);
+  public String renewLease(
+      String namespace, String name, String holder, String version, Instant now, Duration ttl) {
+    return delegate.renewLease(namespace, name, holder, version, now, ttl);
   }
 
   @Override

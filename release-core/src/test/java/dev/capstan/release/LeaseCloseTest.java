@@ -29,10 +29,15 @@ class LeaseCloseTest {
   private final Store store =
       new ForwardingStore(cluster) {
         @Override
-        public void renewLease(
-            String namespace, String name, String holder, Instant now, Duration ttl) {
+        public String renewLease(
+            String namespace,
+            String name,
+            String holder,
+            String version,
+            Instant now,
+            Duration ttl) {
           if (renewing.getCount() == 0) {
-            return; // only the first renewal is watched
+            return version; // only the first renewal is watched; the others change nothing
           }
           calls.add("renew sent");
           renewing.countDown();
@@ -41,10 +46,11 @@ class LeaseCloseTest {
           } catch (InterruptedException e) {
             calls.add("renewal interrupted");
             Thread.currentThread().interrupt();
-            return;
+            return version;
           }
-          cluster.renewLease(namespace, name, holder, now, ttl);
+          String renewed = cluster.renewLease(namespace, name, holder, version, now, ttl);
           calls.add("renew answered");
+          return renewed;
         }
 
         @Override

@@ -11,6 +11,7 @@ import dev.capstan.release.model.Release;
 import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
+import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -37,7 +38,10 @@ import org.jspecify.annotations.Nullable;
  *   <li>The lease is taken under the row's lock ({@code SELECT ... FOR UPDATE}); the first {@code
  *       INSERT} of two racing holders fails on the primary key and the loser reads again, so
  *       processes on different machines serialise as they do with the Kubernetes Lease. As there,
- *       expiry is judged by the caller's clock: keep the hosts' clocks in sync.
+ *       expiry is judged by the caller's clock: keep the hosts' clocks in sync. Every write of the
+ *       row changes its {@code lease_version} (schema version 2), and a renewal is one {@code
+ *       UPDATE ... WHERE holder = ? AND lease_version = ?} on the version of the holder's own last
+ *       write, whatever the expiry.
  *   <li>Instants are kept to the microsecond; leases granted are truncated to it.
  * </ul>
  *
@@ -51,6 +55,10 @@ public final class JdbcStore implements Store {
   public static final int SCHEMA_VERSION = Schema.LATEST;
 
   private static final int LEASE_ATTEMPTS = 3;
+
+  /** Where the version of a newly inserted lease row comes from. */
+  private static final SecureRandom FIRST_VERSIONS = new SecureRandom();
+
   private static final String RECORD = "release record";
   private static final String LEASE = "release lease";
   private static final String COLUMNS = "row_version, record";
@@ -320,18 +328,23 @@ public final class JdbcStore implements Store {
       Connection c, String namespace, String name, Lease lease, Instant now) throws SQLException {
     Optional<Optional<Lease>> row = lockedLease(c, namespace, name);
     if (row.isEmpty()) {
+      // a fresh row starts at a random version: a row deleted (forgotten) and inserted again never
+      // repeats a version a stalled holder of the old one remembers
+      long version = 1 + FIRST_VERSIONS.nextLong(Long.MAX_VALUE >> 2);
       try (PreparedStatement s =
           c.prepareStatement(
-              "INSERT INTO capstan_release_lease (namespace, name, holder, acquired_at, expires_at)"
-                  + " VALUES (?, ?, ?, ?, ?)")) {
+              "INSERT INTO capstan_release_lease"
+                  + " (namespace, name, holder, acquired_at, expires_at, lease_version)"
+                  + " VALUES (?, ?, ?, ?, ?, ?)")) {
         s.setString(1, namespace);
         s.setString(2, name);
         s.setString(3, lease.holder());
         s.setObject(4, Sql.time(lease.acquiredAt()));
         s.setObject(5, Sql.time(lease.expiresAt()));
+        s.setLong(6, version);
         s.executeUpdate();
       }
-      return new LeaseGrant(lease, null);
+      return new LeaseGrant(lease, null, Long.toString(version));
     }
     Lease held = row.get().orElse(null);
     Lease takenOver = null;
@@ -344,7 +357,8 @@ public final class JdbcStore implements Store {
     }
     try (PreparedStatement s =
         c.prepareStatement(
-            "UPDATE capstan_release_lease SET holder = ?, acquired_at = ?, expires_at = ?"
+            "UPDATE capstan_release_lease SET holder = ?, acquired_at = ?, expires_at = ?,"
+                + " lease_version = lease_version + 1"
                 + " WHERE namespace = ? AND name = ?")) {
       s.setString(1, lease.holder());
       s.setObject(2, Sql.time(lease.acquiredAt()));
@@ -353,7 +367,24 @@ public final class JdbcStore implements Store {
       s.setString(5, name);
       s.executeUpdate();
     }
-    return new LeaseGrant(lease, takenOver);
+    return new LeaseGrant(lease, takenOver, Long.toString(leaseVersion(c, namespace, name)));
+  }
+
+  /** The version of the lease row, read in the transaction that holds its lock. */
+  private static long leaseVersion(Connection c, String namespace, String name)
+      throws SQLException {
+    try (PreparedStatement s =
+        c.prepareStatement(
+            "SELECT lease_version FROM capstan_release_lease WHERE namespace = ? AND name = ?")) {
+      s.setString(1, namespace);
+      s.setString(2, name);
+      try (ResultSet rs = s.executeQuery()) {
+        if (!rs.next()) {
+          throw new SQLException("the lease row of " + namespace + "/" + name + " is gone");
+        }
+        return rs.getLong(1);
+      }
+    }
   }
 
   /** The lease row, locked: empty when there is no row, an empty lease when it is released. */
@@ -389,19 +420,32 @@ public final class JdbcStore implements Store {
     }
   }
 
+  /**
+   * {@inheritDoc} One {@code UPDATE ... WHERE holder = ? AND lease_version = ?}; when it changes no
+   * row, the row is read to name who holds the lease.
+   */
   @Override
-  public void renewLease(String namespace, String name, String holder, Instant now, Duration ttl) {
+  public String renewLease(
+      String namespace, String name, String holder, String version, Instant now, Duration ttl) {
+    long expected;
+    try {
+      expected = Long.parseLong(version);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "not a lease version of this store: " + dev.capstan.common.Escapes.quote(version), e);
+    }
     try (Connection c = dataSource.getConnection()) {
       try (PreparedStatement s =
           c.prepareStatement(
-              "UPDATE capstan_release_lease SET expires_at = ?"
-                  + " WHERE namespace = ? AND name = ? AND holder = ?")) {
+              "UPDATE capstan_release_lease SET expires_at = ?, lease_version = lease_version + 1"
+                  + " WHERE namespace = ? AND name = ? AND holder = ? AND lease_version = ?")) {
         s.setObject(1, Sql.time(Sql.micros(now.plus(ttl))));
         s.setString(2, namespace);
         s.setString(3, name);
         s.setString(4, holder);
+        s.setLong(5, expected);
         if (s.executeUpdate() == 1) {
-          return;
+          return Long.toString(expected + 1);
         }
       }
       Lease held = leaseRow(c, namespace, name, "").flatMap(l -> l).orElse(null);
@@ -420,7 +464,7 @@ public final class JdbcStore implements Store {
         forget
             ? "DELETE FROM capstan_release_lease"
                 + " WHERE namespace = ? AND name = ? AND (holder = ? OR holder IS NULL)"
-            : "UPDATE capstan_release_lease SET holder = NULL"
+            : "UPDATE capstan_release_lease SET holder = NULL, lease_version = lease_version + 1"
                 + " WHERE namespace = ? AND name = ? AND holder = ?";
     try (Connection c = dataSource.getConnection();
         PreparedStatement s = c.prepareStatement(sql)) {

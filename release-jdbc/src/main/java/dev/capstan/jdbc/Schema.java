@@ -24,7 +24,9 @@ final class Schema {
   record Migration(int version, String description, String resource) {}
 
   static final List<Migration> MIGRATIONS =
-      List.of(new Migration(1, "records and lease", "db/capstan/V1__records_and_lease.sql"));
+      List.of(
+          new Migration(1, "records and lease", "db/capstan/V1__records_and_lease.sql"),
+          new Migration(2, "lease version", "db/capstan/V2__lease_version.sql"));
 
   static final int LATEST = MIGRATIONS.get(MIGRATIONS.size() - 1).version();
 

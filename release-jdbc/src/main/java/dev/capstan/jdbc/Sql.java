@@ -36,7 +36,10 @@ final class Sql {
     return time.toInstant();
   }
 
-  /** The store's error for a failed statement, with a hint when the schema is not installed. */
+  /**
+   * The store's error for a failed statement, with a hint when the schema is not installed or is of
+   * an older version.
+   */
   static ClusterException failure(
       String operation, String kind, String namespace, @Nullable String name, SQLException e) {
     String state = e.getSQLState();
@@ -44,6 +47,12 @@ final class Sql {
     if ("42P01".equals(state) || "42S02".equals(state) || "42S04".equals(state)) {
       detail +=
           "; the Capstan schema is not installed in this database: call JdbcStore.migrate() once";
+    } else if ("42703".equals(state) || "42S22".equals(state)) {
+      // a column of a later schema version (PostgreSQL undefined_column, H2 column not found)
+      detail +=
+          "; the Capstan schema in this database is older than this build's (version "
+              + Schema.LATEST
+              + "): call JdbcStore.migrate() to upgrade it";
     }
     return new ClusterException(operation, kind, namespace, name, 0, detail, e);
   }

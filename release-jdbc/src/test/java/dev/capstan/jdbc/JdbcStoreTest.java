@@ -10,11 +10,13 @@ import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.StoredRelease;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,13 +85,55 @@ class JdbcStoreTest {
   }
 
   @Test
-  void migrateInstallsVersionOneOnceAndRecordsIt() throws SQLException {
-    assertThat(store.migrate()).containsExactly(1);
+  void migrateInstallsEveryVersionOnceAndRecordsIt() throws SQLException {
+    assertThat(store.migrate()).containsExactly(1, 2);
     assertThat(store.migrate()).isEmpty();
 
-    assertThat(store.schemaVersion()).isEqualTo(JdbcStore.SCHEMA_VERSION).isEqualTo(1);
-    assertThat(rows("SELECT version, description FROM capstan_schema_version"))
-        .containsExactly("1|records and lease");
+    assertThat(store.schemaVersion()).isEqualTo(JdbcStore.SCHEMA_VERSION).isEqualTo(2);
+    assertThat(rows("SELECT version, description FROM capstan_schema_version ORDER BY version"))
+        .containsExactly("1|records and lease", "2|lease version");
+  }
+
+  @Test
+  void aDatabaseAtVersionOneIsMigratedWithItsLeaseRowsKept() throws SQLException {
+    try (Connection c = db.getConnection();
+        Statement s = c.createStatement()) {
+      s.execute(
+          "CREATE TABLE capstan_schema_version (version INTEGER NOT NULL PRIMARY KEY,"
+              + " description VARCHAR(200) NOT NULL, installed_at TIMESTAMP WITH TIME ZONE NOT"
+              + " NULL)");
+      for (String statement :
+          Schema.statements(Schema.read("db/capstan/V1__records_and_lease.sql"))) {
+        s.execute(statement);
+      }
+      s.execute(
+          "INSERT INTO capstan_schema_version VALUES (1, 'records and lease', TIMESTAMP WITH"
+              + " TIME ZONE '2026-01-01 00:00:00+00')");
+      s.execute(
+          "INSERT INTO capstan_release_lease VALUES ('prod', 'app', 'old-caster', TIMESTAMP WITH"
+              + " TIME ZONE '2026-01-01 00:00:00+00', TIMESTAMP WITH TIME ZONE '2026-01-01"
+              + " 00:00:30+00')");
+    }
+
+    // this build renews on the lease's version, a column version 1 lacks: the error says so
+    assertThatThrownBy(
+            () ->
+                store.acquireLease(
+                    "prod", "app", "alice", T0.plusSeconds(30), Duration.ofSeconds(30)))
+        .isInstanceOf(ClusterException.class)
+        .hasMessageStartingWith("acquire release lease prod/app failed: ")
+        .hasMessageEndingWith(
+            "; the Capstan schema in this database is older than this build's (version 2): call"
+                + " JdbcStore.migrate() to upgrade it");
+
+    assertThat(store.migrate()).containsExactly(2);
+
+    assertThat(rows("SELECT holder, lease_version FROM capstan_release_lease"))
+        .containsExactly("old-caster|0");
+    LeaseGrant taken =
+        store.acquireLease("prod", "app", "alice", T0.plusSeconds(30), Duration.ofSeconds(30));
+    assertThat(taken.takenOver()).isNotNull();
+    assertThat(taken.version()).isEqualTo("1");
   }
 
   @Test
@@ -134,8 +178,7 @@ class JdbcStoreTest {
   @Test
   void leaseRowKeepsHolderAndTimesAndIsReleasedToNull() throws SQLException {
     store.migrate();
-    store.acquireLease(
-        "prod", "app", "alice", T0.plusNanos(1_234_567), java.time.Duration.ofSeconds(30));
+    store.acquireLease("prod", "app", "alice", T0.plusNanos(1_234_567), Duration.ofSeconds(30));
 
     assertThat(
             rows(
@@ -143,8 +186,17 @@ class JdbcStoreTest {
                     + " 00:00:00.001234+00', expires_at = TIMESTAMP WITH TIME ZONE '2026-01-01"
                     + " 00:00:30.001234+00' FROM capstan_release_lease"))
         .containsExactly("alice|true|true");
+    LeaseGrant grant =
+        store.acquireLease("prod", "app", "alice", T0.plusSeconds(1), Duration.ofSeconds(30));
+    String renewed =
+        store.renewLease(
+            "prod", "app", "alice", grant.version(), T0.plusSeconds(2), Duration.ofSeconds(30));
+    // every write of the row moves its version by one: the renewal's token is the next version
+    assertThat(Long.parseLong(renewed)).isEqualTo(Long.parseLong(grant.version()) + 1);
+    assertThat(rows("SELECT lease_version FROM capstan_release_lease")).containsExactly(renewed);
     store.releaseLease("prod", "app", "alice", false);
-    assertThat(rows("SELECT holder FROM capstan_release_lease")).containsExactly("null");
+    assertThat(rows("SELECT holder, lease_version FROM capstan_release_lease"))
+        .containsExactly("null|" + (Long.parseLong(renewed) + 1));
     store.releaseLease("prod", "app", "alice", true);
     assertThat(rows("SELECT holder FROM capstan_release_lease")).isEmpty();
   }

@@ -7,10 +7,13 @@ import com.google.gson.JsonParser;
 import dev.capstan.release.model.ContentHash;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
+import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,17 +24,28 @@ import org.jspecify.annotations.Nullable;
  * manager owns ({@code fieldsV1} of its {@code Apply} entry), with the object's identity and
  * without the stamp. When that hashes like the stamp's content hash, nothing Capstan applied moved,
  * whatever other managers added (a label, a data key of their own): no drift. Otherwise (a field
- * taken, or only the server's rewriting of a value, e.g. a quantity {@code 0.5} as {@code 500m}):
+ * taken, or only the server's rewriting of a value, e.g. a quantity {@code 0.5} as {@code 500m}; or
+ * a Secret, whose keyed hash cannot be recomputed from the object):
  *
  * <p>The rule: an object drifted when a field manager other than Capstan, writing the object itself
  * (no subresource such as {@code status} or {@code scale}) with {@code Update} or {@code Apply} no
- * earlier than Capstan's own last apply, owns a field outside {@code metadata}. Server-side apply
- * moves a field to the manager that last changed its value, so a field Capstan applied and someone
- * then edited ({@code kubectl edit}, a merge patch, a forced {@code kubectl apply}) shows up there,
- * and Capstan's next apply (forced) takes it back. Other managers' labels, annotations and
- * finalizers are theirs, not drift, and so are fields the API server's controllers set on the
- * object (a claim's {@code spec.volumeName}). What the rule cannot see: a field Capstan applied
- * that someone removed without setting anything (no manager owns it any more).
+ * earlier than Capstan's own last apply, owns a field outside {@code metadata} that Capstan applied
+ * with a value. Server-side apply moves a field to the manager that last changed its value, so a
+ * field Capstan applied and someone then edited ({@code kubectl edit}, a merge patch, a forced
+ * {@code kubectl apply}) shows up there, and Capstan's next apply (forced) takes it back. Whether
+ * Capstan applied a value at a field is read from the object it applied, when the caller gives it
+ * (the desired object, which is what the stamp names whenever the plan reads drift): a field that
+ * object does not set, or sets to an empty map or list, is the other manager's alone (a controller
+ * writing its certificate into a Secret shipped with {@code data: {}}, a webhook's injected
+ * container), never drift, so the next cast writes nothing. Without that object every such field
+ * counts (the managed fields alone cannot tell a field filled in from a field taken: SSA drops a
+ * field Capstan applied empty from its entry once another manager fills it). A field that holds the
+ * value Capstan applied is no drift whoever owns it (a Secret's key Capstan applied as {@code
+ * stringData}, which another manager's {@code data} entry keeps owning after Capstan's repair).
+ * Other managers' labels, annotations and finalizers are theirs, not drift, and so are fields the
+ * API server's controllers set on the object (a claim's {@code spec.volumeName}). What the rule
+ * cannot see: a field Capstan applied that someone removed without setting anything (no manager
+ * owns it any more).
  */
 final class Drift {
   private Drift() {}
@@ -43,7 +57,7 @@ final class Drift {
    * @param manager Capstan's field manager
    */
   static @Nullable String of(JsonObject object, String manager) {
-    return of(object, manager, null, null);
+    return of(object, manager, null, null, null);
   }
 
   /**
@@ -54,16 +68,22 @@ final class Drift {
    * @param manager Capstan's field manager
    * @param kind the object's kind, to rebuild a manifest, or {@code null} to skip the hash check
    * @param appliedHash the content hash of what Capstan applied (the stamp's), or {@code null}
+   * @param applied the object Capstan applied, or {@code null} when unknown: every field another
+   *     manager took since then counts
    */
   static @Nullable String of(
-      JsonObject object, String manager, @Nullable Kind kind, @Nullable String appliedHash) {
+      JsonObject object,
+      String manager,
+      @Nullable Kind kind,
+      @Nullable String appliedHash,
+      @Nullable Manifest applied) {
     JsonObject metadata = JsonTrees.object(object, "metadata");
     if (metadata == null || !(metadata.get("managedFields") instanceof JsonArray entries)) {
       return null;
     }
+    JsonObject capstans = ownedFields(entries, manager);
     if (kind != null && appliedHash != null) {
-      JsonObject ours = ownedFields(entries, manager);
-      if (ours != null && appliedHash.equals(hashOf(object, ours, kind))) {
+      if (capstans != null && appliedHash.equals(hashOf(object, capstans, kind))) {
         return null;
       }
     }
@@ -85,6 +105,7 @@ final class Drift {
     boolean claim =
         "PersistentVolumeClaim".equals(JsonTrees.text(object, "kind"))
             && "v1".equals(JsonTrees.text(object, "apiVersion"));
+    JsonObject appliedTree = null; // converted once, and only when a field is in question
     for (JsonElement e : entries) {
       if (!(e instanceof JsonObject entry)) {
         continue;
@@ -101,16 +122,147 @@ final class Drift {
           || !(entry.get("fieldsV1") instanceof JsonObject fields)) {
         continue;
       }
-      List<String> paths = new ArrayList<>();
-      leaves(fields, "", paths);
-      for (String path : paths) {
-        if (path.startsWith(".metadata") || (claim && path.equals(".spec.volumeName"))) {
-          continue;
+      List<Leaf> found = new ArrayList<>();
+      leaves(fields, "", new ArrayList<>(), found);
+      for (Leaf leaf : found) {
+        if (leaf.display().startsWith(".metadata")
+            || (claim && leaf.display().equals(".spec.volumeName"))
+            || (capstans != null && owns(capstans, leaf.keys()))) {
+          continue; // a field Capstan still owns holds what it applied (or another applied it too)
         }
-        return "field " + path + " owned by " + who;
+        if (applied != null) {
+          if (leaf.container()) {
+            continue; // only the map or list itself, whose values Capstan still owns or never set
+          }
+          if (appliedTree == null) {
+            appliedTree = appliedTree(applied);
+          }
+          if (!setsValue(appliedTree, leaf.keys())) {
+            continue; // Capstan applied nothing (or only an empty map or list) there
+          }
+          JsonElement want = valueAt(appliedTree, leaf.keys());
+          if (want != null && want.equals(valueAt(object, leaf.keys()))) {
+            continue; // it holds what Capstan applied, whoever owns it now
+          }
+        }
+        return "field " + leaf.display() + " owned by " + who;
       }
     }
     return null;
+  }
+
+  /**
+   * What Capstan applied, as the server stores it: a Secret's {@code stringData} entries are {@code
+   * data} entries, base64-encoded (the server moves them there, and Capstan's entry keeps them
+   * under {@code stringData}, a field the stored object never has).
+   */
+  private static JsonObject appliedTree(Manifest applied) {
+    JsonObject tree = JsonTrees.toJsonTree(applied.content());
+    if (applied.kind().equals(Kind.SECRET) && tree.get("stringData") instanceof JsonObject text) {
+      JsonObject data = tree.get("data") instanceof JsonObject d ? d : new JsonObject();
+      for (Map.Entry<String, JsonElement> e : text.entrySet()) {
+        data.addProperty(
+            e.getKey(),
+            e.getValue().isJsonPrimitive()
+                ? Base64.getEncoder()
+                    .encodeToString(e.getValue().getAsString().getBytes(StandardCharsets.UTF_8))
+                : "");
+      }
+      tree.add("data", data);
+    }
+    return tree;
+  }
+
+  /** Whether the managed-fields tree {@code fields} has the path {@code keys}. */
+  private static boolean owns(JsonObject fields, List<String> keys) {
+    JsonObject node = fields;
+    for (String key : keys) {
+      if (!(node.get(key) instanceof JsonObject child)) {
+        return false;
+      }
+      node = child;
+    }
+    return true;
+  }
+
+  /**
+   * Whether {@code tree} holds a value at the {@code fieldsV1} path {@code keys} ({@code f:name},
+   * {@code k:{"name":"web"}}, {@code v:value}, {@code i:index}): a string, number or boolean, or a
+   * map or list that is not empty. An item of a keyed list is matched by the key fields it has (the
+   * server may have defaulted others, e.g. a port's {@code protocol}).
+   */
+  static boolean setsValue(JsonElement tree, List<String> keys) {
+    JsonElement node = valueAt(tree, keys);
+    if (node == null) {
+      return false;
+    }
+    if (node instanceof JsonObject o) {
+      return o.size() > 0;
+    }
+    if (node instanceof JsonArray a) {
+      return a.size() > 0;
+    }
+    return true;
+  }
+
+  /** The value at the {@code fieldsV1} path {@code keys}, or {@code null}. */
+  private static @Nullable JsonElement valueAt(JsonElement tree, List<String> keys) {
+    JsonElement node = tree;
+    for (String key : keys) {
+      node = step(node, key);
+      if (node == null || node.isJsonNull()) {
+        return null;
+      }
+    }
+    return node;
+  }
+
+  private static @Nullable JsonElement step(JsonElement node, String key) {
+    if (key.startsWith("f:")) {
+      return node instanceof JsonObject o ? o.get(key.substring(2)) : null;
+    }
+    if (!(node instanceof JsonArray items)) {
+      return null;
+    }
+    if (key.startsWith("i:")) {
+      try {
+        int i = Integer.parseInt(key.substring(2));
+        return i >= 0 && i < items.size() ? items.get(i) : null;
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    }
+    JsonElement parsed;
+    try {
+      parsed = JsonParser.parseString(key.substring(2));
+    } catch (RuntimeException e) {
+      return null;
+    }
+    for (JsonElement item : items) {
+      if (key.startsWith("v:") ? parsed.equals(item) : matchesKey(item, parsed)) {
+        return item;
+      }
+    }
+    return null;
+  }
+
+  /** Whether a list item has every key field of {@code keyObject} it has at all, one at least. */
+  private static boolean matchesKey(JsonElement item, JsonElement keyObject) {
+    if (!(item instanceof JsonObject o) || !(keyObject instanceof JsonObject k)) {
+      return false;
+    }
+    int present = 0;
+    for (String field : k.keySet()) {
+      JsonElement mine = o.get(field);
+      if (mine == null) {
+        continue;
+      }
+      if (!mine.equals(k.get(field))) {
+        return false;
+      }
+      present++;
+    }
+    return present > 0;
   }
 
   private static @Nullable JsonObject ownedFields(JsonArray entries, String manager) {
@@ -232,8 +384,15 @@ final class Drift {
     return null;
   }
 
-  /** The paths of the leaves of a {@code fieldsV1} tree, e.g. {@code .spec.rules}. */
-  private static void leaves(JsonObject node, String prefix, List<String> out) {
+  /**
+   * A leaf of a {@code fieldsV1} tree: its path for people ({@code .spec.rules}), its keys ({@code
+   * [f:spec, f:rules]}), and whether the manager owns only the map or list there (a {@code "."}
+   * entry), not a value.
+   */
+  private record Leaf(String display, List<String> keys, boolean container) {}
+
+  /** The leaves of a {@code fieldsV1} tree, e.g. {@code .spec.rules}. */
+  private static void leaves(JsonObject node, String prefix, List<String> keys, List<Leaf> out) {
     boolean any = false;
     for (String key : node.keySet()) {
       if (key.equals(".")) {
@@ -252,14 +411,16 @@ final class Drift {
       } else {
         step = "." + key;
       }
+      List<String> path = new ArrayList<>(keys);
+      path.add(key);
       if (node.get(key) instanceof JsonObject child && child.size() > 0) {
-        leaves(child, prefix + step, out);
+        leaves(child, prefix + step, path, out);
       } else {
-        out.add(prefix + step);
+        out.add(new Leaf(prefix + step, List.copyOf(path), false));
       }
     }
     if (!any && !prefix.isEmpty()) {
-      out.add(prefix);
+      out.add(new Leaf(prefix, List.copyOf(keys), node.has(".")));
     }
   }
 

@@ -111,8 +111,10 @@ final class DynamicApis {
 
   /**
    * The resources serving {@code kind}, preferred version first; empty when the cluster does not
-   * serve it even after discovery was read again. A built-in kind at its GA version ({@link
-   * BuiltInKinds}) is answered without discovery.
+   * serve it even after discovery was read again. Discovery is read again (once, until a CRD is
+   * applied) also when the kind is served but not at {@code kind}'s version: a CRD applied since
+   * may have added it. A built-in kind at its GA version ({@link BuiltInKinds}) is answered without
+   * discovery.
    */
   List<Discovery.Resource> served(Kind kind) {
     Optional<Discovery.Resource> builtIn = BuiltInKinds.of(kind);
@@ -120,17 +122,19 @@ final class DynamicApis {
       return List.of(builtIn.get()); // served by every supported API server: no discovery
     }
     List<Discovery.Resource> found = discovery.find(kind.group(), kind.kind());
-    if (!found.isEmpty()) {
+    if (atVersion(found, kind)) {
       return found;
     }
     // One caller at a time reads discovery again: objects of one kind are applied in parallel.
     synchronized (this) {
       found = discovery.find(kind.group(), kind.kind());
-      if (found.isEmpty() && missed.add(kind.key())) {
+      String missing = kind.key() + "@" + kind.version();
+      if (!atVersion(found, kind) && missed.add(missing)) {
         discovery.refresh();
         found = discovery.find(kind.group(), kind.kind());
-        // a CRD this adapter applied: the API server serves its kind shortly after Established
-        for (int i = 0; i < 20 && found.isEmpty() && defined.contains(kind.key()); i++) {
+        // a CRD this adapter applied: the API server serves its kind (or the version it added)
+        // shortly after the update
+        for (int i = 0; i < 20 && !atVersion(found, kind) && defined.contains(kind.key()); i++) {
           if (!sleep()) {
             break;
           }
@@ -138,11 +142,15 @@ final class DynamicApis {
           found = discovery.find(kind.group(), kind.kind());
         }
       }
-      if (!found.isEmpty()) {
-        missed.remove(kind.key());
+      if (atVersion(found, kind)) {
+        missed.remove(missing);
       }
       return found;
     }
+  }
+
+  private static boolean atVersion(List<Discovery.Resource> found, Kind kind) {
+    return found.stream().anyMatch(r -> r.version().equals(kind.version()));
   }
 
   /**

@@ -39,7 +39,8 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>{@link #observe}: one LIST (paged) of the kind in the namespace, filtered to the names
  *       (with a single name, selected by field); the live content without what the server manages
- *       and without the stamp, the stamp, and {@linkplain Drift drift} from {@code managedFields}.
+ *       and without the stamp, the stamp, and {@linkplain Drift drift} from {@code managedFields};
+ *       for a CustomResourceDefinition, its {@code status} too.
  *   <li>{@link #apply}: stamped with the ownership labels and annotations, one server-side apply
  *       (PATCH) under field manager {@code capstan}, forced (the plan has decided). An update
  *       carries the observed {@code metadata.uid} and {@code resourceVersion} in the body as
@@ -123,7 +124,20 @@ public final class KubernetesOrchestrator implements Orchestrator {
    */
   @Override
   public List<LiveObject> observe(Kind kind, String namespace, Set<String> names) {
+    return observe(kind, namespace, names, Map.of());
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The same one LIST; what Capstan applied decides only which fields other managers own are
+   * drift ({@link Drift}), so it costs no request.
+   */
+  @Override
+  public List<LiveObject> observe(
+      Kind kind, String namespace, Set<String> names, Map<String, Manifest> applied) {
     requireNonNull(kind, "kind");
+    requireNonNull(applied, "applied");
     requireNonNull(namespace, "namespace");
     if (names.isEmpty()) {
       return List.of();
@@ -151,7 +165,8 @@ public final class KubernetesOrchestrator implements Orchestrator {
                 null,
                 JsonTrees.text(raw, "metadata", "uid"),
                 JsonTrees.text(raw, "metadata", "resourceVersion"),
-                ensuredBy(raw)));
+                ensuredBy(raw),
+                null));
         continue;
       }
       if (kind.shared()) {
@@ -160,7 +175,12 @@ public final class KubernetesOrchestrator implements Orchestrator {
       }
       OwnershipStamp stamp = Stamps.read(annotations(raw));
       String drift =
-          stamp == null ? null : Drift.of(raw, Stamps.MANAGER_NAME, kind, stamp.contentHash());
+          stamp == null
+              ? null
+              : Drift.of(raw, Stamps.MANAGER_NAME, kind, stamp.contentHash(), applied.get(name));
+      // a CRD's status (its storedVersions) is what the CRD safety gate reads; other statuses are
+      // not converted (health reads them from its own watch)
+      JsonObject status = kind.isCrd() ? JsonTrees.object(raw, "status") : null;
       out.add(
           new LiveObject(
               ref,
@@ -168,7 +188,9 @@ public final class KubernetesOrchestrator implements Orchestrator {
               stamp,
               drift,
               JsonTrees.text(raw, "metadata", "uid"),
-              JsonTrees.text(raw, "metadata", "resourceVersion")));
+              JsonTrees.text(raw, "metadata", "resourceVersion"),
+              List.of(),
+              status == null ? null : JsonTrees.toJava(status)));
     }
     return out;
   }

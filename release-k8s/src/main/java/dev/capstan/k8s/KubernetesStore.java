@@ -117,13 +117,16 @@ public final class KubernetesStore implements Store {
   }
 
   /**
-   * {@inheritDoc} A GET and an UPDATE of the Lease, counted as background requests ({@link
+   * {@inheritDoc} One UPDATE of the Lease on the resourceVersion of the holder's last write (a GET
+   * first only when this store did not make that write); when it is refused, a GET names who holds
+   * the Lease now. They are counted as background requests ({@link
    * RequestCounter#backgroundCounts()}): how many renewals an operation makes depends on its
    * duration.
    */
   @Override
-  public void renewLease(String namespace, String name, String holder, Instant now, Duration ttl) {
-    requests.background(() -> leases.renew(namespace, name, holder, now, ttl));
+  public String renewLease(
+      String namespace, String name, String holder, String version, Instant now, Duration ttl) {
+    return requests.background(() -> leases.renew(namespace, name, holder, version, now, ttl));
   }
 
   /**

@@ -30,7 +30,9 @@ import org.jspecify.annotations.Nullable;
  * conditioned on the uid and resourceVersion of the holder's own last write (remembered here), so
  * it deletes only a Lease nobody changed since; when that DELETE is refused (409), the Lease is
  * read and given up only if still held by the holder. A Lease left by an older version without a
- * holder is taken over the same way. Renewals are a GET and an UPDATE, as before.
+ * holder is taken over the same way. A renewal is one UPDATE conditioned on the resourceVersion of
+ * the holder's own last write, so it goes through after the expiry if nobody took the Lease, and
+ * never after anyone else wrote it.
  */
 final class ReleaseLeases {
   private static final int ATTEMPTS = 3;
@@ -69,7 +71,8 @@ final class ReleaseLeases {
                       .spec(spec(holder, at, at, seconds, 0)));
           written.put(key(namespace, lease, holder), created);
           // the Lease was created in the release's namespace: it exists
-          return new LeaseGrant(new Lease(holder, at, at.plusSeconds(seconds)), null, true);
+          return new LeaseGrant(
+              new Lease(holder, at, at.plusSeconds(seconds)), null, true, version(created));
         }
         V1Lease current = live.get();
         Lease held = held(current);
@@ -86,8 +89,10 @@ final class ReleaseLeases {
             (old.getLeaseTransitions() == null ? 0 : old.getLeaseTransitions())
                 + (held == null || !held.holder().equals(holder) ? 1 : 0);
         current.setSpec(spec(holder, at, at, seconds, transitions));
-        written.put(key(namespace, lease, holder), leases.update(current));
-        return new LeaseGrant(new Lease(holder, at, at.plusSeconds(seconds)), takenOver, true);
+        V1Lease updated = leases.update(current);
+        written.put(key(namespace, lease, holder), updated);
+        return new LeaseGrant(
+            new Lease(holder, at, at.plusSeconds(seconds)), takenOver, true, version(updated));
       } catch (ClusterException e) {
         if (e.status() != 409 || attempt == ATTEMPTS + 1) {
           throw e;
@@ -98,30 +103,88 @@ final class ReleaseLeases {
     }
   }
 
-  void renew(String namespace, String name, String holder, Instant now, Duration ttl) {
+  /**
+   * One UPDATE of the Lease as the holder last wrote it, on the resourceVersion of that write (the
+   * Lease is read first only when this process has not written it at {@code version}): the API
+   * server refuses it (409) once anyone else wrote the Lease, and applies it whatever the expiry. A
+   * refusal is then told apart from the holder's own write landing unheard (a retried request): the
+   * Lease is read, and it is the holder's success only when it holds exactly what was sent.
+   */
+  String renew(
+      String namespace, String name, String holder, String version, Instant now, Duration ttl) {
     String lease = leaseName(name);
-    for (int attempt = 1; ; attempt++) {
+    String release = namespace + "/" + name;
+    V1Lease mine = written.get(key(namespace, lease, holder));
+    V1Lease base;
+    if (mine != null && version.equals(version(mine))) {
+      base = mine;
+    } else {
       Optional<V1Lease> live = leases.get(namespace, lease);
-      Lease held = live.map(ReleaseLeases::held).orElse(null);
-      if (live.isEmpty() || held == null || !held.holder().equals(holder)) {
-        throw new ReleaseLockedException(
-            namespace + "/" + name,
-            held == null ? "nobody" : held.holder(),
-            held == null ? now : held.expiresAt());
+      if (live.isEmpty() || !version.equals(version(live.get()))) {
+        throw locked(release, live, now);
       }
-      V1Lease current = live.get();
-      V1LeaseSpec spec = current.getSpec();
-      spec.setRenewTime(time(micros(now)));
-      spec.setLeaseDurationSeconds(seconds(ttl));
-      try {
-        written.put(key(namespace, lease, holder), leases.update(current));
-        return;
-      } catch (ClusterException e) {
-        if (e.status() != 409 || attempt == ATTEMPTS) {
-          throw e;
-        }
-      }
+      base = live.get();
     }
+    V1LeaseSpec old = base.getSpec() == null ? new V1LeaseSpec() : base.getSpec();
+    if (!holder.equals(old.getHolderIdentity())) {
+      throw locked(release, Optional.of(base), now);
+    }
+    OffsetDateTime renewTime = time(micros(now));
+    int seconds = seconds(ttl);
+    V1ObjectMeta meta = base.getMetadata();
+    V1Lease renewal =
+        new V1Lease()
+            .apiVersion("coordination.k8s.io/v1")
+            .kind("Lease")
+            .metadata(
+                new V1ObjectMeta()
+                    .name(lease)
+                    .namespace(namespace)
+                    .uid(meta.getUid())
+                    .resourceVersion(version))
+            .spec(
+                new V1LeaseSpec()
+                    .holderIdentity(holder)
+                    .acquireTime(old.getAcquireTime())
+                    .renewTime(renewTime)
+                    .leaseDurationSeconds(seconds)
+                    .leaseTransitions(old.getLeaseTransitions()));
+    V1Lease renewed;
+    try {
+      renewed = leases.update(renewal);
+    } catch (ClusterException e) {
+      if (e.status() != 409 && e.status() != 404) {
+        throw e;
+      }
+      Optional<V1Lease> live = e.status() == 404 ? Optional.empty() : leases.get(namespace, lease);
+      V1LeaseSpec after = live.map(V1Lease::getSpec).orElse(null);
+      if (after == null
+          || !holder.equals(after.getHolderIdentity())
+          || after.getRenewTime() == null
+          || !renewTime.isEqual(after.getRenewTime())
+          || !Integer.valueOf(seconds).equals(after.getLeaseDurationSeconds())
+          || !java.util.Objects.equals(meta.getUid(), live.get().getMetadata().getUid())) {
+        throw locked(release, live, now);
+      }
+      renewed = live.get(); // our own renewal, answered late and retried: it landed
+    }
+    written.put(key(namespace, lease, holder), renewed);
+    return version(renewed);
+  }
+
+  private static ReleaseLockedException locked(
+      String release, Optional<V1Lease> live, Instant now) {
+    Lease held = live.map(ReleaseLeases::held).orElse(null);
+    return new ReleaseLockedException(
+        release, held == null ? "nobody" : held.holder(), held == null ? now : held.expiresAt());
+  }
+
+  private static String version(V1Lease lease) {
+    String v = lease.getMetadata() == null ? null : lease.getMetadata().getResourceVersion();
+    if (v == null) {
+      throw new IllegalStateException("the API server returned a Lease without resourceVersion");
+    }
+    return v;
   }
 
   void release(String namespace, String name, String holder, boolean forget) {

@@ -11,6 +11,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import okhttp3.HttpUrl;
 import okhttp3.Interceptor;
 import okhttp3.Request;
@@ -37,7 +38,7 @@ import okhttp3.Response;
  * How many there are depends on how long an operation takes, not on what it does, so {@link
  * #counts()}, {@link #total()} and {@link #log()} leave them out and {@link #backgroundCounts()}
  * has them. They are told apart by the thread that sends them: every request a thread sends inside
- * {@link #background(Runnable)} is one.
+ * {@link #background(Supplier)} is one.
  */
 public final class RequestCounter {
   /** How many requests {@link #log()} keeps. */
@@ -46,6 +47,7 @@ public final class RequestCounter {
   private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
   private final Map<String, LongAdder> background = new ConcurrentHashMap<>();
   private final Deque<String> log = new ArrayDeque<>();
+  private final Deque<String> backgroundLog = new ArrayDeque<>();
   private final ThreadLocal<Boolean> inBackground = ThreadLocal.withInitial(() -> false);
 
   RequestCounter() {}
@@ -62,31 +64,28 @@ public final class RequestCounter {
 
   void record(Request request) {
     Call call = describe(request.method(), request.url());
-    if (inBackground.get()) {
-      background.computeIfAbsent(call.key(), k -> new LongAdder()).increment();
-      return;
-    }
-    counts.computeIfAbsent(call.key(), k -> new LongAdder()).increment();
-    synchronized (log) {
-      log.addLast(call.line());
-      if (log.size() > LOG_CAPACITY) {
-        log.removeFirst();
+    boolean inBack = inBackground.get();
+    (inBack ? background : counts).computeIfAbsent(call.key(), k -> new LongAdder()).increment();
+    Deque<String> into = inBack ? backgroundLog : log;
+    synchronized (into) {
+      into.addLast(call.line());
+      if (into.size() > LOG_CAPACITY) {
+        into.removeFirst();
       }
     }
   }
 
   /**
-   * Runs {@code work}, counting every request this thread sends meanwhile as a background request
-   * ({@link #backgroundCounts()}). Used for lease renewals.
+   * Runs {@code work} and returns what it returns, counting every request this thread sends
+   * meanwhile as a background request ({@link #backgroundCounts()}). Used for lease renewals.
    */
-  void background(Runnable work) {
+  <T> T background(Supplier<T> work) {
     if (inBackground.get()) {
-      work.run();
-      return;
+      return work.get();
     }
     inBackground.set(true);
     try {
-      work.run();
+      return work.get();
     } finally {
       inBackground.set(false);
     }
@@ -136,12 +135,22 @@ public final class RequestCounter {
     }
   }
 
+  /** The background requests (lease renewals) in order, as {@link #log()} has the others. */
+  public List<String> backgroundLog() {
+    synchronized (backgroundLog) {
+      return List.copyOf(new ArrayList<>(backgroundLog));
+    }
+  }
+
   /** Forgets every count, background counts included, and the log. */
   public void reset() {
     counts.clear();
     background.clear();
     synchronized (log) {
       log.clear();
+    }
+    synchronized (backgroundLog) {
+      backgroundLog.clear();
     }
   }
 

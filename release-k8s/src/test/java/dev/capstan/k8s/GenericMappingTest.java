@@ -118,6 +118,14 @@ class GenericMappingTest {
   @Test
   void aFieldAnotherManagerTookAfterCapstansApplyIsDrift() {
     JsonObject raw = served(SETTINGS, stamp(SETTINGS));
+    // the server moves a field to the manager that changed it: Capstan's entry loses it
+    raw.getAsJsonObject("metadata")
+        .getAsJsonArray("managedFields")
+        .get(0)
+        .getAsJsonObject()
+        .getAsJsonObject("fieldsV1")
+        .getAsJsonObject("f:data")
+        .remove("f:color");
     entry(
         raw,
         "kubectl-edit",
@@ -215,7 +223,7 @@ class GenericMappingTest {
         "{\"f:data\":{\"f:extra\":{}}}");
     String hash = ContentHash.of(SETTINGS);
 
-    assertThat(Drift.of(raw, "capstan", Kind.CONFIG_MAP, hash)).isNull();
+    assertThat(Drift.of(raw, "capstan", Kind.CONFIG_MAP, hash, null)).isNull();
     // without the hash, the rule alone cannot tell an added key from a taken one
     assertThat(Drift.of(raw, "capstan")).isEqualTo("field .data.extra owned by sidecar-tool");
 
@@ -231,8 +239,167 @@ class GenericMappingTest {
         "2026-11-30T06:00:09Z",
         null,
         "{\"f:data\":{\"f:color\":{}}}");
-    assertThat(Drift.of(raw, "capstan", Kind.CONFIG_MAP, hash))
+    assertThat(Drift.of(raw, "capstan", Kind.CONFIG_MAP, hash, null))
         .isEqualTo("field .data.extra owned by sidecar-tool");
+    // with what Capstan applied, the key it never set is the sidecar's, and the taken one drift
+    assertThat(Drift.of(raw, "capstan", Kind.CONFIG_MAP, hash, SETTINGS))
+        .isEqualTo("field .data.color owned by kubectl-edit");
+  }
+
+  /** A Secret as the server returns it after Capstan applied {@code data}, stamped. */
+  private static JsonObject servedSecret(String capstanFields) {
+    JsonObject raw =
+        JsonParser.parseString(
+                "{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"type\":\"Opaque\","
+                    + "\"metadata\":{\"name\":\"webhook-tls\",\"namespace\":\"shop\"},"
+                    + "\"data\":{\"tls.crt\":\"Q0VSVA==\"}}")
+            .getAsJsonObject();
+    entry(raw, "capstan", "Apply", "2026-11-30T06:00:00Z", null, capstanFields);
+    return raw;
+  }
+
+  /** The Secret Capstan applied: with {@code data}, or without any when it is {@code null}. */
+  private static Manifest secret(@org.jspecify.annotations.Nullable Map<String, ?> data) {
+    Map<String, Object> tree = new LinkedHashMap<>();
+    tree.put("apiVersion", "v1");
+    tree.put("kind", "Secret");
+    tree.put("metadata", Map.of("name", "webhook-tls", "namespace", "shop"));
+    tree.put("type", "Opaque");
+    if (data != null) {
+      tree.put("data", data);
+    }
+    return Manifest.of(tree);
+  }
+
+  @Test
+  void aFieldCapstanAppliedEmptyOrNotAtAllThatAControllerFilledIsNoDrift() {
+    // a Secret shipped with data: {} (or none), whose controller wrote its certificate: Capstan's
+    // entry no longer names data at all (SSA moved the map to the controller), as on the server
+    JsonObject raw = servedSecret("{\"f:type\":{}}");
+    entry(
+        raw,
+        "cert-controller",
+        "Update",
+        "2026-11-30T06:00:05Z",
+        null,
+        "{\"f:data\":{\".\":{},\"f:tls.crt\":{}}}");
+
+    assertThat(Drift.of(raw, "capstan", Kind.SECRET, "hmac-sha256:00", secret(Map.of()))).isNull();
+    assertThat(Drift.of(raw, "capstan", Kind.SECRET, "hmac-sha256:00", secret(null))).isNull();
+    // a value Capstan applied there, which the controller changed: drift
+    assertThat(
+            Drift.of(
+                raw, "capstan", Kind.SECRET, "hmac-sha256:00", secret(Map.of("tls.crt", "T0xE"))))
+        .isEqualTo("field .data.tls.crt owned by cert-controller");
+    // not knowing what Capstan applied, every field taken since counts, as before
+    assertThat(Drift.of(raw, "capstan", Kind.SECRET, "hmac-sha256:00", null))
+        .isEqualTo("field .data.tls.crt owned by cert-controller");
+  }
+
+  @Test
+  void aSecretValueCapstanAppliedAsStringDataThatAnotherManagerChangedIsDrift() {
+    // Capstan's entry keeps the key under stringData, which the server moved to data
+    JsonObject raw = servedSecret("{\"f:stringData\":{\"f:tls.crt\":{}},\"f:type\":{}}");
+    entry(
+        raw, "ops-tool", "Apply", "2026-11-30T06:00:05Z", null, "{\"f:data\":{\"f:tls.crt\":{}}}");
+    Map<String, Object> tree = new LinkedHashMap<>(secret(null).content());
+    tree.put("stringData", Map.of("tls.crt", "OLD"));
+
+    assertThat(Drift.of(raw, "capstan", Kind.SECRET, "hmac-sha256:00", Manifest.of(tree)))
+        .isEqualTo("field .data.tls.crt owned by ops-tool");
+    // once repaired, ops-tool still owns data.tls.crt, but it holds what Capstan applied
+    tree.put("stringData", Map.of("tls.crt", "CERT"));
+    assertThat(Drift.of(raw, "capstan", Kind.SECRET, "hmac-sha256:00", Manifest.of(tree))).isNull();
+  }
+
+  @Test
+  void aFieldCapstanStillOwnsIsNoDriftThoughAnotherManagerAppliedItToo() {
+    // another manager applied the same value: both own it, nothing changed
+    JsonObject raw = servedSecret("{\"f:data\":{\"f:tls.crt\":{}},\"f:type\":{}}");
+    entry(
+        raw, "ops-tool", "Apply", "2026-11-30T06:00:05Z", null, "{\"f:data\":{\"f:tls.crt\":{}}}");
+
+    assertThat(Drift.of(raw, "capstan", Kind.SECRET, "hmac-sha256:00", null)).isNull();
+    assertThat(
+            Drift.of(
+                raw,
+                "capstan",
+                Kind.SECRET,
+                "hmac-sha256:00",
+                secret(Map.of("tls.crt", "Q0VSVA=="))))
+        .isNull();
+  }
+
+  @Test
+  void listItemsAreMatchedByTheirKeyFieldsAndAnInjectedContainerIsNoDrift() {
+    Manifest applied =
+        Manifest.of(
+            Map.of(
+                "apiVersion",
+                "apps/v1",
+                "kind",
+                "Deployment",
+                "metadata",
+                Map.of("name", "web", "namespace", "shop"),
+                "spec",
+                Map.of(
+                    "template",
+                    Map.of(
+                        "spec",
+                        Map.of(
+                            "containers",
+                            java.util.List.of(
+                                Map.of(
+                                    "name",
+                                    "web",
+                                    "image",
+                                    "web:1",
+                                    "ports",
+                                    java.util.List.of(
+                                        Map.of("containerPort", 8080, "name", "http")))))))));
+    JsonObject raw = JsonTrees.toJsonTree(applied.content());
+    // live, the server defaulted the port's protocol (part of its list key) and someone renamed it
+    JsonObject port =
+        raw.getAsJsonObject("spec")
+            .getAsJsonObject("template")
+            .getAsJsonObject("spec")
+            .getAsJsonArray("containers")
+            .get(0)
+            .getAsJsonObject()
+            .getAsJsonArray("ports")
+            .get(0)
+            .getAsJsonObject();
+    port.addProperty("protocol", "TCP");
+    port.addProperty("name", "web-http");
+    entry(raw, "capstan", "Apply", "2026-11-30T06:00:00Z", null, "{\"f:spec\":{}}");
+    String containers = "{\"f:spec\":{\"f:template\":{\"f:spec\":{\"f:containers\":{";
+    // a webhook injected a sidecar: its item and fields are the webhook's alone
+    entry(
+        raw,
+        "sidecar-injector",
+        "Update",
+        "2026-11-30T06:00:05Z",
+        null,
+        containers + "\"k:{\\\"name\\\":\\\"proxy\\\"}\":{\".\":{},\"f:image\":{}}}}}}}");
+    assertThat(Drift.of(raw, "capstan", Kind.DEPLOYMENT, null, applied)).isNull();
+
+    // the port Capstan applied, keyed with the protocol the server defaulted, renamed by hand
+    entry(
+        raw,
+        "kubectl-edit",
+        "Update",
+        "2026-11-30T06:00:09Z",
+        null,
+        containers
+            + "\"k:{\\\"name\\\":\\\"web\\\"}\":{\"f:ports\":{\"k:{\\\"containerPort\\\":8080,"
+            + "\\\"protocol\\\":\\\"TCP\\\"}\":{\"f:name\":{}}}}}}}}}");
+    assertThat(Drift.of(raw, "capstan", Kind.DEPLOYMENT, null, applied))
+        .isEqualTo(
+            "field .spec.template.spec.containers[{\"name\":\"web\"}].ports[{\"containerPort\":8080,"
+                + "\"protocol\":\"TCP\"}].name owned by kubectl-edit");
+    // renamed back to what Capstan applied: no drift, whoever owns the name
+    port.addProperty("name", "http");
+    assertThat(Drift.of(raw, "capstan", Kind.DEPLOYMENT, null, applied)).isNull();
   }
 
   @Test

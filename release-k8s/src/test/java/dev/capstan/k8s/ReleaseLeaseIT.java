@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.entry;
 import dev.capstan.k8s.testing.ControlPlane;
 import dev.capstan.k8s.testing.ControlPlaneTest;
 import dev.capstan.k8s.testing.TestNamespace;
+import dev.capstan.release.CastFailedException;
 import dev.capstan.release.CastResult;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.ReleaseLockedException;
@@ -31,6 +32,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 @ControlPlaneTest
@@ -89,7 +91,7 @@ class ReleaseLeaseIT {
   }
 
   @Test
-  void theLeaseIsTakenWithOneCreateAndGivenUpWithOneDeleteConditionedOnTheHoldersLastWrite(
+  void theLeaseIsTakenWithOneCreateRenewedWithOneUpdateAndGivenUpWithOneDelete(
       ControlPlane plane, TestNamespace tns) throws Exception {
     Cluster cluster = new Cluster(plane);
     String ns = tns.name();
@@ -97,16 +99,17 @@ class ReleaseLeaseIT {
     CoordinationV1Api coordination = new CoordinationV1Api(plane.client());
     cluster.requests().reset();
 
-    cluster.store.acquireLease(ns, "app", "caster-a", Instant.now(), ttl);
-    cluster.store.renewLease(ns, "app", "caster-a", Instant.now(), ttl);
+    LeaseGrant a = cluster.store.acquireLease(ns, "app", "caster-a", Instant.now(), ttl);
+    cluster.store.renewLease(ns, "app", "caster-a", a.version(), Instant.now(), ttl);
     cluster.store.releaseLease(ns, "app", "caster-a", false);
 
     // The renewal is a background request (counted apart, since how many an operation makes
-    // depends on how long it runs): a GET and an UPDATE.
+    // depends on how long it runs): one UPDATE on the resourceVersion of the CREATE, read from
+    // nowhere.
     assertThat(cluster.requests().log())
         .containsExactly("CREATE leases " + ns, "DELETE leases " + ns + "/capstan.release.v1.app");
-    assertThat(cluster.requests().backgroundCounts())
-        .containsExactly(entry("GET leases", 1L), entry("UPDATE leases", 1L));
+    assertThat(cluster.requests().backgroundLog())
+        .containsExactly("UPDATE leases " + ns + "/capstan.release.v1.app");
 
     // A Lease without a holder (as versions before this one left it): taken over by an UPDATE.
     coordination
@@ -218,6 +221,257 @@ class ReleaseLeaseIT {
     assertThat(controller.history(ns, "app").get(1).failure())
         .startsWith("interrupted: the lease of dead-caster expired at ");
     assertThat(latest.revision()).isEqualTo(1);
+  }
+
+  @Test
+  void aRenewalLongAfterTheExpiryKeepsALeaseNobodyTookWithOneConditionedUpdate(
+      ControlPlane plane, TestNamespace tns) throws ApiException {
+    Cluster cluster = new Cluster(plane);
+    String ns = tns.name();
+    Duration ttl = Duration.ofSeconds(2);
+    CoordinationV1Api coordination = new CoordinationV1Api(plane.client());
+    Instant t0 = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+    LeaseGrant a = cluster.store.acquireLease(ns, "app", "caster-a", t0, ttl);
+    cluster.requests().reset();
+
+    // caster-a stalled for 10 s, 8 s past its Lease's expiry, and nobody wanted the release: its
+    // renewal, an UPDATE on the resourceVersion of its own last write (no read first), goes through
+    String renewed =
+        cluster.store.renewLease(ns, "app", "caster-a", a.version(), t0.plusSeconds(10), ttl);
+
+    assertThat(cluster.requests().log()).isEmpty(); // a renewal is a background request
+    assertThat(cluster.requests().backgroundLog())
+        .containsExactly("UPDATE leases " + ns + "/capstan.release.v1.app");
+    V1Lease lease = coordination.readNamespacedLease("capstan.release.v1.app", ns).execute();
+    assertThat(lease.getMetadata().getResourceVersion())
+        .isEqualTo(renewed)
+        .isNotEqualTo(a.version());
+    assertThat(lease.getSpec().getHolderIdentity()).isEqualTo("caster-a");
+    assertThat(lease.getSpec().getRenewTime().toInstant()).isEqualTo(t0.plusSeconds(10));
+
+    // once that lapses too, caster-b takes it over: caster-a's next renewal is refused, naming it
+    LeaseGrant b = cluster.store.acquireLease(ns, "app", "caster-b", t0.plusSeconds(13), ttl);
+    assertThat(b.takenOver()).isNotNull();
+    cluster.requests().reset();
+    ReleaseLockedException lost =
+        catchThrowableOfType(
+            ReleaseLockedException.class,
+            () ->
+                cluster.store.renewLease(ns, "app", "caster-a", renewed, t0.plusSeconds(14), ttl));
+    assertThat(lost.holder()).isEqualTo("caster-b");
+    assertThat(cluster.requests().backgroundLog())
+        .containsExactly(
+            "UPDATE leases " + ns + "/capstan.release.v1.app",
+            "GET leases " + ns + "/capstan.release.v1.app");
+    assertThat(
+            coordination
+                .readNamespacedLease("capstan.release.v1.app", ns)
+                .execute()
+                .getSpec()
+                .getHolderIdentity())
+        .isEqualTo("caster-b");
+  }
+
+  @Test
+  void aCastWhoseRenewerStalledPastTheLeaseFinishesWhenNobodyElseWantedTheRelease(
+      ControlPlane plane, TestNamespace tns) throws Exception {
+    String ns = tns.name();
+    Payloads payloads =
+        Payloads.of(
+            ConfigMapSpec.of(ns, "settings", Map.of("color", "blue")),
+            dev.capstan.release.model.SecretSpec.of(ns, "creds", Map.of("token", "t1")));
+    ReleaseSpec spec = ReleaseSpec.of(ns, "app", payloads);
+    Cluster cluster = new Cluster(plane);
+    CountDownLatch resumed = new CountDownLatch(1);
+    List<String> renewals = new CopyOnWriteArrayList<>();
+    List<ReleaseEvent> events = new CopyOnWriteArrayList<>();
+    // the renewer thread's renewals stall until the cast resumes (a starved renewer), then go on
+    StallingStore store = new StallingStore(cluster.store, resumed, renewals);
+    ReleaseController a =
+        ReleaseController.builder(cluster.orchestrator, store)
+            .holder("caster-a")
+            .leaseDuration(Duration.ofSeconds(2))
+            .leaseRenewal(Duration.ofSeconds(1))
+            .listener(
+                e -> {
+                  events.add(e);
+                  if (e instanceof ReleaseEvent.RecordSaved saved
+                      && saved.status() == ReleaseStatus.PENDING) {
+                    sleep(Duration.ofSeconds(5)); // 3 s past the lease: the cast is held too
+                    resumed.countDown();
+                  }
+                })
+            .build();
+
+    CastResult result = a.cast(spec, payloads);
+
+    assertThat(result.release().status()).isEqualTo(ReleaseStatus.DEPLOYED);
+    assertThat(cluster.core.readNamespacedSecret("creds", ns).execute()).isNotNull();
+    // the renewer never got through: the cast renewed the lease itself before its next write
+    assertThat(renewals).contains("caster thread");
+    assertThat(events)
+        .filteredOn(e -> e instanceof ReleaseEvent.Warning)
+        .extracting(ReleaseEvent::describe)
+        .anySatisfy(
+            w ->
+                assertThat(w)
+                    .startsWith("warning: renewed it late: the operation lease expired at "));
+  }
+
+  @Test
+  void aCastStalledPastTheLeaseWhileAnotherCasterTookTheReleaseOverWritesNothingMore(
+      ControlPlane plane, TestNamespace tns) throws Exception {
+    String ns = tns.name();
+    Payloads v1 = Payloads.of(ConfigMapSpec.of(ns, "settings", Map.of("color", "blue")));
+    Payloads v2 =
+        Payloads.of(
+            ConfigMapSpec.of(ns, "settings", Map.of("color", "green")),
+            dev.capstan.release.model.SecretSpec.of(ns, "creds", Map.of("token", "t1")));
+    Cluster setup = new Cluster(plane);
+    setup.controller("caster-0").cast(ReleaseSpec.of(ns, "app", v1), v1);
+    Cluster first = new Cluster(plane);
+    Cluster second = new Cluster(plane);
+    ReleaseController b =
+        ReleaseController.builder(second.orchestrator, second.store)
+            .holder("caster-b")
+            .waitForLease(Duration.ofSeconds(30))
+            .build();
+    CountDownLatch resumed = new CountDownLatch(1);
+    List<String> renewals = new CopyOnWriteArrayList<>();
+    AtomicReference<CastResult> taken = new AtomicReference<>();
+    AtomicReference<Map<String, Long>> writesBeforeResume = new AtomicReference<>();
+    ReleaseController a =
+        ReleaseController.builder(
+                first.orchestrator, new StallingStore(first.store, resumed, renewals))
+            .holder("caster-a")
+            .leaseDuration(Duration.ofSeconds(2))
+            .leaseRenewal(Duration.ofSeconds(1))
+            .listener(
+                e -> {
+                  if (e instanceof ReleaseEvent.Done done && done.ref().name().equals("settings")) {
+                    // caster-a wrote its first batch and stalls; caster-b queues, takes the
+                    // expired lease over and casts the release
+                    taken.set(b.cast(ReleaseSpec.of(ns, "app", v1), v1));
+                    writesBeforeResume.set(first.writes());
+                    resumed.countDown();
+                  }
+                })
+            .build();
+
+    CastFailedException failed =
+        catchThrowableOfType(
+            CastFailedException.class, () -> a.cast(ReleaseSpec.of(ns, "app", v2), v2));
+
+    assertThat(failed.getCause())
+        .hasMessageStartingWith("lost the operation lease on " + ns + "/app: ")
+        .hasMessageEndingWith("; stopped before the next write");
+    assertThat(java.util.Objects.requireNonNull(taken.get()).release().status())
+        .isEqualTo(ReleaseStatus.DEPLOYED);
+    // after resuming, caster-a applied no object (an apply is a PATCH): its only requests were on
+    // the Lease (a refused renewal, the give-up) and its failure record (refused: caster-b had
+    // recorded the attempt failed)
+    assertThat(patches(first.writes()))
+        .isEqualTo(patches(java.util.Objects.requireNonNull(writesBeforeResume.get())));
+    assertThat(patches(first.writes())).containsExactly(entry("PATCH configmaps", 1L));
+    ApiException gone =
+        catchThrowableOfType(
+            ApiException.class, () -> first.core.readNamespacedSecret("creds", ns).execute());
+    assertThat(gone.getCode()).isEqualTo(404);
+    assertThat(first.core.readNamespacedConfigMap("settings", ns).execute().getData())
+        .containsEntry("color", "blue");
+  }
+
+  private static Map<String, Long> patches(Map<String, Long> writes) {
+    Map<String, Long> out = new java.util.TreeMap<>(writes);
+    out.keySet().removeIf(k -> !k.startsWith("PATCH "));
+    return out;
+  }
+
+  /** Sleeps, as a stalled process would. */
+  private static void sleep(Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
+  /**
+   * A store on which the lease keeper's own renewer never gets through (a renewer starved of CPU):
+   * its renewals wait until {@code resumed}, then fail; the caster thread's go to the real store.
+   * Notes which thread renewed.
+   */
+  private static final class StallingStore implements dev.capstan.release.port.Store {
+    private final dev.capstan.release.port.Store delegate;
+    private final CountDownLatch resumed;
+    private final List<String> renewals;
+
+    StallingStore(
+        dev.capstan.release.port.Store delegate, CountDownLatch resumed, List<String> renewals) {
+      this.delegate = delegate;
+      this.resumed = resumed;
+      this.renewals = renewals;
+    }
+
+    @Override
+    public String renewLease(
+        String namespace, String name, String holder, String version, Instant now, Duration ttl) {
+      if (Thread.currentThread().getName().startsWith("capstan-lease")) {
+        try {
+          resumed.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        renewals.add("renewer thread");
+        throw new IllegalStateException("the renewer is starved (test)");
+      }
+      renewals.add("caster thread");
+      return delegate.renewLease(namespace, name, holder, version, now, ttl);
+    }
+
+    @Override
+    public java.util.Optional<dev.capstan.release.port.StoredRelease> latestRecord(
+        String namespace, String name) {
+      return delegate.latestRecord(namespace, name);
+    }
+
+    @Override
+    public List<dev.capstan.release.port.StoredRelease> records(String namespace, String name) {
+      return delegate.records(namespace, name);
+    }
+
+    @Override
+    public List<dev.capstan.release.port.StoredRelease> latestRecords(String namespace) {
+      return delegate.latestRecords(namespace);
+    }
+
+    @Override
+    public dev.capstan.release.port.StoredRelease createRecord(Release release) {
+      return delegate.createRecord(release);
+    }
+
+    @Override
+    public dev.capstan.release.port.StoredRelease updateRecord(
+        Release release, String expectedVersion) {
+      return delegate.updateRecord(release, expectedVersion);
+    }
+
+    @Override
+    public void deleteRecord(String namespace, String name, int revision) {
+      delegate.deleteRecord(namespace, name, revision);
+    }
+
+    @Override
+    public LeaseGrant acquireLease(
+        String namespace, String name, String holder, Instant now, Duration ttl) {
+      return delegate.acquireLease(namespace, name, holder, now, ttl);
+    }
+
+    @Override
+    public void releaseLease(String namespace, String name, String holder, boolean forget) {
+      delegate.releaseLease(namespace, name, holder, forget);
+    }
   }
 
   private static void await(CountDownLatch latch) {

@@ -363,11 +363,12 @@ class RequestCountIT {
   }
 
   /** The background requests of a step are lease renewals: a GET and an UPDATE each. */
+  /**
+   * The background requests are lease renewals only, each one UPDATE on the resourceVersion of the
+   * lease's last write, never read first (how many depends on how long the operation ran).
+   */
   private static void assertRenewalsOnly(Cluster cluster) {
-    SortedMap<String, Long> renewals = cluster.requests().backgroundCounts();
-    assertThat(renewals.keySet()).isSubsetOf("GET leases", "UPDATE leases");
-    assertThat(renewals.getOrDefault("GET leases", 0L))
-        .isEqualTo(renewals.getOrDefault("UPDATE leases", 0L));
+    assertThat(cluster.requests().backgroundCounts().keySet()).isSubsetOf("UPDATE leases");
   }
 
   /** Waits until every Deployment of the namespace is current by the rules the cast uses. */

@@ -70,7 +70,12 @@ class RequestCounterTest {
                       } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                       }
-                      counter.background(() -> counter.record(update)); // nested: still background
+                      // nested: still background
+                      return counter.background(
+                          () -> {
+                            counter.record(update);
+                            return true;
+                          });
                     }));
     renewer.start();
     renewing.await();

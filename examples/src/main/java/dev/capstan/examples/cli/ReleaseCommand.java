@@ -173,6 +173,14 @@ final class ReleaseCommand implements Runnable {
     boolean dangerousAllowEmpty;
 
     @Option(
+        names = "--allow-unsafe-crd-changes",
+        description =
+            "Apply a CRD change that breaks objects stored at it (a stored version no longer"
+                + " served, the storage version changed without a path, a schema narrowed);"
+                + " refused otherwise, before any write. A stored version removed stays refused.")
+    boolean allowUnsafeCrdChanges;
+
+    @Option(
         names = "--no-record-secret-values",
         description =
             "Keep Secrets' values out of the release record (it keeps their keys and keyed"
@@ -387,7 +395,7 @@ final class ReleaseCommand implements Runnable {
     static ReleaseSpec spec(ReleaseFile file, FileOptions f, Duration timeout) {
       return file.toSpec()
           .withOptions(
-              ReleaseOptions.defaults()
+              file.options()
                   .withAdopt(f.adopt)
                   .withAtomic(f.atomic)
                   .withCreateNamespace(f.createNamespace)
@@ -395,6 +403,8 @@ final class ReleaseCommand implements Runnable {
                   .withRecordSecretValues(!f.noRecordSecretValues)
                   .withWaitForLoadBalancer(!f.noWaitForLoadBalancer)
                   .withDangerousAllowEmpty(f.dangerousAllowEmpty)
+                  .withAllowUnsafeCrdChanges(
+                      file.options().allowUnsafeCrdChanges() || f.allowUnsafeCrdChanges)
                   .withTimeout(timeout));
     }
 
@@ -766,6 +776,15 @@ final class ReleaseCommand implements Runnable {
     boolean atomic;
 
     @Option(
+        names = "--allow-unsafe-crd-changes",
+        description =
+            "Roll back across a CRD change that breaks objects stored at it (a stored version no"
+                + " longer served, the storage version changed without a path, a schema"
+                + " narrowed); refused otherwise, before any write. A stored version removed stays"
+                + " refused.")
+    boolean allowUnsafeCrdChanges;
+
+    @Option(
         names = "--timeout",
         paramLabel = "DURATION",
         converter = Durations.class,
@@ -810,7 +829,8 @@ final class ReleaseCommand implements Runnable {
               .withAdopt(adopt)
               .withAtomic(atomic)
               .withTimeout(timeout)
-              .withWaitForLoadBalancer(!noWaitForLoadBalancer);
+              .withWaitForLoadBalancer(!noWaitForLoadBalancer)
+              .withAllowUnsafeCrdChanges(allowUnsafeCrdChanges);
       Release revisionTo =
           revisions.stream()
               .filter(r -> r.revision() == revision)

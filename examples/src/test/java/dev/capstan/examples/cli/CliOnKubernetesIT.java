@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.k8s.testing.ControlPlane;
 import dev.capstan.k8s.testing.ControlPlaneTest;
 import dev.capstan.k8s.testing.TestNamespace;
+import io.kubernetes.client.openapi.apis.ApiextensionsV1Api;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import java.io.IOException;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The {@code capstan} command line against a real control plane: {@code release cast} of a release
  * file and of a directory of plain manifests, {@code get}, {@code update --dry-run} and an update
- * that rolls out by watch.
+ * that rolls out by watch; a CRD change dropping a stored version refused by {@code release cast}
+ * and {@code release rollback}.
  */
 @ControlPlaneTest
 class CliOnKubernetesIT {
@@ -220,5 +222,97 @@ class CliOnKubernetesIT {
         components:
           - {name: web, repository: demo/web, tag: v1.1.0}
         """);
+  }
+
+  /** A release of the Widget CRD of {@code group} with {@code versions}, and a ConfigMap. */
+  private static String widgets(String group, String... versions) {
+    return """
+        apiVersion: apiextensions.k8s.io/v1
+        kind: CustomResourceDefinition
+        metadata: {name: widgets.GROUP}
+        spec:
+          group: GROUP
+          scope: Namespaced
+          names: {kind: Widget, plural: widgets}
+          versions: [VERSIONS]
+        ---
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: settings}
+        data: {color: blue}
+        """
+        .replace("GROUP", group)
+        .replace("VERSIONS", String.join(", ", versions));
+  }
+
+  private static String version(String name, boolean served, boolean storage) {
+    return "{name: %s, served: %s, storage: %s, schema: {openAPIV3Schema: {type: object,"
+            .formatted(name, served, storage)
+        + " x-kubernetes-preserve-unknown-fields: true}}}";
+  }
+
+  @Test
+  void aCrdChangeDroppingAStoredVersionIsRefusedByCastAndByRollbackWithNothingWritten(
+      ControlPlane plane, TestNamespace ns) throws Exception {
+    String group = ns.name() + ".capstan.test";
+    String crd = "widgets." + group;
+    String key = "apiextensions.k8s.io/CustomResourceDefinition//" + crd;
+    ApiextensionsV1Api extensions = new ApiextensionsV1Api(plane.client());
+    Files.writeString(dir.resolve("w1.yaml"), widgets(group, version("v1", true, true)));
+    Files.writeString(
+        dir.resolve("w2.yaml"),
+        widgets(group, version("v1", true, false), version("v2", true, true)));
+    Files.writeString(dir.resolve("w3.yaml"), widgets(group, version("v2", true, true)));
+    try {
+      assertThat(
+              run(plane, "release", "cast", "widgets", "-n", ns.name(), "--yes", "-f", "w1.yaml"))
+          .as(err)
+          .isZero();
+      assertThat(
+              run(plane, "release", "cast", "widgets", "-n", ns.name(), "--yes", "-f", "w2.yaml"))
+          .as(err)
+          .isZero();
+      String version =
+          Objects.requireNonNull(
+                  extensions.readCustomResourceDefinition(crd).execute().getMetadata())
+              .getResourceVersion();
+
+      assertThat(
+              run(plane, "release", "cast", "widgets", "-n", ns.name(), "--yes", "-f", "w3.yaml"))
+          .isEqualTo(ExitCode.BLOCKED);
+      assertThat(out)
+          .contains("  ✗ conflict   " + key + "  (unsafe CRD change: version v1: stored");
+      assertThat(err)
+          .startsWith(
+              "capstan: release "
+                  + ns
+                  + "/widgets has unresolved conflicts; nothing was written: "
+                  + key
+                  + "\n  - "
+                  + key
+                  + ": unsafe CRD change: version v1: stored version removed (status.storedVersions"
+                  + " lists it, so objects may still be stored at v1 and could no longer be read);"
+                  + " migrate the objects stored at v1");
+      assertThat(
+              run(plane, "release", "rollback", "widgets", "-n", ns.name(), "--to", "1", "--yes"))
+          .isEqualTo(ExitCode.BLOCKED);
+      assertThat(err)
+          .contains(
+              key
+                  + ": unsafe CRD change: version v2: stored version removed (status.storedVersions"
+                  + " lists it");
+
+      assertThat(
+              Objects.requireNonNull(
+                      extensions.readCustomResourceDefinition(crd).execute().getMetadata())
+                  .getResourceVersion())
+          .isEqualTo(version);
+      assertThat(run(plane, "release", "history", "widgets", "-n", ns.name(), "-o", "json"))
+          .isZero();
+      assertThat(new ObjectMapper().readTree(out)).hasSize(2);
+    } finally {
+      // CRDs are cluster-wide and retained by an uninstall: remove this test's
+      extensions.deleteCustomResourceDefinition(crd).execute();
+    }
   }
 }

@@ -78,6 +78,111 @@ class ReleaseCliTest {
     assertThat(out).isEqualTo("NAME  REVISION  STATUS  VERSION  UPDATED\n");
   }
 
+  /** The Widget CRD with the given versions (YAML flow items), plus a ConfigMap. */
+  private static String widgets(String... versions) {
+    return """
+        apiVersion: apiextensions.k8s.io/v1
+        kind: CustomResourceDefinition
+        metadata: {name: widgets.example.com}
+        spec:
+          group: example.com
+          scope: Namespaced
+          names: {kind: Widget, plural: widgets}
+          versions: [%s]
+        ---
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: settings}
+        data: {color: blue}
+        """
+        .formatted(String.join(", ", versions));
+  }
+
+  private static String version(String name, boolean served, boolean storage, String props) {
+    return "{name: %s, served: %s, storage: %s, schema: {openAPIV3Schema: {type: object, properties:"
+            .formatted(name, served, storage)
+        + " {spec: {type: object, properties: {"
+        + props
+        + "}}}}}}";
+  }
+
+  @Test
+  void crdChangesThatBreakStoredObjectsAreRefusedOnCastAndRollbackUnlessAllowed()
+      throws IOException {
+    String both = "size: {type: integer}, color: {type: string}";
+    Files.writeString(dir.resolve("w1.yaml"), widgets(version("v1", true, true, both)));
+    Files.writeString(
+        dir.resolve("w2.yaml"), widgets(version("v1", true, true, "size: {type: integer}")));
+    Files.writeString(
+        dir.resolve("w3.yaml"),
+        widgets(version("v1", true, false, both), version("v2", true, true, both)));
+    String[] cast = {"release", "cast", "widgets", "-n", "demo", "--yes", "-f"};
+    assertThat(run(concat(cast, "w1.yaml"))).isZero();
+
+    // a schema narrowed: shown in the plan, refused before any write, then allowed
+    assertThat(run(concat(cast, "w2.yaml"))).isEqualTo(ExitCode.BLOCKED);
+    String narrowed =
+        "unsafe CRD change: version v1: schema narrowed: property spec.color removed; allow"
+            + " unsafe CRD changes (allowUnsafeCrdChanges, --allow-unsafe-crd-changes) to apply it"
+            + " anyway";
+    assertThat(out)
+        .contains(
+            "  ✗ conflict   apiextensions.k8s.io/CustomResourceDefinition//widgets.example.com  ("
+                + narrowed
+                + ")\n");
+    assertThat(err)
+        .isEqualTo(
+            "capstan: release demo/widgets has unresolved conflicts; nothing was written:"
+                + " apiextensions.k8s.io/CustomResourceDefinition//widgets.example.com\n"
+                + "  - apiextensions.k8s.io/CustomResourceDefinition//widgets.example.com: "
+                + narrowed
+                + "\n");
+    assertThat(run("release", "history", "widgets", "-n", "demo", "-o", "json")).isZero();
+    assertThat(json()).hasSize(1);
+    // allowed by the release file's own option, or by the flag
+    Files.writeString(
+        dir.resolve("w2-release.yaml"),
+        """
+        apiVersion: capstan.dev/v1
+        kind: Release
+        metadata: {name: widgets, namespace: demo}
+        spec:
+          options: {allowUnsafeCrdChanges: true}
+          manifests: [{path: w2.yaml}]
+        """);
+    assertThat(run("release", "plan", "-f", "w2-release.yaml")).isZero();
+    assertThat(out)
+        .contains(
+            "  ~ update     apiextensions.k8s.io/CustomResourceDefinition//widgets.example.com "
+                + " (unsafe CRD change, applied because unsafe CRD changes are allowed: version v1:"
+                + " schema narrowed: property spec.color removed)\n");
+    assertThat(run(concat(cast, "w2.yaml", "--allow-unsafe-crd-changes"))).isZero();
+
+    // v2 the storage version, v1 kept: stored at both; a rollback to revision 2 drops v2
+    assertThat(run(concat(cast, "w3.yaml"))).isZero();
+    String[] rollback = {"release", "rollback", "widgets", "-n", "demo", "--to", "2", "--yes"};
+    String removedV2 =
+        "unsafe CRD change: version v2: stored version removed (status.storedVersions lists it, so"
+            + " objects may still be stored at v2 and could no longer be read); version v1: schema"
+            + " narrowed: property spec.color removed; migrate the objects stored at v2 to a version"
+            + " the CRD keeps (write each again there, resetting its metadata.managedFields, whose"
+            + " entries at v2 would fail every later apply) and remove v2 from its"
+            + " status.storedVersions, then cast again (the"
+            + " API server refuses the change until then)";
+    assertThat(run(rollback)).isEqualTo(ExitCode.BLOCKED);
+    assertThat(out)
+        .contains(
+            "("
+                + removedV2
+                + "; and allow unsafe CRD changes (allowUnsafeCrdChanges,"
+                + " --allow-unsafe-crd-changes) for the rest)\n");
+    // allowed, the narrowed schema would go through; the removed stored version still does not
+    assertThat(run(concat(rollback, "--allow-unsafe-crd-changes"))).isEqualTo(ExitCode.BLOCKED);
+    assertThat(out).contains("(" + removedV2 + ")\n");
+    assertThat(run("release", "history", "widgets", "-n", "demo", "-o", "json")).isZero();
+    assertThat(json()).hasSize(3);
+  }
+
   private static String app(String password, String level) {
     return """
         apiVersion: v1

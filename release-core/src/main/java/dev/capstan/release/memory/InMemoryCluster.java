@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capstan.common.CrdGate;
 import dev.capstan.release.ClusterException;
 import dev.capstan.release.ReleaseLockedException;
 import dev.capstan.release.StaleRecordException;
@@ -84,8 +85,22 @@ public final class InMemoryCluster implements Orchestrator, Store {
   private final Map<String, NavigableMap<Integer, Encoded>> records = new HashMap<>();
   private final Map<String, Lease> leases = new HashMap<>();
 
+  /**
+   * The {@code status.storedVersions} of each CRD: every storage version it was applied with, as
+   * the API server keeps them (they are never removed by an apply).
+   */
+  private final Map<ResourceRef, List<String>> storedVersions = new HashMap<>();
+
   /** When each lease was last taken or renewed (for the "locked" message). */
   private final Map<String, Instant> renewed = new HashMap<>();
+
+  /**
+   * The version of each lease as last written: a number no earlier write of any lease had, so a
+   * lease given up and taken again never repeats a version a stalled holder remembers.
+   */
+  private final Map<String, Long> leaseVersions = new HashMap<>();
+
+  private long leaseWrites;
 
   private final List<String> log = new ArrayList<>();
   private final Map<Operation, Integer> counts = new EnumMap<>(Operation.class);
@@ -160,13 +175,18 @@ public final class InMemoryCluster implements Orchestrator, Store {
   public synchronized InMemoryCluster put(ResourceSpec spec, @Nullable OwnershipStamp stamp) {
     for (Manifest object : spec.render()) {
       String hash = ContentHash.of(object);
-      store(object.ref(), object, stamp, hash, hash);
+      store(object.ref(), object, stamp, hash, hash, object);
       learnKind(object);
     }
     return this;
   }
 
-  /** Changes an object's content, keeping its stamp, as an out-of-band edit would. */
+  /**
+   * Changes an object's content, keeping its stamp, as an out-of-band edit would (another writer: a
+   * person, a controller). Drift is told by what was applied: a field the edit changes or removes
+   * that the last stamped write set with a value is drift; a field it fills in that that write did
+   * not set, or set to an empty map or list, is not.
+   */
   public synchronized InMemoryCluster edit(ResourceRef ref, UnaryOperator<Manifest> change) {
     StoredObject current = objects.get(ref);
     if (current == null) {
@@ -176,13 +196,27 @@ public final class InMemoryCluster implements Orchestrator, Store {
     if (!changed.ref().equals(ref)) {
       throw new IllegalArgumentException("an edit must keep the ref " + ref.key());
     }
-    store(ref, changed, current.stamp, ContentHash.of(changed), current.appliedHash);
+    store(
+        ref, changed, current.stamp, ContentHash.of(changed), current.appliedHash, current.applied);
+    return this;
+  }
+
+  /**
+   * Sets a CustomResourceDefinition's {@code status.storedVersions}, as the status patch that ends
+   * a storage migration would (its objects written again at the versions kept).
+   */
+  public synchronized InMemoryCluster storedVersions(ResourceRef crd, List<String> versions) {
+    if (!crd.kind().isCrd() || !objects.containsKey(crd)) {
+      throw new IllegalArgumentException("no CustomResourceDefinition " + crd.key());
+    }
+    storedVersions.put(crd, List.copyOf(versions));
     return this;
   }
 
   /** Deletes an object whoever owns it, as an out-of-band delete would. */
   public synchronized InMemoryCluster deleteOutOfBand(ResourceRef ref) {
     objects.remove(ref);
+    storedVersions.remove(ref);
     return this;
   }
 
@@ -269,6 +303,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
   public synchronized InMemoryCluster putLease(String namespace, String name, Lease lease) {
     leases.put(namespace + "/" + name, requireNonNull(lease, "lease"));
     renewed.put(namespace + "/" + name, lease.acquiredAt());
+    leaseVersions.put(namespace + "/" + name, ++leaseWrites);
     return this;
   }
 
@@ -417,8 +452,16 @@ public final class InMemoryCluster implements Orchestrator, Store {
       if (o.stamp != null) {
         node.set("stamp", Json.mapper().valueToTree(o.stamp));
       }
+      List<String> stored = storedVersions.get(o.content.ref());
+      if (stored != null) {
+        node.set("storedVersions", Json.mapper().valueToTree(stored));
+      }
       if (!o.appliedHash.equals(o.hash)) {
-        node.put("appliedHash", o.appliedHash);
+        if (o.applied != null) {
+          node.set("applied", Json.mapper().valueToTree(o.applied.content()));
+        } else {
+          node.put("appliedHash", o.appliedHash);
+        }
       }
     }
     ObjectNode recs = root.putObject("records");
@@ -493,16 +536,34 @@ public final class InMemoryCluster implements Orchestrator, Store {
                 ? Json.mapper().treeToValue(node.get("stamp"), OwnershipStamp.class)
                 : null;
         c.put(spec, stamp);
-        String applied =
-            node.hasNonNull("appliedHash")
-                ? node.get("appliedHash").asText()
-                : stamp != null && !ContentHash.isKeyed(stamp.contentHash())
-                    ? stamp.contentHash()
-                    : null;
-        if (applied != null) {
-          StoredObject o = requireNonNull(c.objects.get(spec.ref()));
+        if (node.get("storedVersions") instanceof ArrayNode stored) {
+          List<String> versions = new ArrayList<>();
+          stored.forEach(v -> versions.add(v.asText()));
+          c.storedVersions.put(spec.ref(), List.copyOf(versions));
+        }
+        StoredObject o = requireNonNull(c.objects.get(spec.ref()));
+        if (node.hasNonNull("applied")) {
+          @SuppressWarnings("unchecked")
+          Map<String, Object> appliedTree =
+              Json.mapper().treeToValue(node.get("applied"), Map.class);
+          Manifest applied = Manifest.of(appliedTree);
           c.objects.put(
-              spec.ref(), new StoredObject(o.content, o.stamp, o.hash, applied, o.uid, o.version));
+              spec.ref(),
+              new StoredObject(
+                  o.content, o.stamp, o.hash, ContentHash.of(applied), applied, o.uid, o.version));
+        } else {
+          // a state from before the applied content was kept: drift by hash alone
+          String appliedHash =
+              node.hasNonNull("appliedHash")
+                  ? node.get("appliedHash").asText()
+                  : stamp != null && !ContentHash.isKeyed(stamp.contentHash())
+                      ? stamp.contentHash()
+                      : null;
+          if (appliedHash != null) {
+            c.objects.put(
+                spec.ref(),
+                new StoredObject(o.content, o.stamp, o.hash, appliedHash, null, o.uid, o.version));
+          }
         }
       }
       for (Map.Entry<String, JsonNode> release : root.path("records").properties()) {
@@ -517,6 +578,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
       }
       for (Map.Entry<String, JsonNode> e : root.path("leases").properties()) {
         c.leases.put(e.getKey(), Json.mapper().treeToValue(e.getValue(), Lease.class));
+        c.leaseVersions.put(e.getKey(), ++c.leaseWrites);
       }
       for (JsonNode node : root.path("statuses")) {
         @SuppressWarnings("unchecked")
@@ -551,7 +613,8 @@ public final class InMemoryCluster implements Orchestrator, Store {
                     null,
                     state.uid,
                     Long.toString(state.version),
-                    state.ensuredBy()));
+                    state.ensuredBy(),
+                    null));
           }
         } else if (kind.equals(Kind.STORAGE_CLASS)) {
           if (storageClasses.contains(name)) {
@@ -561,11 +624,22 @@ public final class InMemoryCluster implements Orchestrator, Store {
           StoredObject o = objects.get(ref);
           if (o != null) {
             String drift =
-                o.stamp != null && !o.appliedHash.equals(o.hash)
+                o.stamp != null
+                        && !o.appliedHash.equals(o.hash)
+                        && (o.applied == null || !holds(o.content.content(), o.applied.content()))
                     ? "live content differs from what revision " + o.stamp.revision() + " applied"
                     : null;
+            List<String> stored = storedVersions.get(ref);
             found.add(
-                new LiveObject(ref, o.content, o.stamp, drift, o.uid, Long.toString(o.version)));
+                new LiveObject(
+                    ref,
+                    o.content,
+                    o.stamp,
+                    drift,
+                    o.uid,
+                    Long.toString(o.version),
+                    List.of(),
+                    stored == null ? null : Map.of("storedVersions", stored)));
           }
         }
       }
@@ -601,7 +675,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
       }
       log.add("apply:" + key);
       String hash = ContentHash.of(object);
-      store(object.ref(), object, stamp, hash, hash);
+      store(object.ref(), object, stamp, hash, hash, object);
       learnKind(object);
     }
     crashIf(crash, Operation.APPLY, key);
@@ -661,11 +735,22 @@ public final class InMemoryCluster implements Orchestrator, Store {
     return null;
   }
 
-  /** An applied CRD makes its kind served. */
+  /** An applied CRD makes its kind served, and its storage version one of its stored versions. */
   private void learnKind(Manifest object) {
     Kind defined = object.kind().isCrd() ? Kind.definedBy(object.content()) : null;
     if (defined != null) {
       servedKinds.put(defined.key(), defined);
+    }
+    if (object.kind().isCrd() && object.content().get("spec") instanceof Map<?, ?> spec) {
+      @SuppressWarnings("unchecked")
+      Map<String, ?> tree = (Map<String, ?>) spec;
+      List<String> stored = new ArrayList<>(storedVersions.getOrDefault(object.ref(), List.of()));
+      for (String v : CrdGate.storageVersions(tree)) {
+        if (!stored.contains(v)) {
+          stored.add(v);
+        }
+      }
+      storedVersions.put(object.ref(), List.copyOf(stored));
     }
   }
 
@@ -724,6 +809,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
                     || (o.stamp != null && o.stamp.ownedBy(owner)));
         if (deleted) {
           objects.remove(ref);
+          storedVersions.remove(ref);
         }
       }
     }
@@ -751,7 +837,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
       StoredObject o = objects.get(ref);
       done = false;
       if (o != null && o.stamp != null && o.stamp.ownedBy(owner)) {
-        store(ref, o.content, null, o.hash, o.appliedHash);
+        store(ref, o.content, null, o.hash, o.appliedHash, o.applied);
         done = true;
       }
     }
@@ -1040,20 +1126,32 @@ public final class InMemoryCluster implements Orchestrator, Store {
       Lease lease = new Lease(holder, now, now.plus(ttl));
       leases.put(key, lease);
       renewed.put(key, now);
-      grant = new LeaseGrant(lease, takenOver);
+      long version = ++leaseWrites;
+      leaseVersions.put(key, version);
+      grant = new LeaseGrant(lease, takenOver, Long.toString(version));
     }
     crashIf(crash, Operation.LEASE_ACQUIRE, key);
     return grant;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Conditioned on the version of the holder's last write, not on the expiry: a lease that
+   * lapsed without anyone taking it is renewed.
+   */
   @Override
-  public void renewLease(String namespace, String name, String holder, Instant now, Duration ttl) {
+  public String renewLease(
+      String namespace, String name, String holder, String version, Instant now, Duration ttl) {
     String key = namespace + "/" + name;
     boolean crash = enter(Operation.LEASE_RENEW, key);
+    long next;
     synchronized (this) {
       log.add("lease:renew:" + key);
       Lease current = leases.get(key);
-      if (current == null || !current.holder().equals(holder)) {
+      if (current == null
+          || !current.holder().equals(holder)
+          || !Long.toString(leaseVersions.getOrDefault(key, 0L)).equals(version)) {
         throw new ReleaseLockedException(
             key,
             current == null ? "nobody" : current.holder(),
@@ -1061,8 +1159,11 @@ public final class InMemoryCluster implements Orchestrator, Store {
       }
       leases.put(key, new Lease(holder, current.acquiredAt(), now.plus(ttl)));
       renewed.put(key, now);
+      next = ++leaseWrites;
+      leaseVersions.put(key, next);
     }
     crashIf(crash, Operation.LEASE_RENEW, key);
+    return Long.toString(next);
   }
 
   @Override
@@ -1074,6 +1175,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
       Lease current = leases.get(key);
       if (current != null && current.holder().equals(holder)) {
         leases.remove(key);
+        leaseVersions.remove(key);
       }
     }
     crashIf(crash, Operation.LEASE_RELEASE, key);
@@ -1119,17 +1221,67 @@ public final class InMemoryCluster implements Orchestrator, Store {
       Manifest content,
       @Nullable OwnershipStamp stamp,
       String hash,
-      String appliedHash) {
+      String appliedHash,
+      @Nullable Manifest applied) {
     StoredObject current = objects.get(ref);
     long version = ++objectWrites;
     String uid = current == null ? "uid-" + version : current.uid;
-    objects.put(ref, new StoredObject(content, stamp, hash, appliedHash, uid, version));
+    objects.put(ref, new StoredObject(content, stamp, hash, appliedHash, applied, uid, version));
   }
 
   /**
-   * An object, its stamp, the hash of its content and the hash of the content last written with a
-   * stamp ({@code apply}, {@code put}): they differ once an out-of-band edit changed it (drift).
-   * Drift is not read from the stamp's hash, since a Secret's is keyed per release. The uid and
+   * Whether the live tree still holds every value the applied one set: maps key by key (an empty
+   * map or list applied holds nothing, so a writer may fill it), lists whose items all carry a
+   * {@code name} item by name, other lists and values as a whole.
+   */
+  private static boolean holds(@Nullable Object live, @Nullable Object applied) {
+    if (applied instanceof Map<?, ?> want) {
+      if (want.isEmpty()) {
+        return true;
+      }
+      if (!(live instanceof Map<?, ?> have)) {
+        return false;
+      }
+      for (Map.Entry<?, ?> e : want.entrySet()) {
+        if (!holds(have.get(e.getKey()), e.getValue())) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (applied instanceof List<?> want) {
+      if (want.isEmpty()) {
+        return true;
+      }
+      if (!(live instanceof List<?> have)) {
+        return false;
+      }
+      if (!want.stream()
+          .allMatch(i -> i instanceof Map<?, ?> m && m.get("name") instanceof String)) {
+        return want.equals(have);
+      }
+      for (Object item : want) {
+        Object name = requireNonNull(((Map<?, ?>) item).get("name"));
+        Object match =
+            have.stream()
+                .filter(i -> i instanceof Map<?, ?> m && name.equals(m.get("name")))
+                .findFirst()
+                .orElse(null);
+        if (!holds(match, item)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return applied == null || applied.equals(live);
+  }
+
+  /**
+   * An object, its stamp, the hash of its content, and the content last written with a stamp
+   * ({@code apply}, {@code put}) with its hash: they differ once an out-of-band edit changed it,
+   * and it drifted when the edit changed what was applied ({@link #holds}). Drift is not read from
+   * the stamp's hash, since a Secret's is keyed per release. The applied content is {@code null}
+   * only in a state imported from before it was kept (then any change is drift). The uid and
    * version are what the API server would report.
    */
   private static final class StoredObject {
@@ -1137,6 +1289,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
     final @Nullable OwnershipStamp stamp;
     final String hash;
     final String appliedHash;
+    final @Nullable Manifest applied;
     final String uid;
     final long version;
 
@@ -1145,12 +1298,14 @@ public final class InMemoryCluster implements Orchestrator, Store {
         @Nullable OwnershipStamp stamp,
         String hash,
         String appliedHash,
+        @Nullable Manifest applied,
         String uid,
         long version) {
       this.content = content;
       this.stamp = stamp;
       this.hash = hash;
       this.appliedHash = appliedHash;
+      this.applied = applied;
       this.uid = uid;
       this.version = version;
     }

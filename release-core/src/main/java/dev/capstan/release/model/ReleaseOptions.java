@@ -24,6 +24,12 @@ import java.time.Duration;
  *     release owns; off by default, so an empty or truncated input (a release file without {@code
  *     spec}, say) is refused before any write instead of deleting the whole release ({@code
  *     uninstall} is the way to remove it)
+ * @param allowUnsafeCrdChanges let a cast or rollback apply a change to a live
+ *     CustomResourceDefinition that breaks the objects stored at it: a stored version no longer
+ *     served, the storage version changed without a path, a schema narrowed. Off by default: such a
+ *     plan is refused before any write. A stored version removed from {@code spec.versions} is
+ *     refused whatever this says, since the API server refuses it too (ARCHITECTURE.md, "The 3-way
+ *     plan")
  */
 public record ReleaseOptions(
     boolean adopt,
@@ -33,12 +39,13 @@ public record ReleaseOptions(
     boolean allowCrdDeletion,
     boolean recordSecretValues,
     boolean waitForLoadBalancer,
-    boolean dangerousAllowEmpty) {
+    boolean dangerousAllowEmpty,
+    boolean allowUnsafeCrdChanges) {
   /** The default readiness timeout, 15 minutes. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(15);
 
   private static final ReleaseOptions DEFAULTS =
-      new ReleaseOptions(false, false, false, DEFAULT_TIMEOUT, false, true, true, false);
+      new ReleaseOptions(false, false, false, DEFAULT_TIMEOUT, false, true, true, false, false);
 
   /** Requires a positive timeout. */
   public ReleaseOptions {
@@ -49,31 +56,22 @@ public record ReleaseOptions(
     }
   }
 
-  /** Options that wait for load balancer addresses and refuse an empty cast over owned objects. */
-  public ReleaseOptions(
-      boolean adopt,
-      boolean atomic,
-      boolean createNamespace,
-      Duration timeout,
-      boolean allowCrdDeletion,
-      boolean recordSecretValues) {
-    this(
-        adopt, atomic, createNamespace, timeout, allowCrdDeletion, recordSecretValues, true, false);
-  }
-
-  /** Options that record Secrets' values. */
+  /**
+   * Options that record Secrets' values, wait for load balancer addresses, refuse an empty cast
+   * over owned objects and refuse unsafe CRD changes.
+   */
   public ReleaseOptions(
       boolean adopt,
       boolean atomic,
       boolean createNamespace,
       Duration timeout,
       boolean allowCrdDeletion) {
-    this(adopt, atomic, createNamespace, timeout, allowCrdDeletion, true, true, false);
+    this(adopt, atomic, createNamespace, timeout, allowCrdDeletion, true, true, false, false);
   }
 
   /**
    * No adopt, not atomic, no namespace creation, 15 minutes, Secrets' values recorded, load
-   * balancer addresses waited for.
+   * balancer addresses waited for, no empty cast over owned objects, no unsafe CRD change.
    */
   public static ReleaseOptions defaults() {
     return DEFAULTS;
@@ -89,7 +87,8 @@ public record ReleaseOptions(
         allowCrdDeletion,
         recordSecretValues,
         waitForLoadBalancer,
-        dangerousAllowEmpty);
+        dangerousAllowEmpty,
+        allowUnsafeCrdChanges);
   }
 
   /** A copy with {@code atomic} set. */
@@ -102,7 +101,8 @@ public record ReleaseOptions(
         allowCrdDeletion,
         recordSecretValues,
         waitForLoadBalancer,
-        dangerousAllowEmpty);
+        dangerousAllowEmpty,
+        allowUnsafeCrdChanges);
   }
 
   /** A copy with {@code createNamespace} set. */
@@ -115,7 +115,8 @@ public record ReleaseOptions(
         allowCrdDeletion,
         recordSecretValues,
         waitForLoadBalancer,
-        dangerousAllowEmpty);
+        dangerousAllowEmpty,
+        allowUnsafeCrdChanges);
   }
 
   /** A copy with the given readiness timeout. */
@@ -128,7 +129,8 @@ public record ReleaseOptions(
         allowCrdDeletion,
         recordSecretValues,
         waitForLoadBalancer,
-        dangerousAllowEmpty);
+        dangerousAllowEmpty,
+        allowUnsafeCrdChanges);
   }
 
   /** A copy with {@code allowCrdDeletion} set. */
@@ -141,7 +143,8 @@ public record ReleaseOptions(
         allowCrdDeletion,
         recordSecretValues,
         waitForLoadBalancer,
-        dangerousAllowEmpty);
+        dangerousAllowEmpty,
+        allowUnsafeCrdChanges);
   }
 
   /** A copy with {@code recordSecretValues} set. */
@@ -154,7 +157,8 @@ public record ReleaseOptions(
         allowCrdDeletion,
         recordSecretValues,
         waitForLoadBalancer,
-        dangerousAllowEmpty);
+        dangerousAllowEmpty,
+        allowUnsafeCrdChanges);
   }
 
   /** A copy with {@code waitForLoadBalancer} set. */
@@ -167,7 +171,8 @@ public record ReleaseOptions(
         allowCrdDeletion,
         recordSecretValues,
         waitForLoadBalancer,
-        dangerousAllowEmpty);
+        dangerousAllowEmpty,
+        allowUnsafeCrdChanges);
   }
 
   /** A copy with {@code dangerousAllowEmpty} set. */
@@ -180,6 +185,21 @@ public record ReleaseOptions(
         allowCrdDeletion,
         recordSecretValues,
         waitForLoadBalancer,
-        dangerousAllowEmpty);
+        dangerousAllowEmpty,
+        allowUnsafeCrdChanges);
+  }
+
+  /** A copy with {@code allowUnsafeCrdChanges} set. */
+  public ReleaseOptions withAllowUnsafeCrdChanges(boolean allowUnsafeCrdChanges) {
+    return new ReleaseOptions(
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        waitForLoadBalancer,
+        dangerousAllowEmpty,
+        allowUnsafeCrdChanges);
   }
 }

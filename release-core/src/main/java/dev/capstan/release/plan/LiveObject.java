@@ -2,10 +2,12 @@ package dev.capstan.release.plan;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.release.internal.Trees;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.ResourceRef;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,6 +30,9 @@ import org.jspecify.annotations.Nullable;
  * @param ensuredBy for a namespace, the releases ({@code namespace/name}) that ensure it and whose
  *     labels or annotations it holds (their field managers, {@code EnsuredNamespace.fieldManager}),
  *     sorted; empty otherwise, or when the adapter cannot tell
+ * @param status the object's {@code status} as observed, for the kinds whose status a plan reads: a
+ *     CustomResourceDefinition's ({@code storedVersions}, for the CRD safety gate); {@code null}
+ *     for other kinds, or when the adapter does not report it
  */
 public record LiveObject(
     ResourceRef ref,
@@ -36,9 +41,10 @@ public record LiveObject(
     @Nullable String drift,
     @Nullable String uid,
     @Nullable String resourceVersion,
-    List<String> ensuredBy) {
+    List<String> ensuredBy,
+    @Nullable Map<String, Object> status) {
 
-  /** Requires the ref; content must match it. */
+  /** Requires the ref; content must match it; copies the status. */
   public LiveObject {
     requireNonNull(ref, "ref");
     if (content != null && !content.ref().equals(ref)) {
@@ -46,9 +52,10 @@ public record LiveObject(
           "live object content " + content.ref().key() + " does not match ref " + ref.key());
     }
     ensuredBy = List.copyOf(new java.util.TreeSet<>(ensuredBy));
+    status = status == null ? null : Trees.copyObject(status, "status");
   }
 
-  /** An observed object that no release ensures. */
+  /** An observed object that no release ensures, whose status the adapter does not report. */
   public LiveObject(
       ResourceRef ref,
       @Nullable Manifest content,
@@ -56,7 +63,7 @@ public record LiveObject(
       @Nullable String drift,
       @Nullable String uid,
       @Nullable String resourceVersion) {
-    this(ref, content, stamp, drift, uid, resourceVersion, List.of());
+    this(ref, content, stamp, drift, uid, resourceVersion, List.of(), null);
   }
 
   /** An observed object whose uid and version the adapter does not report. */

@@ -75,6 +75,8 @@ public record Plan(
     requireSame("allowCrdDeletion", planned.allowCrdDeletion(), options.allowCrdDeletion());
     requireSame(
         "dangerousAllowEmpty", planned.dangerousAllowEmpty(), options.dangerousAllowEmpty());
+    requireSame(
+        "allowUnsafeCrdChanges", planned.allowUnsafeCrdChanges(), options.allowUnsafeCrdChanges());
     return withFingerprint(fingerprint.withSpec(fingerprint.spec().withOptions(options)));
   }
 

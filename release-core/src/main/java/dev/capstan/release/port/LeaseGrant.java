@@ -13,11 +13,16 @@ import org.jspecify.annotations.Nullable;
  * @param namespaceExists whether taking the lease proved that the release's namespace exists in the
  *     cluster its objects go to (a Kubernetes Lease object lives in it); the controller then does
  *     not observe that namespace again when the release merely references it
+ * @param version the store's version of the lease as this grant wrote it (a Kubernetes Lease's
+ *     resourceVersion, a row version): the first renewal is conditioned on it ({@link
+ *     Store#renewLease}), so it succeeds only if nobody wrote the lease since
  */
-public record LeaseGrant(Lease lease, @Nullable Lease takenOver, boolean namespaceExists) {
-  /** Requires the lease. */
+public record LeaseGrant(
+    Lease lease, @Nullable Lease takenOver, boolean namespaceExists, String version) {
+  /** Requires the lease and the version. */
   public LeaseGrant {
     requireNonNull(lease, "lease");
+    requireNonNull(version, "version");
   }
 
   /**
@@ -25,8 +30,9 @@ public record LeaseGrant(Lease lease, @Nullable Lease takenOver, boolean namespa
    *
    * @param lease the lease now held
    * @param takenOver the expired lease replaced, or {@code null}
+   * @param version the store's version of the lease as written
    */
-  public LeaseGrant(Lease lease, @Nullable Lease takenOver) {
-    this(lease, takenOver, false);
+  public LeaseGrant(Lease lease, @Nullable Lease takenOver, String version) {
+    this(lease, takenOver, false, version);
   }
 }

@@ -9,6 +9,7 @@ import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.LiveObject;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -31,6 +32,25 @@ public interface Orchestrator {
    * @return the live objects found among {@code names}, in any order
    */
   List<LiveObject> observe(Kind kind, String namespace, Set<String> names);
+
+  /**
+   * Observes as {@link #observe(Kind, String, Set)} does, telling drift by what Capstan applied:
+   * {@code applied} holds, by name, the object as the caller would apply it now (the desired
+   * object). That is what the live object's stamp names whenever its content hash is the desired
+   * one, the only case in which a plan reads drift. A field that object does not set, or sets to an
+   * empty map or list, is then never drift, whoever fills it in later (a controller writing its
+   * certificate into a Secret shipped with empty {@code data}); a field it sets with a value that
+   * another writer changed still is. Names without an entry are judged as by {@link #observe(Kind,
+   * String, Set)}.
+   *
+   * <p>The default ignores {@code applied}: for a cluster that knows what it applied (in memory).
+   *
+   * @param applied the objects as applied, by name (a subset of {@code names}, possibly empty)
+   */
+  default List<LiveObject> observe(
+      Kind kind, String namespace, Set<String> names, Map<String, Manifest> applied) {
+    return observe(kind, namespace, names);
+  }
 
   /**
    * Creates or updates the object to hold {@code object}, stamped with {@code stamp}; with a {@code

@@ -13,7 +13,8 @@ import java.util.Optional;
  * operation lease, nothing else, so a host can keep records where it likes while objects go to the
  * cluster ({@link Orchestrator}). Records are encoded by the shared {@code ReleaseRecordCodec}, so
  * every store writes the same bytes. Implementations: {@code InMemoryCluster} (release-core),
- * {@code KubernetesStore} (release-k8s).
+ * {@code KubernetesStore} (release-k8s), {@code JdbcStore} (release-jdbc); {@code StoreContract}
+ * (release-store-tck) is the behaviour each must have.
  */
 public interface Store {
 
@@ -73,11 +74,20 @@ public interface Store {
   LeaseGrant acquireLease(String namespace, String name, String holder, Instant now, Duration ttl);
 
   /**
-   * Extends a held lease to {@code now + ttl}.
+   * Extends a held lease to {@code now + ttl}, conditioned on the holder's own last write of it:
+   * only if the lease is still at {@code version} (the {@link LeaseGrant#version()} of the grant,
+   * or what the previous renewal returned), whatever its expiry. A holder whose renewals ran late
+   * (a starved process) thus keeps a lease nobody else took, while any write of the lease since (a
+   * takeover, a give-up, a deletion and re-creation, another process under the same holder name)
+   * makes the renewal fail: the version of every write is one no earlier write had.
    *
-   * @throws ReleaseLockedException if {@code holder} no longer holds it
+   * @param version the version of the holder's last write of the lease
+   * @return the lease's version after this renewal
+   * @throws ReleaseLockedException if the lease is not at {@code version} or not {@code holder}'s,
+   *     naming who holds it now ({@code nobody} when nobody does)
    */
-  void renewLease(String namespace, String name, String holder, Instant now, Duration ttl);
+  String renewLease(
+      String namespace, String name, String holder, String version, Instant now, Duration ttl);
 
   /** Gives the lease up if {@code holder} still holds it; deletes it when {@code forget}. */
   void releaseLease(String namespace, String name, String holder, boolean forget);

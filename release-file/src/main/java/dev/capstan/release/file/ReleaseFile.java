@@ -3,6 +3,7 @@ package dev.capstan.release.file;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
 import java.util.List;
@@ -18,6 +19,7 @@ import org.jspecify.annotations.Nullable;
  * @param payloads the rendered objects
  * @param references extra references declared in the file (namespaces and storage classes the
  *     payloads use are added by {@link #toSpec()})
+ * @param options the cast options the file sets ({@code spec.options}), over the defaults
  */
 public record ReleaseFile(
     String name,
@@ -25,20 +27,39 @@ public record ReleaseFile(
     @Nullable String version,
     @Nullable String source,
     Payloads payloads,
-    List<ResourceRef> references) {
+    List<ResourceRef> references,
+    ReleaseOptions options) {
 
   /** Copies the references. */
   public ReleaseFile {
     requireNonNull(name, "name");
     requireNonNull(namespace, "namespace");
     requireNonNull(payloads, "payloads");
+    requireNonNull(options, "options");
     references = List.copyOf(references);
   }
 
-  /** The release spec: the payloads' objects and references plus the file's own references. */
+  /** A release file that sets no option. */
+  public ReleaseFile(
+      String name,
+      String namespace,
+      @Nullable String version,
+      @Nullable String source,
+      Payloads payloads,
+      List<ResourceRef> references) {
+    this(name, namespace, version, source, payloads, references, ReleaseOptions.defaults());
+  }
+
+  /**
+   * The release spec: the payloads' objects and references plus the file's own references, with the
+   * file's options.
+   */
   public ReleaseSpec toSpec() {
     ReleaseSpec spec =
-        ReleaseSpec.of(namespace, name, payloads).withVersion(version).withSource(source);
+        ReleaseSpec.of(namespace, name, payloads)
+            .withVersion(version)
+            .withSource(source)
+            .withOptions(options);
     for (ResourceRef ref : references) {
       spec = spec.withReference(ref);
     }

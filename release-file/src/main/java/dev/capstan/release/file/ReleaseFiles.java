@@ -19,6 +19,7 @@ import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.ResourceSpec;
@@ -168,7 +169,13 @@ public final class ReleaseFiles {
     if (namespace == null || namespace.isBlank()) {
       namespace = overrides.fallbackNamespace();
     }
-    Spec spec = doc.spec() == null ? new Spec(null, null, null, null, null, null) : doc.spec();
+    Spec spec =
+        doc.spec() == null ? new Spec(null, null, null, null, null, null, null) : doc.spec();
+    ReleaseOptions options =
+        ReleaseOptions.defaults()
+            .withAllowUnsafeCrdChanges(
+                spec.options() != null
+                    && Boolean.TRUE.equals(spec.options().allowUnsafeCrdChanges()));
 
     List<ResourceSpec> specs = new ArrayList<>();
     String ns = namespace;
@@ -232,7 +239,8 @@ public final class ReleaseFiles {
       }
     }
     ReleaseFile file =
-        new ReleaseFile(name, namespace, meta.version(), meta.source(), payloads, references);
+        new ReleaseFile(
+            name, namespace, meta.version(), meta.source(), payloads, references, options);
     if (problems.isEmpty()) {
       try {
         file.toSpec();
@@ -687,7 +695,11 @@ public final class ReleaseFiles {
       @Nullable List<Object> secrets,
       @JsonProperty("configMaps") @Nullable List<Object> configMaps,
       @Nullable List<Object> volumes,
-      @Nullable List<Object> manifests) {}
+      @Nullable List<Object> manifests,
+      @Nullable OptionsDoc options) {}
+
+  /** {@code spec.options}: cast options a release file may set. */
+  record OptionsDoc(@Nullable Boolean allowUnsafeCrdChanges) {}
 
   record PortDoc(String name, int port, @Nullable String protocol) {}
 

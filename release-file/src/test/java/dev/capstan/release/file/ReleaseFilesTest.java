@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.SecretSpec;
@@ -115,6 +116,50 @@ class ReleaseFilesTest {
     assertThat(f.namespace()).isEqualTo("staging");
     assertThat(f.payloads().refs())
         .containsExactly(ResourceRef.parse("ConfigMap/staging/settings"));
+  }
+
+  @Test
+  void specOptionsSetTheCastOptionsTheFileMayAndNothingElse() {
+    ReleaseFile allowing =
+        parse(
+            """
+            apiVersion: capstan.dev/v1
+            kind: Release
+            metadata: {name: widgets}
+            spec:
+              options: {allowUnsafeCrdChanges: true}
+              configMaps: [{name: c}]
+            """);
+    ReleaseFile plain =
+        parse(
+            """
+            apiVersion: capstan.dev/v1
+            kind: Release
+            metadata: {name: widgets}
+            spec:
+              configMaps: [{name: c}]
+            """);
+
+    assertThat(allowing.options().allowUnsafeCrdChanges()).isTrue();
+    assertThat(allowing.toSpec().options())
+        .isEqualTo(ReleaseOptions.defaults().withAllowUnsafeCrdChanges(true));
+    assertThat(plain.toSpec().options()).isEqualTo(ReleaseOptions.defaults());
+    assertThatThrownBy(
+            () ->
+                parse(
+                    """
+                    apiVersion: capstan.dev/v1
+                    kind: Release
+                    metadata: {name: widgets}
+                    spec:
+                      options: {allowUnsafeCrdChanges: "yes", adopt: true}
+                    """))
+        .isInstanceOfSatisfying(
+            InvalidReleaseFileException.class,
+            e ->
+                assertThat(e.problems())
+                    .singleElement()
+                    .satisfies(p -> assertThat(p).startsWith("spec.options.")));
   }
 
   @Test

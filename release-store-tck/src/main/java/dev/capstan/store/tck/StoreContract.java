@@ -394,10 +394,10 @@ public abstract class StoreContract {
   /** Renewing moves the expiry to {@code now + ttl}; others stay locked out until then. */
   @Test
   public void renewExtendsTheLease() {
-    store().acquireLease(namespace(), "app", "alice", T0, TTL);
+    LeaseGrant alice = store().acquireLease(namespace(), "app", "alice", T0, TTL);
     Instant renewedAt = T0.plusSeconds(20);
 
-    store().renewLease(namespace(), "app", "alice", renewedAt, TTL);
+    store().renewLease(namespace(), "app", "alice", alice.version(), renewedAt, TTL);
 
     Instant afterFirstExpiry = T0.plus(TTL).plusSeconds(1);
     assertThatThrownBy(() -> store().acquireLease(namespace(), "app", "bob", afterFirstExpiry, TTL))
@@ -413,9 +413,12 @@ public abstract class StoreContract {
   /** Someone who does not hold the lease cannot renew it, and learns who does. */
   @Test
   public void renewByANonHolderIsRefused() {
-    store().acquireLease(namespace(), "app", "alice", T0, TTL);
+    LeaseGrant alice = store().acquireLease(namespace(), "app", "alice", T0, TTL);
 
-    assertThatThrownBy(() -> store().renewLease(namespace(), "app", "bob", T0.plusSeconds(1), TTL))
+    assertThatThrownBy(
+            () ->
+                store()
+                    .renewLease(namespace(), "app", "bob", alice.version(), T0.plusSeconds(1), TTL))
         .isInstanceOfSatisfying(
             ReleaseLockedException.class,
             e -> {
@@ -427,7 +430,9 @@ public abstract class StoreContract {
   /** Renewing a lease nobody holds is refused, naming {@code nobody}. */
   @Test
   public void renewOfAFreeLeaseIsRefused() {
-    assertThatThrownBy(() -> store().renewLease(namespace(), "app", "alice", T0, TTL))
+    String version = store().acquireLease(otherNamespace(), "app", "alice", T0, TTL).version();
+
+    assertThatThrownBy(() -> store().renewLease(namespace(), "app", "alice", version, T0, TTL))
         .isInstanceOfSatisfying(
             ReleaseLockedException.class, e -> assertThat(e.holder()).isEqualTo("nobody"));
   }
@@ -435,11 +440,19 @@ public abstract class StoreContract {
   /** Once a holder lost its lease to a takeover, it cannot renew it. */
   @Test
   public void renewAfterATakeoverIsRefused() {
-    store().acquireLease(namespace(), "app", "alice", T0, TTL);
+    LeaseGrant alice = store().acquireLease(namespace(), "app", "alice", T0, TTL);
     store().acquireLease(namespace(), "app", "bob", T0.plus(TTL), TTL);
 
     assertThatThrownBy(
-            () -> store().renewLease(namespace(), "app", "alice", T0.plus(TTL).plusSeconds(1), TTL))
+            () ->
+                store()
+                    .renewLease(
+                        namespace(),
+                        "app",
+                        "alice",
+                        alice.version(),
+                        T0.plus(TTL).plusSeconds(1),
+                        TTL))
         .isInstanceOfSatisfying(
             ReleaseLockedException.class, e -> assertThat(e.holder()).isEqualTo("bob"));
   }
@@ -447,7 +460,7 @@ public abstract class StoreContract {
   /** A release by someone who does not hold the lease changes nothing. */
   @Test
   public void releaseByANonHolderIsANoOp() {
-    store().acquireLease(namespace(), "app", "alice", T0, TTL);
+    LeaseGrant alice = store().acquireLease(namespace(), "app", "alice", T0, TTL);
 
     store().releaseLease(namespace(), "app", "bob", false);
     store().releaseLease(namespace(), "app", "bob", true);
@@ -457,7 +470,7 @@ public abstract class StoreContract {
             () -> store().acquireLease(namespace(), "app", "bob", T0.plusSeconds(1), TTL))
         .isInstanceOfSatisfying(
             ReleaseLockedException.class, e -> assertThat(e.holder()).isEqualTo("alice"));
-    store().renewLease(namespace(), "app", "alice", T0.plusSeconds(2), TTL);
+    store().renewLease(namespace(), "app", "alice", alice.version(), T0.plusSeconds(2), TTL);
   }
 
   /** A released lease is free at once for anyone, and is no takeover; kept or forgotten alike. */
@@ -465,17 +478,128 @@ public abstract class StoreContract {
   public void releasedLeaseIsFreeForAnyone() {
     for (boolean forget : new boolean[] {false, true}) {
       String name = "app-" + Boolean.toString(forget).toLowerCase(Locale.ROOT);
-      store().acquireLease(namespace(), name, "alice", T0, TTL);
+      LeaseGrant alice = store().acquireLease(namespace(), name, "alice", T0, TTL);
 
       store().releaseLease(namespace(), name, "alice", forget);
 
       assertThatThrownBy(
-              () -> store().renewLease(namespace(), name, "alice", T0.plusSeconds(1), TTL))
+              () ->
+                  store()
+                      .renewLease(
+                          namespace(), name, "alice", alice.version(), T0.plusSeconds(1), TTL))
           .isInstanceOfSatisfying(
               ReleaseLockedException.class, e -> assertThat(e.holder()).isEqualTo("nobody"));
       LeaseGrant bob = store().acquireLease(namespace(), name, "bob", T0.plusSeconds(1), TTL);
       assertThat(bob.takenOver()).isNull();
       assertThat(bob.lease().holder()).isEqualTo("bob");
+    }
+  }
+
+  /**
+   * A holder whose renewal runs late, after its lease expired, keeps the lease when nobody took it
+   * meanwhile: the renewal is conditioned on the holder's own last write, not on the expiry.
+   */
+  @Test
+  public void aLateRenewalKeepsALeaseNobodyTook() {
+    LeaseGrant alice = store().acquireLease(namespace(), "app", "alice", T0, TTL);
+    Instant late = T0.plus(TTL).plusSeconds(25);
+
+    String renewed = store().renewLease(namespace(), "app", "alice", alice.version(), late, TTL);
+
+    assertThat(renewed).isNotEqualTo(alice.version());
+    assertThatThrownBy(
+            () ->
+                store()
+                    .acquireLease(namespace(), "app", "bob", late.plus(TTL).minusSeconds(1), TTL))
+        .isInstanceOfSatisfying(
+            ReleaseLockedException.class,
+            e -> {
+              assertThat(e.holder()).isEqualTo("alice");
+              assertThat(e.expiresAt()).isEqualTo(late.plus(TTL));
+            });
+    // and each renewal is conditioned on the one before: the next goes on from its version
+    store().renewLease(namespace(), "app", "alice", renewed, late.plusSeconds(5), TTL);
+  }
+
+  /**
+   * A renewal on a version the holder wrote before its last write is refused: the lease was written
+   * since (here by another process under the same holder name, which took it again), so the holder
+   * cannot tell it still has it.
+   */
+  @Test
+  public void aRenewalOnAnEarlierVersionIsRefused() {
+    LeaseGrant first = store().acquireLease(namespace(), "app", "alice", T0, TTL);
+    LeaseGrant again = store().acquireLease(namespace(), "app", "alice", T0.plusSeconds(1), TTL);
+
+    assertThat(again.version()).isNotEqualTo(first.version());
+    assertThatThrownBy(
+            () ->
+                store()
+                    .renewLease(
+                        namespace(), "app", "alice", first.version(), T0.plusSeconds(2), TTL))
+        .isInstanceOfSatisfying(
+            ReleaseLockedException.class, e -> assertThat(e.holder()).isEqualTo("alice"));
+    String renewed =
+        store().renewLease(namespace(), "app", "alice", again.version(), T0.plusSeconds(2), TTL);
+    assertThatThrownBy(
+            () ->
+                store()
+                    .renewLease(
+                        namespace(), "app", "alice", again.version(), T0.plusSeconds(3), TTL))
+        .isInstanceOf(ReleaseLockedException.class);
+    store().renewLease(namespace(), "app", "alice", renewed, T0.plusSeconds(3), TTL);
+  }
+
+  /**
+   * A stalled holder whose expired lease another holder took over, used and gave up cannot renew it
+   * on waking, though the lease is free again (kept or forgotten alike): nor is the lease taken
+   * again by that refused renewal.
+   */
+  @Test
+  public void aLateRenewalAfterATakeoverThatEndedIsRefused() {
+    for (boolean forget : new boolean[] {false, true}) {
+      String name = "app-" + Boolean.toString(forget).toLowerCase(Locale.ROOT);
+      LeaseGrant alice = store().acquireLease(namespace(), name, "alice", T0, TTL);
+      store().acquireLease(namespace(), name, "bob", T0.plus(TTL), TTL);
+      store().releaseLease(namespace(), name, "bob", forget);
+
+      assertThatThrownBy(
+              () ->
+                  store()
+                      .renewLease(
+                          namespace(),
+                          name,
+                          "alice",
+                          alice.version(),
+                          T0.plus(TTL).plusSeconds(5),
+                          TTL))
+          .isInstanceOfSatisfying(
+              ReleaseLockedException.class, e -> assertThat(e.holder()).isEqualTo("nobody"));
+      LeaseGrant carol =
+          store().acquireLease(namespace(), name, "carol", T0.plus(TTL).plusSeconds(6), TTL);
+      assertThat(carol.takenOver()).isNull();
+    }
+  }
+
+  /**
+   * A lease given up and taken again by the same holder has a version its earlier grant never had,
+   * so a renewal remembered from before the give-up is refused.
+   */
+  @Test
+  public void aLeaseTakenAgainAfterItsGiveUpHasAFreshVersion() {
+    for (boolean forget : new boolean[] {false, true}) {
+      String name = "app-" + Boolean.toString(forget).toLowerCase(Locale.ROOT);
+      LeaseGrant before = store().acquireLease(namespace(), name, "alice", T0, TTL);
+      store().releaseLease(namespace(), name, "alice", forget);
+      LeaseGrant after = store().acquireLease(namespace(), name, "alice", T0.plusSeconds(1), TTL);
+
+      assertThat(after.version()).isNotEqualTo(before.version());
+      assertThatThrownBy(
+              () ->
+                  store()
+                      .renewLease(
+                          namespace(), name, "alice", before.version(), T0.plusSeconds(2), TTL))
+          .isInstanceOf(ReleaseLockedException.class);
     }
   }
 }

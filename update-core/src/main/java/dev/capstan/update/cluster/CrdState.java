@@ -2,8 +2,8 @@ package dev.capstan.update.cluster;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.CrdGate;
 import dev.capstan.update.internal.Trees;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -84,20 +84,12 @@ public record CrdState(
    * @return {@code spec.versions[]} with their flags; entries without a name are left out
    */
   public static List<CrdVersion> versions(Map<String, @Nullable Object> spec) {
-    List<CrdVersion> out = new ArrayList<>();
-    if (spec.get("versions") instanceof List<?> list) {
-      for (Object item : list) {
-        if (item instanceof Map<?, ?> v && v.get("name") instanceof String n) {
-          out.add(
-              new CrdVersion(
-                  n, Boolean.TRUE.equals(v.get("served")), Boolean.TRUE.equals(v.get("storage"))));
-        }
-      }
-    }
-    return out;
+    return CrdGate.versions(spec).stream()
+        .map(v -> new CrdVersion(v.name(), v.served(), v.storage()))
+        .toList();
   }
 
   private static List<String> storageVersions(Map<String, @Nullable Object> spec) {
-    return versions(spec).stream().filter(CrdVersion::storage).map(CrdVersion::name).toList();
+    return CrdGate.storageVersions(spec);
   }
 }

@@ -1,5 +1,6 @@
 package dev.capstan.update.plan;
 
+import dev.capstan.common.CrdGate;
 import dev.capstan.update.InvalidManifestException;
 import dev.capstan.update.InvalidOptionsException;
 import dev.capstan.update.NotInstalledException;
@@ -248,7 +249,8 @@ public final class UpdatePlanner {
         preview.add(CrdResult.of(doc.name(), CrdResult.SKIPPED));
         continue;
       }
-      List<String> unsafe = CrdGate.problems(live.get(), desired);
+      List<String> unsafe =
+          CrdGate.problems(live.get().spec(), live.get().storedVersions(), desired);
       if (unsafe.isEmpty()) {
         preview.add(CrdResult.of(doc.name(), "update"));
         toApply.add(doc);
