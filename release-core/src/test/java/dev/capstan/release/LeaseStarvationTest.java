@@ -31,7 +31,7 @@ class LeaseStarvationTest {
   private static final String NS = "shop";
   private static final Duration TTL = Duration.ofSeconds(15);
 
-  private final InMemoryCluster cluster = InMemoryCluster.create();
+  private final InMemoryCluster cluster = InMemoryCluster.create().addNamespace(NS);
   private final ManualClock clock = ManualClock.at(T0);
   private final List<ReleaseEvent> events = new CopyOnWriteArrayList<>();
 
