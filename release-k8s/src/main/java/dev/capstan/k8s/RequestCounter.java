@@ -101,7 +101,7 @@ public final class RequestCounter {
 
   /**
    * The background requests (lease renewals) since creation or {@link #reset()}, by kind, e.g.
-   * {@code {"GET leases": 2, "UPDATE leases": 2}}. How many there are depends on time.
+   * {@code {"UPDATE leases": 2}}. How many there are depends on time.
    */
   public SortedMap<String, Long> backgroundCounts() {
     return snapshot(background);

@@ -348,8 +348,10 @@ class RequestCountIT {
 
     // the renewals, however many there were, are apart; the cast's own requests are exact
     SortedMap<String, Long> renewals = cluster.requests().backgroundCounts();
-    assertThat(renewals.keySet()).containsExactly("GET leases", "UPDATE leases");
-    assertThat(renewals.get("GET leases")).isEqualTo(renewals.get("UPDATE leases"));
+    // each renewal is one UPDATE on the lease's last version, never read first; at least the two
+    // the pause waited for
+    assertThat(renewals.keySet()).containsExactly("UPDATE leases");
+    assertThat(renewals.get("UPDATE leases")).isGreaterThanOrEqualTo(2L);
     assertThat(cluster.requests().counts())
         .containsExactlyInAnyOrderEntriesOf(
             Map.ofEntries(
