@@ -364,7 +364,6 @@ class RequestCountIT {
                 Map.entry("UPDATE secrets", 1L))); // DEPLOYED
   }
 
-  /** The background requests of a step are lease renewals: a GET and an UPDATE each. */
   /**
    * The background requests are lease renewals only, each one UPDATE on the resourceVersion of the
    * lease's last write, never read first (how many depends on how long the operation ran).
