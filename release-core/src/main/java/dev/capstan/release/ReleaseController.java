@@ -34,6 +34,7 @@ import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Precondition;
 import dev.capstan.release.port.PreconditionFailedException;
 import dev.capstan.release.port.Readiness;
+import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
 import java.time.Clock;
@@ -198,10 +199,15 @@ public final class ReleaseController {
     return EffectiveRelease.of(spec, payloads, EffectiveRelease.keyOf(latest, fresh), latest);
   }
 
-  /** The latest of {@code records} read under the lease, or a read of it if they are unknown. */
+  /**
+   * The latest of {@code records} read under the lease (the one of them decoded), or a read of it
+   * if they are unknown.
+   */
   private Optional<StoredRelease> latestOf(
-      @Nullable List<StoredRelease> records, String namespace, String name) {
-    return records == null ? store.latestRecord(namespace, name) : records.stream().findFirst();
+      @Nullable List<RecordEntry> records, String namespace, String name) {
+    return records == null
+        ? store.latestRecord(namespace, name)
+        : records.stream().findFirst().map(RecordEntry::stored);
   }
 
   /**
@@ -355,7 +361,7 @@ public final class ReleaseController {
     LeaseKeeper lease = LeaseKeeper.acquire(leaseTerms(), spec.namespace(), spec.name(), events());
     return lease.holding(
         held -> {
-          List<StoredRelease> records = records(spec.namespace(), spec.name());
+          List<RecordEntry> records = records(spec.namespace(), spec.name());
           Optional<StoredRelease> now = latestOf(records, spec.namespace(), spec.name());
           if (now.isPresent() && lease.grant().takenOver() != null) {
             now = Optional.of(failInterrupted(now.get(), lease));
@@ -706,7 +712,7 @@ public final class ReleaseController {
     }
     return lease.holding(
         held -> {
-          List<StoredRelease> records = records(spec.namespace(), spec.name());
+          List<RecordEntry> records = records(spec.namespace(), spec.name());
           Optional<StoredRelease> now = latestOf(records, spec.namespace(), spec.name());
           if (now.isPresent() && lease.grant().takenOver() != null) {
             now = Optional.of(failInterrupted(now.get(), lease));
@@ -783,7 +789,7 @@ public final class ReleaseController {
     EffectiveRelease effective = planned.effective();
     LiveState live = planned.live();
     Plan plan = planned.plan();
-    List<StoredRelease> records = records(spec.namespace(), spec.name());
+    List<RecordEntry> records = records(spec.namespace(), spec.name());
     Optional<StoredRelease> now = latestOf(records, spec.namespace(), spec.name());
     if (!sameVersion(planned.record(), now)) {
       latest = now.map(StoredRelease::release).orElse(null);
@@ -844,7 +850,7 @@ public final class ReleaseController {
       @Nullable Release latest,
       LeaseKeeper lease,
       @Nullable String description,
-      @Nullable List<StoredRelease> records,
+      @Nullable List<RecordEntry> records,
       boolean detached) {
     String release = spec.qualifiedName();
     Instant at = clock.instant();
@@ -949,7 +955,7 @@ public final class ReleaseController {
     final List<ResourceRef> previousRetained;
     final LeaseKeeper lease;
     final @Nullable ReleaseStatus previousStatus;
-    final @Nullable List<StoredRelease> records;
+    final @Nullable List<RecordEntry> records;
 
     Prepared(
         ReleaseSpec spec,
@@ -962,7 +968,7 @@ public final class ReleaseController {
         List<ResourceRef> previousRetained,
         LeaseKeeper lease,
         @Nullable ReleaseStatus previousStatus,
-        @Nullable List<StoredRelease> records) {
+        @Nullable List<RecordEntry> records) {
       this.spec = spec;
       this.payloads = payloads;
       this.plan = plan;
@@ -1127,12 +1133,13 @@ public final class ReleaseController {
 
   /**
    * Every revision of a release, newest first (one read: the latest and, for housekeeping, the
-   * older ones), or {@code null} when one cannot be read (say, an old revision's record is
-   * corrupt): the caller then reads the latest alone, and housekeeping reads and warns, as before.
+   * older ones, decoded only as needed: {@link Store#recordEntries}), or {@code null} when they
+   * cannot be read: the caller then reads the latest alone, and housekeeping reads and warns, as
+   * before.
    */
-  private @Nullable List<StoredRelease> records(String namespace, String name) {
+  private @Nullable List<RecordEntry> records(String namespace, String name) {
     try {
-      return store.records(namespace, name);
+      return store.recordEntries(namespace, name);
     } catch (RuntimeException e) {
       return null;
     }
@@ -1145,21 +1152,24 @@ public final class ReleaseController {
    * null} reads them.
    */
   private void housekeeping(
-      String namespace, String name, int revision, @Nullable List<StoredRelease> before) {
+      String namespace, String name, int revision, @Nullable List<RecordEntry> before) {
     try {
       int offset = before == null ? 0 : 1; // the new revision comes first, before them
-      List<StoredRelease> revisions = before == null ? store.records(namespace, name) : before;
+      List<RecordEntry> revisions = before == null ? store.recordEntries(namespace, name) : before;
       for (int j = 0; j < revisions.size(); j++) {
-        StoredRelease r = revisions.get(j);
+        RecordEntry r = revisions.get(j);
         int i = j + offset;
-        if (r.release().revision() == revision) {
+        if (r.revision() == revision) {
           continue;
         }
         if (i >= maxHistory) {
-          store.deleteRecord(namespace, name, r.release().revision());
-        } else if (r.release().status() == ReleaseStatus.DEPLOYED) {
+          store.deleteRecord(namespace, name, r.revision());
+        } else if (r.status() == ReleaseStatus.DEPLOYED) {
+          // the one record decoded here: a superseded one is rewritten whole
+          StoredRelease deployed = r.stored();
           store.updateRecord(
-              r.release().withStatus(ReleaseStatus.SUPERSEDED, clock.instant()), r.version());
+              deployed.release().withStatus(ReleaseStatus.SUPERSEDED, clock.instant()),
+              deployed.version());
         }
       }
     } catch (RuntimeException e) {

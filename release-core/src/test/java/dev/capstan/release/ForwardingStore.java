@@ -2,6 +2,7 @@ package dev.capstan.release;
 
 import dev.capstan.release.model.Release;
 import dev.capstan.release.port.LeaseGrant;
+import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
 import java.time.Duration;
@@ -28,6 +29,11 @@ class ForwardingStore implements Store {
   @Override
   public List<StoredRelease> records(String namespace, String name) {
     return delegate.records(namespace, name);
+  }
+
+  @Override
+  public List<RecordEntry> recordEntries(String namespace, String name) {
+    return delegate.recordEntries(namespace, name);
   }
 
   @Override

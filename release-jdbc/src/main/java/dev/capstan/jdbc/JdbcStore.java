@@ -8,7 +8,9 @@ import dev.capstan.release.StaleRecordException;
 import dev.capstan.release.codec.ReleaseRecordCodec;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.port.LeaseGrant;
+import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
 import java.security.SecureRandom;
@@ -23,6 +25,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
@@ -128,6 +131,50 @@ public final class JdbcStore implements Store {
             + " ORDER BY revision DESC",
         namespace,
         name);
+  }
+
+  /**
+   * {@inheritDoc} One {@code SELECT} of the release's rows, newest first; a row's record is decoded
+   * when it is asked for, its revision and status coming from the row's columns, written with it.
+   */
+  @Override
+  public List<RecordEntry> recordEntries(String namespace, String name) {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT revision, status, row_version, record FROM capstan_release_record"
+                    + " WHERE namespace = ? AND name = ? ORDER BY revision DESC")) {
+      s.setString(1, namespace);
+      s.setString(2, name);
+      List<RecordEntry> found = new ArrayList<>();
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          int revision = rs.getInt(1);
+          ReleaseStatus status = status(rs.getString(2));
+          String version = Long.toString(rs.getLong(3));
+          byte[] bytes = rs.getBytes(4);
+          Supplier<StoredRelease> decode =
+              () -> new StoredRelease(ReleaseRecordCodec.decode(bytes), version);
+          found.add(
+              status == null
+                  ? RecordEntry.of(decode.get())
+                  : RecordEntry.lazy(revision, status, decode));
+        }
+      }
+      return found;
+    } catch (SQLException e) {
+      throw Sql.failure("read", RECORD, namespace, name, e);
+    }
+  }
+
+  /** The status a row's column names, or {@code null} for one this store does not write. */
+  private static @Nullable ReleaseStatus status(@Nullable String id) {
+    for (ReleaseStatus s : ReleaseStatus.values()) {
+      if (s.id().equals(id)) {
+        return s;
+      }
+    }
+    return null;
   }
 
   @Override

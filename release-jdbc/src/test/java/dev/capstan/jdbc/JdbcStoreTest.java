@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.release.ClusterException;
 import dev.capstan.release.StaleRecordException;
+import dev.capstan.release.codec.RecordFormatException;
 import dev.capstan.release.codec.ReleaseRecordCodec;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.port.LeaseGrant;
+import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.StoredRelease;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -206,5 +208,29 @@ class JdbcStoreTest {
     assertThat(
             Schema.statements("-- a; comment\nCREATE TABLE a (x INT);\n\n  -- b\nDROP TABLE a;\n"))
         .containsExactly("CREATE TABLE a (x INT)", "DROP TABLE a");
+  }
+
+  @Test
+  void recordEntriesComeFromTheColumnsAndDecodeOnlyTheRecordAskedFor() throws SQLException {
+    store.migrate();
+    store.createRecord(release(1, ReleaseStatus.SUPERSEDED));
+    StoredRelease latest = store.createRecord(release(2, ReleaseStatus.DEPLOYED));
+    try (Connection c = db.getConnection();
+        Statement s = c.createStatement()) {
+      s.executeUpdate("UPDATE capstan_release_record SET record = X'00' WHERE revision = 1");
+    }
+
+    List<RecordEntry> entries = store.recordEntries("prod", "app");
+
+    assertThat(entries)
+        .extracting(RecordEntry::revision, RecordEntry::status)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(2, ReleaseStatus.DEPLOYED),
+            org.assertj.core.groups.Tuple.tuple(1, ReleaseStatus.SUPERSEDED));
+    assertThat(entries.get(0).stored()).isEqualTo(latest);
+    assertThatThrownBy(() -> entries.get(1).stored()).isInstanceOf(RecordFormatException.class);
+    // records decodes every revision, the damaged one too
+    assertThatThrownBy(() -> store.records("prod", "app"))
+        .isInstanceOf(RecordFormatException.class);
   }
 }

@@ -36,7 +36,8 @@ final class JsonTrees {
     return out;
   }
 
-  private static @Nullable Object toJavaValue(JsonElement e) {
+  /** The Java value of a JSON value; {@code null} for JSON's null. */
+  static @Nullable Object toJavaValue(JsonElement e) {
     if (e instanceof JsonObject o) {
       return toJava(o);
     }
@@ -63,11 +64,29 @@ final class JsonTrees {
   }
 
   private static Object number(String text) {
+    if (text.length() <= 18 && isDigits(text)) {
+      return Long.parseLong(text); // up to 18 digits, with or without a sign, fits a long
+    }
     if (text.indexOf('.') < 0 && text.indexOf('e') < 0 && text.indexOf('E') < 0) {
       BigInteger big = new BigInteger(text);
       return big.bitLength() < 64 ? (Object) big.longValueExact() : big;
     }
     return new BigDecimal(text);
+  }
+
+  /** Whether {@code text} is an optional minus sign and one or more decimal digits. */
+  private static boolean isDigits(String text) {
+    int start = text.startsWith("-") ? 1 : 0;
+    if (start == text.length()) {
+      return false;
+    }
+    for (int i = start; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The JSON text of a Java tree (nulls in maps are left out). */

@@ -200,35 +200,68 @@ public final class KubernetesOrchestrator implements Orchestrator {
    * without the stamp; {@code null} when it cannot be one.
    */
   static @Nullable Manifest content(JsonObject raw, Kind kind) {
-    JsonObject copy = raw.deepCopy();
-    copy.remove("status");
-    JsonObject meta = JsonTrees.object(copy, "metadata");
-    if (meta != null) {
-      SERVER_METADATA.forEach(meta::remove);
-      JsonObject labels = JsonTrees.object(meta, "labels");
-      if (labels != null) {
-        for (String key : new ArrayList<>(labels.keySet())) {
-          JsonElement v = labels.get(key);
-          if (v.isJsonPrimitive() && Stamps.isStampLabel(key, v.getAsString())) {
-            labels.remove(key);
-          }
-        }
-        if (labels.size() == 0) {
-          meta.remove("labels");
-        }
+    // converted as it is read, leaving out what is dropped: no copy of the JSON tree first (a
+    // CRD's is a megabyte), and raw stays as the server sent it, for drift
+    Map<String, Object> tree = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonElement> e : raw.entrySet()) {
+      if (e.getKey().equals("status")) {
+        continue;
       }
-      JsonObject annotations = JsonTrees.object(meta, "annotations");
-      if (annotations != null) {
-        STAMP_ANNOTATIONS.forEach(annotations::remove);
-        if (annotations.size() == 0) {
-          meta.remove("annotations");
-        }
+      Object value =
+          e.getKey().equals("metadata") && e.getValue() instanceof JsonObject meta
+              ? contentMetadata(meta)
+              : JsonTrees.toJavaValue(e.getValue());
+      if (value != null) {
+        tree.put(e.getKey(), value);
       }
     }
     try {
-      return Manifest.of(JsonTrees.toJava(copy), null, kind);
+      return Manifest.of(tree, null, kind);
     } catch (IllegalArgumentException e) {
       return null;
+    }
+  }
+
+  /** The metadata of {@link #content}: without the server's fields and the stamp. */
+  private static Map<String, Object> contentMetadata(JsonObject meta) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonElement> e : meta.entrySet()) {
+      String key = e.getKey();
+      if (SERVER_METADATA.contains(key)) {
+        continue;
+      }
+      Object value;
+      if (key.equals("labels") && e.getValue() instanceof JsonObject labels) {
+        Map<String, Object> kept = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonElement> l : labels.entrySet()) {
+          JsonElement v = l.getValue();
+          if (!(v.isJsonPrimitive() && Stamps.isStampLabel(l.getKey(), v.getAsString()))) {
+            putValue(kept, l.getKey(), v);
+          }
+        }
+        value = kept.isEmpty() ? null : kept;
+      } else if (key.equals("annotations") && e.getValue() instanceof JsonObject annotations) {
+        Map<String, Object> kept = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonElement> a : annotations.entrySet()) {
+          if (!STAMP_ANNOTATIONS.contains(a.getKey())) {
+            putValue(kept, a.getKey(), a.getValue());
+          }
+        }
+        value = kept.isEmpty() ? null : kept;
+      } else {
+        value = JsonTrees.toJavaValue(e.getValue());
+      }
+      if (value != null) {
+        out.put(key, value);
+      }
+    }
+    return out;
+  }
+
+  private static void putValue(Map<String, Object> map, String key, JsonElement json) {
+    Object value = JsonTrees.toJavaValue(json);
+    if (value != null) {
+      map.put(key, value);
     }
   }
 

@@ -7,6 +7,7 @@ import dev.capstan.release.ReleaseLockedException;
 import dev.capstan.release.StaleRecordException;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.port.LeaseGrant;
+import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -66,6 +67,15 @@ public final class KubernetesStore implements Store {
   @Override
   public List<StoredRelease> records(String namespace, String name) {
     return records.all(namespace, name);
+  }
+
+  /**
+   * {@inheritDoc} One LIST of the release's record Secrets; a record is decoded (and verified) when
+   * it is asked for, its revision and status coming from the Secret's labels, written with it.
+   */
+  @Override
+  public List<RecordEntry> recordEntries(String namespace, String name) {
+    return records.entries(namespace, name);
   }
 
   /**

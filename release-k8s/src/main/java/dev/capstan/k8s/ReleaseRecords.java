@@ -6,6 +6,8 @@ import dev.capstan.release.StaleRecordException;
 import dev.capstan.release.codec.RecordFormatException;
 import dev.capstan.release.codec.ReleaseRecordCodec;
 import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.StoredRelease;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -83,8 +85,17 @@ final class ReleaseRecords {
     return "capstan.release.v1." + name + ".v" + revision;
   }
 
-  /** Every revision of a release, newest first: one LIST. */
+  /** Every revision of a release, newest first: one LIST, every record decoded. */
   List<StoredRelease> all(String namespace, String name) {
+    return entries(namespace, name).stream().map(RecordEntry::stored).toList();
+  }
+
+  /**
+   * Every revision of a release, newest first: one LIST. A head whose {@code version} and {@code
+   * status} labels say its revision and status (every head this class writes) is decoded when its
+   * record is asked for; one without them is decoded at once.
+   */
+  List<RecordEntry> entries(String namespace, String name) {
     List<V1Secret> found = secrets.list(namespace, "owner=capstan,name=" + name + "," + PART, null);
     Map<String, V1Secret> chunks = new HashMap<>();
     List<V1Secret> heads = new ArrayList<>();
@@ -95,12 +106,28 @@ final class ReleaseRecords {
         heads.add(s);
       }
     }
-    List<StoredRelease> out = new ArrayList<>();
+    List<RecordEntry> out = new ArrayList<>();
     for (V1Secret head : heads) {
-      out.add(read(head, chunks));
+      ReleaseStatus status = status(head);
+      int revision = revision(head);
+      out.add(
+          status == null || revision <= 0
+              ? RecordEntry.of(read(head, chunks))
+              : RecordEntry.lazy(revision, status, () -> read(head, chunks)));
     }
-    out.sort(Comparator.comparingInt((StoredRelease r) -> r.release().revision()).reversed());
+    out.sort(Comparator.comparingInt(RecordEntry::revision).reversed());
     return out;
+  }
+
+  /** The status its label gives a head, or {@code null} without one Capstan writes. */
+  private static @Nullable ReleaseStatus status(V1Secret head) {
+    String id = label(head, "status");
+    for (ReleaseStatus s : ReleaseStatus.values()) {
+      if (s.id().equals(id)) {
+        return s;
+      }
+    }
+    return null;
   }
 
   /**

@@ -98,6 +98,51 @@ class GenericMappingTest {
   }
 
   @Test
+  void readingTheContentLeavesTheServedObjectAsItWasAndDropsMapsThatHeldOnlyTheStamp() {
+    Manifest bare =
+        Manifest.of(
+            Map.of(
+                "apiVersion",
+                "v1",
+                "kind",
+                "ConfigMap",
+                "metadata",
+                Map.of("name", "bare", "namespace", "shop"),
+                "data",
+                Map.of("replicas", "3", "big", "12345678901234567890")));
+    JsonObject raw = served(bare, stamp(bare));
+    raw.getAsJsonObject("data").addProperty("count", 42);
+    raw.getAsJsonObject("data")
+        .addProperty("huge", new java.math.BigInteger("12345678901234567890"));
+    raw.getAsJsonObject("data").addProperty("negative", -7);
+    raw.getAsJsonObject("data").add("gone", com.google.gson.JsonNull.INSTANCE);
+    String before = raw.toString();
+
+    Manifest live =
+        java.util.Objects.requireNonNull(KubernetesOrchestrator.content(raw, Kind.CONFIG_MAP));
+
+    assertThat(raw.toString()).isEqualTo(before);
+    assertThat(live.labels()).isEmpty();
+    assertThat(live.annotations()).isEmpty();
+    assertThat(live.content()).doesNotContainKey("status");
+    assertThat(live.content().get("metadata"))
+        .isEqualTo(Map.of("name", "bare", "namespace", "shop"));
+    assertThat(live.content().get("data"))
+        .isEqualTo(
+            Map.of(
+                "replicas",
+                "3",
+                "big",
+                "12345678901234567890",
+                "count",
+                42L,
+                "huge",
+                new java.math.BigInteger("12345678901234567890"),
+                "negative",
+                -7L));
+  }
+
+  @Test
   void theStampIsReadFromTheAnnotationsAndAnUnstampedObjectHasNone() {
     JsonObject raw = served(SETTINGS, stamp(SETTINGS));
     Map<String, String> annotations = new LinkedHashMap<>();

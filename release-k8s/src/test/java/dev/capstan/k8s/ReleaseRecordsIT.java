@@ -17,6 +17,7 @@ import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.SecretValue;
+import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.StoredRelease;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiException;
@@ -143,6 +144,50 @@ class ReleaseRecordsIT {
                 + " ("
                 + chunk
                 + ")");
+  }
+
+  /**
+   * Record entries come from one LIST, their revisions and statuses from the heads' labels, and
+   * decode a record only when it is asked for: a damaged old revision does not keep the newest from
+   * being read (a cast decodes no other), and fails verification when it is asked for itself.
+   */
+  @Test
+  void recordEntriesDecodeOnlyTheRecordsAskedFor(ControlPlane plane, TestNamespace tns)
+      throws ApiException {
+    Cluster cluster = new Cluster(plane);
+    String ns = tns.name();
+    KubernetesStore store = new KubernetesStore(cluster.kube);
+    store.createRecord(release(ns, "app", 1, ReleaseStatus.SUPERSEDED, Payloads.of(config(ns, 4))));
+    Release latest = release(ns, "app", 2, ReleaseStatus.DEPLOYED, Payloads.of(config(ns, 8)));
+    StoredRelease created = store.createRecord(latest);
+    PatchUtils.patch(
+        V1Secret.class,
+        () ->
+            cluster
+                .core
+                .patchNamespacedSecret(
+                    "capstan.release.v1.app.v1",
+                    ns,
+                    new V1Patch("{\"data\":{\"release\":\"AAAA\"}}"))
+                .buildCall(null),
+        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+        cluster.client());
+
+    List<RecordEntry> entries = store.recordEntries(ns, "app");
+
+    assertThat(entries)
+        .extracting(RecordEntry::revision, RecordEntry::status)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(2, ReleaseStatus.DEPLOYED),
+            org.assertj.core.groups.Tuple.tuple(1, ReleaseStatus.SUPERSEDED));
+    assertThat(entries.get(0).stored()).isEqualTo(created);
+    assertThat(catchThrowableOfType(RecordFormatException.class, () -> entries.get(1).stored()))
+        .hasMessageStartingWith(
+            "release record Secret capstan.release.v1.app.v1 fails verification");
+    // records decodes every revision, the damaged one too
+    assertThat(catchThrowableOfType(RecordFormatException.class, () -> store.records(ns, "app")))
+        .hasMessageStartingWith(
+            "release record Secret capstan.release.v1.app.v1 fails verification");
   }
 
   @Test

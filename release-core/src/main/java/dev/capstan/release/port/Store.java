@@ -35,6 +35,17 @@ public interface Store {
   /** Every stored revision of a release, newest first. */
   List<StoredRelease> records(String namespace, String name);
 
+  /**
+   * Every stored revision of a release, newest first, as {@link #records} lists them, each decoded
+   * only when its {@link RecordEntry#stored()} is asked for: a cast reads them all under its lease
+   * and decodes the latest alone, where every revision records the whole release. The default
+   * decodes every one ({@link #records}); a store that knows each revision's number and status
+   * without decoding (the Kubernetes store: its record Secrets' labels) overrides it.
+   */
+  default List<RecordEntry> recordEntries(String namespace, String name) {
+    return records(namespace, name).stream().map(RecordEntry::of).toList();
+  }
+
   /** The latest revision of every release in {@code namespace}, ordered by name. */
   List<StoredRelease> latestRecords(String namespace);
 

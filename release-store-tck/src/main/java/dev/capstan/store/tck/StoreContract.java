@@ -2,6 +2,7 @@ package dev.capstan.store.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.capstan.release.ReleaseLockedException;
 import dev.capstan.release.StaleRecordException;
@@ -12,6 +13,7 @@ import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.port.LeaseGrant;
+import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
 import java.time.Duration;
@@ -204,6 +206,36 @@ public abstract class StoreContract {
         .containsExactly(3, 2, 1);
     assertThat(store().latestRecord(namespace(), "app").orElseThrow().release())
         .isEqualTo(release("app", 3, ReleaseStatus.DEPLOYED));
+  }
+
+  /**
+   * Record entries list every revision as {@code records} does, newest first, each with the
+   * revision and status of its record, which they decode to the stored record when asked.
+   */
+  @Test
+  public void recordEntriesListEveryRevisionWithItsStatus() {
+    StoredRelease first = store().createRecord(release("app", 1, ReleaseStatus.DEPLOYED));
+    StoredRelease superseded =
+        store()
+            .updateRecord(
+                first.release().withStatus(ReleaseStatus.SUPERSEDED, T0), first.version());
+    StoredRelease failed = store().createRecord(release("app", 2, ReleaseStatus.FAILED));
+    StoredRelease deployed = store().createRecord(release("app", 3, ReleaseStatus.DEPLOYED));
+    store().createRecord(release("application", 4, ReleaseStatus.DEPLOYED));
+
+    List<RecordEntry> entries = store().recordEntries(namespace(), "app");
+
+    assertThat(entries)
+        .extracting(RecordEntry::revision, RecordEntry::status)
+        .containsExactly(
+            tuple(3, ReleaseStatus.DEPLOYED),
+            tuple(2, ReleaseStatus.FAILED),
+            tuple(1, ReleaseStatus.SUPERSEDED));
+    assertThat(entries)
+        .extracting(RecordEntry::stored)
+        .containsExactly(deployed, failed, superseded)
+        .isEqualTo(store().records(namespace(), "app"));
+    assertThat(store().recordEntries(namespace(), "ghost")).isEmpty();
   }
 
   /**
