@@ -171,8 +171,7 @@ final class CastExecution {
     }
     for (List<PlannedChange> group : removals.values()) {
       lease.checkHeld();
-      Parallel.forEach(
-          group, deleteParallelism, "capstan-prune", "pruning " + release, this::remove);
+      Parallel.forEach(group, deleteParallelism, "capstan-prune", lease, this::remove);
     }
   }
 
@@ -203,7 +202,7 @@ final class CastExecution {
   }
 
   private void runGroup(List<PlannedChange> group, Consumer<PlannedChange> write) {
-    Parallel.forEach(group, parallelism, "capstan-apply", "applying " + release, write);
+    Parallel.forEach(group, parallelism, "capstan-apply", lease, write);
   }
 
   private void applyOne(PlannedChange c) {

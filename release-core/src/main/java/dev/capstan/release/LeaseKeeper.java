@@ -34,6 +34,13 @@ import org.jspecify.annotations.Nullable;
  * renewal succeeded (nobody had taken the lease; the operation keeps it) and fails otherwise. A
  * renewal that fails for another reason (the store is briefly unreachable) is retried at the next
  * period while the lease lasts. See ARCHITECTURE.md, "Leases and retries".
+ *
+ * <p>An interrupt of the operation's thread (the one that runs {@link #holding} or {@link #run}) is
+ * a request to stop: {@code checkHeld} then fails, on that thread and on the threads writing for it
+ * ({@link Parallel}), and keeps failing, so no write starts after it; the operation unwinds as
+ * after any failed write: it records its outcome and gives the lease up ({@link #close}), with the
+ * thread's interrupt status cleared meanwhile (a store's I/O on an interrupted thread, an HTTP
+ * client's or a file channel's, would fail at once) and set again after.
  */
 final class LeaseKeeper implements AutoCloseable {
   /** How {@link #acquire} polls a held lease while waiting: 200 ms doubling to 2 s. */
@@ -70,6 +77,13 @@ final class LeaseKeeper implements AutoCloseable {
   private final ReentrantLock renewing = new ReentrantLock();
 
   private volatile @Nullable ReleaseLockedException lost;
+
+  /** The thread the operation runs on, once it {@linkplain #holding runs} under the lease. */
+  private volatile @Nullable Thread operator;
+
+  /** Set once the operation's thread was seen interrupted: no write may start any more. */
+  private volatile boolean stopped;
+
   private volatile @Nullable RuntimeException lastRenewalError;
   private volatile Instant renewedAt;
   private volatile Instant expiresAt;
@@ -205,10 +219,12 @@ final class LeaseKeeper implements AutoCloseable {
    * than raced.
    *
    * @throws ReleaseException naming what happened, when a renewal was refused (the lease was taken
-   *     over since), or the lease expired and could not be renewed; the operation must not write
-   *     again
+   *     over since), or the lease expired and could not be renewed, or the operation's thread (or
+   *     the calling thread) was interrupted (its interrupt status is left set); the operation must
+   *     not write again
    */
   void checkHeld() {
+    throwIfStopped();
     throwIfLost();
     if (terms.clock().instant().isBefore(expiresAt)) {
       return;
@@ -248,6 +264,38 @@ final class LeaseKeeper implements AutoCloseable {
     } finally {
       renewing.unlock();
     }
+  }
+
+  /**
+   * Fails once the operation was interrupted: the calling thread or the operation's thread is
+   * interrupted now, or was seen so by an earlier check (the operation's thread may have cleared
+   * its status since, as a wait that throws {@link InterruptedException} does).
+   */
+  private void throwIfStopped() {
+    Thread op = operator;
+    if (!stopped
+        && (Thread.currentThread().isInterrupted() || (op != null && op.isInterrupted()))) {
+      stopped = true;
+    }
+    if (stopped) {
+      throw interrupted(null);
+    }
+  }
+
+  /**
+   * Stops the operation after its thread's wait was interrupted ({@code cause}, which cleared the
+   * thread's interrupt status): from now on {@link #checkHeld} fails.
+   *
+   * @return the failure to throw
+   */
+  ReleaseException stop(InterruptedException cause) {
+    stopped = true;
+    return interrupted(cause);
+  }
+
+  private ReleaseException interrupted(@Nullable InterruptedException cause) {
+    return new ReleaseException(
+        "the operation on " + release() + " was interrupted; stopped before the next write", cause);
   }
 
   private void throwIfLost() {
@@ -307,9 +355,11 @@ final class LeaseKeeper implements AutoCloseable {
   /**
    * Runs {@code body} under the lease and keeps it after a normal return (the caller goes on
    * holding it); gives it up after a {@link RuntimeException}, and after an {@link Error} only
-   * {@linkplain #abandon() abandons} it.
+   * {@linkplain #abandon() abandons} it. The calling thread is the operation's from now on: an
+   * interrupt of it stops the operation before its next write.
    */
   <T> T holding(java.util.function.Function<LeaseKeeper, T> body) {
+    operator = Thread.currentThread();
     try {
       return body.apply(this);
     } catch (RuntimeException e) {
@@ -324,26 +374,34 @@ final class LeaseKeeper implements AutoCloseable {
   /**
    * Stops renewing and gives the lease up. A renewal in flight is let finish first (for up to
    * {@link #RENEWAL_DRAIN}): a release sent beside it is refused, since the renewal changed the
-   * lease, and costs a read and a second delete where one request does.
+   * lease, and costs a read and a second delete where one request does. On an interrupted thread
+   * too: the interrupt status is cleared meanwhile and set again after.
    */
   @Override
   public void close() {
-    renewer.shutdown();
+    boolean interrupted = Thread.interrupted();
     try {
-      if (!renewer.awaitTermination(RENEWAL_DRAIN.toMillis(), TimeUnit.MILLISECONDS)) {
+      renewer.shutdown();
+      try {
+        if (!renewer.awaitTermination(RENEWAL_DRAIN.toMillis(), TimeUnit.MILLISECONDS)) {
+          renewer.shutdownNow();
+        }
+      } catch (InterruptedException e) {
         renewer.shutdownNow();
+        interrupted = true;
       }
-    } catch (InterruptedException e) {
-      renewer.shutdownNow();
-      Thread.currentThread().interrupt();
-    }
-    try {
-      terms.store().releaseLease(namespace, name, terms.holder(), forget);
-    } catch (RuntimeException e) {
-      events.accept(
-          new ReleaseEvent.Warning(
-              release(),
-              "could not release the lease (it lapses at its expiry): " + e.getMessage()));
+      try {
+        terms.store().releaseLease(namespace, name, terms.holder(), forget);
+      } catch (RuntimeException e) {
+        events.accept(
+            new ReleaseEvent.Warning(
+                release(),
+                "could not release the lease (it lapses at its expiry): " + e.getMessage()));
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }

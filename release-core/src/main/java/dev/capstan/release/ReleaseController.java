@@ -74,6 +74,14 @@ import org.jspecify.annotations.Nullable;
  * in reverse order; saves {@code DEPLOYED} and marks the previous revision {@code SUPERSEDED}. On
  * failure the revision is {@code FAILED} and owns everything the attempt may have created, so
  * nothing is orphaned; with {@code atomic}, the attempt is reverted first.
+ *
+ * <p>Interrupting the thread an operation runs on stops it at its next safe point: no object write
+ * starts after the interrupt is seen (the check before every write fails, on the threads writing a
+ * rank in parallel too, which are interrupted in turn); a wait (for health, a rollout, the lease, a
+ * retry) ends at once. The operation then unwinds as after a failed write: a cast records the
+ * revision {@code FAILED} ("... was interrupted; stopped before the next write") and an uninstall
+ * its progress, without reverting ({@code atomic}), and the lease is given up; the exception thrown
+ * is the operation's usual failure, and the thread's interrupt status is left set.
  */
 public final class ReleaseController {
   private final Ports ports;
@@ -1070,6 +1078,9 @@ public final class ReleaseController {
             .withRetained(retained)
             .withFailure(reason)
             .withLease(null);
+    // recorded on an interrupted thread too (an interrupt stops a cast before its next write): the
+    // status is cleared meanwhile, for a store whose I/O would fail at once, and set again after
+    boolean interrupted = Thread.interrupted();
     try {
       if (saved == null) {
         // no pending record: the revision is recorded only while this cast still holds the lease
@@ -1106,6 +1117,10 @@ public final class ReleaseController {
               spec.qualifiedName(),
               "could not record the failure; the revision stays pending until the next cast: "
                   + e.getMessage()));
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
     return new CastFailedException(new CastResult(failed, plan, revert), cause);
   }
@@ -1294,7 +1309,7 @@ public final class ReleaseController {
             rank,
             deleteParallelism,
             "capstan-uninstall",
-            "uninstalling " + release,
+            lease,
             ref -> {
               try {
                 lease.checkHeld();
@@ -1351,10 +1366,15 @@ public final class ReleaseController {
               .withRetained(List.copyOf(retained))
               .withFailure("uninstall stopped at " + at.key() + ": " + e.getMessage())
               .withLease(null);
+      boolean interrupted = Thread.interrupted(); // recorded on an interrupted thread too
       try {
         store.updateRecord(progress, stored.version());
       } catch (RuntimeException saveError) {
         e.addSuppressed(saveError);
+      } finally {
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
       }
       emit(new ReleaseEvent.Failed(release, e.getMessage() == null ? "" : e.getMessage()));
       throw new UninstallFailedException(progress, at, e);
