@@ -75,7 +75,7 @@ final class DatabaseStore {
    * whose schema is not the one this build needs.
    */
   static JdbcStore open(String url, boolean migrate, PrintStream err) {
-    JdbcStore store = JdbcStore.create(new UrlDataSource(url));
+    JdbcStore store = JdbcStore.create(new UrlDataSource(url, err));
     if (migrate) {
       List<Integer> installed = store.migrate();
       err.println(
@@ -115,12 +115,15 @@ final class DatabaseStore {
   /**
    * A {@link DataSource} opening one connection per call with {@link DriverManager} (a command
    * makes a handful of store calls); connection errors say which database, with passwords hidden.
+   * Its log writer is the command's error stream.
    */
   private static final class UrlDataSource implements DataSource {
     private final String url;
+    private final PrintStream err;
 
-    UrlDataSource(String url) {
+    UrlDataSource(String url, PrintStream err) {
       this.url = url;
+      this.err = err;
     }
 
     @Override
@@ -143,7 +146,7 @@ final class DatabaseStore {
 
     @Override
     public PrintWriter getLogWriter() {
-      return new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+      return new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
     }
 
     @Override

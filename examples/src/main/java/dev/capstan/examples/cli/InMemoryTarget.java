@@ -86,8 +86,14 @@ final class InMemoryTarget implements Target {
     return "in-memory cluster (state in " + stateFile + ")";
   }
 
+  /**
+   * Saves the state file, on an interrupted thread too (a command stopped by an interrupt keeps
+   * what it did, as the cluster would): the interrupt status is cleared meanwhile, since a file
+   * channel's write on an interrupted thread fails, and set again after.
+   */
   @Override
   public void close() {
+    boolean interrupted = Thread.interrupted();
     try {
       ObjectNode root = JSON.createObjectNode();
       root.put("format", FORMAT);
@@ -101,6 +107,10 @@ final class InMemoryTarget implements Target {
           tmp, stateFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the state file " + stateFile, e);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }

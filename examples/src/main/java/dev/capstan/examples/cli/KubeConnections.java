@@ -22,6 +22,16 @@ public interface KubeConnections {
   /** The command that {@linkplain #open opened} {@code clients} is done with them. */
   void release(KubeClients clients);
 
+  /**
+   * Sets who hears of the retries of the requests the calling command sends with {@code clients}
+   * (it {@linkplain #open opened} them on this thread): by default the clients' own listener
+   * ({@link KubeClients#onRetry}); clients shared by commands that run at once tell each command of
+   * its own.
+   */
+  default void onRetry(KubeClients clients, KubeClients.RetryListener listener) {
+    clients.onRetry(listener);
+  }
+
   /** Clients built for each command and closed when it ends, so the process can exit at once. */
   static KubeConnections perCommand() {
     return new KubeConnections() {

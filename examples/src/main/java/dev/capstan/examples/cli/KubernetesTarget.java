@@ -62,7 +62,7 @@ final class KubernetesTarget implements Target {
 
   @Override
   public void onRetry(KubeClients.RetryListener listener) {
-    clients.onRetry(listener);
+    connections.onRetry(clients, listener);
   }
 
   @Override
