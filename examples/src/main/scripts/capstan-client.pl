@@ -5,14 +5,16 @@
 # and its exit code.
 #
 # Usage: capstan-client.pl SOCKET run|status|stop [ARG...]
-# When the daemon is busy with another command, or none takes the request on SOCKET (a socket file
-# left behind is removed), `run` hands the command to $CAPSTAN_FALLBACK (the launcher, which
-# execs it into this process with CAPSTAN_DAEMON=false: it runs in a JVM of its own, with the same
-# process id); without one it exits 111 (busy) or 112 (no daemon), printing nothing. A daemon that
+# When the daemon is busy (it runs as many commands at once as it may), or none takes the request
+# on SOCKET (a socket file left behind is removed), `run` hands the command to $CAPSTAN_FALLBACK
+# (the launcher, which execs it into this process with CAPSTAN_DAEMON=false: it runs in a JVM of
+# its own, with the same process id); without one it exits 111 (busy) or 112 (no daemon), printing
+# nothing. A daemon that
 # stops after taking the request is reported, with exit code 1 (the command is not run again: it
 # may have done part of its work).
-# Killing this client (or Ctrl-C) while a command runs stops the daemon where it is, as killing a
-# capstan JVM would stop it. Loads no module on Linux: it starts in a few milliseconds.
+# Killing this client (or Ctrl-C) while a command runs stops that command in the daemon, before
+# its next write (the daemon's other commands go on); the daemon logs it beside its socket. Loads
+# no module on Linux: it starts in a few milliseconds.
 use strict;
 use warnings;
 

@@ -21,74 +21,150 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Runs {@code capstan} commands sent by clients over a Unix domain socket, each exactly as {@link
  * Cli#run} runs it in a process of its own: the client's arguments, environment, working directory
- * and terminal; its output and exit code go back to the client. One command at a time: a client
- * that finds the daemon busy is told so at once and runs its command in a JVM of its own.
+ * and terminal; its output and exit code go back to the client. Up to {@link Settings#jobs()}
+ * commands run at once, each on a thread of its own with its own {@link Cli}; they share the kept
+ * Kubernetes connections ({@link KubeConnections}) and nothing else. A client that finds every
+ * place taken is told so at once ({@code B}) and runs its command in a JVM of its own.
  *
- * <p>A client that goes away while its command runs (killed, or Ctrl-C) calls {@code abandon},
- * which in the real daemon halts the JVM at once: the command stops where it is, exactly as a
- * killed {@code capstan} process would, and its release's lease lapses for the next cast to take
- * over. The daemon stops by itself after {@code idle} without a command.
+ * <p>A client that goes away while its command runs (killed, or Ctrl-C) stops that command alone:
+ * its thread is interrupted, and the command stops at its next safe point — before its next write
+ * (a release operation's check of its lease fails, {@link dev.capstan.release.ReleaseController}),
+ * or at once from a wait (health, a rollout, the lease, a retry, a question). It unwinds as after a
+ * failure: a cast's revision is recorded failed (an uninstall keeps its progress), the lease is
+ * given up; its output goes nowhere. The other commands go on and report their own output and exit
+ * codes. As a last resort, a stopped command that has not ended {@link Settings#grace()} after its
+ * client went away (blocked where an interrupt does not reach, such as a read of the network) halts
+ * the daemon through {@code abandon} when no other command runs, as a killed {@code capstan}
+ * process would stop, so its lease lapses for the next cast to take over; while others run, the
+ * daemon logs it and lets it be (it is looked at again whenever a command ends). The daemon stops
+ * by itself after {@link Settings#idle()} without a command.
  */
 public final class Daemon implements AutoCloseable {
+  /**
+   * How many commands run at once by default; clients beyond them run in JVMs of their own. A
+   * command mostly waits for the API server, so a few at once cost the daemon little CPU; each
+   * writes up to 16 objects (64 deletes) at once, so 8 keep what one daemon sends an API server and
+   * holds in its heap within what a handful of separate JVMs would.
+   */
+  public static final int DEFAULT_JOBS = 8;
+
+  /** How long a stopped command may take to end before the daemon's last resort, by default. */
+  public static final Duration DEFAULT_GRACE = Duration.ofSeconds(30);
+
+  /**
+   * How a daemon runs commands.
+   *
+   * @param idle how long to wait for a command before stopping
+   * @param jobs how many commands run at once, at least 1
+   * @param grace how long a command stopped because its client went away may take to end
+   */
+  public record Settings(Duration idle, int jobs, Duration grace) {
+    /** Checks the values. */
+    public Settings {
+      if (idle.isNegative() || idle.isZero()) {
+        throw new IllegalArgumentException("idle must be positive: " + idle);
+      }
+      if (jobs < 1) {
+        throw new IllegalArgumentException("jobs must be at least 1: " + jobs);
+      }
+      if (grace.isNegative()) {
+        throw new IllegalArgumentException("grace must not be negative: " + grace);
+      }
+    }
+
+    /** {@code idle}, with {@link #DEFAULT_JOBS} and {@link #DEFAULT_GRACE}. */
+    public static Settings of(Duration idle) {
+      return new Settings(idle, DEFAULT_JOBS, DEFAULT_GRACE);
+    }
+  }
+
   private final Path socket;
   private final ServerSocketChannel server;
-  private final Duration idle;
+  private final Settings settings;
   private final KubeConnections connections;
   private final Runnable abandon;
+  private final Consumer<String> log;
   private final LongSupplier nanoTime;
-  private final AtomicBoolean busy = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
-  private final AtomicLong served = new AtomicLong();
+  private final AtomicBoolean abandoned = new AtomicBoolean();
   private final CountDownLatch stopped = new CountDownLatch(1);
   private final long startedNanos;
+
+  /** Guards {@link #running}, {@link #served} and {@link #numbered}; waited on for changes. */
+  private final Object lock = new Object();
+
+  private final Set<Command> running = new LinkedHashSet<>();
+  private long served;
+  private long numbered;
   private volatile long lastActivityNanos;
 
   private Daemon(
       Path socket,
       ServerSocketChannel server,
-      Duration idle,
+      Settings settings,
       KubeConnections connections,
       Runnable abandon,
+      Consumer<String> log,
       LongSupplier nanoTime) {
     this.socket = socket;
     this.server = server;
-    this.idle = idle;
+    this.settings = settings;
     this.connections = connections;
     this.abandon = abandon;
+    this.log = log;
     this.nanoTime = nanoTime;
     this.startedNanos = nanoTime.getAsLong();
     this.lastActivityNanos = startedNanos;
   }
 
   /**
-   * Listens on {@code socket}, readable and writable by this user only (its folder is created with
-   * the same rights when missing). A socket file left by a daemon that is gone is replaced.
-   *
-   * @param idle how long to wait for a command before stopping
-   * @param connections where commands get their Kubernetes clients (kept across commands)
-   * @param abandon what to do when a client goes away while its command runs
-   * @param nanoTime the clock for the idle timeout
-   * @throws IOException when the socket cannot be bound, or another daemon answers on it
+   * {@link #bind(Path, Settings, KubeConnections, Runnable, Consumer, LongSupplier)} with {@link
+   * Settings#of(Duration) the default settings} for {@code idle}, logging to standard error.
    */
   public static Daemon bind(
       Path socket,
       Duration idle,
       KubeConnections connections,
       Runnable abandon,
+      LongSupplier nanoTime)
+      throws IOException {
+    return bind(socket, Settings.of(idle), connections, abandon, System.err::println, nanoTime);
+  }
+
+  /**
+   * Listens on {@code socket}, readable and writable by this user only (its folder is created with
+   * the same rights when missing). A socket file left by a daemon that is gone is replaced.
+   *
+   * @param settings the idle timeout, how many commands run at once, the grace of a stopped one
+   * @param connections where commands get their Kubernetes clients (kept across commands)
+   * @param abandon the last resort, run at most once: a command stopped because its client went
+   *     away has not ended within the grace, and no other command runs (the real daemon halts)
+   * @param log where the daemon's own lines go (the real daemon's log file)
+   * @param nanoTime the clock for the idle timeout and the grace
+   * @throws IOException when the socket cannot be bound, or another daemon answers on it
+   */
+  public static Daemon bind(
+      Path socket,
+      Settings settings,
+      KubeConnections connections,
+      Runnable abandon,
+      Consumer<String> log,
       LongSupplier nanoTime)
       throws IOException {
     Path dir = socket.toAbsolutePath().getParent();
@@ -105,7 +181,7 @@ public final class Daemon implements AutoCloseable {
     ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
     server.bind(UnixDomainSocketAddress.of(socket));
     Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-------"));
-    return new Daemon(socket, server, idle, connections, abandon, nanoTime);
+    return new Daemon(socket, server, settings, connections, abandon, log, nanoTime);
   }
 
   private static boolean answers(Path socket) {
@@ -118,7 +194,7 @@ public final class Daemon implements AutoCloseable {
 
   /** Accepts clients until {@link #close()}, a {@code Q} request or the idle timeout. */
   public void serve() {
-    Thread watchdog = new Thread(this::watchIdle, "capstan-daemon-idle");
+    Thread watchdog = new Thread(this::watch, "capstan-daemon-watch");
     watchdog.setDaemon(true);
     watchdog.start();
     try {
@@ -143,27 +219,50 @@ public final class Daemon implements AutoCloseable {
   }
 
   /**
-   * Waits until no command runs: a daemon stopped while it runs one lets it end (a stop request is
-   * not a kill); nothing new starts once it has stopped serving.
+   * Waits until no command runs: a daemon stopped while it runs some lets them end (a stop request
+   * is not a kill); nothing new starts once it has stopped serving.
    */
   public void awaitIdle() throws InterruptedException {
-    while (busy.get()) {
-      Thread.sleep(20);
+    awaitRunning(0);
+  }
+
+  /** Waits until exactly {@code count} commands run. */
+  public void awaitRunning(int count) throws InterruptedException {
+    synchronized (lock) {
+      while (running.size() != count) {
+        lock.wait();
+      }
     }
   }
 
-  /** How many commands the daemon has run. */
-  public long served() {
-    return served.get();
+  /** How many commands run now. */
+  public int running() {
+    synchronized (lock) {
+      return running.size();
+    }
   }
 
-  private void watchIdle() {
-    long tick = Math.max(1, Math.min(1000, idle.toMillis() / 4));
-    while (!closed.get()) {
-      if (!busy.get() && nanoTime.getAsLong() - lastActivityNanos >= idle.toNanos()) {
+  /** How many commands the daemon has run (each ended, stopped ones included). */
+  public long served() {
+    synchronized (lock) {
+      return served;
+    }
+  }
+
+  /**
+   * The watchdog: stops the daemon after the idle time, and looks after stopped commands that
+   * overstay their grace, until it is closed and no command runs.
+   */
+  private void watch() {
+    long wait = Math.min(settings.idle().toMillis(), settings.grace().toMillis());
+    long tick = Math.max(10, Math.min(1000, wait / 4));
+    while (!closed.get() || running() > 0) {
+      if (!closed.get()
+          && running() == 0
+          && nanoTime.getAsLong() - lastActivityNanos >= settings.idle().toNanos()) {
         close();
-        return;
       }
+      lookAfterStopped();
       try {
         Thread.sleep(tick);
       } catch (InterruptedException e) {
@@ -184,20 +283,23 @@ public final class Daemon implements AutoCloseable {
         frames.write('1', status());
         frames.write('X', "0");
       } else if (request.kind == 'Q') {
+        int now = running();
         frames.write(
             '1',
-            busy.get()
-                ? "capstan daemon: stopping once the command it runs ends\n"
-                : "capstan daemon: stopped (" + served.get() + " commands run)\n");
+            now == 0
+                ? "capstan daemon: stopped (" + served() + " commands run)\n"
+                : now == 1
+                    ? "capstan daemon: stopping once the command it runs ends\n"
+                    : "capstan daemon: stopping once the " + now + " commands it runs end\n");
         frames.write('X', "0");
         close();
       } else {
         run(frames, request);
       }
     } catch (IOException | RuntimeException e) {
-      System.err.println("capstan daemon: a client's connection failed: " + e);
+      log.accept("capstan daemon: a client's connection failed: " + e);
     } catch (Error e) { // the daemon itself is broken (e.g. its jar went): clients go elsewhere
-      System.err.println("capstan daemon: stopping after an error: " + e);
+      log.accept("capstan daemon: stopping after an error: " + e);
       close();
     }
   }
@@ -209,16 +311,57 @@ public final class Daemon implements AutoCloseable {
         + ", up "
         + up
         + " s, "
-        + served.get()
-        + " commands run, stops after "
-        + idle.toSeconds()
+        + served()
+        + " commands run, "
+        + running()
+        + " running (at most "
+        + settings.jobs()
+        + " at once), stops after "
+        + settings.idle().toSeconds()
         + " s without one; socket "
         + socket
         + "\n";
   }
 
+  /** A command that runs: its thread, and whether (and since when) it is being stopped. */
+  private static final class Command {
+    final long number;
+    final Thread thread;
+    volatile boolean cancelled;
+    volatile long cancelledNanos;
+    volatile boolean overdueLogged;
+
+    Command(long number, Thread thread) {
+      this.number = number;
+      this.thread = thread;
+    }
+  }
+
+  /** Takes a place for a command on this thread; null when every place is taken. */
+  private @Nullable Command admit() {
+    synchronized (lock) {
+      if (running.size() >= settings.jobs()) {
+        return null;
+      }
+      Command command = new Command(++numbered, Thread.currentThread());
+      running.add(command);
+      lock.notifyAll();
+      return command;
+    }
+  }
+
+  private void finish(Command command) {
+    synchronized (lock) {
+      running.remove(command);
+      served++;
+      lastActivityNanos = nanoTime.getAsLong();
+      lock.notifyAll();
+    }
+  }
+
   private void run(FrameChannel frames, Request request) throws IOException {
-    if (!busy.compareAndSet(false, true)) {
+    Command command = admit();
+    if (command == null) {
       frames.write('B', "");
       return;
     }
@@ -226,7 +369,10 @@ public final class Daemon implements AutoCloseable {
     try {
       BlockingQueue<Optional<String>> typed = new LinkedBlockingQueue<>();
       AtomicBoolean finished = new AtomicBoolean();
-      Thread reader = new Thread(() -> readAnswers(frames, typed, finished), "capstan-daemon-in");
+      Thread reader =
+          new Thread(
+              () -> readAnswers(frames, typed, finished, command),
+              "capstan-daemon-in-" + command.number);
       reader.setDaemon(true);
       reader.start();
       PrintStream out = new PrintStream(new BufferedOutputStream(frames.stream('1')), true, UTF_8);
@@ -240,15 +386,28 @@ public final class Daemon implements AutoCloseable {
       err.flush();
       finished.set(true);
     } finally {
-      served.incrementAndGet();
-      lastActivityNanos = nanoTime.getAsLong();
-      busy.set(false); // before the exit code: the client's next command must find the daemon free
+      // an interrupt that stopped the command ends with it; this thread only says how it went
+      Thread.interrupted();
+      finish(command); // before the exit code: the client's next command must find a place
+    }
+    lookAfterStopped(); // a stopped command that overstays may be the only one left
+    if (command.cancelled) {
+      log.accept(
+          "capstan daemon: command "
+              + command.number
+              + " stopped (exit code "
+              + code
+              + ") after its client went away");
+      return;
     }
     frames.write('X', Integer.toString(code));
   }
 
   private void readAnswers(
-      FrameChannel frames, BlockingQueue<Optional<String>> typed, AtomicBoolean finished) {
+      FrameChannel frames,
+      BlockingQueue<Optional<String>> typed,
+      AtomicBoolean finished,
+      Command command) {
     while (true) {
       Frame frame;
       try {
@@ -258,7 +417,7 @@ public final class Daemon implements AutoCloseable {
       }
       if (frame == null) {
         if (!finished.get()) {
-          abandon.run();
+          cancel(command);
         }
         typed.add(Optional.empty());
         return;
@@ -271,8 +430,83 @@ public final class Daemon implements AutoCloseable {
     }
   }
 
+  /** The client of {@code command} went away while it ran: stop that command alone. */
+  private void cancel(Command command) {
+    synchronized (lock) {
+      if (!running.contains(command) || command.cancelled) {
+        return;
+      }
+      command.cancelledNanos = nanoTime.getAsLong();
+      command.cancelled = true;
+    }
+    log.accept(
+        "capstan daemon: the client of command "
+            + command.number
+            + " went away; stopping that command at its next safe point (before its next write,"
+            + " or at once from a wait)");
+    command.thread.interrupt();
+  }
+
   /**
-   * Stops serving: the socket file goes; a command that runs goes on ({@link #awaitIdle}). The kept
+   * The last resort for stopped commands past their grace: when every command that runs is one, the
+   * daemon is abandoned (halted); otherwise each is logged once and let be.
+   */
+  private void lookAfterStopped() {
+    List<Command> overdue = new ArrayList<>();
+    int others;
+    synchronized (lock) {
+      long now = nanoTime.getAsLong();
+      for (Command c : running) {
+        if (c.cancelled && now - c.cancelledNanos >= settings.grace().toNanos()) {
+          overdue.add(c);
+        }
+      }
+      others = running.size() - overdue.size();
+    }
+    if (overdue.isEmpty()) {
+      return;
+    }
+    String which = overdue.size() == 1 ? "command " + overdue.get(0).number : numbers(overdue);
+    String has = overdue.size() == 1 ? "has" : "have";
+    if (others == 0) {
+      if (abandoned.compareAndSet(false, true)) {
+        log.accept(
+            "capstan daemon: "
+                + which
+                + " "
+                + has
+                + " not stopped "
+                + settings.grace().toSeconds()
+                + " s after its client went away, and no other command runs; halting, as a"
+                + " killed capstan process would stop (its lease lapses for the next cast)");
+        abandon.run();
+      }
+      return;
+    }
+    for (Command c : overdue) {
+      if (!c.overdueLogged) {
+        c.overdueLogged = true;
+        log.accept(
+            "capstan daemon: command "
+                + c.number
+                + " has not stopped "
+                + settings.grace().toSeconds()
+                + " s after its client went away; "
+                + others
+                + (others == 1 ? " other command runs" : " other commands run")
+                + ", so the daemon goes on and lets it be");
+      }
+    }
+  }
+
+  private static String numbers(List<Command> commands) {
+    List<String> numbers = new ArrayList<>();
+    commands.forEach(c -> numbers.add(Long.toString(c.number)));
+    return "commands " + String.join(", ", numbers);
+  }
+
+  /**
+   * Stops serving: the socket file goes; commands that run go on ({@link #awaitIdle}). The kept
    * Kubernetes connections are the caller's to close, once it is idle.
    */
   @Override
@@ -284,7 +518,7 @@ public final class Daemon implements AutoCloseable {
       server.close();
       Files.deleteIfExists(socket);
     } catch (IOException e) {
-      System.err.println("capstan daemon: closing " + socket + ": " + e);
+      log.accept("capstan daemon: closing " + socket + ": " + e);
     } finally {
       stopped.countDown();
     }

@@ -16,7 +16,10 @@ import java.util.stream.Stream;
 
 /**
  * Entry point of the daemon, started by {@code ./capstan daemon start}: {@code --socket PATH
- * [--idle SECONDS]}. Logs to standard error (the launcher sends it to a file beside the socket).
+ * [--idle SECONDS] [--jobs N]}: it stops after {@code --idle} seconds without a command (default
+ * 1800) and runs up to {@code --jobs} commands at once (default {@value Daemon#DEFAULT_JOBS}; a
+ * client beyond them runs its command in a JVM of its own). Logs to standard error (the launcher
+ * sends it to a file beside the socket).
  */
 public final class DaemonMain {
   private DaemonMain() {}
@@ -24,23 +27,31 @@ public final class DaemonMain {
   /**
    * Serves until stopped or idle, then halts.
    *
-   * @param args {@code --socket PATH [--idle SECONDS]}
+   * @param args {@code --socket PATH [--idle SECONDS] [--jobs N]}
    */
   public static void main(String[] args) {
     Path socket = null;
     long idleSeconds = 1800;
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      switch (args[i]) {
-        case "--socket" -> socket = Path.of(args[i + 1]);
-        case "--idle" -> idleSeconds = Long.parseLong(args[i + 1]);
-        default -> {
-          System.err.println("capstan daemon: unknown option " + args[i]);
-          Runtime.getRuntime().halt(2);
+    int jobs = Daemon.DEFAULT_JOBS;
+    try {
+      for (int i = 0; i + 1 < args.length; i += 2) {
+        switch (args[i]) {
+          case "--socket" -> socket = Path.of(args[i + 1]);
+          case "--idle" -> idleSeconds = Long.parseLong(args[i + 1]);
+          case "--jobs" -> jobs = Integer.parseInt(args[i + 1]);
+          default -> {
+            System.err.println("capstan daemon: unknown option " + args[i]);
+            Runtime.getRuntime().halt(2);
+          }
         }
       }
+    } catch (NumberFormatException e) {
+      socket = null; // reported below
     }
-    if (socket == null || idleSeconds < 1) {
-      System.err.println("capstan daemon: usage: --socket PATH [--idle SECONDS, at least 1]");
+    if (socket == null || idleSeconds < 1 || jobs < 1 || args.length % 2 != 0) {
+      System.err.println(
+          "capstan daemon: usage: --socket PATH [--idle SECONDS, at least 1] [--jobs N, at least"
+              + " 1]");
       Runtime.getRuntime().halt(2);
       return;
     }
@@ -55,9 +66,10 @@ public final class DaemonMain {
       daemon =
           Daemon.bind(
               socket,
-              Duration.ofSeconds(idleSeconds),
+              new Daemon.Settings(Duration.ofSeconds(idleSeconds), jobs, Daemon.DEFAULT_GRACE),
               connections,
               () -> abandon(bound),
+              System.err::println,
               System::nanoTime);
     } catch (IOException | RuntimeException e) {
       System.err.println("capstan daemon: cannot listen on " + socket + ": " + e.getMessage());
@@ -65,7 +77,13 @@ public final class DaemonMain {
       return;
     }
     System.err.println(
-        "capstan daemon: pid " + ProcessHandle.current().pid() + " listening on " + socket);
+        "capstan daemon: pid "
+            + ProcessHandle.current().pid()
+            + " listening on "
+            + socket
+            + ", up to "
+            + jobs
+            + " commands at once");
     daemon.serve();
     try {
       daemon.awaitIdle();
@@ -158,13 +176,12 @@ public final class DaemonMain {
   }
 
   /**
-   * A client went away while its command ran: stop at once, as a killed {@code capstan} process
-   * would; the socket file goes first so the next launcher does not try this daemon.
+   * The last resort ({@link Daemon}): a command stopped because its client went away has not ended
+   * within its grace, and no other command runs. Halts at once, as a killed {@code capstan} process
+   * would stop (the daemon logged why); the socket file goes first so the next launcher does not
+   * try this daemon.
    */
   private static void abandon(Path socket) {
-    System.err.println(
-        "capstan daemon: the client went away while its command ran; halting, as a killed"
-            + " capstan process would stop");
     try {
       java.nio.file.Files.deleteIfExists(socket);
     } catch (IOException e) {

@@ -3,10 +3,18 @@ package dev.capstan.examples.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.examples.cli.Cli;
 import dev.capstan.examples.cli.CliRun;
+import dev.capstan.examples.cli.KubeConnections;
 import dev.capstan.examples.cli.Terminal;
 import dev.capstan.examples.daemon.FrameChannel.Frame;
+import dev.capstan.k8s.KubeClients;
+import dev.capstan.release.memory.InMemoryCluster;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.port.StoredRelease;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.UnixDomainSocketAddress;
@@ -20,7 +28,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
@@ -31,14 +41,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The daemon runs each command as {@link Cli#run} would in a process of its own: the client's
- * arguments, environment, directory and terminal, its output and exit code; one at a time; and a
- * client that goes away mid-command stops it.
+ * arguments, environment, directory and terminal, its output and exit code; several at once, up to
+ * its bound; and a client that goes away mid-command stops that command alone.
  */
 class DaemonTest {
   @TempDir Path dir;
 
   private final AtomicLong clock = new AtomicLong();
   private final CountDownLatch abandoned = new CountDownLatch(1);
+  private final BlockingQueue<String> log = new LinkedBlockingQueue<>();
   private final Map<String, String> env = Map.of("WEB_DB_PASSWORD", "pw-from-env");
   private @Nullable Daemon daemon;
   private Path socket = Path.of("unset");
@@ -54,11 +65,23 @@ class DaemonTest {
   }
 
   private Daemon startDaemon(Duration idle) throws IOException {
+    return startDaemon(Daemon.Settings.of(idle), new CachedKubeConnections());
+  }
+
+  private Daemon startDaemon(Daemon.Settings settings, KubeConnections connections)
+      throws IOException {
     Daemon d =
-        Daemon.bind(socket, idle, new CachedKubeConnections(), abandoned::countDown, clock::get);
+        Daemon.bind(socket, settings, connections, abandoned::countDown, log::add, clock::get);
     serving = new Thread(d::serve, "test-daemon");
     serving.start();
     return d;
+  }
+
+  /** Replaces the daemon with one of {@code jobs} places, {@code grace} and {@code connections}. */
+  private void restart(int jobs, Duration grace, KubeConnections connections) throws Exception {
+    daemon().close();
+    serving().join(10_000);
+    daemon = startDaemon(new Daemon.Settings(Duration.ofMinutes(30), jobs, grace), connections);
   }
 
   @AfterEach
@@ -102,13 +125,61 @@ class DaemonTest {
 
   /** An interactive {@code release uninstall web} sent, up to its question (left unanswered). */
   private FrameChannel uninstallAwaitingAnswer() throws IOException {
-    FrameChannel frames = request(Map.of(), true, "release", "uninstall", "web", "-n", "demo");
+    return uninstallAwaitingAnswer(Map.of());
+  }
+
+  private FrameChannel uninstallAwaitingAnswer(Map<String, String> env) throws IOException {
+    FrameChannel frames = request(env, true, "release", "uninstall", "web", "-n", "demo");
     Frame question;
     do {
       question = frames.read();
     } while (question != null && question.type() != '?');
     assertThat(question).isNotNull();
     return frames;
+  }
+
+  /** The environment with the in-memory cluster's state in {@code name} (a cluster of its own). */
+  private Map<String, String> stateIn(String name) {
+    Map<String, String> with = new TreeMap<>(env);
+    with.put("CAPSTAN_STATE", dir.resolve(name).toString());
+    return with;
+  }
+
+  /** The in-memory cluster a command left in the state file {@code name}. */
+  private InMemoryCluster cluster(String name) throws IOException {
+    JsonNode state = new ObjectMapper().readTree(Files.readAllBytes(dir.resolve(name)));
+    return InMemoryCluster.importState(new ObjectMapper().writeValueAsBytes(state.get("releases")));
+  }
+
+  /** Reads frames until standard error has {@code text}, keeping what came. */
+  private static String readErrUntil(FrameChannel frames, String text) throws IOException {
+    StringBuilder err = new StringBuilder();
+    while (!err.toString().contains(text)) {
+      Frame frame = frames.read();
+      if (frame == null) {
+        throw new IOException("the daemon closed the connection before: " + text);
+      }
+      if (frame.type() == '2') {
+        err.append(frame.text());
+      }
+    }
+    return err.toString();
+  }
+
+  /** A terminal that answers each question with the next of {@code answers}. */
+  private static Terminal answering(String... answers) {
+    List<String> left = new ArrayList<>(List.of(answers));
+    return new Terminal() {
+      @Override
+      public boolean interactive() {
+        return true;
+      }
+
+      @Override
+      public @Nullable String ask(String question) {
+        return left.isEmpty() ? null : left.remove(0);
+      }
+    };
   }
 
   private Seen control(char kind) throws IOException {
@@ -158,7 +229,12 @@ class DaemonTest {
 
   /** The same command in-process, on a directory of its own with the same files. */
   private Seen inProcess(Path workDir, String... args) {
-    CliRun run = CliRun.of(Terminal.none(), env::get, workDir, args);
+    return inProcess(Terminal.none(), env, workDir, args);
+  }
+
+  private static Seen inProcess(
+      Terminal terminal, Map<String, String> env, Path workDir, String... args) {
+    CliRun run = CliRun.of(terminal, env::get, workDir, args);
     return new Seen(run.out(), run.err(), List.of(), run.code(), false);
   }
 
@@ -251,6 +327,7 @@ class DaemonTest {
 
   @Test
   void aBusyDaemonSaysSoAtOnceAndAClientThatGoesAwayMidCommandStopsIt() throws Exception {
+    restart(1, Daemon.DEFAULT_GRACE, new CachedKubeConnections()); // one place: busy at once
     assertThat(
             client(env, false, List.of(), "release", "cast", "-f", "web-v1.yaml", "--yes").exit())
         .isZero();
@@ -260,13 +337,220 @@ class DaemonTest {
     assertThat(abandoned.getCount()).isEqualTo(1);
 
     first.close(); // killed while its command waits for an answer
-    assertThat(abandoned.await(10, TimeUnit.SECONDS)).isTrue();
-    // here nothing halts the JVM: the command goes on without an answer and ends (not confirmed)
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (daemon().served() < 2 && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    // the command alone stops (not confirmed: its question is not answered); the daemon goes on
+    daemon().awaitIdle();
     assertThat(daemon().served()).isEqualTo(2);
+    assertThat(abandoned.getCount()).isEqualTo(1);
+    assertThat(client(env, false, List.of(), "release", "list", "-n", "demo").out())
+        .startsWith("NAME  REVISION  STATUS    VERSION  UPDATED\nweb   1         deployed");
+  }
+
+  @Test
+  void twoCommandsRunAtOnceEachWithItsOwnOutputAndExitCode(@TempDir Path alone) throws Exception {
+    Map<String, String> a = stateIn("a.json");
+    Map<String, String> b = stateIn("b.json");
+    String[] cast = {"release", "cast", "-f", "web-v1.yaml", "--yes"};
+    assertThat(client(a, false, List.of(), cast).exit()).isZero();
+    assertThat(client(b, false, List.of(), cast).exit()).isZero();
+    String[] uninstall = {"release", "uninstall", "web", "-n", "demo"};
+
+    FrameChannel first = uninstallAwaitingAnswer(a);
+    FrameChannel second = uninstallAwaitingAnswer(b);
+    // both are inside, each waiting for its own answer: they run at once
+    assertThat(daemon().running()).isEqualTo(2);
+
+    second.write('L', "no");
+    Seen declined = seen(second, List.of());
+    second.close();
+    assertThat(daemon().running()).as("the first still waits for its answer").isEqualTo(1);
+    first.write('L', "yes");
+    Seen confirmed = seen(first, List.of());
+    first.close();
+
+    // each as the same command in a process of its own
+    Files.copy(dir.resolve("web-v1.yaml"), alone.resolve("web-v1.yaml"));
+    Map<String, String> aAlone = new TreeMap<>(env);
+    aAlone.put("CAPSTAN_STATE", alone.resolve("a.json").toString());
+    Map<String, String> bAlone = new TreeMap<>(env);
+    bAlone.put("CAPSTAN_STATE", alone.resolve("b.json").toString());
+    assertThat(inProcess(Terminal.none(), aAlone, alone, cast).exit()).isZero();
+    assertThat(inProcess(Terminal.none(), bAlone, alone, cast).exit()).isZero();
+    Seen yes = inProcess(answering("yes"), aAlone, alone, uninstall);
+    Seen no = inProcess(answering("no"), bAlone, alone, uninstall);
+
+    assertThat(confirmed.exit()).isZero();
+    assertThat(withoutTimes(confirmed.out()))
+        .isEqualTo(withoutTimes(yes.out().replace(alone.toString(), dir.toString())));
+    // progress lines of deletes within one rank come in the order the deletes finish
+    assertThat(confirmed.err().lines().sorted())
+        .containsExactlyElementsOf(
+            yes.err().replace(alone.toString(), dir.toString()).lines().sorted().toList());
+    assertThat(declined.exit()).isEqualTo(5);
+    assertThat(withoutTimes(declined.out()))
+        .isEqualTo(withoutTimes(no.out().replace(alone.toString(), dir.toString())));
+    assertThat(declined.err())
+        .isEqualTo(no.err().replace(alone.toString(), dir.toString()))
+        .endsWith("capstan: not confirmed; nothing was changed.\n");
+    assertThat(cluster("a.json").latestRecord("demo", "web").orElseThrow().release().status())
+        .isEqualTo(ReleaseStatus.UNINSTALLED);
+    assertThat(cluster("b.json").latestRecord("demo", "web").orElseThrow().release().status())
+        .isEqualTo(ReleaseStatus.DEPLOYED);
+    assertThat(daemon().served()).isEqualTo(4);
+  }
+
+  @Test
+  void aClientThatGoesAwayStopsItsCommandAloneBeforeItsNextWrite() throws Exception {
+    Map<String, String> a = stateIn("a.json");
+    Map<String, String> b = stateIn("b.json");
+    assertThat(client(b, false, List.of(), "release", "cast", "-f", "web-v1.yaml", "--yes").exit())
+        .isZero();
+    Map<String, String> held = new TreeMap<>(a);
+    held.put("CAPSTAN_TEST_HOLD_AFTER_WRITES", "1"); // the cast holds after its first write
+    FrameChannel caster =
+        request(held, false, "release", "cast", "-f", "web-v1.yaml", "--yes", "--parallelism", "1");
+    readErrUntil(caster, "capstan: test hold after 1 writes");
+    FrameChannel other = uninstallAwaitingAnswer(b);
+    assertThat(daemon().running()).isEqualTo(2);
+
+    caster.close(); // its client is killed
+
+    daemon().awaitRunning(1); // the cast has ended; the uninstall waits for its answer
+    assertThat(nextLog()).isEqualTo(wentAway(2));
+    assertThat(nextLog()).isEqualTo(logStopped(2, 1));
+    InMemoryCluster stopped = cluster("a.json");
+    assertThat(stopped.objects()).as("one object written, none after").hasSize(1);
+    Release record = stopped.latestRecord("demo", "web").map(StoredRelease::release).orElseThrow();
+    assertThat(record.status()).isEqualTo(ReleaseStatus.FAILED);
+    assertThat(record.failure())
+        .isEqualTo("the operation on demo/web was interrupted; stopped before the next write");
+    assertThat(stopped.lease("demo", "web")).as("given up as the cast unwound").isEmpty();
+
+    other.write('L', "yes");
+    Seen uninstalled = seen(other, List.of());
+    other.close();
+    assertThat(uninstalled.exit()).isZero();
+    assertThat(uninstalled.err()).contains("capstan: demo/web: ");
+    assertThat(cluster("b.json").latestRecord("demo", "web").orElseThrow().release().status())
+        .isEqualTo(ReleaseStatus.UNINSTALLED);
+    assertThat(abandoned.getCount()).isEqualTo(1);
+
+    // the stopped cast's release is cast again at once, by the next command
+    Seen again = client(a, false, List.of(), "release", "cast", "-f", "web-v1.yaml", "--yes");
+    assertThat(again.exit()).as(again.err()).isZero();
+    assertThat(client(a, false, List.of(), "release", "history", "web", "-n", "demo").out())
+        .containsPattern("1 +failed")
+        .containsPattern("2 +deployed");
+  }
+
+  @Test
+  void pastItsBoundAClientIsToldBusyAndAPlaceFreedIsTakenAgain() throws Exception {
+    restart(2, Daemon.DEFAULT_GRACE, new CachedKubeConnections());
+    Map<String, String> a = stateIn("a.json");
+    Map<String, String> b = stateIn("b.json");
+    String[] cast = {"release", "cast", "-f", "web-v1.yaml", "--yes"};
+    assertThat(client(a, false, List.of(), cast).exit()).isZero();
+    assertThat(client(b, false, List.of(), cast).exit()).isZero();
+    FrameChannel first = uninstallAwaitingAnswer(a);
+    FrameChannel second = uninstallAwaitingAnswer(b);
+
+    Seen third = client(env, false, List.of(), "release", "list", "-n", "demo");
+
+    assertThat(third.busy()).isTrue();
+    assertThat(control('P').out()).contains(", 2 commands run, 2 running (at most 2 at once),");
+    first.write('L', "no");
+    assertThat(seen(first, List.of()).exit()).isEqualTo(5);
+    first.close();
+    Seen fourth = client(b, false, List.of(), "release", "list", "-n", "demo");
+    assertThat(fourth.busy()).isFalse();
+    assertThat(fourth.out()).startsWith("NAME  REVISION  STATUS");
+    second.write('L', "no");
+    assertThat(seen(second, List.of()).exit()).isEqualTo(5);
+    second.close();
+    assertThat(daemon().served()).isEqualTo(5);
+  }
+
+  @Test
+  void aStoppedCommandThatDoesNotEndHaltsTheDaemonOnlyOnceNoOtherRuns() throws Exception {
+    Path kubeconfig = Files.writeString(dir.resolve("kubeconfig"), "not read\n");
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch unblock = new CountDownLatch(1);
+    KubeConnections deaf =
+        new KubeConnections() { // a command stuck where an interrupt does not reach
+          @Override
+          public KubeClients open(Path file, @Nullable String context) {
+            entered.countDown();
+            boolean interrupted = false;
+            while (true) {
+              try {
+                unblock.await();
+                break;
+              } catch (InterruptedException e) {
+                interrupted = true;
+              }
+            }
+            if (interrupted) {
+              Thread.currentThread().interrupt();
+            }
+            throw new IllegalArgumentException("no cluster here");
+          }
+
+          @Override
+          public void release(KubeClients clients) {}
+        };
+    restart(2, Duration.ofSeconds(30), deaf);
+    FrameChannel stuck =
+        request(env, false, "--kubeconfig", kubeconfig.toString(), "release", "list");
+    assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(
+            client(env, false, List.of(), "release", "cast", "-f", "web-v1.yaml", "--yes").exit())
+        .isZero();
+    FrameChannel other = uninstallAwaitingAnswer();
+
+    stuck.close();
+    assertThat(nextLog()).isEqualTo(wentAway(1));
+    clock.addAndGet(Duration.ofSeconds(30).toNanos()); // its grace passes
+
+    assertThat(nextLog())
+        .isEqualTo(
+            "capstan daemon: command 1 has not stopped 30 s after its client went away; 1 other"
+                + " command runs, so the daemon goes on and lets it be");
+    assertThat(abandoned.getCount()).isEqualTo(1);
+    other.write('L', "yes");
+    assertThat(seen(other, List.of()).exit()).isZero();
+    other.close();
+
+    assertThat(abandoned.await(10, TimeUnit.SECONDS)).as("the last resort").isTrue();
+    assertThat(nextLog())
+        .isEqualTo(
+            "capstan daemon: command 1 has not stopped 30 s after its client went away, and no"
+                + " other command runs; halting, as a killed capstan process would stop (its lease"
+                + " lapses for the next cast)");
+    unblock.countDown(); // here nothing halted: let the command end
+    daemon().awaitIdle();
+    assertThat(nextLog()).isEqualTo(logStopped(1, 2));
+  }
+
+  /** The daemon's next log line (within 10 s). */
+  private String nextLog() throws InterruptedException {
+    String line = log.poll(10, TimeUnit.SECONDS);
+    assertThat(line).as("a line in the daemon's log").isNotNull();
+    return java.util.Objects.requireNonNull(line);
+  }
+
+  private static String logStopped(int command, int exit) {
+    return "capstan daemon: command "
+        + command
+        + " stopped (exit code "
+        + exit
+        + ") after its client went away";
+  }
+
+  /** The daemon's line that the client of {@code command} went away. */
+  private static String wentAway(int command) {
+    return "capstan daemon: the client of command "
+        + command
+        + " went away; stopping that command at its next safe point (before its next write, or at"
+        + " once from a wait)";
   }
 
   @Test
