@@ -320,7 +320,8 @@ final class ReleaseCommand implements Runnable {
      * namespace reference is no write), or with {@code 0} once its pending record is saved, before
      * the first object write; it says so on stderr and holds there until the file named by {@code
      * CAPSTAN_TEST_RESUME_FILE} exists (for ever without one), so the suite can kill -9 or SIGSTOP
-     * it at a known point, or release two casters at once.
+     * it at a known point, or release two casters at once. An interrupt (the daemon stopping the
+     * command) ends the hold, and the cast stops before its next write.
      */
     private void testHold(int done) {
       String after = cli().env().apply("CAPSTAN_TEST_HOLD_AFTER_WRITES");
