@@ -7,7 +7,7 @@ package dev.capstan.common;
  * value it shows is {@link Escapes escaped}. Readers translate it into their own invalid-input
  * exception.
  */
-public final class InvalidDocumentException extends RuntimeException {
+public final class InvalidDocumentException extends CapstanException {
   private static final long serialVersionUID = 1L;
 
   /**

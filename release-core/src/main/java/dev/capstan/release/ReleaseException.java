@@ -1,5 +1,6 @@
 package dev.capstan.release;
 
+import dev.capstan.common.CapstanException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -9,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  * UninstallFailedException}, {@link ClusterException}, {@link StaleRecordException}, {@link
  * StalePlanException}.
  */
-public class ReleaseException extends RuntimeException {
+public class ReleaseException extends CapstanException {
   private static final long serialVersionUID = 1L;
 
   /** An exception with a message. */

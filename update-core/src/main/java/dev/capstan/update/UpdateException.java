@@ -1,5 +1,6 @@
 package dev.capstan.update;
 
+import dev.capstan.common.CapstanException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -7,7 +8,7 @@ import org.jspecify.annotations.Nullable;
  * apart catch the subclasses ({@link InvalidManifestException}, {@link UpdateBlockedException},
  * {@link RolloutFailedException}, ...). A bad input is always rejected before the first write.
  */
-public class UpdateException extends RuntimeException {
+public class UpdateException extends CapstanException {
   private static final long serialVersionUID = 1L;
 
   /**

@@ -2,6 +2,7 @@ package dev.capstan.examples.cli;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.CapstanException;
 import dev.capstan.common.Escapes;
 import dev.capstan.common.InvalidDocumentException;
 import dev.capstan.release.CastFailedException;
@@ -146,11 +147,8 @@ public final class Cli {
   }
 
   private static boolean expected(Throwable t) {
-    return t instanceof ReleaseException
-        || t instanceof dev.capstan.update.UpdateException
-        || t instanceof NotConfirmedException
+    return t instanceof CapstanException
         || t instanceof IllegalArgumentException
-        || t instanceof InvalidDocumentException
         || t instanceof CommandLine.ParameterException
         || t instanceof CommandLine.TypeConversionException;
   }
@@ -228,7 +226,7 @@ public final class Cli {
   }
 
   /** The user did not confirm; nothing was changed. */
-  static final class NotConfirmedException extends RuntimeException {
+  static final class NotConfirmedException extends CapstanException {
     private static final long serialVersionUID = 1L;
 
     NotConfirmedException(String message) {

@@ -1,7 +1,9 @@
 package dev.capstan.update.internal;
 
+import dev.capstan.common.CapstanException;
+
 /** A document could not be read at all: a syntax error, a duplicate key, a limit exceeded. */
-public final class DocumentSyntaxException extends RuntimeException {
+public final class DocumentSyntaxException extends CapstanException {
   private static final long serialVersionUID = 1L;
 
   /**
