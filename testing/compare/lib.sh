@@ -59,8 +59,9 @@ audit_events() {
 # then its length in µs, the requests, µs from its start to the first request and from the last
 # response to its end (0 when there is none; watches, open until the client goes, do not count for
 # the last), then the requests by what they do: object writes (create, update, patch, delete), Lease
-# writes, release-record writes (Secrets named capstan.release.* or sh.helm.release.*), LISTs,
-# WATCHes, GETs and the others.
+# writes, release-record writes (Secrets named capstan.release.* or sh.helm.release.*, and a
+# DELETECOLLECTION of Secrets: Capstan's purge of a release's records), LISTs, WATCHes, GETs and
+# the others.
 window_requests() {
   local windows=$1 events=$2 field=$3
   shift 3
@@ -73,7 +74,7 @@ window_requests() {
         if ($2 != "watch" && $4 > last[i]) last[i] = $4
         if ($2 ~ /^(create|update|patch|delete|deletecollection)$/) {
           if ($5 ~ /^leases/) lease[i]++
-          else if ($5 ~ /^secrets/ && $6 ~ /^(capstan\.release\.|sh\.helm\.release\.)/) record[i]++
+          else if ($5 ~ /^secrets/ && ($6 ~ /^(capstan\.release\.|sh\.helm\.release\.)/ || $2 == "deletecollection")) record[i]++
           else write[i]++
         } else if ($2 == "list") list[i]++
         else if ($2 == "watch") watch[i]++
