@@ -37,7 +37,8 @@
 # A release that fails is counted (the tables say how many) and the run goes on. Builds what is
 # missing first: the control plane and kubectl, Helm 3 and 4, the CLI jar (./capstan) and
 # benchmarks/target/benchmarks-all.jar. Capstan's class cache and daemon live in DIR/capstan-cache
-# (CAPSTAN_CACHE_DIR), apart from other checkouts'. Not part of ./mvnw verify.
+# (CAPSTAN_CACHE_DIR), apart from other checkouts'. Not part of ./mvnw verify. The latest run and
+# where the time goes: README.md, "A fleet: many small releases, 16 at once".
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -55,7 +56,7 @@ while (($# > 0)); do
     --dir) dir=$2; shift ;;
     --keep) keep=true ;;
     --report-only) report_only=true ;;
-    -h | --help) sed -n '2,38p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,41p' "$0"; exit 0 ;;
     *) echo "fleet.sh: unknown argument: $1" >&2; exit 2 ;;
   esac
   shift
