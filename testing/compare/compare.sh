@@ -45,43 +45,25 @@ done
 log() { printf '[compare %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 
 user_of() { case $1 in helm4-default) echo helm4 ;; *) echo "$1" ;; esac; }
+name_of() { case $1 in capstan) echo Capstan ;; *) tool_name "$1" ;; esac; }
 
 report() {
   # --- requests from the audit log, then the table ----------------------------------------------------
   # One pass over the audit log (user, verb, received and completed in µs), then each run's window.
   audit_events "$audit" >"$dir/events.tsv"
-  awk -F'\t' -v OFS='\t' '
-    function user(t) { return t == "helm4-default" ? "helm4" : t }
-    NR == FNR { w[NR] = $0; u[NR] = user($3); t0[NR] = $5; t1[NR] = $6; nw = NR; next }
-    { for (i = 1; i <= nw; i++) if (u[i] == $1 && $3 >= t0[i] && $3 <= t1[i]) {
-        n[i]++; if (!(i in first) || $3 < first[i]) first[i] = $3
-        if ($2 != "watch" && $4 > last[i]) last[i] = $4
-        break } }
-    END { for (i = 1; i <= nw; i++) {
-        split(w[i], f, "\t")
-        print f[1], f[2], f[3], f[4], t1[i] - t0[i], n[i] + 0,
-          (i in first) ? first[i] - t0[i] : 0, (i in last) ? t1[i] - last[i] : 0 } }
-  ' "$windows" "$dir/events.tsv" >"$results"
+  window_requests "$windows" "$dir/events.tsv" 3 helm4-default=helm4 >"$results"
 
-  med() { # med M STEP TOOL COLUMN: the median of a results column (5 = µs, 6 = requests, 7, 8)
-    local v
-    v=$(awk -F'\t' -v m="$1" -v s="$2" -v t="$3" -v c="$4" '$1 == m && $2 == s && $3 == t {print $c}' "$results")
-    [[ -n $v ]] && median $v
-  }
+  med() { col_median "$results" "$4" "$1" "$2" "$3"; } # med M STEP TOOL COLUMN (5 = µs, 6 = requests, 7, 8)
   floor() { # floor M STEP: object writes + one LIST per kind (2) + watches while waiting (2) + 4 record/lease
     case $2 in
       install) echo $(($1 + 8)) ;; no-op) echo 6 ;; 5-changed) echo 13 ;; uninstall) echo $(($1 + 6)) ;;
     esac
   }
-  name_of() {
-    case $1 in
-      capstan) echo Capstan ;; capstan-daemon) echo "Capstan daemon" ;; helm3) echo "Helm 3 tuned" ;; helm4) echo "Helm 4 tuned" ;;
-      helm4-default) echo "Helm 4 default" ;; kubectl) echo "kubectl SSA" ;;
-    esac
-  }
   {
-    printf '| step |'; for tool in $tools; do printf ' %s |' "$(name_of "$tool")"; done; printf ' floor (requests) |\n'
-    printf '|---|'; for _ in $tools; do printf -- '---|'; done; printf -- '---|\n'
+    header=(step)
+    for tool in $tools; do header+=("$(name_of "$tool")"); done
+    md_row "${header[@]}" "floor (requests)"
+    md_rule $((${#header[@]} + 1))
     for m in $sizes; do
       for s in install no-op 5-changed uninstall; do
         printf '| M=%s %s |' "$m" "$s"
@@ -98,7 +80,7 @@ report() {
         done
         f=$(floor "$m" "$s")
         base=capstan
-        [[ -n $c ]] || base=capstan-daemon
+        [[ -n $c ]] || base="capstan-daemon"
         if [[ -n $c || -n $d ]]; then
           printf ' %s (Capstan ×%s) |\n' "$f" "$(awk -v n="$(med "$m" "$s" "$base" 6)" -v f="$f" 'BEGIN {printf "%.2f", n / f}')"
         else
@@ -133,41 +115,31 @@ if [[ $report_only == true ]]; then
 fi
 
 # --- tools ----------------------------------------------------------------------------------------
-"$root/testing/control-plane/build.sh" >&2
-kubectl=$("$root/testing/control-plane/build.sh" --print-bin)/kubectl
-"$root/testing/helm/build.sh" >&2
-helm_bin=$("$root/testing/helm/build.sh" --print-bin)
+need_tools helm
 capstan=$root/capstan
 
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 cp=$dir/cp
 # kwok nodes take 110 pods each: room for the largest size's pods, a rollout's surge and one spare.
+# shellcheck disable=SC2086 # the sizes are words
 max_m=$(printf '%s\n' $sizes | sort -n | tail -n 1)
 nodes=$(((max_m / 2 + 10 + 109) / 110 + 1))
 ((nodes >= 2)) || nodes=2
-"$root/testing/control-plane/start.sh" --dir "$cp" --audit --nodes "$nodes" \
-  --client capstan --client capstan-daemon --client helm3 --client helm4 --client kubectl >/dev/null
-# The audit log is linked into DIR first, so it outlives the control plane's folder.
+start_audited "$cp" "$dir" "$nodes" capstan capstan-daemon helm3 helm4 kubectl
 stop_cp() {
   [[ " $tools " != *" capstan-daemon "* ]] || "$capstan" daemon stop >&2 || true
-  [[ $keep == true ]] || "$root/testing/control-plane/stop.sh" --dir "$cp" --purge >&2 || true
+  [[ $keep == true ]] || stop_audited "$cp"
 }
 trap stop_cp EXIT
-rm -f "$dir/audit.log"
-ln "$cp/logs/audit.log" "$dir/audit.log" 2>/dev/null || ln -s "$cp/logs/audit.log" "$dir/audit.log"
 audit=$dir/audit.log
-admin() { "$kubectl" --kubeconfig "$cp/kubeconfig" "$@"; }
-
-# Every tool gets its own homes, so no user's configuration or cache takes part.
-export HELM_CONFIG_HOME=$dir/home/helm/config HELM_CACHE_HOME=$dir/home/helm/cache HELM_DATA_HOME=$dir/home/helm/data
-export KUBECACHEDIR=$dir/home/kube-cache
-unset KUBECONFIG
+tool_homes "$dir"
 
 # step TOOL STEP NS OBJECTS: runs one step of one tool (OBJECTS: the generated folder).
 step() {
   local tool=$1 step=$2 ns=$3 objects=$4
-  local kc=$cp/kubeconfig-$(user_of "$tool")
+  local kc
+  kc=$cp/kubeconfig-$(user_of "$tool")
   case $tool in
     capstan | capstan-daemon)
       # the plain tool never uses a daemon; capstan-daemon only when one runs (else it says so)
@@ -194,25 +166,6 @@ step() {
           "$kubectl" --kubeconfig "$kc" wait --for=condition=Available deployment --all -n "$ns" --timeout=10m
       fi ;;
   esac
-}
-
-# settle NS: untimed, as admin: every Deployment Available, no Pod terminating, a moment of quiet.
-settle() {
-  admin wait --for=condition=Available deployment --all -n "$1" --timeout=10m >/dev/null 2>&1 || true
-  local i
-  for ((i = 0; i < 300; i++)); do
-    [[ -z $(admin get pods -n "$1" -o jsonpath='{range .items[?(@.metadata.deletionTimestamp)]}x{end}') ]] && break
-    sleep 0.2
-  done
-  sleep 1
-}
-drain() { # drain NS: wait until the namespace has no pods left
-  local i
-  for ((i = 0; i < 600; i++)); do
-    [[ -z $(admin get pods -n "$1" -o name) ]] && break
-    sleep 0.2
-  done
-  sleep 1
 }
 
 results=$dir/results.tsv
