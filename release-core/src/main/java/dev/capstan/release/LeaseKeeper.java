@@ -379,29 +379,29 @@ final class LeaseKeeper implements AutoCloseable {
    */
   @Override
   public void close() {
-    boolean interrupted = Thread.interrupted();
-    try {
-      renewer.shutdown();
-      try {
-        if (!renewer.awaitTermination(RENEWAL_DRAIN.toMillis(), TimeUnit.MILLISECONDS)) {
-          renewer.shutdownNow();
-        }
-      } catch (InterruptedException e) {
-        renewer.shutdownNow();
-        interrupted = true;
-      }
-      try {
-        terms.store().releaseLease(namespace, name, terms.holder(), forget);
-      } catch (RuntimeException e) {
-        events.accept(
-            new ReleaseEvent.Warning(
-                release(),
-                "could not release the lease (it lapses at its expiry): " + e.getMessage()));
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    Uninterrupted.run(
+        () -> {
+          boolean interrupted = false;
+          renewer.shutdown();
+          try {
+            if (!renewer.awaitTermination(RENEWAL_DRAIN.toMillis(), TimeUnit.MILLISECONDS)) {
+              renewer.shutdownNow();
+            }
+          } catch (InterruptedException e) {
+            renewer.shutdownNow();
+            interrupted = true; // set again once the lease is given up
+          }
+          try {
+            terms.store().releaseLease(namespace, name, terms.holder(), forget);
+          } catch (RuntimeException e) {
+            events.accept(
+                new ReleaseEvent.Warning(
+                    release(),
+                    "could not release the lease (it lapses at its expiry): " + e.getMessage()));
+          }
+          if (interrupted) {
+            Thread.currentThread().interrupt();
+          }
+        });
   }
 }

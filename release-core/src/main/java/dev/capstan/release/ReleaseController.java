@@ -1078,9 +1078,25 @@ public final class ReleaseController {
             .withRetained(retained)
             .withFailure(reason)
             .withLease(null);
-    // recorded on an interrupted thread too (an interrupt stops a cast before its next write): the
-    // status is cleared meanwhile, for a store whose I/O would fail at once, and set again after
-    boolean interrupted = Thread.interrupted();
+    // recorded on an interrupted thread too: an interrupt stops a cast before its next write
+    Release recorded =
+        Uninterrupted.get(() -> recordFailure(spec, plan, pending, saved, lease, failed, cause));
+    return new CastFailedException(new CastResult(recorded, plan, revert), cause);
+  }
+
+  /**
+   * Records {@code failed} over the cast's pending record (or as a new one while the cast still
+   * holds the lease), and returns what is recorded: {@code failed}, or the revision as the lease's
+   * new holder already recorded it failed. A failure to record is added to {@code cause}.
+   */
+  private Release recordFailure(
+      ReleaseSpec spec,
+      Plan plan,
+      Release pending,
+      @Nullable StoredRelease saved,
+      LeaseKeeper lease,
+      Release failed,
+      RuntimeException cause) {
     try {
       if (saved == null) {
         // no pending record: the revision is recorded only while this cast still holds the lease
@@ -1094,7 +1110,6 @@ public final class ReleaseController {
       // The lease was taken over meanwhile and the new holder recorded this attempt FAILED.
       Release now = recordedRevision(pending).orElse(null);
       if (now != null && now.status() == ReleaseStatus.FAILED) {
-        failed = now;
         emit(
             new ReleaseEvent.Warning(
                 spec.qualifiedName(),
@@ -1102,27 +1117,22 @@ public final class ReleaseController {
                     + plan.revision()
                     + " was already recorded failed by the lease's new holder: "
                     + now.failure()));
-      } else {
-        cause.addSuppressed(e);
-        emit(
-            new ReleaseEvent.Warning(
-                spec.qualifiedName(),
-                "could not record the failure; the revision stays pending until the next cast: "
-                    + e.getMessage()));
+        return now;
       }
+      unrecorded(spec, cause, e);
     } catch (RuntimeException e) {
-      cause.addSuppressed(e);
-      emit(
-          new ReleaseEvent.Warning(
-              spec.qualifiedName(),
-              "could not record the failure; the revision stays pending until the next cast: "
-                  + e.getMessage()));
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
+      unrecorded(spec, cause, e);
     }
-    return new CastFailedException(new CastResult(failed, plan, revert), cause);
+    return failed;
+  }
+
+  private void unrecorded(ReleaseSpec spec, RuntimeException cause, RuntimeException e) {
+    cause.addSuppressed(e);
+    emit(
+        new ReleaseEvent.Warning(
+            spec.qualifiedName(),
+            "could not record the failure; the revision stays pending until the next cast: "
+                + e.getMessage()));
   }
 
   /** Records a cast's outcome: over its pending record, or as a new record when it has none. */
@@ -1366,16 +1376,15 @@ public final class ReleaseController {
               .withRetained(List.copyOf(retained))
               .withFailure("uninstall stopped at " + at.key() + ": " + e.getMessage())
               .withLease(null);
-      boolean interrupted = Thread.interrupted(); // recorded on an interrupted thread too
-      try {
-        store.updateRecord(progress, stored.version());
-      } catch (RuntimeException saveError) {
-        e.addSuppressed(saveError);
-      } finally {
-        if (interrupted) {
-          Thread.currentThread().interrupt();
-        }
-      }
+      String version = stored.version();
+      Uninterrupted.run( // recorded on an interrupted thread too
+          () -> {
+            try {
+              store.updateRecord(progress, version);
+            } catch (RuntimeException saveError) {
+              e.addSuppressed(saveError);
+            }
+          });
       emit(new ReleaseEvent.Failed(release, e.getMessage() == null ? "" : e.getMessage()));
       throw new UninstallFailedException(progress, at, e);
     }
