@@ -3,9 +3,15 @@ package dev.capstan.k8s;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.capstan.k8s.testing.Await;
 import dev.capstan.k8s.testing.ControlPlane;
 import dev.capstan.k8s.testing.ControlPlaneTest;
 import dev.capstan.k8s.testing.InstallBundles;
+import dev.capstan.k8s.testing.LoopbackHttpsResponder;
 import dev.capstan.k8s.testing.TestNamespace;
 import dev.capstan.release.CastResult;
 import dev.capstan.release.ReleaseConflictException;
@@ -22,7 +28,10 @@ import dev.capstan.release.plan.PlannedChange;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1ManagedFieldsEntry;
 import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.kubernetes.client.util.generic.options.UpdateOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -39,7 +48,10 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
  * ensured (created, labelled by each release under a field manager of its own, never deleted unless
  * asked), a node agent with a privileged host-network DaemonSet and RBAC in two namespaces becomes
  * healthy, a bundle of CRDs near 1 MB each (over 4 MiB in all) casts and re-casts without a write,
- * and the release's own namespace is created with createNamespace though no object lands in it.
+ * the release's own namespace is created with createNamespace though no object lands in it, and an
+ * operator whose CRD converts through a webhook and whose kinds pass admission webhooks (all on a
+ * {@code https://127.0.0.1:PORT} responder) casts, upgrades through them and re-casts without a
+ * write.
  */
 @ControlPlaneTest
 class PublishedManifestsIT {
@@ -309,5 +321,159 @@ class PublishedManifestsIT {
     } finally {
       cluster.core.deleteNamespace(home).execute();
     }
+  }
+
+  /**
+   * What the responder answers a webhook: a converted ConversionReview, an admitting
+   * AdmissionReview.
+   */
+  private static String review(String path, String body) {
+    JsonObject request = JsonParser.parseString(body).getAsJsonObject().getAsJsonObject("request");
+    JsonObject response = new JsonObject();
+    response.add("uid", request.get("uid"));
+    JsonObject review = new JsonObject();
+    if (path.equals("/convert")) {
+      String desired = request.get("desiredAPIVersion").getAsString();
+      JsonArray converted = new JsonArray();
+      for (JsonElement object : request.getAsJsonArray("objects")) {
+        JsonObject copy = object.getAsJsonObject().deepCopy();
+        copy.addProperty("apiVersion", desired);
+        converted.add(copy);
+      }
+      response.add("convertedObjects", converted);
+      JsonObject result = new JsonObject();
+      result.addProperty("status", "Success");
+      response.add("result", result);
+      review.addProperty("apiVersion", "apiextensions.k8s.io/v1");
+      review.addProperty("kind", "ConversionReview");
+    } else {
+      response.addProperty("allowed", true);
+      review.addProperty("apiVersion", "admission.k8s.io/v1");
+      review.addProperty("kind", "AdmissionReview");
+    }
+    review.add("response", response);
+    return review.toString();
+  }
+
+  private static long calls(LoopbackHttpsResponder hooks, String request) {
+    return hooks.requests().stream().filter(request::equals).count();
+  }
+
+  @Test
+  void aWebhookOperatorWithLoopbackWebhooksCastsUpgradesThroughThemAndRecastsWithoutAWrite(
+      ControlPlane plane, TestNamespace tns) throws ApiException {
+    Cluster cluster = new Cluster(plane);
+    String home = tns.name();
+    String group = home + ".webhooks.example.com";
+    String crd = "apiextensions.k8s.io/CustomResourceDefinition//widgets." + group;
+    String mutating =
+        "admissionregistration.k8s.io/MutatingWebhookConfiguration//" + group + "-mutating";
+    String validating =
+        "admissionregistration.k8s.io/ValidatingWebhookConfiguration//" + group + "-validating";
+    String widget = group + "/Widget/" + home + "/first";
+    DynamicKubernetesApi widgetsV1 =
+        new DynamicKubernetesApi(group, "v1", "widgets", plane.client());
+    DynamicKubernetesApi widgetsV2 =
+        new DynamicKubernetesApi(group, "v2", "widgets", plane.client());
+    ReleaseController controller = cluster.controller().build();
+    try (LoopbackHttpsResponder hooks =
+        LoopbackHttpsResponder.answering(PublishedManifestsIT::review)) {
+      Payloads first =
+          payloads(InstallBundles.webhookOperator(group, hooks.port(), hooks.caBundle(), home, 1));
+      Payloads second =
+          payloads(InstallBundles.webhookOperator(group, hooks.port(), hooks.caBundle(), home, 2));
+      try {
+        CastResult cast = controller.cast(spec(home, "operator", first), first);
+
+        assertThat(lines(cast.plan()))
+            .containsExactly(
+                "reference Namespace//" + home,
+                "create " + crd,
+                "create " + mutating,
+                "create " + validating,
+                "create " + widget);
+        // the Widget is written at v2 and stored at v1: the API server converted it through
+        // /convert
+        assertThat(calls(hooks, "POST /convert")).isPositive();
+        assertThat(size(widgetsV1, home)).isEqualTo(1);
+
+        // the API server takes a webhook configuration into use when its informer sees it: wait
+        // until a dry-run write of the Widget passes both, so that the upgrade's write surely does
+        Await.until(
+            "a dry-run write of the Widget through /mutate and /validate",
+            PATIENT,
+            () -> {
+              KubernetesApiResponse<DynamicKubernetesObject> dry =
+                  widgetsV2.update(
+                      widgetsV2.get(home, "first").throwsApiException().getObject(),
+                      new UpdateOptions().dryRun("All"));
+              dry.throwsApiException();
+              return calls(hooks, "POST /validate") > 0 && calls(hooks, "POST /mutate") > 0
+                  ? hooks.requests()
+                  : null;
+            });
+        long validated = calls(hooks, "POST /validate");
+        long mutated = calls(hooks, "POST /mutate");
+
+        CastResult upgrade = controller.cast(spec(home, "operator", second), second);
+
+        assertThat(
+                upgrade.plan().changes().stream()
+                    .filter(c -> !c.action().id().equals("unchanged"))
+                    .filter(c -> !c.action().id().equals("reference"))
+                    .map(c -> c.action().id() + " " + c.ref().key()))
+            .containsExactly("update " + widget);
+        assertThat(calls(hooks, "POST /validate")).isGreaterThan(validated);
+        assertThat(calls(hooks, "POST /mutate")).isGreaterThan(mutated);
+        assertThat(size(widgetsV1, home)).isEqualTo(2);
+        assertThat(size(widgetsV2, home)).isEqualTo(2);
+
+        cluster.requests().reset();
+        CastResult again = controller.cast(spec(home, "operator", second), second);
+        assertThat(again.plan().changesNothing()).isTrue();
+        assertThat(ReleaseLifecycleIT.objectWrites(cluster)).isEmpty();
+
+        UninstallResult u = controller.uninstall(home, "operator", UninstallOptions.defaults());
+        // in reverse rank order (custom resources, then webhooks), a rank's objects by key
+        assertThat(u.deleted())
+            .extracting(ResourceRef::key)
+            .containsExactly(widget, mutating, validating);
+        assertThat(u.retained()).extracting(ResourceRef::key).containsExactly(crd);
+        assertThat(widgetsV2.get(home, "first").getHttpStatusCode()).isEqualTo(404);
+        assertThat(
+                new DynamicKubernetesApi(
+                        "apiextensions.k8s.io", "v1", "customresourcedefinitions", plane.client())
+                    .get("widgets." + group)
+                    .isSuccess())
+            .isTrue();
+      } finally {
+        new DynamicKubernetesApi(
+                "admissionregistration.k8s.io",
+                "v1",
+                "validatingwebhookconfigurations",
+                plane.client())
+            .delete(group + "-validating");
+        new DynamicKubernetesApi(
+                "admissionregistration.k8s.io",
+                "v1",
+                "mutatingwebhookconfigurations",
+                plane.client())
+            .delete(group + "-mutating");
+        new DynamicKubernetesApi(
+                "apiextensions.k8s.io", "v1", "customresourcedefinitions", plane.client())
+            .delete("widgets." + group);
+      }
+    }
+  }
+
+  private static long size(DynamicKubernetesApi widgets, String namespace) throws ApiException {
+    JsonObject spec =
+        widgets
+            .get(namespace, "first")
+            .throwsApiException()
+            .getObject()
+            .getRaw()
+            .getAsJsonObject("spec");
+    return spec.get("size").getAsLong();
   }
 }

@@ -1,5 +1,8 @@
 package dev.capstan.k8s.testing;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import java.util.Base64;
 import java.util.Locale;
 
 /**
@@ -7,7 +10,8 @@ import java.util.Locale;
  * committed: a node agent's (a Namespace document with {@code pod-security.kubernetes.io/enforce:
  * privileged}, a {@code kind: List}, a DaemonSet on the host network, RBAC in two namespaces), and
  * a bundle file of CustomResourceDefinitions near 1 MB each, past the 4 MiB a published operator
- * bundle reaches (4.3 MiB, its largest CRD 833 KB).
+ * bundle reaches (4.3 MiB, its largest CRD 833 KB), and an operator whose CRD converts between two
+ * versions through a webhook and whose kinds pass validating and mutating webhooks.
  */
 public final class InstallBundles {
   private InstallBundles() {}
@@ -144,5 +148,76 @@ public final class InstallBundles {
         """
         .replace("NS", namespace)
         .replace("IMAGE", image);
+  }
+
+  /**
+   * A webhook operator's install manifest: the CRD {@code widgets.GROUP}, served at {@code v1}
+   * (stored) and {@code v2}, converted by a webhook at {@code https://127.0.0.1:PORT/convert}; a
+   * ValidatingWebhookConfiguration ({@code GROUP-validating}, path {@code /validate}) and a
+   * MutatingWebhookConfiguration ({@code GROUP-mutating}, path {@code /mutate}) for widgets on
+   * create and update, failing closed; and the Widget {@code NS/first} of {@code spec.size} {@code
+   * size}, written at {@code v2} so that each write and read of it is converted.
+   *
+   * @param caBundle the PEM of the webhooks' certificate (base64-encoded here)
+   */
+  public static String webhookOperator(
+      String group, int port, String caBundle, String namespace, int size) {
+    String schema =
+        "{openAPIV3Schema: {type: object, properties: {spec: {type: object,"
+            + " properties: {size: {type: integer}}}}}}";
+    return """
+        apiVersion: apiextensions.k8s.io/v1
+        kind: CustomResourceDefinition
+        metadata: {name: widgets.GROUP}
+        spec:
+          group: GROUP
+          names: {kind: Widget, listKind: WidgetList, plural: widgets, singular: widget}
+          scope: Namespaced
+          conversion:
+            strategy: Webhook
+            webhook:
+              conversionReviewVersions: [v1]
+              clientConfig: {url: "https://127.0.0.1:PORT/convert", caBundle: CA}
+          versions:
+          - {name: v1, served: true, storage: true, schema: SCHEMA}
+          - {name: v2, served: true, storage: false, schema: SCHEMA}
+        ---
+        apiVersion: admissionregistration.k8s.io/v1
+        kind: ValidatingWebhookConfiguration
+        metadata: {name: GROUP-validating}
+        webhooks:
+        - name: validate.GROUP
+          clientConfig: {url: "https://127.0.0.1:PORT/validate", caBundle: CA}
+          rules:
+          - {apiGroups: [GROUP], apiVersions: ["*"], operations: [CREATE, UPDATE], resources: [widgets]}
+          sideEffects: None
+          admissionReviewVersions: [v1]
+          failurePolicy: Fail
+          timeoutSeconds: 10
+        ---
+        apiVersion: admissionregistration.k8s.io/v1
+        kind: MutatingWebhookConfiguration
+        metadata: {name: GROUP-mutating}
+        webhooks:
+        - name: mutate.GROUP
+          clientConfig: {url: "https://127.0.0.1:PORT/mutate", caBundle: CA}
+          rules:
+          - {apiGroups: [GROUP], apiVersions: ["*"], operations: [CREATE, UPDATE], resources: [widgets]}
+          sideEffects: None
+          admissionReviewVersions: [v1]
+          failurePolicy: Fail
+          timeoutSeconds: 10
+        ---
+        apiVersion: GROUP/v2
+        kind: Widget
+        metadata: {name: first, namespace: NS}
+        spec: {size: SIZE}
+        """
+        .replace("SCHEMA", schema)
+        .replace("NS", namespace)
+        .replace("SIZE", Integer.toString(size))
+        .replace("PORT", Integer.toString(port))
+        .replace("GROUP", group)
+        .replace("CA", Base64.getEncoder().encodeToString(caBundle.getBytes(UTF_8)));
   }
 }

@@ -17,7 +17,10 @@ import java.security.KeyStore;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -27,7 +30,8 @@ import javax.net.ssl.SSLContext;
  * APIService, an admission or conversion webhook): the control plane refuses any of them that names
  * a Service (see {@code testing/control-plane/README.md}), so tests point them at this responder
  * instead. It answers every request with HTTP 200 and the JSON body the test supplies, and records
- * each request's method and path.
+ * each request's method and path. Requests are served on threads of their own: the API server calls
+ * a conversion webhook while an admission webhook's call may still be open.
  *
  * <p>Its certificate is self-signed (made with the JDK's {@code keytool}), for {@code localhost}
  * and {@code 127.0.0.1}; {@link #caBundle()} is the PEM to put into a {@code caBundle}.
@@ -36,20 +40,32 @@ public final class LoopbackHttpsResponder implements AutoCloseable {
   private static final String PASSWORD = "capstan-loopback";
 
   private final HttpsServer server;
+  private final ExecutorService threads;
   private final String caBundle;
   private final List<String> requests = Collections.synchronizedList(new ArrayList<>());
 
-  private LoopbackHttpsResponder(HttpsServer server, String caBundle) {
+  private LoopbackHttpsResponder(HttpsServer server, ExecutorService threads, String caBundle) {
     this.server = server;
+    this.threads = threads;
     this.caBundle = caBundle;
   }
 
   /**
-   * Starts a responder on a free port of 127.0.0.1.
+   * Starts a responder on a free port of 127.0.0.1 whose answer depends on the path only.
    *
    * @param body the JSON body of the answer to a request for a path
    */
   public static LoopbackHttpsResponder start(Function<String, String> body) {
+    return answering((path, request) -> body.apply(path));
+  }
+
+  /**
+   * Starts a responder on a free port of 127.0.0.1 whose answer depends on the request: a webhook
+   * answers the review it was sent.
+   *
+   * @param answer the JSON body of the answer, from the path and the request's body (UTF-8)
+   */
+  public static LoopbackHttpsResponder answering(BiFunction<String, String, String> answer) {
     try {
       Path dir = Files.createTempDirectory("capstan-responder");
       Path store = dir.resolve("responder.p12");
@@ -103,8 +119,16 @@ public final class LoopbackHttpsResponder implements AutoCloseable {
       HttpsServer server =
           HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
       server.setHttpsConfigurator(new HttpsConfigurator(tls));
-      LoopbackHttpsResponder responder = new LoopbackHttpsResponder(server, pem);
-      server.createContext("/", exchange -> responder.answer(exchange, body));
+      ExecutorService threads =
+          Executors.newCachedThreadPool(
+              task -> {
+                Thread thread = new Thread(task, "loopback-responder");
+                thread.setDaemon(true);
+                return thread;
+              });
+      server.setExecutor(threads);
+      LoopbackHttpsResponder responder = new LoopbackHttpsResponder(server, threads, pem);
+      server.createContext("/", exchange -> responder.answer(exchange, answer));
       server.start();
       return responder;
     } catch (IOException e) {
@@ -114,10 +138,15 @@ public final class LoopbackHttpsResponder implements AutoCloseable {
     }
   }
 
-  private void answer(HttpExchange exchange, Function<String, String> body) throws IOException {
+  private void answer(HttpExchange exchange, BiFunction<String, String, String> answer)
+      throws IOException {
     String path = exchange.getRequestURI().getPath();
     requests.add(exchange.getRequestMethod() + " " + path);
-    byte[] bytes = body.apply(path).getBytes(UTF_8);
+    String request;
+    try (InputStream in = exchange.getRequestBody()) {
+      request = new String(in.readAllBytes(), UTF_8);
+    }
+    byte[] bytes = answer.apply(path, request).getBytes(UTF_8);
     exchange.getResponseHeaders().set("Content-Type", "application/json");
     exchange.sendResponseHeaders(200, bytes.length);
     try (var out = exchange.getResponseBody()) {
@@ -145,6 +174,7 @@ public final class LoopbackHttpsResponder implements AutoCloseable {
   @Override
   public void close() {
     server.stop(0);
+    threads.shutdownNow();
   }
 
   private static void keytool(String... args) throws IOException {
