@@ -27,8 +27,8 @@
 #                    warm-up and kept for every phase
 #   capstan          `capstan release cast REL -n NS -f DIR --yes` / `release uninstall REL -n NS
 #                    --purge --yes`, a JVM per command (CAPSTAN_DAEMON=false), W at once (xargs -P)
-#   capstan-daemon   the same commands through `./capstan daemon start` (a command the daemon is
-#                    busy for runs in a JVM of its own)
+#   capstan-daemon   the same commands through `./capstan daemon start --jobs W`: the daemon runs
+#                    all W at once (past its bound a command would run in a JVM of its own)
 #   helm3, helm4     `helm upgrade --install REL CHART --wait --qps 200 --burst-limit 1000` /
 #                    `helm uninstall`, the chart's templates the same files as the manifests
 #   kubectl          `kubectl apply --server-side` then `kubectl rollout status deployment/REL` /
@@ -423,7 +423,7 @@ for tool in $tools; do
   admin create namespace "fleet-$tool" >/dev/null
   if [[ $tool == capstan-daemon ]]; then
     "$capstan" daemon stop >/dev/null
-    "$capstan" daemon start >&2
+    "$capstan" daemon start --jobs "$width" >&2
   fi
   log "warm-up: $tool"
   for p in install uninstall; do
