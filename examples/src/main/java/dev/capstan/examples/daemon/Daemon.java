@@ -17,6 +17,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -178,9 +179,23 @@ public final class Daemon implements AutoCloseable {
       }
       Files.delete(socket);
     }
+    // Bound and listening under a name of its own, then renamed: a client that finds the socket
+    // file can connect. (Bound in place, the file exists a moment before the socket listens; a
+    // client refused then takes it for one left behind by a daemon gone, and removes it.)
+    Path binding =
+        socket.resolveSibling(
+            socket.getFileName() + "." + ProcessHandle.current().pid() + ".binding");
+    Files.deleteIfExists(binding);
     ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
-    server.bind(UnixDomainSocketAddress.of(socket));
-    Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-------"));
+    try {
+      server.bind(UnixDomainSocketAddress.of(binding));
+      Files.setPosixFilePermissions(binding, PosixFilePermissions.fromString("rw-------"));
+      Files.move(binding, socket, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException | RuntimeException e) {
+      server.close();
+      Files.deleteIfExists(binding);
+      throw e;
+    }
     return new Daemon(socket, server, settings, connections, abandon, log, nanoTime);
   }
 

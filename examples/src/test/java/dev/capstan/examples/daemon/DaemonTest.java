@@ -33,6 +33,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -619,6 +620,40 @@ class DaemonTest {
                     clock::get))
         .isInstanceOf(IOException.class)
         .hasMessage("a daemon already answers on " + socket);
+  }
+
+  @Test
+  void aClientThatFindsTheSocketFileConnects() throws Exception {
+    daemon().close();
+    serving().join(10_000);
+    // as the launcher's next command does after `daemon start` saw the file: connect at once
+    for (int round = 0; round < 300; round++) {
+      AtomicReference<@Nullable IOException> refused = new AtomicReference<>();
+      Thread client =
+          new Thread(
+              () -> {
+                while (!Files.exists(socket)) {
+                  Thread.onSpinWait();
+                }
+                try (SocketChannel c = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
+                  c.finishConnect();
+                } catch (IOException e) {
+                  refused.set(e);
+                }
+              });
+      client.start();
+      Daemon d =
+          Daemon.bind(
+              socket,
+              Daemon.Settings.of(Duration.ofMinutes(30)),
+              new CachedKubeConnections(),
+              () -> {},
+              log::add,
+              clock::get);
+      client.join(10_000);
+      d.close();
+      assertThat(refused.get()).as("round %d", round).isNull();
+    }
   }
 
   @Test
