@@ -375,6 +375,9 @@ class PublishedManifestsIT {
         new DynamicKubernetesApi(group, "v1", "widgets", plane.client());
     DynamicKubernetesApi widgetsV2 =
         new DynamicKubernetesApi(group, "v2", "widgets", plane.client());
+    DynamicKubernetesApi crds =
+        new DynamicKubernetesApi(
+            "apiextensions.k8s.io", "v1", "customresourcedefinitions", plane.client());
     ReleaseController controller = cluster.controller().build();
     try (LoopbackHttpsResponder hooks =
         LoopbackHttpsResponder.answering(PublishedManifestsIT::review)) {
@@ -440,12 +443,7 @@ class PublishedManifestsIT {
             .containsExactly(widget, mutating, validating);
         assertThat(u.retained()).extracting(ResourceRef::key).containsExactly(crd);
         assertThat(widgetsV2.get(home, "first").getHttpStatusCode()).isEqualTo(404);
-        assertThat(
-                new DynamicKubernetesApi(
-                        "apiextensions.k8s.io", "v1", "customresourcedefinitions", plane.client())
-                    .get("widgets." + group)
-                    .isSuccess())
-            .isTrue();
+        assertThat(crds.get("widgets." + group).isSuccess()).isTrue();
       } finally {
         new DynamicKubernetesApi(
                 "admissionregistration.k8s.io",
@@ -459,9 +457,7 @@ class PublishedManifestsIT {
                 "mutatingwebhookconfigurations",
                 plane.client())
             .delete(group + "-mutating");
-        new DynamicKubernetesApi(
-                "apiextensions.k8s.io", "v1", "customresourcedefinitions", plane.client())
-            .delete("widgets." + group);
+        crds.delete("widgets." + group);
       }
     }
   }

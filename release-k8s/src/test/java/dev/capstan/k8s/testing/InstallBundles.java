@@ -182,42 +182,45 @@ public final class InstallBundles {
           - {name: v1, served: true, storage: true, schema: SCHEMA}
           - {name: v2, served: true, storage: false, schema: SCHEMA}
         ---
-        apiVersion: admissionregistration.k8s.io/v1
-        kind: ValidatingWebhookConfiguration
-        metadata: {name: GROUP-validating}
-        webhooks:
-        - name: validate.GROUP
-          clientConfig: {url: "https://127.0.0.1:PORT/validate", caBundle: CA}
-          rules:
-          - {apiGroups: [GROUP], apiVersions: ["*"], operations: [CREATE, UPDATE], resources: [widgets]}
-          sideEffects: None
-          admissionReviewVersions: [v1]
-          failurePolicy: Fail
-          timeoutSeconds: 10
-        ---
-        apiVersion: admissionregistration.k8s.io/v1
-        kind: MutatingWebhookConfiguration
-        metadata: {name: GROUP-mutating}
-        webhooks:
-        - name: mutate.GROUP
-          clientConfig: {url: "https://127.0.0.1:PORT/mutate", caBundle: CA}
-          rules:
-          - {apiGroups: [GROUP], apiVersions: ["*"], operations: [CREATE, UPDATE], resources: [widgets]}
-          sideEffects: None
-          admissionReviewVersions: [v1]
-          failurePolicy: Fail
-          timeoutSeconds: 10
-        ---
+        VALIDATING---
+        MUTATING---
         apiVersion: GROUP/v2
         kind: Widget
         metadata: {name: first, namespace: NS}
         spec: {size: SIZE}
         """
         .replace("SCHEMA", schema)
+        .replace("VALIDATING", admissionWebhook("Validating", "validating", "validate"))
+        .replace("MUTATING", admissionWebhook("Mutating", "mutating", "mutate"))
         .replace("NS", namespace)
         .replace("SIZE", Integer.toString(size))
         .replace("PORT", Integer.toString(port))
         .replace("GROUP", group)
         .replace("CA", Base64.getEncoder().encodeToString(caBundle.getBytes(UTF_8)));
+  }
+
+  /**
+   * A {@code TYPEWebhookConfiguration} named {@code GROUP-SUFFIX} with one webhook for widgets on
+   * create and update at {@code https://127.0.0.1:PORT/VERB}, failing closed; its placeholders are
+   * {@link #webhookOperator}'s.
+   */
+  private static String admissionWebhook(String type, String suffix, String verb) {
+    return """
+        apiVersion: admissionregistration.k8s.io/v1
+        kind: TYPEWebhookConfiguration
+        metadata: {name: GROUP-SUFFIX}
+        webhooks:
+        - name: VERB.GROUP
+          clientConfig: {url: "https://127.0.0.1:PORT/VERB", caBundle: CA}
+          rules:
+          - {apiGroups: [GROUP], apiVersions: ["*"], operations: [CREATE, UPDATE], resources: [widgets]}
+          sideEffects: None
+          admissionReviewVersions: [v1]
+          failurePolicy: Fail
+          timeoutSeconds: 10
+        """
+        .replace("TYPE", type)
+        .replace("SUFFIX", suffix)
+        .replace("VERB", verb);
   }
 }
