@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the OCI registry (CNCF distribution, the `registry` command) from the Go module proxy into
-# the cache folder, once; a second call only checks `registry --version`. Used by examples'
+# the cache folder, once; a second call only checks `registry --version`. Used by capstan-cli's
 # UpdateBuildIT (LoopbackRegistry), which starts it on a free 127.0.0.1 port.
 #
 #   build.sh               build it if missing, in the foreground

@@ -26,8 +26,8 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 mkdir -p "$dir"
-jar="$root/examples/target/capstan-examples-all.jar"
-[[ -f $jar ]] || (cd "$root" && ./mvnw -q -B -DskipTests -Dspotless.check.skip=true -pl examples -am package)
+jar="$root/capstan-cli/target/capstan-cli-all.jar"
+[[ -f $jar ]] || (cd "$root" && ./mvnw -q -B -DskipTests -Dspotless.check.skip=true -pl capstan-cli -am package)
 kubectl="$("$root/testing/control-plane/build.sh" --print-bin)/kubectl"
 started=
 if [[ -z $kubeconfig ]]; then
@@ -45,7 +45,7 @@ cleanup() {
   local p
   for p in "${pids[@]}"; do
     # only a CLI JVM this run started (the pid may have been reused since)
-    grep -qs capstan-examples-all "/proc/$p/cmdline" && kill -9 "$p" 2>/dev/null || true
+    grep -qs capstan-cli-all "/proc/$p/cmdline" && kill -9 "$p" 2>/dev/null || true
   done
   if [[ -n $started ]]; then "$root/testing/control-plane/stop.sh" --dir "$dir/cp" --purge >/dev/null 2>&1 || true; fi
 }

@@ -1,4 +1,4 @@
-/** Runnable examples of Capstan: the demo on the in-memory adapters. */
+/** Runnable examples of Capstan as a library: releases from a database and from manifest files. */
 @NullMarked
 package dev.capstan.examples;
 

@@ -47,7 +47,9 @@ class ArchitectureTest {
             "dev.capstan.jdbc",
             "dev.capstan.k8s",
             "dev.capstan.update",
-            "dev.capstan.examples.cli",
+            "dev.capstan.cli",
+            "dev.capstan.cli.daemon",
+            "dev.capstan.examples",
             "dev.capstan.test");
   }
 

@@ -2,10 +2,14 @@ package dev.capstan.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.jar.JarFile;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
@@ -16,7 +20,8 @@ import org.w3c.dom.NodeList;
 /**
  * What Maven Central asks of every published module: a licence, and POM metadata (url, licence,
  * scm, developers, issue management, name and description). The parent holds the shared part, the
- * BOM (which has no parent) repeats it; {@code ./mvnw -P release verify} stages the files.
+ * BOM (which has no parent) repeats it; {@code ./mvnw -P release verify} stages the files. Every
+ * jar names its module ({@code Automatic-Module-Name}) after its root package.
  */
 class PublishingTest {
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
@@ -48,13 +53,13 @@ class PublishingTest {
     return node.getTextContent().strip();
   }
 
-  /** The parent's modules that are published: all but the demo/CLI and the benchmarks. */
+  /** The parent's modules that are published: all but the examples, the CLI and the benchmarks. */
   private static List<String> published() throws Exception {
     List<String> modules = new ArrayList<>();
     NodeList list = pom("").getElementsByTagName("module");
     for (int i = 0; i < list.getLength(); i++) {
       String m = list.item(i).getTextContent().strip();
-      if (!m.equals("examples") && !m.equals("benchmarks")) {
+      if (!List.of("examples", "benchmarks", "capstan-cli").contains(m)) {
         modules.add(m);
       }
     }
@@ -97,8 +102,52 @@ class PublishingTest {
       assertThat(text(pom, "name")).as(module).startsWith("Capstan");
       assertThat(text(pom, "description")).as(module).hasSizeGreaterThan(20);
     }
-    for (String unpublished : List.of("examples", "benchmarks")) {
+    for (String unpublished : List.of("examples", "benchmarks", "capstan-cli")) {
       assertThat(text(pom(unpublished), "properties/maven.deploy.skip")).isEqualTo("true");
     }
+  }
+
+  /** A class of each published jar, by module: its manifest is read where it is a jar. */
+  private static final Map<String, Class<?>> A_CLASS_OF =
+      Map.of(
+          "capstan-common", dev.capstan.common.CapstanException.class,
+          "release-core", dev.capstan.release.ReleaseController.class,
+          "update-core", dev.capstan.update.UpdateException.class,
+          "release-file", dev.capstan.release.file.ReleaseFiles.class,
+          "release-k8s", dev.capstan.k8s.KubeClients.class,
+          "release-jdbc", dev.capstan.jdbc.JdbcStore.class,
+          "capstan-test", dev.capstan.test.CapstanTest.class);
+
+  @Test
+  void everyPublishedJarNamesItsModuleAfterItsRootPackage() throws Exception {
+    Map<String, String> names = new HashMap<>();
+    for (String module : published()) {
+      if (module.equals("capstan-bom")) {
+        continue; // a pom, no jar
+      }
+      String name = text(pom(module), "properties/capstan.module.name");
+      assertThat(name).as(module).matches("dev\\.capstan(\\.[a-z0-9]+)+");
+      assertThat(ROOT.resolve(module).resolve("src/main/java").resolve(name.replace('.', '/')))
+          .as(module + ": the module name is a package of the module")
+          .isDirectory();
+      assertThat(names.put(name, module)).as(name + " named twice").isNull();
+    }
+    assertThat(names).hasSize(published().size() - 1);
+    assertThat(Files.readString(ROOT.resolve("pom.xml")))
+        .contains("<Automatic-Module-Name>${capstan.module.name}</Automatic-Module-Name>");
+    for (Map.Entry<String, Class<?>> e : A_CLASS_OF.entrySet()) {
+      Path location = location(e.getValue());
+      if (Files.isRegularFile(location)) { // a reactor build's jar (target/classes before package)
+        try (JarFile jar = new JarFile(location.toFile())) {
+          assertThat(jar.getManifest().getMainAttributes().getValue("Automatic-Module-Name"))
+              .as(location.toString())
+              .isEqualTo(text(pom(e.getKey()), "properties/capstan.module.name"));
+        }
+      }
+    }
+  }
+
+  private static Path location(Class<?> type) throws URISyntaxException {
+    return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
   }
 }

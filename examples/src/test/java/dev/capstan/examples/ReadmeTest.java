@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.capstan.examples.cli.CliRun;
-import dev.capstan.examples.cli.Terminal;
+import dev.capstan.cli.CliRun;
+import dev.capstan.cli.Terminal;
 import dev.capstan.release.CastResult;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.StalePlanException;
@@ -230,7 +230,8 @@ class ReadmeTest {
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(printed, true, UTF_8);
     Path catalogFile =
-        ROOT.resolve("examples/src/main/resources/dev/capstan/examples/mcp-runtime-catalog.yaml");
+        ROOT.resolve(
+            "capstan-cli/src/main/resources/dev/capstan/cli/demo/mcp-runtime-catalog.yaml");
     String manifestFile = ROOT.resolve("examples/platform/v0.5.0.yaml").toString();
     // update:start
     // The host's component catalog: which Deployment, container or env var holds each image.

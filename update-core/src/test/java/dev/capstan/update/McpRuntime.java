@@ -22,11 +22,11 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The example catalog (mcp-runtime's, from {@code mcp-runtime-catalog.yaml}) and an installed
+ * The example catalog (the demo platform MCP Runtime's, from {@code mcp-runtime-catalog.yaml}) and an installed
  * platform on the in-memory cluster: the fixture the mcp-runtime test counterparts run against.
  */
 public final class McpRuntime {
-  /** The in-cluster registry mcp-runtime's tests use. */
+  /** The demo platform's in-cluster registry. */
   public static final String REG = "registry.registry.svc.cluster.local:5000";
 
   /** The cert-manager version installed by {@link #cluster}. */

@@ -2,7 +2,7 @@ package dev.capstan.examples.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.capstan.examples.DemoPlatform;
+import dev.capstan.cli.demo.DemoPlatform;
 import dev.capstan.release.InvalidReleaseException;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.ReleaseException;

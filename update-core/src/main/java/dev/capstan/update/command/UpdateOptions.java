@@ -17,7 +17,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * One update invocation's options, mirroring mcp-runtime's flags and defaults (see {@link
+ * One update invocation's options, one per flag of {@code capstan update}, with its defaults (see {@link
  * #defaults()}). The compact constructor only rejects nulls, so a CLI can map flags one to one;
  * {@link #validate()} checks the values and names the flag in each message.
  *

@@ -2,7 +2,7 @@
  * The update command for wrapper tools (CLIs, servers): options in, plan and result out, every side
  * effect through a port.
  *
- * <p>{@link dev.capstan.update.command.UpdateCommand#run} runs mcp-runtime's flow: validate the
+ * <p>{@link dev.capstan.update.command.UpdateCommand#run} runs this flow: validate the
  * {@link dev.capstan.update.command.UpdateOptions} (a target is required) → load and parse the
  * manifest through the {@link dev.capstan.update.command.ManifestLoader} (the {@code --to} version
  * must match it) → read the inventory and plan → refuse a plan with blocked rows (even in dry-run)

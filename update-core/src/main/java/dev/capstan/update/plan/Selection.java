@@ -11,8 +11,7 @@ import java.util.TreeSet;
  *
  * @param only when non-empty, only these components (opt-in gating is then bypassed); names are
  *     trimmed, empty names dropped
- * @param includeGroups the opt-in groups to include (generalises mcp-runtime's {@code
- *     --include-auth} and {@code --include-cert-manager}); trimmed, kept sorted
+ * @param includeGroups the opt-in groups to include; trimmed, kept sorted
  * @param allowDowngrade whether a target older than the installed version is allowed
  * @param allowUnsafeCrdChanges whether CRD changes the safety gate refuses (a stored version
  *     removed or no longer served, a storage version changed without a path, a schema narrowed) are

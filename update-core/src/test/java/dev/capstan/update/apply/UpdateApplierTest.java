@@ -36,7 +36,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Counterparts of mcp-runtime's apply tests, against the example catalog. */
+/** The update applier, against the example catalog. */
 class UpdateApplierTest {
 
   private final ManualClock clock = ManualClock.create();

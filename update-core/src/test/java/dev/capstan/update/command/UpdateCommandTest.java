@@ -46,7 +46,7 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Counterparts of mcp-runtime's command-level tests. */
+/** The update command's flow, from its options to its outcome. */
 class UpdateCommandTest {
   private static final String MANIFEST = "release/platform-manifest.json";
   private static final String RELEASES =

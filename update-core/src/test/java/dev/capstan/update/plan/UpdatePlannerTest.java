@@ -33,7 +33,7 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Counterparts of mcp-runtime's plan tests, against the example catalog. */
+/** The update planner, against the example catalog. */
 class UpdatePlannerTest {
 
   private static final String CM_OPT_IN = "opt-in; pass --include cert-manager";

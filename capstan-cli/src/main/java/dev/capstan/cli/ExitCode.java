@@ -1,0 +1,30 @@
+package dev.capstan.cli;
+
+/** The exit codes of the {@code capstan} command, documented in the README. */
+public final class ExitCode {
+  /** Success. */
+  public static final int OK = 0;
+
+  /** The operation ran and failed (cast or rollout failed, cluster error, not found). */
+  public static final int FAILED = 1;
+
+  /** Invalid input: a bad flag, file or value; nothing was applied. */
+  public static final int INVALID = 2;
+
+  /** The plan is blocked or has conflicts; nothing was applied. */
+  public static final int BLOCKED = 3;
+
+  /** Another operation holds the release's lease; nothing was applied. */
+  public static final int LOCKED = 4;
+
+  /** Not confirmed: the answer was not exactly {@code yes}, or no terminal and no {@code --yes}. */
+  public static final int NOT_CONFIRMED = 5;
+
+  /**
+   * The reviewed plan is stale: the release or a planned object changed since it was made; nothing
+   * was applied. Plan again.
+   */
+  public static final int STALE = 6;
+
+  private ExitCode() {}
+}

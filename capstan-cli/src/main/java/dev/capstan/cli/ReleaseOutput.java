@@ -1,0 +1,208 @@
+package dev.capstan.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capstan.common.Escapes;
+import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.OwnedResource;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ResourceRef;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+import org.snakeyaml.engine.v2.api.Dump;
+import org.snakeyaml.engine.v2.api.DumpSettings;
+import org.snakeyaml.engine.v2.common.FlowStyle;
+import org.snakeyaml.engine.v2.nodes.Tag;
+import org.snakeyaml.engine.v2.resolver.ScalarResolver;
+import org.snakeyaml.engine.v2.schema.JsonSchema;
+import org.snakeyaml.engine.v2.schema.Schema;
+
+/**
+ * Shows release records as text or JSON. Payloads are never shown (they hold secret values), nor
+ * are the content hashes of secrets.
+ */
+final class ReleaseOutput {
+  static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private ReleaseOutput() {}
+
+  static String text(Release r) {
+    StartupTrace.mark("rendering");
+    StringBuilder sb = new StringBuilder();
+    line(sb, "Release", r.qualifiedName());
+    line(sb, "Revision", Integer.toString(r.revision()));
+    line(sb, "Status", r.status().id());
+    line(sb, "Version", r.version() == null ? "-" : r.version());
+    if (r.description() != null) {
+      line(sb, "Description", r.description());
+    }
+    line(sb, "Updated", r.updatedAt().toString());
+    if (r.failure() != null) {
+      line(sb, "Failure", r.failure());
+    }
+    if (r.lease() != null) {
+      line(sb, "In progress", "by " + r.lease().holder() + " until " + r.lease().expiresAt());
+    }
+    line(sb, "Owns", r.owns().size() + " object(s)");
+    r.owns().forEach(o -> sb.append("  ").append(o.ref().key()).append('\n'));
+    if (!r.retained().isEmpty()) {
+      line(sb, "Retained", retained(r.retained()));
+      r.retained()
+          .forEach(
+              ref ->
+                  sb.append("  ").append(ref.key()).append("  (").append(why(ref)).append(")\n"));
+    }
+    return sb.toString();
+  }
+
+  /**
+   * {@code 2 object(s) let go of and kept: 1 CustomResourceDefinition, 1 PersistentVolumeClaim}.
+   */
+  private static String retained(List<ResourceRef> refs) {
+    java.util.Map<String, Integer> byKind = new java.util.TreeMap<>();
+    refs.forEach(ref -> byKind.merge(ref.kind().kind(), 1, Integer::sum));
+    StringBuilder kinds = new StringBuilder();
+    byKind.forEach(
+        (kind, n) ->
+            kinds.append(kinds.length() == 0 ? "" : ", ").append(n).append(' ').append(kind));
+    return refs.size() + " object(s) let go of and kept: " + kinds;
+  }
+
+  /** Why a retained object was kept, by its kind. */
+  private static String why(ResourceRef ref) {
+    if (ref.kind().isCrd()) {
+      return "a CRD: kept with its custom resources; uninstall --delete-crds deletes it";
+    }
+    if (ref.kind().isVolumeClaim()) {
+      return "a volume claim: its data kept, re-adopted by a later cast that wants it";
+    }
+    return "kept, un-stamped";
+  }
+
+  private static void line(StringBuilder sb, String label, String value) {
+    sb.append(String.format("%-12s %s%n", label + ":", Escapes.escape(value)));
+  }
+
+  static String table(List<Release> releases) {
+    StartupTrace.mark("rendering");
+    Table t = new Table("NAME", "REVISION", "STATUS", "VERSION", "UPDATED");
+    for (Release r : releases) {
+      t.row(
+          r.name(),
+          Integer.toString(r.revision()),
+          r.status().id(),
+          r.version() == null ? "-" : r.version(),
+          r.updatedAt().toString());
+    }
+    return t.render();
+  }
+
+  static String history(List<Release> revisions) {
+    StartupTrace.mark("rendering");
+    Table t = new Table("REVISION", "STATUS", "VERSION", "DESCRIPTION", "UPDATED");
+    for (Release r : revisions) {
+      t.row(
+          Integer.toString(r.revision()),
+          r.status().id(),
+          r.version() == null ? "-" : r.version(),
+          r.description() == null
+              ? (r.failure() == null ? "-" : "failed: " + r.failure())
+              : r.description(),
+          r.updatedAt().toString());
+    }
+    return t.render();
+  }
+
+  static ArrayNode json(List<Release> releases) {
+    ArrayNode arr = JSON.createArrayNode();
+    releases.forEach(r -> arr.add(json(r)));
+    return arr;
+  }
+
+  static ObjectNode json(Release r) {
+    ObjectNode n = JSON.createObjectNode();
+    n.put("namespace", r.namespace());
+    n.put("name", r.name());
+    n.put("id", r.id());
+    n.put("revision", r.revision());
+    n.put("status", r.status().id());
+    putIfSet(n, "version", r.version());
+    putIfSet(n, "source", r.source());
+    putIfSet(n, "description", r.description());
+    putIfSet(n, "failure", r.failure());
+    n.put("createdAt", r.createdAt().toString());
+    n.put("updatedAt", r.updatedAt().toString());
+    ArrayNode owns = n.putArray("owns");
+    for (OwnedResource o : r.owns()) {
+      ObjectNode on = owns.addObject();
+      on.put("key", o.ref().key());
+      if (!o.ref().kind().equals(Kind.SECRET)) {
+        on.put("contentHash", o.contentHash());
+      }
+    }
+    ArrayNode refs = n.putArray("references");
+    r.references().forEach(ref -> refs.add(ref.key()));
+    ArrayNode retained = n.putArray("retained");
+    r.retained().stream().map(ResourceRef::key).forEach(retained::add);
+    if (r.lease() != null) {
+      ObjectNode l = n.putObject("lease");
+      l.put("holder", r.lease().holder());
+      l.put("expiresAt", r.lease().expiresAt().toString());
+    }
+    return n;
+  }
+
+  /**
+   * The JSON document {@code tree} as one YAML document, block style. A string that a YAML 1.1
+   * reader (kubectl's, PyYAML's) would read as something else — {@code yes}, {@code on}, {@code
+   * 0644}, {@code 1.10}, {@code ~} — is quoted, so every reader gets the tree the JSON has.
+   */
+  static String yaml(Object tree) {
+    Object plain = JSON.convertValue(tree, Object.class);
+    DumpSettings settings =
+        DumpSettings.builder()
+            .setDefaultFlowStyle(FlowStyle.BLOCK)
+            .setIndent(2)
+            .setIndicatorIndent(0)
+            .setWidth(Integer.MAX_VALUE)
+            .setSchema(QUOTING_SCHEMA)
+            .build();
+    return new Dump(settings).dumpToString(plain);
+  }
+
+  /**
+   * Plain scalars YAML 1.1 reads as booleans, nulls, numbers or timestamps, which the JSON schema
+   * reads as strings: a string of this form is written quoted.
+   */
+  private static final Pattern YAML_1_1_NOT_A_STRING =
+      Pattern.compile(
+          "y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF"
+              + "|~|null|Null|NULL|"
+              + "|[-+]?(0b[01_]+|0x[0-9a-fA-F_]+|0o?[0-7_]+|[0-9][0-9_]*(:[0-5]?[0-9])*)"
+              + "|[-+]?([0-9][0-9_]*)?\\.[0-9_]*([eE][-+]?[0-9]+)?|[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN)"
+              + "|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt ].*)?");
+
+  private static final Schema QUOTING_SCHEMA =
+      new JsonSchema() {
+        private final ScalarResolver json = super.getScalarResolver();
+
+        @Override
+        public ScalarResolver getScalarResolver() {
+          return (value, implicit) -> {
+            Tag tag = json.resolve(value, implicit);
+            return implicit && tag.equals(Tag.STR) && YAML_1_1_NOT_A_STRING.matcher(value).matches()
+                ? Tag.NULL
+                : tag;
+          };
+        }
+      };
+
+  private static void putIfSet(ObjectNode n, String field, @Nullable String value) {
+    if (value != null) {
+      n.put(field, value);
+    }
+  }
+}

@@ -1,0 +1,789 @@
+package dev.capstan.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Map;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Drives every {@code capstan release} subcommand against the in-memory target. */
+class ReleaseCliTest {
+  @TempDir Path dir;
+
+  private final Map<String, String> env = Map.of("WEB_DB_PASSWORD", "pw-from-env");
+  private final Deque<String> answers = new ArrayDeque<>();
+  private boolean interactive;
+  private String out = "";
+  private String err = "";
+
+  private final Terminal terminal =
+      new Terminal() {
+        @Override
+        public boolean interactive() {
+          return interactive;
+        }
+
+        @Override
+        public @Nullable String ask(String question) {
+          return answers.poll();
+        }
+      };
+
+  @BeforeEach
+  void releaseFiles() throws IOException {
+    Path examples = Path.of("../examples/releases");
+    Files.copy(examples.resolve("web-v1.yaml"), dir.resolve("web-v1.yaml"));
+    Files.copy(examples.resolve("web-v2.yaml"), dir.resolve("web-v2.yaml"));
+  }
+
+  private int run(String... args) {
+    CliRun run = CliRun.of(terminal, env::get, dir, args);
+    out = run.out();
+    err = run.err();
+    return run.code();
+  }
+
+  private JsonNode json() throws IOException {
+    return new ObjectMapper().readTree(out);
+  }
+
+  @Test
+  void planShowsTheFirstInstallAndChangesNothing() {
+    assertThat(run("release", "plan", "-f", "web-v1.yaml")).isZero();
+
+    assertThat(out)
+        .isEqualTo(
+            """
+            Plan for release demo/web: revision 1 (first install)
+              = reference  Namespace//demo
+              + create     PersistentVolumeClaim/demo/web-data
+              + create     ConfigMap/demo/web-legacy
+              + create     ConfigMap/demo/web-settings
+              + create     Secret/demo/web-db
+              + create     apps/Deployment/demo/web
+              + create     Service/demo/web
+            Summary: 6 create, 1 reference
+            """);
+    assertThat(run("release", "list", "-n", "demo")).isZero();
+    assertThat(out).isEqualTo("NAME  REVISION  STATUS  VERSION  UPDATED\n");
+  }
+
+  /** The Widget CRD with the given versions (YAML flow items), plus a ConfigMap. */
+  private static String widgets(String... versions) {
+    return """
+        apiVersion: apiextensions.k8s.io/v1
+        kind: CustomResourceDefinition
+        metadata: {name: widgets.example.com}
+        spec:
+          group: example.com
+          scope: Namespaced
+          names: {kind: Widget, plural: widgets}
+          versions: [%s]
+        ---
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: settings}
+        data: {color: blue}
+        """
+        .formatted(String.join(", ", versions));
+  }
+
+  private static String version(String name, boolean served, boolean storage, String props) {
+    return "{name: %s, served: %s, storage: %s, schema: {openAPIV3Schema: {type: object, properties:"
+            .formatted(name, served, storage)
+        + " {spec: {type: object, properties: {"
+        + props
+        + "}}}}}}";
+  }
+
+  @Test
+  void crdChangesThatBreakStoredObjectsAreRefusedOnCastAndRollbackUnlessAllowed()
+      throws IOException {
+    String both = "size: {type: integer}, color: {type: string}";
+    Files.writeString(dir.resolve("w1.yaml"), widgets(version("v1", true, true, both)));
+    Files.writeString(
+        dir.resolve("w2.yaml"), widgets(version("v1", true, true, "size: {type: integer}")));
+    Files.writeString(
+        dir.resolve("w3.yaml"),
+        widgets(version("v1", true, false, both), version("v2", true, true, both)));
+    String[] cast = {"release", "cast", "widgets", "-n", "demo", "--yes", "-f"};
+    assertThat(run(concat(cast, "w1.yaml"))).isZero();
+
+    // a schema narrowed: shown in the plan, refused before any write, then allowed
+    assertThat(run(concat(cast, "w2.yaml"))).isEqualTo(ExitCode.BLOCKED);
+    String narrowed =
+        "unsafe CRD change: version v1: schema narrowed: property spec.color removed; allow"
+            + " unsafe CRD changes (allowUnsafeCrdChanges, --allow-unsafe-crd-changes) to apply it"
+            + " anyway";
+    assertThat(out)
+        .contains(
+            "  ✗ conflict   apiextensions.k8s.io/CustomResourceDefinition//widgets.example.com  ("
+                + narrowed
+                + ")\n");
+    assertThat(err)
+        .isEqualTo(
+            "capstan: release demo/widgets has unresolved conflicts; nothing was written:"
+                + " apiextensions.k8s.io/CustomResourceDefinition//widgets.example.com\n"
+                + "  - apiextensions.k8s.io/CustomResourceDefinition//widgets.example.com: "
+                + narrowed
+                + "\n");
+    assertThat(run("release", "history", "widgets", "-n", "demo", "-o", "json")).isZero();
+    assertThat(json()).hasSize(1);
+    // allowed by the release file's own option, or by the flag
+    Files.writeString(
+        dir.resolve("w2-release.yaml"),
+        """
+        apiVersion: capstan.dev/v1
+        kind: Release
+        metadata: {name: widgets, namespace: demo}
+        spec:
+          options: {allowUnsafeCrdChanges: true}
+          manifests: [{path: w2.yaml}]
+        """);
+    assertThat(run("release", "plan", "-f", "w2-release.yaml")).isZero();
+    assertThat(out)
+        .contains(
+            "  ~ update     apiextensions.k8s.io/CustomResourceDefinition//widgets.example.com "
+                + " (unsafe CRD change, applied because unsafe CRD changes are allowed: version v1:"
+                + " schema narrowed: property spec.color removed)\n");
+    assertThat(run(concat(cast, "w2.yaml", "--allow-unsafe-crd-changes"))).isZero();
+
+    // v2 the storage version, v1 kept: stored at both; a rollback to revision 2 drops v2
+    assertThat(run(concat(cast, "w3.yaml"))).isZero();
+    String[] rollback = {"release", "rollback", "widgets", "-n", "demo", "--to", "2", "--yes"};
+    String removedV2 =
+        "unsafe CRD change: version v2: stored version removed (status.storedVersions lists it, so"
+            + " objects may still be stored at v2 and could no longer be read); version v1: schema"
+            + " narrowed: property spec.color removed; migrate the objects stored at v2 to a version"
+            + " the CRD keeps (write each again there, resetting its metadata.managedFields, whose"
+            + " entries at v2 would fail every later apply) and remove v2 from its"
+            + " status.storedVersions, then cast again (the"
+            + " API server refuses the change until then)";
+    assertThat(run(rollback)).isEqualTo(ExitCode.BLOCKED);
+    assertThat(out)
+        .contains(
+            "("
+                + removedV2
+                + "; and allow unsafe CRD changes (allowUnsafeCrdChanges,"
+                + " --allow-unsafe-crd-changes) for the rest)\n");
+    // allowed, the narrowed schema would go through; the removed stored version still does not
+    assertThat(run(concat(rollback, "--allow-unsafe-crd-changes"))).isEqualTo(ExitCode.BLOCKED);
+    assertThat(out).contains("(" + removedV2 + ")\n");
+    assertThat(run("release", "history", "widgets", "-n", "demo", "-o", "json")).isZero();
+    assertThat(json()).hasSize(3);
+  }
+
+  private static String app(String password, String level) {
+    return """
+        apiVersion: v1
+        kind: Secret
+        metadata: {name: db}
+        stringData: {password: %s}
+        ---
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: cfg}
+        data: {level: %s}
+        ---
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: web}
+        spec:
+          selector: {matchLabels: {app: web}}
+          template:
+            metadata: {labels: {app: web}}
+            spec:
+              containers:
+              - name: web
+                image: web:1
+                envFrom: [{secretRef: {name: db}}]
+        ---
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: worker}
+        spec:
+          selector: {matchLabels: {app: worker}}
+          template:
+            metadata: {labels: {app: worker}}
+            spec:
+              containers:
+              - name: worker
+                image: worker:1
+                env:
+                - name: LEVEL
+                  valueFrom: {configMapKeyRef: {name: cfg, key: level}}
+        """
+        .formatted(password, level);
+  }
+
+  @Test
+  void configChangesRollOutAndSecretValuesCanStayOutOfRecords() throws IOException {
+    Files.writeString(dir.resolve("app-v1.yaml"), app("one-S3CR3T", "info"));
+    Files.writeString(dir.resolve("app-v2.yaml"), app("two-S3CR3T", "info"));
+    Files.writeString(
+        dir.resolve("db-v1.yaml"),
+        app("one-S3CR3T", "info").substring(0, app("one-S3CR3T", "info").indexOf("---")));
+    String[] cast = {"release", "cast", "app", "-n", "demo", "--create-namespace", "--yes"};
+    assertThat(run(concat(cast, "-f", "app-v1.yaml", "--no-record-secret-values"))).isZero();
+    assertThat(run("release", "plan", "app", "-n", "demo", "-f", "app-v1.yaml")).isZero();
+    assertThat(out)
+        .endsWith("Summary: 4 unchanged, 1 reference\nNo changes: every object is up to date.\n");
+
+    assertThat(run("release", "plan", "app", "-n", "demo", "-f", "app-v2.yaml")).isZero();
+    assertThat(hashesHidden(out))
+        .isEqualTo(
+            """
+            Plan for release demo/app: revision 2 (from 1)
+              = reference  Namespace//demo
+              ~ update     Secret/demo/db
+                  ~ stringData.password: (changed)
+              ~ update     apps/Deployment/demo/web  (config changed: Secret/demo/db)
+                  - spec.template.metadata.annotations["capstan.dev/config-hash"]: "sha256:…"
+                  + spec.template.metadata.annotations["capstan.dev/config-hash"]: "sha256:…"
+            Summary: 2 update, 2 unchanged, 1 reference
+            """);
+    assertThat(run(concat(cast, "-f", "app-v2.yaml", "--no-record-secret-values"))).isZero();
+
+    assertThat(run("release", "rollback", "app", "-n", "demo", "--to", "1", "--yes"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err)
+        .contains(
+            "payloads[Secret/demo/db]: revision 1 of demo/app was recorded without this Secret's"
+                + " values (recordSecretValues off); give it again to roll back")
+        .doesNotContain("at dev.capstan");
+    assertThat(
+            run(
+                "release",
+                "rollback",
+                "app",
+                "-n",
+                "demo",
+                "--to",
+                "1",
+                "--yes",
+                "--secrets",
+                "db-v1.yaml"))
+        .isZero();
+    assertThat(out).endsWith("Release demo/app rolled back to revision 1 as revision 3.\n");
+    assertThat(run("release", "get", "app", "-n", "demo", "-o", "json")).isZero();
+    assertThat(out).doesNotContain("S3CR3T").doesNotContain("secretHashKey");
+  }
+
+  private static String[] concat(String[] a, String... b) {
+    String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+
+  @Test
+  void planAndCastShowTheFieldDiffAndJsonCarriesItWithoutSecretValues() throws IOException {
+    assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
+    Files.writeString(
+        dir.resolve("web-v3.yaml"),
+        Files.readString(dir.resolve("web-v2.yaml"))
+            .replace("stringData: {user: web}", "stringData: {user: web-admin-7Q}"));
+
+    String plan =
+        """
+        Plan for release demo/web: revision 2 (from 1)
+          = reference  Namespace//demo
+          ~ update     ConfigMap/demo/web-settings
+              - data.log-level: "info"
+              + data.log-level: "debug"
+          ~ update     Secret/demo/web-db
+              ~ data.user: (changed)
+          ~ update     apps/Deployment/demo/web  (config changed: ConfigMap/demo/web-settings, Secret/demo/web-db)
+              - spec.template.metadata.annotations["capstan.dev/config-hash"]: "sha256:…"
+              + spec.template.metadata.annotations["capstan.dev/config-hash"]: "sha256:…"
+              - spec.template.spec.containers[name=web].image: "ghcr.io/acme/web:1.0.0"
+              + spec.template.spec.containers[name=web].image: "ghcr.io/acme/web:1.1.0"
+          - prune      ConfigMap/demo/web-legacy  ⚠ destructive
+        Summary: 3 update, 2 unchanged, 1 prune, 1 reference
+        """;
+
+    // config hashes cover the Secret's hash keyed per release: a new key every run
+    assertThat(run("release", "plan", "-f", "web-v3.yaml")).isZero();
+    assertThat(hashesHidden(out)).isEqualTo(plan);
+    assertThat(run("release", "cast", "-f", "web-v3.yaml", "--dry-run")).isZero();
+    assertThat(hashesHidden(out)).isEqualTo(plan + "Dry run: nothing was applied.\n");
+    assertThat(run("release", "plan", "-f", "web-v3.yaml", "-o", "json")).isZero();
+    assertThat(out).doesNotContain("web-admin-7Q").doesNotContain("pw-from-env");
+    Map<String, String> diffs = new TreeMap<>();
+    json()
+        .get("changes")
+        .forEach(c -> diffs.put(c.get("key").asText(), String.valueOf(c.get("diff"))));
+    assertThat(diffs)
+        .containsEntry(
+            "Secret/demo/web-db", "[{\"op\":\"replace\",\"path\":\"data.user\",\"secret\":true}]")
+        .containsEntry(
+            "ConfigMap/demo/web-settings",
+            "[{\"op\":\"replace\",\"path\":\"data.log-level\",\"before\":\"info\",\"after\":\"debug\"}]")
+        .containsEntry("Service/demo/web", "null")
+        .containsEntry("ConfigMap/demo/web-legacy", "null");
+  }
+
+  @Test
+  void castUpgradeHistoryRollbackAndUninstall() throws IOException {
+    assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
+    assertThat(out).endsWith("Release demo/web revision 1 deployed.\n");
+    assertThat(err)
+        .contains("capstan: demo/web: recorded revision 1 as pending")
+        .contains("capstan: demo/web: create Secret/demo/web-db done")
+        .contains("capstan: demo/web: recorded revision 1 as deployed");
+
+    // v2 prunes: no terminal and no --yes refuses, nothing changes
+    assertThat(run("release", "cast", "-f", "web-v2.yaml")).isEqualTo(ExitCode.NOT_CONFIRMED);
+    assertThat(out).contains("  - prune      ConfigMap/demo/web-legacy  ⚠ destructive");
+    assertThat(err)
+        .contains("confirmation needed and no terminal to ask at; pass --yes to proceed.");
+    assertThat(run("release", "get", "web", "-n", "demo")).isZero();
+    assertThat(out).contains("Revision:    1\n");
+
+    // at a terminal, only the exact answer yes proceeds
+    interactive = true;
+    answers.add("y");
+    assertThat(run("release", "cast", "-f", "web-v2.yaml")).isEqualTo(ExitCode.NOT_CONFIRMED);
+    answers.add("yes");
+    assertThat(run("release", "cast", "-f", "web-v2.yaml")).isZero();
+    assertThat(out).endsWith("Release demo/web revision 2 deployed.\n");
+    interactive = false;
+
+    assertThat(run("release", "history", "web", "-n", "demo")).isZero();
+    assertThat(out.lines())
+        .hasSize(3)
+        .element(1)
+        .asString()
+        .startsWith("2         deployed    1.1.0    -");
+    assertThat(out.lines().toList().get(2)).startsWith("1         superseded  1.0.0    -");
+
+    assertThat(run("release", "rollback", "web", "-n", "demo", "--to", "1", "-o", "json")).isZero();
+    JsonNode rolled = json();
+    assertThat(rolled.get("release").get("revision").asInt()).isEqualTo(3);
+    assertThat(rolled.get("release").get("description").asText()).isEqualTo("rollback to 1");
+    assertThat(rolled.get("plan").get("summary").get("create").asInt()).isEqualTo(1);
+
+    assertThat(run("release", "uninstall", "web", "-n", "demo")).isEqualTo(ExitCode.NOT_CONFIRMED);
+    assertThat(
+            run(
+                "release",
+                "uninstall",
+                "web",
+                "-n",
+                "demo",
+                "--wait-for-deletion",
+                "--timeout",
+                "1m",
+                "--yes"))
+        .isZero();
+    assertThat(out)
+        .isEqualTo(
+            """
+            deleted  Service/demo/web
+            deleted  apps/Deployment/demo/web
+            deleted  Secret/demo/web-db
+            deleted  ConfigMap/demo/web-legacy
+            deleted  ConfigMap/demo/web-settings
+            retained PersistentVolumeClaim/demo/web-data (data kept)
+            Release demo/web uninstalled (history kept; --purge removes it).
+            """);
+    assertThat(run("release", "list", "-n", "demo")).isZero();
+    assertThat(out.lines()).hasSize(1);
+    assertThat(run("release", "list", "-n", "demo", "--all", "-o", "json")).isZero();
+    assertThat(json().get(0).get("status").asText()).isEqualTo("uninstalled");
+    assertThat(json().get(0).get("retained").get(0).asText())
+        .isEqualTo("PersistentVolumeClaim/demo/web-data");
+
+    // the reinstall takes the retained volume back without --adopt (an adoption: confirmed)
+    assertThat(run("release", "cast", "-f", "web-v1.yaml", "--yes")).isZero();
+    assertThat(out)
+        .contains(
+            "  ↪ adopt      PersistentVolumeClaim/demo/web-data  (re-adopt, retained earlier)");
+    assertThat(run("release", "uninstall", "web", "-n", "demo", "--purge", "--yes")).isZero();
+    assertThat(run("release", "get", "web", "-n", "demo")).isEqualTo(ExitCode.FAILED);
+    assertThat(err).isEqualTo("capstan: release demo/web not found\n");
+  }
+
+  @Test
+  void castWithYesShowsThePlanItCastsWithoutDiffsUnlessAsked() {
+    assertThat(run("release", "cast", "-f", "web-v1.yaml", "--yes")).isZero();
+
+    // --yes: the plan made under the lease is shown before the result, without field diffs
+    assertThat(run("release", "cast", "-f", "web-v2.yaml", "--yes")).isZero();
+    assertThat(out)
+        .startsWith("Plan for release demo/web: revision 2")
+        .contains("  ~ update     ConfigMap/demo/web-settings")
+        .contains("  - prune      ConfigMap/demo/web-legacy  ⚠ destructive")
+        .doesNotContain("data.log-level")
+        .endsWith("Release demo/web revision 2 deployed.\n");
+    assertThat(out.indexOf("Plan for release")).isLessThan(out.indexOf("Release demo/web"));
+
+    // --yes --diff: the reviewed path, field diffs included
+    assertThat(run("release", "cast", "-f", "web-v1.yaml", "--yes", "--diff")).isZero();
+    assertThat(out)
+        .contains("      - data.log-level: \"debug\"")
+        .contains("      + data.log-level: \"info\"")
+        .endsWith("Release demo/web revision 3 deployed.\n");
+  }
+
+  @Test
+  void jsonOutputsHaveTheDocumentedShapeAndNoSecrets() throws IOException {
+    assertThat(run("release", "cast", "-f", "web-v1.yaml", "--dry-run", "-o", "json")).isZero();
+    assertThat(json().get("dryRun").asBoolean()).isTrue();
+    assertThat(json().get("plan").get("changes")).hasSize(7);
+
+    assertThat(run("release", "cast", "-f", "web-v1.yaml", "-o", "json")).isZero();
+    JsonNode cast = json();
+    assertThat(cast.get("dryRun").asBoolean()).isFalse();
+    assertThat(cast.get("release").get("status").asText()).isEqualTo("deployed");
+    assertThat(cast.get("release").get("owns")).hasSize(6);
+    assertThat(cast.get("release").get("owns").get(3).get("key").asText())
+        .isEqualTo("Secret/demo/web-db");
+    assertThat(cast.get("release").get("owns").get(3).has("contentHash")).isFalse();
+
+    assertThat(run("release", "get", "web", "-n", "demo", "-o", "json")).isZero();
+    assertThat(json().get("revision").asInt()).isEqualTo(1);
+    assertThat(run("release", "history", "web", "-n", "demo", "-o", "json")).isZero();
+    assertThat(json()).hasSize(1);
+    assertThat(run("release", "plan", "-f", "web-v1.yaml", "-o", "json")).isZero();
+    assertThat(json().get("changesNothing").asBoolean()).isTrue();
+    assertThat(Files.readString(dir.resolve(".capstan/state.json"))).contains("\"web-db\"");
+    assertThat(out + err).doesNotContain("pw-from-env");
+  }
+
+  @Test
+  void aConflictIsRefusedWithExitCode3AndNothingIsApplied() throws IOException {
+    Files.writeString(
+        dir.resolve("other.yaml"),
+        """
+        apiVersion: capstan.dev/v1
+        kind: Release
+        metadata: {name: other, namespace: demo}
+        spec:
+          configMaps: [{name: web-settings, data: {x: "1"}}]
+        """);
+    assertThat(run("release", "cast", "-f", "other.yaml")).isZero();
+
+    assertThat(run("release", "cast", "-f", "web-v1.yaml")).isEqualTo(ExitCode.BLOCKED);
+
+    assertThat(out)
+        .contains(
+            "  ✗ conflict   ConfigMap/demo/web-settings  (owned by release demo/other; never taken"
+                + " over)");
+    assertThat(err)
+        .contains("capstan: release demo/web has unresolved conflicts; nothing was written");
+    assertThat(run("release", "plan", "-f", "web-v1.yaml")).isEqualTo(ExitCode.BLOCKED);
+    assertThat(run("release", "list", "-n", "demo")).isZero();
+    assertThat(out).doesNotContain("web  ");
+  }
+
+  @Test
+  void badFlagsAndFilesGiveOneClearLineAndExitCode2() throws IOException {
+    assertThat(run("release", "cast", "-f", "missing.yaml")).isEqualTo(ExitCode.INVALID);
+    assertThat(err).isEqualTo("capstan: -f: no such file: 'missing.yaml'\n");
+
+    assertThat(run("release", "cast", "-f", "web-v1.yaml", "--timeout", "soon"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err.lines().findFirst())
+        .contains(
+            "capstan: Invalid value for option '--timeout': must be a positive duration such as 90s,"
+                + " 15m or 1h30m: 'soon'");
+
+    assertThat(run("release", "cast", "-f", "web-v1.yaml", "-o", "xml"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err)
+        .startsWith(
+            "capstan: Invalid value for option '--output': expected one of [text, json, yaml]");
+
+    Files.writeString(
+        dir.resolve("bad.yaml"),
+        "apiVersion: capstan.dev/v1\nkind: Release\nmetadata: {name: Web}\n");
+    assertThat(run("release", "cast", "-f", "bad.yaml")).isEqualTo(ExitCode.INVALID);
+    assertThat(err)
+        .isEqualTo(
+            "capstan: bad.yaml: metadata: release name must be a DNS-1123 label of at most 53"
+                + " characters (lower-case alphanumerics and '-', starting and ending with an"
+                + " alphanumeric): 'Web'\n");
+
+    assertThat(run("release", "rollback", "web", "-n", "demo", "--to", "-1"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(run("release", "frobnicate")).isEqualTo(ExitCode.INVALID);
+    assertThat(err).startsWith("capstan: Unmatched argument at index 1: 'frobnicate'");
+    assertThat(Files.exists(dir.resolve(".capstan/state.json"))).isTrue();
+    assertThat(run("release", "list", "-n", "demo", "--all")).isZero();
+    assertThat(out.lines()).hasSize(1);
+  }
+
+  @Test
+  void aDirectoryOfPlainManifestsIsOneReleaseNamedOnTheCommandLine() throws IOException {
+    String shop = Path.of("../examples/src/main/resources/apps/shop").toAbsolutePath().toString();
+
+    assertThat(run("release", "plan", "shop", "-n", "shop", "-f", shop, "--create-namespace"))
+        .isZero();
+    assertThat(out)
+        .startsWith(
+            """
+            Plan for release shop/shop: revision 1 (first install)
+              = reference  Namespace//shop  (missing; created because createNamespace is set)
+              + create     batch/Job/shop/migrate
+              + create     apiextensions.k8s.io/CustomResourceDefinition//widgets.shop.example.com
+              + create     rbac.authorization.k8s.io/ClusterRole//shop-metrics-reader
+            """)
+        .endsWith("Summary: 19 create, 1 reference\n");
+    assertThat(run("release", "cast", "shop", "-n", "shop", "-f", shop, "--create-namespace"))
+        .isZero();
+    assertThat(out).endsWith("Release shop/shop revision 1 deployed.\n");
+    assertThat(run("release", "plan", "-n", "shop", "-f", shop, "--release", "shop", "-o", "json"))
+        .isZero();
+    assertThat(json().get("changesNothing").asBoolean()).isTrue();
+    assertThat(out + err).doesNotContain("czNjcmV0LWRiLXBhc3N3b3Jk", "s3cret-db-password");
+
+    assertThat(run("release", "uninstall", "shop", "-n", "shop", "--yes")).isZero();
+    assertThat(out)
+        .startsWith("deleted  shop.example.com/Widget/shop/blue\n")
+        .contains(
+            "retained apiextensions.k8s.io/CustomResourceDefinition//widgets.shop.example.com (a"
+                + " CRD: kept with its custom resources; --delete-crds deletes it)\n");
+    assertThat(run("release", "cast", "-n", "shop", "-f", shop)).isEqualTo(ExitCode.INVALID);
+    assertThat(err)
+        .isEqualTo(
+            "capstan: "
+                + shop
+                + ": a release of plain manifests needs a name (capstan release cast NAME -f "
+                + shop
+                + ")\n");
+  }
+
+  @Test
+  void badManifestsAreEachReportedWithFileDocumentAndFieldBeforeAnyWrite() throws IOException {
+    Files.createDirectories(dir.resolve("k8s"));
+    Files.writeString(
+        dir.resolve("k8s/app.yaml"),
+        """
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: settings}
+        ---
+        apiVersion: networking.k8s.io/v1
+        kind: Ingress
+        metadata: {annotations: {a: b}}
+        ---
+        apiVersion: v1
+        kind: Secret
+        metadata: {name: creds}
+        stringData: {password: on}
+        """);
+    Files.writeString(
+        dir.resolve("k8s/more.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\n");
+
+    assertThat(run("release", "cast", "app", "-n", "demo", "-f", "k8s"))
+        .isEqualTo(ExitCode.INVALID);
+
+    assertThat(err)
+        .isEqualTo(
+            """
+            capstan: k8s: 3 problems:
+              - (app.yaml#1): metadata.name must be a non-empty string: missing
+              - (app.yaml#2): not valid YAML at line 12, column 24: a plain yes, no, on, off, y or \
+            n is a boolean to kubectl (YAML 1.1) but a string in YAML 1.2: quote it for a string, or \
+            write true or false
+              - (more.yaml#0): ConfigMap/demo/settings is given twice (also at (app.yaml#0))
+            """);
+    assertThat(run("release", "list", "-n", "demo", "--all")).isZero();
+    assertThat(out.lines()).hasSize(1);
+  }
+
+  @Test
+  void aHeldLeaseGivesExitCode4() throws IOException {
+    assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
+    Path state = dir.resolve(".capstan/state.json");
+    ObjectMapper mapper = new ObjectMapper();
+    var root = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(state.toFile());
+    var cluster =
+        dev.capstan.release.memory.InMemoryCluster.importState(
+            mapper.writeValueAsBytes(root.get("releases")));
+    java.time.Instant now = java.time.Instant.now();
+    cluster.putLease(
+        "demo", "web", new dev.capstan.release.model.Lease("ci-job-42", now, now.plusSeconds(600)));
+    root.set("releases", mapper.readTree(cluster.exportState()));
+    mapper.writeValue(state.toFile(), root);
+
+    assertThat(run("release", "cast", "-f", "web-v2.yaml", "--yes")).isEqualTo(ExitCode.LOCKED);
+    assertThat(err).contains("capstan: release demo/web is locked by ci-job-42 (renewed ");
+  }
+
+  @Test
+  void aLoadBalancerServiceWithoutAnAddressFailsTheCastUnlessNoWaitForLoadBalancerIsGiven()
+      throws IOException {
+    assertThat(run("release", "list", "-n", "demo")).isZero();
+    Path state = dir.resolve(".capstan/state.json");
+    ObjectMapper mapper = new ObjectMapper();
+    var root = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(state.toFile());
+    var cluster =
+        dev.capstan.release.memory.InMemoryCluster.importState(
+            mapper.writeValueAsBytes(root.get("releases")));
+    // what a cluster without a load balancer controller reports: no address, ever
+    cluster.reportStatus(
+        dev.capstan.release.model.ResourceRef.of(
+            dev.capstan.release.model.Kind.SERVICE, "demo", "edge"),
+        Map.of("loadBalancer", Map.of()));
+    root.set("releases", mapper.readTree(cluster.exportState()));
+    mapper.writeValue(state.toFile(), root);
+    Files.writeString(
+        dir.resolve("edge.yaml"),
+        """
+        apiVersion: v1
+        kind: Service
+        metadata: {name: edge}
+        spec: {type: LoadBalancer, selector: {app: edge}, ports: [{port: 80}]}
+        """);
+
+    assertThat(run("release", "cast", "edge", "-n", "demo", "-f", "edge.yaml", "--timeout", "2m"))
+        .isEqualTo(ExitCode.FAILED);
+    assertThat(err)
+        .contains(
+            "verify failed: not ready after 2m: Service demo/edge: type LoadBalancer has no"
+                + " address yet (status.loadBalancer.ingress)");
+
+    assertThat(
+            run(
+                "release",
+                "cast",
+                "edge",
+                "-n",
+                "demo",
+                "-f",
+                "edge.yaml",
+                "--no-wait-for-load-balancer"))
+        .as(err)
+        .isZero();
+    assertThat(out).endsWith("Release demo/edge revision 2 deployed.\n");
+  }
+
+  @Test
+  void aCastThatTakesOverFromADeadCasterPlansAgainAndDeploys() throws IOException {
+    leaveADeadCasterOfV2();
+
+    // the next reviewed cast (--diff: the plan is made first, then cast) plans on the pending
+    // revision 2, takes the lapsed lease over and records revision 2 failed: its plan is stale, so
+    // it plans again and deploys revision 3 (a plain --yes cast plans under the lease: no re-plan)
+    assertThat(run("release", "cast", "-f", "web-v2.yaml", "--yes", "--diff", "--wait", "1s"))
+        .isZero();
+
+    assertThat(err)
+        .contains(
+            ", taking over from killed-caster (expired ",
+            "\ncapstan: demo/web: recorded revision 2 as failed\n"
+                + "capstan: demo/web: the release moved since the plan; planning again: the record"
+                + " of revision 2 changed since the plan (version 2 → 3, now failed)\n"
+                + "capstan: demo/web: recorded revision 3 as pending\n");
+    // the plan shown again is the plan cast: it finishes the failed revision 2
+    assertThat(out.split("Plan for release demo/web: revision 3 \\(from 2\\)\n", -1)).hasSize(3);
+    assertThat(out)
+        .contains(
+            "  ~ update     ConfigMap/demo/web-settings  (finishes failed revision 2: the live"
+                + " object still holds what revision 1 applied)\n")
+        .endsWith("Release demo/web revision 3 deployed.\n");
+    assertThat(run("release", "history", "web", "-n", "demo", "-o", "json")).isZero();
+    assertThat(json().findValuesAsText("status"))
+        .containsExactly("deployed", "failed", "superseded");
+  }
+
+  @Test
+  void aYesCastTakesOverFromADeadCasterUnderTheLeaseWithoutPlanningAgain() throws IOException {
+    leaveADeadCasterOfV2();
+
+    assertThat(run("release", "cast", "-f", "web-v2.yaml", "--yes", "--wait", "1s")).isZero();
+
+    // the lease first: the dead caster's revision 2 is recorded failed before the plan is made
+    assertThat(err)
+        .contains(
+            ", taking over from killed-caster (expired ",
+            """
+
+            capstan: demo/web: recorded revision 2 as failed
+            capstan: demo/web: recorded revision 3 as pending
+            """)
+        .doesNotContain("planning again");
+    assertThat(out.split("Plan for release demo/web: revision 3 \\(from 2\\)\n", -1)).hasSize(2);
+    assertThat(out).endsWith("Release demo/web revision 3 deployed.\n");
+    assertThat(run("release", "history", "web", "-n", "demo", "-o", "json")).isZero();
+    assertThat(json().findValuesAsText("status"))
+        .containsExactly("deployed", "failed", "superseded");
+  }
+
+  /**
+   * Casts v1, then leaves what a caster of v2 killed right after recording revision 2 pending
+   * leaves: the pending record and a lease that expired a minute ago.
+   */
+  private void leaveADeadCasterOfV2() throws IOException {
+    assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
+    // a caster of v2 dies (kill -9) right after recording revision 2 as pending: the record stays
+    // pending and its lease held until it expires
+    Path state = dir.resolve(".capstan/state.json");
+    ObjectMapper mapper = new ObjectMapper();
+    var root = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(state.toFile());
+    var cluster =
+        dev.capstan.release.memory.InMemoryCluster.importState(
+            mapper.writeValueAsBytes(root.get("releases")));
+    var dead =
+        dev.capstan.release.ReleaseController.builder(cluster, cluster)
+            .listener(
+                e -> {
+                  if (e instanceof dev.capstan.release.event.ReleaseEvent.RecordSaved r
+                      && r.status() == dev.capstan.release.model.ReleaseStatus.PENDING) {
+                    throw new ProcessDied();
+                  }
+                })
+            .build();
+    var v2 =
+        dev.capstan.release.file.ReleaseFiles.read(
+            dir.resolve("web-v2.yaml"), dev.capstan.release.file.Overrides.none(), env::get);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                dead.cast(
+                    v2.toSpec().withOptions(dev.capstan.release.model.ReleaseOptions.defaults()),
+                    v2.payloads()))
+        .isInstanceOf(ProcessDied.class);
+    java.time.Instant past = java.time.Instant.now().minusSeconds(60);
+    cluster.putLease(
+        "demo",
+        "web",
+        new dev.capstan.release.model.Lease("killed-caster", past, past.plusSeconds(15)));
+    root.set("releases", mapper.readTree(cluster.exportState()));
+    mapper.writeValue(state.toFile(), root);
+  }
+
+  /** What a caster killed at a chosen point leaves behind: nothing catches it. */
+  private static final class ProcessDied extends Error {
+    private static final long serialVersionUID = 1L;
+  }
+
+  @Test
+  void demoRunsTheReleaseAndThePlatformUpdateDemos() {
+    assertThat(run("demo")).isZero();
+
+    assertThat(out)
+        .contains("== 7. History, newest first")
+        .contains("== Platform update: MCP Runtime v0.4.0 -> v0.5.0 (runtime-api never gets ready)")
+        .contains("rolled-back")
+        .contains("Manual recovery commands")
+        .contains("\"dryRun\": false");
+    assertThat(Files.exists(dir.resolve(".capstan"))).isFalse();
+  }
+
+  /** The output with every sha256 value shown as {@code sha256:…}. */
+  static String hashesHidden(String output) {
+    return output.replaceAll("sha256:[0-9a-f]{64}", "sha256:…");
+  }
+}

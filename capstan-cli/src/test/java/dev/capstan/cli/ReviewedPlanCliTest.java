@@ -1,0 +1,190 @@
+package dev.capstan.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Base64;
+import java.util.Deque;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code release plan --out} and {@code release cast --plan}: a saved plan holds no secret, casts
+ * exactly, and is refused with a clear line and exit code when stale or given other files.
+ */
+class ReviewedPlanCliTest {
+  private static final String PASSWORD = "pw-from-env-S3CR3T";
+
+  @TempDir Path dir;
+
+  private final Map<String, String> env = Map.of("WEB_DB_PASSWORD", PASSWORD);
+  private final Deque<String> answers = new ArrayDeque<>();
+  private boolean interactive;
+  private String out = "";
+  private String err = "";
+
+  private final Terminal terminal =
+      new Terminal() {
+        @Override
+        public boolean interactive() {
+          return interactive;
+        }
+
+        @Override
+        public @Nullable String ask(String question) {
+          return answers.poll();
+        }
+      };
+
+  @BeforeEach
+  void releaseFiles() throws IOException {
+    Path examples = Path.of("../examples/releases");
+    Files.copy(examples.resolve("web-v1.yaml"), dir.resolve("web-v1.yaml"));
+    Files.copy(examples.resolve("web-v2.yaml"), dir.resolve("web-v2.yaml"));
+  }
+
+  private int run(String... args) {
+    CliRun run = CliRun.of(terminal, env::get, dir, args);
+    out = run.out();
+    err = run.err();
+    return run.code();
+  }
+
+  @Test
+  void aSavedPlanHoldsNoSecretAndCastsExactly() throws IOException {
+    assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
+
+    assertThat(run("release", "plan", "-f", "web-v2.yaml", "--out", "plan.json")).isZero();
+    assertThat(err)
+        .isEqualTo(
+            "capstan: plan saved to 'plan.json'; cast exactly it with: capstan release cast -f"
+                + " 'web-v2.yaml' --plan 'plan.json'\n");
+    String file = Files.readString(dir.resolve("plan.json"));
+    assertThat(file)
+        .startsWith("{\n  \"capstanPlan\" : 1,")
+        .doesNotContain(PASSWORD)
+        .doesNotContain(
+            Base64.getEncoder().encodeToString(PASSWORD.getBytes(StandardCharsets.UTF_8)));
+
+    assertThat(run("release", "cast", "-f", "web-v2.yaml", "--plan", "plan.json", "--yes"))
+        .as(err)
+        .isZero();
+    assertThat(out)
+        .startsWith("Plan for release demo/web: revision 2 (from 1)\n")
+        .contains("  - prune      ConfigMap/demo/web-legacy  ⚠ destructive\n")
+        .endsWith("Release demo/web revision 2 deployed.\n");
+  }
+
+  @Test
+  void aStalePlanIsRefusedWithExitCode6AndNothingIsWritten() {
+    assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
+    assertThat(run("release", "plan", "-f", "web-v2.yaml", "--out", "plan.json")).isZero();
+    assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero(); // revision 2, a no-op
+
+    assertThat(run("release", "cast", "-f", "web-v2.yaml", "--plan", "plan.json", "--yes"))
+        .isEqualTo(ExitCode.STALE);
+    assertThat(err)
+        .isEqualTo(
+            "capstan: release demo/web: the plan for revision 2 is stale; nothing was written;"
+                + " plan again:\n"
+                + "  - the record moved from revision 1 to 2\n");
+    assertThat(run("release", "get", "web", "-n", "demo")).isZero();
+    assertThat(out).contains("Revision:    2\n");
+  }
+
+  @Test
+  void otherFilesGarbageAndOptionsThatShapeThePlanAreRefusedWithExitCode2() throws IOException {
+    assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
+    assertThat(run("release", "plan", "-f", "web-v2.yaml", "--out", "plan.json")).isZero();
+
+    assertThat(run("release", "cast", "-f", "web-v1.yaml", "--plan", "plan.json", "--yes"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err)
+        .startsWith("capstan: invalid release demo/web (3 problems; nothing was written):\n")
+        .contains("  - payloads[ConfigMap/demo/web-legacy]: not in the plan\n")
+        .contains(
+            "payloads[ConfigMap/demo/web-settings]: differs from the content the plan was"
+                + " computed from; give the same payloads as at plan time, or plan again")
+        .doesNotContain(PASSWORD)
+        .doesNotContain("\tat ");
+
+    assertThat(run("release", "cast", "-f", "web-v2.yaml", "--plan", "plan.json", "--adopt"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err)
+        .isEqualTo(
+            "capstan: adopt shapes the plan and must stay as planned (false), not true; plan"
+                + " again with it\n");
+
+    Files.writeString(dir.resolve("garbage.json"), "{\"capstanPlan\": 7, \"plan\": {}}");
+    assertThat(run("release", "cast", "-f", "web-v2.yaml", "--plan", "garbage.json"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err)
+        .isEqualTo(
+            "capstan: plan file capstanPlan must be 1: '7' (written by a different Capstan"
+                + " version; plan again)\n");
+
+    assertThat(run("release", "get", "web", "-n", "demo")).isZero();
+    assertThat(out).contains("Revision:    1\n");
+  }
+
+  @Test
+  void confirmationCastsThePlanItShowed() {
+    assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
+    interactive = true;
+    answers.add("yes");
+
+    assertThat(run("release", "cast", "-f", "web-v2.yaml")).isZero();
+
+    assertThat(out)
+        .startsWith("Plan for release demo/web: revision 2 (from 1)\n")
+        .endsWith("Release demo/web revision 2 deployed.\n");
+  }
+
+  @Test
+  void rollbackTakesTheCastOptionsAndShowsItsPlanFirst() {
+    assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
+    assertThat(run("release", "cast", "-f", "web-v2.yaml", "--yes")).isZero();
+
+    assertThat(
+            run(
+                "release",
+                "rollback",
+                "web",
+                "-n",
+                "demo",
+                "--to",
+                "1",
+                "--atomic",
+                "--adopt",
+                "--timeout",
+                "2m",
+                "--yes"))
+        .as(err)
+        .isZero();
+
+    assertThat(ReleaseCliTest.hashesHidden(out))
+        .isEqualTo(
+            """
+            Plan for release demo/web: revision 3 (from 2)
+              = reference  Namespace//demo
+              + create     ConfigMap/demo/web-legacy
+              ~ update     ConfigMap/demo/web-settings
+                  - data.log-level: "debug"
+                  + data.log-level: "info"
+              ~ update     apps/Deployment/demo/web  (config changed: ConfigMap/demo/web-settings)
+                  - spec.template.metadata.annotations["capstan.dev/config-hash"]: "sha256:…"
+                  + spec.template.metadata.annotations["capstan.dev/config-hash"]: "sha256:…"
+                  - spec.template.spec.containers[name=web].image: "ghcr.io/acme/web:1.1.0"
+                  + spec.template.spec.containers[name=web].image: "ghcr.io/acme/web:1.0.0"
+            Summary: 1 create, 2 update, 3 unchanged, 1 reference
+            Release demo/web rolled back to revision 1 as revision 3.
+            """);
+  }
+}

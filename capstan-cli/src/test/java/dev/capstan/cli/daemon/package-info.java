@@ -1,0 +1,4 @@
+@NullMarked
+package dev.capstan.cli.daemon;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.capstan.cli.demo;
+
+import org.jspecify.annotations.NullMarked;

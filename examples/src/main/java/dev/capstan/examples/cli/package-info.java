@@ -1,8 +1,0 @@
-/**
- * The {@code capstan} command-line tool: a thin picocli layer over the release and update engines.
- * {@link dev.capstan.examples.cli.Cli} runs one command in-process and returns its exit code.
- */
-@NullMarked
-package dev.capstan.examples.cli;
-
-import org.jspecify.annotations.NullMarked;

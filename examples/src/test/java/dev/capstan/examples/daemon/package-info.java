@@ -1,4 +1,0 @@
-@NullMarked
-package dev.capstan.examples.daemon;
-
-import org.jspecify.annotations.NullMarked;
