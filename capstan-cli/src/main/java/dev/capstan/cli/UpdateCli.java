@@ -37,8 +37,9 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code capstan update}: moves an installed platform to a release, patching only the workloads
- * whose images changed. Every flag maps to one {@link
- * dev.capstan.update.command.UpdateOptions} field, with its default, plus {@code --catalog} for the host platform's component catalog (default: the demo's MCP Runtime catalog).
+ * whose images changed. Every flag maps to one {@link dev.capstan.update.command.UpdateOptions}
+ * field, with its default, plus {@code --catalog} for the host platform's component catalog
+ * (default: the demo's MCP Runtime catalog).
  */
 @Command(
     name = "update",

@@ -22,8 +22,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The example catalog (the demo platform MCP Runtime's, from {@code mcp-runtime-catalog.yaml}) and an installed
- * platform on the in-memory cluster: the fixture the mcp-runtime test counterparts run against.
+ * The example catalog (the demo platform MCP Runtime's, from {@code mcp-runtime-catalog.yaml}) and
+ * an installed platform on the in-memory cluster: the fixture the update tests run against.
  */
 public final class McpRuntime {
   /** The demo platform's in-cluster registry. */

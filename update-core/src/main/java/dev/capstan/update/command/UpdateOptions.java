@@ -17,9 +17,9 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * One update invocation's options, one per flag of {@code capstan update}, with its defaults (see {@link
- * #defaults()}). The compact constructor only rejects nulls, so a CLI can map flags one to one;
- * {@link #validate()} checks the values and names the flag in each message.
+ * One update invocation's options, one per flag of {@code capstan update}, with its defaults (see
+ * {@link #defaults()}). The compact constructor only rejects nulls, so a CLI can map flags one to
+ * one; {@link #validate()} checks the values and names the flag in each message.
  *
  * @param to the target version ({@code --to}); empty when a manifest file is given
  * @param releaseManifest the manifest location ({@code --release-manifest}); empty to derive it

@@ -10,10 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The full update plan. JSON field names (see {@code UpdateReport}): {@code
- * cluster}, {@code manifestSource}, {@code targetVersion}, {@code installedVersion}, {@code
- * applyCRDs}, {@code crdNames}, {@code crdPreview}, {@code imageBuilds}, {@code components} (the
- * rows), {@code preservedResources} and {@code warnings}.
+ * The full update plan. JSON field names (see {@code UpdateReport}): {@code cluster}, {@code
+ * manifestSource}, {@code targetVersion}, {@code installedVersion}, {@code applyCRDs}, {@code
+ * crdNames}, {@code crdPreview}, {@code imageBuilds}, {@code components} (the rows), {@code
+ * preservedResources} and {@code warnings}.
  *
  * @param cluster the target cluster
  * @param manifestSource where the manifest came from
