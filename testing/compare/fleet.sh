@@ -38,7 +38,7 @@
 # missing first: the control plane and kubectl, Helm 3 and 4, the CLI jar (./capstan) and
 # benchmarks/target/benchmarks-all.jar. Capstan's class cache and daemon live in DIR/capstan-cache
 # (CAPSTAN_CACHE_DIR), apart from other checkouts'. Not part of ./mvnw verify. The latest run and
-# where the time goes: README.md, "A fleet: many small releases, 16 at once".
+# where the time goes: docs/benchmarks.md, "A fleet: many small releases, 16 at once".
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)

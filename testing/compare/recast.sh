@@ -32,7 +32,7 @@
 # Latest run (2 December 2026, the 2-core machine with a CI beside it, load average 5): medians of
 # 7, a JVM per command 2.61 s of CPU (x2.46 kubectl's), the daemon 0.78 s (x0.74), kubectl 1.06 s;
 # before a cast decoded only the records it uses, 2.80 / 1.23 / 1.08 s. Where the time goes:
-# README.md, "Re-casting a large bundle: CPU seconds".
+# docs/benchmarks.md, "Re-casting a large bundle: CPU seconds".
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)

@@ -116,8 +116,8 @@ class CommandLineHelpTest {
   }
 
   @Test
-  void helpAndTheReadmeListTheSameExitCodes() throws IOException {
-    String readme = Files.readString(Path.of("..", "README.md"), UTF_8);
+  void helpAndTheDocsListTheSameExitCodes() throws IOException {
+    String readme = Files.readString(Path.of("..", "docs", "cli.md"), UTF_8);
     Map<Integer, String> documented = new TreeMap<>();
     Matcher row = Pattern.compile("(?m)^\\| ([0-9]) \\| (.+) \\|$").matcher(readme);
     while (row.find()) {

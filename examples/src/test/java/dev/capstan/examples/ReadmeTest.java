@@ -47,9 +47,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Keeps the root README true: its Java tour is the code between the tour markers below (compiled
- * and run here, and shown verbatim in the README), and every {@code ./capstan} command of its
- * command-line tour runs here, in order, with the exit code the README gives.
+ * Keeps the root README and the pages under {@code docs/} true: each Java snippet is the code
+ * between a pair of markers below (compiled and run here, and shown verbatim on its page: the short
+ * one in README.md, the release tours in docs/releases.md and docs/manifests.md, the platform
+ * update in docs/platform-updates.md, the test kit in docs/testing.md), and every {@code ./capstan}
+ * command of the command-line tour in docs/cli.md runs here, in order, with the exit code the page
+ * gives.
  */
 class ReadmeTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -59,8 +62,42 @@ class ReadmeTest {
     return Files.readString(ROOT.resolve("README.md"));
   }
 
+  /** A page under {@code docs/}, e.g. {@code "releases.md"}. */
+  private static String page(String name) throws IOException {
+    return Files.readString(ROOT.resolve("docs").resolve(name));
+  }
+
   @Test
-  void javaTourRunsAndTheReadmeShowsIt() throws IOException {
+  void shortTourRunsAndTheReadmeShowsIt() throws IOException {
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(printed, true, UTF_8);
+    // short:start
+    InMemoryCluster cluster = InMemoryCluster.create().addNamespace("shop");
+    ReleaseController releases = ReleaseController.builder(cluster, cluster).build();
+
+    ServiceSpec web = ServiceSpec.builder("shop", "web").image("acme/web:1.0").build();
+    Payloads v1 = Payloads.builder().service(web).build();
+    ReleaseSpec spec = ReleaseSpec.of("shop", "web", v1);
+    out.print(PlanRenderer.text(releases.plan(spec))); // what a cast would do; changes nothing
+    releases.cast(spec, v1); // revision 1: applied in order, healthy, recorded
+
+    Payloads v2 = v1.with(web.withImage("acme/web:1.1"));
+    releases.cast(ReleaseSpec.of("shop", "web", v2), v2); // revision 2: writes the Deployment only
+    releases.rollback("shop", "web", 1); // revision 3, with revision 1's objects
+    // short:end
+
+    assertThat(printed.toString(UTF_8)).contains("  + create     apps/Deployment/shop/web\n");
+    assertThat(cluster.writes())
+        .filteredOn(w -> w.startsWith("apply:"))
+        .containsOnly("apply:apps/Deployment/shop/web");
+    assertThat(releases.history("shop", "web"))
+        .extracting(Release::revision)
+        .containsExactly(3, 2, 1);
+    assertThat(readme()).contains("```java\n" + block("short") + "```\n");
+  }
+
+  @Test
+  void javaTourRunsAndItsPageShowsIt() throws IOException {
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(printed, true, UTF_8);
     // tour:start
@@ -108,11 +145,11 @@ class ReadmeTest {
     assertThat(cluster.objects())
         .extracting(r -> r.key())
         .containsExactly("PersistentVolumeClaim/shop/web-data");
-    assertThat(readme()).contains(tourFromThisFile());
+    assertThat(page("releases.md")).contains(tourFromThisFile());
   }
 
   @Test
-  void diffTourRunsAndTheReadmeShowsItsOutput() throws IOException {
+  void diffTourRunsAndItsPageShowsItsOutput() throws IOException {
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(printed, true, UTF_8);
     InMemoryCluster cluster = InMemoryCluster.create().addNamespace("shop");
@@ -134,11 +171,11 @@ class ReadmeTest {
 
     assertThat(cast.release().revision()).isEqualTo(2);
     assertThat(printed.toString(UTF_8)).doesNotContain("n3w").doesNotContain("s3cret");
-    assertThat(readme()).contains(block("diff")).contains(printed.toString(UTF_8));
+    assertThat(page("releases.md")).contains(block("diff")).contains(printed.toString(UTF_8));
   }
 
   @Test
-  void reviewedPlanTourRunsAndTheReadmeShowsIt() throws IOException {
+  void reviewedPlanTourRunsAndItsPageShowsIt() throws IOException {
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(printed, true, UTF_8);
     InMemoryCluster cluster = InMemoryCluster.create().addNamespace("shop");
@@ -168,11 +205,11 @@ class ReadmeTest {
             Summary: 1 update, 1 reference
             """);
     assertThat(releases.get("shop", "web").orElseThrow().revision()).isEqualTo(2);
-    assertThat(readme()).contains(block("reviewed"));
+    assertThat(page("releases.md")).contains(block("reviewed"));
   }
 
   @Test
-  void manifestTourRunsAndTheReadmeShowsIt() throws IOException {
+  void manifestTourRunsAndItsPageShowsIt() throws IOException {
     Function<String, @Nullable String> env = System::getenv;
     // manifests:start
     InMemoryCluster cluster = InMemoryCluster.create().addNamespace("shop");
@@ -222,11 +259,11 @@ class ReadmeTest {
         .containsExactlyInAnyOrder(
             "apply:Service/shop/web", "apply:networking.k8s.io/Ingress/shop/web");
     assertThat(writes.get(5)).isEqualTo("verify");
-    assertThat(readme()).contains(block("manifests"));
+    assertThat(page("manifests.md")).contains(block("manifests"));
   }
 
   @Test
-  void updateTourRunsAndTheReadmeShowsIt() throws IOException {
+  void updateTourRunsAndItsPageShowsIt() throws IOException {
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(printed, true, UTF_8);
     Path catalogFile =
@@ -249,11 +286,11 @@ class ReadmeTest {
     assertThat(outcome.result()).isNotNull();
     assertThat(platform.writes()).hasSize(4);
     assertThat(printed.toString(UTF_8)).contains("Update result:");
-    assertThat(readme()).contains(block("update"));
+    assertThat(page("platform-updates.md")).contains(block("update"));
   }
 
   @Test
-  void theTestKitExampleIsARealTestAndTheReadmeShowsItWhole() throws IOException {
+  void theTestKitExampleIsARealTestAndItsPageShowsItWhole() throws IOException {
     String source =
         Files.readString(Path.of("src/test/java/dev/capstan/examples/WebReleaseTest.java"));
     String begin = "// testkit:start\n";
@@ -261,7 +298,7 @@ class ReadmeTest {
         source.substring(source.indexOf(begin) + begin.length(), source.indexOf("// testkit:end"));
 
     assertThat(example).contains("@CapstanTest").contains("@Test");
-    assertThat(readme()).contains("```java\n" + example + "```\n");
+    assertThat(page("testing.md")).contains("```java\n" + example + "```\n");
   }
 
   private static String tourFromThisFile() throws IOException {
@@ -280,16 +317,16 @@ class ReadmeTest {
   }
 
   /**
-   * Runs the README's command-line tour: every line of the {@code bash} block after {@code <!--
-   * cli-tour -->}, in order. {@code export} lines set the environment; {@code ./capstan} lines run
-   * in-process from the repository root, on a fresh state file; a trailing {@code # exit N} comment
-   * gives the expected exit code (default 0).
+   * Runs the command-line tour of docs/cli.md: every line of the {@code bash} block after {@code
+   * <!-- cli-tour -->}, in order. {@code export} lines set the environment; {@code ./capstan} lines
+   * run in-process from the repository root, on a fresh state file; a trailing {@code # exit N}
+   * comment gives the expected exit code (default 0).
    */
   @Test
   void commandLineTourRunsAsDocumented(@TempDir Path dir) throws IOException {
-    String readme = readme();
+    String readme = page("cli.md");
     int marker = readme.indexOf("<!-- cli-tour -->");
-    assertThat(marker).as("README has a <!-- cli-tour --> block").isPositive();
+    assertThat(marker).as("docs/cli.md has a <!-- cli-tour --> block").isPositive();
     int start = readme.indexOf("```bash\n", marker) + "```bash\n".length();
     String block = readme.substring(start, readme.indexOf("```", start));
     Map<String, String> env = new HashMap<>();

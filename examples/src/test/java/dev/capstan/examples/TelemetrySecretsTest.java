@@ -32,9 +32,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * A host's controller with the log, metrics and traces of the README's "Logs, metrics and traces"
- * at once, driven through every release operation with a Secret: its value reaches no log line,
- * meter or span.
+ * A host's controller with the log, metrics and traces of docs/observability.md ("Logs, metrics and
+ * traces") at once, driven through every release operation with a Secret: its value reaches no log
+ * line, meter or span.
  */
 @CapstanTest
 class TelemetrySecretsTest {
