@@ -1,6 +1,6 @@
 package dev.capstan.cli;
 
-/** The exit codes of the {@code capstan} command, documented in the README. */
+/** The exit codes of the {@code capstan} command, documented in docs/cli.md. */
 public final class ExitCode {
   /** Success. */
   public static final int OK = 0;

@@ -68,7 +68,7 @@ final class ImportHelmCommand extends ReleaseCommand.Sub {
           .println(
               removeHelmRecords
                   ? "Helm records: removed after the cast (helm will no longer list the release)"
-                  : "Helm records: kept (helm still lists the release; see README, Coming from Helm)");
+                  : "Helm records: kept (helm still lists the release; see docs/helm.md)");
     }
     showPlan(plan.plan(), false);
     if (dryRun) {
