@@ -10,10 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The full update plan. JSON field names (see {@code UpdateReport}): {@code cluster}, {@code
- * manifestSource}, {@code targetVersion}, {@code installedVersion}, {@code applyCRDs}, {@code
- * crdNames}, {@code crdPreview}, {@code imageBuilds}, {@code components} (the rows), {@code
- * preservedResources} and {@code warnings}.
+ * The full update plan. Its JSON fields (see {@code UpdateReport}) are named after the components,
+ * except {@code "applyCRDs"} for {@code applyCrds}, {@code "components"} for {@code rows} and
+ * {@code "preservedResources"} for {@code preserved}.
  *
  * @param cluster the target cluster
  * @param manifestSource where the manifest came from
