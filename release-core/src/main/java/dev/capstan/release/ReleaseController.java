@@ -129,7 +129,7 @@ public final class ReleaseController {
         b.deleteParallelism != null
             ? b.deleteParallelism
             : b.parallelism == 1 ? 1 : Math.max(b.parallelism, DEFAULT_DELETE_PARALLELISM);
-    this.holder = b.holder;
+    this.holder = dev.capstan.release.internal.Names.requireText(b.holder.get(), "holder");
     this.ids = b.ids;
   }
 
@@ -1695,32 +1695,13 @@ public final class ReleaseController {
    */
   public static final int DEFAULT_DELETE_PARALLELISM = 64;
 
-  /** This machine's name, read once without a DNS lookup (which may stall for seconds). */
-  private static final String HOST = hostName();
-
-  private static String hostName() {
-    for (String file : List.of("/proc/sys/kernel/hostname", "/etc/hostname")) {
-      try {
-        String name = java.nio.file.Files.readString(java.nio.file.Path.of(file)).strip();
-        if (!name.isEmpty()) {
-          return name;
-        }
-      } catch (java.io.IOException | RuntimeException e) {
-        // try the next source
-      }
-    }
-    for (String variable : List.of("HOSTNAME", "COMPUTERNAME")) {
-      String name = System.getenv(variable);
-      if (name != null && !name.isBlank()) {
-        return name.strip();
-      }
-    }
-    return "localhost";
-  }
-
+  /**
+   * The default lease holder: {@code pid <pid>/<8 random hex>}, from the process alone
+   * (release-core reads no file and no environment; a host that wants its machine named passes a
+   * holder, e.g. release-k8s's {@code LeaseHolders.onThisHost()}).
+   */
   private static String defaultHolder() {
-    return HOST
-        + "/pid "
+    return "pid "
         + ProcessHandle.current().pid()
         + "/"
         + UUID.randomUUID().toString().substring(0, 8);
@@ -1740,7 +1721,7 @@ public final class ReleaseController {
     private final List<ReleaseListener> listeners = new ArrayList<>();
     private int parallelism = 4;
     private @Nullable Integer deleteParallelism;
-    private String holder = defaultHolder();
+    private Supplier<String> holder = ReleaseController::defaultHolder;
     private Supplier<String> ids = () -> UUID.randomUUID().toString();
 
     private Builder(Orchestrator orchestrator, Store store) {
@@ -1855,11 +1836,22 @@ public final class ReleaseController {
     }
 
     /**
-     * The lease holder name shown to others (default: {@code <host>/pid <pid>/<8 random hex>}, the
-     * random part keeping two controllers of one process apart).
+     * The lease holder name shown to others (default: {@code pid <pid>/<8 random hex>}, the random
+     * part keeping two controllers of one process apart).
      */
     public Builder holder(String holder) {
-      this.holder = dev.capstan.release.internal.Names.requireText(holder, "holder");
+      String name = dev.capstan.release.internal.Names.requireText(holder, "holder");
+      this.holder = () -> name;
+      return this;
+    }
+
+    /**
+     * Where the lease holder name shown to others comes from, asked once by {@link #build()}
+     * (default: {@code pid <pid>/<8 random hex>}, the random part keeping two controllers of one
+     * process apart; release-k8s's {@code LeaseHolders.onThisHost()} names the machine too).
+     */
+    public Builder holder(Supplier<String> holder) {
+      this.holder = requireNonNull(holder, "holder");
       return this;
     }
 
