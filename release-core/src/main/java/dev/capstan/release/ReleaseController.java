@@ -53,8 +53,8 @@ import org.jspecify.annotations.Nullable;
  * its progress, without reverting ({@code atomic}), and the lease is given up; the exception thrown
  * is the operation's usual failure, and the thread's interrupt status is left set.
  *
- * <p>The controller is a facade: each operation is carried out by a class of the internal package
- * {@code dev.capstan.release.engine} (ARCHITECTURE.md, "The release engine").
+ * <p>Each operation is carried out by a class of the internal package {@code
+ * dev.capstan.release.engine} (ARCHITECTURE.md, "The release engine").
  */
 public final class ReleaseController {
   private final HistoryReads reads;
@@ -323,16 +323,10 @@ public final class ReleaseController {
 
   /**
    * The default number of deletes (or un-stamps) of one rank in flight at once in an uninstall and
-   * a cast's prune (see {@link Builder#deleteParallelism}). Higher than the write parallelism: a
-   * delete carries no body, and the API server spends no admission, defaulting or field management
-   * on it, but it does wait on its own work (a Service's delete, ~70 ms on kube-apiserver 1.36,
-   * releases its IP and ports), so small groups of deletes leave an API server with CPU to spare
-   * waiting; Helm sends a kind's deletes all at once. 64 keeps a rank of hundreds of objects within
-   * a few round trips and far from an API server's limits (250 HTTP/2 streams per connection; API
-   * priority and fairness queues what exceeds a client's share). Client-java's requests are
-   * synchronous calls, which OkHttp's dispatcher limits (64, 5 per host) do not bound, and it has
-   * no client-side rate limiter: the width reaches the server. Where the server's CPU is the limit,
-   * a wider delete only queues longer (README, "Side by side with Helm and kubectl").
+   * a cast's prune (see {@link Builder#deleteParallelism}): higher than the write parallelism, as a
+   * delete carries no body but waits on the API server's own work (why 64: ARCHITECTURE.md,
+   * "Uninstall", and {@code dev.capstan.release.engine.EngineContext}; README, "Side by side with
+   * Helm and kubectl").
    */
   public static final int DEFAULT_DELETE_PARALLELISM = 64;
 

@@ -37,7 +37,22 @@ public final class EngineContext {
   final Clock clock;
   final int maxHistory;
   final int parallelism;
+
+  /**
+   * How many deletes (or un-stamps) of one rank go out at once (default {@code
+   * ReleaseController.DEFAULT_DELETE_PARALLELISM}, 64). Higher than the write parallelism: a delete
+   * carries no body, and the API server spends no admission, defaulting or field management on it,
+   * but it does wait on its own work (a Service's delete, ~70 ms on kube-apiserver 1.36, releases
+   * its IP and ports), so small groups of deletes leave an API server with CPU to spare waiting;
+   * Helm sends a kind's deletes all at once. 64 keeps a rank of hundreds of objects within a few
+   * round trips and far from an API server's limits (250 HTTP/2 streams per connection; API
+   * priority and fairness queues what exceeds a client's share). Client-java's requests are
+   * synchronous calls, which OkHttp's dispatcher limits (64, 5 per host) do not bound, and it has
+   * no client-side rate limiter: the width reaches the server. Where the server's CPU is the limit,
+   * a wider delete only queues longer (README, "Side by side with Helm and kubectl").
+   */
   final int deleteParallelism;
+
   final Supplier<String> ids;
   private final LeaseKeeper.Terms leaseTerms;
   private final List<ReleaseListener> listeners;
