@@ -3,6 +3,7 @@ package dev.capstan.benchmarks;
 import dev.capstan.k8s.KubeClients;
 import dev.capstan.k8s.KubernetesOrchestrator;
 import dev.capstan.k8s.KubernetesStore;
+import dev.capstan.k8s.LeaseHolders;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.UninstallOptions;
 import dev.capstan.release.file.Overrides;
@@ -96,6 +97,7 @@ public final class FleetDriver {
     // the CLI's controller, without its progress listener: the same parallelism within a release
     ReleaseController controller =
         ReleaseController.builder(new KubernetesOrchestrator(clients), new KubernetesStore(clients))
+            .holder(LeaseHolders.onThisHost())
             .build();
     ExecutorService pool = Executors.newFixedThreadPool(width);
     try {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.common.BoundedInput;
 import dev.capstan.common.Escapes;
+import dev.capstan.k8s.LeaseHolders;
 import dev.capstan.release.CastResult;
 import dev.capstan.release.InvalidReleaseException;
 import dev.capstan.release.ReleaseConflictException;
@@ -253,6 +254,7 @@ final class ReleaseCommand implements Runnable {
         common.defaultNamespace = target.defaultNamespace();
         ReleaseController.Builder builder =
             ReleaseController.builder(target.orchestrator(), target.store())
+                .holder(LeaseHolders.onThisHost())
                 .listener(this::progress)
                 .parallelism(common.parallelism);
         if (common.deleteParallelism != null) {

@@ -1,5 +1,6 @@
 package dev.capstan.release;
 
+import dev.capstan.release.engine.EffectiveRelease;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.event.ReleaseListener;
 import dev.capstan.release.memory.InMemoryCluster;

@@ -4,6 +4,7 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.capstan.common.Sleeper;
+import dev.capstan.release.engine.LeaseKeeper;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.port.Store;
 import java.time.Clock;

@@ -13,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.capstan.common.Sleeper;
+import dev.capstan.release.engine.LeaseKeeper;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.memory.ManualClock;

@@ -13,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.release.codec.ReleaseRecordCodec;
+import dev.capstan.release.engine.EffectiveRelease;
 import dev.capstan.release.model.ContentHash;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnedResource;

@@ -1,7 +1,9 @@
-package dev.capstan.release;
+package dev.capstan.release.engine;
 
 import dev.capstan.common.Backoff;
 import dev.capstan.common.Sleeper;
+import dev.capstan.release.ReleaseException;
+import dev.capstan.release.ReleaseLockedException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.internal.DaemonThreads;
 import dev.capstan.release.port.LeaseGrant;
@@ -42,9 +44,9 @@ import org.jspecify.annotations.Nullable;
  * thread's interrupt status cleared meanwhile (a store's I/O on an interrupted thread, an HTTP
  * client's or a file channel's, would fail at once) and set again after.
  */
-final class LeaseKeeper implements AutoCloseable {
+public final class LeaseKeeper implements AutoCloseable {
   /** How {@link #acquire} polls a held lease while waiting: 200 ms doubling to 2 s. */
-  static final Backoff POLL =
+  public static final Backoff POLL =
       new Backoff(
           Duration.ofMillis(200),
           Duration.ofSeconds(2),
@@ -56,7 +58,7 @@ final class LeaseKeeper implements AutoCloseable {
   static final Duration RENEWAL_DRAIN = Duration.ofSeconds(5);
 
   /** How a lease is taken and kept. */
-  record Terms(
+  public record Terms(
       Store store,
       String holder,
       Clock clock,
@@ -157,7 +159,7 @@ final class LeaseKeeper implements AutoCloseable {
    *
    * @throws ReleaseLockedException if another holder has it (still, after the wait)
    */
-  static LeaseKeeper acquire(
+  public static LeaseKeeper acquire(
       Terms terms, String namespace, String name, Consumer<ReleaseEvent> events) {
     String release = namespace + "/" + name;
     Clock clock = terms.clock();
@@ -198,7 +200,7 @@ final class LeaseKeeper implements AutoCloseable {
     }
   }
 
-  LeaseGrant grant() {
+  public LeaseGrant grant() {
     return grant;
   }
 
@@ -223,7 +225,7 @@ final class LeaseKeeper implements AutoCloseable {
    *     the calling thread) was interrupted (its interrupt status is left set); the operation must
    *     not write again
    */
-  void checkHeld() {
+  public void checkHeld() {
     throwIfStopped();
     throwIfLost();
     if (terms.clock().instant().isBefore(expiresAt)) {
@@ -346,7 +348,7 @@ final class LeaseKeeper implements AutoCloseable {
    * Runs {@code body} under the lease. The lease is given up after a normal return or a {@link
    * RuntimeException}; after an {@link Error} it is only {@linkplain #abandon() abandoned}.
    */
-  <T> T run(java.util.function.Function<LeaseKeeper, T> body) {
+  public <T> T run(java.util.function.Function<LeaseKeeper, T> body) {
     T result = holding(body);
     close();
     return result;

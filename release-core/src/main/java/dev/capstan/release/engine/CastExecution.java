@@ -1,5 +1,6 @@
-package dev.capstan.release;
+package dev.capstan.release.engine;
 
+import dev.capstan.release.ReleaseException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.model.EnsuredNamespace;
 import dev.capstan.release.model.Kind;

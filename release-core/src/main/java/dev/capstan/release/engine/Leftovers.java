@@ -1,5 +1,6 @@
-package dev.capstan.release;
+package dev.capstan.release.engine;
 
+import dev.capstan.release.UninstallOptions;
 import dev.capstan.release.model.EnsuredNamespace;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;

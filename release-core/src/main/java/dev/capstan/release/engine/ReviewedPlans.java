@@ -1,6 +1,7 @@
-package dev.capstan.release;
+package dev.capstan.release.engine;
 
 import dev.capstan.common.Escapes;
+import dev.capstan.release.InvalidReleaseException;
 import dev.capstan.release.model.DesiredResource;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Payloads;
@@ -20,9 +21,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The checks of {@link ReleaseController#cast(dev.capstan.release.plan.Plan, Payloads)}: that a
- * reviewed plan agrees with its own fingerprint, that the payloads are the ones it was computed
- * from, and what moved since it was computed.
+ * The checks of {@code ReleaseController.cast(Plan, Payloads)}: that a reviewed plan agrees with
+ * its own fingerprint, that the payloads are the ones it was computed from, and what moved since it
+ * was computed.
  */
 final class ReviewedPlans {
   private ReviewedPlans() {}

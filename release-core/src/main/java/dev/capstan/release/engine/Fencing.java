@@ -1,4 +1,4 @@
-package dev.capstan.release;
+package dev.capstan.release.engine;
 
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.ResourceRef;

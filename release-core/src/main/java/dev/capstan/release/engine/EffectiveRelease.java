@@ -1,4 +1,4 @@
-package dev.capstan.release;
+package dev.capstan.release.engine;
 
 import dev.capstan.release.model.ContentHash;
 import dev.capstan.release.model.DesiredResource;
@@ -25,16 +25,16 @@ import org.jspecify.annotations.Nullable;
  * config annotated by {@link ConfigRollout} and hashed again. The planner, the stamps and the owned
  * hashes in records see only these hashes; the record keeps the caller's payloads.
  */
-final class EffectiveRelease {
+public final class EffectiveRelease {
   /** Why an unchanged Secret of a record without a key is updated once. */
-  static final String REKEYED =
+  public static final String REKEYED =
       "values unchanged; its content hash is now keyed per release (written once)";
 
-  final ReleaseSpec spec;
+  public final ReleaseSpec spec;
   final SecretHashKey key;
 
   /** The objects to write: the payloads with config readers annotated. */
-  final Payloads objects;
+  public final Payloads objects;
 
   /** Why a config reader is updated, by ref: the inputs whose hash moved since the record. */
   final Map<ResourceRef, String> reasons;
@@ -68,7 +68,7 @@ final class EffectiveRelease {
    * @param key the release's key
    * @param latest the latest record, for the reasons, or {@code null}
    */
-  static EffectiveRelease of(
+  public static EffectiveRelease of(
       ReleaseSpec spec, @Nullable Payloads payloads, SecretHashKey key, @Nullable Release latest) {
     Map<ResourceRef, String> hashes = new LinkedHashMap<>();
     Map<ResourceRef, String> reasons = new LinkedHashMap<>();

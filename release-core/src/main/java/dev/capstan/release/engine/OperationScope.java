@@ -1,6 +1,15 @@
-package dev.capstan.release;
+package dev.capstan.release.engine;
 
 import dev.capstan.common.Listeners;
+import dev.capstan.release.CastFailedException;
+import dev.capstan.release.CastResult;
+import dev.capstan.release.InvalidReleaseException;
+import dev.capstan.release.ReleaseConflictException;
+import dev.capstan.release.ReleaseLockedException;
+import dev.capstan.release.ReleaseNotFoundException;
+import dev.capstan.release.StalePlanException;
+import dev.capstan.release.UninstallFailedException;
+import dev.capstan.release.UninstallResult;
 import dev.capstan.release.event.Operation;
 import dev.capstan.release.event.Outcome;
 import dev.capstan.release.event.ReleaseEvent;
@@ -25,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * returned or threw (ARCHITECTURE.md, "Observability").
  */
 final class OperationScope {
-  static final Logger LOG = LoggerFactory.getLogger(ReleaseController.class);
+  static final Logger LOG = LoggerFactory.getLogger("dev.capstan.release.ReleaseController");
 
   private final String release;
   private final Operation operation;

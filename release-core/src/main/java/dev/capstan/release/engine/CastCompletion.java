@@ -1,0 +1,187 @@
+package dev.capstan.release.engine;
+
+import dev.capstan.release.CastFailedException;
+import dev.capstan.release.CastResult;
+import dev.capstan.release.StaleRecordException;
+import dev.capstan.release.event.ReleaseEvent;
+import dev.capstan.release.model.OwnedResource;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.plan.Plan;
+import dev.capstan.release.port.StoredRelease;
+import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The write and record stages of a cast whose intent record is saved and whose lease is held:
+ * applies, verifies and prunes ({@link CastExecution}), then records {@code DEPLOYED} (and
+ * housekeeping) or {@code FAILED} (after an atomic revert), and gives the lease up.
+ */
+final class CastCompletion {
+  private final EngineContext context;
+  private final Housekeeping housekeeping;
+
+  CastCompletion(EngineContext context, Housekeeping housekeeping) {
+    this.context = context;
+    this.housekeeping = housekeeping;
+  }
+
+  /** Applies, verifies, prunes and records; gives the lease up at the end. */
+  CastResult finish(CastAttempt attempt) {
+    return attempt.lease().run(l -> execute(attempt));
+  }
+
+  /** Records the failure of a cast that never started writing objects. */
+  void abort(CastAttempt attempt, RuntimeException cause) {
+    attempt.lease().run(l -> fail(attempt, execution(attempt), cause));
+  }
+
+  private CastExecution execution(CastAttempt attempt) {
+    ReleaseSpec spec = attempt.effective().spec;
+    return new CastExecution(
+        context.ports,
+        attempt.plan(),
+        attempt.effective().objects,
+        attempt.live(),
+        attempt.pendingRecord().identity(),
+        context.parallelism,
+        context.deleteParallelism,
+        spec.options().timeout(),
+        spec.options().waitForLoadBalancer(),
+        attempt.lease(),
+        context.events(),
+        attempt.previousStatus() != ReleaseStatus.DEPLOYED);
+  }
+
+  private CastResult execute(CastAttempt attempt) {
+    CastExecution execution = execution(attempt);
+    Plan plan = attempt.plan();
+    Release deployed;
+    try {
+      execution.run();
+      attempt.lease().checkHeld();
+      deployed =
+          attempt
+              .pendingRecord()
+              .withStatus(ReleaseStatus.DEPLOYED, context.clock.instant())
+              .withOwns(execution.deployedOwns())
+              .withRetained(execution.retainedAfter(attempt.previousRetained()))
+              .withLease(null);
+      saveOutcome(deployed, attempt.saved());
+    } catch (RuntimeException e) {
+      throw fail(attempt, execution, e);
+    }
+    ReleaseSpec spec = attempt.effective().spec;
+    context.emit(
+        new ReleaseEvent.RecordSaved(
+            spec.qualifiedName(), plan.revision(), ReleaseStatus.DEPLOYED));
+    housekeeping.afterCast(spec.namespace(), spec.name(), plan.revision(), attempt.records());
+    return new CastResult(deployed, plan, CastResult.Revert.NOT_ATTEMPTED);
+  }
+
+  private CastFailedException fail(
+      CastAttempt attempt, CastExecution execution, RuntimeException cause) {
+    ReleaseSpec spec = attempt.effective().spec;
+    List<OwnedResource> previousOwns = attempt.previousOwns();
+    List<ResourceRef> previousRetained = attempt.previousRetained();
+    String reason = cause.getMessage() == null ? cause.toString() : cause.getMessage();
+    context.emit(new ReleaseEvent.Failed(spec.qualifiedName(), reason));
+    List<OwnedResource> owns = execution.failedOwns(previousOwns);
+    List<ResourceRef> retained = execution.retainedAfter(previousRetained);
+    CastResult.Revert revert = CastResult.Revert.NOT_ATTEMPTED;
+    if (spec.options().atomic()) {
+      List<String> errors = execution.revert();
+      if (errors.isEmpty()) {
+        owns = previousOwns;
+        retained = previousRetained;
+        reason = reason + " (atomic: this revision's changes were rolled back)";
+        revert = CastResult.Revert.COMPLETE;
+      } else {
+        reason = reason + "; atomic rollback incomplete: " + String.join("; ", errors);
+        revert = CastResult.Revert.INCOMPLETE;
+      }
+    }
+    Release failed =
+        attempt
+            .pendingRecord()
+            .withStatus(ReleaseStatus.FAILED, context.clock.instant())
+            .withOwns(owns)
+            .withRetained(retained)
+            .withFailure(reason)
+            .withLease(null);
+    // recorded on an interrupted thread too: an interrupt stops a cast before its next write
+    Release recorded = Uninterrupted.get(() -> recordFailure(attempt, failed, cause));
+    return new CastFailedException(new CastResult(recorded, attempt.plan(), revert), cause);
+  }
+
+  /**
+   * Records {@code failed} over the cast's pending record (or as a new one while the cast still
+   * holds the lease), and returns what is recorded: {@code failed}, or the revision as the lease's
+   * new holder already recorded it failed. A failure to record is added to {@code cause}.
+   */
+  private Release recordFailure(CastAttempt attempt, Release failed, RuntimeException cause) {
+    ReleaseSpec spec = attempt.effective().spec;
+    Plan plan = attempt.plan();
+    StoredRelease saved = attempt.saved();
+    try {
+      if (saved == null) {
+        // no pending record: the revision is recorded only while this cast still holds the lease
+        attempt.lease().checkHeld();
+      }
+      saveOutcome(failed, saved);
+      context.emit(
+          new ReleaseEvent.RecordSaved(
+              spec.qualifiedName(), plan.revision(), ReleaseStatus.FAILED));
+    } catch (StaleRecordException e) {
+      // The lease was taken over meanwhile and the new holder recorded this attempt FAILED.
+      Release now = recordedRevision(attempt.pendingRecord()).orElse(null);
+      if (now != null && now.status() == ReleaseStatus.FAILED) {
+        context.emit(
+            new ReleaseEvent.Warning(
+                spec.qualifiedName(),
+                "revision "
+                    + plan.revision()
+                    + " was already recorded failed by the lease's new holder: "
+                    + now.failure()));
+        return now;
+      }
+      unrecorded(spec, cause, e);
+    } catch (RuntimeException e) {
+      unrecorded(spec, cause, e);
+    }
+    return failed;
+  }
+
+  private void unrecorded(ReleaseSpec spec, RuntimeException cause, RuntimeException e) {
+    cause.addSuppressed(e);
+    context.emit(
+        new ReleaseEvent.Warning(
+            spec.qualifiedName(),
+            "could not record the failure; the revision stays pending until the next cast: "
+                + e.getMessage()));
+  }
+
+  /** Records a cast's outcome: over its pending record, or as a new record when it has none. */
+  private void saveOutcome(Release outcome, @Nullable StoredRelease pending) {
+    if (pending == null) {
+      context.store.createRecord(outcome);
+    } else {
+      context.store.updateRecord(outcome, pending.version());
+    }
+  }
+
+  /** The stored state of {@code r}'s revision, if it can be read. */
+  private Optional<Release> recordedRevision(Release r) {
+    try {
+      return context.store.records(r.namespace(), r.name()).stream()
+          .map(StoredRelease::release)
+          .filter(x -> x.revision() == r.revision())
+          .findFirst();
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+}

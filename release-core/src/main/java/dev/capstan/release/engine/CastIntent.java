@@ -1,0 +1,142 @@
+package dev.capstan.release.engine;
+
+import dev.capstan.release.ReleaseConflictException;
+import dev.capstan.release.ReleaseException;
+import dev.capstan.release.event.ReleaseEvent;
+import dev.capstan.release.model.OwnedResource;
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseOptions;
+import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.WithheldSecret;
+import dev.capstan.release.plan.Action;
+import dev.capstan.release.plan.Plan;
+import dev.capstan.release.plan.PlannedChange;
+import dev.capstan.release.port.StoredRelease;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The last steps of a cast before its first object write: the plan's checks, the home namespace,
+ * and the {@code PENDING} intent record.
+ */
+final class CastIntent {
+  private final EngineContext context;
+
+  CastIntent(EngineContext context) {
+    this.context = context;
+  }
+
+  /** Reports the plan; refuses one with conflicts, and a detached cast's that prunes. */
+  Plan checkPlan(Plan plan, boolean detached) {
+    context.emit(new ReleaseEvent.Planned(plan.namespace() + "/" + plan.name(), plan));
+    if (!plan.applyable()) {
+      throw new ReleaseConflictException(plan);
+    }
+    if (detached && plan.hasPrune()) {
+      throw new ReleaseException(
+          "release "
+              + plan.namespace()
+              + "/"
+              + plan.name()
+              + ": a detached cast may not prune ("
+              + plan.changes(Action.PRUNE).size()
+              + " to prune); cast it in the foreground; nothing was written");
+    }
+    return plan;
+  }
+
+  /**
+   * Creates the release's home namespace when the plan creates it: the lease and the records live
+   * there, so it must exist before the lease is taken (the executor creates every other namespace).
+   */
+  void createHomeNamespace(ReleaseSpec spec, Plan plan, Payloads payloads) {
+    for (PlannedChange c : plan.changes()) {
+      boolean ensure = c.ensures() && c.action() == Action.CREATE;
+      if ((c.createReference() || ensure) && c.ref().name().equals(spec.namespace())) {
+        context.emit(new ReleaseEvent.Started(spec.qualifiedName(), c.ref(), c.action()));
+        if (ensure) {
+          context
+              .ports
+              .orchestrator()
+              .ensureNamespace(
+                  CastExecution.ensured(payloads, c.ref()), spec.namespace(), spec.name());
+        } else {
+          context.ports.orchestrator().createNamespace(spec.namespace());
+        }
+        context.emit(new ReleaseEvent.Done(spec.qualifiedName(), c.ref(), c.action()));
+      }
+    }
+  }
+
+  /**
+   * Saves the {@code PENDING} intent record of a cast whose lease is held and plan is final, and
+   * returns the attempt with it.
+   */
+  CastAttempt savePending(CastAttempt attempt) {
+    ReleaseSpec spec = attempt.spec();
+    EffectiveRelease effective = attempt.effective();
+    Payloads payloads = attempt.payloads();
+    Plan plan = attempt.plan();
+    Release latest = attempt.latest();
+    String release = spec.qualifiedName();
+    Instant at = context.clock.instant();
+    String id = latest == null ? context.ids.get() : latest.id();
+    Map<ResourceRef, String> intent = new LinkedHashMap<>();
+    attempt.previousOwns().forEach(o -> intent.put(o.ref(), o.contentHash()));
+    effective.spec.resources().forEach(d -> intent.put(d.ref(), d.contentHash()));
+    Release pending =
+        new Release(
+            id,
+            spec.namespace(),
+            spec.name(),
+            plan.revision(),
+            ReleaseStatus.PENDING,
+            toOwned(intent),
+            spec.references(),
+            attempt.previousRetained(),
+            spec.source(),
+            spec.version(),
+            attempt.description(),
+            payloads,
+            null,
+            at,
+            at,
+            attempt.lease().grant().lease());
+    pending = withSecrets(pending, effective, payloads, spec.options());
+    // A plan that writes no object leaves nothing half-done if the process dies: its revision is
+    // recorded once, with its outcome. A detached cast's caller reads the pending record.
+    StoredRelease saved = null;
+    if (attempt.detached() || !plan.changesNothing()) {
+      saved = context.store.createRecord(pending);
+      context.emit(new ReleaseEvent.RecordSaved(release, plan.revision(), ReleaseStatus.PENDING));
+    }
+    return attempt.pending(pending, saved);
+  }
+
+  /**
+   * The pending record with the release's key and, unless the options record Secrets' values, its
+   * Secrets withheld: the record then keeps their data keys and keyed hashes only.
+   */
+  private static Release withSecrets(
+      Release pending, EffectiveRelease effective, Payloads payloads, ReleaseOptions options) {
+    Release keyed = pending.withSecretHashKey(effective.key);
+    if (options.recordSecretValues()) {
+      return keyed;
+    }
+    List<WithheldSecret> withheld = effective.withheld(payloads);
+    Payloads kept = payloads;
+    for (WithheldSecret w : withheld) {
+      kept = kept.without(w.ref());
+    }
+    return keyed.withWithheldSecrets(kept, withheld);
+  }
+
+  static List<OwnedResource> toOwned(Map<ResourceRef, String> owns) {
+    return owns.entrySet().stream().map(e -> new OwnedResource(e.getKey(), e.getValue())).toList();
+  }
+}

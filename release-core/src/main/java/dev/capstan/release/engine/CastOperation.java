@@ -1,0 +1,220 @@
+package dev.capstan.release.engine;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.capstan.release.CastResult;
+import dev.capstan.release.ClusterException;
+import dev.capstan.release.DetachedCast;
+import dev.capstan.release.event.Operation;
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.SecretHashKey;
+import dev.capstan.release.plan.LiveState;
+import dev.capstan.release.plan.Plan;
+import dev.capstan.release.port.RecordEntry;
+import dev.capstan.release.port.StoredRelease;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Plans and casts: a plain cast, a reviewed plan's cast ({@link ReviewedCast}), and a detached cast
+ * that returns once its intent record is saved. Each public method is one operation with its events
+ * (ARCHITECTURE.md, "Cast, uninstall, rollback"); a cast is carried through its stages as a {@link
+ * CastAttempt} and finished by {@link CastCompletion}.
+ */
+public final class CastOperation {
+  private final EngineContext context;
+  private final Planning planning;
+  private final CastIntent intent;
+  private final Housekeeping housekeeping;
+  private final CastCompletion completion;
+  private final ReviewedCast reviewed;
+
+  public CastOperation(EngineContext context, HistoryReads reads) {
+    this.context = context;
+    this.planning = new Planning(context);
+    this.intent = new CastIntent(context);
+    this.housekeeping = new Housekeeping(context);
+    this.completion = new CastCompletion(context, housekeeping);
+    this.reviewed = new ReviewedCast(context, planning, intent, housekeeping, reads);
+  }
+
+  /** The plan for {@code spec} (and its payloads, if given), as one {@code PLAN} operation. */
+  public Plan plan(ReleaseSpec spec, @Nullable Payloads payloads) {
+    return context.operation(
+        Operation.PLAN, spec.qualifiedName(), () -> planning.planOnly(spec, payloads));
+  }
+
+  /** The plan for {@code spec} with field-level diffs, as one {@code PLAN} operation. */
+  public Plan planWithDiff(ReleaseSpec spec, Payloads payloads) {
+    return context.operation(
+        Operation.PLAN, spec.qualifiedName(), () -> planning.planWithDiffOnly(spec, payloads));
+  }
+
+  /** Casts {@code spec} with its payloads, as one {@code CAST} operation. */
+  public CastResult cast(ReleaseSpec spec, Payloads payloads) {
+    return context.operation(
+        Operation.CAST, spec.qualifiedName(), () -> cast(spec, payloads, null));
+  }
+
+  /** Casts exactly the reviewed {@code plan}, as one {@code CAST} operation. */
+  public CastResult cast(Plan plan, Payloads payloads) {
+    requireNonNull(plan, "plan");
+    return context.operation(
+        Operation.CAST,
+        plan.namespace() + "/" + plan.name(),
+        () -> completion.finish(reviewed.prepare(plan, payloads)));
+  }
+
+  /** Casts {@code spec} within the operation running on this thread (a rollback's). */
+  CastResult cast(ReleaseSpec spec, Payloads payloads, @Nullable String description) {
+    return completion.finish(prepare(spec, payloads, description, false));
+  }
+
+  /**
+   * Starts a cast and returns once its {@code PENDING} record is saved; the rest runs on {@code
+   * executor}, where the operation finishes.
+   */
+  public DetachedCast castDetached(ReleaseSpec spec, Payloads payloads, Executor executor) {
+    requireNonNull(executor, "executor");
+    // one operation on two threads: it finishes when the cast completes, on the executor's thread
+    OperationScope scope = context.begin(spec.qualifiedName(), Operation.CAST);
+    return context.within(
+        scope,
+        () -> {
+          CastAttempt prepared = prepare(spec, payloads, null, true);
+          CompletableFuture<CastResult> done = new CompletableFuture<>();
+          try {
+            executor.execute(
+                () -> {
+                  try {
+                    done.complete(context.within(scope, () -> completion.finish(prepared), true));
+                  } catch (RuntimeException | Error e) {
+                    done.completeExceptionally(e);
+                  }
+                });
+          } catch (RuntimeException e) {
+            completion.abort(prepared, e);
+            throw e;
+          }
+          return new DetachedCast(prepared.pendingRecord(), prepared.plan(), done);
+        },
+        false);
+  }
+
+  /**
+   * Validates, takes the lease, reads the record once, plans under the lease and saves the {@code
+   * PENDING} intent record: everything a cast does before its first object write. Planning under
+   * the lease needs no second look at the record (nobody else can record meanwhile). A detached
+   * cast (refused before any write, lease included, when its plan prunes), a release that may
+   * create its home namespace, and a release whose lease cannot be taken because its namespace does
+   * not exist (404: the plan then reports the missing namespace) plan first and then take the lease
+   * ({@link #prepareBeforeLease}).
+   */
+  private CastAttempt prepare(
+      ReleaseSpec given, Payloads payloads, @Nullable String description, boolean detached) {
+    ReleaseSpec spec = planning.withHome(given);
+    PayloadValidator.validate(spec, payloads, context.ports.orchestrator());
+    CastAttempt attempt = CastAttempt.start(spec, payloads, description, detached);
+    if (detached
+        || spec.options().createNamespace()
+        || (spec.resources().isEmpty() && !spec.options().dangerousAllowEmpty())) {
+      // an empty spec is checked against the record before the lease is taken: refused, it writes
+      // nothing at all
+      return prepareBeforeLease(attempt);
+    }
+    LeaseKeeper lease;
+    try {
+      lease = context.acquireLease(spec.namespace(), spec.name());
+    } catch (ClusterException e) {
+      if (e.status() != 404) {
+        throw e;
+      }
+      return prepareBeforeLease(attempt);
+    }
+    return lease.holding(
+        held -> {
+          List<RecordEntry> records = planning.records(spec.namespace(), spec.name());
+          Optional<StoredRelease> now = planning.latestOf(records, spec.namespace(), spec.name());
+          if (now.isPresent() && lease.grant().takenOver() != null) {
+            now = Optional.of(housekeeping.failInterrupted(now.get(), lease));
+            records = null; // housekeeping reads them again
+          }
+          Release latest = now.map(StoredRelease::release).orElse(null);
+          Planning.checkCastable(spec, latest);
+          EffectiveRelease effective = Planning.effective(spec, payloads, latest);
+          LiveState live =
+              planning.observe(spec, latest, effective, lease.grant().namespaceExists());
+          Plan plan = intent.checkPlan(Planning.plan(effective, latest, live), detached);
+          intent.createHomeNamespace(spec, plan, payloads);
+          return intent.savePending(
+              attempt.leased(lease, records).planned(latest, effective, live, plan));
+        });
+  }
+
+  /**
+   * {@link #prepare} planning before the lease: plans, creates the home namespace if the plan does,
+   * takes the lease, and reads the record again under it (plans again if it moved).
+   */
+  private CastAttempt prepareBeforeLease(CastAttempt attempt) {
+    ReleaseSpec spec = attempt.spec();
+    Payloads payloads = attempt.payloads();
+    Optional<StoredRelease> before = context.store.latestRecord(spec.namespace(), spec.name());
+    Release latest = before.map(StoredRelease::release).orElse(null);
+    Planning.checkCastable(spec, latest);
+    SecretHashKey fresh = SecretHashKey.generate();
+    EffectiveRelease effective = Planning.effective(spec, payloads, latest, fresh);
+    LiveState live = planning.observe(spec, latest, effective);
+    Plan first = Planning.plan(effective, latest, live);
+    if (!first.applyable()) {
+      // Another caster may have recorded and written between our two reads: look again once,
+      // so it shows up as a held lease rather than as objects of an unknown install.
+      Optional<StoredRelease> again = context.store.latestRecord(spec.namespace(), spec.name());
+      if (!Planning.sameVersion(before, again)) {
+        before = again;
+        latest = again.map(StoredRelease::release).orElse(null);
+        Planning.checkCastable(spec, latest);
+        effective = Planning.effective(spec, payloads, latest, fresh);
+        live = planning.observe(spec, latest, effective);
+        first = Planning.plan(effective, latest, live);
+      }
+    }
+    Plan plan = intent.checkPlan(first, attempt.detached());
+    intent.createHomeNamespace(spec, plan, payloads);
+
+    CastAttempt planned = attempt.planned(latest, effective, live, plan);
+    Optional<StoredRelease> record = before;
+    return context
+        .acquireLease(spec.namespace(), spec.name())
+        .holding(lease -> prepareUnderLease(planned, record, fresh, lease));
+  }
+
+  /**
+   * The part of {@link #prepareBeforeLease} under the lease: reads the record again and plans again
+   * if it moved since {@code record}, fails a taken-over pending revision, saves the new one
+   * pending.
+   */
+  private CastAttempt prepareUnderLease(
+      CastAttempt planned, Optional<StoredRelease> record, SecretHashKey fresh, LeaseKeeper lease) {
+    ReleaseSpec spec = planned.spec();
+    List<RecordEntry> records = planning.records(spec.namespace(), spec.name());
+    Optional<StoredRelease> now = planning.latestOf(records, spec.namespace(), spec.name());
+    CastAttempt attempt = planned.leased(lease, records);
+    if (!Planning.sameVersion(record, now)) {
+      Release latest = now.map(StoredRelease::release).orElse(null);
+      Planning.checkCastable(spec, latest);
+      EffectiveRelease effective = Planning.effective(spec, planned.payloads(), latest, fresh);
+      LiveState live = planning.observe(spec, latest, effective);
+      Plan plan = intent.checkPlan(Planning.plan(effective, latest, live), planned.detached());
+      attempt = attempt.planned(latest, effective, live, plan);
+    }
+    if (now.isPresent() && lease.grant().takenOver() != null) {
+      attempt = attempt.over(housekeeping.failInterrupted(now.get(), lease).release());
+    }
+    return intent.savePending(attempt);
+  }
+}

@@ -1,0 +1,81 @@
+package dev.capstan.release.engine;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.capstan.release.event.ReleaseEvent;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.port.RecordEntry;
+import dev.capstan.release.port.Store;
+import dev.capstan.release.port.StoredRelease;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The record keeping around operations: superseding and pruning old revisions after a cast, and
+ * recovering a release whose lease was taken over from a holder that stopped mid-operation.
+ */
+final class Housekeeping {
+  private final EngineContext context;
+
+  Housekeeping(EngineContext context) {
+    this.context = context;
+  }
+
+  /**
+   * Marks older deployed revisions superseded and trims history; failures only warn. {@code before}
+   * are the revisions read under the lease before {@code revision} was recorded (newest first;
+   * nobody else records while the lease is held, so they are still current): no read then; {@code
+   * null} reads them.
+   */
+  void afterCast(String namespace, String name, int revision, @Nullable List<RecordEntry> before) {
+    Store store = context.store;
+    try {
+      int offset = before == null ? 0 : 1; // the new revision comes first, before them
+      List<RecordEntry> revisions = before == null ? store.recordEntries(namespace, name) : before;
+      for (int j = 0; j < revisions.size(); j++) {
+        RecordEntry r = revisions.get(j);
+        int i = j + offset;
+        if (r.revision() == revision) {
+          continue;
+        }
+        if (i >= context.maxHistory) {
+          store.deleteRecord(namespace, name, r.revision());
+        } else if (r.status() == ReleaseStatus.DEPLOYED) {
+          // the one record decoded here: a superseded one is rewritten whole
+          StoredRelease deployed = r.stored();
+          store.updateRecord(
+              deployed.release().withStatus(ReleaseStatus.SUPERSEDED, context.clock.instant()),
+              deployed.version());
+        }
+      }
+    } catch (RuntimeException e) {
+      context.emit(
+          new ReleaseEvent.Warning(
+              namespace + "/" + name,
+              "history housekeeping failed (retried by the next cast): " + e.getMessage()));
+    }
+  }
+
+  /** Records that the holder of an expired lease stopped mid-operation. */
+  StoredRelease failInterrupted(StoredRelease latest, LeaseKeeper lease) {
+    Release r = latest.release();
+    if (r.status() != ReleaseStatus.PENDING) {
+      return latest;
+    }
+    var old = requireNonNull(lease.grant().takenOver());
+    Release failed =
+        r.withStatus(ReleaseStatus.FAILED, context.clock.instant())
+            .withFailure(
+                "interrupted: the lease of "
+                    + old.holder()
+                    + " expired at "
+                    + old.expiresAt()
+                    + " before the cast finished")
+            .withLease(null);
+    StoredRelease saved = context.store.updateRecord(failed, latest.version());
+    context.emit(
+        new ReleaseEvent.RecordSaved(r.qualifiedName(), r.revision(), ReleaseStatus.FAILED));
+    return saved;
+  }
+}

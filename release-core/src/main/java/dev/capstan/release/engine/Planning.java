@@ -1,0 +1,247 @@
+package dev.capstan.release.engine;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.capstan.release.InvalidReleaseException;
+import dev.capstan.release.ReleaseException;
+import dev.capstan.release.event.ReleaseEvent;
+import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseOptions;
+import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.SecretHashKey;
+import dev.capstan.release.plan.LiveObject;
+import dev.capstan.release.plan.LiveState;
+import dev.capstan.release.plan.Plan;
+import dev.capstan.release.plan.Planner;
+import dev.capstan.release.port.RecordEntry;
+import dev.capstan.release.port.Store;
+import dev.capstan.release.port.StoredRelease;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What planning a release takes, for a plan alone and for a cast: the record read, the checks that
+ * a release may be cast, the observation of what the spec and the record name, and the planner with
+ * the CRD safety gate.
+ */
+final class Planning {
+  private final EngineContext context;
+
+  Planning(EngineContext context) {
+    this.context = context;
+  }
+
+  /** The plan for {@code spec}, from the record read now (and once more, see below). */
+  Plan planOnly(ReleaseSpec spec, @Nullable Payloads payloads) {
+    spec = withHome(spec);
+    Store store = context.store;
+    Optional<StoredRelease> before = store.latestRecord(spec.namespace(), spec.name());
+    checkCastable(spec, before.map(StoredRelease::release).orElse(null));
+    Plan plan = planEffective(spec, payloads, before);
+    if (!plan.applyable()) {
+      // The same second look a cast takes (see CastOperation.prepare): another cast of this
+      // release may have recorded and written between our two reads; its objects are then this
+      // release's.
+      Optional<StoredRelease> again = store.latestRecord(spec.namespace(), spec.name());
+      if (!sameVersion(before, again)) {
+        checkCastable(spec, again.map(StoredRelease::release).orElse(null));
+        plan = planEffective(spec, payloads, again);
+      }
+    }
+    context.emit(new ReleaseEvent.Planned(spec.qualifiedName(), plan));
+    return plan;
+  }
+
+  /** The plan for {@code spec} with field-level diffs ({@link PlanDiffs}). */
+  Plan planWithDiffOnly(ReleaseSpec spec, Payloads payloads) {
+    spec = withHome(spec);
+    PayloadValidator.validate(spec, payloads, context.ports.orchestrator());
+    Optional<StoredRelease> stored = context.store.latestRecord(spec.namespace(), spec.name());
+    Release latest = stored.map(StoredRelease::release).orElse(null);
+    checkCastable(spec, latest);
+    EffectiveRelease effective = effective(spec, payloads, latest);
+    LiveState live = observe(spec, latest, effective);
+    Plan plan =
+        PlanDiffs.attach(
+            reviewable(plan(effective, latest, live), stored, effective),
+            live,
+            effective.objects,
+            context.ports.orchestrator());
+    context.emit(new ReleaseEvent.Planned(spec.qualifiedName(), plan));
+    return plan;
+  }
+
+  /** Observes and plans the effective release of {@code spec} over the record {@code stored}. */
+  private Plan planEffective(
+      ReleaseSpec spec, @Nullable Payloads payloads, Optional<StoredRelease> stored) {
+    Release latest = stored.map(StoredRelease::release).orElse(null);
+    EffectiveRelease effective = effective(spec, payloads, latest);
+    return reviewable(plan(effective, latest, observe(spec, latest, effective)), stored, effective);
+  }
+
+  static EffectiveRelease effective(
+      ReleaseSpec spec, @Nullable Payloads payloads, @Nullable Release latest) {
+    return effective(spec, payloads, latest, SecretHashKey.generate());
+  }
+
+  /**
+   * The effective release of {@code spec} over the record {@code latest}: keyed with the record's
+   * Secret-hash key, or with {@code fresh} for a release that has none yet.
+   */
+  static EffectiveRelease effective(
+      ReleaseSpec spec,
+      @Nullable Payloads payloads,
+      @Nullable Release latest,
+      SecretHashKey fresh) {
+    return EffectiveRelease.of(spec, payloads, EffectiveRelease.keyOf(latest, fresh), latest);
+  }
+
+  /**
+   * The latest of {@code records} read under the lease (the one of them decoded), or a read of it
+   * if they are unknown.
+   */
+  Optional<StoredRelease> latestOf(
+      @Nullable List<RecordEntry> records, String namespace, String name) {
+    return records == null
+        ? context.store.latestRecord(namespace, name)
+        : records.stream().findFirst().map(RecordEntry::stored);
+  }
+
+  /**
+   * Every revision of a release, newest first (one read: the latest and, for housekeeping, the
+   * older ones, decoded only as needed: {@link Store#recordEntries}), or {@code null} when they
+   * cannot be read: the caller then reads the latest alone, and housekeeping reads and warns, as
+   * before.
+   */
+  @Nullable List<RecordEntry> records(String namespace, String name) {
+    try {
+      return context.store.recordEntries(namespace, name);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  /**
+   * The plan with what casting it needs: the version of the record it was computed from and the key
+   * its Secret hashes were keyed with (kept in the process, never in a plan file).
+   */
+  private static Plan reviewable(
+      Plan plan, Optional<StoredRelease> stored, EffectiveRelease effective) {
+    return plan.withFingerprint(
+        requireNonNull(plan.fingerprint())
+            .withRecordVersion(stored.map(StoredRelease::version).orElse(null))
+            .withSecretHashKey(effective.key));
+  }
+
+  /**
+   * Plans the effective release (keyed Secret hashes, config rollouts and their reasons), with its
+   * CRD changes through the safety gate ({@link CrdSafety}).
+   */
+  static Plan plan(EffectiveRelease effective, @Nullable Release latest, LiveState live) {
+    return CrdSafety.gate(
+        Planner.plan(effective.spec, latest, live, effective.reasons),
+        live,
+        effective.applied,
+        effective.spec.options());
+  }
+
+  static void checkCastable(ReleaseSpec spec, @Nullable Release latest) {
+    if (latest != null && latest.status() == ReleaseStatus.UNINSTALLING) {
+      throw new ReleaseException(
+          "release "
+              + spec.qualifiedName()
+              + " is being uninstalled (revision "
+              + latest.revision()
+              + "); run uninstall again to finish it before casting");
+    }
+    checkNotEmpty(spec, latest);
+  }
+
+  /**
+   * Refuses a spec that holds no object to own over a release that owns some, unless {@link
+   * ReleaseOptions#dangerousAllowEmpty()}: an empty or truncated input would otherwise prune the
+   * whole release.
+   */
+  static void checkNotEmpty(ReleaseSpec spec, @Nullable Release latest) {
+    if (!spec.resources().isEmpty()
+        || spec.options().dangerousAllowEmpty()
+        || latest == null
+        || latest.owns().isEmpty()) {
+      return;
+    }
+    List<String> owned = latest.owns().stream().map(o -> o.ref().key()).toList();
+    throw new InvalidReleaseException(
+        spec.qualifiedName(),
+        List.of(
+            "resources: the release holds no object to own, but revision "
+                + latest.revision()
+                + " owns "
+                + owned.size()
+                + " ("
+                + String.join(", ", owned.subList(0, Math.min(3, owned.size())))
+                + (owned.size() > 3 ? ", …" : "")
+                + "), which this cast would delete; check that the input is complete (a release"
+                + " file without spec, a truncated file or an empty directory gives no object)."
+                + " To delete them all, uninstall the release, or pass dangerousAllowEmpty (the"
+                + " CLI's --dangerous-allow-empty)"));
+  }
+
+  /**
+   * {@code spec} with a reference to its home namespace when the store keeps the release's records
+   * and lease there ({@link Store#recordsInNamespace()}): the plan then shows a missing one,
+   * refuses it, or creates it with {@code createNamespace}.
+   */
+  ReleaseSpec withHome(ReleaseSpec spec) {
+    ResourceRef home = ResourceRef.namespace(spec.namespace());
+    return context.store.recordsInNamespace() && !spec.references().contains(home)
+        ? spec.withReference(home)
+        : spec;
+  }
+
+  LiveState observe(ReleaseSpec spec, @Nullable Release latest, EffectiveRelease effective) {
+    return observe(spec, latest, effective, false);
+  }
+
+  /**
+   * Observes what {@code spec} and {@code latest} name, telling drift by what {@code effective}
+   * would apply; with {@code homeExists} (the lease just taken lives in the release's namespace) a
+   * home namespace that the release only references is known present and not listed again.
+   */
+  LiveState observe(
+      ReleaseSpec spec, @Nullable Release latest, EffectiveRelease effective, boolean homeExists) {
+    Map<LiveState.Scope, Set<String>> names = Planner.names(spec, latest);
+    List<LiveObject> known = new ArrayList<>();
+    ResourceRef home = ResourceRef.namespace(spec.namespace());
+    LiveState.Scope scope = new LiveState.Scope(Kind.NAMESPACE, "");
+    Set<String> namespaces = names.get(scope);
+    if (homeExists
+        && namespaces != null
+        && spec.references().contains(home)
+        && spec.ensured(spec.namespace()).isEmpty()
+        && spec.resources().stream().noneMatch(d -> d.ref().equals(home))
+        && (latest == null || latest.owns().stream().noneMatch(o -> o.ref().equals(home)))) {
+      Set<String> rest = new TreeSet<>(namespaces);
+      rest.remove(spec.namespace());
+      names.put(scope, rest);
+      known.add(LiveObject.present(home));
+    }
+    return context.ports.observe(names, known, effective.applied);
+  }
+
+  static boolean sameVersion(Optional<StoredRelease> a, Optional<StoredRelease> b) {
+    if (a.isEmpty() || b.isEmpty()) {
+      return a.isEmpty() && b.isEmpty();
+    }
+    return a.get().version().equals(b.get().version())
+        && a.get().release().revision() == b.get().release().revision();
+  }
+}

@@ -1,0 +1,394 @@
+package dev.capstan.release.engine;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.capstan.common.Durations;
+import dev.capstan.release.ReleaseException;
+import dev.capstan.release.ReleaseNotFoundException;
+import dev.capstan.release.UninstallFailedException;
+import dev.capstan.release.UninstallOptions;
+import dev.capstan.release.UninstallResult;
+import dev.capstan.release.event.Operation;
+import dev.capstan.release.event.ReleaseEvent;
+import dev.capstan.release.internal.DaemonThreads;
+import dev.capstan.release.model.EnsuredNamespace;
+import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.OwnedResource;
+import dev.capstan.release.model.OwnershipStamp;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.plan.Action;
+import dev.capstan.release.plan.LiveObject;
+import dev.capstan.release.plan.LiveState;
+import dev.capstan.release.plan.Planner;
+import dev.capstan.release.port.Precondition;
+import dev.capstan.release.port.PreconditionFailedException;
+import dev.capstan.release.port.Readiness;
+import dev.capstan.release.port.StoredRelease;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Uninstalls a release under its lease: records it {@code UNINSTALLING} while observing what it
+ * owns, deletes (or un-stamps, for what it retains) one rank at a time in reverse apply order, the
+ * objects of a rank in parallel, waits for the deletions if asked, deletes the ensured namespaces
+ * it may, then keeps an {@code UNINSTALLED} tombstone or purges every record. A failed delete
+ * records how far it got ({@link UninstallFailedException}); the next uninstall continues.
+ */
+public final class UninstallOperation {
+  private final EngineContext context;
+  private final Housekeeping housekeeping;
+
+  public UninstallOperation(EngineContext context) {
+    this.context = context;
+    this.housekeeping = new Housekeeping(context);
+  }
+
+  /** Uninstalls a release, as one {@code UNINSTALL} operation. */
+  public UninstallResult uninstall(String namespace, String name, UninstallOptions options) {
+    // the record is read once, under the lease; a release without one leaves no lease behind
+    return context.operation(
+        Operation.UNINSTALL,
+        namespace + "/" + name,
+        () ->
+            context
+                .acquireLease(namespace, name)
+                .run(lease -> uninstallLeased(namespace, name, options, lease)));
+  }
+
+  private UninstallResult uninstallLeased(
+      String namespace, String name, UninstallOptions options, LeaseKeeper lease) {
+    String release = namespace + "/" + name;
+    Optional<StoredRelease> found = context.store.latestRecord(namespace, name);
+    if (found.isEmpty()) {
+      lease.forgetOnClose();
+      throw new ReleaseNotFoundException(release, null);
+    }
+    StoredRelease stored = found.get();
+    if (lease.grant().takenOver() != null) {
+      stored = housekeeping.failInterrupted(stored, lease);
+    }
+    Release latest = stored.release();
+    if (latest.status() == ReleaseStatus.UNINSTALLED) {
+      if (options.purge()) {
+        purge(namespace, name, lease);
+        return new UninstallResult(latest, List.of(), List.of(), true);
+      }
+      return new UninstallResult(latest, List.of(), List.of(), false);
+    }
+    return new Run(namespace, name, options, lease, stored).run();
+  }
+
+  /** One uninstall of a recorded, not yet uninstalled release, and what it has done so far. */
+  private final class Run {
+    final String namespace;
+    final String name;
+    final String release;
+    final UninstallOptions options;
+    final LeaseKeeper lease;
+    final Release latest;
+    StoredRelease stored;
+
+    /** The ensured namespaces the release may delete, last. */
+    final List<EnsuredNamespace> namespaces;
+
+    final Map<ResourceRef, String> remaining = Collections.synchronizedMap(new LinkedHashMap<>());
+    final Set<ResourceRef> deleted = ConcurrentHashMap.newKeySet();
+    final Set<ResourceRef> kept = ConcurrentHashMap.newKeySet();
+    final List<String> notes = new ArrayList<>();
+    final AtomicReference<@Nullable ResourceRef> failedAt = new AtomicReference<>();
+    Set<ResourceRef> retained = Set.of();
+
+    Run(
+        String namespace,
+        String name,
+        UninstallOptions options,
+        LeaseKeeper lease,
+        StoredRelease stored) {
+      this.namespace = namespace;
+      this.name = name;
+      this.release = namespace + "/" + name;
+      this.options = options;
+      this.lease = lease;
+      this.stored = stored;
+      this.latest = stored.release();
+      this.namespaces = Leftovers.deletable(latest, options);
+    }
+
+    UninstallResult run() {
+      // The observation runs while the record is saved UNINSTALLING (nothing is deleted before
+      // both are done): on Kubernetes each is a request plus a few hundred ms of decoding.
+      CompletableFuture<LiveState> observing = observeAside();
+      Release uninstalling =
+          latest
+              .withStatus(ReleaseStatus.UNINSTALLING, context.clock.instant())
+              .withLease(lease.grant().lease());
+      stored = context.store.updateRecord(uninstalling, stored.version());
+      context.emit(
+          new ReleaseEvent.RecordSaved(release, latest.revision(), ReleaseStatus.UNINSTALLING));
+
+      uninstalling.owns().forEach(o -> remaining.put(o.ref(), o.contentHash()));
+      retained = Collections.synchronizedSet(new TreeSet<>(uninstalling.retained()));
+      LiveState live = awaitObservation(observing, release);
+      try {
+        deleteOwned(uninstalling, live);
+        awaitDeleted(uninstalling);
+        // ensured namespaces the release may delete go last: everything in them goes with them
+        for (EnsuredNamespace e : namespaces) {
+          Optional<String> keeps = Leftovers.keeps(e, live.get(e.ref()), latest, options.purge());
+          if (keeps.isPresent()) {
+            notes.add(keeps.get());
+          } else if (!e.name().equals(namespace)) {
+            failedAt.set(e.ref());
+            deleteNamespace(uninstalling, live, e.ref());
+            failedAt.set(null);
+          }
+        }
+      } catch (RuntimeException e) {
+        throw stopped(uninstalling, e);
+      }
+      return finish(uninstalling, live);
+    }
+
+    /** Observes what the release owns and the namespaces it may delete, on a thread of its own. */
+    private CompletableFuture<LiveState> observeAside() {
+      List<ResourceRef> looked = new ArrayList<>();
+      latest.owns().forEach(o -> looked.add(o.ref()));
+      namespaces.forEach(e -> looked.add(e.ref()));
+      CompletableFuture<LiveState> observing = new CompletableFuture<>();
+      DaemonThreads.named("capstan-observe")
+          .newThread(
+              () -> {
+                try {
+                  observing.complete(context.ports.observe(Planner.names(looked)));
+                } catch (RuntimeException | Error e) {
+                  observing.completeExceptionally(e);
+                }
+              })
+          .start();
+      return observing;
+    }
+
+    /**
+     * One rank at a time in reverse apply order; the objects of a rank in parallel, each written on
+     * what the observation returned (uid and resourceVersion preconditions, no read first).
+     */
+    private void deleteOwned(Release uninstalling, LiveState live) {
+      Map<Integer, List<ResourceRef>> ranks = new LinkedHashMap<>();
+      uninstalling.owns().stream()
+          .map(OwnedResource::ref)
+          .sorted(ResourceRef.PRUNE_ORDER)
+          .forEach(
+              ref -> ranks.computeIfAbsent(ref.kind().rank(), r -> new ArrayList<>()).add(ref));
+      Consumer<ReleaseEvent> events =
+          context.events(); // the deletes report from the pool's threads
+      for (List<ResourceRef> rank : ranks.values()) {
+        failedAt.compareAndSet(null, rank.get(0));
+        lease.checkHeld();
+        failedAt.set(null);
+        Parallel.forEach(
+            rank,
+            context.deleteParallelism,
+            "capstan-uninstall",
+            lease,
+            ref -> {
+              try {
+                lease.checkHeld();
+                uninstallOne(uninstalling, live, ref, events);
+                remaining.remove(ref);
+              } catch (RuntimeException e) {
+                failedAt.compareAndSet(null, ref);
+                throw e;
+              }
+            });
+      }
+    }
+
+    /** With {@code waitFor}, waits until what was deleted is gone. */
+    private void awaitDeleted(Release uninstalling) {
+      List<ResourceRef> gone = deleted.stream().sorted(ResourceRef.PRUNE_ORDER).toList();
+      Duration wait = options.waitFor();
+      if (wait == null || gone.isEmpty()) {
+        return;
+      }
+      lease.checkHeld();
+      context.emit(new ReleaseEvent.Verifying(release, gone, wait));
+      Readiness readiness = context.ports.orchestrator().awaitDeleted(gone, wait);
+      if (!readiness.isReady()) {
+        List<ResourceRef> pending = readiness instanceof Readiness.TimedOut t ? t.pending() : gone;
+        Map<ResourceRef, String> hashes = new LinkedHashMap<>();
+        uninstalling.owns().forEach(o -> hashes.put(o.ref(), o.contentHash()));
+        pending.forEach(ref -> remaining.put(ref, requireNonNull(hashes.get(ref))));
+        failedAt.compareAndSet(null, pending.get(0));
+        throw new ReleaseException(
+            "deletion not finished after "
+                + Durations.format(wait)
+                + ": "
+                + pending.stream().map(ResourceRef::key).collect(Collectors.joining(", "))
+                + (pending.size() == 1 ? " still exists" : " still exist"));
+      }
+      context.emit(new ReleaseEvent.Verified(release, gone.size()));
+    }
+
+    /**
+     * Records how far the uninstall got when a delete failed ({@code e} itself when it failed
+     * before any delete), for the exception to throw.
+     */
+    private RuntimeException stopped(Release uninstalling, RuntimeException e) {
+      ResourceRef at = failedAt.get();
+      if (at == null) {
+        return e;
+      }
+      Release progress =
+          uninstalling
+              .withOwns(CastIntent.toOwned(remaining))
+              .withRetained(List.copyOf(retained))
+              .withFailure("uninstall stopped at " + at.key() + ": " + e.getMessage())
+              .withLease(null);
+      String version = stored.version();
+      Uninterrupted.run( // recorded on an interrupted thread too
+          () -> {
+            try {
+              context.store.updateRecord(progress, version);
+            } catch (RuntimeException saveError) {
+              e.addSuppressed(saveError);
+            }
+          });
+      context.emit(new ReleaseEvent.Failed(release, e.getMessage() == null ? "" : e.getMessage()));
+      return new UninstallFailedException(progress, at, e);
+    }
+
+    /** Keeps the tombstone (or purges the records, then the home namespace if it may). */
+    private UninstallResult finish(Release uninstalling, LiveState live) {
+      Release tombstone =
+          uninstalling
+              .withStatus(ReleaseStatus.UNINSTALLED, context.clock.instant())
+              .withOwns(List.of())
+              .withRetained(List.copyOf(retained))
+              .withFailure(null)
+              .withLease(null);
+      if (options.purge()) {
+        purge(namespace, name, lease);
+        // the home namespace last of all, once its records are gone
+        for (EnsuredNamespace e : namespaces) {
+          if (e.name().equals(namespace)
+              && Leftovers.keeps(e, live.get(e.ref()), latest, true).isEmpty()) {
+            deleteNamespace(uninstalling, live, e.ref());
+          }
+        }
+      } else {
+        context.store.updateRecord(tombstone, stored.version());
+        context.emit(
+            new ReleaseEvent.RecordSaved(release, latest.revision(), ReleaseStatus.UNINSTALLED));
+      }
+      List<ResourceRef> deletedInOrder = new ArrayList<>();
+      deleted.stream()
+          .filter(r -> !r.kind().equals(Kind.NAMESPACE))
+          .sorted(ResourceRef.PRUNE_ORDER)
+          .forEach(deletedInOrder::add);
+      namespaces.stream()
+          .map(EnsuredNamespace::ref)
+          .filter(deleted::contains)
+          .forEach(deletedInOrder::add);
+      List<String> leftovers = new ArrayList<>(notes);
+      leftovers.addAll(Leftovers.keptNamespaces(latest, options));
+      leftovers.addAll(Leftovers.statefulSetClaims(latest, deletedInOrder));
+      return new UninstallResult(
+          tombstone,
+          deletedInOrder,
+          kept.stream().sorted(ResourceRef.PRUNE_ORDER).toList(),
+          options.purge(),
+          leftovers);
+    }
+
+    /** Deletes an ensured namespace the uninstall may delete, on its observation. */
+    private void deleteNamespace(Release uninstalling, LiveState live, ResourceRef ref) {
+      context.emit(new ReleaseEvent.Started(release, ref, Action.PRUNE));
+      try {
+        context
+            .ports
+            .orchestrator()
+            .delete(ref, uninstalling.identity(), Precondition.of(live.get(ref)));
+      } catch (PreconditionFailedException e) {
+        String reason = Fencing.describe(context.ports.orchestrator(), ref, Action.PRUNE, e);
+        context.emit(new ReleaseEvent.Fenced(release, ref, Action.PRUNE, reason));
+        throw new ReleaseException(reason, e);
+      }
+      deleted.add(ref);
+      context.emit(new ReleaseEvent.Done(release, ref, Action.PRUNE));
+    }
+
+    /**
+     * Deletes or un-stamps one object the release owns, if the observation shows it still carries
+     * the release's stamp; a write the precondition fences fails naming what changed.
+     */
+    private void uninstallOne(
+        Release uninstalling, LiveState live, ResourceRef ref, Consumer<ReleaseEvent> events) {
+      Optional<LiveObject> obj = live.get(ref);
+      OwnershipStamp stamp = obj.map(LiveObject::stamp).orElse(null);
+      if (stamp == null || !stamp.ownedBy(uninstalling.identity())) {
+        return;
+      }
+      boolean keep =
+          ref.kind().isVolumeClaim()
+              ? options.keepVolumes() || uninstalling.retainsVolume(ref, obj.get().content())
+              : ref.kind().isCrd() && !options.deleteCrds();
+      Action action = keep ? Action.RETAIN : Action.PRUNE;
+      Precondition precondition = Precondition.of(obj);
+      events.accept(new ReleaseEvent.Started(release, ref, action));
+      try {
+        if (keep) {
+          context.ports.orchestrator().unstamp(ref, uninstalling.identity(), precondition);
+          retained.add(ref);
+          kept.add(ref);
+        } else {
+          context.ports.orchestrator().delete(ref, uninstalling.identity(), precondition);
+          deleted.add(ref);
+        }
+      } catch (PreconditionFailedException e) {
+        String reason = Fencing.describe(context.ports.orchestrator(), ref, action, e);
+        events.accept(new ReleaseEvent.Fenced(release, ref, action, reason));
+        throw new ReleaseException(reason, e);
+      }
+      events.accept(new ReleaseEvent.Done(release, ref, action));
+    }
+  }
+
+  private static LiveState awaitObservation(
+      CompletableFuture<LiveState> observing, String release) {
+    try {
+      return observing.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw new ReleaseException("observing " + release + " failed", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ReleaseException("interrupted while observing " + release, e);
+    }
+  }
+
+  private void purge(String namespace, String name, LeaseKeeper lease) {
+    context.store.deleteRecords(namespace, name);
+    lease.forgetOnClose();
+  }
+}

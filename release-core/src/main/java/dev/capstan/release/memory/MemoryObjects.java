@@ -1,0 +1,537 @@
+package dev.capstan.release.memory;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.capstan.common.CrdGate;
+import dev.capstan.release.health.Health;
+import dev.capstan.release.health.HealthRules;
+import dev.capstan.release.health.WaveHealth;
+import dev.capstan.release.internal.Json;
+import dev.capstan.release.model.ContentHash;
+import dev.capstan.release.model.EnsuredNamespace;
+import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.Manifest;
+import dev.capstan.release.model.OwnershipStamp;
+import dev.capstan.release.model.ReleaseIdentity;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.ResourceSpec;
+import dev.capstan.release.plan.LiveObject;
+import dev.capstan.release.port.Precondition;
+import dev.capstan.release.port.PreconditionFailedException;
+import dev.capstan.release.port.Readiness;
+import dev.capstan.release.port.ReadinessWait;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The {@link dev.capstan.release.port.Orchestrator} half of an {@link InMemoryCluster}: its objects
+ * with their stamps, namespaces, storage classes, served kinds, never-ready images and reported
+ * statuses, and what the engine and tests do to them; each method does what the {@link
+ * InMemoryCluster} method of its name documents. Guarded by the cluster's monitor: a port method (a
+ * call the fault plan sees) takes it itself, after its faults; the others expect it held.
+ */
+final class MemoryObjects {
+  private final Object lock;
+  private final Calls calls;
+  final Map<ResourceRef, StoredObject> objects = new HashMap<>();
+  final Map<String, NamespaceState> namespaces = new TreeMap<>();
+  final Set<String> storageClasses = new TreeSet<>();
+  final Map<String, Kind> servedKinds = new HashMap<>();
+  final Map<String, String> neverReady = new HashMap<>();
+  final Map<ResourceRef, Map<String, Object>> statuses = new HashMap<>();
+
+  /**
+   * The {@code status.storedVersions} of each CRD: every storage version it was applied with, as
+   * the API server keeps them (they are never removed by an apply).
+   */
+  final Map<ResourceRef, List<String>> storedVersions = new HashMap<>();
+
+  private long objectWrites;
+
+  /**
+   * Versions of namespaces, counted apart so that objects' uids and versions do not depend on them.
+   */
+  private long namespaceWrites;
+
+  MemoryObjects(Object lock, Calls calls) {
+    this.lock = lock;
+    this.calls = calls;
+    namespaces.put("default", new NamespaceState(++namespaceWrites));
+    storageClasses.add("standard");
+  }
+
+  void createStorageClass(String name) {
+    storageClasses.add(ResourceRef.storageClass(name).name());
+  }
+
+  void addNamespace(String name) {
+    namespaces.computeIfAbsent(
+        ResourceRef.namespace(name).name(), n -> new NamespaceState(++namespaceWrites));
+  }
+
+  void applyNamespace(
+      String name, String manager, Map<String, String> labels, Map<String, String> annotations) {
+    NamespaceState state =
+        namespaces.computeIfAbsent(
+            ResourceRef.namespace(name).name(), n -> new NamespaceState(++namespaceWrites));
+    state.apply(manager, labels, annotations, ++namespaceWrites);
+  }
+
+  void serve(Kind kind) {
+    servedKinds.put(kind.key(), requireNonNull(kind, "kind"));
+  }
+
+  void put(ResourceSpec spec, @Nullable OwnershipStamp stamp) {
+    for (Manifest object : spec.render()) {
+      String hash = ContentHash.of(object);
+      store(object.ref(), object, stamp, hash, hash, object);
+      learnKind(object);
+    }
+  }
+
+  void edit(ResourceRef ref, UnaryOperator<Manifest> change) {
+    StoredObject current = objects.get(ref);
+    if (current == null) {
+      throw new IllegalArgumentException("no object " + ref.key() + " to edit");
+    }
+    Manifest changed = requireNonNull(change.apply(current.content), "edited object");
+    if (!changed.ref().equals(ref)) {
+      throw new IllegalArgumentException("an edit must keep the ref " + ref.key());
+    }
+    store(
+        ref, changed, current.stamp, ContentHash.of(changed), current.appliedHash, current.applied);
+  }
+
+  void storedVersions(ResourceRef crd, List<String> versions) {
+    if (!crd.kind().isCrd() || !objects.containsKey(crd)) {
+      throw new IllegalArgumentException("no CustomResourceDefinition " + crd.key());
+    }
+    storedVersions.put(crd, List.copyOf(versions));
+  }
+
+  void deleteOutOfBand(ResourceRef ref) {
+    objects.remove(ref);
+    storedVersions.remove(ref);
+  }
+
+  void neverReady(String image, String reason) {
+    neverReady.put(requireNonNull(image, "image"), requireNonNull(reason, "reason"));
+  }
+
+  void reportStatus(ResourceRef ref, Map<String, ?> status) {
+    statuses.put(requireNonNull(ref, "ref"), deepCopy(requireNonNull(status, "status")));
+  }
+
+  void reportCondition(ResourceRef ref, String type, String status, String reason, String message) {
+    Map<String, Object> tree =
+        new java.util.LinkedHashMap<>(statuses.getOrDefault(requireNonNull(ref, "ref"), Map.of()));
+    List<Object> conditions = new ArrayList<>();
+    if (tree.get("conditions") instanceof List<?> list) {
+      for (Object c : list) {
+        if (!(c instanceof Map<?, ?> m && type.equals(m.get("type")))) {
+          conditions.add(c);
+        }
+      }
+    }
+    conditions.add(
+        Map.of(
+            "type",
+            requireNonNull(type, "type"),
+            "status",
+            requireNonNull(status, "status"),
+            "reason",
+            requireNonNull(reason, "reason"),
+            "message",
+            requireNonNull(message, "message")));
+    tree.put("conditions", conditions);
+    statuses.put(ref, deepCopy(tree));
+  }
+
+  void clearStatus(ResourceRef ref) {
+    statuses.remove(requireNonNull(ref, "ref"));
+  }
+
+  private static Map<String, Object> deepCopy(Map<String, ?> tree) {
+    @SuppressWarnings("unchecked")
+    Map<String, Object> copy = Json.mapper().convertValue(tree, Map.class);
+    return java.util.Collections.unmodifiableMap(copy);
+  }
+
+  Optional<Manifest> object(ResourceRef ref) {
+    StoredObject o = objects.get(ref);
+    return o == null ? Optional.empty() : Optional.of(o.content);
+  }
+
+  Optional<OwnershipStamp> stamp(ResourceRef ref) {
+    StoredObject o = objects.get(ref);
+    return o == null ? Optional.empty() : Optional.ofNullable(o.stamp);
+  }
+
+  List<ResourceRef> objects() {
+    return objects.keySet().stream().sorted(ResourceRef.APPLY_ORDER).toList();
+  }
+
+  Set<String> namespaceNames() {
+    return Set.copyOf(namespaces.keySet());
+  }
+
+  Optional<Manifest> namespace(String name) {
+    NamespaceState state = namespaces.get(name);
+    return state == null ? Optional.empty() : Optional.of(state.manifest(name));
+  }
+
+  List<LiveObject> observe(Kind kind, String namespace, Set<String> names) {
+    String target = kind.key() + "/" + namespace;
+    boolean crash = calls.enter(Operation.OBSERVE, target);
+    List<LiveObject> found = new ArrayList<>();
+    synchronized (lock) {
+      calls.log("observe:" + target);
+      for (String name : new TreeSet<>(names)) {
+        ResourceRef ref = ResourceRef.of(kind, namespace, name);
+        if (kind.equals(Kind.NAMESPACE)) {
+          NamespaceState state = namespaces.get(name);
+          if (state != null) {
+            found.add(
+                new LiveObject(
+                    ref,
+                    state.manifest(name),
+                    null,
+                    null,
+                    state.uid,
+                    Long.toString(state.version),
+                    state.ensuredBy(),
+                    null));
+          }
+        } else if (kind.equals(Kind.STORAGE_CLASS)) {
+          if (storageClasses.contains(name)) {
+            found.add(LiveObject.present(ref));
+          }
+        } else {
+          StoredObject o = objects.get(ref);
+          if (o != null) {
+            String drift =
+                o.stamp != null
+                        && !o.appliedHash.equals(o.hash)
+                        && (o.applied == null
+                            || !StoredObject.holds(o.content.content(), o.applied.content()))
+                    ? "live content differs from what revision " + o.stamp.revision() + " applied"
+                    : null;
+            List<String> stored = storedVersions.get(ref);
+            found.add(
+                new LiveObject(
+                    ref,
+                    o.content,
+                    o.stamp,
+                    drift,
+                    o.uid,
+                    Long.toString(o.version),
+                    List.of(),
+                    stored == null ? null : Map.of("storedVersions", stored)));
+          }
+        }
+      }
+    }
+    Calls.crashIf(crash, Operation.OBSERVE, target);
+    return found;
+  }
+
+  void apply(Manifest object, @Nullable OwnershipStamp stamp, Precondition precondition) {
+    requireNonNull(precondition, "precondition");
+    String key = object.ref().key();
+    boolean crash = calls.enter(Operation.APPLY, key);
+    synchronized (lock) {
+      String fenced = fenced(object.ref(), precondition, false);
+      if (fenced != null) {
+        calls.log("fenced:apply:" + key);
+        throw new PreconditionFailedException(
+            precondition instanceof Precondition.Absent ? "create" : "apply",
+            object.ref(),
+            precondition,
+            409,
+            fenced,
+            null);
+      }
+      calls.log("apply:" + key);
+      String hash = ContentHash.of(object);
+      store(object.ref(), object, stamp, hash, hash, object);
+      learnKind(object);
+    }
+    Calls.crashIf(crash, Operation.APPLY, key);
+  }
+
+  Manifest dryRunApply(Manifest object, @Nullable OwnershipStamp stamp) {
+    calls.log("dry-run:" + object.ref().key());
+    return object;
+  }
+
+  /**
+   * Why the object is not what {@code precondition} requires, as the API server says it, or {@code
+   * null} when it is (or, with {@code goneIsFine}, when it is absent).
+   */
+  private @Nullable String fenced(ResourceRef ref, Precondition precondition, boolean goneIsFine) {
+    if (ref.kind().equals(Kind.NAMESPACE)) {
+      NamespaceState ns = namespaces.get(ref.name());
+      if (precondition instanceof Precondition.Observed expected
+          && ns != null
+          && (!ns.uid.equals(expected.uid())
+              || !Long.toString(ns.version).equals(expected.resourceVersion()))) {
+        return "the object has been modified; please apply your changes to the latest version and"
+            + " try again";
+      }
+      return null;
+    }
+    StoredObject o = objects.get(ref);
+    if (precondition instanceof Precondition.Absent) {
+      return o == null ? null : ref.kind().kind() + " \"" + ref.name() + "\" already exists";
+    }
+    if (precondition instanceof Precondition.Observed expected) {
+      if (o == null) {
+        return goneIsFine
+            ? null
+            : "uid mismatch: the provided object specified uid "
+                + expected.uid()
+                + ", and no existing object was found";
+      }
+      if (!o.uid.equals(expected.uid())) {
+        return "uid mismatch: the provided object specified uid "
+            + expected.uid()
+            + ", found "
+            + o.uid;
+      }
+      if (!Long.toString(o.version).equals(expected.resourceVersion())) {
+        return "the object has been modified; please apply your changes to the latest version and"
+            + " try again";
+      }
+    }
+    return null;
+  }
+
+  /** An applied CRD makes its kind served, and its storage version one of its stored versions. */
+  private void learnKind(Manifest object) {
+    Kind defined = object.kind().isCrd() ? Kind.definedBy(object.content()) : null;
+    if (defined != null) {
+      servedKinds.put(defined.key(), defined);
+    }
+    if (object.kind().isCrd() && object.content().get("spec") instanceof Map<?, ?> spec) {
+      @SuppressWarnings("unchecked")
+      Map<String, ?> tree = (Map<String, ?>) spec;
+      List<String> stored = new ArrayList<>(storedVersions.getOrDefault(object.ref(), List.of()));
+      for (String v : CrdGate.storageVersions(tree)) {
+        if (!stored.contains(v)) {
+          stored.add(v);
+        }
+      }
+      storedVersions.put(object.ref(), List.copyOf(stored));
+    }
+  }
+
+  Optional<String> checkKind(Kind kind) {
+    if (kind.builtIn()) {
+      return Optional.empty();
+    }
+    Kind served = servedKinds.get(kind.key());
+    if (served == null) {
+      return Optional.of("the cluster does not serve " + kind.key() + " (no such CRD installed)");
+    }
+    if (served.namespaced() != kind.namespaced()) {
+      return Optional.of(
+          "the cluster serves "
+              + kind.key()
+              + " as "
+              + (served.namespaced() ? "namespaced" : "cluster-scoped")
+              + ", but the release has it "
+              + (kind.namespaced() ? "namespaced" : "cluster-scoped"));
+    }
+    return Optional.empty();
+  }
+
+  boolean delete(ResourceRef ref, ReleaseIdentity owner, Precondition precondition) {
+    requireNonNull(precondition, "precondition");
+    boolean crash = calls.enter(Operation.DELETE, ref.key());
+    boolean deleted;
+    synchronized (lock) {
+      String fenced = fenced(ref, precondition, true);
+      if (fenced != null) {
+        calls.log("fenced:delete:" + ref.key());
+        throw new PreconditionFailedException("delete", ref, precondition, 409, fenced, null);
+      }
+      calls.log("delete:" + ref.key());
+      if (ref.kind().equals(Kind.NAMESPACE)) {
+        // a namespace takes everything in it along, whoever owns it
+        deleted =
+            precondition instanceof Precondition.Observed && namespaces.containsKey(ref.name());
+        if (deleted) {
+          namespaces.remove(ref.name());
+          objects.keySet().removeIf(r -> r.namespace().equals(ref.name()));
+        }
+      } else {
+        StoredObject o = objects.get(ref);
+        deleted =
+            o != null
+                && (precondition instanceof Precondition.Observed
+                    || (o.stamp != null && o.stamp.ownedBy(owner)));
+        if (deleted) {
+          objects.remove(ref);
+          storedVersions.remove(ref);
+        }
+      }
+    }
+    Calls.crashIf(crash, Operation.DELETE, ref.key());
+    return deleted;
+  }
+
+  boolean unstamp(ResourceRef ref, ReleaseIdentity owner, Precondition precondition) {
+    requireNonNull(precondition, "precondition");
+    boolean crash = calls.enter(Operation.UNSTAMP, ref.key());
+    boolean done;
+    synchronized (lock) {
+      String fenced = fenced(ref, precondition, false);
+      if (fenced != null) {
+        calls.log("fenced:unstamp:" + ref.key());
+        throw new PreconditionFailedException("unstamp", ref, precondition, 409, fenced, null);
+      }
+      calls.log("unstamp:" + ref.key());
+      StoredObject o = objects.get(ref);
+      done = false;
+      if (o != null && o.stamp != null && o.stamp.ownedBy(owner)) {
+        store(ref, o.content, null, o.hash, o.appliedHash, o.applied);
+        done = true;
+      }
+    }
+    Calls.crashIf(crash, Operation.UNSTAMP, ref.key());
+    return done;
+  }
+
+  Readiness awaitDeleted(List<ResourceRef> objects, Duration timeout) {
+    boolean crash = calls.enter(Operation.AWAIT_DELETED, "await-deleted");
+    Readiness result;
+    synchronized (lock) {
+      calls.log("await-deleted");
+      List<ResourceRef> present =
+          objects.stream().filter(this.objects::containsKey).sorted().toList();
+      result = present.isEmpty() ? Readiness.ready() : Readiness.timedOut(present, timeout);
+    }
+    Calls.crashIf(crash, Operation.AWAIT_DELETED, "await-deleted");
+    return result;
+  }
+
+  Readiness awaitReady(List<ResourceRef> objects, ReadinessWait wait) {
+    requireNonNull(wait, "wait");
+    boolean crash = calls.enter(Operation.AWAIT_READY, "verify");
+    Readiness result = null;
+    synchronized (lock) {
+      calls.log("verify");
+      Instant start = Instant.EPOCH;
+      List<ResourceRef> judged =
+          objects.stream()
+              .filter(r -> statuses.containsKey(r) && this.objects.containsKey(r))
+              .toList();
+      WaveHealth health = new WaveHealth(judged, wait.waitForLoadBalancer(), start);
+      for (ResourceRef ref : objects) {
+        StoredObject o = this.objects.get(ref);
+        if (o == null) {
+          result = Readiness.failed(ref, "not found");
+          break;
+        }
+        String reason = unhealthy(o.content);
+        if (reason != null) {
+          result = Readiness.failed(ref, reason);
+          break;
+        }
+        Map<String, Object> status = statuses.get(ref);
+        if (status != null) {
+          Map<String, Object> tree = new java.util.LinkedHashMap<>(o.content.content());
+          tree.put("status", status);
+          if (health.observe(ref, tree, List.of(), HealthRules.VolumeBinding.IMMEDIATE, start)
+              instanceof Health.Failed f) {
+            result = Readiness.failed(ref, f.reason());
+            break;
+          }
+        }
+      }
+      if (result == null) {
+        result = health.decide(start);
+      }
+      if (result == null) {
+        result = health.decide(start.plus(wait.timeout()));
+      }
+      if (result == null) {
+        result = health.timedOut(wait.timeout());
+      }
+    }
+    Calls.crashIf(crash, Operation.AWAIT_READY, "verify");
+    return result;
+  }
+
+  private @Nullable String unhealthy(Manifest object) {
+    Object podSpec =
+        object.kind().equals(Kind.POD)
+            ? object.get("spec")
+            : object.kind().equals(Kind.CRON_JOB) ? null : object.get("spec.template.spec");
+    if (!(podSpec instanceof Map<?, ?> pod)) {
+      return null;
+    }
+    for (String list : List.of("initContainers", "containers")) {
+      if (pod.get(list) instanceof List<?> containers) {
+        for (Object c : containers) {
+          if (c instanceof Map<?, ?> container
+              && container.get("image") instanceof String image
+              && neverReady.containsKey(image)) {
+            return neverReady.get(image);
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  void createNamespace(String name) {
+    boolean crash = calls.enter(Operation.CREATE_NAMESPACE, name);
+    synchronized (lock) {
+      calls.log("namespace:" + name);
+      addNamespace(name);
+    }
+    Calls.crashIf(crash, Operation.CREATE_NAMESPACE, name);
+  }
+
+  void ensureNamespace(Manifest namespace, String releaseNamespace, String releaseName) {
+    String name = namespace.name();
+    boolean crash = calls.enter(Operation.ENSURE_NAMESPACE, name);
+    synchronized (lock) {
+      calls.log("ensure:" + name);
+      applyNamespace(
+          name,
+          EnsuredNamespace.fieldManager(releaseNamespace, releaseName),
+          namespace.labels(),
+          namespace.annotations());
+    }
+    Calls.crashIf(crash, Operation.ENSURE_NAMESPACE, name);
+  }
+
+  /**
+   * Stores an object as a write to the API server would: a new uid when it did not exist, the same
+   * uid otherwise, and a new resource version either way.
+   */
+  private void store(
+      ResourceRef ref,
+      Manifest content,
+      @Nullable OwnershipStamp stamp,
+      String hash,
+      String appliedHash,
+      @Nullable Manifest applied) {
+    StoredObject current = objects.get(ref);
+    long version = ++objectWrites;
+    String uid = current == null ? "uid-" + version : current.uid;
+    objects.put(ref, new StoredObject(content, stamp, hash, appliedHash, applied, uid, version));
+  }
+}
