@@ -325,8 +325,8 @@ public final class ReleaseController {
    * The default number of deletes (or un-stamps) of one rank in flight at once in an uninstall and
    * a cast's prune (see {@link Builder#deleteParallelism}): higher than the write parallelism, as a
    * delete carries no body but waits on the API server's own work (why 64: ARCHITECTURE.md,
-   * "Uninstall", and {@code dev.capstan.release.engine.EngineContext}; README, "Side by side with
-   * Helm and kubectl").
+   * "Uninstall", and {@code dev.capstan.release.engine.EngineContext}; docs/benchmarks.md, "Side by
+   * side with Helm and kubectl").
    */
   public static final int DEFAULT_DELETE_PARALLELISM = 64;
 

@@ -49,7 +49,7 @@ public final class EngineContext {
    * priority and fairness queues what exceeds a client's share). Client-java's requests are
    * synchronous calls, which OkHttp's dispatcher limits (64, 5 per host) do not bound, and it has
    * no client-side rate limiter: the width reaches the server. Where the server's CPU is the limit,
-   * a wider delete only queues longer (README, "Side by side with Helm and kubectl").
+   * a wider delete only queues longer (docs/benchmarks.md, "Side by side with Helm and kubectl").
    */
   final int deleteParallelism;
 
