@@ -10,6 +10,7 @@ import dev.capstan.release.CastResult;
 import dev.capstan.release.InvalidReleaseException;
 import dev.capstan.release.ReleaseConflictException;
 import dev.capstan.release.ReleaseController;
+import dev.capstan.release.ReleaseControllerBuilder;
 import dev.capstan.release.ReleaseNotFoundException;
 import dev.capstan.release.StalePlanException;
 import dev.capstan.release.UninstallOptions;
@@ -252,7 +253,7 @@ final class ReleaseCommand implements Runnable {
       }
       try (Target target = parent().root().target()) {
         common.defaultNamespace = target.defaultNamespace();
-        ReleaseController.Builder builder =
+        ReleaseControllerBuilder builder =
             ReleaseController.builder(target.orchestrator(), target.store())
                 .holder(LeaseHolders.onThisHost())
                 .listener(this::progress)

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 public @interface CapstanTest {
   /**
    * How many objects of one kind the controller writes at once (default 1: in plan order, so the
-   * order of writes can be asserted exactly; see {@code ReleaseController.Builder.parallelism}).
+   * order of writes can be asserted exactly; see {@code ReleaseControllerBuilder.parallelism}).
    */
   int parallelism() default 1;
 }

@@ -1,15 +1,10 @@
 package dev.capstan.release;
 
-import static java.util.Objects.requireNonNull;
-
-import dev.capstan.common.Durations;
-import dev.capstan.common.Sleeper;
 import dev.capstan.release.engine.CastOperation;
 import dev.capstan.release.engine.EngineContext;
 import dev.capstan.release.engine.HistoryReads;
 import dev.capstan.release.engine.RollbackOperation;
 import dev.capstan.release.engine.UninstallOperation;
-import dev.capstan.release.event.ReleaseListener;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseOptions;
@@ -18,14 +13,10 @@ import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlannedChange;
 import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Store;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.Executor;
-import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -62,7 +53,7 @@ public final class ReleaseController {
   private final RollbackOperation rollbacks;
   private final UninstallOperation uninstalls;
 
-  private ReleaseController(Builder b) {
+  ReleaseController(ReleaseControllerBuilder b) {
     EngineContext context =
         new EngineContext(
             b.orchestrator,
@@ -84,8 +75,8 @@ public final class ReleaseController {
   }
 
   /** A builder over the two ports (one object may implement both, as {@code InMemoryCluster}). */
-  public static Builder builder(Orchestrator orchestrator, Store store) {
-    return new Builder(orchestrator, store);
+  public static ReleaseControllerBuilder builder(Orchestrator orchestrator, Store store) {
+    return new ReleaseControllerBuilder(orchestrator, store);
   }
 
   /**
@@ -323,167 +314,10 @@ public final class ReleaseController {
 
   /**
    * The default number of deletes (or un-stamps) of one rank in flight at once in an uninstall and
-   * a cast's prune (see {@link Builder#deleteParallelism}): higher than the write parallelism, as a
-   * delete carries no body but waits on the API server's own work (why 64: ARCHITECTURE.md,
-   * "Uninstall", and {@code dev.capstan.release.engine.EngineContext}; docs/benchmarks.md, "Side by
-   * side with Helm and kubectl").
+   * a cast's prune (see {@link ReleaseControllerBuilder#deleteParallelism}): higher than the write
+   * parallelism, as a delete carries no body but waits on the API server's own work (why 64:
+   * ARCHITECTURE.md, "Uninstall", and {@code dev.capstan.release.engine.EngineContext};
+   * docs/benchmarks.md, "Side by side with Helm and kubectl").
    */
   public static final int DEFAULT_DELETE_PARALLELISM = 64;
-
-  /** Configures a {@link ReleaseController}. */
-  public static final class Builder {
-    private final Orchestrator orchestrator;
-    private final Store store;
-    private Clock clock = Clock.systemUTC();
-    private int maxHistory = 10;
-    private Duration leaseDuration = DEFAULT_LEASE_DURATION;
-    private @Nullable Duration leaseRenewal;
-    private Duration leaseWait = Duration.ZERO;
-    private Sleeper sleeper = Sleeper.system();
-    private dev.capstan.common.Backoff leasePoll = EngineContext.LEASE_POLL;
-    private final List<ReleaseListener> listeners = new ArrayList<>();
-    private int parallelism = 4;
-    private @Nullable Integer deleteParallelism;
-    private Supplier<String> holder = EngineContext::defaultHolder;
-    private Supplier<String> ids = () -> UUID.randomUUID().toString();
-
-    private Builder(Orchestrator orchestrator, Store store) {
-      this.orchestrator = requireNonNull(orchestrator, "orchestrator");
-      this.store = requireNonNull(store, "store");
-    }
-
-    /** The clock for timestamps and lease expiry (default: the system UTC clock). */
-    public Builder clock(Clock clock) {
-      this.clock = requireNonNull(clock, "clock");
-      return this;
-    }
-
-    /** How many revisions to keep per release, at least 1 (default 10). */
-    public Builder maxHistory(int maxHistory) {
-      this.maxHistory = atLeastOne(maxHistory, "maxHistory");
-      return this;
-    }
-
-    /**
-     * How long the operation lease lasts without renewal, at least one second (default {@value
-     * #DEFAULT_LEASE_SECONDS} seconds). A holder that dies blocks others until it lapses; a holder
-     * whose renewals fail for that long stops before its next write.
-     */
-    public Builder leaseDuration(Duration leaseDuration) {
-      requireNonNull(leaseDuration, "leaseDuration");
-      if (leaseDuration.compareTo(Duration.ofSeconds(1)) < 0) {
-        throw new IllegalArgumentException(
-            "leaseDuration must be at least 1 second: " + Durations.format(leaseDuration));
-      }
-      this.leaseDuration = leaseDuration;
-      return this;
-    }
-
-    /**
-     * How often the lease is renewed while an operation runs, positive and at most half the lease
-     * duration (default: a third of it, 5 seconds for the default 15-second lease).
-     */
-    public Builder leaseRenewal(Duration every) {
-      requireNonNull(every, "leaseRenewal");
-      if (every.isNegative() || every.isZero()) {
-        throw new IllegalArgumentException(
-            "leaseRenewal must be positive: " + Durations.format(every));
-      }
-      this.leaseRenewal = every;
-      return this;
-    }
-
-    /**
-     * How long an operation queues behind another live holder of the lease, polling with backoff
-     * (200 ms doubling to 2 s), before it gives up with {@link ReleaseLockedException}; zero (the
-     * default) gives up at once.
-     */
-    public Builder waitForLease(Duration wait) {
-      requireNonNull(wait, "waitForLease");
-      if (wait.isNegative()) {
-        throw new IllegalArgumentException(
-            "waitForLease must not be negative: " + Durations.format(wait));
-      }
-      this.leaseWait = wait;
-      return this;
-    }
-
-    /** Pauses between lease polls (default: {@link Sleeper#system()}; tests pass a fake). */
-    public Builder sleeper(Sleeper sleeper) {
-      this.sleeper = requireNonNull(sleeper, "sleeper");
-      return this;
-    }
-
-    /** How the lease is polled while waiting (tests pass one with a seeded jitter). */
-    Builder leasePoll(dev.capstan.common.Backoff poll) {
-      this.leasePoll = requireNonNull(poll, "leasePoll");
-      return this;
-    }
-
-    /**
-     * Adds a listener of progress events (default: none; the controller logs every event through
-     * SLF4J itself). Each listener added receives every event, in the order they were added, and a
-     * listener that throws is logged and does not keep the others from the event.
-     */
-    public Builder listener(ReleaseListener listener) {
-      this.listeners.add(requireNonNull(listener, "listener"));
-      return this;
-    }
-
-    /** How many objects of one kind to apply at once, at least 1 (default 4). */
-    public Builder parallelism(int parallelism) {
-      this.parallelism = atLeastOne(parallelism, "parallelism");
-      return this;
-    }
-
-    /**
-     * How many objects of one rank to delete (or un-stamp) at once in an uninstall and a cast's
-     * prune, at least 1. Default: {@value #DEFAULT_DELETE_PARALLELISM}, or the write {@linkplain
-     * #parallelism parallelism} when that is 1 (one request at a time) or higher. Ranks still go
-     * one after the other in reverse apply order, each delete still carries the observed uid and
-     * resourceVersion: only the objects of one rank go out together.
-     */
-    public Builder deleteParallelism(int deleteParallelism) {
-      this.deleteParallelism = atLeastOne(deleteParallelism, "deleteParallelism");
-      return this;
-    }
-
-    /**
-     * The lease holder name shown to others (default: {@code pid <pid>/<8 random hex>}, the random
-     * part keeping two controllers of one process apart).
-     */
-    public Builder holder(String holder) {
-      String name = dev.capstan.release.internal.Names.requireText(holder, "holder");
-      this.holder = () -> name;
-      return this;
-    }
-
-    /**
-     * Where the lease holder name shown to others comes from, asked once by {@link #build()}
-     * (default: {@code pid <pid>/<8 random hex>}, the random part keeping two controllers of one
-     * process apart; release-k8s's {@code LeaseHolders.onThisHost()} names the machine too).
-     */
-    public Builder holder(Supplier<String> holder) {
-      this.holder = requireNonNull(holder, "holder");
-      return this;
-    }
-
-    /** Generates release ids for first installs (default: random UUIDs). */
-    public Builder ids(Supplier<String> ids) {
-      this.ids = requireNonNull(ids, "ids");
-      return this;
-    }
-
-    /** Builds the controller. */
-    public ReleaseController build() {
-      return new ReleaseController(this);
-    }
-
-    private static int atLeastOne(int value, String name) {
-      if (value < 1) {
-        throw new IllegalArgumentException(name + " must be at least 1: " + value);
-      }
-      return value;
-    }
-  }
 }

@@ -66,7 +66,7 @@ class DeleteParallelismTest {
 
   private final InFlight inFlight = new InFlight();
 
-  private ReleaseController controller(UnaryOperator<ReleaseController.Builder> settings) {
+  private ReleaseController controller(UnaryOperator<ReleaseControllerBuilder> settings) {
     return settings
         .apply(
             ReleaseController.builder(cluster, cluster)

@@ -11,7 +11,7 @@ import java.util.function.Supplier;
  * Lease holder names that say which machine holds a release's operation lease: {@code <host>/pid
  * <pid>/<8 random hex>}, the random part keeping two controllers of one process apart. release-core
  * does no I/O, so its default holder names no host; a host that runs releases for real passes
- * {@link #onThisHost()} to {@code ReleaseController.Builder.holder(Supplier)}.
+ * {@link #onThisHost()} to {@code ReleaseControllerBuilder.holder(Supplier)}.
  */
 public final class LeaseHolders {
   private LeaseHolders() {}

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.capstan.k8s.testing.ControlPlane;
 import dev.capstan.release.ReleaseController;
+import dev.capstan.release.ReleaseControllerBuilder;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -42,7 +43,7 @@ final class Cluster {
     this.apps = new AppsV1Api(plane.client());
   }
 
-  ReleaseController.Builder controller() {
+  ReleaseControllerBuilder controller() {
     return ReleaseController.builder(orchestrator, store).holder("it-caster");
   }
 
@@ -56,7 +57,7 @@ final class Cluster {
    * A controller that runs {@code step} once, when its cast has saved the pending record (the lease
    * held, nothing written yet): the point where another writer or caster steps in.
    */
-  ReleaseController.Builder controllerPausingAtPending(Step step) {
+  ReleaseControllerBuilder controllerPausingAtPending(Step step) {
     java.util.concurrent.atomic.AtomicBoolean done =
         new java.util.concurrent.atomic.AtomicBoolean();
     return controller()

@@ -77,7 +77,7 @@ public sealed interface ReleaseEvent {
 
   /**
    * The operation lease is held by another live holder and this operation queues behind it (see
-   * {@code ReleaseController.Builder.waitForLease}).
+   * {@code ReleaseControllerBuilder#waitForLease}).
    *
    * @param holder who holds it
    * @param expiresAt when its lease lapses unless renewed
