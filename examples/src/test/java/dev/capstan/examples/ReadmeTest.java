@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.cli.CliRun;
 import dev.capstan.cli.Terminal;
+import dev.capstan.cli.demo.DemoPlatform;
 import dev.capstan.release.CastResult;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.StalePlanException;
