@@ -116,6 +116,9 @@ class PublishingTest {
           "release-file", dev.capstan.release.file.ReleaseFiles.class,
           "release-k8s", dev.capstan.k8s.KubeClients.class,
           "release-jdbc", dev.capstan.jdbc.JdbcStore.class,
+          "release-helm", dev.capstan.helm.HelmImport.class,
+          "capstan-micrometer", dev.capstan.micrometer.ReleaseMetrics.class,
+          "capstan-opentelemetry", dev.capstan.opentelemetry.ReleaseTracing.class,
           "capstan-test", dev.capstan.test.CapstanTest.class);
 
   @Test

@@ -33,7 +33,7 @@ public final class ReleaseControllerBuilder {
   final List<ReleaseListener> listeners = new ArrayList<>();
   int parallelism = 4;
   @Nullable Integer deleteParallelism;
-  Supplier<String> holder = EngineContext::defaultHolder;
+  Supplier<String> holder = ReleaseControllerBuilder::processHolder;
   Supplier<String> ids = () -> UUID.randomUUID().toString();
 
   ReleaseControllerBuilder(Orchestrator orchestrator, Store store) {
@@ -166,6 +166,19 @@ public final class ReleaseControllerBuilder {
   /** Builds the controller. */
   public ReleaseController build() {
     return new ReleaseController(this);
+  }
+
+  /**
+   * The default lease holder, a new one each call: {@code pid <pid>/<8 random hex>}, the random
+   * part keeping two controllers of one process apart. From the process alone: release-core reads
+   * no file and no environment; a host that wants its machine named passes a holder (release-k8s's
+   * {@code LeaseHolders.onThisHost()}).
+   */
+  public static String processHolder() {
+    return "pid "
+        + ProcessHandle.current().pid()
+        + "/"
+        + UUID.randomUUID().toString().substring(0, 8);
   }
 
   private static int atLeastOne(int value, String name) {

@@ -1,10 +1,10 @@
 package dev.capstan.k8s;
 
+import dev.capstan.release.ReleaseControllerBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
@@ -21,12 +21,7 @@ public final class LeaseHolders {
    * 4242/1a2b3c4d}; each call of the supplier gives a new random part.
    */
   public static Supplier<String> onThisHost() {
-    return () ->
-        Host.NAME
-            + "/pid "
-            + ProcessHandle.current().pid()
-            + "/"
-            + UUID.randomUUID().toString().substring(0, 8);
+    return () -> Host.NAME + "/" + ReleaseControllerBuilder.processHolder();
   }
 
   /** This machine's name, read once, on first use. */

@@ -138,12 +138,10 @@ public final class CastOperation {
     }
     return lease.holding(
         held -> {
-          List<RecordEntry> records = planning.records(spec.namespace(), spec.name());
-          Optional<StoredRelease> now = planning.latestOf(records, spec.namespace(), spec.name());
-          if (now.isPresent() && lease.grant().takenOver() != null) {
-            now = Optional.of(housekeeping.failInterrupted(now.get(), lease));
-            records = null; // housekeeping reads them again
-          }
+          Housekeeping.UnderLease read =
+              housekeeping.readUnderLease(planning, spec.namespace(), spec.name(), lease);
+          List<RecordEntry> records = read.records();
+          Optional<StoredRelease> now = read.latest();
           Release latest = now.map(StoredRelease::release).orElse(null);
           Planning.checkCastable(spec, latest);
           EffectiveRelease effective = Planning.effective(spec, payloads, latest);

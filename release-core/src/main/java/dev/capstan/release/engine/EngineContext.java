@@ -15,7 +15,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -136,19 +135,6 @@ public final class EngineContext {
       requireNonNull(poll, "poll");
       requireNonNull(sleeper, "sleeper");
     }
-  }
-
-  /**
-   * The default lease holder: {@code pid <pid>/<8 random hex>}, the random part keeping two
-   * controllers of one process apart. From the process alone: release-core reads no file and no
-   * environment; a host that wants its machine named passes a holder (release-k8s's {@code
-   * LeaseHolders.onThisHost()}).
-   */
-  public static String defaultHolder() {
-    return "pid "
-        + ProcessHandle.current().pid()
-        + "/"
-        + UUID.randomUUID().toString().substring(0, 8);
   }
 
   /** Takes the operation lease of a release for the operation running on this thread. */

@@ -9,6 +9,7 @@ import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
 import java.util.List;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -55,6 +56,26 @@ final class Housekeeping {
               namespace + "/" + name,
               "history housekeeping failed (retried by the next cast): " + e.getMessage()));
     }
+  }
+
+  /**
+   * A release's records as read under its lease: every revision, newest first ({@code null}: read
+   * them again when needed), and the latest.
+   */
+  record UnderLease(@Nullable List<RecordEntry> records, Optional<StoredRelease> latest) {}
+
+  /**
+   * Reads a release's records once its lease is held. A revision left {@code PENDING} by a holder
+   * whose lease was taken over is recorded {@code FAILED} first ({@link #failInterrupted}); the
+   * revisions are then left for housekeeping to read again.
+   */
+  UnderLease readUnderLease(Planning planning, String namespace, String name, LeaseKeeper lease) {
+    List<RecordEntry> records = planning.records(namespace, name);
+    Optional<StoredRelease> latest = planning.latestOf(records, namespace, name);
+    if (latest.isPresent() && lease.grant().takenOver() != null) {
+      return new UnderLease(null, Optional.of(failInterrupted(latest.get(), lease)));
+    }
+    return new UnderLease(records, latest);
   }
 
   /** Records that the holder of an expired lease stopped mid-operation. */

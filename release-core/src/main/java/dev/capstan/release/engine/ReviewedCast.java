@@ -84,12 +84,10 @@ final class ReviewedCast {
     LeaseKeeper lease = context.acquireLease(spec.namespace(), spec.name());
     return lease.holding(
         held -> {
-          List<RecordEntry> records = planning.records(spec.namespace(), spec.name());
-          Optional<StoredRelease> now = planning.latestOf(records, spec.namespace(), spec.name());
-          if (now.isPresent() && lease.grant().takenOver() != null) {
-            now = Optional.of(housekeeping.failInterrupted(now.get(), lease));
-            records = null; // housekeeping reads them again
-          }
+          Housekeeping.UnderLease read =
+              housekeeping.readUnderLease(planning, spec.namespace(), spec.name(), lease);
+          List<RecordEntry> records = read.records();
+          Optional<StoredRelease> now = read.latest();
           Planning.checkNotEmpty(planned, now.map(StoredRelease::release).orElse(null));
           List<String> moved = new ArrayList<>();
           ReviewedPlans.recordMoved(fingerprint, now).ifPresent(moved::add);
