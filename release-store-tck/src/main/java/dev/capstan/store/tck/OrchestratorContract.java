@@ -622,10 +622,13 @@ public abstract class OrchestratorContract {
     assertThat(orchestrator().awaitReady(List.of(), WAIT)).isEqualTo(Readiness.ready());
   }
 
-  /** Waiting for an object nobody applied fails at once, naming it: not found. */
+  /**
+   * Waiting for a Deployment (a kind with a health rule) nobody applied fails at once, naming it:
+   * not found.
+   */
   @Test
-  public void awaitReadyOfAnAbsentObjectFailsNotFound() {
-    ResourceRef ghost = configMapRef("ghost");
+  public void awaitReadyOfAnAbsentDeploymentFailsNotFound() {
+    ResourceRef ghost = ResourceRef.of(Kind.DEPLOYMENT, namespace(), "ghost");
 
     Readiness result = orchestrator().awaitReady(List.of(ghost), WAIT);
 
