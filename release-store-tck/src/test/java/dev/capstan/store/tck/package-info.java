@@ -1,4 +1,4 @@
-/** The contract run against the in-memory store. */
+/** The contracts run against the in-memory store, orchestrator and platform cluster. */
 @NullMarked
 package dev.capstan.store.tck;
 
