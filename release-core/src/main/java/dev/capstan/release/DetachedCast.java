@@ -2,6 +2,7 @@ package dev.capstan.release;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.ClusterException;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.plan.Plan;
 import java.util.concurrent.CompletableFuture;

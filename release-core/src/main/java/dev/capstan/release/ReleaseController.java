@@ -1,5 +1,6 @@
 package dev.capstan.release;
 
+import dev.capstan.common.ClusterException;
 import dev.capstan.release.engine.CastOperation;
 import dev.capstan.release.engine.EngineContext;
 import dev.capstan.release.engine.HistoryReads;

@@ -4,11 +4,12 @@ import dev.capstan.common.CapstanException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The base of every exception Capstan's release engine throws. Subclasses exist where callers act
- * on them separately: {@link InvalidReleaseException}, {@link ReleaseConflictException}, {@link
+ * The base of the exceptions the release engine's own rules throw. Subclasses exist where callers
+ * act on them separately: {@link InvalidReleaseException}, {@link ReleaseConflictException}, {@link
  * ReleaseLockedException}, {@link ReleaseNotFoundException}, {@link CastFailedException}, {@link
- * UninstallFailedException}, {@link ClusterException}, {@link StaleRecordException}, {@link
- * StalePlanException}.
+ * UninstallFailedException}, {@link StaleRecordException}, {@link StalePlanException}. A failed
+ * port call is a {@link dev.capstan.common.ClusterException}, shared with the platform update;
+ * catch {@link CapstanException} for any Capstan failure.
  */
 public class ReleaseException extends CapstanException {
   private static final long serialVersionUID = 1L;

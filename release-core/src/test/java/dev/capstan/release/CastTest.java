@@ -15,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.capstan.common.ClusterException;
 import dev.capstan.release.memory.Operation;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.ContentHash;

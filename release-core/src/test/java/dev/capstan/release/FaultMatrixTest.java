@@ -8,6 +8,7 @@ import static dev.capstan.release.Fixtures.payloads;
 import static dev.capstan.release.Fixtures.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.capstan.common.CapstanException;
 import dev.capstan.release.memory.Operation;
 import dev.capstan.release.memory.SimulatedCrash;
 import dev.capstan.release.model.ConfigMapSpec;
@@ -144,7 +145,7 @@ class FaultMatrixTest {
 
     try {
       h.cast("app", V2);
-    } catch (ReleaseException | SimulatedCrash expected) {
+    } catch (CapstanException | SimulatedCrash expected) {
       // the invariants below hold whatever happened
     }
     h.cluster.faults().clear();

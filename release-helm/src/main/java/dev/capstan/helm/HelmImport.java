@@ -2,10 +2,10 @@ package dev.capstan.helm;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.ClusterException;
 import dev.capstan.k8s.FieldManagers;
 import dev.capstan.k8s.KubeClients;
 import dev.capstan.release.CastResult;
-import dev.capstan.release.ClusterException;
 import dev.capstan.release.ReleaseConflictException;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.ReleaseException;

@@ -2,7 +2,7 @@ package dev.capstan.jdbc;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.capstan.release.ClusterException;
+import dev.capstan.common.ClusterException;
 import dev.capstan.release.ReleaseLockedException;
 import dev.capstan.release.StaleRecordException;
 import dev.capstan.release.codec.ReleaseRecordCodec;

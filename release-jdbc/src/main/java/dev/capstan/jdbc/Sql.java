@@ -1,6 +1,6 @@
 package dev.capstan.jdbc;
 
-import dev.capstan.release.ClusterException;
+import dev.capstan.common.ClusterException;
 import java.sql.SQLException;
 import java.sql.SQLIntegrityConstraintViolationException;
 import java.time.Instant;

@@ -3,7 +3,7 @@ package dev.capstan.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.capstan.release.ClusterException;
+import dev.capstan.common.ClusterException;
 import dev.capstan.release.StaleRecordException;
 import dev.capstan.release.codec.RecordFormatException;
 import dev.capstan.release.codec.ReleaseRecordCodec;

@@ -3,7 +3,7 @@ package dev.capstan.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.capstan.release.ClusterException;
+import dev.capstan.common.ClusterException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

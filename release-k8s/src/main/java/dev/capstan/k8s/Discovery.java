@@ -185,23 +185,18 @@ final class Discovery {
         ResponseBody body = response.body();
         String text = body == null ? "" : body.string();
         if (!response.isSuccessful()) {
-          throw Errors.RELEASE.translate(
-              "discover",
-              path,
-              null,
-              null,
-              KubeFailure.of(new ApiException(response.code(), Map.of(), text)));
+          throw KubeFailure.of(new ApiException(response.code(), Map.of(), text))
+              .toException("discover", path, null, null);
         }
         return JsonParser.parseString(text).getAsJsonObject();
       }
     } catch (ApiException e) {
-      throw Errors.RELEASE.translate("discover", path, null, null, KubeFailure.of(e));
+      throw KubeFailure.of(e).toException("discover", path, null, null);
     } catch (IOException e) {
       if (e instanceof InterruptedIOException && !(e instanceof SocketTimeoutException)) {
         Thread.currentThread().interrupt();
       }
-      throw Errors.RELEASE.translate(
-          "discover", path, null, null, new KubeFailure(0, "", String.valueOf(e), e));
+      throw new KubeFailure(0, "", String.valueOf(e), e).toException("discover", path, null, null);
     }
   }
 }

@@ -105,8 +105,7 @@ final class DynamicApis {
                         r.group(),
                         r.version(),
                         r.plural(),
-                        r.kind()),
-                    Errors.RELEASE)));
+                        r.kind()))));
   }
 
   /**

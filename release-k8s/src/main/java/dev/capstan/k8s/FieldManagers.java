@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import dev.capstan.release.ClusterException;
+import dev.capstan.common.ClusterException;
 import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ResourceRef;
 import io.kubernetes.client.custom.V1Patch;
@@ -62,12 +62,9 @@ public final class FieldManagers {
         apis.resolve(ref.kind())
             .orElseThrow(
                 () ->
-                    Errors.RELEASE.translate(
-                        "hand over fields",
-                        ref.kind().key(),
-                        ref.namespace(),
-                        ref.name(),
-                        new KubeFailure(404, "NotFound", "kind is not served", null)));
+                    new KubeFailure(404, "NotFound", "kind is not served", null)
+                        .toException(
+                            "hand over fields", ref.kind().key(), ref.namespace(), ref.name()));
     var api = apis.api(resource).calls;
     String namespace = ref.kind().namespaced() ? ref.namespace() : null;
     for (int attempt = 1; ; attempt++) {

@@ -286,12 +286,8 @@ final class HealthWatch {
       Thread.currentThread().interrupt();
       List<ResourceRef> pending = state.wave.pending();
       ResourceRef first = pending.isEmpty() ? watched.iterator().next() : pending.get(0);
-      throw Errors.RELEASE.translate(
-          "watch",
-          first.kind().kind(),
-          first.namespace(),
-          null,
-          new KubeFailure(0, "", "interrupted", null));
+      throw new KubeFailure(0, "", "interrupted", null)
+          .toException("watch", first.kind().kind(), first.namespace(), null);
     } finally {
       loops.forEach(ResumableWatch::stop);
     }
@@ -303,16 +299,12 @@ final class HealthWatch {
         apis.resolve(scope.kind())
             .orElseThrow(
                 () ->
-                    Errors.RELEASE.translate(
-                        "watch",
-                        scope.kind().key(),
-                        scope.namespace(),
-                        null,
-                        new KubeFailure(
+                    new KubeFailure(
                             404,
                             "NotFound",
                             "the cluster does not serve " + scope.kind().key(),
-                            null))));
+                            null)
+                        .toException("watch", scope.kind().key(), scope.namespace(), null)));
   }
 
   private static @Nullable String field(Set<String> names) {

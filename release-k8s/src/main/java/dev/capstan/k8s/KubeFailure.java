@@ -1,5 +1,6 @@
 package dev.capstan.k8s;
 
+import dev.capstan.common.ClusterException;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1Status;
@@ -19,6 +20,22 @@ import org.jspecify.annotations.Nullable;
  * @param transport the I/O error when no response arrived, else {@code null}
  */
 record KubeFailure(int status, String reason, String detail, @Nullable IOException transport) {
+
+  /**
+   * The exception a port throws for this failure, once, at the adapter's edge: the same {@link
+   * ClusterException} for the release ports and the platform port, naming the operation, the kind,
+   * the object and the HTTP status.
+   *
+   * @param operation what was attempted, e.g. {@code apply}
+   * @param kind the Kubernetes kind, e.g. {@code Deployment}
+   * @param namespace the namespace, or {@code null}
+   * @param name the object's name, or {@code null} for a collection
+   * @return the exception to throw
+   */
+  ClusterException toException(
+      String operation, String kind, @Nullable String namespace, @Nullable String name) {
+    return new ClusterException(operation, kind, namespace, name, status, detail, transport);
+  }
 
   /** Whether the request was cut short by an interrupt of the calling thread. */
   boolean interrupted() {

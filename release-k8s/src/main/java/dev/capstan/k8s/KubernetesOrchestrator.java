@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import dev.capstan.release.ClusterException;
+import dev.capstan.common.ClusterException;
 import dev.capstan.release.model.EnsuredNamespace;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
@@ -596,12 +596,8 @@ public final class KubernetesOrchestrator implements Orchestrator {
   private Discovery.Resource served(Kind kind, String operation, ResourceRef ref) {
     Optional<String> problem = checkKind(kind);
     if (problem.isPresent()) {
-      throw Errors.RELEASE.translate(
-          operation,
-          kind.key(),
-          ref.namespace(),
-          ref.name(),
-          new KubeFailure(404, "NotFound", problem.get(), null));
+      throw new KubeFailure(404, "NotFound", problem.get(), null)
+          .toException(operation, kind.key(), ref.namespace(), ref.name());
     }
     return apis.resolve(kind).orElseThrow();
   }

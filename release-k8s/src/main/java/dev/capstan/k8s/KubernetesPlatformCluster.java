@@ -57,7 +57,7 @@ import org.jspecify.annotations.Nullable;
  * watching, with {@code kubectl rollout status} semantics, failing fast on pods that cannot start.
  *
  * <p>"Not found" is an empty result; every other failure is a {@link
- * dev.capstan.update.ClusterException} naming the call, the kind, the object and the HTTP status.
+ * dev.capstan.common.ClusterException} naming the call, the kind, the object and the HTTP status.
  * Thread-safe.
  */
 public final class KubernetesPlatformCluster implements PlatformCluster {
@@ -76,10 +76,10 @@ public final class KubernetesPlatformCluster implements PlatformCluster {
   /** A platform cluster on the given clients. */
   public KubernetesPlatformCluster(KubeClients clients) {
     this.clients = requireNonNull(clients, "clients");
-    this.deployments = new ResourceApi<>(clients, ApiResource.DEPLOYMENT, Errors.UPDATE);
-    this.pods = new ResourceApi<>(clients, ApiResource.POD, Errors.UPDATE);
-    this.crds = new ResourceApi<>(clients, ApiResource.CRD, Errors.UPDATE);
-    this.tracker = new RolloutTracker(clients, Errors.UPDATE);
+    this.deployments = new ResourceApi<>(clients, ApiResource.DEPLOYMENT);
+    this.pods = new ResourceApi<>(clients, ApiResource.POD);
+    this.crds = new ResourceApi<>(clients, ApiResource.CRD);
+    this.tracker = new RolloutTracker(clients);
   }
 
   /** {@inheritDoc} The cluster id is read once (a GET of namespace {@code kube-system}). */
@@ -179,7 +179,7 @@ public final class KubernetesPlatformCluster implements PlatformCluster {
       JsonObject applied =
           crds.dryRunApply(null, live.name(), JSON.getGson().toJson(document), FIELD_MANAGER);
       return spec(applied);
-    } catch (dev.capstan.update.ClusterException e) {
+    } catch (dev.capstan.common.ClusterException e) {
       if (e.status() == 422) {
         return Map.of();
       }
@@ -253,7 +253,7 @@ public final class KubernetesPlatformCluster implements PlatformCluster {
         crds.get(null, name)
             .orElseThrow(
                 () ->
-                    new dev.capstan.update.ClusterException(
+                    new dev.capstan.common.ClusterException(
                         "update status",
                         ApiResource.CRD.kind(),
                         null,

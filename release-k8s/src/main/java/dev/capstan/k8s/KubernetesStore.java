@@ -2,7 +2,7 @@ package dev.capstan.k8s;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.capstan.release.ClusterException;
+import dev.capstan.common.ClusterException;
 import dev.capstan.release.ReleaseLockedException;
 import dev.capstan.release.StaleRecordException;
 import dev.capstan.release.model.Release;
@@ -43,10 +43,10 @@ public final class KubernetesStore implements Store {
     this.requests = clients.requests();
     this.records =
         new ReleaseRecords(
-            new ResourceApi<>(clients, ApiResource.SECRET, Errors.RELEASE),
+            new ResourceApi<>(clients, ApiResource.SECRET),
             new CoreV1Api(clients.apiClient()),
             chunkBytes);
-    this.leases = new ReleaseLeases(new ResourceApi<>(clients, ApiResource.LEASE, Errors.RELEASE));
+    this.leases = new ReleaseLeases(new ResourceApi<>(clients, ApiResource.LEASE));
   }
 
   /**

@@ -1,7 +1,7 @@
 package dev.capstan.k8s;
 
 import com.google.gson.JsonObject;
-import dev.capstan.release.ClusterException;
+import dev.capstan.common.ClusterException;
 import dev.capstan.release.model.ReleaseIdentity;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.JSON;

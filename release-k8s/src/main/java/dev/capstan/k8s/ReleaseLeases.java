@@ -1,6 +1,6 @@
 package dev.capstan.k8s;
 
-import dev.capstan.release.ClusterException;
+import dev.capstan.common.ClusterException;
 import dev.capstan.release.ReleaseLockedException;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.port.LeaseGrant;

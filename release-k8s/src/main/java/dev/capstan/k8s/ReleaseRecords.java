@@ -1,7 +1,7 @@
 package dev.capstan.k8s;
 
+import dev.capstan.common.ClusterException;
 import dev.capstan.common.Escapes;
-import dev.capstan.release.ClusterException;
 import dev.capstan.release.StaleRecordException;
 import dev.capstan.release.codec.RecordFormatException;
 import dev.capstan.release.codec.ReleaseRecordCodec;

@@ -49,7 +49,6 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
   private static final String[] AUTH_NAMES = {"BearerToken"};
 
   private final ApiResource<T, L> kind;
-  private final Errors errors;
   private final GenericKubernetesApi<T, L> typed;
   private final DynamicKubernetesApi raw;
   private final GenericKubernetesApi<T, L> watching;
@@ -58,9 +57,8 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
   /** {@code /api/v1} or {@code /apis/GROUP/VERSION}: where the resource's paths start. */
   private final String groupVersionPath;
 
-  ResourceApi(KubeClients clients, ApiResource<T, L> kind, Errors errors) {
+  ResourceApi(KubeClients clients, ApiResource<T, L> kind) {
     this.kind = kind;
-    this.errors = errors;
     this.client = clients.apiClient();
     this.groupVersionPath =
         (kind.group().isEmpty() ? "/api/" : "/apis/" + kind.group() + "/") + kind.version();
@@ -445,7 +443,7 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
       if (e.getCode() == 404) {
         return false;
       }
-      throw errors.translate("delete", kind.kind(), namespace, name, KubeFailure.of(e));
+      throw KubeFailure.of(e).toException("delete", kind.kind(), namespace, name);
     }
   }
 
@@ -457,20 +455,20 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
     try {
       return scoped(namespace) ? watching.watch(namespace, options) : watching.watch(options);
     } catch (ApiException e) {
-      throw errors.translate("watch", kind.kind(), namespace, null, KubeFailure.of(e));
+      throw KubeFailure.of(e).toException("watch", kind.kind(), namespace, null);
     } catch (RuntimeException e) {
       KubeFailure f = KubeFailure.ofWrapped(e);
       if (f == null) {
         throw e;
       }
-      throw errors.translate("watch", kind.kind(), namespace, null, f);
+      throw f.toException("watch", kind.kind(), namespace, null);
     }
   }
 
   /** The exception for a failure the caller detected itself. */
   RuntimeException failure(
       String operation, @Nullable String namespace, @Nullable String name, KubeFailure f) {
-    return errors.translate(operation, kind.kind(), namespace, name, f);
+    return f.toException(operation, kind.kind(), namespace, name);
   }
 
   private <R extends KubernetesType> KubernetesApiResponse<R> send(
@@ -485,7 +483,7 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
       if (f == null) {
         throw e;
       }
-      throw errors.translate(operation, kind.kind(), namespace, name, f);
+      throw f.toException(operation, kind.kind(), namespace, name);
     }
   }
 
@@ -495,12 +493,8 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
       @Nullable String name,
       KubernetesApiResponse<R> response) {
     if (!response.isSuccess() || response.getObject() == null) {
-      throw errors.translate(
-          operation,
-          kind.kind(),
-          namespace,
-          name,
-          KubeFailure.of(response.getStatus(), response.getHttpStatusCode()));
+      throw KubeFailure.of(response.getStatus(), response.getHttpStatusCode())
+          .toException(operation, kind.kind(), namespace, name);
     }
     return response.getObject();
   }

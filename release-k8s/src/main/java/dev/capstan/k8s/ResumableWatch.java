@@ -93,8 +93,7 @@ final class ResumableWatch<T extends KubernetesObject> {
         /** A watch's own I/O errors arrive untranslated. */
         @Override
         public RuntimeException failure(RuntimeException e) {
-          if (e instanceof dev.capstan.release.ClusterException
-              || e instanceof dev.capstan.update.ClusterException) {
+          if (e instanceof dev.capstan.common.ClusterException) {
             return e;
           }
           KubeFailure f = KubeFailure.ofWrapped(e);
@@ -299,10 +298,10 @@ final class ResumableWatch<T extends KubernetesObject> {
 
   /** The HTTP status of a translated failure, 0 when it has none. */
   private static int status(RuntimeException e) {
-    if (e instanceof dev.capstan.release.ClusterException c) {
+    if (e instanceof dev.capstan.common.ClusterException c) {
       return c.status();
     }
-    if (e instanceof dev.capstan.update.ClusterException c) {
+    if (e instanceof dev.capstan.common.ClusterException c) {
       return c.status();
     }
     return 0;

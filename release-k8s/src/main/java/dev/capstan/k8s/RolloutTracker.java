@@ -37,10 +37,10 @@ final class RolloutTracker {
   private final ResourceApi<V1Pod, V1PodList> pods;
   private final ResourceApi<V1ReplicaSet, V1ReplicaSetList> replicaSets;
 
-  RolloutTracker(KubeClients clients, Errors errors) {
-    this.deployments = new ResourceApi<>(clients, ApiResource.DEPLOYMENT, errors);
-    this.pods = new ResourceApi<>(clients, ApiResource.POD, errors);
-    this.replicaSets = new ResourceApi<>(clients, ApiResource.REPLICASET, errors);
+  RolloutTracker(KubeClients clients) {
+    this.deployments = new ResourceApi<>(clients, ApiResource.DEPLOYMENT);
+    this.pods = new ResourceApi<>(clients, ApiResource.POD);
+    this.replicaSets = new ResourceApi<>(clients, ApiResource.REPLICASET);
   }
 
   /** How one rollout ended. */

@@ -31,10 +31,10 @@
  *       semantics), failing fast with the reason.
  * </ul>
  *
- * <p>Every failed request is translated once, here, into the calling port's exception ({@link
- * dev.capstan.release.ClusterException} or {@link dev.capstan.update.ClusterException}) naming the
- * operation, kind, object and HTTP status; response bodies are never included, so Secret values
- * cannot leak. Everything but the five public classes is package-private.
+ * <p>Every failed request is translated once, here, into a {@link
+ * dev.capstan.common.ClusterException} naming the operation, kind, object and HTTP status; response
+ * bodies are never included, so Secret values cannot leak. Everything but the five public classes
+ * is package-private.
  */
 @NullMarked
 package dev.capstan.k8s;

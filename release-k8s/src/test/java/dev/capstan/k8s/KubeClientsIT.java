@@ -3,10 +3,10 @@ package dev.capstan.k8s;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.capstan.common.ClusterException;
 import dev.capstan.k8s.testing.ControlPlane;
 import dev.capstan.k8s.testing.ControlPlaneTest;
 import dev.capstan.k8s.testing.TestNamespace;
-import dev.capstan.release.ClusterException;
 import dev.capstan.release.model.ContentHash;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
@@ -123,9 +123,9 @@ class KubeClientsIT {
         .doesNotContain("s3cret")
         .doesNotContain("xxxx");
 
-    dev.capstan.update.ClusterException missing =
+    dev.capstan.common.ClusterException missing =
         catchThrowableOfType(
-            dev.capstan.update.ClusterException.class,
+            dev.capstan.common.ClusterException.class,
             () ->
                 new KubernetesPlatformCluster(cluster.kube)
                     .patch(

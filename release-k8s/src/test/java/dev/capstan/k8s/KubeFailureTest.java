@@ -82,35 +82,34 @@ class KubeFailureTest {
   void translationsNameTheOperationKindObjectAndStatus() {
     KubeFailure f = new KubeFailure(404, "NotFound", "deployments.apps \"web\" not found", null);
 
-    RuntimeException release = Errors.RELEASE.translate("get", "Deployment", "shop", "web", f);
-    RuntimeException update = Errors.UPDATE.translate("list", "Pod", "shop", null, f);
+    RuntimeException release = f.toException("get", "Deployment", "shop", "web");
+    RuntimeException update = f.toException("list", "Pod", "shop", null);
 
     assertThat(release)
-        .isInstanceOf(dev.capstan.release.ClusterException.class)
+        .isInstanceOf(dev.capstan.common.ClusterException.class)
         .hasMessage(
             "get Deployment shop/web failed (HTTP 404): deployments.apps \"web\" not found");
-    assertThat(((dev.capstan.release.ClusterException) release).status()).isEqualTo(404);
+    assertThat(((dev.capstan.common.ClusterException) release).status()).isEqualTo(404);
     assertThat(update)
-        .isInstanceOf(dev.capstan.update.ClusterException.class)
+        .isInstanceOf(dev.capstan.common.ClusterException.class)
         .hasMessage(
             "list Pod in namespace shop failed (HTTP 404): deployments.apps \"web\" not found");
-    dev.capstan.update.ClusterException u = (dev.capstan.update.ClusterException) update;
+    dev.capstan.common.ClusterException u = (dev.capstan.common.ClusterException) update;
     assertThat(u.operation()).isEqualTo("list");
     assertThat(u.kind()).isEqualTo("Pod");
     assertThat(u.namespace()).isEqualTo("shop");
     assertThat(u.name()).isNull();
     assertThat(u.status()).isEqualTo(404);
-    dev.capstan.update.ClusterException patch =
-        (dev.capstan.update.ClusterException)
-            Errors.UPDATE.translate(
-                "patch", "Deployment", "shop", "web", new KubeFailure(422, "Invalid", "bad", null));
+    dev.capstan.common.ClusterException patch =
+        new KubeFailure(422, "Invalid", "bad", null)
+            .toException("patch", "Deployment", "shop", "web");
     assertThat(patch)
         .hasMessage("patch Deployment shop/web failed (HTTP 422): bad")
         .extracting(
-            dev.capstan.update.ClusterException::kind,
-            dev.capstan.update.ClusterException::namespace,
-            dev.capstan.update.ClusterException::name,
-            dev.capstan.update.ClusterException::status)
+            dev.capstan.common.ClusterException::kind,
+            dev.capstan.common.ClusterException::namespace,
+            dev.capstan.common.ClusterException::name,
+            dev.capstan.common.ClusterException::status)
         .containsExactly("Deployment", "shop", "web", 422);
   }
 }

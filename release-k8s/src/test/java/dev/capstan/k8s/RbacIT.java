@@ -4,10 +4,10 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.capstan.common.ClusterException;
 import dev.capstan.k8s.testing.ControlPlane;
 import dev.capstan.k8s.testing.ControlPlaneTest;
 import dev.capstan.k8s.testing.TestNamespace;
-import dev.capstan.release.ClusterException;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.UninstallOptions;
 import dev.capstan.release.model.ConfigMapSpec;
@@ -154,9 +154,9 @@ class RbacIT {
       releaseLifecycle(bound.kube, ns);
 
       // Deployments of its namespaces are a release's objects too; the platform's CRDs are not.
-      dev.capstan.update.ClusterException refused =
+      dev.capstan.common.ClusterException refused =
           catchThrowableOfType(
-              dev.capstan.update.ClusterException.class,
+              dev.capstan.common.ClusterException.class,
               () -> new KubernetesPlatformCluster(bound.kube).crd("gadgets.rbac.capstan.dev"));
       assertThat(refused.status()).isEqualTo(403);
       assertThat(refused).hasMessageContaining(bound.user);

@@ -196,7 +196,7 @@ class ResumableWatchTest {
   @Test
   void aGoneStatusOnOpeningListsAgain() {
     script.add(
-        new dev.capstan.release.ClusterException(
+        new dev.capstan.common.ClusterException(
             "watch", "ConfigMap", "shop", null, 410, "too old resource version: 10 (99)", null));
     script.add(new Listed(List.of(), "99"));
     script.add(new Served(List.of(event("ADDED", "a", "100")), false));

@@ -6,7 +6,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Base of every exception the update engine throws. Unchecked; callers that need to tell failures
  * apart catch the subclasses ({@link InvalidManifestException}, {@link UpdateBlockedException},
- * {@link RolloutFailedException}, ...). A bad input is always rejected before the first write.
+ * {@link RolloutFailedException}, ...). A bad input is always rejected before the first write. A
+ * failed {@code PlatformCluster} call is a {@link dev.capstan.common.ClusterException}, shared with
+ * the release engine; catch {@link CapstanException} for any Capstan failure.
  */
 public class UpdateException extends CapstanException {
   private static final long serialVersionUID = 1L;

@@ -3,9 +3,9 @@ package dev.capstan.examples.fuzz;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.capstan.cli.demo.DemoPlatform;
+import dev.capstan.common.CapstanException;
 import dev.capstan.release.InvalidReleaseException;
 import dev.capstan.release.ReleaseController;
-import dev.capstan.release.ReleaseException;
 import dev.capstan.release.file.InvalidReleaseFileException;
 import dev.capstan.release.file.Overrides;
 import dev.capstan.release.file.ReleaseFile;
@@ -190,7 +190,7 @@ class InputFuzzTest {
       checkProblems(String.valueOf(e.getMessage()), e.problems());
       assertThat(cluster.operations()).as("operations after refusal").isEmpty();
       return "read, cast refused before any write";
-    } catch (ReleaseException e) {
+    } catch (CapstanException e) {
       checkLine(String.valueOf(e.getMessage()));
       return "read, cast failed (" + e.getClass().getSimpleName() + ")";
     }

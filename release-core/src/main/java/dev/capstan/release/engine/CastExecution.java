@@ -1,5 +1,6 @@
 package dev.capstan.release.engine;
 
+import dev.capstan.common.CapstanException;
 import dev.capstan.release.ReleaseException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.model.EnsuredNamespace;
@@ -351,7 +352,7 @@ final class CastExecution {
       try {
         // a revert writes too: never on a lease that another holder may have taken
         lease.checkHeld();
-      } catch (ReleaseException e) {
+      } catch (CapstanException e) {
         errors.add("stopped before reverting " + c.ref().key() + ": " + e.getMessage());
         break;
       }

@@ -2,8 +2,8 @@ package dev.capstan.release.engine;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.ClusterException;
 import dev.capstan.release.CastResult;
-import dev.capstan.release.ClusterException;
 import dev.capstan.release.DetachedCast;
 import dev.capstan.release.event.Operation;
 import dev.capstan.release.model.Payloads;

@@ -2,7 +2,7 @@ package dev.capstan.release.memory;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.capstan.release.ClusterException;
+import dev.capstan.common.ClusterException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

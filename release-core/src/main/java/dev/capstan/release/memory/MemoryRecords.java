@@ -1,6 +1,6 @@
 package dev.capstan.release.memory;
 
-import dev.capstan.release.ClusterException;
+import dev.capstan.common.ClusterException;
 import dev.capstan.release.ReleaseLockedException;
 import dev.capstan.release.StaleRecordException;
 import dev.capstan.release.codec.ReleaseRecordCodec;

@@ -1,6 +1,6 @@
 package dev.capstan.release.port;
 
-import dev.capstan.release.ClusterException;
+import dev.capstan.common.ClusterException;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnershipStamp;

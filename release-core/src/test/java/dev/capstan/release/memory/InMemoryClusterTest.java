@@ -3,7 +3,7 @@ package dev.capstan.release.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.capstan.release.ClusterException;
+import dev.capstan.common.ClusterException;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Kind;

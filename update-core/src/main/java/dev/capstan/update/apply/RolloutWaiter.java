@@ -1,7 +1,7 @@
 package dev.capstan.update.apply;
 
+import dev.capstan.common.ClusterException;
 import dev.capstan.common.Sleeper;
-import dev.capstan.update.ClusterException;
 import dev.capstan.update.UpdateException;
 import dev.capstan.update.cluster.PlatformCluster;
 import dev.capstan.update.cluster.RolloutProgress;

@@ -6,7 +6,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The update engine's only way to a cluster. Implementations translate their client's failures into
- * {@link dev.capstan.update.ClusterException} (naming the call and the object); "not found" is an
+ * {@link dev.capstan.common.ClusterException} (naming the call and the object); "not found" is an
  * empty result, never an exception, and any other failure is an exception, never "not found".
  *
  * <p>Implementations: {@code KubernetesPlatformCluster} in {@code release-k8s}, and {@link

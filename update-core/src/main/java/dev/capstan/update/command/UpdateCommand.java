@@ -125,7 +125,7 @@ public final class UpdateCommand {
    * @throws UpdateAbortedException when the operator does not answer {@code yes}
    * @throws dev.capstan.update.ImageBuildException when an image build fails (nothing is applied)
    * @throws RolloutFailedException when a CRD or a rollout fails (after rollback, when enabled)
-   * @throws dev.capstan.update.ClusterException when the cluster cannot be read
+   * @throws dev.capstan.common.ClusterException when the cluster cannot be read
    */
   public UpdateOutcome run(UpdateOptions options, PrintStream out) {
     Instant start = applyDefaults.clock().instant();

@@ -2,7 +2,7 @@ package dev.capstan.update.memory;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.capstan.update.ClusterException;
+import dev.capstan.common.ClusterException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

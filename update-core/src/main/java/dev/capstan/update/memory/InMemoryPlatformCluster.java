@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.capstan.update.ClusterException;
+import dev.capstan.common.ClusterException;
 import dev.capstan.update.cluster.ClusterInfo;
 import dev.capstan.update.cluster.Condition;
 import dev.capstan.update.cluster.ContainerState;

@@ -3,7 +3,7 @@ package dev.capstan.update.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.capstan.update.ClusterException;
+import dev.capstan.common.ClusterException;
 import dev.capstan.update.cluster.ContainerPatch;
 import dev.capstan.update.cluster.ContainerState;
 import dev.capstan.update.cluster.ContainerStatus;

@@ -1,15 +1,16 @@
-package dev.capstan.update;
+package dev.capstan.common;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@code PlatformCluster} call failed (API error, timeout, permission). Adapters translate their
- * client exceptions into this one, once, at the adapter edge, naming the operation, the object and
- * the HTTP status (as release-core's {@code dev.capstan.release.ClusterException} does):
+ * A port call failed: the cluster or the record store refused the request or could not be reached.
+ * Every adapter (Kubernetes, JDBC, the in-memory fakes) translates its client's errors into this
+ * one type, once, at its edge, for the release ports and the platform port alike. The message names
+ * the operation, the object and the HTTP status:
  *
  * <pre>{@code patch Deployment shop/web failed (HTTP 422): <the server's message>}</pre>
  */
-public final class ClusterException extends UpdateException {
+public class ClusterException extends CapstanException {
   private static final long serialVersionUID = 1L;
 
   private final String operation;
@@ -19,15 +20,15 @@ public final class ClusterException extends UpdateException {
   private final int status;
 
   /**
-   * Creates the exception for a failed call on an object.
+   * Creates the exception for a failed call on an object or a collection.
    *
-   * @param operation what was attempted, for example {@code patch} or {@code list}
+   * @param operation what was attempted, for example {@code apply}, {@code patch} or {@code list}
    * @param kind the object's kind, for example {@code Deployment}, or {@code null}
    * @param namespace the namespace, or {@code null} (cluster-scoped, or unknown)
    * @param name the object's name, or {@code null} for a collection
    * @param status the HTTP status, or 0 when no response arrived
    * @param detail what went wrong
-   * @param cause the client exception, or {@code null}
+   * @param cause the client's exception, or {@code null}
    */
   public ClusterException(
       String operation,
@@ -58,7 +59,7 @@ public final class ClusterException extends UpdateException {
    * Creates the exception from a message alone, with the client's exception as cause.
    *
    * @param message which call failed on which object, and why
-   * @param cause the client exception
+   * @param cause the client's exception, or {@code null}
    */
   public ClusterException(String message, @Nullable Throwable cause) {
     super(message, cause);
