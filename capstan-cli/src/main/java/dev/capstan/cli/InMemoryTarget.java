@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.cli.demo.DemoPlatform;
+import dev.capstan.common.JsonMappers;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Store;
@@ -22,7 +23,7 @@ import java.nio.file.StandardCopyOption;
  */
 final class InMemoryTarget implements Target {
   private static final String FORMAT = "capstan.dev/cli-state.v1";
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = JsonMappers.trees();
 
   private final Path stateFile;
   private final InMemoryCluster cluster;

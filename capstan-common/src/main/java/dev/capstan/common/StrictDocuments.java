@@ -9,7 +9,6 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -324,8 +323,7 @@ public final class StrictDocuments {
                     .build())
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
-    return JsonMapper.builder(factory)
-        .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+    return JsonMappers.builder(factory)
         .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
         .build();
   }

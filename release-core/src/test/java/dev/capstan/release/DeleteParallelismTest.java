@@ -7,9 +7,9 @@ import static dev.capstan.release.Fixtures.payloads;
 import static dev.capstan.release.Fixtures.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.capstan.common.ManualClock;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.memory.InMemoryCluster;
-import dev.capstan.release.memory.ManualClock;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Payloads;

@@ -10,9 +10,9 @@ import static dev.capstan.release.Fixtures.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.capstan.common.ManualClock;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.memory.InMemoryCluster;
-import dev.capstan.release.memory.ManualClock;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.Payloads;

@@ -1,10 +1,10 @@
 package dev.capstan.release;
 
+import dev.capstan.common.ManualClock;
 import dev.capstan.release.engine.EffectiveRelease;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.event.ReleaseListener;
 import dev.capstan.release.memory.InMemoryCluster;
-import dev.capstan.release.memory.ManualClock;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;

@@ -12,11 +12,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.capstan.common.ManualClock;
 import dev.capstan.common.Sleeper;
 import dev.capstan.release.engine.LeaseKeeper;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.memory.InMemoryCluster;
-import dev.capstan.release.memory.ManualClock;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;

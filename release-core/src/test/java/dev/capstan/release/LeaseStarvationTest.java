@@ -5,11 +5,11 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.capstan.common.ManualClock;
 import dev.capstan.common.Sleeper;
 import dev.capstan.release.engine.LeaseKeeper;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.memory.InMemoryCluster;
-import dev.capstan.release.memory.ManualClock;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.port.Store;
 import java.time.Duration;

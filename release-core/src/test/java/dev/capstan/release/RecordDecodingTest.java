@@ -8,9 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.capstan.common.ManualClock;
 import dev.capstan.release.codec.RecordFormatException;
 import dev.capstan.release.memory.InMemoryCluster;
-import dev.capstan.release.memory.ManualClock;
 import dev.capstan.release.memory.Operation;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;

@@ -8,8 +8,8 @@ import static dev.capstan.release.Fixtures.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.capstan.common.ManualClock;
 import dev.capstan.release.memory.InMemoryCluster;
-import dev.capstan.release.memory.ManualClock;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.plan.Plan;

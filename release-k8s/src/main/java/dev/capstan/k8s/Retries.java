@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.common.Backoff;
+import dev.capstan.common.JsonMappers;
 import dev.capstan.common.Sleeper;
 import java.io.EOFException;
 import java.io.IOException;
@@ -56,7 +57,7 @@ import org.jspecify.annotations.Nullable;
  * every retry (the CLI prints it).
  */
 final class Retries implements Interceptor {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = JsonMappers.trees();
   private static final Set<String> LEADER_CHANGES =
       Set.of(
           "etcdserver: leader changed", "etcdserver: no leader", "etcdserver: too many requests");

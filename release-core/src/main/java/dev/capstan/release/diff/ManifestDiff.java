@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capstan.common.JsonMappers;
 import dev.capstan.release.diff.FieldChange.Op;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
@@ -47,7 +48,7 @@ public final class ManifestDiff {
   static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 
   private static final Pattern WORD = Pattern.compile("[A-Za-z0-9_-]+");
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = JsonMappers.trees();
 
   private ManifestDiff() {}
 

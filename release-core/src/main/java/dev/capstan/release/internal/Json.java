@@ -15,9 +15,8 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
-import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import dev.capstan.common.JsonMappers;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
@@ -77,14 +76,12 @@ public final class Json {
     module.addDeserializer(Payloads.class, new PayloadsDeserializer());
     module.addSerializer(SecretHashKey.class, new SecretHashKeySerializer());
     module.addDeserializer(SecretHashKey.class, new SecretHashKeyDeserializer());
-    return JsonMapper.builder()
+    return JsonMappers.builder()
         .addModule(module)
         .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
         .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
         .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
         .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-        .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-        .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
         .defaultPropertyInclusion(
             JsonInclude.Value.construct(JsonInclude.Include.NON_NULL, JsonInclude.Include.NON_NULL))
         .build();

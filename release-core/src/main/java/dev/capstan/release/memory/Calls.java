@@ -1,5 +1,6 @@
 package dev.capstan.release.memory;
 
+import dev.capstan.common.FaultPlan;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -11,7 +12,7 @@ import java.util.Map;
  */
 final class Calls {
   private final Object lock;
-  final FaultPlan faults = new FaultPlan();
+  final FaultPlan<Operation> faults = FaultPlan.create();
   private final List<String> log = new ArrayList<>();
   private final Map<Operation, Integer> counts = new EnumMap<>(Operation.class);
 

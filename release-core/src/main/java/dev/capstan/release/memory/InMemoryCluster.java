@@ -2,6 +2,7 @@ package dev.capstan.release.memory;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.FaultPlan;
 import dev.capstan.release.codec.ReleaseRecordCodec;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Lease;
@@ -65,7 +66,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
   }
 
   /** The fault plan; add rules to it to make operations fail, slow down or crash. */
-  public FaultPlan faults() {
+  public FaultPlan<Operation> faults() {
     return calls.faults;
   }
 

@@ -2,10 +2,10 @@ package dev.capstan.release.plan;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.common.Escapes;
+import dev.capstan.common.JsonMappers;
 import dev.capstan.release.diff.FieldChange;
 import dev.capstan.release.model.ReleaseIdentity;
 import java.util.List;
@@ -31,8 +31,7 @@ import java.util.StringJoiner;
  * </pre>
  */
 public final class PlanRenderer {
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper JSON = JsonMappers.trees();
 
   /** At most this many changed fields are listed per object in text; JSON has them all. */
   static final int MAX_FIELDS = 40;
@@ -145,7 +144,7 @@ public final class PlanRenderer {
   /** The plan as an indented JSON document. */
   public static String json(Plan plan) {
     try {
-      return JSON.writeValueAsString(jsonTree(plan));
+      return JsonMappers.pretty().writeValueAsString(jsonTree(plan));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot render plan as JSON", e);
     }

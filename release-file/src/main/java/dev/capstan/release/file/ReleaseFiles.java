@@ -14,6 +14,7 @@ import dev.capstan.common.BoundedInput;
 import dev.capstan.common.Escapes;
 import dev.capstan.common.InputLimits;
 import dev.capstan.common.InvalidDocumentException;
+import dev.capstan.common.JsonMappers;
 import dev.capstan.common.StrictDocuments;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Kind;
@@ -651,7 +652,7 @@ public final class ReleaseFiles {
 
   private static ObjectMapper mapper() {
     JsonMapper mapper =
-        JsonMapper.builder()
+        JsonMappers.builder()
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capstan.common.JsonMappers;
 import dev.capstan.update.ImageBuildException;
 import dev.capstan.update.version.ImageRef;
 import java.io.IOException;
@@ -45,7 +46,7 @@ public final class OciImageRegistry implements ImageRegistry {
           "application/vnd.docker.distribution.manifest.v2+json");
 
   private static final Pattern CHALLENGE_PARAM = Pattern.compile("([a-zA-Z]+)=\"([^\"]*)\"");
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = JsonMappers.trees();
 
   private final HttpClient client;
   private final Duration timeout;

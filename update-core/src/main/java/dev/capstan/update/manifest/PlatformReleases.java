@@ -2,10 +2,10 @@ package dev.capstan.update.manifest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.common.Escapes;
+import dev.capstan.common.JsonMappers;
 import dev.capstan.update.InvalidManifestException;
 import dev.capstan.update.catalog.Catalog;
 import dev.capstan.update.catalog.CatalogComponent;
@@ -36,8 +36,7 @@ public final class PlatformReleases {
   private static final Set<String> COMPONENT =
       StrictMap.fields("name", "repository", "tag", "digest");
   private static final Pattern COMMIT = Pattern.compile("[0-9a-f]{40}");
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper JSON = JsonMappers.trees();
 
   private PlatformReleases() {}
 
@@ -208,7 +207,7 @@ public final class PlatformReleases {
       }
     }
     try {
-      return JSON.writeValueAsString(root) + "\n";
+      return JsonMappers.pretty().writeValueAsString(root) + "\n";
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }

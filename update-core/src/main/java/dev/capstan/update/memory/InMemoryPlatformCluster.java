@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.common.ClusterException;
+import dev.capstan.common.FaultPlan;
+import dev.capstan.common.JsonMappers;
 import dev.capstan.update.cluster.ClusterInfo;
 import dev.capstan.update.cluster.Condition;
 import dev.capstan.update.cluster.ContainerState;
@@ -56,7 +58,7 @@ public final class InMemoryPlatformCluster implements PlatformCluster {
   private static final Condition NAMES_ACCEPTED = Condition.isTrue("NamesAccepted");
 
   private static final String STATE_FORMAT = "capstan.dev/in-memory-platform.v1";
-  private static final ObjectMapper STATE_JSON = new ObjectMapper();
+  private static final ObjectMapper STATE_JSON = JsonMappers.trees();
 
   private final ClusterInfo info;
   private final Map<Workload, Sim> deployments = new LinkedHashMap<>();
@@ -67,7 +69,7 @@ public final class InMemoryPlatformCluster implements PlatformCluster {
   private final Set<String> neverReady = new HashSet<>();
   private final List<DeploymentPatch> patches = new ArrayList<>();
   private final List<String> writes = new ArrayList<>();
-  private final Faults faults = new Faults();
+  private final FaultPlan<Operation> faults = FaultPlan.create();
 
   private InMemoryPlatformCluster(ClusterInfo info) {
     this.info = requireNonNull(info, "info");
@@ -210,7 +212,7 @@ public final class InMemoryPlatformCluster implements PlatformCluster {
    *
    * @return the faults, to add rules to
    */
-  public Faults faults() {
+  public FaultPlan<Operation> faults() {
     return faults;
   }
 
@@ -321,7 +323,7 @@ public final class InMemoryPlatformCluster implements PlatformCluster {
 
   @Override
   public synchronized InventorySnapshot inventory(InventoryQuery query) {
-    faults.check(Operation.INVENTORY, "*");
+    faults.before(Operation.INVENTORY, "*");
     List<DeploymentState> found = new ArrayList<>();
     List<PodState> foundPods = new ArrayList<>();
     Set<String> namespaces = new HashSet<>();
@@ -355,13 +357,13 @@ public final class InMemoryPlatformCluster implements PlatformCluster {
 
   @Override
   public synchronized Optional<DeploymentState> deployment(Workload workload) {
-    faults.check(Operation.GET_DEPLOYMENT, workload.key());
+    faults.before(Operation.GET_DEPLOYMENT, workload.key());
     return Optional.ofNullable(deployments.get(workload)).map(sim -> sim.state);
   }
 
   @Override
   public synchronized void patch(DeploymentPatch patch) {
-    faults.check(Operation.PATCH, patch.workload().key());
+    faults.before(Operation.PATCH, patch.workload().key());
     Sim sim = deployments.get(patch.workload());
     if (sim == null) {
       throw new ClusterException("patch " + patch.workload().key() + ": deployment not found");
@@ -382,7 +384,7 @@ public final class InMemoryPlatformCluster implements PlatformCluster {
 
   @Override
   public synchronized Optional<RolloutStatus> rolloutStatus(Workload workload) {
-    faults.check(Operation.ROLLOUT_STATUS, workload.key());
+    faults.before(Operation.ROLLOUT_STATUS, workload.key());
     Sim sim = deployments.get(workload);
     if (sim == null) {
       return Optional.empty();
@@ -418,13 +420,13 @@ public final class InMemoryPlatformCluster implements PlatformCluster {
 
   @Override
   public synchronized Optional<CrdState> crd(String name) {
-    faults.check(Operation.GET_CRD, name);
+    faults.before(Operation.GET_CRD, name);
     return Optional.ofNullable(crds.get(name));
   }
 
   @Override
   public synchronized String applyCrd(String name, Map<String, @Nullable Object> document) {
-    faults.check(Operation.APPLY_CRD, name);
+    faults.before(Operation.APPLY_CRD, name);
     Object spec = document.get("spec");
     if (!(spec instanceof Map<?, ?> specMap)) {
       throw new ClusterException("apply crd " + name + ": spec is missing");

@@ -1,6 +1,6 @@
 package dev.capstan.update.memory;
 
-/** The calls of the in-memory cluster that {@link Faults} can make fail. */
+/** The calls of the in-memory cluster that {@link dev.capstan.common.FaultPlan} can make fail. */
 public enum Operation {
   /** {@code inventory}; target {@code *}. */
   INVENTORY,

@@ -9,8 +9,8 @@
  * read, unless the new template names an image marked {@link
  * dev.capstan.update.memory.InMemoryPlatformCluster#neverReady never ready}: that rollout ends with
  * {@code Progressing=False, reason ProgressDeadlineExceeded}, as a real one would. {@link
- * dev.capstan.update.memory.Faults} injects failures into chosen calls; every write is recorded in
- * a log ({@link dev.capstan.update.memory.InMemoryPlatformCluster#patches()}, {@link
+ * dev.capstan.common.FaultPlan} injects failures into chosen calls; every write is recorded in a
+ * log ({@link dev.capstan.update.memory.InMemoryPlatformCluster#patches()}, {@link
  * dev.capstan.update.memory.InMemoryPlatformCluster#writes()}).
  */
 @NullMarked
