@@ -5,7 +5,8 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.common.Escapes;
-import dev.capstan.release.internal.Trees;
+import dev.capstan.common.JsonMappers;
+import dev.capstan.common.Trees;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -25,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  */
 public record FieldChange(
     String path, Op op, @Nullable Object before, @Nullable Object after, boolean secret) {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = JsonMappers.trees();
 
   /** What happens to the field. */
   public enum Op {

@@ -3,7 +3,8 @@ package dev.capstan.release.model;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.Escapes;
-import dev.capstan.release.internal.Trees;
+import dev.capstan.common.Trees;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -127,8 +128,8 @@ public final class Manifest implements ResourceSpec {
       Map<String, Object> meta = new LinkedHashMap<>(metadata);
       meta.put("namespace", namespace);
       Map<String, Object> copy = new LinkedHashMap<>(tree);
-      copy.put("metadata", Trees.freeze(meta));
-      tree = Trees.freeze(copy);
+      copy.put("metadata", Collections.unmodifiableMap(meta));
+      tree = Collections.unmodifiableMap(copy);
     }
     ResourceRef ref;
     try {

@@ -2,7 +2,7 @@ package dev.capstan.release.plan;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.capstan.release.internal.Trees;
+import dev.capstan.common.Trees;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.ResourceRef;

@@ -2,7 +2,7 @@ package dev.capstan.update.cluster;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.capstan.update.internal.Trees;
+import dev.capstan.common.Trees;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

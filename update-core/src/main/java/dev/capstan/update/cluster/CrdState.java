@@ -3,7 +3,7 @@ package dev.capstan.update.cluster;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.CrdGate;
-import dev.capstan.update.internal.Trees;
+import dev.capstan.common.Trees;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

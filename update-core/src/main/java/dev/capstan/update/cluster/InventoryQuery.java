@@ -1,6 +1,6 @@
 package dev.capstan.update.cluster;
 
-import dev.capstan.update.internal.Trees;
+import dev.capstan.common.Trees;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;

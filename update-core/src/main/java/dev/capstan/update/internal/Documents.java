@@ -3,6 +3,7 @@ package dev.capstan.update.internal;
 import dev.capstan.common.InputLimits;
 import dev.capstan.common.InvalidDocumentException;
 import dev.capstan.common.StrictDocuments;
+import dev.capstan.common.Trees;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;

@@ -1,6 +1,7 @@
 package dev.capstan.update.internal;
 
 import dev.capstan.common.Escapes;
+import dev.capstan.common.Trees;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;

@@ -1,10 +1,10 @@
 package dev.capstan.update.manifest;
 
 import dev.capstan.common.Escapes;
+import dev.capstan.common.Trees;
 import dev.capstan.update.InvalidManifestException;
 import dev.capstan.update.internal.DocumentSyntaxException;
 import dev.capstan.update.internal.Documents;
-import dev.capstan.update.internal.Trees;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

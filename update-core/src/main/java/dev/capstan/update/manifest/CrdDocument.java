@@ -2,7 +2,7 @@ package dev.capstan.update.manifest;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.capstan.update.internal.Trees;
+import dev.capstan.common.Trees;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
