@@ -5,7 +5,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * The root of every exception Capstan throws: a host catches this one type to handle any Capstan
  * failure, and a subtype where it acts on one separately. Unchecked. The release engine's errors
- * are {@code dev.capstan.release.ReleaseException}s, the platform update's {@code
+ * are {@code dev.capstan.release.error.ReleaseException}s, the platform update's {@code
  * dev.capstan.update.UpdateException}s, a refused input document an {@link
  * InvalidDocumentException}. Every message names the object, the rule and the bad value, {@link
  * Escapes escaped}, and holds no secret value.

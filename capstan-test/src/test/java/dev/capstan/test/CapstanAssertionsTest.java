@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.release.ReleaseController;
-import dev.capstan.release.UninstallOptions;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.model.VolumeSpec;
 import dev.capstan.update.cluster.ContainerPatch;
 import dev.capstan.update.cluster.ContainerState;

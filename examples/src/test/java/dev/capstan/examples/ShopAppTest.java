@@ -2,10 +2,7 @@ package dev.capstan.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.capstan.release.CastResult;
 import dev.capstan.release.ReleaseController;
-import dev.capstan.release.UninstallOptions;
-import dev.capstan.release.UninstallResult;
 import dev.capstan.release.file.Overrides;
 import dev.capstan.release.file.ReleaseFile;
 import dev.capstan.release.file.ReleaseFiles;
@@ -13,6 +10,9 @@ import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.UninstallOptions;
+import dev.capstan.release.result.CastResult;
+import dev.capstan.release.result.UninstallResult;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.capstan.common.Durations;
 import dev.capstan.common.Sleeper;
 import dev.capstan.release.engine.EngineContext;
+import dev.capstan.release.error.ReleaseLockedException;
 import dev.capstan.release.event.ReleaseListener;
 import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Store;

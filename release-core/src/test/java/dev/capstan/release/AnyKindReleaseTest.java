@@ -7,14 +7,18 @@ import static dev.capstan.release.Fixtures.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.capstan.release.error.InvalidReleaseException;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanRenderer;
 import dev.capstan.release.plan.Planner;
+import dev.capstan.release.result.CastResult;
+import dev.capstan.release.result.UninstallResult;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

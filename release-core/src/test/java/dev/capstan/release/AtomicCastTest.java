@@ -13,6 +13,7 @@ import static dev.capstan.release.Fixtures.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.capstan.release.error.CastFailedException;
 import dev.capstan.release.memory.Operation;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.OwnedResource;
@@ -20,6 +21,7 @@ import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.result.CastResult;
 import org.junit.jupiter.api.Test;
 
 /** Atomic casts revert every executed change, newest first, from pre-images (rune's tests). */

@@ -15,6 +15,7 @@ import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlannedChange;
+import dev.capstan.release.result.CastResult;
 import dev.capstan.release.rollout.ConfigRollout;
 import java.util.List;
 import java.util.Map;

@@ -6,6 +6,7 @@ import static dev.capstan.release.Fixtures.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.capstan.release.error.ReleaseConflictException;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseOptions;
@@ -14,6 +15,7 @@ import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanRenderer;
+import dev.capstan.release.result.CastResult;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -9,8 +9,11 @@ import static dev.capstan.release.Fixtures.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.capstan.release.error.CastFailedException;
+import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.result.DetachedCast;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;

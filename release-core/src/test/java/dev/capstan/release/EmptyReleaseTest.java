@@ -6,9 +6,11 @@ import static dev.capstan.release.Fixtures.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.capstan.release.error.InvalidReleaseException;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.plan.Plan;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -11,6 +11,7 @@ import static dev.capstan.release.Fixtures.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.capstan.release.error.CastFailedException;
 import dev.capstan.release.memory.Operation;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.plan.Plan;

@@ -19,6 +19,7 @@ import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.ResourceSpec;
+import dev.capstan.release.result.CastResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -11,6 +11,7 @@ import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlannedChange;
+import dev.capstan.release.result.CastResult;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -16,6 +16,7 @@ import dev.capstan.release.model.ResourceSpec;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.model.VolumeSpec;
+import dev.capstan.release.result.CastResult;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

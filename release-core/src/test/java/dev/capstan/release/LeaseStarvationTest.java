@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.capstan.common.ManualClock;
 import dev.capstan.common.Sleeper;
 import dev.capstan.release.engine.LeaseKeeper;
+import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.model.Lease;

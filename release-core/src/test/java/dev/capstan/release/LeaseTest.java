@@ -8,6 +8,8 @@ import static dev.capstan.release.Fixtures.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.capstan.release.error.CastFailedException;
+import dev.capstan.release.error.ReleaseLockedException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.memory.Operation;
 import dev.capstan.release.memory.SimulatedCrash;
@@ -18,6 +20,7 @@ import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.result.CastResult;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

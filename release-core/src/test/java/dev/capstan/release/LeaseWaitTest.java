@@ -10,12 +10,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.common.Backoff;
 import dev.capstan.common.ManualClock;
+import dev.capstan.release.error.ReleaseLockedException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.event.ReleaseListener;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.result.CastResult;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;

@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.capstan.common.logging.LogCapture;
+import dev.capstan.release.error.CastFailedException;
 import dev.capstan.release.event.Operation;
 import dev.capstan.release.event.Outcome;
 import dev.capstan.release.event.ReleaseEvent;
@@ -19,7 +20,10 @@ import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.SecretSpec;
+import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.plan.Action;
+import dev.capstan.release.result.CastResult;
+import dev.capstan.release.result.DetachedCast;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.capstan.common.ManualClock;
+import dev.capstan.release.error.UninstallFailedException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.model.Kind;
@@ -20,7 +21,9 @@ import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.plan.Action;
+import dev.capstan.release.result.UninstallResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -15,6 +15,7 @@ import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanRenderer;
+import dev.capstan.release.result.CastResult;
 import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

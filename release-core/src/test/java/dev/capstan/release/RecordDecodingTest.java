@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import dev.capstan.common.ManualClock;
 import dev.capstan.release.codec.RecordFormatException;
+import dev.capstan.release.error.CastFailedException;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.memory.Operation;
 import dev.capstan.release.model.Payloads;

@@ -8,10 +8,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.capstan.common.logging.LogCapture;
+import dev.capstan.release.error.CastFailedException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.memory.Operation;
 import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.plan.Action;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;

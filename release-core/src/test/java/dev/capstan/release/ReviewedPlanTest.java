@@ -11,6 +11,9 @@ import static dev.capstan.release.Fixtures.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.capstan.release.error.CastFailedException;
+import dev.capstan.release.error.InvalidReleaseException;
+import dev.capstan.release.error.StalePlanException;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseOptions;
@@ -18,6 +21,7 @@ import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanFingerprint;
+import dev.capstan.release.result.CastResult;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.common.ManualClock;
+import dev.capstan.release.error.ReleaseLockedException;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.Payloads;

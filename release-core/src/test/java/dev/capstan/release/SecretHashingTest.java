@@ -14,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.release.codec.ReleaseRecordCodec;
 import dev.capstan.release.engine.EffectiveRelease;
+import dev.capstan.release.error.InvalidReleaseException;
 import dev.capstan.release.model.ContentHash;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnedResource;
@@ -28,6 +29,7 @@ import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanRenderer;
 import dev.capstan.release.plan.PlannedChange;
 import dev.capstan.release.port.StoredRelease;
+import dev.capstan.release.result.CastResult;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;

@@ -10,12 +10,16 @@ import static dev.capstan.release.Fixtures.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.capstan.common.logging.LogCapture;
+import dev.capstan.release.error.CastFailedException;
+import dev.capstan.release.error.InvalidReleaseException;
+import dev.capstan.release.error.ReleaseConflictException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.memory.Operation;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanRenderer;
+import dev.capstan.release.result.CastResult;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;

@@ -9,6 +9,7 @@ import static dev.capstan.release.Fixtures.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.capstan.common.ManualClock;
+import dev.capstan.release.error.CastFailedException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.model.Payloads;
@@ -16,6 +17,7 @@ import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.result.CastResult;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

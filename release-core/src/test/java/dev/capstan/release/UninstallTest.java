@@ -16,14 +16,20 @@ import static dev.capstan.release.Fixtures.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.capstan.release.error.ReleaseException;
+import dev.capstan.release.error.ReleaseNotFoundException;
+import dev.capstan.release.error.UninstallFailedException;
 import dev.capstan.release.memory.Operation;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.model.VolumeSpec.ReclaimPolicy;
 import dev.capstan.release.plan.Action;
+import dev.capstan.release.result.CastResult;
+import dev.capstan.release.result.UninstallResult;
 import org.junit.jupiter.api.Test;
 
 /** Uninstall: reverse order, reclaim policy, tombstones, purge, retries. */

@@ -10,6 +10,7 @@ import static dev.capstan.release.Fixtures.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.capstan.release.error.InvalidReleaseException;
 import dev.capstan.release.model.DesiredResource;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Payloads;
@@ -17,7 +18,9 @@ import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.ServiceSpec;
+import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.model.VolumeSpec;
+import dev.capstan.release.result.CastResult;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;

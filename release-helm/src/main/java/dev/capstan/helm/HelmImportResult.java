@@ -2,8 +2,8 @@ package dev.capstan.helm;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.capstan.release.CastResult;
 import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.result.CastResult;
 import java.util.List;
 import java.util.Map;
 

@@ -1,6 +1,6 @@
 package dev.capstan.helm;
 
-import dev.capstan.release.ReleaseException;
+import dev.capstan.release.error.ReleaseException;
 
 /**
  * A Helm release record that Capstan refuses to read: corrupt, too large, of an unknown storage

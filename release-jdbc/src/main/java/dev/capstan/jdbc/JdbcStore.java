@@ -3,9 +3,9 @@ package dev.capstan.jdbc;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.ClusterException;
-import dev.capstan.release.ReleaseLockedException;
-import dev.capstan.release.StaleRecordException;
 import dev.capstan.release.codec.ReleaseRecordCodec;
+import dev.capstan.release.error.ReleaseLockedException;
+import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;

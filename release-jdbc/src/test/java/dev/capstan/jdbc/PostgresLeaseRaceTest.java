@@ -2,7 +2,7 @@ package dev.capstan.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.capstan.release.ReleaseLockedException;
+import dev.capstan.release.error.ReleaseLockedException;
 import dev.capstan.release.port.LeaseGrant;
 import java.time.Duration;
 import java.time.Instant;

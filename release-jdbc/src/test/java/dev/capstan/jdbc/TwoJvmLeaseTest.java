@@ -3,12 +3,12 @@ package dev.capstan.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.capstan.release.CastResult;
 import dev.capstan.release.ReleaseController;
-import dev.capstan.release.ReleaseLockedException;
+import dev.capstan.release.error.ReleaseLockedException;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.result.CastResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

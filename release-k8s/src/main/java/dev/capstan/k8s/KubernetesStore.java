@@ -3,8 +3,8 @@ package dev.capstan.k8s;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.ClusterException;
-import dev.capstan.release.ReleaseLockedException;
-import dev.capstan.release.StaleRecordException;
+import dev.capstan.release.error.ReleaseLockedException;
+import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.RecordEntry;

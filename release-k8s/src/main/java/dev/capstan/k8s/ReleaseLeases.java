@@ -1,7 +1,7 @@
 package dev.capstan.k8s;
 
 import dev.capstan.common.ClusterException;
-import dev.capstan.release.ReleaseLockedException;
+import dev.capstan.release.error.ReleaseLockedException;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.port.LeaseGrant;
 import io.kubernetes.client.openapi.models.V1Lease;

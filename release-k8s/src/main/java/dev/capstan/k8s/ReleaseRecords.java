@@ -2,9 +2,9 @@ package dev.capstan.k8s;
 
 import dev.capstan.common.ClusterException;
 import dev.capstan.common.Escapes;
-import dev.capstan.release.StaleRecordException;
 import dev.capstan.release.codec.RecordFormatException;
 import dev.capstan.release.codec.ReleaseRecordCodec;
+import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.port.RecordEntry;

@@ -1,10 +1,7 @@
 package dev.capstan.cli.demo;
 
-import dev.capstan.release.CastResult;
-import dev.capstan.release.ReleaseConflictException;
 import dev.capstan.release.ReleaseController;
-import dev.capstan.release.UninstallOptions;
-import dev.capstan.release.UninstallResult;
+import dev.capstan.release.error.ReleaseConflictException;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Kind;
@@ -14,9 +11,12 @@ import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.ServiceSpec;
+import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.model.VolumeSpec;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanRenderer;
+import dev.capstan.release.result.CastResult;
+import dev.capstan.release.result.UninstallResult;
 import java.io.PrintStream;
 import java.util.Map;
 

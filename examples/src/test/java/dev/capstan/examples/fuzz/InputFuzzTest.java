@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.capstan.cli.demo.DemoPlatform;
 import dev.capstan.common.CapstanException;
-import dev.capstan.release.InvalidReleaseException;
 import dev.capstan.release.ReleaseController;
+import dev.capstan.release.error.InvalidReleaseException;
 import dev.capstan.release.file.InvalidReleaseFileException;
 import dev.capstan.release.file.Overrides;
 import dev.capstan.release.file.ReleaseFile;

@@ -1,6 +1,6 @@
 package dev.capstan.release.codec;
 
-import dev.capstan.release.ReleaseException;
+import dev.capstan.release.error.ReleaseException;
 import org.jspecify.annotations.Nullable;
 
 /** A plan file that is not a plan of a supported format version: nothing was cast. */

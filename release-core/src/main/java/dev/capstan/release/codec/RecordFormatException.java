@@ -1,6 +1,6 @@
 package dev.capstan.release.codec;
 
-import dev.capstan.release.ReleaseException;
+import dev.capstan.release.error.ReleaseException;
 import org.jspecify.annotations.Nullable;
 
 /** Stored bytes are not a release record this library can read. */

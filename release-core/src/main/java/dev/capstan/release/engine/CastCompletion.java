@@ -1,8 +1,7 @@
 package dev.capstan.release.engine;
 
-import dev.capstan.release.CastFailedException;
-import dev.capstan.release.CastResult;
-import dev.capstan.release.StaleRecordException;
+import dev.capstan.release.error.CastFailedException;
+import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.Release;
@@ -11,6 +10,7 @@ import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.port.StoredRelease;
+import dev.capstan.release.result.CastResult;
 import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;

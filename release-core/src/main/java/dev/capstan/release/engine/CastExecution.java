@@ -1,7 +1,7 @@
 package dev.capstan.release.engine;
 
 import dev.capstan.common.CapstanException;
-import dev.capstan.release.ReleaseException;
+import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.model.EnsuredNamespace;
 import dev.capstan.release.model.Kind;

@@ -1,7 +1,7 @@
 package dev.capstan.release.engine;
 
-import dev.capstan.release.ReleaseConflictException;
-import dev.capstan.release.ReleaseException;
+import dev.capstan.release.error.ReleaseConflictException;
+import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.Payloads;

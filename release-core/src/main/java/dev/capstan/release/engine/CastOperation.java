@@ -3,8 +3,6 @@ package dev.capstan.release.engine;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.ClusterException;
-import dev.capstan.release.CastResult;
-import dev.capstan.release.DetachedCast;
 import dev.capstan.release.event.Operation;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
@@ -14,6 +12,8 @@ import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.StoredRelease;
+import dev.capstan.release.result.CastResult;
+import dev.capstan.release.result.DetachedCast;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;

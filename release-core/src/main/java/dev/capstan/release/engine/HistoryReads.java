@@ -1,6 +1,6 @@
 package dev.capstan.release.engine;
 
-import dev.capstan.release.ReleaseNotFoundException;
+import dev.capstan.release.error.ReleaseNotFoundException;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.port.StoredRelease;

@@ -2,8 +2,8 @@ package dev.capstan.release.engine;
 
 import dev.capstan.common.Backoff;
 import dev.capstan.common.Sleeper;
-import dev.capstan.release.ReleaseException;
-import dev.capstan.release.ReleaseLockedException;
+import dev.capstan.release.error.ReleaseException;
+import dev.capstan.release.error.ReleaseLockedException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.internal.DaemonThreads;
 import dev.capstan.release.port.LeaseGrant;

@@ -1,12 +1,12 @@
 package dev.capstan.release.engine;
 
-import dev.capstan.release.UninstallOptions;
 import dev.capstan.release.model.EnsuredNamespace;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.Planner;
 import java.util.ArrayList;

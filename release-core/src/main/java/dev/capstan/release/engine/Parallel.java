@@ -1,6 +1,6 @@
 package dev.capstan.release.engine;
 
-import dev.capstan.release.ReleaseException;
+import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.internal.DaemonThreads;
 import java.util.ArrayList;
 import java.util.List;

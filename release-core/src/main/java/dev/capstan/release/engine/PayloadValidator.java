@@ -1,6 +1,6 @@
 package dev.capstan.release.engine;
 
-import dev.capstan.release.InvalidReleaseException;
+import dev.capstan.release.error.InvalidReleaseException;
 import dev.capstan.release.model.DesiredResource;
 import dev.capstan.release.model.EnsuredNamespace;
 import dev.capstan.release.model.Kind;

@@ -2,8 +2,8 @@ package dev.capstan.release.engine;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.capstan.release.InvalidReleaseException;
-import dev.capstan.release.ReleaseException;
+import dev.capstan.release.error.InvalidReleaseException;
+import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Payloads;

@@ -2,9 +2,9 @@ package dev.capstan.release.engine;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.capstan.release.InvalidReleaseException;
-import dev.capstan.release.ReleaseConflictException;
-import dev.capstan.release.StalePlanException;
+import dev.capstan.release.error.InvalidReleaseException;
+import dev.capstan.release.error.ReleaseConflictException;
+import dev.capstan.release.error.StalePlanException;
 import dev.capstan.release.model.DesiredResource;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Payloads;

@@ -1,7 +1,7 @@
 package dev.capstan.release.engine;
 
 import dev.capstan.common.Escapes;
-import dev.capstan.release.InvalidReleaseException;
+import dev.capstan.release.error.InvalidReleaseException;
 import dev.capstan.release.model.DesiredResource;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Payloads;

@@ -2,8 +2,7 @@ package dev.capstan.release.engine;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.capstan.release.CastResult;
-import dev.capstan.release.InvalidReleaseException;
+import dev.capstan.release.error.InvalidReleaseException;
 import dev.capstan.release.event.Operation;
 import dev.capstan.release.model.DesiredResource;
 import dev.capstan.release.model.Manifest;
@@ -16,6 +15,7 @@ import dev.capstan.release.model.SecretHashKey;
 import dev.capstan.release.model.Waves;
 import dev.capstan.release.model.WithheldSecret;
 import dev.capstan.release.plan.Plan;
+import dev.capstan.release.result.CastResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

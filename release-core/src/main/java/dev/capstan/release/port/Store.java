@@ -1,7 +1,7 @@
 package dev.capstan.release.port;
 
-import dev.capstan.release.ReleaseLockedException;
-import dev.capstan.release.StaleRecordException;
+import dev.capstan.release.error.ReleaseLockedException;
+import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.model.Release;
 import java.time.Duration;
 import java.time.Instant;

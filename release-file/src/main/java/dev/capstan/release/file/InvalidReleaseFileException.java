@@ -1,6 +1,6 @@
 package dev.capstan.release.file;
 
-import dev.capstan.release.ReleaseException;
+import dev.capstan.release.error.ReleaseException;
 import java.util.List;
 
 /** A release file is not valid; {@link #problems()} lists every problem with its path. */

@@ -3,8 +3,8 @@ package dev.capstan.release.file;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.capstan.release.InvalidReleaseException;
 import dev.capstan.release.ReleaseController;
+import dev.capstan.release.error.InvalidReleaseException;
 import dev.capstan.release.memory.InMemoryCluster;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.capstan.release.ReleaseLockedException;
-import dev.capstan.release.StaleRecordException;
 import dev.capstan.release.codec.ReleaseRecordCodec;
+import dev.capstan.release.error.ReleaseLockedException;
+import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.Payloads;

@@ -1,4 +1,4 @@
-package dev.capstan.release;
+package dev.capstan.release.error;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package dev.capstan.release;
+package dev.capstan.release.error;
 
 /**
  * A compare-and-set of a release record lost: someone else wrote the record since it was read, or

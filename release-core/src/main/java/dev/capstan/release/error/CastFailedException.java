@@ -1,4 +1,6 @@
-package dev.capstan.release;
+package dev.capstan.release.error;
+
+import dev.capstan.release.result.CastResult;
 
 /**
  * A cast started and failed. {@link #result()} holds the revision as recorded ({@code FAILED}, with

@@ -1,4 +1,4 @@
-package dev.capstan.release;
+package dev.capstan.release.result;
 
 import static java.util.Objects.requireNonNull;
 

@@ -1,4 +1,4 @@
-package dev.capstan.release;
+package dev.capstan.release.model;
 
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;

@@ -1,8 +1,9 @@
-package dev.capstan.release;
+package dev.capstan.release.result;
 
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.ClusterException;
+import dev.capstan.release.error.CastFailedException;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.plan.Plan;
 import java.util.concurrent.CompletableFuture;

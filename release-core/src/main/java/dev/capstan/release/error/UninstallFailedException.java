@@ -1,4 +1,4 @@
-package dev.capstan.release;
+package dev.capstan.release.error;
 
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ResourceRef;
