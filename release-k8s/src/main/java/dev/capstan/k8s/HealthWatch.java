@@ -3,7 +3,7 @@ package dev.capstan.k8s;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import dev.capstan.release.health.HealthRules;
+import dev.capstan.common.health.HealthRules;
 import dev.capstan.release.health.WaveHealth;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.ResourceRef;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.Gson;
 import com.google.gson.reflect.TypeToken;
+import dev.capstan.common.health.HealthRules;
 import dev.capstan.k8s.testing.Await;
 import dev.capstan.k8s.testing.ControlPlane;
 import dev.capstan.k8s.testing.ControlPlaneTest;
@@ -12,7 +13,6 @@ import dev.capstan.release.CastResult;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.UninstallOptions;
 import dev.capstan.release.event.ReleaseEvent;
-import dev.capstan.release.health.HealthRules;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseSpec;

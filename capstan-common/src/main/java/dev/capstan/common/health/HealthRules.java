@@ -1,4 +1,4 @@
-package dev.capstan.release.health;
+package dev.capstan.common.health;
 
 import static java.util.Objects.requireNonNull;
 
@@ -157,16 +157,16 @@ public final class HealthRules {
     }
     Long generation = Tree.number(object, "metadata", "generation");
     Long observed = Tree.number(object, "status", "observedGeneration");
-    if (generation != null && observed != null && observed < generation) {
+    if (generation != null && observed != null && !generationObserved(generation, observed)) {
       return s.inProgress(
           "generation " + generation + " not yet observed (observed " + observed + ")");
     }
     List<Condition> conditions = Condition.of(object);
     for (Condition c : conditions) {
-      if (c.type().equals("Stalled") && c.isTrue()) {
+      if (c.type().equals("Stalled") && c.holds()) {
         return s.failed(c.describe());
       }
-      if (c.type().equals("Reconciling") && c.isTrue()) {
+      if (c.type().equals("Reconciling") && c.holds()) {
         return s.inProgress(c.describe());
       }
     }
@@ -187,6 +187,19 @@ public final class HealthRules {
   }
 
   /**
+   * Whether an object's controller has seen its latest spec: {@code status.observedGeneration} is
+   * not behind {@code metadata.generation}. Until then its status describes an older spec, and the
+   * object is in progress whatever the status says.
+   *
+   * @param generation {@code metadata.generation}
+   * @param observedGeneration {@code status.observedGeneration}
+   * @return whether {@code observedGeneration >= generation}
+   */
+  public static boolean generationObserved(long generation, long observedGeneration) {
+    return observedGeneration >= generation;
+  }
+
+  /**
    * Whether a pod cannot become ready by waiting: a container (init containers first) waiting in a
    * crash loop, an image pull back-off or a container configuration error, or the pod
    * unschedulable. These are the pods {@link #of} fails a workload on; a caller that must first
@@ -196,13 +209,13 @@ public final class HealthRules {
    * @param pod the pod as read from the API server
    */
   public static boolean podCannotBecomeReady(Map<String, Object> pod) {
-    return PodDiagnosis.failure(requireNonNull(pod, "pod")) != null;
+    return PodFailure.of(requireNonNull(pod, "pod")) != null;
   }
 
   private static Health generic(Subject s, List<Condition> conditions) {
     for (String type : List.of("Ready", "Available")) {
       Condition c = Condition.find(conditions, type);
-      if (c != null && !c.isTrue()) {
+      if (c != null && !c.holds()) {
         return s.inProgress(c.describe());
       }
     }

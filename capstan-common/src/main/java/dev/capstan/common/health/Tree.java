@@ -1,4 +1,4 @@
-package dev.capstan.release.health;
+package dev.capstan.common.health;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.capstan.release.health;
+package dev.capstan.common.health;
 
 import static dev.capstan.common.Escapes.escape;
 
@@ -31,28 +31,21 @@ final class KindRules {
     if (unobserved != null) {
       return unobserved;
     }
-    Condition progressing = Condition.find(conditions, "Progressing");
-    if (progressing != null && progressing.reason().equals("ProgressDeadlineExceeded")) {
-      return s.failed(progressing.explain("ProgressDeadlineExceeded"));
+    Condition deadline = DeploymentRollout.deadlineExceeded(conditions);
+    if (deadline != null) {
+      return s.failed(deadline.explain("ProgressDeadlineExceeded"));
     }
     Health failure = replicaFailure(s, conditions);
     if (failure != null) {
       return failure;
     }
-    long desired = s.number(1, "spec", "replicas");
-    long replicas = s.number(0, "status", "replicas");
-    long updated = s.number(0, "status", "updatedReplicas");
-    long available = s.number(0, "status", "availableReplicas");
-    Health progress;
-    if (updated < desired) {
-      progress = s.inProgress(updated + " out of " + desired + " new replicas have been updated");
-    } else if (replicas > updated) {
-      progress = s.inProgress((replicas - updated) + " old replicas are pending termination");
-    } else if (available < updated) {
-      progress = s.inProgress(available + " of " + updated + " updated replicas are available");
-    } else {
-      progress = Health.current();
-    }
+    String pending =
+        DeploymentRollout.pending(
+            s.number(1, "spec", "replicas"),
+            s.number(0, "status", "replicas"),
+            s.number(0, "status", "updatedReplicas"),
+            s.number(0, "status", "availableReplicas"));
+    Health progress = pending == null ? Health.current() : s.inProgress(pending);
     return diagnosed(s, progress, pods);
   }
 
@@ -182,7 +175,7 @@ final class KindRules {
   static Health job(Subject s, List<Condition> conditions, List<? extends Map<?, ?>> pods) {
     for (String type : List.of("Failed", "FailureTarget")) {
       Condition c = Condition.find(conditions, type);
-      if (c != null && c.isTrue()) {
+      if (c != null && c.holds()) {
         return s.failed(c.explain(type));
       }
     }
@@ -228,12 +221,12 @@ final class KindRules {
       return s.failed(detail.isEmpty() ? "phase Failed" : "phase Failed: " + detail);
     }
     Condition ready = Condition.find(conditions, "Ready");
-    if (ready != null && ready.isTrue()) {
+    if (ready != null && ready.holds()) {
       return Health.current();
     }
-    String failure = PodDiagnosis.failure(s.tree());
+    PodFailure failure = PodFailure.of(s.tree());
     if (failure != null) {
-      return s.failed(failure);
+      return s.failed(failure.explain());
     }
     if (phase.isEmpty()) {
       return s.inProgress("phase not yet reported");
@@ -285,7 +278,7 @@ final class KindRules {
     if (available == null) {
       return s.inProgress("availability not yet checked (no Available condition)");
     }
-    return available.isTrue() ? Health.current() : s.inProgress(available.describe());
+    return available.holds() ? Health.current() : s.inProgress(available.describe());
   }
 
   /**
@@ -298,11 +291,11 @@ final class KindRules {
       return s.failed(names.explain("NamesNotAccepted"));
     }
     Condition established = Condition.find(conditions, "Established");
-    if (established == null || !established.isTrue()) {
+    if (established == null || !established.holds()) {
       return s.inProgress(
           "not yet established" + (established == null ? "" : ": " + established.describe()));
     }
-    if (names == null || !names.isTrue()) {
+    if (names == null || !names.holds()) {
       return s.inProgress(
           "names not yet accepted" + (names == null ? "" : ": " + names.describe()));
     }
@@ -318,8 +311,8 @@ final class KindRules {
   }
 
   private static @Nullable Health replicaFailure(Subject s, List<Condition> conditions) {
-    Condition c = Condition.find(conditions, "ReplicaFailure");
-    return c != null && c.isTrue() ? s.failed(c.explain("ReplicaFailure")) : null;
+    Condition c = DeploymentRollout.replicaFailure(conditions);
+    return c == null ? null : s.failed(c.explain("ReplicaFailure"));
   }
 
   /** {@code progress}, or failed when it is in progress and one of the pods cannot get ready. */
