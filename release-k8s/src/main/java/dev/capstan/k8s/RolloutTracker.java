@@ -1,5 +1,6 @@
 package dev.capstan.k8s;
 
+import dev.capstan.common.health.HealthRules;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1DeploymentList;
@@ -253,7 +254,8 @@ final class RolloutTracker {
       String uid = d.getMetadata().getUid();
       if (revision == null
           || uid == null
-          || Rollouts.status(d).observedGeneration() < Rollouts.status(d).generation()) {
+          || !HealthRules.generationObserved(
+              Rollouts.status(d).generation(), Rollouts.status(d).observedGeneration())) {
         return null; // the controller has not made the new ReplicaSet yet
       }
       String key = uid + "#" + revision;

@@ -3,6 +3,7 @@ package dev.capstan.update.cluster;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.CrdGate;
+import dev.capstan.common.health.Condition;
 import dev.capstan.update.internal.Trees;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +56,7 @@ public record CrdState(
    * @return the condition, or empty
    */
   public Optional<Condition> condition(String type) {
-    return conditions.stream().filter(c -> c.type().equals(type)).findFirst();
+    return Optional.ofNullable(Condition.find(conditions, type));
   }
 
   /**
