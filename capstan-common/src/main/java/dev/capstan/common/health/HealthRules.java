@@ -27,7 +27,7 @@ import java.util.Set;
  *
  * <p>An in-progress verdict held up by a condition names it: {@code Type=Status: Reason: message}.
  * What only time can tell (an APIService whose availability stays unchanged once the rest of its
- * wave is healthy) is {@link WaveHealth}'s rule.
+ * wave is healthy) is release-core's {@code WaveHealth}'s rule.
  */
 public final class HealthRules {
   /** Kinds ({@code group/kind}, core group empty) that are ready as soon as they are applied. */

@@ -271,7 +271,7 @@ final class KindRules {
    * An APIService: current once {@code Available} is true; in progress before the aggregator has
    * checked it (no condition) and while it is not available, naming the condition's reason and
    * message ({@code FailedDiscoveryCheck}, {@code MissingEndpoints}, {@code ServiceNotFound}...).
-   * Whether a condition that stays unchanged fails is {@link WaveHealth}'s to say.
+   * Whether a condition that stays unchanged fails is release-core's {@code WaveHealth}'s to say.
    */
   static Health apiService(Subject s, List<Condition> conditions) {
     Condition available = Condition.find(conditions, "Available");
