@@ -3,7 +3,7 @@ package dev.capstan.k8s;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import dev.capstan.release.health.HealthRules;
+import dev.capstan.common.health.HealthRules;
 import dev.capstan.release.health.WaveHealth;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.ResourceRef;
@@ -21,10 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
@@ -35,10 +32,11 @@ import org.jspecify.annotations.Nullable;
  * namespace: one LIST decides at once when everything is already healthy (the usual case for a cast
  * that changed little); otherwise a {@link ResumableWatch} of that kind and namespace from the
  * LIST's resourceVersion (so nothing between the LIST and the WATCH is lost; a 410 or a broken
- * watch LISTs again), plus, in a namespace with a workload still in progress, a WATCH of its pods,
- * until every object is current, one failed, or the time is up. A {@code DELETED} event is judged
- * by the object's last state (a Job its TTL removed after it completed is healthy; anything else
- * that was not done fails at once, naming it).
+ * watch LISTs again), run by the {@link WatchLoop} with the platform update's waits, plus, in a
+ * namespace with a workload still in progress, a WATCH of its pods, until every object is current,
+ * one failed, or the time is up. A {@code DELETED} event is judged by the object's last state (a
+ * Job its TTL removed after it completed is healthy; anything else that was not done fails at once,
+ * naming it).
  *
  * <p>An object absent from the first LIST that this adapter wrote (it remembers the resourceVersion
  * of its last write of each object with a health rule) may have finished and been removed before
@@ -177,61 +175,57 @@ final class HealthWatch {
     if (verdict != null) {
       return verdict;
     }
-    BlockingQueue<Event> events = new LinkedBlockingQueue<>();
-    List<ResumableWatch<DynamicKubernetesObject>> loops = new ArrayList<>();
-    for (Map.Entry<Scope, Set<String>> g : groups.entrySet()) {
-      Scope scope = g.getKey();
-      if (state.pendingIn(scope)) {
-        loops.add(
-            watch(
-                new Feed(Role.OBJECTS, scope, null),
-                java.util.Objects.requireNonNull(scopeApis.get(scope)),
-                field(g.getValue()),
-                versions.get(scope),
-                deadline,
-                events));
-      }
-    }
-    for (ResourceRef ref : histories) {
-      String written = writes.get(ref);
-      if (written == null) {
-        state.wave.missing(ref, null, now);
-        continue;
-      }
-      Scope scope = new Scope(ref.kind(), ref.namespace());
-      loops.add(
+    try (WatchLoop<Event> loop =
+        new WatchLoop<>(nanos, pause, Event::update, () -> interrupted(state, watched))) {
+      for (Map.Entry<Scope, Set<String>> g : groups.entrySet()) {
+        Scope scope = g.getKey();
+        if (state.pendingIn(scope)) {
           watch(
-              new Feed(Role.HISTORY, scope, ref),
+              loop,
+              new Feed(Role.OBJECTS, scope, null),
               java.util.Objects.requireNonNull(scopeApis.get(scope)),
-              "metadata.name=" + ref.name(),
-              written,
-              deadline,
-              events));
-    }
-    Set<String> podNamespaces = new TreeSet<>();
-    // namespaces with a Deployment in progress: their ReplicaSets are watched once a pod fails
-    Set<String> rsNamespaces = new TreeSet<>();
-    for (ResourceRef ref : state.wave.pending()) {
-      String key = ref.kind().group() + "/" + ref.kind().kind();
-      if (WORKLOADS.contains(key)) {
-        podNamespaces.add(ref.namespace());
-        if (key.equals("apps/Deployment")) {
-          rsNamespaces.add(ref.namespace());
+              field(g.getValue()),
+              versions.get(scope),
+              deadline);
         }
       }
-    }
-    for (String ns : podNamespaces) {
-      loops.add(
-          watch(
-              new Feed(Role.PODS, new Scope(Kind.POD, ns), null),
-              apis.api(DynamicApis.PODS),
-              null,
-              null,
-              deadline,
-              events));
-    }
-    loops.forEach(ResumableWatch::start);
-    try {
+      for (ResourceRef ref : histories) {
+        String written = writes.get(ref);
+        if (written == null) {
+          state.wave.missing(ref, null, now);
+          continue;
+        }
+        Scope scope = new Scope(ref.kind(), ref.namespace());
+        watch(
+            loop,
+            new Feed(Role.HISTORY, scope, ref),
+            java.util.Objects.requireNonNull(scopeApis.get(scope)),
+            "metadata.name=" + ref.name(),
+            written,
+            deadline);
+      }
+      Set<String> podNamespaces = new TreeSet<>();
+      // namespaces with a Deployment in progress: their ReplicaSets are watched once a pod fails
+      Set<String> rsNamespaces = new TreeSet<>();
+      for (ResourceRef ref : state.wave.pending()) {
+        String key = ref.kind().group() + "/" + ref.kind().kind();
+        if (WORKLOADS.contains(key)) {
+          podNamespaces.add(ref.namespace());
+          if (key.equals("apps/Deployment")) {
+            rsNamespaces.add(ref.namespace());
+          }
+        }
+      }
+      for (String ns : podNamespaces) {
+        watch(
+            loop,
+            new Feed(Role.PODS, new Scope(Kind.POD, ns), null),
+            apis.api(DynamicApis.PODS),
+            null,
+            null,
+            deadline);
+      }
+      loop.start();
       while (true) {
         now = state.at(clock);
         verdict = state.wave.decide(now);
@@ -248,48 +242,31 @@ final class HealthWatch {
             wake = Math.min(wake, begin + Duration.between(Instant.EPOCH, next).toNanos());
           }
         }
-        long left = Math.min(deadline, wake) - nanos.getAsLong();
         if (deadline - nanos.getAsLong() <= 0) {
           break;
         }
-        Event first = left <= 0 ? events.poll() : events.poll(left, TimeUnit.NANOSECONDS);
-        if (first == null) {
+        List<Event> batch = loop.next(Math.min(deadline, wake));
+        if (batch.isEmpty()) {
           continue;
         }
-        List<Event> batch = new ArrayList<>();
-        batch.add(first);
-        events.drainTo(batch);
         now = state.at(clock);
         for (Event e : batch) {
-          if (e.update() instanceof ResumableWatch.Update.Failed<DynamicKubernetesObject> f) {
-            throw f.failure();
-          }
+          loop.check(e);
           state.apply(e, now);
           String ns = replicaSetsNeeded(e, rsNamespaces);
           if (ns != null) {
             rsNamespaces.remove(ns);
-            ResumableWatch<DynamicKubernetesObject> rs =
-                watch(
-                    new Feed(Role.REPLICA_SETS, new Scope(Kind.REPLICA_SET, ns), null),
-                    apis.api(DynamicApis.REPLICA_SETS),
-                    null,
-                    null,
-                    deadline,
-                    events);
-            loops.add(rs);
-            rs.start();
+            watch(
+                loop,
+                new Feed(Role.REPLICA_SETS, new Scope(Kind.REPLICA_SET, ns), null),
+                apis.api(DynamicApis.REPLICA_SETS),
+                null,
+                null,
+                deadline);
           }
         }
         state.judge(now);
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      List<ResourceRef> pending = state.wave.pending();
-      ResourceRef first = pending.isEmpty() ? watched.iterator().next() : pending.get(0);
-      throw new KubeFailure(0, "", "interrupted", null)
-          .toException("watch", first.kind().kind(), first.namespace(), null);
-    } finally {
-      loops.forEach(ResumableWatch::stop);
     }
     return state.wave.timedOut(wait.timeout());
   }
@@ -311,13 +288,13 @@ final class HealthWatch {
     return names.size() == 1 ? "metadata.name=" + names.iterator().next() : null;
   }
 
-  private ResumableWatch<DynamicKubernetesObject> watch(
+  private void watch(
+      WatchLoop<Event> loop,
       Feed feed,
       DynamicApis.Api api,
       @Nullable String fieldSelector,
       @Nullable String from,
-      long deadline,
-      BlockingQueue<Event> events) {
+      long deadline) {
     String namespace = feed.scope().namespace();
     ResumableWatch.Source<DynamicKubernetesObject> source =
         ResumableWatch.Source.of(
@@ -332,7 +309,7 @@ final class HealthWatch {
               listed.items().forEach(o -> items.add(new DynamicKubernetesObject(api.typed(o))));
               return new ResourceApi.Listing<>(items, listed.resourceVersion());
             });
-    return new ResumableWatch<>(
+    loop.watch(
         api.resource.plural() + "-" + namespace,
         source,
         from,
@@ -341,10 +318,16 @@ final class HealthWatch {
           if (update instanceof ResumableWatch.Update.Changed<DynamicKubernetesObject> c) {
             api.typed(c.object().getRaw()); // judged objects need their apiVersion and kind
           }
-          events.add(new Event(feed, update));
-        },
-        nanos,
-        pause);
+          return new Event(feed, update);
+        });
+  }
+
+  /** The failure of a wait whose thread is interrupted: about its first pending object. */
+  private static RuntimeException interrupted(State state, Set<ResourceRef> watched) {
+    List<ResourceRef> pending = state.wave.pending();
+    ResourceRef first = pending.isEmpty() ? watched.iterator().next() : pending.get(0);
+    return new KubeFailure(0, "", "interrupted", null)
+        .toException("watch", first.kind().kind(), first.namespace(), null);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.capstan.k8s;
 
+import dev.capstan.common.health.HealthRules;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1DeploymentList;
@@ -16,9 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,10 +24,10 @@ import org.jspecify.annotations.Nullable;
  * once when every rollout is already over (the usual case for a cast that changed nothing);
  * otherwise a {@link ResumableWatch} on the Deployments from that LIST's resourceVersion (so no
  * change between the LIST and the WATCH is lost) and one on their pods (opened without a version,
- * so it starts with the current pods) feed a queue, and every batch of events is evaluated with
- * {@link Rollouts}. A pod in a bad state fails its Deployment only when it belongs to the
- * Deployment's current ReplicaSet (found with one LIST of ReplicaSets, the first time a bad pod
- * shows up), so old pods of a crashing revision never fail the rollout that replaces them.
+ * so it starts with the current pods) feed the {@link WatchLoop}, and every batch of events is
+ * evaluated with {@link Rollouts}. A pod in a bad state fails its Deployment only when it belongs
+ * to the Deployment's current ReplicaSet (found with one LIST of ReplicaSets, the first time a bad
+ * pod shows up), so old pods of a crashing revision never fail the rollout that replaces them.
  */
 final class RolloutTracker {
 
@@ -80,45 +78,29 @@ final class RolloutTracker {
     if (wait.settled(stopAtFailure)) {
       return wait.outcomes();
     }
-    BlockingQueue<Event> events = new LinkedBlockingQueue<>();
     String podSelector = Rollouts.podSelector(new ArrayList<>(wait.deployments.values()));
-    List<ResumableWatch<?>> loops =
-        List.of(
-            watch(
-                false,
-                deployments,
-                namespace,
-                field,
-                null,
-                listed.resourceVersion(),
-                deadline,
-                events),
-            watch(true, pods, namespace, null, podSelector, null, deadline, events));
-    loops.forEach(ResumableWatch::start);
-    try {
-      while (!wait.settled(stopAtFailure)) {
-        long left = deadline - System.nanoTime();
-        Event first = left <= 0 ? null : events.poll(left, TimeUnit.NANOSECONDS);
-        if (first == null) {
+    try (WatchLoop<Event> loop =
+        new WatchLoop<>(
+            System::nanoTime,
+            ResumableWatch::sleep,
+            Event::update,
+            () ->
+                deployments.failure(
+                    "watch", namespace, null, new KubeFailure(0, "", "interrupted", null)))) {
+      watch(loop, false, deployments, namespace, field, null, listed.resourceVersion(), deadline);
+      watch(loop, true, pods, namespace, null, podSelector, null, deadline);
+      loop.start();
+      while (!wait.settled(stopAtFailure) && deadline - System.nanoTime() > 0) {
+        List<Event> batch = loop.next(deadline);
+        if (batch.isEmpty()) {
           break;
         }
-        List<Event> batch = new ArrayList<>();
-        batch.add(first);
-        events.drainTo(batch);
         for (Event event : batch) {
-          if (event.update() instanceof ResumableWatch.Update.Failed<?> f) {
-            throw f.failure();
-          }
+          loop.check(event);
           wait.apply(event);
         }
         wait.evaluate();
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw deployments.failure(
-          "watch", namespace, null, new KubeFailure(0, "", "interrupted", null));
-    } finally {
-      loops.forEach(ResumableWatch::stop);
     }
     return wait.outcomes();
   }
@@ -126,15 +108,15 @@ final class RolloutTracker {
   /** An update of the pods' watch ({@code pods}) or the Deployments'. */
   private record Event(boolean pods, ResumableWatch.Update<? extends KubernetesObject> update) {}
 
-  private static <T extends KubernetesObject> ResumableWatch<T> watch(
+  private static <T extends KubernetesObject> void watch(
+      WatchLoop<Event> loop,
       boolean ofPods,
       ResourceApi<T, ?> api,
       String namespace,
       @Nullable String fieldSelector,
       @Nullable String labelSelector,
       @Nullable String from,
-      long deadline,
-      BlockingQueue<Event> events) {
+      long deadline) {
     ResumableWatch.Source<T> source =
         ResumableWatch.Source.of(
             api,
@@ -142,12 +124,12 @@ final class RolloutTracker {
             labelSelector,
             fieldSelector,
             () -> api.listing(namespace, labelSelector, fieldSelector));
-    return new ResumableWatch<>(
+    loop.watch(
         api.kind().plural() + "-" + namespace,
         source,
         from,
         deadline,
-        update -> events.add(new Event(ofPods, update)));
+        update -> new Event(ofPods, update));
   }
 
   /** The state of one wait: the objects seen and the outcomes so far. */
@@ -253,7 +235,8 @@ final class RolloutTracker {
       String uid = d.getMetadata().getUid();
       if (revision == null
           || uid == null
-          || Rollouts.status(d).observedGeneration() < Rollouts.status(d).generation()) {
+          || !HealthRules.generationObserved(
+              Rollouts.status(d).generation(), Rollouts.status(d).observedGeneration())) {
         return null; // the controller has not made the new ReplicaSet yet
       }
       String key = uid + "#" + revision;

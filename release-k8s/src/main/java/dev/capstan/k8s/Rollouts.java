@@ -1,6 +1,10 @@
 package dev.capstan.k8s;
 
-import dev.capstan.update.cluster.Condition;
+import dev.capstan.common.health.Condition;
+import dev.capstan.common.health.DeploymentRollout;
+import dev.capstan.common.health.HealthRules;
+import dev.capstan.common.health.PodFailure;
+import dev.capstan.common.health.Selectors;
 import dev.capstan.update.cluster.RolloutProgress;
 import dev.capstan.update.cluster.RolloutStatus;
 import io.kubernetes.client.openapi.models.V1ContainerStatus;
@@ -9,30 +13,22 @@ import io.kubernetes.client.openapi.models.V1DeploymentCondition;
 import io.kubernetes.client.openapi.models.V1DeploymentStatus;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodCondition;
+import io.kubernetes.client.openapi.models.V1PodStatus;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Rollout verdicts, pure functions of what the API server reports: {@code kubectl rollout status}
- * semantics (update-core's {@link RolloutStatus#progress}) plus the reasons a rollout can be known
- * to fail before its progress deadline.
+ * Rollout verdicts of the platform update adapter, in its wording, over the shared health rules
+ * (capstan-common's {@code dev.capstan.common.health}): {@code kubectl rollout status} semantics
+ * (update-core's {@link RolloutStatus#progress}, on {@link DeploymentRollout}) plus the reasons a
+ * rollout can be known to fail before its progress deadline ({@link
+ * DeploymentRollout#replicaFailure}, {@link PodFailure}).
  */
 final class Rollouts {
-  /** Container waiting reasons that waiting will not cure. */
-  static final Set<String> BAD_WAITING_REASONS =
-      Set.of(
-          "ImagePullBackOff",
-          "ErrImagePull",
-          "CrashLoopBackOff",
-          "InvalidImageName",
-          "CreateContainerConfigError",
-          "CreateContainerError");
-
   /** The annotation holding a Deployment's (and its ReplicaSets') revision. */
   static final String REVISION = "deployment.kubernetes.io/revision";
 
@@ -97,81 +93,87 @@ final class Rollouts {
       return new Verdict(State.COMPLETE, progress.message());
     }
     if (progress instanceof RolloutProgress.Failed) {
+      Condition deadline = DeploymentRollout.deadlineExceeded(status.conditions());
       String detail =
-          status.conditions().stream()
-              .filter(c -> c.type().equals("Progressing"))
-              .map(Condition::message)
-              .filter(m -> !m.isEmpty())
-              .findFirst()
-              .orElse(progress.message());
+          deadline == null || deadline.message().isEmpty()
+              ? progress.message()
+              : deadline.message();
       return new Verdict(State.FAILED, "ProgressDeadlineExceeded: " + detail);
     }
-    if (status.observedGeneration() >= status.generation()) {
-      for (Condition c : status.conditions()) {
-        if (c.type().equals("ReplicaFailure") && c.holds()) {
-          return new Verdict(
-              State.FAILED,
-              (c.reason().isEmpty() ? "ReplicaFailure" : c.reason()) + ": " + c.message());
-        }
+    if (HealthRules.generationObserved(status.generation(), status.observedGeneration())) {
+      Condition c = DeploymentRollout.replicaFailure(status.conditions());
+      if (c != null) {
+        return new Verdict(
+            State.FAILED,
+            (c.reason().isEmpty() ? "ReplicaFailure" : c.reason()) + ": " + c.message());
       }
     }
     return new Verdict(State.WAITING, progress.message());
   }
 
   /**
-   * Why a pod cannot become ready, or {@code null}: a container waiting for a reason in {@link
-   * #BAD_WAITING_REASONS}, or the pod unschedulable.
+   * Why a pod cannot become ready ({@link PodFailure#of}), or {@code null}, in this adapter's
+   * wording: {@code Reason: pod P container C: message} or {@code Unschedulable: pod P: message}.
    */
   static @Nullable String podFailure(V1Pod pod) {
     String name = pod.getMetadata() == null ? "?" : pod.getMetadata().getName();
     if (pod.getStatus() == null) {
       return null;
     }
-    List<V1ContainerStatus> statuses = new ArrayList<>();
-    if (pod.getStatus().getInitContainerStatuses() != null) {
-      statuses.addAll(pod.getStatus().getInitContainerStatuses());
+    PodFailure failure = PodFailure.of(statusTree(pod.getStatus()));
+    if (failure == null) {
+      return null;
     }
-    if (pod.getStatus().getContainerStatuses() != null) {
-      statuses.addAll(pod.getStatus().getContainerStatuses());
+    String message = failure.message().isEmpty() ? "" : ": " + failure.message();
+    return failure.cause() == PodFailure.Cause.UNSCHEDULABLE
+        ? failure.reason() + ": pod " + name + message
+        : failure.reason() + ": pod " + name + " container " + failure.container() + message;
+  }
+
+  /** The part of a pod's tree {@link PodFailure#of} reads: its containers' waiting states. */
+  private static Map<String, Object> statusTree(V1PodStatus status) {
+    Map<String, Object> tree = new HashMap<>();
+    tree.put("initContainerStatuses", containers(status.getInitContainerStatuses()));
+    tree.put("containerStatuses", containers(status.getContainerStatuses()));
+    List<Map<String, Object>> conditions = new ArrayList<>();
+    if (status.getConditions() != null) {
+      for (V1PodCondition c : status.getConditions()) {
+        Map<String, Object> condition = new HashMap<>();
+        putText(condition, "type", c.getType());
+        putText(condition, "status", c.getStatus());
+        putText(condition, "reason", c.getReason());
+        putText(condition, "message", c.getMessage());
+        conditions.add(condition);
+      }
     }
-    for (V1ContainerStatus cs : statuses) {
+    tree.put("conditions", conditions);
+    return Map.of("status", tree);
+  }
+
+  private static List<Map<String, Object>> containers(@Nullable List<V1ContainerStatus> statuses) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (V1ContainerStatus cs : statuses == null ? List.<V1ContainerStatus>of() : statuses) {
+      Map<String, Object> waiting = new HashMap<>();
       if (cs.getState() != null && cs.getState().getWaiting() != null) {
-        String reason = cs.getState().getWaiting().getReason();
-        if (reason != null && BAD_WAITING_REASONS.contains(reason)) {
-          String message = cs.getState().getWaiting().getMessage();
-          return reason
-              + ": pod "
-              + name
-              + " container "
-              + cs.getName()
-              + (message == null || message.isEmpty() ? "" : ": " + message);
-        }
+        putText(waiting, "reason", cs.getState().getWaiting().getReason());
+        putText(waiting, "message", cs.getState().getWaiting().getMessage());
       }
+      out.add(Map.of("name", String.valueOf(cs.getName()), "state", Map.of("waiting", waiting)));
     }
-    List<V1PodCondition> conditions =
-        pod.getStatus().getConditions() == null ? List.of() : pod.getStatus().getConditions();
-    for (V1PodCondition c : conditions) {
-      if ("PodScheduled".equals(c.getType())
-          && "False".equals(c.getStatus())
-          && "Unschedulable".equals(c.getReason())) {
-        return "Unschedulable: pod "
-            + name
-            + (c.getMessage() == null || c.getMessage().isEmpty() ? "" : ": " + c.getMessage());
-      }
+    return out;
+  }
+
+  private static void putText(Map<String, Object> map, String key, @Nullable String value) {
+    if (value != null) {
+      map.put(key, value);
     }
-    return null;
   }
 
   /** Whether a pod carries every label of a selector (an empty selector matches nothing). */
   static boolean selects(Map<String, String> matchLabels, V1Pod pod) {
-    if (matchLabels.isEmpty()
-        || pod.getMetadata() == null
-        || pod.getMetadata().getLabels() == null) {
-      return false;
-    }
-    Map<String, String> labels = pod.getMetadata().getLabels();
-    return matchLabels.entrySet().stream()
-        .allMatch(e -> Objects.equals(labels.get(e.getKey()), e.getValue()));
+    return pod.getMetadata() != null
+        && pod.getMetadata().getLabels() != null
+        && Selectors.selects(matchLabels, pod.getMetadata().getLabels());
   }
 
   /** A Deployment's {@code spec.selector.matchLabels}, empty when it has none. */

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.Gson;
 import com.google.gson.reflect.TypeToken;
+import dev.capstan.common.health.HealthRules;
 import dev.capstan.k8s.testing.Await;
 import dev.capstan.k8s.testing.ControlPlane;
 import dev.capstan.k8s.testing.ControlPlaneTest;
 import dev.capstan.k8s.testing.TestNamespace;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.event.ReleaseEvent;
-import dev.capstan.release.health.HealthRules;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseSpec;

@@ -4,6 +4,9 @@ import static dev.capstan.common.Escapes.escape;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.Durations;
+import dev.capstan.common.health.Condition;
+import dev.capstan.common.health.Health;
+import dev.capstan.common.health.HealthRules;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.port.Readiness;
 import java.time.Duration;
@@ -330,7 +333,8 @@ public final class WaveHealth {
     if (!"APIService".equals(object.get("kind"))
         || !(object.get("apiVersion") instanceof String v)
         || !v.startsWith("apiregistration.k8s.io/")
-        || Tree.map(object, "spec", "service") == null) {
+        || !(object.get("spec") instanceof Map<?, ?> spec)
+        || !(spec.get("service") instanceof Map<?, ?>)) {
       return null;
     }
     Condition available = Condition.find(Condition.of(object), "Available");

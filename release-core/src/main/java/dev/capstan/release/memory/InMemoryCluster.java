@@ -153,13 +153,14 @@ public final class InMemoryCluster implements Orchestrator, Store {
 
   /**
    * Makes {@code ref} report {@code status} (its {@code status} field, as its controller would
-   * write it): its health is then judged from its content and this status by the rules of {@code
-   * dev.capstan.release.health}, as on Kubernetes ({@code Ready=False} waits, {@code Stalled=True}
-   * fails, an APIService that stays {@code Available=False} fails, a LoadBalancer Service without
-   * {@code loadBalancer.ingress} waits...), instead of being healthy once it exists. It may be set
-   * before the object is written, and lasts, through applies and deletes of the object, until it is
-   * set again or {@linkplain #clearStatus cleared}. An in-memory wait never waits: what would still
-   * be pending after the whole timeout with nothing changing times out at once.
+   * write it): its health is then judged from its content and this status by the health rules
+   * ({@code dev.capstan.common.health}; over one wait, {@code dev.capstan.release.health}), as on
+   * Kubernetes ({@code Ready=False} waits, {@code Stalled=True} fails, an APIService that stays
+   * {@code Available=False} fails, a LoadBalancer Service without {@code loadBalancer.ingress}
+   * waits...), instead of being healthy once it exists. It may be set before the object is written,
+   * and lasts, through applies and deletes of the object, until it is set again or {@linkplain
+   * #clearStatus cleared}. An in-memory wait never waits: what would still be pending after the
+   * whole timeout with nothing changing times out at once.
    *
    * @param ref the object
    * @param status the status tree (nested maps, lists, strings, numbers, booleans)

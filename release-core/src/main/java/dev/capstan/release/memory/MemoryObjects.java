@@ -3,8 +3,8 @@ package dev.capstan.release.memory;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.CrdGate;
-import dev.capstan.release.health.Health;
-import dev.capstan.release.health.HealthRules;
+import dev.capstan.common.health.Health;
+import dev.capstan.common.health.HealthRules;
 import dev.capstan.release.health.WaveHealth;
 import dev.capstan.release.internal.Json;
 import dev.capstan.release.model.ContentHash;

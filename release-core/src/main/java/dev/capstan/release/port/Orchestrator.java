@@ -170,12 +170,12 @@ public interface Orchestrator {
   }
 
   /**
-   * Waits until every object in {@code objects} is healthy by the rules of {@code
-   * dev.capstan.release.health}, failing fast when one cannot become healthy (a failed Job, a crash
-   * loop, an image pull error, an unschedulable pod, a quota, a terminal condition, an object
-   * deleted before it was healthy) with the reason. An object of a kind without a health rule is
-   * healthy once it exists. While it waits, {@link ReadinessWait#progress()} hears what is still
-   * pending and why.
+   * Waits until every object in {@code objects} is healthy by the health rules ({@code
+   * dev.capstan.common.health}; over one wait, {@code dev.capstan.release.health}), failing fast
+   * when one cannot become healthy (a failed Job, a crash loop, an image pull error, an
+   * unschedulable pod, a quota, a terminal condition, an object deleted before it was healthy) with
+   * the reason. An object of a kind without a health rule is healthy once it exists. While it
+   * waits, {@link ReadinessWait#progress()} hears what is still pending and why.
    *
    * @param objects the objects to wait for; may be empty
    * @param wait the timeout, whether to wait for load balancer addresses, and who hears progress

@@ -3,6 +3,8 @@ package dev.capstan.release.health;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.capstan.common.health.Health;
+import dev.capstan.common.health.HealthRules;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.port.Readiness;

@@ -1,5 +1,6 @@
 package dev.capstan.update.apply;
 
+import dev.capstan.common.health.Condition;
 import dev.capstan.update.UpdateBlockedException;
 import dev.capstan.update.UpdateEvent;
 import dev.capstan.update.UpdateException;
@@ -7,7 +8,6 @@ import dev.capstan.update.UpdateListener;
 import dev.capstan.update.catalog.Catalog;
 import dev.capstan.update.catalog.CatalogComponent;
 import dev.capstan.update.catalog.MetadataKeys;
-import dev.capstan.update.cluster.Condition;
 import dev.capstan.update.cluster.ContainerPatch;
 import dev.capstan.update.cluster.CrdState;
 import dev.capstan.update.cluster.DeploymentPatch;

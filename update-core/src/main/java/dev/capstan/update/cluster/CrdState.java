@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.CrdGate;
 import dev.capstan.common.Trees;
+import dev.capstan.common.health.Condition;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,7 +56,7 @@ public record CrdState(
    * @return the condition, or empty
    */
   public Optional<Condition> condition(String type) {
-    return conditions.stream().filter(c -> c.type().equals(type)).findFirst();
+    return Optional.ofNullable(Condition.find(conditions, type));
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.capstan.update.cluster;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.health.Selectors;
 import java.util.List;
 import java.util.Map;
 
@@ -31,14 +32,6 @@ public record PodState(
    * @return true when every selector label is on the pod; false for an empty selector
    */
   public boolean matches(Map<String, String> selector) {
-    if (selector.isEmpty()) {
-      return false;
-    }
-    for (Map.Entry<String, String> e : selector.entrySet()) {
-      if (!e.getValue().equals(labels.get(e.getKey()))) {
-        return false;
-      }
-    }
-    return true;
+    return Selectors.selects(selector, labels);
   }
 }

@@ -1,5 +1,8 @@
 package dev.capstan.update.cluster;
 
+import dev.capstan.common.health.Condition;
+import dev.capstan.common.health.DeploymentRollout;
+import dev.capstan.common.health.HealthRules;
 import java.util.List;
 
 /**
@@ -28,8 +31,9 @@ public record RolloutStatus(
   }
 
   /**
-   * Evaluates the status the way {@code kubectl rollout status} does: once the controller has
-   * observed the latest generation, a {@code Progressing} condition with reason {@code
+   * Evaluates the status the way {@code kubectl rollout status} does, with the shared rules of
+   * {@link DeploymentRollout}: once the controller has observed the latest generation ({@link
+   * HealthRules#generationObserved}), a {@code Progressing} condition with reason {@code
    * ProgressDeadlineExceeded} fails the rollout; otherwise it is done when every desired replica is
    * updated, no old replica remains and every updated replica is available.
    *
@@ -37,40 +41,19 @@ public record RolloutStatus(
    * @return done, waiting or failed, with kubectl's message
    */
   public RolloutProgress progress(String name) {
-    if (generation > observedGeneration) {
+    if (!HealthRules.generationObserved(generation, observedGeneration)) {
       return new RolloutProgress.Waiting(
           "Waiting for deployment \"" + name + "\" spec update to be observed...");
     }
-    boolean deadline =
-        conditions.stream()
-            .anyMatch(
-                c ->
-                    c.type().equals("Progressing")
-                        && c.reason().equals("ProgressDeadlineExceeded"));
-    if (deadline) {
+    if (DeploymentRollout.deadlineExceeded(conditions) != null) {
       return new RolloutProgress.Failed(
           "deployment \"" + name + "\" exceeded its progress deadline");
     }
-    if (updatedReplicas < desiredReplicas) {
+    String pending =
+        DeploymentRollout.pending(desiredReplicas, replicas, updatedReplicas, availableReplicas);
+    if (pending != null) {
       return new RolloutProgress.Waiting(
-          String.format(
-              "Waiting for deployment \"%s\" rollout to finish: %d out of %d new replicas have been"
-                  + " updated...",
-              name, updatedReplicas, desiredReplicas));
-    }
-    if (replicas > updatedReplicas) {
-      return new RolloutProgress.Waiting(
-          String.format(
-              "Waiting for deployment \"%s\" rollout to finish: %d old replicas are pending"
-                  + " termination...",
-              name, replicas - updatedReplicas));
-    }
-    if (availableReplicas < updatedReplicas) {
-      return new RolloutProgress.Waiting(
-          String.format(
-              "Waiting for deployment \"%s\" rollout to finish: %d of %d updated replicas are"
-                  + " available...",
-              name, availableReplicas, updatedReplicas));
+          "Waiting for deployment \"" + name + "\" rollout to finish: " + pending + "...");
     }
     return new RolloutProgress.Done("deployment \"" + name + "\" successfully rolled out");
   }

@@ -15,9 +15,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.common.ManualClock;
 import dev.capstan.common.Sleeper;
+import dev.capstan.common.health.Condition;
 import dev.capstan.update.UpdateBlockedException;
 import dev.capstan.update.UpdateEvent;
-import dev.capstan.update.cluster.Condition;
 import dev.capstan.update.cluster.ContainerPatch;
 import dev.capstan.update.cluster.ContainerState;
 import dev.capstan.update.cluster.CrdDefaults;

@@ -2,6 +2,7 @@ package dev.capstan.update.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.capstan.common.health.Condition;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,8 +1,9 @@
-package dev.capstan.release.health;
+package dev.capstan.common.health;
 
 import static dev.capstan.common.Escapes.escape;
 
 import dev.capstan.common.Escapes;
+import dev.capstan.common.Trees;
 import java.util.Map;
 
 /**
@@ -16,7 +17,7 @@ record Subject(String group, String kind, String id, Map<?, ?> tree) {
     String apiVersion = required(object, "apiVersion");
     String kind = required(object, "kind");
     String name = required(object, "metadata", "name");
-    String namespace = Tree.text(object, "metadata", "namespace");
+    String namespace = Trees.text(object, "metadata", "namespace");
     int slash = apiVersion.indexOf('/');
     String group = slash < 0 ? "" : apiVersion.substring(0, slash);
     String id =
@@ -25,7 +26,7 @@ record Subject(String group, String kind, String id, Map<?, ?> tree) {
   }
 
   private static String required(Map<?, ?> object, String... path) {
-    Object value = Tree.at(object, path);
+    Object value = Trees.at(object, path);
     if (value instanceof String s && !s.isEmpty()) {
       return s;
     }
@@ -44,10 +45,10 @@ record Subject(String group, String kind, String id, Map<?, ?> tree) {
   }
 
   String string(String... path) {
-    return Tree.text(tree, path);
+    return Trees.text(tree, path);
   }
 
   long number(long fallback, String... path) {
-    return Tree.number(tree, fallback, path);
+    return Trees.number(tree, fallback, path);
   }
 }

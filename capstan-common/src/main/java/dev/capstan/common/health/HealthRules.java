@@ -1,7 +1,8 @@
-package dev.capstan.release.health;
+package dev.capstan.common.health;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Trees;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,7 +28,7 @@ import java.util.Set;
  *
  * <p>An in-progress verdict held up by a condition names it: {@code Type=Status: Reason: message}.
  * What only time can tell (an APIService whose availability stays unchanged once the rest of its
- * wave is healthy) is {@link WaveHealth}'s rule.
+ * wave is healthy) is release-core's {@code WaveHealth}'s rule.
  */
 public final class HealthRules {
   /** Kinds ({@code group/kind}, core group empty) that are ready as soon as they are applied. */
@@ -155,18 +156,18 @@ public final class HealthRules {
       }
       return s.inProgress("being deleted");
     }
-    Long generation = Tree.number(object, "metadata", "generation");
-    Long observed = Tree.number(object, "status", "observedGeneration");
-    if (generation != null && observed != null && observed < generation) {
+    Long generation = Trees.number(object, "metadata", "generation");
+    Long observed = Trees.number(object, "status", "observedGeneration");
+    if (generation != null && observed != null && !generationObserved(generation, observed)) {
       return s.inProgress(
           "generation " + generation + " not yet observed (observed " + observed + ")");
     }
     List<Condition> conditions = Condition.of(object);
     for (Condition c : conditions) {
-      if (c.type().equals("Stalled") && c.isTrue()) {
+      if (c.type().equals("Stalled") && c.holds()) {
         return s.failed(c.describe());
       }
-      if (c.type().equals("Reconciling") && c.isTrue()) {
+      if (c.type().equals("Reconciling") && c.holds()) {
         return s.inProgress(c.describe());
       }
     }
@@ -187,6 +188,19 @@ public final class HealthRules {
   }
 
   /**
+   * Whether an object's controller has seen its latest spec: {@code status.observedGeneration} is
+   * not behind {@code metadata.generation}. Until then its status describes an older spec, and the
+   * object is in progress whatever the status says.
+   *
+   * @param generation {@code metadata.generation}
+   * @param observedGeneration {@code status.observedGeneration}
+   * @return whether {@code observedGeneration >= generation}
+   */
+  public static boolean generationObserved(long generation, long observedGeneration) {
+    return observedGeneration >= generation;
+  }
+
+  /**
    * Whether a pod cannot become ready by waiting: a container (init containers first) waiting in a
    * crash loop, an image pull back-off or a container configuration error, or the pod
    * unschedulable. These are the pods {@link #of} fails a workload on; a caller that must first
@@ -196,13 +210,13 @@ public final class HealthRules {
    * @param pod the pod as read from the API server
    */
   public static boolean podCannotBecomeReady(Map<String, Object> pod) {
-    return PodDiagnosis.failure(requireNonNull(pod, "pod")) != null;
+    return PodFailure.of(requireNonNull(pod, "pod")) != null;
   }
 
   private static Health generic(Subject s, List<Condition> conditions) {
     for (String type : List.of("Ready", "Available")) {
       Condition c = Condition.find(conditions, type);
-      if (c != null && !c.isTrue()) {
+      if (c != null && !c.holds()) {
         return s.inProgress(c.describe());
       }
     }

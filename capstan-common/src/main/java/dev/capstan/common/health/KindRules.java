@@ -1,8 +1,9 @@
-package dev.capstan.release.health;
+package dev.capstan.common.health;
 
 import static dev.capstan.common.Escapes.escape;
 
 import dev.capstan.common.Escapes;
+import dev.capstan.common.Trees;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,28 +32,21 @@ final class KindRules {
     if (unobserved != null) {
       return unobserved;
     }
-    Condition progressing = Condition.find(conditions, "Progressing");
-    if (progressing != null && progressing.reason().equals("ProgressDeadlineExceeded")) {
-      return s.failed(progressing.explain("ProgressDeadlineExceeded"));
+    Condition deadline = DeploymentRollout.deadlineExceeded(conditions);
+    if (deadline != null) {
+      return s.failed(deadline.explain("ProgressDeadlineExceeded"));
     }
     Health failure = replicaFailure(s, conditions);
     if (failure != null) {
       return failure;
     }
-    long desired = s.number(1, "spec", "replicas");
-    long replicas = s.number(0, "status", "replicas");
-    long updated = s.number(0, "status", "updatedReplicas");
-    long available = s.number(0, "status", "availableReplicas");
-    Health progress;
-    if (updated < desired) {
-      progress = s.inProgress(updated + " out of " + desired + " new replicas have been updated");
-    } else if (replicas > updated) {
-      progress = s.inProgress((replicas - updated) + " old replicas are pending termination");
-    } else if (available < updated) {
-      progress = s.inProgress(available + " of " + updated + " updated replicas are available");
-    } else {
-      progress = Health.current();
-    }
+    String pending =
+        DeploymentRollout.pending(
+            s.number(1, "spec", "replicas"),
+            s.number(0, "status", "replicas"),
+            s.number(0, "status", "updatedReplicas"),
+            s.number(0, "status", "availableReplicas"));
+    Health progress = pending == null ? Health.current() : s.inProgress(pending);
     return diagnosed(s, progress, pods);
   }
 
@@ -107,7 +101,7 @@ final class KindRules {
     }
     List<Map<?, ?>> current = new ArrayList<>();
     for (Map<?, ?> pod : pods) {
-      String revision = Tree.text(pod, "metadata", "labels", REVISION_LABEL);
+      String revision = Trees.text(pod, "metadata", "labels", REVISION_LABEL);
       if (updateRevision.isEmpty() || revision.isEmpty() || revision.equals(updateRevision)) {
         current.add(pod);
       }
@@ -182,7 +176,7 @@ final class KindRules {
   static Health job(Subject s, List<Condition> conditions, List<? extends Map<?, ?>> pods) {
     for (String type : List.of("Failed", "FailureTarget")) {
       Condition c = Condition.find(conditions, type);
-      if (c != null && c.isTrue()) {
+      if (c != null && c.holds()) {
         return s.failed(c.explain(type));
       }
     }
@@ -191,10 +185,10 @@ final class KindRules {
       return Health.current();
     }
     if (Condition.has(conditions, "Suspended", "True")
-        && Boolean.TRUE.equals(Tree.at(s.tree(), "spec", "suspend"))) {
+        && Boolean.TRUE.equals(Trees.at(s.tree(), "spec", "suspend"))) {
       return Health.current();
     }
-    Long completions = Tree.number(s.tree(), "spec", "completions");
+    Long completions = Trees.number(s.tree(), "spec", "completions");
     long succeeded = s.number(0, "status", "succeeded");
     String done =
         completions == null
@@ -228,12 +222,12 @@ final class KindRules {
       return s.failed(detail.isEmpty() ? "phase Failed" : "phase Failed: " + detail);
     }
     Condition ready = Condition.find(conditions, "Ready");
-    if (ready != null && ready.isTrue()) {
+    if (ready != null && ready.holds()) {
       return Health.current();
     }
-    String failure = PodDiagnosis.failure(s.tree());
+    PodFailure failure = PodFailure.of(s.tree());
     if (failure != null) {
-      return s.failed(failure);
+      return s.failed(failure.explain());
     }
     if (phase.isEmpty()) {
       return s.inProgress("phase not yet reported");
@@ -268,7 +262,7 @@ final class KindRules {
   static Health service(Subject s, boolean waitForLoadBalancer) {
     if (waitForLoadBalancer
         && s.string("spec", "type").equals("LoadBalancer")
-        && Tree.maps(s.tree(), "status", "loadBalancer", "ingress").isEmpty()) {
+        && Trees.maps(s.tree(), "status", "loadBalancer", "ingress").isEmpty()) {
       return s.inProgress("type LoadBalancer has no address yet (status.loadBalancer.ingress)");
     }
     return Health.current();
@@ -278,14 +272,14 @@ final class KindRules {
    * An APIService: current once {@code Available} is true; in progress before the aggregator has
    * checked it (no condition) and while it is not available, naming the condition's reason and
    * message ({@code FailedDiscoveryCheck}, {@code MissingEndpoints}, {@code ServiceNotFound}...).
-   * Whether a condition that stays unchanged fails is {@link WaveHealth}'s to say.
+   * Whether a condition that stays unchanged fails is release-core's {@code WaveHealth}'s to say.
    */
   static Health apiService(Subject s, List<Condition> conditions) {
     Condition available = Condition.find(conditions, "Available");
     if (available == null) {
       return s.inProgress("availability not yet checked (no Available condition)");
     }
-    return available.isTrue() ? Health.current() : s.inProgress(available.describe());
+    return available.holds() ? Health.current() : s.inProgress(available.describe());
   }
 
   /**
@@ -298,11 +292,11 @@ final class KindRules {
       return s.failed(names.explain("NamesNotAccepted"));
     }
     Condition established = Condition.find(conditions, "Established");
-    if (established == null || !established.isTrue()) {
+    if (established == null || !established.holds()) {
       return s.inProgress(
           "not yet established" + (established == null ? "" : ": " + established.describe()));
     }
-    if (names == null || !names.isTrue()) {
+    if (names == null || !names.holds()) {
       return s.inProgress(
           "names not yet accepted" + (names == null ? "" : ": " + names.describe()));
     }
@@ -311,15 +305,15 @@ final class KindRules {
 
   /** In progress while a workload's controller has not reported any observed generation. */
   private static @Nullable Health unobserved(Subject s) {
-    if (Tree.number(s.tree(), "status", "observedGeneration") != null) {
+    if (Trees.number(s.tree(), "status", "observedGeneration") != null) {
       return null;
     }
     return s.inProgress("not yet observed by its controller");
   }
 
   private static @Nullable Health replicaFailure(Subject s, List<Condition> conditions) {
-    Condition c = Condition.find(conditions, "ReplicaFailure");
-    return c != null && c.isTrue() ? s.failed(c.explain("ReplicaFailure")) : null;
+    Condition c = DeploymentRollout.replicaFailure(conditions);
+    return c == null ? null : s.failed(c.explain("ReplicaFailure"));
   }
 
   /** {@code progress}, or failed when it is in progress and one of the pods cannot get ready. */

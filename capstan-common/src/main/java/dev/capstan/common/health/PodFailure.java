@@ -1,0 +1,104 @@
+package dev.capstan.common.health;
+
+import static dev.capstan.common.Escapes.escape;
+import static java.util.Objects.requireNonNull;
+
+import dev.capstan.common.Trees;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Why a pod cannot become ready by waiting: one of its containers (init containers first) waits for
+ * a reason in {@link #BAD_WAITING_REASONS}, or the pod is unschedulable ({@code PodScheduled=False}
+ * with reason {@code Unschedulable}). Every rule that fails a workload early because of its pods
+ * (release casts, platform updates) asks this one.
+ *
+ * @param cause what cannot start
+ * @param container the container's name; {@code ""} for {@link Cause#UNSCHEDULABLE}
+ * @param reason the waiting reason ({@code CrashLoopBackOff}...), or {@code Unschedulable}
+ * @param message the container's waiting message, or the condition's; {@code ""} when none
+ */
+public record PodFailure(Cause cause, String container, String reason, String message) {
+  /** Container waiting reasons that waiting will not cure. */
+  public static final Set<String> BAD_WAITING_REASONS =
+      Set.of(
+          "CrashLoopBackOff",
+          "ImagePullBackOff",
+          "ErrImagePull",
+          "InvalidImageName",
+          "CreateContainerConfigError",
+          "CreateContainerError");
+
+  /** What keeps the pod from becoming ready. */
+  public enum Cause {
+    /** An init container waits for a reason waiting will not cure. */
+    INIT_CONTAINER,
+    /** A container waits for a reason waiting will not cure. */
+    CONTAINER,
+    /** The scheduler finds no node for the pod. */
+    UNSCHEDULABLE
+  }
+
+  /** Validates the fields. */
+  public PodFailure {
+    requireNonNull(cause, "cause");
+    requireNonNull(container, "container");
+    requireNonNull(reason, "reason");
+    requireNonNull(message, "message");
+  }
+
+  /**
+   * Why {@code pod} cannot become ready: the first init container, then the first container,
+   * waiting for a reason in {@link #BAD_WAITING_REASONS} ({@code
+   * status.initContainerStatuses[].state.waiting}, {@code status.containerStatuses[]...}), else a
+   * {@code PodScheduled} condition {@code False} with reason {@code Unschedulable}.
+   *
+   * @param pod the pod as read from the API server (nested maps and lists); only its status is read
+   * @return the failure, or {@code null} when waiting may still make the pod ready
+   */
+  public static @Nullable PodFailure of(Map<?, ?> pod) {
+    PodFailure init = waiting(pod, "initContainerStatuses", Cause.INIT_CONTAINER);
+    if (init != null) {
+      return init;
+    }
+    PodFailure main = waiting(pod, "containerStatuses", Cause.CONTAINER);
+    if (main != null) {
+      return main;
+    }
+    for (Condition c : Condition.of(pod)) {
+      if (c.type().equals("PodScheduled")
+          && c.status().equals("False")
+          && c.reason().equals("Unschedulable")) {
+        return new PodFailure(Cause.UNSCHEDULABLE, "", c.reason(), c.message());
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The failure for people, escaped: {@code init container C: Reason: message}, {@code container C:
+   * Reason: message} or {@code Unschedulable: message}, without an empty message.
+   *
+   * @return the failure, as health verdicts show it after the pod's name
+   */
+  public String explain() {
+    String tail = message.isEmpty() ? "" : ": " + escape(message);
+    return switch (cause) {
+      case INIT_CONTAINER -> "init container " + escape(container) + ": " + reason + tail;
+      case CONTAINER -> "container " + escape(container) + ": " + reason + tail;
+      case UNSCHEDULABLE -> escape(reason) + tail;
+    };
+  }
+
+  private static @Nullable PodFailure waiting(Map<?, ?> pod, String field, Cause cause) {
+    for (Map<?, ?> cs : Trees.maps(pod, "status", field)) {
+      String reason = Trees.text(cs, "state", "waiting", "reason");
+      if (BAD_WAITING_REASONS.contains(reason)) {
+        return new PodFailure(
+            cause, Trees.text(cs, "name"), reason, Trees.text(cs, "state", "waiting", "message"));
+      }
+    }
+    return null;
+  }
+}
