@@ -10,9 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The full update plan. Its JSON fields (see {@code UpdateReport}) are named after the components,
- * except {@code "applyCRDs"} for {@code applyCrds}, {@code "components"} for {@code rows} and
- * {@code "preservedResources"} for {@code preserved}.
+ * The full update plan. Its fields in the CLI's JSON report are named after the components, except
+ * {@code "applyCRDs"} for {@code applyCrds}, {@code "components"} for {@code rows} and {@code
+ * "preservedResources"} for {@code preserved}.
  *
  * @param cluster the target cluster
  * @param manifestSource where the manifest came from

@@ -1,4 +1,4 @@
-package dev.capstan.update.report;
+package dev.capstan.cli.update;
 
 import dev.capstan.common.Escapes;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.capstan.update.report;
+package dev.capstan.cli.update;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
@@ -22,8 +22,8 @@ import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
-/** Renders plans and results as text or JSON. */
-public final class UpdateReport {
+/** Renders plans and results as text or JSON: the update command's output. */
+final class UpdateReport {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final DefaultIndenter INDENT = new DefaultIndenter("  ", "\n");
@@ -47,7 +47,7 @@ public final class UpdateReport {
    * @param plan the plan
    * @return the text, ending with a newline
    */
-  public static String text(UpdatePlan plan) {
+  static String text(UpdatePlan plan) {
     StringBuilder sb = new StringBuilder();
     header(sb, "Kube context:", plan.cluster().context());
     header(sb, "API server:", plan.cluster().server());
@@ -112,7 +112,7 @@ public final class UpdateReport {
    * @param plan the plan
    * @return the text, ending with a newline, or empty
    */
-  public static String recoveryText(UpdatePlan plan) {
+  static String recoveryText(UpdatePlan plan) {
     Map<Workload, List<String>> recovery = UpdateApplier.recoveryCommands(plan);
     if (recovery.isEmpty()) {
       return "";
@@ -134,7 +134,7 @@ public final class UpdateReport {
    * @param result the result
    * @return the text, ending with a newline
    */
-  public static String text(UpdateResult result) {
+  static String text(UpdateResult result) {
     StringBuilder sb = new StringBuilder("Update result:\n");
     if (!result.crds().isEmpty()) {
       TextTable crds = new TextTable("CRD", "ACTION", "DETAIL");
@@ -176,7 +176,7 @@ public final class UpdateReport {
    * @param result the result, or null before (or without) an apply
    * @return the text
    */
-  public static String text(UpdatePlan plan, @Nullable UpdateResult result) {
+  static String text(UpdatePlan plan, @Nullable UpdateResult result) {
     return result == null ? text(plan) : text(plan) + "\n" + text(result);
   }
 
@@ -190,7 +190,7 @@ public final class UpdateReport {
    * @param result the result, or null
    * @return the JSON document, ending with a newline
    */
-  public static String json(boolean dryRun, UpdatePlan plan, @Nullable UpdateResult result) {
+  static String json(boolean dryRun, UpdatePlan plan, @Nullable UpdateResult result) {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("dryRun", dryRun);
     ObjectNode planNode = plan(plan);

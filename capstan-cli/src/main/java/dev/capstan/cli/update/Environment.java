@@ -1,4 +1,4 @@
-package dev.capstan.update.command;
+package dev.capstan.cli.update;
 
 import java.util.Map;
 import org.jspecify.annotations.Nullable;

@@ -1,4 +1,4 @@
-package dev.capstan.update.command;
+package dev.capstan.cli.update;
 
 import static java.util.Objects.requireNonNull;
 

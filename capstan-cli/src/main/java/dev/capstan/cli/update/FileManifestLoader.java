@@ -1,4 +1,4 @@
-package dev.capstan.update.command;
+package dev.capstan.cli.update;
 
 import dev.capstan.common.BoundedInput;
 import dev.capstan.common.InvalidDocumentException;

@@ -1,4 +1,4 @@
-package dev.capstan.update.command;
+package dev.capstan.cli.update;
 
 import static dev.capstan.update.McpRuntime.catalog;
 import static dev.capstan.update.McpRuntime.cluster;
@@ -318,7 +318,7 @@ class UpdateCommandTest {
           .containsExactly(
               "dev.capstan.update.apply.UpdateApplier: " + first.get(first.size() - 1).message());
       assertThat(logs.lines())
-          .filteredOn(l -> l.logger().equals("dev.capstan.update.command.UpdateCommand"))
+          .filteredOn(l -> l.logger().equals("dev.capstan.cli.update.UpdateCommand"))
           .extracting(LogCapture.Line::message)
           .containsExactly("Planned update to v0.5.0 in 0s: 1 component(s) to change");
     }

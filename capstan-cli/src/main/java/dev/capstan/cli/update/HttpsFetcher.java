@@ -1,4 +1,4 @@
-package dev.capstan.update.command;
+package dev.capstan.cli.update;
 
 import dev.capstan.update.InvalidManifestException;
 import dev.capstan.update.manifest.PlatformReleases;

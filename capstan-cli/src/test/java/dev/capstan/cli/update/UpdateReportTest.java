@@ -1,6 +1,7 @@
-package dev.capstan.update.report;
+package dev.capstan.cli.update;
 
 import static dev.capstan.update.McpRuntime.D1;
+import static dev.capstan.update.McpRuntime.D2;
 import static dev.capstan.update.McpRuntime.cluster;
 import static dev.capstan.update.McpRuntime.crd;
 import static dev.capstan.update.McpRuntime.image;
@@ -16,6 +17,8 @@ import dev.capstan.update.apply.ApplyOptions;
 import dev.capstan.update.apply.UpdateApplier;
 import dev.capstan.update.apply.UpdateResult;
 import dev.capstan.update.cluster.ClusterInfo;
+import dev.capstan.update.manifest.CrdBundle;
+import dev.capstan.update.manifest.PlatformRelease;
 import dev.capstan.update.memory.InMemoryPlatformCluster;
 import dev.capstan.update.plan.ImageBuildAction;
 import dev.capstan.update.plan.Selection;
@@ -157,6 +160,63 @@ class UpdateReportTest {
             WORKLOAD             COMPONENTS  STATUS   DETAIL
             mcp-platform/mcp-ui  ui          updated  -
             """);
+  }
+
+  @Test
+  void aCrdChangeTheSafetyGateBlocksShowsTheGatesReasonInTextAndJson() {
+    String name = "widgets.mcpruntime.org";
+    String schema =
+        "{type: object, properties: {spec: {type: object, properties: {size: {type: integer},"
+            + " color: {type: string}}}}}";
+    InMemoryPlatformCluster cluster = cluster("v0.4.0");
+    cluster.putCrd(
+        name, CrdBundle.parse(widgets(name, "v1", schema)).crds().get(0).spec(), List.of("v1"));
+    UpdatePlan plan = plan(cluster, release("v0.4.0").crds(widgets(name, "v2", schema)).build());
+
+    String reason =
+        "version v1: stored version removed (status.storedVersions lists it, so objects may still"
+            + " be stored at v1 and could no longer be read); pass --allow-unsafe-crd-changes to"
+            + " apply anyway";
+    assertThat(UpdateReport.text(plan))
+        .contains(
+            "CustomResourceDefinitions:\n"
+                + "CRD                     ACTION   REASON\n"
+                + "widgets.mcpruntime.org  blocked  "
+                + reason
+                + "\n");
+    assertThat(UpdateReport.json(true, plan, null))
+        .contains("\"action\": \"blocked\",")
+        .contains("\"reason\": \"version v1: stored version removed");
+  }
+
+  /** A Widget CRD serving and storing one version. */
+  private static String widgets(String name, String version, String schema) {
+    return "apiVersion: apiextensions.k8s.io/v1\n"
+        + "kind: CustomResourceDefinition\n"
+        + "metadata: {name: "
+        + name
+        + "}\n"
+        + "spec:\n"
+        + "  group: mcpruntime.org\n"
+        + "  names: {kind: Widget, plural: widgets}\n"
+        + "  scope: Namespaced\n"
+        + "  versions: [{name: "
+        + version
+        + ", served: true, storage: true, schema: {openAPIV3Schema: "
+        + schema
+        + "}}]\n";
+  }
+
+  @Test
+  void theJsonOfTheSamePlanIsTheSame() {
+    InMemoryPlatformCluster cluster = cluster("v0.4.0").publishImage(image("ui", "v0.4.0"), D1);
+    PlatformRelease release = release("v0.5.0").digest("platform-api", D2).build();
+
+    UpdatePlan first = plan(cluster, release);
+    UpdatePlan second = plan(cluster, release);
+
+    assertThat(UpdateReport.json(true, second, null))
+        .isEqualTo(UpdateReport.json(true, first, null));
   }
 
   private static String golden(String name) {

@@ -1,4 +1,4 @@
-package dev.capstan.update.command;
+package dev.capstan.cli.update;
 
 import static java.util.Objects.requireNonNull;
 
@@ -32,7 +32,6 @@ import dev.capstan.update.plan.ImageAction;
 import dev.capstan.update.plan.PlanRow;
 import dev.capstan.update.plan.UpdatePlan;
 import dev.capstan.update.plan.UpdatePlanner;
-import dev.capstan.update.report.UpdateReport;
 import dev.capstan.update.version.Semver;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -381,7 +380,7 @@ public final class UpdateCommand {
      * @param name the variable name, for example {@code MCP_IMAGE_PLATFORM}
      * @return this builder
      */
-    public Builder imagePlatformEnv(String name) {
+    Builder imagePlatformEnv(String name) {
       this.platformEnv = requireNonNull(name, "name");
       return this;
     }
@@ -438,7 +437,7 @@ public final class UpdateCommand {
      * @param value the apply options
      * @return this builder
      */
-    public Builder applyOptions(ApplyOptions value) {
+    Builder applyOptions(ApplyOptions value) {
       this.applyDefaults = requireNonNull(value, "value");
       return this;
     }
@@ -462,7 +461,7 @@ public final class UpdateCommand {
      * @param pollInterval the pause between polls
      * @return this builder
      */
-    public Builder time(Clock clock, Sleeper sleeper, Duration pollInterval) {
+    Builder time(Clock clock, Sleeper sleeper, Duration pollInterval) {
       this.applyDefaults =
           applyDefaults.withClock(clock).withSleeper(sleeper).withPollInterval(pollInterval);
       return this;
