@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.Sleeper;
 import dev.capstan.update.ConfirmationMissingException;
+import dev.capstan.update.InvalidManifestException;
 import dev.capstan.update.InvalidOptionsException;
 import dev.capstan.update.RolloutFailedException;
 import dev.capstan.update.TargetMismatchException;
@@ -30,6 +31,7 @@ import dev.capstan.update.manifest.PlatformRelease;
 import dev.capstan.update.manifest.PlatformReleases;
 import dev.capstan.update.plan.ImageAction;
 import dev.capstan.update.plan.PlanRow;
+import dev.capstan.update.plan.Selection;
 import dev.capstan.update.plan.UpdatePlan;
 import dev.capstan.update.plan.UpdatePlanner;
 import dev.capstan.update.version.Semver;
@@ -139,11 +141,13 @@ public final class UpdateCommand {
     PlatformRelease release = PlatformReleases.parse(loader.load(location), location, catalog);
     if (!options.to().isEmpty()
         && Semver.parse(options.to()).compareTo(Semver.parse(release.version())) != 0) {
-      throw new TargetMismatchException(options.to(), release.version(), location);
+      throw new TargetMismatchException(options.to(), release.version(), location, "--to");
     }
     release = withCrds(release, options);
     InventorySnapshot inventory = cluster.inventory(UpdatePlanner.query(catalog, release));
     ClusterInfo info = cluster.info();
+    checkSelection(options.selection());
+    checkCrdBundle(release, options.selection());
     UpdatePlan plan =
         UpdatePlanner.plan(inventory, release, catalog, options.selection())
             .withCluster(info)
@@ -246,6 +250,47 @@ public final class UpdateCommand {
     return release.withCrds(new String(loader.load(location.get()), StandardCharsets.UTF_8));
   }
 
+  /**
+   * Refuses unknown {@code --only} names and {@code --include} groups, as the planner would, in the
+   * flags' words.
+   */
+  private void checkSelection(Selection selection) {
+    List<String> problems = new ArrayList<>();
+    List<String> unknown = selection.unknownComponents(catalog);
+    if (!unknown.isEmpty()) {
+      problems.add(
+          "--only has unknown component(s) "
+              + String.join(", ", unknown)
+              + "; known components: "
+              + String.join(", ", catalog.names()));
+    }
+    List<String> unknownGroups = selection.unknownGroups(catalog);
+    if (!unknownGroups.isEmpty()) {
+      problems.add(
+          "--include has unknown group(s) "
+              + String.join(", ", unknownGroups)
+              + "; known groups: "
+              + (catalog.groups().isEmpty() ? "none" : String.join(", ", catalog.groups())));
+    }
+    if (!problems.isEmpty()) {
+      throw new InvalidOptionsException(problems);
+    }
+  }
+
+  /**
+   * Refuses a release that changes CRDs without a bundle (none embedded, none from {@code --crds}
+   * or the catalog), as the planner would, naming {@code --crds}.
+   */
+  static void checkCrdBundle(PlatformRelease release, Selection selection) {
+    if (release.crdChange() && selection.only().isEmpty() && release.crds().isBlank()) {
+      throw new InvalidManifestException(
+          "for version " + release.version(),
+          List.of(
+              "crdChange is set but the release has no embedded crds; pass --crds <file> with the"
+                  + " release's CRD bundle"));
+    }
+  }
+
   private String platform(UpdateOptions options) {
     if (!options.imagePlatform().isEmpty()) {
       return options.imagePlatform();
@@ -256,7 +301,9 @@ public final class UpdateCommand {
 
   private void confirm(UpdatePlan plan, ClusterInfo info) {
     if (!confirmer.isInteractive()) {
-      throw new ConfirmationMissingException();
+      throw new ConfirmationMissingException(
+          "confirmation required but stdin is not a terminal; review the plan (--dry-run) and pass"
+              + " --yes to apply it");
     }
     String reply = confirmer.ask(confirmPrompt(plan, info));
     if (!reply.strip().equals("yes")) {

@@ -127,7 +127,9 @@ public record UpdateOptions(
    */
   public void validate() {
     if (to.isBlank() && releaseManifest.isBlank()) {
-      throw new TargetRequiredException();
+      throw new TargetRequiredException(
+          "update target required: pass --to <version> or --release-manifest <file>; update never"
+              + " picks a release implicitly");
     }
     List<String> problems = new ArrayList<>();
     if (!to.isEmpty() && !Semver.isValid(to)) {

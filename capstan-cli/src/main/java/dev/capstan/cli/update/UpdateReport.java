@@ -74,7 +74,7 @@ final class UpdateReport {
           r.action().label(),
           r.currentImage(),
           r.targetImage(),
-          r.reason());
+          Wording.reason(r.reason()));
     }
     rows.appendTo(sb);
     if (!plan.imageBuilds().isEmpty()) {
@@ -87,12 +87,12 @@ final class UpdateReport {
     }
     if (!plan.crdPreview().isEmpty()) {
       sb.append("\nCustomResourceDefinitions:\n");
-      boolean reasons = plan.crdPreview().stream().anyMatch(c -> !c.reason().isEmpty());
+      boolean reasons = plan.crdPreview().stream().anyMatch(c -> !Wording.reason(c).isEmpty());
       TextTable crds =
           reasons ? new TextTable("CRD", "ACTION", "REASON") : new TextTable("CRD", "ACTION");
       for (CrdResult c : plan.crdPreview()) {
         if (reasons) {
-          crds.row(c.name(), c.action(), c.reason());
+          crds.row(c.name(), c.action(), Wording.reason(c));
         } else {
           crds.row(c.name(), c.action());
         }
@@ -256,7 +256,7 @@ final class UpdateReport {
       putNonEmpty(e, "currentVersion", r.currentVersion());
       putNonEmpty(e, "targetVersion", r.targetVersion());
       e.put("action", r.action().label());
-      putNonEmpty(e, "reason", r.reason());
+      putNonEmpty(e, "reason", Wording.reason(r.reason()));
       putStrings(e, "notes", r.notes(), false);
     }
     putStrings(n, "preservedResources", plan.preserved(), true);
@@ -291,7 +291,7 @@ final class UpdateReport {
       e.put("name", c.name());
       putNonEmpty(e, "action", c.action());
       putNonEmpty(e, "error", c.error());
-      putNonEmpty(e, "reason", c.reason());
+      putNonEmpty(e, "reason", Wording.reason(c));
     }
   }
 

@@ -80,8 +80,7 @@ class CrdGateTest {
 
     String reason =
         "version v1: stored version removed (status.storedVersions lists it, so objects may still"
-            + " be stored at v1 and could no longer be read); pass --allow-unsafe-crd-changes to"
-            + " apply anyway";
+            + " be stored at v1 and could no longer be read)";
     assertThat(plan.crdPreview())
         .containsExactly(CrdResult.withReason(NAME, CrdResult.BLOCKED, reason));
     assertThat(plan.blockedCrds()).hasSize(1);
@@ -114,7 +113,7 @@ class CrdGateTest {
                 NAME,
                 CrdResult.BLOCKED,
                 "version v1: stored version no longer served (objects stored at v1 could no longer"
-                    + " be read); pass --allow-unsafe-crd-changes to apply anyway"));
+                    + " be read)"));
   }
 
   @Test
@@ -139,8 +138,7 @@ class CrdGateTest {
                 NAME,
                 CrdResult.BLOCKED,
                 "version v2: storage version changes from v1 to v2 without a path (v1 must stay"
-                    + " served so objects stored at it can be read and migrated); pass"
-                    + " --allow-unsafe-crd-changes to apply anyway"));
+                    + " served so objects stored at it can be read and migrated)"));
   }
 
   @Test
@@ -177,8 +175,7 @@ class CrdGateTest {
                 NAME,
                 CrdResult.BLOCKED,
                 "version v1: schema narrowed: property spec.color removed; version v1: schema"
-                    + " narrowed: required field spec.size added; pass --allow-unsafe-crd-changes"
-                    + " to apply anyway"));
+                    + " narrowed: required field spec.size added"));
   }
 
   @Test

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 /** The update planner, against the example catalog. */
 class UpdatePlannerTest {
 
-  private static final String CM_OPT_IN = "opt-in; pass --include cert-manager";
+  private static final String CM_OPT_IN = "opt-in group cert-manager";
   private static final String MATCHES = "image matches release";
 
   @Test
@@ -58,7 +58,7 @@ class UpdatePlannerTest {
             "processor unchanged " + MATCHES,
             "ui unchanged " + MATCHES,
             "doctor-smoke skip on-demand image; no workload to update",
-            "mcp-auth skip opt-in; pass --include auth");
+            "mcp-auth skip opt-in group auth");
     assertThat(plan.installedVersion()).isEqualTo("v0.4.0");
     assertThat(plan.targetVersion()).isEqualTo("v0.4.0");
     assertThat(plan.needsApply()).isFalse();
@@ -79,7 +79,7 @@ class UpdatePlannerTest {
 
     PlanRow ui = row(plan, "ui");
     assertThat(ui.action()).isEqualTo(PlanAction.UPDATE);
-    assertThat(ui.reason()).isEmpty();
+    assertThat(ui.reason()).isEqualTo(RowReason.NONE);
     assertThat(ui.currentImage()).isEqualTo(REG + "/mcp-ui:v0.4.0");
     assertThat(ui.targetImage()).isEqualTo(REG + "/mcp-ui:v0.5.0");
     assertThat(ui.currentVersion()).isEqualTo("v0.4.0");
@@ -166,7 +166,7 @@ class UpdatePlannerTest {
     PlanRow ui = row(plan(cluster, release("v0.4.0").digest("ui", D1).build()), "ui");
 
     assertThat(ui.action()).isEqualTo(PlanAction.UNCHANGED);
-    assertThat(ui.reason()).isEqualTo(MATCHES);
+    assertThat(ui.reason()).isEqualTo(RowReason.of(RowReason.Code.IMAGE_MATCHES));
     assertThat(ui.currentDigest()).isEqualTo(D1);
   }
 
@@ -213,12 +213,13 @@ class UpdatePlannerTest {
             new Selection(List.of(" ui ", ""), Set.of(), false));
 
     assertThat(plan.changed()).extracting(PlanRow::component).containsExactly("ui");
-    assertThat(row(plan, "operator").reason()).isEqualTo("not selected (--only)");
-    assertThat(row(plan, "cert-manager-controller").reason()).isEqualTo("not selected (--only)");
+    assertThat(row(plan, "operator").reason()).isEqualTo(RowReason.of(RowReason.Code.NOT_SELECTED));
+    assertThat(row(plan, "cert-manager-controller").reason())
+        .isEqualTo(RowReason.of(RowReason.Code.NOT_SELECTED));
     assertThat(
             row(plan(cluster("v0.4.0"), release("v0.5.0").build()), "cert-manager-controller")
                 .reason())
-        .isEqualTo(CM_OPT_IN);
+        .isEqualTo(RowReason.of(RowReason.Code.OPT_IN, "cert-manager"));
   }
 
   @Test
@@ -253,7 +254,7 @@ class UpdatePlannerTest {
 
     PlanRow controller = row(plan, "cert-manager-controller");
     assertThat(controller.action()).isEqualTo(PlanAction.BLOCKED);
-    assertThat(controller.reason())
+    assertThat(controller.reason().text())
         .isEqualTo(
             "cert-manager-controller v1.14.4 -> v1.15.0 is not a patch update; update does not"
                 + " upgrade cert-manager CRDs, follow https://cert-manager.io/docs/installation/upgrade/");
@@ -272,7 +273,8 @@ class UpdatePlannerTest {
                     Selection.defaults().withOnly("traefik")))
         .isInstanceOf(InvalidOptionsException.class)
         .hasMessage(
-            "invalid update options: --only has unknown component(s) traefik; known components:"
+            "invalid update options: Selection.only has unknown component(s) traefik; known"
+                + " components:"
                 + " cert-manager-controller, cert-manager-webhook, cert-manager-cainjector, operator,"
                 + " gateway-proxy, platform-api, runtime-api, analytics-api, ingest, processor, ui,"
                 + " doctor-smoke, mcp-auth");
@@ -284,8 +286,8 @@ class UpdatePlannerTest {
                     Selection.defaults().withIncludeGroups("traefik")))
         .isInstanceOf(InvalidOptionsException.class)
         .hasMessage(
-            "invalid update options: --include has unknown group(s) traefik; known groups: auth,"
-                + " cert-manager");
+            "invalid update options: Selection.includeGroups has unknown group(s) traefik; known"
+                + " groups: auth, cert-manager");
   }
 
   @Test
@@ -305,7 +307,7 @@ class UpdatePlannerTest {
 
     UpdatePlan plan = plan(operatorOnly, release("v0.5.0").build());
 
-    assertThat(row(plan, "ui").reason()).isEqualTo("not installed");
+    assertThat(row(plan, "ui").reason().text()).isEqualTo("not installed");
     assertThat(row(plan, "ui").action()).isEqualTo(PlanAction.SKIP);
     assertThat(plan.changed())
         .extracting(PlanRow::component)
@@ -325,10 +327,11 @@ class UpdatePlannerTest {
 
     UpdatePlan plan = plan(cluster, release("v0.5.0").build());
 
-    assertThat(row(plan, "ui").reason()).isEqualTo("container \"ui\" not found in deployment");
-    assertThat(row(plan, "gateway-proxy").reason())
+    assertThat(row(plan, "ui").reason())
+        .isEqualTo(RowReason.of(RowReason.Code.CONTAINER_NOT_FOUND, "ui"));
+    assertThat(row(plan, "gateway-proxy").reason().text())
         .isEqualTo("MCP_GATEWAY_PROXY_IMAGE not set on mcp-runtime-operator-controller-manager");
-    assertThat(row(plan, "platform-api").reason())
+    assertThat(row(plan, "platform-api").reason().text())
         .startsWith("cannot parse current image: invalid image reference 'Bad Image'");
   }
 
@@ -338,7 +341,7 @@ class UpdatePlannerTest {
 
     assertThat(row(blocked, "ui").action()).isEqualTo(PlanAction.BLOCKED);
     assertThat(row(blocked, "ui").reason())
-        .isEqualTo("downgrade v0.6.0 -> v0.5.0; pass --allow-downgrade to permit");
+        .isEqualTo(RowReason.of(RowReason.Code.DOWNGRADE, "v0.6.0", "v0.5.0"));
     assertThat(blocked.blocked()).hasSize(8);
 
     UpdatePlan allowed =
@@ -374,8 +377,7 @@ class UpdatePlannerTest {
 
     assertThat(ui.action()).isEqualTo(PlanAction.BLOCKED);
     assertThat(ui.currentVersion()).isEqualTo("v0.6.0");
-    assertThat(ui.reason())
-        .isEqualTo("downgrade v0.6.0 -> v0.5.0; pass --allow-downgrade to permit");
+    assertThat(ui.reason()).isEqualTo(RowReason.of(RowReason.Code.DOWNGRADE, "v0.6.0", "v0.5.0"));
   }
 
   @Test
@@ -390,8 +392,7 @@ class UpdatePlannerTest {
 
     PlanRow newer = row(plan(cluster("v0.6.4"), release("v0.6.3").tag("ui", tag).build()), "ui");
     assertThat(newer.action()).isEqualTo(PlanAction.BLOCKED);
-    assertThat(newer.reason())
-        .isEqualTo("downgrade v0.6.4 -> v0.6.3; pass --allow-downgrade to permit");
+    assertThat(newer.reason().text()).isEqualTo("downgrade v0.6.4 -> v0.6.3");
   }
 
   @Test
@@ -481,7 +482,7 @@ class UpdatePlannerTest {
         .isInstanceOf(InvalidManifestException.class)
         .hasMessage(
             "invalid release manifest for version v0.5.0: crdChange is set but the release has no"
-                + " embedded crds; pass --crds <file> with the release's CRD bundle");
+                + " embedded crds; attach the release's CRD bundle (PlatformRelease.withCrds)");
   }
 
   @Test
