@@ -99,7 +99,7 @@ final class UpdateReport {
       }
       crds.appendTo(sb);
     }
-    list(sb, "Warnings:", plan.warnings());
+    list(sb, "Warnings:", warnings(plan));
     list(sb, "Preserved (never modified by update):", plan.preserved());
     return sb.toString();
   }
@@ -260,7 +260,7 @@ final class UpdateReport {
       putStrings(e, "notes", r.notes(), false);
     }
     putStrings(n, "preservedResources", plan.preserved(), true);
-    putStrings(n, "warnings", plan.warnings(), false);
+    putStrings(n, "warnings", warnings(plan), false);
     return n;
   }
 
@@ -279,6 +279,10 @@ final class UpdateReport {
     }
     n.put("failed", result.failed());
     return n;
+  }
+
+  private static List<String> warnings(UpdatePlan plan) {
+    return plan.warnings().stream().map(Wording::warning).toList();
   }
 
   private static void putCrds(ObjectNode n, String field, List<CrdResult> crds) {

@@ -4,6 +4,7 @@ import static dev.capstan.update.McpRuntime.REG;
 import static dev.capstan.update.McpRuntime.UI;
 import static dev.capstan.update.McpRuntime.catalog;
 import static dev.capstan.update.McpRuntime.cluster;
+import static dev.capstan.update.McpRuntime.crd;
 import static dev.capstan.update.McpRuntime.plan;
 import static dev.capstan.update.McpRuntime.release;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,6 +19,7 @@ import dev.capstan.update.manifest.PlatformReleases;
 import dev.capstan.update.memory.InMemoryPlatformCluster;
 import dev.capstan.update.plan.CrdResult;
 import dev.capstan.update.plan.PlanRow;
+import dev.capstan.update.plan.PlanWarning;
 import dev.capstan.update.plan.Selection;
 import dev.capstan.update.plan.UpdatePlan;
 import java.io.ByteArrayOutputStream;
@@ -161,5 +163,37 @@ class WordingTest {
     assertThat(Wording.reason(CrdResult.withReason(NAME, "update", "version v1: schema narrowed")))
         .isEqualTo("version v1: schema narrowed");
     assertThat(Wording.reason(CrdResult.of(NAME, "create"))).isEmpty();
+  }
+
+  @Test
+  void aCrdChangeSkippedBecauseOfOnlyNamesTheOnlyFlag() {
+    PlatformRelease release =
+        release("v0.5.0").crds(crd("mcpservers", "MCPServer", "v1alpha1")).build();
+
+    UpdatePlan plan = plan(cluster("v0.4.0"), release, Selection.defaults().withOnly("ui"));
+
+    assertThat(plan.warnings())
+        .extracting(Wording::warning)
+        .containsExactly(
+            "release v0.5.0 changes CustomResourceDefinitions but --only is set, so CRD apply is"
+                + " skipped; re-run without --only to apply them");
+  }
+
+  @Test
+  void anUnsafeCrdChangeLetThroughNamesTheAllowUnsafeCrdChangesFlag() {
+    String finding =
+        "version v1: stored version removed (status.storedVersions lists it, so objects may still"
+            + " be stored at v1 and could no longer be read)";
+
+    assertThat(
+            Wording.warning(
+                PlanWarning.of(PlanWarning.Code.UNSAFE_CRD_CHANGE_APPLIED, NAME, finding)))
+        .isEqualTo(
+            "CRD widgets.mcpruntime.org: unsafe change applied because --allow-unsafe-crd-changes"
+                + " is set: "
+                + finding);
+    assertThat(Wording.warning(PlanWarning.of(PlanWarning.Code.CRDS_APPLIED_FIRST, "v0.4.0", NAME)))
+        .isEqualTo(
+            "release v0.4.0 applies CustomResourceDefinitions before image rollouts: " + NAME);
   }
 }

@@ -107,7 +107,7 @@ public final class UpdatePlanner {
     Index index = new Index(inventory);
     checkInstalled(catalog, index);
 
-    List<String> warnings = new ArrayList<>();
+    List<PlanWarning> warnings = new ArrayList<>();
     List<CrdResult> preview = new ArrayList<>();
     List<CrdDocument> toApply = new ArrayList<>();
     planCrds(release, selection, index, warnings, preview, toApply, source);
@@ -133,8 +133,9 @@ public final class UpdatePlanner {
       if (c.built() && row.action() != PlanAction.SKIP && !row.currentVersion().isEmpty()) {
         installed.add(row.currentVersion());
       }
-      if (row.action() == PlanAction.UPDATE && c.note() != null) {
-        warnings.add(c.name() + ": " + c.note());
+      String note = c.note();
+      if (row.action() == PlanAction.UPDATE && note != null) {
+        warnings.add(PlanWarning.of(PlanWarning.Code.COMPONENT_NOTE, c.name(), note));
       }
       rows.add(row);
     }
@@ -199,7 +200,7 @@ public final class UpdatePlanner {
       PlatformRelease release,
       Selection selection,
       Index index,
-      List<String> warnings,
+      List<PlanWarning> warnings,
       List<CrdResult> preview,
       List<CrdDocument> toApply,
       String source) {
@@ -207,11 +208,7 @@ public final class UpdatePlanner {
       return;
     }
     if (!selection.only().isEmpty()) {
-      warnings.add(
-          "release "
-              + release.version()
-              + " changes CustomResourceDefinitions but --only is set, so CRD apply is skipped;"
-              + " re-run without --only to apply them");
+      warnings.add(PlanWarning.of(PlanWarning.Code.CRDS_SKIPPED_BY_ONLY, release.version()));
       return;
     }
     if (release.crds().isBlank()) {
@@ -246,22 +243,19 @@ public final class UpdatePlanner {
         preview.add(CrdResult.withReason(doc.name(), "update", reason));
         toApply.add(doc);
         warnings.add(
-            "CRD "
-                + doc.name()
-                + ": unsafe change applied because --allow-unsafe-crd-changes is set: "
-                + reason);
+            PlanWarning.of(PlanWarning.Code.UNSAFE_CRD_CHANGE_APPLIED, doc.name(), reason));
       } else {
         preview.add(CrdResult.withReason(doc.name(), CrdResult.BLOCKED, String.join("; ", unsafe)));
       }
     }
     if (toApply.isEmpty() && preview.stream().noneMatch(CrdResult::isBlocked)) {
-      warnings.add("CustomResourceDefinitions already match the release; CRD apply skipped");
+      warnings.add(PlanWarning.of(PlanWarning.Code.CRDS_MATCH));
     } else if (!toApply.isEmpty()) {
       warnings.add(
-          "release "
-              + release.version()
-              + " applies CustomResourceDefinitions before image rollouts: "
-              + String.join(", ", toApply.stream().map(CrdDocument::name).toList()));
+          PlanWarning.of(
+              PlanWarning.Code.CRDS_APPLIED_FIRST,
+              release.version(),
+              String.join(", ", toApply.stream().map(CrdDocument::name).toList())));
     }
   }
 

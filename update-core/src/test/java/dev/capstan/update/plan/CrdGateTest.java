@@ -204,10 +204,8 @@ class CrdGateTest {
     assertThat(plan.isBlocked()).isFalse();
     assertThat(plan.warnings())
         .containsExactly(
-            "CRD widgets.mcpruntime.org: unsafe change applied because --allow-unsafe-crd-changes"
-                + " is set: "
-                + finding,
-            "release v0.4.0 applies CustomResourceDefinitions before image rollouts: " + NAME);
+            PlanWarning.of(PlanWarning.Code.UNSAFE_CRD_CHANGE_APPLIED, NAME, finding),
+            PlanWarning.of(PlanWarning.Code.CRDS_APPLIED_FIRST, "v0.4.0", NAME));
 
     UpdateResult result = UpdateApplier.apply(cluster, plan, ApplyOptions.defaults());
 

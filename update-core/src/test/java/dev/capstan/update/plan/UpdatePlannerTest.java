@@ -93,6 +93,7 @@ class UpdatePlannerTest {
     assertThat(gateway.currentImage()).isEqualTo(REG + "/mcp-gateway:v0.4.0");
     assertThat(gateway.targetImage()).isEqualTo(REG + "/mcp-gateway:v0.5.0");
     assertThat(plan.warnings())
+        .extracting(PlanWarning::text)
         .containsExactly(
             "gateway-proxy: operator re-renders MCPServer gateway sidecars; tenant MCP server pods"
                 + " will restart");
@@ -423,6 +424,7 @@ class UpdatePlannerTest {
     assertThat(plan.crdPreview())
         .containsExactly(CrdResult.of("mcpservers.mcpruntime.org", "create"));
     assertThat(plan.warnings())
+        .extracting(PlanWarning::text)
         .containsExactly(
             "release v0.4.0 applies CustomResourceDefinitions before image rollouts:"
                 + " mcpservers.mcpruntime.org");
@@ -453,6 +455,7 @@ class UpdatePlannerTest {
     assertThat(nothing.applyCrds()).isFalse();
     assertThat(nothing.needsApply()).isFalse();
     assertThat(nothing.warnings())
+        .extracting(PlanWarning::text)
         .containsExactly("CustomResourceDefinitions already match the release; CRD apply skipped");
   }
 
@@ -466,9 +469,7 @@ class UpdatePlannerTest {
     assertThat(plan.applyCrds()).isFalse();
     assertThat(plan.crdPreview()).isEmpty();
     assertThat(plan.warnings())
-        .containsExactly(
-            "release v0.5.0 changes CustomResourceDefinitions but --only is set, so CRD apply is"
-                + " skipped; re-run without --only to apply them");
+        .containsExactly(PlanWarning.of(PlanWarning.Code.CRDS_SKIPPED_BY_ONLY, "v0.5.0"));
   }
 
   @Test
