@@ -1,9 +1,11 @@
-package dev.capstan.update.build;
+package dev.capstan.update.build.process;
 
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.Escapes;
 import dev.capstan.update.ImageBuildException;
+import dev.capstan.update.build.BuildRequest;
+import dev.capstan.update.build.ImageBuilder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

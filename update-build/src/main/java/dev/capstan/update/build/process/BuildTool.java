@@ -1,7 +1,8 @@
-package dev.capstan.update.build;
+package dev.capstan.update.build.process;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.update.build.ImageBuilder;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;

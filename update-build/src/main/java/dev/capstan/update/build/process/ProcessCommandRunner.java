@@ -1,4 +1,4 @@
-package dev.capstan.update.build;
+package dev.capstan.update.build.process;
 
 import dev.capstan.update.ImageBuildException;
 import java.io.ByteArrayOutputStream;

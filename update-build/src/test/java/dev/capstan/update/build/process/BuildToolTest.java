@@ -1,7 +1,9 @@
-package dev.capstan.update.build;
+package dev.capstan.update.build.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.capstan.update.build.BuildRequest;
+import dev.capstan.update.build.ImageBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

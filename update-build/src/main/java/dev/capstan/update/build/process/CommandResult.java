@@ -1,4 +1,4 @@
-package dev.capstan.update.build;
+package dev.capstan.update.build.process;
 
 import static java.util.Objects.requireNonNull;
 

@@ -1,4 +1,4 @@
-package dev.capstan.update.build;
+package dev.capstan.update.build.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,8 +1,9 @@
-package dev.capstan.update.build;
+package dev.capstan.update.build.process;
 
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.update.ImageBuildException;
+import dev.capstan.update.build.SourceTree;
 import java.util.List;
 
 /**

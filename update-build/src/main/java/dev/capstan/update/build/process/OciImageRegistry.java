@@ -1,10 +1,11 @@
-package dev.capstan.update.build;
+package dev.capstan.update.build.process;
 
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.update.ImageBuildException;
+import dev.capstan.update.build.ImageRegistry;
 import dev.capstan.update.version.ImageRef;
 import java.io.IOException;
 import java.net.URI;

@@ -1,9 +1,10 @@
-package dev.capstan.update.build;
+package dev.capstan.update.build.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.update.ImageBuildException;
+import dev.capstan.update.build.BuildRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;

@@ -1,4 +1,4 @@
-package dev.capstan.update.build;
+package dev.capstan.update.build.process;
 
 import java.util.List;
 
