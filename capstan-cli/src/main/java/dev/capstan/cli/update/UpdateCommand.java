@@ -147,11 +147,16 @@ public final class UpdateCommand {
     InventorySnapshot inventory = cluster.inventory(UpdatePlanner.query(catalog, release));
     ClusterInfo info = cluster.info();
     checkSelection(options.selection());
-    checkCrdBundle(release, options.selection());
-    UpdatePlan plan =
-        UpdatePlanner.plan(inventory, release, catalog, options.selection())
-            .withCluster(info)
-            .withManifestSource(location);
+    UpdatePlan plan;
+    try {
+      plan = UpdatePlanner.plan(inventory, release, catalog, options.selection());
+    } catch (InvalidManifestException e) {
+      // the release was parsed against this catalog, so the planner's one manifest problem left
+      // is a missing CRD bundle: name the flag that supplies it
+      checkCrdBundle(release, options.selection());
+      throw e;
+    }
+    plan = plan.withCluster(info).withManifestSource(location);
     UpdateListener.all(List.of(LOG, listener))
         .onEvent(
             new UpdateEvent.Planned(
@@ -279,7 +284,7 @@ public final class UpdateCommand {
 
   /**
    * Refuses a release that changes CRDs without a bundle (none embedded, none from {@code --crds}
-   * or the catalog), as the planner would, naming {@code --crds}.
+   * or the catalog), as the planner does, naming {@code --crds}.
    */
   static void checkCrdBundle(PlatformRelease release, Selection selection) {
     if (release.crdChange() && selection.only().isEmpty() && release.crds().isBlank()) {
