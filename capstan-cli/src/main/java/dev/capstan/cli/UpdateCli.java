@@ -3,6 +3,10 @@ package dev.capstan.cli;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.capstan.cli.demo.DemoPlatform;
+import dev.capstan.cli.update.Confirmer;
+import dev.capstan.cli.update.ManifestLoader;
+import dev.capstan.cli.update.UpdateCommand;
+import dev.capstan.cli.update.UpdateOptions;
 import dev.capstan.common.BoundedInput;
 import dev.capstan.common.Escapes;
 import dev.capstan.common.InvalidDocumentException;
@@ -15,15 +19,11 @@ import dev.capstan.update.UpdateAbortedException;
 import dev.capstan.update.UpdateBlockedException;
 import dev.capstan.update.UpdateException;
 import dev.capstan.update.apply.RolloutWaiter;
-import dev.capstan.update.build.BuildTool;
-import dev.capstan.update.build.CommandRunner;
-import dev.capstan.update.build.GitSourceTree;
-import dev.capstan.update.build.OciImageRegistry;
+import dev.capstan.update.build.process.BuildTool;
+import dev.capstan.update.build.process.CommandRunner;
+import dev.capstan.update.build.process.GitSourceTree;
+import dev.capstan.update.build.process.OciImageRegistry;
 import dev.capstan.update.catalog.Catalog;
-import dev.capstan.update.command.Confirmer;
-import dev.capstan.update.command.ManifestLoader;
-import dev.capstan.update.command.UpdateCommand;
-import dev.capstan.update.command.UpdateOptions;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,9 +37,9 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code capstan update}: moves an installed platform to a release, patching only the workloads
- * whose images changed. Every flag maps to one {@link dev.capstan.update.command.UpdateOptions}
- * field, with its default, plus {@code --catalog} for the host platform's component catalog
- * (default: the demo's MCP Runtime catalog).
+ * whose images changed. Every flag maps to one {@link dev.capstan.cli.update.UpdateOptions} field,
+ * with its default, plus {@code --catalog} for the host platform's component catalog (default: the
+ * demo's MCP Runtime catalog).
  */
 @Command(
     name = "update",

@@ -10,12 +10,13 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 /**
- * Platform update metrics on a {@link MeterRegistry}, as one listener of an {@code UpdateCommand}
- * (or of {@code ApplyOptions} for a host calling the applier itself):
+ * Platform update metrics on a {@link MeterRegistry}, as one listener of the applier (and of the
+ * host's own planning flow, which sends {@link UpdateEvent.Planned}; {@code capstan update} does):
  *
  * <pre>{@code
- * UpdateCommand command =
- *     UpdateCommand.builder(catalog, cluster).listener(UpdateMetrics.of(registry)).build();
+ * UpdateResult result =
+ *     UpdateApplier.apply(
+ *         cluster, plan, ApplyOptions.defaults().withListener(UpdateMetrics.of(registry)));
  * }</pre>
  *
  * <table>

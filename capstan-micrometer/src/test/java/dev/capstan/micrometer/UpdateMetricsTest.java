@@ -9,7 +9,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.common.ManualClock;
 import dev.capstan.common.Sleeper;
-import dev.capstan.update.McpRuntime;
 import dev.capstan.update.UpdateBlockedException;
 import dev.capstan.update.UpdateEvent;
 import dev.capstan.update.UpdateException;
@@ -20,17 +19,12 @@ import dev.capstan.update.build.BuildRequest;
 import dev.capstan.update.build.BuildSettings;
 import dev.capstan.update.build.ImageBuilder;
 import dev.capstan.update.build.ImageBuilds;
-import dev.capstan.update.command.UpdateCommand;
-import dev.capstan.update.command.UpdateOptions;
 import dev.capstan.update.manifest.PlatformRelease;
-import dev.capstan.update.manifest.PlatformReleases;
 import dev.capstan.update.memory.InMemoryPlatformCluster;
 import dev.capstan.update.plan.ImageBuildAction;
+import dev.capstan.update.plan.UpdatePlan;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -107,16 +101,25 @@ class UpdateMetricsTest {
         .isNull();
   }
 
+  /**
+   * Plans as a host's update flow does: the plan, timed by the host and told to the listener as a
+   * {@link UpdateEvent.Planned} event (the CLI sends the same event); a blocked plan is then
+   * refused by the applier, before any write.
+   */
   private void dryRun(InMemoryPlatformCluster platform, PlatformRelease release) {
-    byte[] manifest = PlatformReleases.toJson(release).getBytes(StandardCharsets.UTF_8);
-    UpdateCommand.builder(McpRuntime.catalog(), platform)
-        .manifestLoader(location -> manifest)
-        .time(clock, Sleeper.manual(clock), Duration.ofSeconds(2))
-        .listener(UpdateMetrics.of(registry))
-        .build()
-        .run(
-            UpdateOptions.defaults().withReleaseManifest("manifest.json").withDryRun(true),
-            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    UpdateListener metrics = UpdateMetrics.of(registry);
+    Instant start = clock.instant();
+    UpdatePlan plan = plan(platform, release);
+    metrics.onEvent(
+        new UpdateEvent.Planned(
+            plan.targetVersion(),
+            plan.installedVersion(),
+            plan.changed().size(),
+            plan.blocked().size() + plan.blockedCrds().size(),
+            Duration.between(start, clock.instant())));
+    if (plan.isBlocked()) {
+      UpdateApplier.apply(platform, plan, options.withListener(metrics));
+    }
   }
 
   @Test

@@ -15,12 +15,12 @@ import io.opentelemetry.context.Context;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Platform update traces, as one listener of an {@code UpdateCommand} (or of {@code ApplyOptions}
- * for a host calling the applier itself):
+ * Platform update traces, as one listener of the applier:
  *
  * <pre>{@code
- * UpdateCommand command =
- *     UpdateCommand.builder(catalog, cluster).listener(UpdateTracing.of(openTelemetry)).build();
+ * UpdateResult result =
+ *     UpdateApplier.apply(
+ *         cluster, plan, ApplyOptions.defaults().withListener(UpdateTracing.of(openTelemetry)));
  * }</pre>
  *
  * <p>Spans (all {@code INTERNAL}):

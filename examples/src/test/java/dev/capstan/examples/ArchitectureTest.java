@@ -47,6 +47,7 @@ class ArchitectureTest {
             "dev.capstan.jdbc",
             "dev.capstan.k8s",
             "dev.capstan.update",
+            "dev.capstan.update.build.process",
             "dev.capstan.cli",
             "dev.capstan.cli.daemon",
             "dev.capstan.examples",

@@ -109,17 +109,18 @@ class PublishingTest {
 
   /** A class of each published jar, by module: its manifest is read where it is a jar. */
   private static final Map<String, Class<?>> A_CLASS_OF =
-      Map.of(
-          "capstan-common", dev.capstan.common.CapstanException.class,
-          "release-core", dev.capstan.release.ReleaseController.class,
-          "update-core", dev.capstan.update.UpdateException.class,
-          "release-file", dev.capstan.release.file.ReleaseFiles.class,
-          "release-k8s", dev.capstan.k8s.KubeClients.class,
-          "release-jdbc", dev.capstan.jdbc.JdbcStore.class,
-          "release-helm", dev.capstan.helm.HelmImport.class,
-          "capstan-micrometer", dev.capstan.micrometer.ReleaseMetrics.class,
-          "capstan-opentelemetry", dev.capstan.opentelemetry.ReleaseTracing.class,
-          "capstan-test", dev.capstan.test.CapstanTest.class);
+      Map.ofEntries(
+          Map.entry("capstan-common", dev.capstan.common.CapstanException.class),
+          Map.entry("release-core", dev.capstan.release.ReleaseController.class),
+          Map.entry("update-core", dev.capstan.update.UpdateException.class),
+          Map.entry("update-build", dev.capstan.update.build.process.OciImageRegistry.class),
+          Map.entry("release-file", dev.capstan.release.file.ReleaseFiles.class),
+          Map.entry("release-k8s", dev.capstan.k8s.KubeClients.class),
+          Map.entry("release-jdbc", dev.capstan.jdbc.JdbcStore.class),
+          Map.entry("release-helm", dev.capstan.helm.HelmImport.class),
+          Map.entry("capstan-micrometer", dev.capstan.micrometer.ReleaseMetrics.class),
+          Map.entry("capstan-opentelemetry", dev.capstan.opentelemetry.ReleaseTracing.class),
+          Map.entry("capstan-test", dev.capstan.test.CapstanTest.class));
 
   @Test
   void everyPublishedJarNamesItsModuleAfterItsRootPackage() throws Exception {

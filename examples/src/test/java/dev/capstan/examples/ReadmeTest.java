@@ -25,12 +25,17 @@ import dev.capstan.release.model.VolumeSpec.ReclaimPolicy;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanRenderer;
 import dev.capstan.release.result.CastResult;
+import dev.capstan.update.apply.ApplyOptions;
+import dev.capstan.update.apply.UpdateApplier;
+import dev.capstan.update.apply.UpdateResult;
 import dev.capstan.update.catalog.Catalog;
-import dev.capstan.update.command.ManifestLoader;
-import dev.capstan.update.command.UpdateCommand;
-import dev.capstan.update.command.UpdateOptions;
-import dev.capstan.update.command.UpdateOutcome;
+import dev.capstan.update.cluster.InventorySnapshot;
+import dev.capstan.update.manifest.PlatformRelease;
+import dev.capstan.update.manifest.PlatformReleases;
 import dev.capstan.update.memory.InMemoryPlatformCluster;
+import dev.capstan.update.plan.Selection;
+import dev.capstan.update.plan.UpdatePlan;
+import dev.capstan.update.plan.UpdatePlanner;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -265,28 +270,28 @@ class ReadmeTest {
 
   @Test
   void updateTourRunsAndItsPageShowsIt() throws IOException {
-    ByteArrayOutputStream printed = new ByteArrayOutputStream();
-    PrintStream out = new PrintStream(printed, true, UTF_8);
     Path catalogFile =
         ROOT.resolve(
             "capstan-cli/src/main/resources/dev/capstan/cli/demo/mcp-runtime-catalog.yaml");
-    String manifestFile = ROOT.resolve("examples/platform/v0.5.0.yaml").toString();
+    Path manifestFile = ROOT.resolve("examples/platform/v0.5.0.yaml");
     // update:start
     // The host's component catalog: which Deployment, container or env var holds each image.
     Catalog catalog = Catalog.load(Files.readAllBytes(catalogFile), "catalog.yaml");
     // A platform: in memory here, running v0.4.0; on Kubernetes, KubernetesPlatformCluster.
     InMemoryPlatformCluster platform = DemoPlatform.installed(catalog, "v0.4.0");
+    // The release manifest, read strictly against the catalog.
+    PlatformRelease release =
+        PlatformReleases.parse(Files.readAllBytes(manifestFile), "v0.5.0.yaml", catalog);
 
-    UpdateCommand update =
-        UpdateCommand.builder(catalog, platform).manifestLoader(ManifestLoader.files()).build();
-    UpdateOutcome outcome =
-        update.run(UpdateOptions.defaults().withReleaseManifest(manifestFile).withYes(true), out);
-    // outcome.result(): per workload updated | skipped | failed | rolled-back | ...
+    InventorySnapshot inventory = platform.inventory(UpdatePlanner.query(catalog, release));
+    UpdatePlan plan = UpdatePlanner.plan(inventory, release, catalog, Selection.defaults());
+    UpdateResult result = UpdateApplier.apply(platform, plan, ApplyOptions.defaults());
+    // result.workloads(): per workload updated | skipped | failed | rolled-back | ...
     // update:end
 
-    assertThat(outcome.result()).isNotNull();
+    assertThat(result.workloads()).isNotEmpty();
     assertThat(platform.writes()).hasSize(4);
-    assertThat(printed.toString(UTF_8)).contains("Update result:");
+    assertThat(result.failed()).isFalse();
     assertThat(page("platform-updates.md")).contains(block("update"));
   }
 

@@ -8,15 +8,30 @@ public final class TargetMismatchException extends UpdateException {
   private final String manifestVersion;
 
   /**
-   * Creates the exception.
+   * Creates the exception, naming the requested version {@code target version} in the message.
    *
-   * @param requested the version asked for ({@code --to})
+   * @param requested the version asked for
    * @param manifestVersion the manifest's {@code version}
    * @param source where the manifest came from
    */
   public TargetMismatchException(String requested, String manifestVersion, String source) {
+    this(requested, manifestVersion, source, "target version");
+  }
+
+  /**
+   * Creates the exception, naming the requested version as the caller does.
+   *
+   * @param requested the version asked for
+   * @param manifestVersion the manifest's {@code version}
+   * @param source where the manifest came from
+   * @param requestedAs what the message calls the requested version, for example {@code --to} on a
+   *     command line
+   */
+  public TargetMismatchException(
+      String requested, String manifestVersion, String source, String requestedAs) {
     super(
-        "--to "
+        requestedAs
+            + " "
             + requested
             + " does not match release manifest "
             + source
@@ -30,7 +45,7 @@ public final class TargetMismatchException extends UpdateException {
   /**
    * Returns the version asked for.
    *
-   * @return the {@code --to} value
+   * @return the requested version
    */
   public String requested() {
     return requested;

@@ -7,14 +7,15 @@ public final class TargetRequiredException extends UpdateException {
   /** Creates the exception with the standard message. */
   public TargetRequiredException() {
     super(
-        "update target required: pass --to <version> or --release-manifest <file>; update never"
-            + " picks a release implicitly");
+        "update target required: name a target version or a release manifest; update never picks"
+            + " a release implicitly");
   }
 
   /**
    * Creates the exception with a specific message.
    *
-   * @param message why no target could be resolved
+   * @param message why no target could be resolved, in the caller's terms (a command line names its
+   *     flags)
    */
   public TargetRequiredException(String message) {
     super(message);

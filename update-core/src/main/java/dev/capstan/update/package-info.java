@@ -13,10 +13,12 @@
  *       snapshot} with the manifest into an {@code UpdatePlan}, with no I/O;
  *   <li>{@link dev.capstan.update.build} decides which images to build or reuse and builds them;
  *   <li>{@link dev.capstan.update.apply} patches one workload at a time through the {@code
- *       PlatformCluster} port and rolls back on failure;
- *   <li>{@link dev.capstan.update.report} renders plans and results as text tables or JSON;
- *   <li>{@link dev.capstan.update.command} strings the steps together for wrapper tools (CLIs).
+ *       PlatformCluster} port and rolls back on failure.
  * </ol>
+ *
+ * <p>The engine knows no command-line flags and prints nothing: its plans and results are values,
+ * which a host words and renders; the {@code capstan update} command line does so in the {@code
+ * capstan-cli} module.
  *
  * <p>This package holds what every step shares: the exception family rooted at {@link
  * dev.capstan.update.UpdateException} (callers catch the subclasses they care about separately) and

@@ -182,10 +182,12 @@ public final class McpRuntime {
     return plan(cluster, release, Selection.defaults());
   }
 
-  /** One line per row: {@code component action reason}, for exact comparisons. */
+  /**
+   * One line per row: {@code component action reason} (the reason's text), for exact comparisons.
+   */
   public static List<String> rows(UpdatePlan plan) {
     return plan.rows().stream()
-        .map(r -> (r.component() + " " + r.action().label() + " " + r.reason()).strip())
+        .map(r -> (r.component() + " " + r.action().label() + " " + r.reason().text()).strip())
         .toList();
   }
 

@@ -1,10 +1,10 @@
 package dev.capstan.cli.demo;
 
+import dev.capstan.cli.update.ManifestLoader;
+import dev.capstan.cli.update.UpdateCommand;
+import dev.capstan.cli.update.UpdateOptions;
 import dev.capstan.update.RolloutFailedException;
 import dev.capstan.update.catalog.Catalog;
-import dev.capstan.update.command.ManifestLoader;
-import dev.capstan.update.command.UpdateCommand;
-import dev.capstan.update.command.UpdateOptions;
 import dev.capstan.update.memory.InMemoryPlatformCluster;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

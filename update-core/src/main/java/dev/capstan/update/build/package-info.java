@@ -10,14 +10,10 @@
  * pushes through the {@link dev.capstan.update.build.ImageBuilder} port with bounded parallelism,
  * retries, and cancellation of the sibling builds on the first failure.
  *
- * <p>The default adapters ({@link dev.capstan.update.build.ProcessImageBuilder}, {@link
- * dev.capstan.update.build.ProcessImageRegistry}, {@link dev.capstan.update.build.GitSourceTree})
- * run allow-listed executables with argument lists through a {@link
- * dev.capstan.update.build.CommandRunner}, never through a shell; they are the only classes of the
- * engine that start processes. {@link dev.capstan.update.build.BuildTool} finds a host's builder
- * ({@code docker buildx}, {@code podman}, {@code buildah}) on a {@code PATH} and makes a {@code
- * ProcessImageBuilder} of it; {@link dev.capstan.update.build.OciImageRegistry} asks the registry
- * itself over the OCI distribution API instead of running {@code docker manifest inspect}.
+ * <p>The adapters that start processes or ask a registry over the network ({@code
+ * ProcessImageBuilder}, {@code ProcessImageRegistry}, {@code GitSourceTree}, {@code BuildTool},
+ * {@code OciImageRegistry}) live in the {@code update-build} module, package {@code
+ * dev.capstan.update.build.process}: this package holds the ports and the pure planning only.
  */
 @NullMarked
 package dev.capstan.update.build;

@@ -9,7 +9,7 @@ import dev.capstan.update.cluster.Workload;
  *
  * @param workload the Deployment that every install has
  * @param hint what to tell the operator when it is missing, for example {@code run `mcp-runtime
- *     setup` first, or check --context}
+ *     setup` first}
  */
 public record InstalledCheck(Workload workload, String hint) {
   /** Validates the fields. */

@@ -10,8 +10,8 @@ import static java.util.Objects.requireNonNull;
  * @param name the CRD's {@code metadata.name}
  * @param action the intent or outcome; empty when the apply failed before one was known
  * @param error what failed; empty on success
- * @param reason why a preview is {@code blocked}, or which unsafe change {@code
- *     --allow-unsafe-crd-changes} let through; empty otherwise
+ * @param reason why a preview is {@code blocked} (the safety gate's findings), or which unsafe
+ *     change {@link Selection#allowUnsafeCrdChanges()} let through; empty otherwise
  */
 public record CrdResult(String name, String action, String error, String reason) {
 
@@ -42,7 +42,7 @@ public record CrdResult(String name, String action, String error, String reason)
 
   /**
    * Creates a preview entry with a reason: {@code blocked}, or an {@code update} let through by
-   * {@code --allow-unsafe-crd-changes}.
+   * {@link Selection#allowUnsafeCrdChanges()}.
    *
    * @param name the CRD name
    * @param action the intent

@@ -22,7 +22,8 @@ import java.util.Optional;
  * @param currentVersion the installed version (the tag, or the platform-version annotation)
  * @param targetVersion the release's version of this component
  * @param action what the plan does
- * @param reason why; for unchanged rows {@code image matches release}
+ * @param reason why the row has its action ({@link RowReason#NONE} for an update), as a code and
+ *     its values
  * @param notes extra remarks shown under the row
  * @param built whether the platform builds this image (not part of the JSON report)
  */
@@ -38,7 +39,7 @@ public record PlanRow(
     String currentVersion,
     String targetVersion,
     PlanAction action,
-    String reason,
+    RowReason reason,
     List<String> notes,
     boolean built) {
 
@@ -70,7 +71,7 @@ public record PlanRow(
    * @param reason why it is skipped
    * @return the row
    */
-  public static PlanRow skip(CatalogComponent component, String reason) {
+  public static PlanRow skip(CatalogComponent component, RowReason reason) {
     Workload w = component.workload();
     String envVar = component.envVar();
     return new PlanRow(
@@ -115,7 +116,7 @@ public record PlanRow(
    * @param newReason the reason
    * @return the copy
    */
-  public PlanRow withAction(PlanAction newAction, String newReason) {
+  public PlanRow withAction(PlanAction newAction, RowReason newReason) {
     return new PlanRow(
         component,
         namespace,

@@ -1,5 +1,6 @@
 package dev.capstan.update.plan;
 
+import dev.capstan.update.catalog.Catalog;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -15,7 +16,7 @@ import java.util.TreeSet;
  * @param allowDowngrade whether a target older than the installed version is allowed
  * @param allowUnsafeCrdChanges whether CRD changes the safety gate refuses (a stored version
  *     removed or no longer served, a storage version changed without a path, a schema narrowed) are
- *     applied anyway ({@code --allow-unsafe-crd-changes})
+ *     applied anyway
  */
 public record Selection(
     List<String> only,
@@ -59,6 +60,28 @@ public record Selection(
    */
   public static Selection defaults() {
     return new Selection(List.of(), Set.of(), false);
+  }
+
+  /**
+   * Returns the names of {@link #only()} that are not components of a catalog; the planner refuses
+   * a selection that has any.
+   *
+   * @param catalog the host's catalog
+   * @return the unknown names, in the selection's order
+   */
+  public List<String> unknownComponents(Catalog catalog) {
+    return only.stream().filter(n -> catalog.component(n).isEmpty()).toList();
+  }
+
+  /**
+   * Returns the groups of {@link #includeGroups()} that are not opt-in groups of a catalog; the
+   * planner refuses a selection that has any.
+   *
+   * @param catalog the host's catalog
+   * @return the unknown groups, sorted
+   */
+  public List<String> unknownGroups(Catalog catalog) {
+    return includeGroups.stream().filter(g -> !catalog.groups().contains(g)).toList();
   }
 
   /**

@@ -10,9 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The full update plan. Its JSON fields (see {@code UpdateReport}) are named after the components,
- * except {@code "applyCRDs"} for {@code applyCrds}, {@code "components"} for {@code rows} and
- * {@code "preservedResources"} for {@code preserved}.
+ * The full update plan. Its fields in the CLI's JSON report are named after the components, except
+ * {@code "applyCRDs"} for {@code applyCrds}, {@code "components"} for {@code rows} and {@code
+ * "preservedResources"} for {@code preserved}.
  *
  * @param cluster the target cluster
  * @param manifestSource where the manifest came from
@@ -26,7 +26,7 @@ import java.util.List;
  * @param imageBuilds the images built or reused; empty unless builds are enabled
  * @param rows one row per catalog component, in rollout order
  * @param preserved what an update never modifies
- * @param warnings remarks the operator should read before confirming
+ * @param warnings remarks the operator should read before confirming, as codes with their values
  * @param metadata the label and annotation keys the applier writes (not part of the JSON report)
  */
 public record UpdatePlan(
@@ -41,7 +41,7 @@ public record UpdatePlan(
     List<ImageBuildAction> imageBuilds,
     List<PlanRow> rows,
     List<String> preserved,
-    List<String> warnings,
+    List<PlanWarning> warnings,
     MetadataKeys metadata) {
 
   /** Validates the fields and copies the lists. */

@@ -38,19 +38,23 @@ import org.jspecify.annotations.Nullable;
  * Diffs a cluster inventory with a release manifest, per the host's catalog. Pure: no I/O, no
  * clock; the same inputs give the same plan.
  *
- * <p>Reasons, in the order the checks run for each component (rollout order):
+ * <p>Reasons ({@link RowReason} codes), in the order the checks run for each component (rollout
+ * order):
  *
  * <ul>
- *   <li>{@code skip}: {@code not selected (--only)}; {@code opt-in; pass --include <group>}; {@code
- *       not in release manifest}; {@code on-demand image; no workload to update}; {@code not
- *       installed}; {@code container "<c>" not found in deployment}; {@code <ENV> not set on
- *       <deployment>}; {@code cannot parse current image: ...};
- *   <li>{@code unchanged}: {@code image matches release};
- *   <li>{@code update}, possibly with the note {@code running digest already matches; pinning spec
- *       to digest} or {@code version "a" or "b" is not semver; downgrade check skipped};
- *   <li>{@code blocked}: {@code downgrade A -> B; pass --allow-downgrade to permit}, or {@code <c>
- *       A -> B is not a patch update; <hint>} under the same-minor policy.
+ *   <li>{@code skip}: {@code NOT_SELECTED}; {@code OPT_IN} (the group); {@code NOT_IN_MANIFEST};
+ *       {@code ON_DEMAND}; {@code NOT_INSTALLED}; {@code CONTAINER_NOT_FOUND}; {@code
+ *       ENV_VAR_NOT_SET}; {@code UNPARSABLE_IMAGE};
+ *   <li>{@code unchanged}: {@code IMAGE_MATCHES};
+ *   <li>{@code update} ({@code NONE}), possibly with the note {@code running digest already
+ *       matches; pinning spec to digest} or {@code version "a" or "b" is not semver; downgrade
+ *       check skipped};
+ *   <li>{@code blocked}: {@code DOWNGRADE} (unless {@link Selection#allowDowngrade()}), or {@code
+ *       NOT_A_PATCH_UPDATE} under the same-minor policy.
  * </ul>
+ *
+ * <p>The planner knows no command-line flags: reasons are codes with their values, and messages
+ * name the options by their {@link Selection} names; a command line words them in its flags.
  *
  * <p>CRDs: absent → {@code create}; equal to the live spec once both have the API server's defaults
  * ({@link CrdDefaults}; the inventory's dry-run spec stands for the release's when there is one) →
@@ -60,24 +64,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class UpdatePlanner {
 
-  static final String NOT_SELECTED = "not selected (--only)";
-  static final String NOT_IN_MANIFEST = "not in release manifest";
-  static final String ON_DEMAND = "on-demand image; no workload to update";
-  static final String NOT_INSTALLED = "not installed";
-  static final String MATCHES = "image matches release";
   static final String PINNING = "running digest already matches; pinning spec to digest";
 
   private UpdatePlanner() {}
-
-  /**
-   * Returns the opt-in skip reason of a group.
-   *
-   * @param group the opt-in group
-   * @return {@code opt-in; pass --include <group>}
-   */
-  public static String optInReason(String group) {
-    return "opt-in; pass --include " + group;
-  }
 
   /**
    * Returns what to read from the cluster for a plan: every catalog workload (the installed-check
@@ -118,7 +107,7 @@ public final class UpdatePlanner {
     Index index = new Index(inventory);
     checkInstalled(catalog, index);
 
-    List<String> warnings = new ArrayList<>();
+    List<PlanWarning> warnings = new ArrayList<>();
     List<CrdResult> preview = new ArrayList<>();
     List<CrdDocument> toApply = new ArrayList<>();
     planCrds(release, selection, index, warnings, preview, toApply, source);
@@ -144,8 +133,9 @@ public final class UpdatePlanner {
       if (c.built() && row.action() != PlanAction.SKIP && !row.currentVersion().isEmpty()) {
         installed.add(row.currentVersion());
       }
-      if (row.action() == PlanAction.UPDATE && c.note() != null) {
-        warnings.add(c.name() + ": " + c.note());
+      String note = c.note();
+      if (row.action() == PlanAction.UPDATE && note != null) {
+        warnings.add(PlanWarning.of(PlanWarning.Code.COMPONENT_NOTE, c.name(), note));
       }
       rows.add(row);
     }
@@ -171,20 +161,18 @@ public final class UpdatePlanner {
 
   private static void checkSelection(Selection selection, Catalog catalog) {
     List<String> problems = new ArrayList<>();
-    List<String> unknown =
-        selection.only().stream().filter(n -> catalog.component(n).isEmpty()).toList();
+    List<String> unknown = selection.unknownComponents(catalog);
     if (!unknown.isEmpty()) {
       problems.add(
-          "--only has unknown component(s) "
+          "Selection.only has unknown component(s) "
               + String.join(", ", unknown)
               + "; known components: "
               + String.join(", ", catalog.names()));
     }
-    List<String> unknownGroups =
-        selection.includeGroups().stream().filter(g -> !catalog.groups().contains(g)).toList();
+    List<String> unknownGroups = selection.unknownGroups(catalog);
     if (!unknownGroups.isEmpty()) {
       problems.add(
-          "--include has unknown group(s) "
+          "Selection.includeGroups has unknown group(s) "
               + String.join(", ", unknownGroups)
               + "; known groups: "
               + (catalog.groups().isEmpty() ? "none" : String.join(", ", catalog.groups())));
@@ -212,7 +200,7 @@ public final class UpdatePlanner {
       PlatformRelease release,
       Selection selection,
       Index index,
-      List<String> warnings,
+      List<PlanWarning> warnings,
       List<CrdResult> preview,
       List<CrdDocument> toApply,
       String source) {
@@ -220,19 +208,15 @@ public final class UpdatePlanner {
       return;
     }
     if (!selection.only().isEmpty()) {
-      warnings.add(
-          "release "
-              + release.version()
-              + " changes CustomResourceDefinitions but --only is set, so CRD apply is skipped;"
-              + " re-run without --only to apply them");
+      warnings.add(PlanWarning.of(PlanWarning.Code.CRDS_SKIPPED_BY_ONLY, release.version()));
       return;
     }
     if (release.crds().isBlank()) {
       throw new InvalidManifestException(
           source,
           List.of(
-              "crdChange is set but the release has no embedded crds; pass --crds <file> with the"
-                  + " release's CRD bundle"));
+              "crdChange is set but the release has no embedded crds; attach the release's CRD"
+                  + " bundle (PlatformRelease.withCrds)"));
     }
     CrdBundle bundle = release.crdBundle();
     for (CrdDocument doc : bundle.crds()) {
@@ -259,26 +243,19 @@ public final class UpdatePlanner {
         preview.add(CrdResult.withReason(doc.name(), "update", reason));
         toApply.add(doc);
         warnings.add(
-            "CRD "
-                + doc.name()
-                + ": unsafe change applied because --allow-unsafe-crd-changes is set: "
-                + reason);
+            PlanWarning.of(PlanWarning.Code.UNSAFE_CRD_CHANGE_APPLIED, doc.name(), reason));
       } else {
-        preview.add(
-            CrdResult.withReason(
-                doc.name(),
-                CrdResult.BLOCKED,
-                String.join("; ", unsafe) + "; pass --allow-unsafe-crd-changes to apply anyway"));
+        preview.add(CrdResult.withReason(doc.name(), CrdResult.BLOCKED, String.join("; ", unsafe)));
       }
     }
     if (toApply.isEmpty() && preview.stream().noneMatch(CrdResult::isBlocked)) {
-      warnings.add("CustomResourceDefinitions already match the release; CRD apply skipped");
+      warnings.add(PlanWarning.of(PlanWarning.Code.CRDS_MATCH));
     } else if (!toApply.isEmpty()) {
       warnings.add(
-          "release "
-              + release.version()
-              + " applies CustomResourceDefinitions before image rollouts: "
-              + String.join(", ", toApply.stream().map(CrdDocument::name).toList()));
+          PlanWarning.of(
+              PlanWarning.Code.CRDS_APPLIED_FIRST,
+              release.version(),
+              String.join(", ", toApply.stream().map(CrdDocument::name).toList())));
     }
   }
 
@@ -291,41 +268,45 @@ public final class UpdatePlanner {
       Index index) {
     String group = c.optInGroup();
     if (!selection.only().isEmpty() && !selection.only().contains(c.name())) {
-      return PlanRow.skip(c, NOT_SELECTED);
+      return PlanRow.skip(c, RowReason.of(RowReason.Code.NOT_SELECTED));
     }
     if (selection.only().isEmpty() && group != null && !selection.includeGroups().contains(group)) {
-      return PlanRow.skip(c, optInReason(group));
+      return PlanRow.skip(c, RowReason.of(RowReason.Code.OPT_IN, group));
     }
     if (entry.isEmpty()) {
-      return PlanRow.skip(c, NOT_IN_MANIFEST);
+      return PlanRow.skip(c, RowReason.of(RowReason.Code.NOT_IN_MANIFEST));
     }
     String targetVersion =
         c.built() ? ImageRef.releaseVersion(entry.get().tag()) : entry.get().tag();
     Workload workload = c.workload();
     if (workload == null) {
-      return PlanRow.skip(c, ON_DEMAND).withVersions("", "", "", targetVersion);
+      return PlanRow.skip(c, RowReason.of(RowReason.Code.ON_DEMAND))
+          .withVersions("", "", "", targetVersion);
     }
     Optional<DeploymentState> deployment = index.deployment(workload);
     if (deployment.isEmpty()) {
-      return PlanRow.skip(c, NOT_INSTALLED).withVersions("", "", "", targetVersion);
+      return PlanRow.skip(c, RowReason.of(RowReason.Code.NOT_INSTALLED))
+          .withVersions("", "", "", targetVersion);
     }
     Optional<ContainerState> container = deployment.get().container(c.container());
     if (container.isEmpty()) {
-      return PlanRow.skip(c, "container \"" + c.container() + "\" not found in deployment")
+      return PlanRow.skip(c, RowReason.of(RowReason.Code.CONTAINER_NOT_FOUND, c.container()))
           .withVersions("", "", "", targetVersion);
     }
     String envVar = c.envVar();
     String currentImage =
         envVar == null ? container.get().image() : container.get().envValue(envVar).orElse("");
     if (envVar != null && currentImage.isEmpty()) {
-      return PlanRow.skip(c, envVar + " not set on " + workload.deployment())
+      return PlanRow.skip(
+              c, RowReason.of(RowReason.Code.ENV_VAR_NOT_SET, envVar, workload.deployment()))
           .withVersions("", "", "", targetVersion);
     }
     ImageRef current;
     try {
       current = ImageRef.parse(currentImage);
     } catch (IllegalArgumentException e) {
-      return PlanRow.skip(c, "cannot parse current image: " + e.getMessage())
+      return PlanRow.skip(
+              c, RowReason.of(RowReason.Code.UNPARSABLE_IMAGE, String.valueOf(e.getMessage())))
           .withVersions(currentImage, "", "", targetVersion);
     }
     String currentVersion = c.built() ? ImageRef.releaseVersion(current.tag()) : current.tag();
@@ -340,24 +321,24 @@ public final class UpdatePlanner {
     String currentDigest = current.digest().isEmpty() ? runningDigest : current.digest();
     ImageRef target = entry.get().targetRef(release.registry(), current.registry());
     PlanRow row =
-        PlanRow.skip(c, "")
+        PlanRow.skip(c, RowReason.NONE)
             .withVersions(currentImage, currentDigest, currentVersion, targetVersion)
             .withTargetImage(target.toString());
     boolean sameName = target.name().equals(current.name()) && target.tag().equals(current.tag());
     if (!sameName) {
-      return row.withAction(PlanAction.UPDATE, "");
+      return row.withAction(PlanAction.UPDATE, RowReason.NONE);
     }
     if (target.digest().isEmpty()) {
       return row.withTargetImage(current.digest().isEmpty() ? target.toString() : currentImage)
-          .withAction(PlanAction.UNCHANGED, MATCHES);
+          .withAction(PlanAction.UNCHANGED, RowReason.of(RowReason.Code.IMAGE_MATCHES));
     }
     if (current.digest().equals(target.digest())) {
-      return row.withAction(PlanAction.UNCHANGED, MATCHES);
+      return row.withAction(PlanAction.UNCHANGED, RowReason.of(RowReason.Code.IMAGE_MATCHES));
     }
     if (current.digest().isEmpty() && runningDigest.equals(target.digest())) {
-      return row.withAction(PlanAction.UPDATE, "").withNote(PINNING);
+      return row.withAction(PlanAction.UPDATE, RowReason.NONE).withNote(PINNING);
     }
-    return row.withAction(PlanAction.UPDATE, "");
+    return row.withAction(PlanAction.UPDATE, RowReason.NONE);
   }
 
   private static PlanRow guard(PlanRow row, CatalogComponent c, Selection selection) {
@@ -372,13 +353,7 @@ public final class UpdatePlanner {
       if (current.isEmpty() || target.isEmpty() || !current.get().sameMinor(target.get())) {
         return row.withAction(
             PlanAction.BLOCKED,
-            c.name()
-                + " "
-                + from
-                + " -> "
-                + to
-                + " is not a patch update"
-                + (policy.hint().isEmpty() ? "" : "; " + policy.hint()));
+            RowReason.of(RowReason.Code.NOT_A_PATCH_UPDATE, c.name(), from, to, policy.hint()));
       }
     }
     if (current.isEmpty() || target.isEmpty()) {
@@ -386,9 +361,7 @@ public final class UpdatePlanner {
           "version \"" + from + "\" or \"" + to + "\" is not semver; downgrade check skipped");
     }
     if (target.get().compareTo(current.get()) < 0 && !selection.allowDowngrade()) {
-      return row.withAction(
-          PlanAction.BLOCKED,
-          "downgrade " + from + " -> " + to + "; pass --allow-downgrade to permit");
+      return row.withAction(PlanAction.BLOCKED, RowReason.of(RowReason.Code.DOWNGRADE, from, to));
     }
     return row;
   }

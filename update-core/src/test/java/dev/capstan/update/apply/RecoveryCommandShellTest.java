@@ -8,6 +8,7 @@ import dev.capstan.update.cluster.Workload;
 import dev.capstan.update.memory.InMemoryPlatformCluster;
 import dev.capstan.update.plan.PlanAction;
 import dev.capstan.update.plan.PlanRow;
+import dev.capstan.update.plan.RowReason;
 import dev.capstan.update.plan.UpdatePlan;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -124,7 +125,7 @@ class RecoveryCommandShellTest {
         "v1",
         "v2",
         PlanAction.UPDATE,
-        "",
+        RowReason.NONE,
         List.of(),
         false);
   }

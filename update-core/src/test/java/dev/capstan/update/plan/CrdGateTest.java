@@ -13,7 +13,6 @@ import dev.capstan.update.apply.UpdateResult;
 import dev.capstan.update.manifest.CrdBundle;
 import dev.capstan.update.manifest.PlatformRelease;
 import dev.capstan.update.memory.InMemoryPlatformCluster;
-import dev.capstan.update.report.UpdateReport;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -81,24 +80,13 @@ class CrdGateTest {
 
     String reason =
         "version v1: stored version removed (status.storedVersions lists it, so objects may still"
-            + " be stored at v1 and could no longer be read); pass --allow-unsafe-crd-changes to"
-            + " apply anyway";
+            + " be stored at v1 and could no longer be read)";
     assertThat(plan.crdPreview())
         .containsExactly(CrdResult.withReason(NAME, CrdResult.BLOCKED, reason));
     assertThat(plan.blockedCrds()).hasSize(1);
     assertThat(plan.isBlocked()).isTrue();
     assertThat(plan.applyCrds()).isFalse();
     assertThat(plan.warnings()).isEmpty();
-    assertThat(UpdateReport.text(plan))
-        .contains(
-            "CustomResourceDefinitions:\n"
-                + "CRD                     ACTION   REASON\n"
-                + "widgets.mcpruntime.org  blocked  "
-                + reason
-                + "\n");
-    assertThat(UpdateReport.json(true, plan, null))
-        .contains("\"action\": \"blocked\",")
-        .contains("\"reason\": \"version v1: stored version removed");
     assertThatThrownBy(() -> UpdateApplier.apply(cluster, plan, ApplyOptions.defaults()))
         .isInstanceOf(UpdateBlockedException.class)
         .hasMessage("update blocked for CRD widgets.mcpruntime.org; see plan reasons");
@@ -125,7 +113,7 @@ class CrdGateTest {
                 NAME,
                 CrdResult.BLOCKED,
                 "version v1: stored version no longer served (objects stored at v1 could no longer"
-                    + " be read); pass --allow-unsafe-crd-changes to apply anyway"));
+                    + " be read)"));
   }
 
   @Test
@@ -150,8 +138,7 @@ class CrdGateTest {
                 NAME,
                 CrdResult.BLOCKED,
                 "version v2: storage version changes from v1 to v2 without a path (v1 must stay"
-                    + " served so objects stored at it can be read and migrated); pass"
-                    + " --allow-unsafe-crd-changes to apply anyway"));
+                    + " served so objects stored at it can be read and migrated)"));
   }
 
   @Test
@@ -188,8 +175,7 @@ class CrdGateTest {
                 NAME,
                 CrdResult.BLOCKED,
                 "version v1: schema narrowed: property spec.color removed; version v1: schema"
-                    + " narrowed: required field spec.size added; pass --allow-unsafe-crd-changes"
-                    + " to apply anyway"));
+                    + " narrowed: required field spec.size added"));
   }
 
   @Test
@@ -218,10 +204,8 @@ class CrdGateTest {
     assertThat(plan.isBlocked()).isFalse();
     assertThat(plan.warnings())
         .containsExactly(
-            "CRD widgets.mcpruntime.org: unsafe change applied because --allow-unsafe-crd-changes"
-                + " is set: "
-                + finding,
-            "release v0.4.0 applies CustomResourceDefinitions before image rollouts: " + NAME);
+            PlanWarning.of(PlanWarning.Code.UNSAFE_CRD_CHANGE_APPLIED, NAME, finding),
+            PlanWarning.of(PlanWarning.Code.CRDS_APPLIED_FIRST, "v0.4.0", NAME));
 
     UpdateResult result = UpdateApplier.apply(cluster, plan, ApplyOptions.defaults());
 

@@ -1,5 +1,0 @@
-/** Tests of {@code dev.capstan.update.command}. */
-@NullMarked
-package dev.capstan.update.command;
-
-import org.jspecify.annotations.NullMarked;
