@@ -260,23 +260,7 @@ public final class UpdateCommand {
    * flags' words.
    */
   private void checkSelection(Selection selection) {
-    List<String> problems = new ArrayList<>();
-    List<String> unknown = selection.unknownComponents(catalog);
-    if (!unknown.isEmpty()) {
-      problems.add(
-          "--only has unknown component(s) "
-              + String.join(", ", unknown)
-              + "; known components: "
-              + String.join(", ", catalog.names()));
-    }
-    List<String> unknownGroups = selection.unknownGroups(catalog);
-    if (!unknownGroups.isEmpty()) {
-      problems.add(
-          "--include has unknown group(s) "
-              + String.join(", ", unknownGroups)
-              + "; known groups: "
-              + (catalog.groups().isEmpty() ? "none" : String.join(", ", catalog.groups())));
-    }
+    List<String> problems = selection.problems(catalog, "--only", "--include");
     if (!problems.isEmpty()) {
       throw new InvalidOptionsException(problems);
     }

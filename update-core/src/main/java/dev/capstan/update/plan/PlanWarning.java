@@ -1,7 +1,5 @@
 package dev.capstan.update.plan;
 
-import static java.util.Objects.requireNonNull;
-
 import java.util.List;
 
 /**
@@ -50,12 +48,7 @@ public record PlanWarning(Code code, List<String> values) {
    * @throws IllegalArgumentException when the number of values is not the code's
    */
   public PlanWarning {
-    requireNonNull(code, "code");
-    values = List.copyOf(values);
-    if (values.size() != code.valueNames.size()) {
-      throw new IllegalArgumentException(
-          "warning " + code + " takes values " + code.valueNames + ", got " + values);
-    }
+    values = CodedValues.checked("warning", code, code.valueNames, values);
   }
 
   /**
@@ -77,12 +70,7 @@ public record PlanWarning(Code code, List<String> values) {
    * @throws IllegalArgumentException when the code has no value of that name
    */
   public String value(String name) {
-    int i = code.valueNames.indexOf(name);
-    if (i < 0) {
-      throw new IllegalArgumentException(
-          "warning " + code + " has values " + code.valueNames + ", not " + name);
-    }
-    return values.get(i);
+    return CodedValues.value("warning", code, code.valueNames, values, name);
   }
 
   /**

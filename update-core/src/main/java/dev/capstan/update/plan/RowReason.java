@@ -1,7 +1,5 @@
 package dev.capstan.update.plan;
 
-import static java.util.Objects.requireNonNull;
-
 import java.util.List;
 
 /**
@@ -68,12 +66,7 @@ public record RowReason(Code code, List<String> values) {
    * @throws IllegalArgumentException when the number of values is not the code's
    */
   public RowReason {
-    requireNonNull(code, "code");
-    values = List.copyOf(values);
-    if (values.size() != code.valueNames.size()) {
-      throw new IllegalArgumentException(
-          "reason " + code + " takes values " + code.valueNames + ", got " + values);
-    }
+    values = CodedValues.checked("reason", code, code.valueNames, values);
   }
 
   /**
@@ -95,12 +88,7 @@ public record RowReason(Code code, List<String> values) {
    * @throws IllegalArgumentException when the code has no value of that name
    */
   public String value(String name) {
-    int i = code.valueNames.indexOf(name);
-    if (i < 0) {
-      throw new IllegalArgumentException(
-          "reason " + code + " has values " + code.valueNames + ", not " + name);
-    }
-    return values.get(i);
+    return CodedValues.value("reason", code, code.valueNames, values, name);
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.capstan.update.plan;
 
 import dev.capstan.update.catalog.Catalog;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -82,6 +83,39 @@ public record Selection(
    */
   public List<String> unknownGroups(Catalog catalog) {
     return includeGroups.stream().filter(g -> !catalog.groups().contains(g)).toList();
+  }
+
+  /**
+   * Returns what is wrong with this selection for {@code catalog}: unknown component names and
+   * unknown groups, each with what the catalog knows, naming the two settings as the caller calls
+   * them.
+   *
+   * @param catalog the host's catalog
+   * @param onlyName what the caller calls {@link #only()}, for example {@code Selection.only}
+   * @param groupsName what the caller calls {@link #includeGroups()}
+   * @return the problems, empty when the selection fits the catalog
+   */
+  public List<String> problems(Catalog catalog, String onlyName, String groupsName) {
+    List<String> problems = new ArrayList<>();
+    List<String> unknown = unknownComponents(catalog);
+    if (!unknown.isEmpty()) {
+      problems.add(
+          onlyName
+              + " has unknown component(s) "
+              + String.join(", ", unknown)
+              + "; known components: "
+              + String.join(", ", catalog.names()));
+    }
+    List<String> unknownGroups = unknownGroups(catalog);
+    if (!unknownGroups.isEmpty()) {
+      problems.add(
+          groupsName
+              + " has unknown group(s) "
+              + String.join(", ", unknownGroups)
+              + "; known groups: "
+              + (catalog.groups().isEmpty() ? "none" : String.join(", ", catalog.groups())));
+    }
+    return problems;
   }
 
   /**

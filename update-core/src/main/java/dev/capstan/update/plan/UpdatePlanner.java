@@ -160,23 +160,8 @@ public final class UpdatePlanner {
   }
 
   private static void checkSelection(Selection selection, Catalog catalog) {
-    List<String> problems = new ArrayList<>();
-    List<String> unknown = selection.unknownComponents(catalog);
-    if (!unknown.isEmpty()) {
-      problems.add(
-          "Selection.only has unknown component(s) "
-              + String.join(", ", unknown)
-              + "; known components: "
-              + String.join(", ", catalog.names()));
-    }
-    List<String> unknownGroups = selection.unknownGroups(catalog);
-    if (!unknownGroups.isEmpty()) {
-      problems.add(
-          "Selection.includeGroups has unknown group(s) "
-              + String.join(", ", unknownGroups)
-              + "; known groups: "
-              + (catalog.groups().isEmpty() ? "none" : String.join(", ", catalog.groups())));
-    }
+    List<String> problems =
+        selection.problems(catalog, "Selection.only", "Selection.includeGroups");
     if (!problems.isEmpty()) {
       throw new InvalidOptionsException(problems);
     }
