@@ -1,7 +1,10 @@
 package dev.capstan.common;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -18,6 +21,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 public final class JsonMappers {
   private static final ObjectMapper TREES = builder().build();
   private static final ObjectWriter PRETTY = TREES.writer(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper CANONICAL = canonicalBuilder().build();
 
   private JsonMappers() {}
 
@@ -38,6 +42,40 @@ public final class JsonMappers {
    */
   public static ObjectWriter pretty() {
     return PRETTY;
+  }
+
+  /**
+   * Returns the canonical JSON of a tree (maps, lists, strings, numbers, booleans): map keys
+   * sorted, no null map values, no insignificant whitespace, decimals as written. Equal trees give
+   * equal bytes; content hashes are taken over them.
+   *
+   * @param tree the tree
+   * @return its canonical UTF-8 bytes
+   * @throws IllegalArgumentException when the tree holds a value Jackson cannot write
+   */
+  public static byte[] canonical(Object tree) {
+    try {
+      return CANONICAL.writeValueAsBytes(tree);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(
+          "cannot write canonical JSON of a " + tree.getClass().getSimpleName(), e);
+    }
+  }
+
+  /**
+   * Returns a builder with the base configuration made canonical: bean properties and map keys
+   * sorted, null fields and null map values left out. The base of every mapper whose output is
+   * hashed or compared byte for byte.
+   *
+   * @return a new builder
+   */
+  public static JsonMapper.Builder canonicalBuilder() {
+    return builder()
+        .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+        .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+        .defaultPropertyInclusion(
+            JsonInclude.Value.construct(
+                JsonInclude.Include.NON_NULL, JsonInclude.Include.NON_NULL));
   }
 
   /**

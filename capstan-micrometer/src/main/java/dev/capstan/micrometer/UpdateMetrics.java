@@ -2,8 +2,8 @@ package dev.capstan.micrometer;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.capstan.update.UpdateEvent;
-import dev.capstan.update.UpdateListener;
+import dev.capstan.update.event.UpdateEvent;
+import dev.capstan.update.event.UpdateListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -2,9 +2,9 @@ package dev.capstan.opentelemetry;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.capstan.update.UpdateEvent;
-import dev.capstan.update.UpdateListener;
-import dev.capstan.update.apply.WorkloadStatus;
+import dev.capstan.update.event.UpdateEvent;
+import dev.capstan.update.event.UpdateListener;
+import dev.capstan.update.result.WorkloadStatus;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;

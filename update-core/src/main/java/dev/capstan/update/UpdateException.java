@@ -1,6 +1,8 @@
 package dev.capstan.update;
 
 import dev.capstan.common.CapstanException;
+import dev.capstan.update.apply.RolloutFailedException;
+import dev.capstan.update.plan.UpdateBlockedException;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -22,8 +22,8 @@
  *
  * <p>This package holds what every step shares: the exception family rooted at {@link
  * dev.capstan.update.UpdateException} (callers catch the subclasses they care about separately) and
- * the typed progress events ({@link dev.capstan.update.UpdateEvent}) delivered to an {@link
- * dev.capstan.update.UpdateListener}.
+ * the typed progress events ({@link dev.capstan.update.event.UpdateEvent}) delivered to an {@link
+ * dev.capstan.update.event.UpdateListener}.
  */
 @NullMarked
 package dev.capstan.update;

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.capstan.update.apply.ApplyOptions;
 import dev.capstan.update.apply.UpdateApplier;
-import dev.capstan.update.apply.UpdateResult;
-import dev.capstan.update.apply.WorkloadStatus;
 import dev.capstan.update.catalog.Catalog;
 import dev.capstan.update.catalog.CatalogComponent;
 import dev.capstan.update.catalog.VersionPolicy;
@@ -21,6 +19,8 @@ import dev.capstan.update.memory.InMemoryPlatformCluster;
 import dev.capstan.update.plan.Selection;
 import dev.capstan.update.plan.UpdatePlan;
 import dev.capstan.update.plan.UpdatePlanner;
+import dev.capstan.update.result.UpdateResult;
+import dev.capstan.update.result.WorkloadStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package dev.capstan.cli.demo;
 import dev.capstan.cli.update.ManifestLoader;
 import dev.capstan.cli.update.UpdateCommand;
 import dev.capstan.cli.update.UpdateOptions;
-import dev.capstan.update.RolloutFailedException;
+import dev.capstan.update.apply.RolloutFailedException;
 import dev.capstan.update.catalog.Catalog;
 import dev.capstan.update.memory.InMemoryPlatformCluster;
 import java.io.PrintStream;

@@ -2,8 +2,8 @@ package dev.capstan.cli.update;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.capstan.update.apply.UpdateResult;
 import dev.capstan.update.plan.UpdatePlan;
+import dev.capstan.update.result.UpdateResult;
 import org.jspecify.annotations.Nullable;
 
 /**

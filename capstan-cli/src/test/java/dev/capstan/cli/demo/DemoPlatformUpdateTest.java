@@ -9,8 +9,6 @@ import dev.capstan.common.Sleeper;
 import dev.capstan.test.CapstanTest;
 import dev.capstan.update.apply.ApplyOptions;
 import dev.capstan.update.apply.UpdateApplier;
-import dev.capstan.update.apply.UpdateResult;
-import dev.capstan.update.apply.WorkloadStatus;
 import dev.capstan.update.catalog.Catalog;
 import dev.capstan.update.manifest.PlatformRelease;
 import dev.capstan.update.manifest.PlatformReleases;
@@ -18,6 +16,8 @@ import dev.capstan.update.memory.InMemoryPlatformCluster;
 import dev.capstan.update.plan.Selection;
 import dev.capstan.update.plan.UpdatePlan;
 import dev.capstan.update.plan.UpdatePlanner;
+import dev.capstan.update.result.UpdateResult;
+import dev.capstan.update.result.WorkloadStatus;
 import org.junit.jupiter.api.Test;
 
 /** The platform demo's update on the test kit's in-memory platform: what it patched, in order. */

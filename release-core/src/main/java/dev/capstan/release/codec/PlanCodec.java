@@ -7,7 +7,7 @@ import dev.capstan.common.Escapes;
 import dev.capstan.common.InputLimits;
 import dev.capstan.common.InvalidDocumentException;
 import dev.capstan.common.StrictDocuments;
-import dev.capstan.release.internal.Json;
+import dev.capstan.release.internal.json.Json;
 import dev.capstan.release.plan.Plan;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -2,7 +2,7 @@ package dev.capstan.release.codec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.capstan.release.internal.Json;
+import dev.capstan.release.internal.json.Json;
 import dev.capstan.release.model.Release;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

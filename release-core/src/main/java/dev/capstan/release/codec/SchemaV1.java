@@ -3,7 +3,7 @@ package dev.capstan.release.codec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.capstan.release.internal.Json;
+import dev.capstan.release.internal.json.Json;
 import java.util.List;
 import java.util.Map;
 

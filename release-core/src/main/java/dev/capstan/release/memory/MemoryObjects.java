@@ -6,7 +6,7 @@ import dev.capstan.common.CrdGate;
 import dev.capstan.common.health.Health;
 import dev.capstan.common.health.HealthRules;
 import dev.capstan.release.health.WaveHealth;
-import dev.capstan.release.internal.Json;
+import dev.capstan.release.internal.json.Json;
 import dev.capstan.release.model.ContentHash;
 import dev.capstan.release.model.EnsuredNamespace;
 import dev.capstan.release.model.Kind;

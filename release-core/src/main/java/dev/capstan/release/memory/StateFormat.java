@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.release.codec.ReleaseRecordCodec;
-import dev.capstan.release.internal.Json;
+import dev.capstan.release.internal.json.Json;
 import dev.capstan.release.model.ContentHash;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Lease;

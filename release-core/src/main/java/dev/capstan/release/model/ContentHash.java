@@ -1,6 +1,6 @@
 package dev.capstan.release.model;
 
-import dev.capstan.release.internal.Json;
+import dev.capstan.common.JsonMappers;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -22,7 +22,7 @@ public final class ContentHash {
 
   /** The content hash of an object. */
   public static String of(Manifest object) {
-    return PREFIX + sha256Hex(Json.canonical(object.content()));
+    return PREFIX + sha256Hex(JsonMappers.canonical(object.content()));
   }
 
   /**
@@ -35,7 +35,7 @@ public final class ContentHash {
 
   /** The canonical JSON of an object, the text that {@link #of(Manifest)} hashes. */
   public static String canonicalJson(Manifest object) {
-    return new String(Json.canonical(object.content()), StandardCharsets.UTF_8);
+    return new String(JsonMappers.canonical(object.content()), StandardCharsets.UTF_8);
   }
 
   /**

@@ -2,7 +2,7 @@ package dev.capstan.release.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.capstan.release.internal.Json;
+import dev.capstan.release.internal.json.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

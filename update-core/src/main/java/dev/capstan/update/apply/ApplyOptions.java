@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.Escapes;
 import dev.capstan.common.Sleeper;
-import dev.capstan.update.UpdateListener;
+import dev.capstan.update.event.UpdateListener;
 import dev.capstan.update.internal.GoDuration;
 import java.time.Clock;
 import java.time.Duration;

@@ -9,11 +9,11 @@
  * skipped}), waiting for each rollout through a {@link dev.capstan.update.apply.RolloutWaiter} with
  * {@code kubectl rollout status} semantics. It stops at the first failure and, with {@code
  * rollbackOnFailure}, restores every touched workload (the failed one included) in reverse order.
- * Each workload ends {@link dev.capstan.update.apply.WorkloadStatus updated, skipped, failed,
+ * Each workload ends {@link dev.capstan.update.result.WorkloadStatus updated, skipped, failed,
  * rolled-back, rollback-failed or not-attempted}; its manual recovery commands are computed before
  * anything runs and are POSIX-shell quoted, so a hostile image or name stays one argument.
  *
- * <p>Failures are values ({@link dev.capstan.update.apply.UpdateResult#failed()}), not exceptions:
+ * <p>Failures are values ({@link dev.capstan.update.result.UpdateResult#failed()}), not exceptions:
  * the caller decides. Time passes only through the injected {@link java.time.Clock} and {@link
  * dev.capstan.common.Sleeper}.
  */

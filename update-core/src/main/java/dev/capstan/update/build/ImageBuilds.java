@@ -1,9 +1,9 @@
 package dev.capstan.update.build;
 
 import dev.capstan.update.ImageBuildException;
-import dev.capstan.update.UpdateEvent;
-import dev.capstan.update.UpdateListener;
-import dev.capstan.update.internal.EventLog;
+import dev.capstan.update.event.EventLog;
+import dev.capstan.update.event.UpdateEvent;
+import dev.capstan.update.event.UpdateListener;
 import dev.capstan.update.plan.ImageAction;
 import dev.capstan.update.plan.ImageBuildAction;
 import dev.capstan.update.plan.PlanRow;

@@ -10,6 +10,7 @@ import dev.capstan.update.plan.PlanAction;
 import dev.capstan.update.plan.PlanRow;
 import dev.capstan.update.plan.RowReason;
 import dev.capstan.update.plan.UpdatePlan;
+import dev.capstan.update.result.UpdateResult;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

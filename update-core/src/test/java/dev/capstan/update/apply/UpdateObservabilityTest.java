@@ -10,15 +10,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.capstan.common.ManualClock;
 import dev.capstan.common.Sleeper;
 import dev.capstan.common.logging.LogCapture;
-import dev.capstan.update.UpdateEvent;
 import dev.capstan.update.UpdateException;
-import dev.capstan.update.UpdateListener;
 import dev.capstan.update.build.BuildSettings;
 import dev.capstan.update.build.ImageBuilder;
 import dev.capstan.update.build.ImageBuilds;
+import dev.capstan.update.event.UpdateEvent;
+import dev.capstan.update.event.UpdateListener;
 import dev.capstan.update.manifest.PlatformRelease;
 import dev.capstan.update.memory.InMemoryPlatformCluster;
 import dev.capstan.update.plan.ImageBuildAction;
+import dev.capstan.update.result.UpdateResult;
+import dev.capstan.update.result.WorkloadStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -139,7 +141,7 @@ class UpdateObservabilityTest {
         .contains(
             "listener dev.capstan.update.apply.UpdateObservabilityTest$Exploding threw on event"
                 + " CrdApplied; the operation goes on without it");
-    assertThat(warnings.get(0).logger()).isEqualTo("dev.capstan.update.UpdateListener");
+    assertThat(warnings.get(0).logger()).isEqualTo("dev.capstan.update.event.UpdateListener");
     assertThat(warnings.get(0).error()).hasMessage("listener bug");
   }
 

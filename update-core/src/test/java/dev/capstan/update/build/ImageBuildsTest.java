@@ -9,8 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.update.ImageBuildException;
-import dev.capstan.update.UpdateEvent;
 import dev.capstan.update.UpdateException;
+import dev.capstan.update.event.UpdateEvent;
 import dev.capstan.update.plan.ImageBuildAction;
 import dev.capstan.update.plan.PlanRow;
 import dev.capstan.update.plan.UpdatePlan;

@@ -6,13 +6,12 @@ import static dev.capstan.update.McpRuntime.release;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.capstan.update.UpdateBlockedException;
 import dev.capstan.update.apply.ApplyOptions;
 import dev.capstan.update.apply.UpdateApplier;
-import dev.capstan.update.apply.UpdateResult;
 import dev.capstan.update.manifest.CrdBundle;
 import dev.capstan.update.manifest.PlatformRelease;
 import dev.capstan.update.memory.InMemoryPlatformCluster;
+import dev.capstan.update.result.UpdateResult;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;

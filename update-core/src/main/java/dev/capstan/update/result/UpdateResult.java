@@ -1,4 +1,4 @@
-package dev.capstan.update.apply;
+package dev.capstan.update.result;
 
 import dev.capstan.update.plan.CrdResult;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.capstan.update;
+package dev.capstan.update.event;
 
 import dev.capstan.common.Listeners;
 import java.util.ArrayList;
@@ -45,8 +45,8 @@ public interface UpdateListener {
 
   /**
    * Returns a listener that hands each event to every one of {@code listeners}, in order. One that
-   * throws is logged at WARN (logger {@code dev.capstan.update.UpdateListener}) and the others
-   * still receive the event; {@link #begin} asks each for its listener of the apply.
+   * throws is logged at WARN (logger {@code dev.capstan.update.event.UpdateListener}) and the
+   * others still receive the event; {@link #begin} asks each for its listener of the apply.
    *
    * @param listeners the listeners
    * @return one listener for all of them

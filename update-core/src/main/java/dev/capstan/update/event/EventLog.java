@@ -1,15 +1,13 @@
-package dev.capstan.update.internal;
+package dev.capstan.update.event;
 
 import dev.capstan.common.Escapes;
-import dev.capstan.update.UpdateEvent;
-import dev.capstan.update.UpdateListener;
 import org.slf4j.Logger;
 import org.slf4j.event.Level;
 
 /**
  * Every update event as one escaped log line ({@link UpdateEvent#message()}). INFO: an apply's
  * outcome and a blocked plan; WARN: a rollback (done or failed) and a retried image build; DEBUG:
- * the rest (each CRD and workload step, each plan). Not API.
+ * the rest (each CRD and workload step, each plan).
  */
 public final class EventLog implements UpdateListener {
   private final Logger log;

@@ -1,4 +1,4 @@
-package dev.capstan.update.apply;
+package dev.capstan.update.result;
 
 /** What happened to one workload during an apply. */
 public enum WorkloadStatus {

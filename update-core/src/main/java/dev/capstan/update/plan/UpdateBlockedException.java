@@ -1,7 +1,6 @@
-package dev.capstan.update;
+package dev.capstan.update.plan;
 
-import dev.capstan.update.plan.PlanRow;
-import dev.capstan.update.plan.UpdatePlan;
+import dev.capstan.update.UpdateException;
 import java.util.Objects;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;

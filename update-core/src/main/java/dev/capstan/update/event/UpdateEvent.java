@@ -1,12 +1,12 @@
-package dev.capstan.update;
+package dev.capstan.update.event;
 
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.Durations;
-import dev.capstan.update.apply.UpdateResult;
-import dev.capstan.update.apply.WorkloadStatus;
 import dev.capstan.update.cluster.Workload;
 import dev.capstan.update.plan.CrdResult;
+import dev.capstan.update.result.UpdateResult;
+import dev.capstan.update.result.WorkloadStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;

@@ -1,6 +1,5 @@
-package dev.capstan.release.internal;
+package dev.capstan.release.internal.json;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -11,7 +10,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonSerializer;
-import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
@@ -36,9 +34,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The one Jackson configuration behind content hashes and release records: sorted keys, no nulls,
- * ISO-8601 times, secrets as base64, decimals kept exactly as written ({@code 1.10} stays {@code
- * 1.10}). Not API.
+ * The Jackson mapper of the release model, for records, plans and the in-memory state: the
+ * canonical configuration of {@link JsonMappers#canonicalBuilder()} (sorted keys, no nulls, exact
+ * decimals) with the model's own types: ISO-8601 times, secrets as base64, specs by kind. Not API.
  */
 public final class Json {
   private static final ObjectMapper MAPPER = build();
@@ -76,14 +74,10 @@ public final class Json {
     module.addDeserializer(Payloads.class, new PayloadsDeserializer());
     module.addSerializer(SecretHashKey.class, new SecretHashKeySerializer());
     module.addDeserializer(SecretHashKey.class, new SecretHashKeyDeserializer());
-    return JsonMappers.builder()
+    return JsonMappers.canonicalBuilder()
         .addModule(module)
-        .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
-        .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
         .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
         .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-        .defaultPropertyInclusion(
-            JsonInclude.Value.construct(JsonInclude.Include.NON_NULL, JsonInclude.Include.NON_NULL))
         .build();
   }
 

@@ -1,6 +1,7 @@
-package dev.capstan.update;
+package dev.capstan.update.apply;
 
-import dev.capstan.update.apply.UpdateResult;
+import dev.capstan.update.UpdateException;
+import dev.capstan.update.result.UpdateResult;
 import java.util.Objects;
 
 /**
