@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.common.Escapes;
+import dev.capstan.common.JsonMappers;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.Release;
@@ -25,7 +26,8 @@ import org.snakeyaml.engine.v2.schema.Schema;
  * are the content hashes of secrets.
  */
 final class ReleaseOutput {
-  static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  static final ObjectMapper JSON =
+      JsonMappers.builder().build().enable(SerializationFeature.INDENT_OUTPUT);
 
   private ReleaseOutput() {}
 

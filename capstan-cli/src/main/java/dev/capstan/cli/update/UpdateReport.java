@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capstan.common.JsonMappers;
 import dev.capstan.update.apply.UpdateApplier;
 import dev.capstan.update.cluster.Workload;
 import dev.capstan.update.plan.CrdResult;
@@ -25,7 +26,7 @@ import org.jspecify.annotations.Nullable;
 /** Renders plans and results as text or JSON: the update command's output. */
 final class UpdateReport {
 
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final ObjectMapper MAPPER = JsonMappers.trees();
   private static final DefaultIndenter INDENT = new DefaultIndenter("  ", "\n");
   private static final ObjectWriter WRITER =
       MAPPER.writer(
