@@ -400,8 +400,7 @@ class PlatformUpdateIT {
                   crd,
                   CrdResult.BLOCKED,
                   "version v1: stored version removed (status.storedVersions lists it, so objects"
-                      + " may still be stored at v1 and could no longer be read); pass"
-                      + " --allow-unsafe-crd-changes to apply anyway"));
+                      + " may still be stored at v1 and could no longer be read)"));
       assertThat(
               catchThrowableOfType(
                   UpdateBlockedException.class,
