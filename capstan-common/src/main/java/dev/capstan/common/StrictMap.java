@@ -40,8 +40,9 @@ public final class StrictMap {
     /**
      * The path, a colon and the rule, showing a scalar's value but never a list's or a mapping's:
      * {@code spec.services[0].replicas: must be an integer: 1.5}, {@code spec.colour: unknown
-     * field}; the document itself is named {@code document}. Keys are shown {@link Escapes#escape
-     * escaped} after a dot: {@code spec.configMaps[0].data.a b}.
+     * field} (an empty string is shown as nothing after the colon); the document itself is named
+     * {@code document}. Keys are shown {@link Escapes#escape escaped} after a dot: {@code
+     * spec.configMaps[0].data.a b}.
      */
     LABELLED
   }
@@ -107,7 +108,7 @@ public final class StrictMap {
       Wording wording) {
     if (!(node instanceof Map<?, ?> map)) {
       if (wording == Wording.LABELLED) {
-        problems.add(labelled(path, "must be a mapping"));
+        problems.add(labelled(path, "must be a mapping") + emptyString(node));
       } else {
         String name = path.isEmpty() ? what : path;
         problems.add(
@@ -220,6 +221,18 @@ public final class StrictMap {
     return asString(map.get(key), field(key));
   }
 
+  /** As {@link #asString}, with null a problem too. */
+  private @Nullable String requiredString(@Nullable Object v, String at) {
+    if (v == null) {
+      problems.add(
+          wording == Wording.LABELLED
+              ? line(at, "must be a string")
+              : line(at, "must be a string: ") + Trees.show(null));
+      return null;
+    }
+    return asString(v, at);
+  }
+
   private @Nullable String asString(@Nullable Object v, String at) {
     if (v == null || v instanceof String) {
       return (String) v;
@@ -297,6 +310,11 @@ public final class StrictMap {
     return null;
   }
 
+  /** The end of a {@link Wording#LABELLED} mapping problem: {@code ": "} for an empty string. */
+  private static String emptyString(@Nullable Object v) {
+    return "".equals(v) ? ": " : "";
+  }
+
   /**
    * The end of a {@link Wording#LABELLED} type problem: a string quoted (an empty one as nothing),
    * and, when {@code integers}, an integer as written.
@@ -324,7 +342,7 @@ public final class StrictMap {
   }
 
   /**
-   * Reads an optional list of mappings. A {@link Wording#LABELLED} list skips a null element.
+   * Reads an optional list of mappings.
    *
    * @param key the field name
    * @param allowed the field names each element may hold
@@ -335,9 +353,6 @@ public final class StrictMap {
     List<@Nullable Object> list = list(key);
     for (int i = 0; i < list.size(); i++) {
       Object item = list.get(i);
-      if (item == null && wording == Wording.LABELLED) {
-        continue;
-      }
       StrictMap m = open(item, field(key) + "[" + i + "]", key, allowed, problems, wording);
       if (m != null) {
         out.add(new Element(i, m));
@@ -355,18 +370,15 @@ public final class StrictMap {
    */
   public List<String> strings(String key) {
     List<String> out = new ArrayList<>();
+    if (wording == Wording.LABELLED && "".equals(map.get(key))) {
+      problems.add(line(field(key), "must be a list: "));
+      return out;
+    }
     List<@Nullable Object> list = list(key);
     for (int i = 0; i < list.size(); i++) {
       Object item = list.get(i);
       String at = field(key) + "[" + i + "]";
-      if (item == null) {
-        problems.add(
-            wording == Wording.LABELLED
-                ? line(at, "must be a string")
-                : line(at, "must be a string: ") + Trees.show(null));
-        continue;
-      }
-      String s = asString(item, at);
+      String s = requiredString(item, at);
       if (s != null) {
         out.add(s);
       }
@@ -378,29 +390,34 @@ public final class StrictMap {
    * Reads an optional mapping of strings to strings, such as labels or configmap data.
    *
    * @param key the field name
-   * @return the entries in document order; a null value is kept as null, a value of the wrong type
-   *     is reported and left out
+   * @return the entries in document order; a value that is not a string (null included) is reported
+   *     and left out
    */
-  public Map<String, @Nullable String> stringMap(String key) {
+  public Map<String, String> stringMap(String key) {
     Object v = map.get(key);
-    Map<String, @Nullable String> out = new LinkedHashMap<>();
+    Map<String, String> out = new LinkedHashMap<>();
     if (v == null) {
       return out;
     }
-    if (!(v instanceof Map<?, ?>)) {
+    if (!(v instanceof Map<?, ?> entries)) {
       open(v, field(key), field(key), Set.of(), problems, wording);
       return out;
     }
-    @SuppressWarnings("unchecked")
-    StrictMap m = new StrictMap(field(key), (Map<String, @Nullable Object>) v, problems, wording);
-    m.map.forEach(
+    String at = field(key);
+    entries.forEach(
         (k, value) -> {
-          String s = m.asString(value, m.field(k));
-          if (s != null || value == null) {
-            out.put(k, s);
+          String name = String.valueOf(k);
+          String s = requiredString(value, child(at, name));
+          if (s != null) {
+            out.put(name, s);
           }
         });
     return out;
+  }
+
+  /** The path of field {@code key} of the mapping at {@code at}. */
+  private String child(String at, String key) {
+    return new StrictMap(at, Map.of(), problems, wording).field(key);
   }
 
   /**
