@@ -28,7 +28,10 @@ import org.jspecify.annotations.Nullable;
 public final class StrictMap {
   private static final Pattern PLAIN_KEY = Pattern.compile("[A-Za-z0-9_.-]+");
 
-  /** How the problems of a mapping, and of those nested in it, are worded. */
+  /**
+   * How the problems of a mapping, and of those nested in it, are worded: the one place the wording
+   * of binding problems is decided.
+   */
   public enum Wording {
     /**
      * The path, a space and the rule, showing the value as {@link Trees#show} does: {@code
@@ -40,11 +43,82 @@ public final class StrictMap {
     /**
      * The path, a colon and the rule, showing a scalar's value but never a list's or a mapping's:
      * {@code spec.services[0].replicas: must be an integer: 1.5}, {@code spec.colour: unknown
-     * field} (an empty string is shown as nothing after the colon); the document itself is named
-     * {@code document}. Keys are shown {@link Escapes#escape escaped} after a dot: {@code
-     * spec.configMaps[0].data.a b}.
+     * field} (an empty string where a mapping or a list of strings belongs is shown as nothing
+     * after the colon); the document itself is named {@code document}. Keys are shown {@link
+     * Escapes#escape escaped} after a dot: {@code spec.configMaps[0].data.a b}.
      */
-    LABELLED
+    LABELLED;
+
+    /** The path of field {@code key} of the mapping at {@code path}. */
+    String field(String path, String key) {
+      if (this == LABELLED) {
+        return path.isEmpty() ? Escapes.escape(key) : path + "." + Escapes.escape(key);
+      }
+      if (!PLAIN_KEY.matcher(key).matches()) {
+        return path + "[" + Escapes.quote(key) + "]";
+      }
+      return path.isEmpty() ? key : path + "." + key;
+    }
+
+    /** A problem of the field at {@code at}: its path and the rule. */
+    String problem(String at, String rule) {
+      return this == LABELLED ? (at.isEmpty() ? "document" : at) + ": " + rule : at + " " + rule;
+    }
+
+    /** A field outside {@code allowed}. */
+    String unknown(String at, Set<String> allowed) {
+      return this == LABELLED
+          ? problem(at, "unknown field")
+          : problem(at, "is not a known field; known fields are " + String.join(", ", allowed));
+    }
+
+    /** A value of the wrong type (or a missing one) at {@code at}. */
+    String wrongType(String at, Type expected, @Nullable Object v) {
+      if (expected == Type.STRING && (v instanceof Number || v instanceof Boolean)) {
+        return problem(at, "must be a string; quote it to keep the text: \"")
+            + Escapes.escape(v.toString())
+            + "\"";
+      }
+      String rule = "must be " + expected.words;
+      if (this == SENTENCE) {
+        return expected == Type.MAPPING && v == null
+            ? problem(at, rule + ", found nothing")
+            : problem(at, rule) + ": " + Trees.show(v);
+      }
+      boolean integer = v instanceof Integer || v instanceof Long || v instanceof BigInteger;
+      String shown =
+          switch (expected) {
+            case STRING, LIST -> null;
+            case STRING_LIST, MAPPING -> "".equals(v) ? "" : null;
+            case INTEGER ->
+                v instanceof Double || v instanceof Float || v instanceof BigDecimal
+                    ? String.valueOf(v)
+                    : quoted(v);
+            case BOOLEAN -> integer ? String.valueOf(v) : quoted(v);
+          };
+      return problem(at, rule) + (shown == null ? "" : ": " + shown);
+    }
+
+    /** A string as {@link Escapes#quote} shows it (an empty one as nothing), else null. */
+    private static @Nullable String quoted(@Nullable Object v) {
+      return v instanceof String s ? (s.isEmpty() ? "" : Escapes.quote(s)) : null;
+    }
+  }
+
+  /** The types a field is read as. */
+  enum Type {
+    STRING("a string"),
+    INTEGER("an integer"),
+    BOOLEAN("true or false"),
+    LIST("a list"),
+    STRING_LIST("a list"),
+    MAPPING("a mapping");
+
+    final String words;
+
+    Type(String words) {
+      this.words = words;
+    }
   }
 
   private final String path;
@@ -107,26 +181,14 @@ public final class StrictMap {
       List<String> problems,
       Wording wording) {
     if (!(node instanceof Map<?, ?> map)) {
-      if (wording == Wording.LABELLED) {
-        problems.add(labelled(path, "must be a mapping") + emptyString(node));
-      } else {
-        String name = path.isEmpty() ? what : path;
-        problems.add(
-            node == null
-                ? name + " must be a mapping, found nothing"
-                : name + " must be a mapping: " + Trees.show(node));
-      }
+      String name = path.isEmpty() && wording == Wording.SENTENCE ? what : path;
+      problems.add(wording.wrongType(name, Type.MAPPING, node));
       return null;
     }
     StrictMap m = new StrictMap(path, (Map<String, @Nullable Object>) map, problems, wording);
     for (String key : m.map.keySet()) {
       if (!allowed.contains(key)) {
-        problems.add(
-            wording == Wording.LABELLED
-                ? labelled(m.field(key), "unknown field")
-                : m.field(key)
-                    + " is not a known field; known fields are "
-                    + String.join(", ", allowed));
+        problems.add(wording.unknown(m.field(key), allowed));
       }
     }
     return m;
@@ -153,10 +215,6 @@ public final class StrictMap {
     return space < 0 ? problem : problem.substring(0, space);
   }
 
-  private static String labelled(String path, String rule) {
-    return (path.isEmpty() ? "document" : path) + ": " + rule;
-  }
-
   /**
    * Returns the number of elements of a list field.
    *
@@ -175,13 +233,7 @@ public final class StrictMap {
    *     {@link Wording}
    */
   public String field(String key) {
-    if (wording == Wording.LABELLED) {
-      return path.isEmpty() ? Escapes.escape(key) : path + "." + Escapes.escape(key);
-    }
-    if (!PLAIN_KEY.matcher(key).matches()) {
-      return path + "[" + Escapes.quote(key) + "]";
-    }
-    return path.isEmpty() ? key : path + "." + key;
+    return wording.field(path, key);
   }
 
   /**
@@ -192,12 +244,7 @@ public final class StrictMap {
    * @param value the offending value, shown as {@link Trees#show} does
    */
   public void problem(String key, String rule, @Nullable Object value) {
-    problems.add(line(field(key), rule) + ": " + Trees.show(value));
-  }
-
-  /** A problem about the field at {@code at}, worded as this mapping's problems are. */
-  private String line(String at, String rule) {
-    return wording == Wording.LABELLED ? labelled(at, rule) : at + " " + rule;
+    problems.add(wording.problem(field(key), rule) + ": " + Trees.show(value));
   }
 
   /**
@@ -218,35 +265,16 @@ public final class StrictMap {
    * @return the value; null when absent, null or of the wrong type (then a problem is added)
    */
   public @Nullable String optionalString(String key) {
-    return asString(map.get(key), field(key));
+    Object v = map.get(key);
+    return v == null ? null : string(v, field(key));
   }
 
-  /** As {@link #asString}, with null a problem too. */
-  private @Nullable String requiredString(@Nullable Object v, String at) {
-    if (v == null) {
-      problems.add(
-          wording == Wording.LABELLED
-              ? line(at, "must be a string")
-              : line(at, "must be a string: ") + Trees.show(null));
-      return null;
+  /** {@code v} when it is a string; otherwise null, with a problem (null is one too). */
+  private @Nullable String string(@Nullable Object v, String at) {
+    if (v instanceof String s) {
+      return s;
     }
-    return asString(v, at);
-  }
-
-  private @Nullable String asString(@Nullable Object v, String at) {
-    if (v == null || v instanceof String) {
-      return (String) v;
-    }
-    if (v instanceof Number || v instanceof Boolean) {
-      problems.add(
-          line(at, "must be a string; quote it to keep the text: \"")
-              + Escapes.escape(v.toString())
-              + "\"");
-    } else if (wording == Wording.LABELLED) {
-      problems.add(line(at, "must be a string"));
-    } else {
-      problems.add(line(at, "must be a string: ") + Trees.show(v));
-    }
+    problems.add(wording.wrongType(at, Type.STRING, v));
     return null;
   }
 
@@ -258,17 +286,10 @@ public final class StrictMap {
    */
   public boolean bool(String key) {
     Object v = map.get(key);
-    if (v == null) {
-      return false;
+    if (v == null || v instanceof Boolean) {
+      return Boolean.TRUE.equals(v);
     }
-    if (v instanceof Boolean b) {
-      return b;
-    }
-    if (wording == Wording.SENTENCE) {
-      problem(key, "must be true or false", v);
-    } else {
-      problems.add(line(field(key), "must be true or false") + labelledScalar(v, true));
-    }
+    problems.add(wording.wrongType(field(key), Type.BOOLEAN, v));
     return false;
   }
 
@@ -282,51 +303,27 @@ public final class StrictMap {
    */
   public @Nullable Integer integer(String key, boolean required) {
     Object v = map.get(key);
-    String at = field(key);
     if (v == null) {
       if (required) {
-        problems.add(line(at, "must be an integer"));
+        problems.add(wording.problem(field(key), "must be an integer"));
       }
       return null;
     }
-    if (v instanceof Integer || v instanceof Long || v instanceof BigInteger) {
-      BigInteger n = new BigInteger(v.toString());
-      if (n.bitLength() < 32) {
-        return n.intValue();
-      }
-      problems.add(
-          line(at, "must be an integer from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE)
-              + ": "
-              + n);
+    if (!(v instanceof Integer || v instanceof Long || v instanceof BigInteger)) {
+      problems.add(wording.wrongType(field(key), Type.INTEGER, v));
       return null;
+    }
+    BigInteger n = new BigInteger(v.toString());
+    if (n.bitLength() < 32) {
+      return n.intValue();
     }
     problems.add(
-        line(at, "must be an integer")
-            + (wording == Wording.SENTENCE
-                ? ": " + Trees.show(v)
-                : v instanceof Double || v instanceof Float || v instanceof BigDecimal
-                    ? ": " + v
-                    : labelledScalar(v, false)));
+        wording.problem(
+                field(key),
+                "must be an integer from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE)
+            + ": "
+            + n);
     return null;
-  }
-
-  /** The end of a {@link Wording#LABELLED} mapping problem: {@code ": "} for an empty string. */
-  private static String emptyString(@Nullable Object v) {
-    return "".equals(v) ? ": " : "";
-  }
-
-  /**
-   * The end of a {@link Wording#LABELLED} type problem: a string quoted (an empty one as nothing),
-   * and, when {@code integers}, an integer as written.
-   */
-  private static String labelledScalar(Object v, boolean integers) {
-    if (v instanceof String s) {
-      return s.isEmpty() ? ": " : ": " + Escapes.quote(s);
-    }
-    if (integers && (v instanceof Integer || v instanceof Long || v instanceof BigInteger)) {
-      return ": " + v;
-    }
-    return "";
   }
 
   /**
@@ -350,10 +347,9 @@ public final class StrictMap {
    */
   public List<Element> objects(String key, Set<String> allowed) {
     List<Element> out = new ArrayList<>();
-    List<@Nullable Object> list = list(key);
+    List<@Nullable Object> list = list(key, Type.LIST);
     for (int i = 0; i < list.size(); i++) {
-      Object item = list.get(i);
-      StrictMap m = open(item, field(key) + "[" + i + "]", key, allowed, problems, wording);
+      StrictMap m = open(list.get(i), field(key) + "[" + i + "]", key, allowed, problems, wording);
       if (m != null) {
         out.add(new Element(i, m));
       }
@@ -370,15 +366,9 @@ public final class StrictMap {
    */
   public List<String> strings(String key) {
     List<String> out = new ArrayList<>();
-    if (wording == Wording.LABELLED && "".equals(map.get(key))) {
-      problems.add(line(field(key), "must be a list: "));
-      return out;
-    }
-    List<@Nullable Object> list = list(key);
+    List<@Nullable Object> list = list(key, Type.STRING_LIST);
     for (int i = 0; i < list.size(); i++) {
-      Object item = list.get(i);
-      String at = field(key) + "[" + i + "]";
-      String s = requiredString(item, at);
+      String s = string(list.get(i), field(key) + "[" + i + "]");
       if (s != null) {
         out.add(s);
       }
@@ -399,25 +389,20 @@ public final class StrictMap {
     if (v == null) {
       return out;
     }
+    String at = field(key);
     if (!(v instanceof Map<?, ?> entries)) {
-      open(v, field(key), field(key), Set.of(), problems, wording);
+      problems.add(wording.wrongType(at, Type.MAPPING, v));
       return out;
     }
-    String at = field(key);
     entries.forEach(
         (k, value) -> {
           String name = String.valueOf(k);
-          String s = requiredString(value, child(at, name));
+          String s = string(value, wording.field(at, name));
           if (s != null) {
             out.put(name, s);
           }
         });
     return out;
-  }
-
-  /** The path of field {@code key} of the mapping at {@code at}. */
-  private String child(String at, String key) {
-    return new StrictMap(at, Map.of(), problems, wording).field(key);
   }
 
   /**
@@ -436,8 +421,12 @@ public final class StrictMap {
    * @param key the field name
    * @return the elements; empty when absent or not a list (then a problem is added)
    */
-  @SuppressWarnings("unchecked")
   public List<@Nullable Object> list(String key) {
+    return list(key, Type.LIST);
+  }
+
+  @SuppressWarnings("unchecked")
+  private List<@Nullable Object> list(String key, Type type) {
     Object v = map.get(key);
     if (v == null) {
       return List.of();
@@ -445,11 +434,7 @@ public final class StrictMap {
     if (v instanceof List<?> l) {
       return (List<@Nullable Object>) l;
     }
-    if (wording == Wording.LABELLED) {
-      problems.add(line(field(key), "must be a list"));
-    } else {
-      problem(key, "must be a list", v);
-    }
+    problems.add(wording.wrongType(field(key), type, v));
     return List.of();
   }
 
