@@ -21,8 +21,8 @@ import org.jspecify.annotations.Nullable;
  * read that fails returns the value of an absent field.
  *
  * <p>How a problem is worded is decided here, once, by the {@link Wording} the root was opened with
- * (nested mappings keep it): the update engine's {@link Wording#SENTENCE} ({@code components[2].tag
- * must be a string: 5}) and the release file's {@link Wording#LABELLED} ({@code
+ * (nested mappings keep it): the update engine's {@link Wording#SENTENCE} ({@code crdChange must be
+ * true or false: 'yes'}) and the release file's {@link Wording#LABELLED} ({@code
  * spec.services[0].replicas: must be an integer: 1.5}).
  */
 public final class StrictMap {
@@ -35,7 +35,7 @@ public final class StrictMap {
   public enum Wording {
     /**
      * The path, a space and the rule, showing the value as {@link Trees#show} does: {@code
-     * components[2].tag must be a string: 5}, {@code components[0].x is not a known field; known
+     * crdChange must be true or false: 'yes'}, {@code components[0].x is not a known field; known
      * fields are name, tag}. A key that is empty or holds other characters than letters, digits,
      * {@code _}, {@code -} and {@code .} is shown quoted: {@code components[2]['a b']}.
      */
