@@ -3,6 +3,7 @@ package dev.capstan.common;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -45,7 +46,9 @@ public final class StrictMap {
      * {@code spec.services[0].replicas: must be an integer: 1.5}, {@code spec.colour: unknown
      * field} (an empty string where a mapping or a list of strings belongs is shown as nothing
      * after the colon); the document itself is named {@code document}. Keys are shown {@link
-     * Escapes#escape escaped} after a dot: {@code spec.configMaps[0].data.a b}.
+     * Escapes#escape escaped} after a dot: {@code spec.configMaps[0].data.a b}. Problems are listed
+     * in document order whatever the order of the reads: a mapping's fields (with what is nested in
+     * them), then the required fields it lacks, then its unknown fields.
      */
     LABELLED;
 
@@ -123,15 +126,63 @@ public final class StrictMap {
 
   private final String path;
   private final Map<String, @Nullable Object> map;
-  private final List<String> problems;
+  private final List<String> keys;
+  private final Problems problems;
+  private final int[] position;
   private final Wording wording;
 
   private StrictMap(
-      String path, Map<String, @Nullable Object> map, List<String> problems, Wording wording) {
+      String path,
+      Map<String, @Nullable Object> map,
+      Problems problems,
+      int[] position,
+      Wording wording) {
     this.path = path;
     this.map = map;
+    this.keys = new ArrayList<>(map.keySet());
     this.problems = problems;
+    this.position = position;
     this.wording = wording;
+  }
+
+  /**
+   * The problem list of one document: in {@link Wording#SENTENCE}, in the order they are found; in
+   * {@link Wording#LABELLED}, in document order, each mapping's own fields first, then the required
+   * fields it lacks, then its unknown fields.
+   */
+  private static final class Problems {
+    private final List<String> list;
+    private final int base;
+    private final boolean ordered;
+    private final List<int[]> positions = new ArrayList<>();
+
+    Problems(List<String> list, boolean ordered) {
+      this.list = list;
+      this.base = list.size();
+      this.ordered = ordered;
+    }
+
+    void add(int[] position, String problem) {
+      if (!ordered) {
+        list.add(problem);
+        return;
+      }
+      int i = positions.size();
+      while (i > 0 && Arrays.compare(positions.get(i - 1), position) > 0) {
+        i--;
+      }
+      positions.add(i, position);
+      list.add(base + i, problem);
+    }
+  }
+
+  /** The position of field {@code key} (a lacking one after all fields), then of {@code more}. */
+  private int[] at(String key, int... more) {
+    int index = keys.indexOf(key);
+    int[] p = Arrays.copyOf(position, position.length + 1 + more.length);
+    p[position.length] = index < 0 ? keys.size() : index;
+    System.arraycopy(more, 0, p, position.length + 1, more.length);
+    return p;
   }
 
   /**
@@ -172,7 +223,6 @@ public final class StrictMap {
    * @param wording how problems are worded, here and in nested mappings
    * @return the mapping, or null (with a problem added) when the node is not a mapping
    */
-  @SuppressWarnings("unchecked")
   public static @Nullable StrictMap open(
       @Nullable Object node,
       String path,
@@ -180,15 +230,38 @@ public final class StrictMap {
       Set<String> allowed,
       List<String> problems,
       Wording wording) {
+    return open(
+        node,
+        path,
+        what,
+        allowed,
+        new Problems(problems, wording == Wording.LABELLED),
+        new int[0],
+        wording);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static @Nullable StrictMap open(
+      @Nullable Object node,
+      String path,
+      String what,
+      Set<String> allowed,
+      Problems problems,
+      int[] position,
+      Wording wording) {
     if (!(node instanceof Map<?, ?> map)) {
       String name = path.isEmpty() && wording == Wording.SENTENCE ? what : path;
-      problems.add(wording.wrongType(name, Type.MAPPING, node));
+      problems.add(position, wording.wrongType(name, Type.MAPPING, node));
       return null;
     }
-    StrictMap m = new StrictMap(path, (Map<String, @Nullable Object>) map, problems, wording);
-    for (String key : m.map.keySet()) {
+    StrictMap m =
+        new StrictMap(path, (Map<String, @Nullable Object>) map, problems, position, wording);
+    for (int i = 0; i < m.keys.size(); i++) {
+      String key = m.keys.get(i);
       if (!allowed.contains(key)) {
-        problems.add(wording.unknown(m.field(key), allowed));
+        int[] unknown = Arrays.copyOf(position, position.length + 1);
+        unknown[position.length] = m.keys.size() + 1 + i;
+        problems.add(unknown, wording.unknown(m.field(key), allowed));
       }
     }
     return m;
@@ -244,7 +317,7 @@ public final class StrictMap {
    * @param value the offending value, shown as {@link Trees#show} does
    */
   public void problem(String key, String rule, @Nullable Object value) {
-    problems.add(wording.problem(field(key), rule) + ": " + Trees.show(value));
+    problems.add(at(key), wording.problem(field(key), rule) + ": " + Trees.show(value));
   }
 
   /**
@@ -266,15 +339,15 @@ public final class StrictMap {
    */
   public @Nullable String optionalString(String key) {
     Object v = map.get(key);
-    return v == null ? null : string(v, field(key));
+    return v == null ? null : string(v, field(key), at(key));
   }
 
   /** {@code v} when it is a string; otherwise null, with a problem (null is one too). */
-  private @Nullable String string(@Nullable Object v, String at) {
+  private @Nullable String string(@Nullable Object v, String at, int[] position) {
     if (v instanceof String s) {
       return s;
     }
-    problems.add(wording.wrongType(at, Type.STRING, v));
+    problems.add(position, wording.wrongType(at, Type.STRING, v));
     return null;
   }
 
@@ -289,7 +362,7 @@ public final class StrictMap {
     if (v == null || v instanceof Boolean) {
       return Boolean.TRUE.equals(v);
     }
-    problems.add(wording.wrongType(field(key), Type.BOOLEAN, v));
+    problems.add(at(key), wording.wrongType(field(key), Type.BOOLEAN, v));
     return false;
   }
 
@@ -305,12 +378,12 @@ public final class StrictMap {
     Object v = map.get(key);
     if (v == null) {
       if (required) {
-        problems.add(wording.problem(field(key), "must be an integer"));
+        problems.add(at(key), wording.problem(field(key), "must be an integer"));
       }
       return null;
     }
     if (!(v instanceof Integer || v instanceof Long || v instanceof BigInteger)) {
-      problems.add(wording.wrongType(field(key), Type.INTEGER, v));
+      problems.add(at(key), wording.wrongType(field(key), Type.INTEGER, v));
       return null;
     }
     BigInteger n = new BigInteger(v.toString());
@@ -318,6 +391,7 @@ public final class StrictMap {
       return n.intValue();
     }
     problems.add(
+        at(key),
         wording.problem(
                 field(key),
                 "must be an integer from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE)
@@ -335,7 +409,7 @@ public final class StrictMap {
    */
   public @Nullable StrictMap object(String key, Set<String> allowed) {
     Object v = map.get(key);
-    return v == null ? null : open(v, field(key), field(key), allowed, problems, wording);
+    return v == null ? null : open(v, field(key), field(key), allowed, problems, at(key), wording);
   }
 
   /**
@@ -349,7 +423,9 @@ public final class StrictMap {
     List<Element> out = new ArrayList<>();
     List<@Nullable Object> list = list(key, Type.LIST);
     for (int i = 0; i < list.size(); i++) {
-      StrictMap m = open(list.get(i), field(key) + "[" + i + "]", key, allowed, problems, wording);
+      StrictMap m =
+          open(
+              list.get(i), field(key) + "[" + i + "]", key, allowed, problems, at(key, i), wording);
       if (m != null) {
         out.add(new Element(i, m));
       }
@@ -368,7 +444,7 @@ public final class StrictMap {
     List<String> out = new ArrayList<>();
     List<@Nullable Object> list = list(key, Type.STRING_LIST);
     for (int i = 0; i < list.size(); i++) {
-      String s = string(list.get(i), field(key) + "[" + i + "]");
+      String s = string(list.get(i), field(key) + "[" + i + "]", at(key, i));
       if (s != null) {
         out.add(s);
       }
@@ -391,17 +467,17 @@ public final class StrictMap {
     }
     String at = field(key);
     if (!(v instanceof Map<?, ?> entries)) {
-      problems.add(wording.wrongType(at, Type.MAPPING, v));
+      problems.add(at(key), wording.wrongType(at, Type.MAPPING, v));
       return out;
     }
-    entries.forEach(
-        (k, value) -> {
-          String name = String.valueOf(k);
-          String s = string(value, wording.field(at, name));
-          if (s != null) {
-            out.put(name, s);
-          }
-        });
+    int i = 0;
+    for (Map.Entry<?, ?> e : entries.entrySet()) {
+      String name = String.valueOf(e.getKey());
+      String s = string(e.getValue(), wording.field(at, name), at(key, i++));
+      if (s != null) {
+        out.put(name, s);
+      }
+    }
     return out;
   }
 
@@ -434,7 +510,7 @@ public final class StrictMap {
     if (v instanceof List<?> l) {
       return (List<@Nullable Object>) l;
     }
-    problems.add(wording.wrongType(field(key), type, v));
+    problems.add(at(key), wording.wrongType(field(key), type, v));
     return List.of();
   }
 

@@ -75,6 +75,16 @@ class StrictMapTest {
   }
 
   @Test
+  void labelledProblemsFollowTheDocumentWithLackingThenUnknownFieldsLast() {
+    assertThat(problems("{colour: blue, name: 1, nested: {x: 1}}", Wording.LABELLED))
+        .containsExactly(
+            "spec.name: must be a string; quote it to keep the text: \"1\"",
+            "spec.nested.x: unknown field",
+            "spec.replicas: must be an integer",
+            "spec.colour: unknown field");
+  }
+
+  @Test
   void aKeyOutsideThePlainCharactersIsShownEscaped() {
     List<String> sentence = new ArrayList<>();
     List<String> labelled = new ArrayList<>();
