@@ -1,21 +1,12 @@
 package dev.capstan.release.file;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.core.exc.InputCoercionException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.MapperFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.cfg.CoercionAction;
-import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.type.LogicalType;
 import dev.capstan.common.BoundedInput;
 import dev.capstan.common.Escapes;
 import dev.capstan.common.InputLimits;
 import dev.capstan.common.InvalidDocumentException;
-import dev.capstan.common.JsonMappers;
 import dev.capstan.common.StrictDocuments;
+import dev.capstan.common.StrictMap;
+import dev.capstan.common.StrictMap.Wording;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
@@ -36,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -96,7 +88,52 @@ public final class ReleaseFiles {
   /** The limits of a file of plain manifests: as {@link #LIMITS}, with {@link #MAX_DOCUMENTS}. */
   static final InputLimits MANIFEST_LIMITS = LIMITS.withMaxDocuments(MAX_DOCUMENTS);
 
-  private static final ObjectMapper MAPPER = mapper();
+  private static final Set<String> DOCUMENT =
+      StrictMap.fields("apiVersion", "kind", "metadata", "spec");
+  private static final Set<String> METADATA =
+      StrictMap.fields("name", "namespace", "version", "source");
+  private static final Set<String> SPEC =
+      StrictMap.fields(
+          "references", "services", "secrets", "configMaps", "volumes", "manifests", "options");
+  private static final Set<String> OPTIONS = StrictMap.fields("allowUnsafeCrdChanges");
+  private static final Set<String> SERVICE =
+      StrictMap.fields(
+          "name",
+          "namespace",
+          "image",
+          "replicas",
+          "command",
+          "args",
+          "ports",
+          "env",
+          "envFrom",
+          "volumeMounts",
+          "resources",
+          "readinessProbe",
+          "labels",
+          "annotations");
+  private static final Set<String> PORT = StrictMap.fields("name", "port", "protocol");
+  private static final Set<String> ENV_FROM = StrictMap.fields("secret", "configMap");
+  private static final Set<String> MOUNT = StrictMap.fields("volume", "mountPath", "readOnly");
+  private static final Set<String> RESOURCES =
+      StrictMap.fields("cpuRequest", "memoryRequest", "cpuLimit", "memoryLimit");
+  private static final Set<String> PROBE =
+      StrictMap.fields("path", "port", "initialDelaySeconds", "periodSeconds");
+  private static final Set<String> SECRET =
+      StrictMap.fields(
+          "name", "namespace", "type", "stringData", "data", "fromEnv", "labels", "annotations");
+  private static final Set<String> CONFIG_MAP =
+      StrictMap.fields("name", "namespace", "data", "labels", "annotations");
+  private static final Set<String> VOLUME =
+      StrictMap.fields(
+          "name",
+          "namespace",
+          "size",
+          "storageClass",
+          "accessModes",
+          "reclaimPolicy",
+          "labels",
+          "annotations");
 
   private ReleaseFiles() {}
 
@@ -150,7 +187,7 @@ public final class ReleaseFiles {
       Overrides overrides,
       Function<String, @Nullable String> env,
       List<String> problems) {
-    Document doc = convert(tree, Document.class, "", problems);
+    Document doc = Document.read(tree, problems);
     if (doc == null) {
       throw new InvalidReleaseFileException(source, problems);
     }
@@ -160,9 +197,8 @@ public final class ReleaseFiles {
     if (!KIND.equals(doc.kind())) {
       problems.add("kind must be " + KIND + ": " + quote(doc.kind()));
     }
-    Metadata meta = doc.metadata() == null ? new Metadata(null, null, null, null) : doc.metadata();
-    String name = overrides.name() != null ? overrides.name() : meta.name();
-    String namespace = overrides.namespace() != null ? overrides.namespace() : meta.namespace();
+    String name = overrides.name() != null ? overrides.name() : doc.name();
+    String namespace = overrides.namespace() != null ? overrides.namespace() : doc.namespace();
     if (name == null || name.isBlank()) {
       problems.add("metadata.name must be set (or passed as --release): " + quote(name));
       name = "";
@@ -170,42 +206,41 @@ public final class ReleaseFiles {
     if (namespace == null || namespace.isBlank()) {
       namespace = overrides.fallbackNamespace();
     }
-    Spec spec =
-        doc.spec() == null ? new Spec(null, null, null, null, null, null, null) : doc.spec();
     ReleaseOptions options =
-        ReleaseOptions.defaults()
-            .withAllowUnsafeCrdChanges(
-                spec.options() != null
-                    && Boolean.TRUE.equals(spec.options().allowUnsafeCrdChanges()));
+        ReleaseOptions.defaults().withAllowUnsafeCrdChanges(doc.allowUnsafeCrdChanges());
 
     List<ResourceSpec> specs = new ArrayList<>();
     String ns = namespace;
     each(
-        spec.services(),
+        doc.services(),
         "spec.services",
-        ServiceDoc.class,
+        SERVICE,
+        ServiceDoc::read,
         problems,
         (d, at) -> specs.add(d.toSpec(ns)));
     each(
-        spec.secrets(),
+        doc.secrets(),
         "spec.secrets",
-        SecretDoc.class,
+        SECRET,
+        SecretDoc::read,
         problems,
         (d, at) -> specs.add(d.toSpec(ns, at, env, problems)));
     each(
-        spec.configMaps(),
+        doc.configMaps(),
         "spec.configMaps",
-        ConfigMapDoc.class,
+        CONFIG_MAP,
+        ConfigMapDoc::read,
         problems,
         (d, at) -> specs.add(d.toSpec(ns)));
     each(
-        spec.volumes(),
+        doc.volumes(),
         "spec.volumes",
-        VolumeDoc.class,
+        VOLUME,
+        VolumeDoc::read,
         problems,
         (d, at) -> specs.add(d.toSpec(ns)));
     List<ResourceRef> references = new ArrayList<>();
-    List<?> refs = spec.references() == null ? List.of() : spec.references();
+    List<@Nullable Object> refs = doc.references();
     for (int i = 0; i < refs.size(); i++) {
       Object ref = refs.get(i);
       try {
@@ -220,7 +255,7 @@ public final class ReleaseFiles {
     }
 
     List<Manifest> manifests =
-        spec.manifests() == null ? List.of() : manifests(bytes, baseDirectory, ns, specs, problems);
+        doc.manifests() ? manifests(bytes, baseDirectory, ns, specs, problems) : List.of();
 
     Payloads payloads = Payloads.empty();
     if (problems.isEmpty()) {
@@ -241,7 +276,7 @@ public final class ReleaseFiles {
     }
     ReleaseFile file =
         new ReleaseFile(
-            name, namespace, meta.version(), meta.source(), payloads, references, options);
+            name, namespace, doc.version(), doc.source(), payloads, references, options);
     if (problems.isEmpty()) {
       try {
         file.toSpec();
@@ -551,191 +586,208 @@ public final class ReleaseFiles {
     void accept(T element, String at);
   }
 
+  /**
+   * Binds each element of a list of {@code spec} and hands it on. An element is read in full, but
+   * only its first problem is reported (and the element then left out), as one problem per element
+   * is how release files report a wrong shape; a null element is skipped.
+   */
   private static <T> void each(
-      @Nullable List<Object> elements,
+      List<@Nullable Object> elements,
       String field,
-      Class<T> type,
+      Set<String> allowed,
+      java.util.function.Function<StrictMap, T> read,
       List<String> problems,
       ElementHandler<T> handler) {
-    if (elements == null) {
-      return;
-    }
     for (int i = 0; i < elements.size(); i++) {
+      Object item = elements.get(i);
+      if (item == null) {
+        continue;
+      }
       String at = field + "[" + i + "]";
-      T element = convert(elements.get(i), type, at, problems);
-      if (element != null) {
-        try {
-          handler.accept(element, at);
-        } catch (IllegalArgumentException | NullPointerException e) {
-          problems.add(at + ": " + e.getMessage());
-        }
+      List<String> shape = new ArrayList<>();
+      StrictMap m = StrictMap.open(item, at, at, allowed, shape, Wording.LABELLED);
+      T element = m == null ? null : read.apply(m);
+      if (element == null || !shape.isEmpty()) {
+        problems.addAll(shape.subList(0, Math.min(1, shape.size())));
+        continue;
+      }
+      try {
+        handler.accept(element, at);
+      } catch (IllegalArgumentException | NullPointerException e) {
+        problems.add(at + ": " + e.getMessage());
       }
     }
-  }
-
-  private static <T> @Nullable T convert(
-      Object tree, Class<T> type, String at, List<String> problems) {
-    try {
-      return MAPPER.convertValue(tree, type);
-    } catch (IllegalArgumentException e) {
-      problems.add(describe(at, e));
-      return null;
-    }
-  }
-
-  private static String describe(String at, IllegalArgumentException e) {
-    if (e.getCause() instanceof JsonMappingException m) {
-      String path =
-          m.getPath().stream()
-              .map(
-                  r ->
-                      r.getFieldName() != null
-                          ? "." + Escapes.escape(r.getFieldName())
-                          : "[" + r.getIndex() + "]")
-              .collect(Collectors.joining());
-      String full = (at + path).replaceFirst("^\\.", "");
-      String message = Escapes.escape(String.valueOf(m.getOriginalMessage()));
-      if (m instanceof com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException) {
-        message = "unknown field";
-      } else if (m.getCause() instanceof InputCoercionException c) {
-        java.util.regex.Matcher value =
-            java.util.regex.Pattern.compile("\\(([-0-9.eE+]+)\\)")
-                .matcher(String.valueOf(c.getOriginalMessage()));
-        message =
-            "must be an integer from "
-                + Integer.MIN_VALUE
-                + " to "
-                + Integer.MAX_VALUE
-                + (value.find() ? ": " + value.group(1) : "");
-      } else if (m instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException mi
-          && mi.getTargetType() != null) {
-        message = "must be " + typeName(mi.getTargetType());
-        java.util.regex.Matcher text =
-            java.util.regex.Pattern.compile("^Cannot coerce String value \\(\"(.*)\"\\)")
-                .matcher(String.valueOf(m.getOriginalMessage()));
-        if (text.find()) {
-          message += ": " + quote(text.group(1));
-        }
-        if (mi instanceof com.fasterxml.jackson.databind.exc.InvalidFormatException f) {
-          message +=
-              mi.getTargetType() == String.class
-                  ? "; quote it to keep the text: \""
-                      + Escapes.escape(String.valueOf(f.getValue()))
-                      + "\""
-                  : ": " + Escapes.escape(String.valueOf(f.getValue()));
-        }
-      }
-      return (full.isEmpty() ? "document" : full) + ": " + message;
-    }
-    return at + ": " + Escapes.escape(String.valueOf(e.getMessage()));
-  }
-
-  private static String typeName(Class<?> type) {
-    if (type == Integer.class || type == int.class) {
-      return "an integer";
-    }
-    if (type == Boolean.class || type == boolean.class) {
-      return "true or false";
-    }
-    if (type == String.class) {
-      return "a string";
-    }
-    if (List.class.isAssignableFrom(type)) {
-      return "a list";
-    }
-    return "a mapping";
   }
 
   private static String quote(@Nullable Object value) {
     return Escapes.quote(value);
   }
 
-  private static ObjectMapper mapper() {
-    JsonMapper mapper =
-        JsonMappers.builder()
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
-            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-            .build();
-    mapper
-        .coercionConfigFor(LogicalType.Textual)
-        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
-    mapper
-        .coercionConfigFor(LogicalType.Integer)
-        .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
-    mapper
-        .coercionConfigFor(LogicalType.Boolean)
-        .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail);
-    return mapper;
-  }
-
   // ------------------------------------------------------------------ document shape
 
+  /**
+   * The document's own fields, {@code metadata} and {@code spec}: the lists of {@code spec} are
+   * bound element by element later, by {@link #each}.
+   */
   record Document(
       @Nullable String apiVersion,
       @Nullable String kind,
-      @Nullable Metadata metadata,
-      @Nullable Spec spec) {}
-
-  record Metadata(
       @Nullable String name,
       @Nullable String namespace,
       @Nullable String version,
-      @Nullable String source) {}
+      @Nullable String source,
+      List<@Nullable Object> references,
+      List<@Nullable Object> services,
+      List<@Nullable Object> secrets,
+      List<@Nullable Object> configMaps,
+      List<@Nullable Object> volumes,
+      boolean manifests,
+      boolean allowUnsafeCrdChanges) {
 
-  record Spec(
-      @Nullable List<Object> references,
-      @Nullable List<Object> services,
-      @Nullable List<Object> secrets,
-      @JsonProperty("configMaps") @Nullable List<Object> configMaps,
-      @Nullable List<Object> volumes,
-      @Nullable List<Object> manifests,
-      @Nullable OptionsDoc options) {}
+    /**
+     * Binds the document's shape: its first problem is reported (and null returned), as the whole
+     * shape is one problem in a release file.
+     */
+    static @Nullable Document read(Object tree, List<String> problems) {
+      List<String> shape = new ArrayList<>();
+      StrictMap root = StrictMap.open(tree, "", "document", DOCUMENT, shape, Wording.LABELLED);
+      if (root == null) {
+        problems.add(shape.get(0));
+        return null;
+      }
+      String apiVersion = root.optionalString("apiVersion");
+      String kind = root.optionalString("kind");
+      StrictMap meta = root.object("metadata", METADATA);
+      String name = meta == null ? null : meta.optionalString("name");
+      String namespace = meta == null ? null : meta.optionalString("namespace");
+      String version = meta == null ? null : meta.optionalString("version");
+      String source = meta == null ? null : meta.optionalString("source");
+      StrictMap spec = root.object("spec", SPEC);
+      List<@Nullable Object> references = list(spec, "references");
+      List<@Nullable Object> services = list(spec, "services");
+      List<@Nullable Object> secrets = list(spec, "secrets");
+      List<@Nullable Object> configMaps = list(spec, "configMaps");
+      List<@Nullable Object> volumes = list(spec, "volumes");
+      // only checked to be a list here: manifests(..) reads the entries from the file's text
+      list(spec, "manifests");
+      boolean manifests = spec != null && spec.has("manifests");
+      StrictMap options = spec == null ? null : spec.object("options", OPTIONS);
+      boolean allowUnsafeCrdChanges = options != null && options.bool("allowUnsafeCrdChanges");
+      Document doc =
+          new Document(
+              apiVersion,
+              kind,
+              name,
+              namespace,
+              version,
+              source,
+              references,
+              services,
+              secrets,
+              configMaps,
+              volumes,
+              manifests,
+              allowUnsafeCrdChanges);
+      if (!shape.isEmpty()) {
+        problems.add(shape.get(0));
+        return null;
+      }
+      return doc;
+    }
 
-  /** {@code spec.options}: cast options a release file may set. */
-  record OptionsDoc(@Nullable Boolean allowUnsafeCrdChanges) {}
+    private static List<@Nullable Object> list(@Nullable StrictMap spec, String key) {
+      return spec == null ? List.of() : spec.list(key);
+    }
+  }
 
-  record PortDoc(String name, int port, @Nullable String protocol) {}
+  private static <T> @Nullable T readIf(
+      @Nullable StrictMap m, java.util.function.Function<StrictMap, T> read) {
+    return m == null ? null : read.apply(m);
+  }
 
-  record EnvFromDoc(
-      @Nullable String secret, @JsonProperty("configMap") @Nullable String configMap) {}
+  record PortDoc(@Nullable String name, int port, @Nullable String protocol) {
+    static PortDoc read(StrictMap m) {
+      String name = m.optionalString("name");
+      String protocol = m.optionalString("protocol");
+      Integer port = m.integer("port", true);
+      return new PortDoc(name, port == null ? 0 : port, protocol);
+    }
+  }
 
-  record MountDoc(String volume, String mountPath, @Nullable Boolean readOnly) {}
+  record EnvFromDoc(@Nullable String secret, @Nullable String configMap) {
+    static EnvFromDoc read(StrictMap m) {
+      return new EnvFromDoc(m.optionalString("secret"), m.optionalString("configMap"));
+    }
+  }
+
+  record MountDoc(@Nullable String volume, @Nullable String mountPath, boolean readOnly) {
+    static MountDoc read(StrictMap m) {
+      return new MountDoc(
+          m.optionalString("volume"), m.optionalString("mountPath"), m.bool("readOnly"));
+    }
+  }
 
   record ResourcesDoc(
       @Nullable String cpuRequest,
       @Nullable String memoryRequest,
       @Nullable String cpuLimit,
-      @Nullable String memoryLimit) {}
+      @Nullable String memoryLimit) {
+    static ResourcesDoc read(StrictMap m) {
+      return new ResourcesDoc(
+          m.optionalString("cpuRequest"),
+          m.optionalString("memoryRequest"),
+          m.optionalString("cpuLimit"),
+          m.optionalString("memoryLimit"));
+    }
+  }
 
   record ProbeDoc(
       @Nullable String path,
       int port,
       @Nullable Integer initialDelaySeconds,
-      @Nullable Integer periodSeconds) {}
+      @Nullable Integer periodSeconds) {
+    static ProbeDoc read(StrictMap m) {
+      String path = m.optionalString("path");
+      Integer initialDelaySeconds = m.integer("initialDelaySeconds", false);
+      Integer periodSeconds = m.integer("periodSeconds", false);
+      Integer port = m.integer("port", true);
+      return new ProbeDoc(path, port == null ? 0 : port, initialDelaySeconds, periodSeconds);
+    }
+  }
 
   record ServiceDoc(
-      String name,
+      @Nullable String name,
       @Nullable String namespace,
-      String image,
+      @Nullable String image,
       @Nullable Integer replicas,
       @Nullable List<String> command,
       @Nullable List<String> args,
-      @Nullable List<PortDoc> ports,
-      @Nullable Map<String, String> env,
-      @Nullable List<EnvFromDoc> envFrom,
-      @Nullable List<MountDoc> volumeMounts,
+      List<PortDoc> ports,
+      Map<String, String> env,
+      List<EnvFromDoc> envFrom,
+      List<MountDoc> volumeMounts,
       @Nullable ResourcesDoc resources,
       @Nullable ProbeDoc readinessProbe,
-      @Nullable Map<String, String> labels,
-      @Nullable Map<String, String> annotations) {
+      Map<String, String> labels,
+      Map<String, String> annotations) {
+
+    static ServiceDoc read(StrictMap m) {
+      return new ServiceDoc(
+          m.optionalString("name"),
+          m.optionalString("namespace"),
+          m.optionalString("image"),
+          m.integer("replicas", false),
+          m.has("command") ? m.strings("command") : null,
+          m.has("args") ? m.strings("args") : null,
+          m.objects("ports", PORT).stream().map(e -> PortDoc.read(e.map())).toList(),
+          m.stringMap("env"),
+          m.objects("envFrom", ENV_FROM).stream().map(e -> EnvFromDoc.read(e.map())).toList(),
+          m.objects("volumeMounts", MOUNT).stream().map(e -> MountDoc.read(e.map())).toList(),
+          readIf(m.object("resources", RESOURCES), ResourcesDoc::read),
+          readIf(m.object("readinessProbe", PROBE), ProbeDoc::read),
+          m.stringMap("labels"),
+          m.stringMap("annotations"));
+    }
 
     ServiceSpec toSpec(String defaultNamespace) {
       String ns = namespace == null ? defaultNamespace : namespace;
@@ -750,7 +802,7 @@ public final class ReleaseFiles {
       if (args != null) {
         b.args(args.toArray(String[]::new));
       }
-      for (PortDoc p : list(ports)) {
+      for (PortDoc p : ports) {
         b.port(
             new ServiceSpec.Port(
                 required(p.name(), "ports[].name"),
@@ -760,8 +812,8 @@ public final class ReleaseFiles {
                     : enumValue(
                         ServiceSpec.Protocol.class, p.protocol(), "ports[].protocol", true)));
       }
-      map(env).forEach(b::env);
-      for (EnvFromDoc e : list(envFrom)) {
+      env.forEach(b::env);
+      for (EnvFromDoc e : envFrom) {
         if ((e.secret() == null) == (e.configMap() == null)) {
           throw new IllegalArgumentException(
               "envFrom entries must name exactly one of secret, configMap");
@@ -775,14 +827,14 @@ public final class ReleaseFiles {
           b.envFromConfigMap(configMap);
         }
       }
-      for (MountDoc m : list(volumeMounts)) {
+      for (MountDoc m : volumeMounts) {
         ResourceRef.of(
             Kind.PERSISTENT_VOLUME_CLAIM, ns, required(m.volume(), "volumeMounts[].volume"));
         b.mount(
             new ServiceSpec.VolumeMount(
                 required(m.volume(), "volumeMounts[].volume"),
                 required(m.mountPath(), "volumeMounts[].mountPath"),
-                Boolean.TRUE.equals(m.readOnly())));
+                m.readOnly()));
       }
       if (resources != null) {
         b.resources(
@@ -802,21 +854,33 @@ public final class ReleaseFiles {
                     : readinessProbe.initialDelaySeconds(),
                 readinessProbe.periodSeconds() == null ? 10 : readinessProbe.periodSeconds()));
       }
-      map(labels).forEach(b::label);
-      map(annotations).forEach(b::annotation);
+      labels.forEach(b::label);
+      annotations.forEach(b::annotation);
       return b.build();
     }
   }
 
   record SecretDoc(
-      String name,
+      @Nullable String name,
       @Nullable String namespace,
       @Nullable String type,
-      @Nullable Map<String, String> stringData,
-      @Nullable Map<String, String> data,
-      @Nullable Map<String, String> fromEnv,
-      @Nullable Map<String, String> labels,
-      @Nullable Map<String, String> annotations) {
+      Map<String, String> stringData,
+      Map<String, String> data,
+      Map<String, String> fromEnv,
+      Map<String, String> labels,
+      Map<String, String> annotations) {
+
+    static SecretDoc read(StrictMap m) {
+      return new SecretDoc(
+          m.optionalString("name"),
+          m.optionalString("namespace"),
+          m.optionalString("type"),
+          m.stringMap("stringData"),
+          m.stringMap("data"),
+          m.stringMap("fromEnv"),
+          m.stringMap("labels"),
+          m.stringMap("annotations"));
+    }
 
     SecretSpec toSpec(
         String defaultNamespace,
@@ -824,46 +888,44 @@ public final class ReleaseFiles {
         Function<String, @Nullable String> env,
         List<String> problems) {
       Map<String, SecretValue> values = new LinkedHashMap<>();
-      map(stringData).forEach((k, v) -> put(values, k, SecretValue.of(v)));
-      map(data)
-          .forEach(
-              (k, v) -> {
-                byte[] decoded;
-                try {
-                  decoded = Base64.getDecoder().decode(v);
-                } catch (IllegalArgumentException e) {
-                  problems.add(
-                      at
-                          + ".data."
-                          + Escapes.escape(k)
-                          + ": value must be base64 (the value is not shown)");
-                  return;
-                }
-                put(values, k, SecretValue.ofBytes(decoded));
-              });
-      map(fromEnv)
-          .forEach(
-              (k, variable) -> {
-                String value = env.apply(variable);
-                if (value == null) {
-                  problems.add(
-                      at
-                          + ".fromEnv."
-                          + Escapes.escape(k)
-                          + ": environment variable "
-                          + Escapes.escape(variable)
-                          + " is not set");
-                } else {
-                  put(values, k, SecretValue.of(value));
-                }
-              });
+      stringData.forEach((k, v) -> put(values, k, SecretValue.of(v)));
+      data.forEach(
+          (k, v) -> {
+            byte[] decoded;
+            try {
+              decoded = Base64.getDecoder().decode(v);
+            } catch (IllegalArgumentException e) {
+              problems.add(
+                  at
+                      + ".data."
+                      + Escapes.escape(k)
+                      + ": value must be base64 (the value is not shown)");
+              return;
+            }
+            put(values, k, SecretValue.ofBytes(decoded));
+          });
+      fromEnv.forEach(
+          (k, variable) -> {
+            String value = env.apply(variable);
+            if (value == null) {
+              problems.add(
+                  at
+                      + ".fromEnv."
+                      + Escapes.escape(k)
+                      + ": environment variable "
+                      + Escapes.escape(variable)
+                      + " is not set");
+            } else {
+              put(values, k, SecretValue.of(value));
+            }
+          });
       return new SecretSpec(
           namespace == null ? defaultNamespace : namespace,
           required(name, "name"),
           type == null ? "Opaque" : type,
           new TreeMap<>(values),
-          new TreeMap<>(map(labels)),
-          new TreeMap<>(map(annotations)));
+          new TreeMap<>(labels),
+          new TreeMap<>(annotations));
     }
 
     private static void put(Map<String, SecretValue> values, String key, SecretValue v) {
@@ -875,31 +937,52 @@ public final class ReleaseFiles {
   }
 
   record ConfigMapDoc(
-      String name,
+      @Nullable String name,
       @Nullable String namespace,
-      @Nullable Map<String, String> data,
-      @Nullable Map<String, String> labels,
-      @Nullable Map<String, String> annotations) {
+      Map<String, String> data,
+      Map<String, String> labels,
+      Map<String, String> annotations) {
+
+    static ConfigMapDoc read(StrictMap m) {
+      return new ConfigMapDoc(
+          m.optionalString("name"),
+          m.optionalString("namespace"),
+          m.stringMap("data"),
+          m.stringMap("labels"),
+          m.stringMap("annotations"));
+    }
 
     ConfigMapSpec toSpec(String defaultNamespace) {
       return new ConfigMapSpec(
           namespace == null ? defaultNamespace : namespace,
           required(name, "name"),
-          new TreeMap<>(map(data)),
-          new TreeMap<>(map(labels)),
-          new TreeMap<>(map(annotations)));
+          new TreeMap<>(data),
+          new TreeMap<>(labels),
+          new TreeMap<>(annotations));
     }
   }
 
   record VolumeDoc(
-      String name,
+      @Nullable String name,
       @Nullable String namespace,
-      String size,
+      @Nullable String size,
       @Nullable String storageClass,
       @Nullable List<String> accessModes,
       @Nullable String reclaimPolicy,
-      @Nullable Map<String, String> labels,
-      @Nullable Map<String, String> annotations) {
+      Map<String, String> labels,
+      Map<String, String> annotations) {
+
+    static VolumeDoc read(StrictMap m) {
+      return new VolumeDoc(
+          m.optionalString("name"),
+          m.optionalString("namespace"),
+          m.optionalString("size"),
+          m.optionalString("storageClass"),
+          m.has("accessModes") ? m.strings("accessModes") : null,
+          m.optionalString("reclaimPolicy"),
+          m.stringMap("labels"),
+          m.stringMap("annotations"));
+    }
 
     VolumeSpec toSpec(String defaultNamespace) {
       List<VolumeSpec.AccessMode> modes = new ArrayList<>();
@@ -924,8 +1007,8 @@ public final class ReleaseFiles {
           reclaimPolicy == null
               ? VolumeSpec.ReclaimPolicy.DELETE
               : enumValue(VolumeSpec.ReclaimPolicy.class, reclaimPolicy, "reclaimPolicy", false),
-          new TreeMap<>(map(labels)),
-          new TreeMap<>(map(annotations)));
+          new TreeMap<>(labels),
+          new TreeMap<>(annotations));
     }
   }
 
@@ -934,14 +1017,6 @@ public final class ReleaseFiles {
       throw new IllegalArgumentException(field + " must be set");
     }
     return value;
-  }
-
-  private static <T> List<T> list(@Nullable List<T> list) {
-    return list == null ? List.of() : list;
-  }
-
-  private static Map<String, String> map(@Nullable Map<String, String> map) {
-    return map == null ? Map.of() : map;
   }
 
   /** An enum constant by name, ignoring case; {@code upper} is how the format spells the names. */

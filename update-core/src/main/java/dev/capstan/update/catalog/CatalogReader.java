@@ -1,10 +1,10 @@
 package dev.capstan.update.catalog;
 
+import dev.capstan.common.StrictMap;
 import dev.capstan.update.InvalidCatalogException;
 import dev.capstan.update.cluster.Workload;
 import dev.capstan.update.internal.DocumentSyntaxException;
 import dev.capstan.update.internal.Documents;
-import dev.capstan.update.internal.StrictMap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

@@ -4,8 +4,8 @@
  *
  * <p>{@link dev.capstan.update.internal.Documents} reads YAML (snakeyaml-engine, alias and size
  * limits, no duplicate keys) and JSON (Jackson, strict duplicate detection) into plain immutable
- * trees; {@link dev.capstan.update.internal.StrictMap} walks such a tree collecting every problem
- * with its field path instead of stopping at the first.
+ * trees, which {@link dev.capstan.common.StrictMap} (the one strict binder) then reads field by
+ * field.
  */
 @NullMarked
 package dev.capstan.update.internal;
