@@ -99,7 +99,7 @@ public record PlatformRelease(
   }
 
   /**
-   * Returns a copy that changes CRDs, with a bundle (for example one read from {@code --crds}).
+   * Returns a copy that changes CRDs, with a bundle (for example one a caller read from a file).
    *
    * @param bundle the multi-document CRD YAML
    * @return the copy, with {@code crdChange} set
