@@ -55,7 +55,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>{@code
  * UpdateCommand command = UpdateCommand.builder(catalog, cluster)
- *     .confirmer(Confirmer.console())
+ *     .confirmer(Confirmer.nonInteractive())
  *     .environment(Environment.system())
  *     .build();
  * UpdateOutcome outcome = command.run(UpdateOptions.defaults().withTo("v0.5.0"), System.out);
