@@ -431,6 +431,26 @@ public final class ReleaseFiles {
    * @throws InvalidReleaseFileException listing every problem with the document index and field
    */
   public static ReleaseFile manifestText(String text, String source, Overrides overrides) {
+    return manifestInputs(List.of(ManifestInput.text(source, text)), source, overrides);
+  }
+
+  /**
+   * Reads plain Kubernetes manifests from several inputs — documents already parsed into trees (the
+   * objects a {@code Release} resource holds inline) and YAML or JSON streams (the manifests a
+   * ConfigMap or Secret holds) — as one release named by {@code overrides}, in the order given,
+   * with the same checks as {@link #manifests(Path, String, Overrides)}. Problems name the input's
+   * label and the document index ({@code (configmap shop/web key all.yaml#2): ...}) and never quote
+   * a value.
+   *
+   * @param inputs the inputs, in order
+   * @param source the name of the whole input in problems
+   * @param overrides the release's namespace and name (required)
+   * @return the release described
+   * @throws InvalidReleaseFileException listing every problem with its input, document index and
+   *     field
+   */
+  public static ReleaseFile manifestInputs(
+      List<ManifestInput> inputs, String source, Overrides overrides) {
     List<String> problems = new ArrayList<>();
     String name = overrides.name() == null ? "" : overrides.name();
     String namespace =
@@ -441,7 +461,14 @@ public final class ReleaseFiles {
       problems.add("a release of plain manifests needs a name");
     }
     ManifestReader reader = new ManifestReader(problems);
-    reader.text(source, text);
+    for (ManifestInput input : inputs) {
+      String text = input.text();
+      if (text != null) {
+        reader.text(input.label(), text);
+      } else {
+        reader.inline("(" + input.label() + ")", input.tree());
+      }
+    }
     List<Manifest> manifests = reader.manifests(namespace, List.of());
     Payloads payloads = Payloads.empty();
     if (problems.isEmpty()) {
