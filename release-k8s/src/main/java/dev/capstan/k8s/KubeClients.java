@@ -253,8 +253,12 @@ public final class KubeClients {
     return counter;
   }
 
-  /** The client for watches (no read timeout when this class built it), built on first use. */
-  ApiClient watchClient() {
+  /**
+   * The client for watches and informers: no read timeout when this class built it (a watch may
+   * stay quiet for minutes), counted and retried as {@link #apiClient()} is; built on first use.
+   * Share it, but do not change its settings.
+   */
+  public ApiClient watchClient() {
     ApiClient w = watchApi;
     if (w == null) {
       synchronized (this) {
