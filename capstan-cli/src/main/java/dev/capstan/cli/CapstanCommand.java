@@ -124,7 +124,7 @@ final class CapstanCommand implements Runnable {
   }
 
   /** The Kubernetes cluster of {@code --kubeconfig} (else $KUBECONFIG) and {@code --context}. */
-  private KubernetesTarget kubernetes() {
+  KubernetesTarget kubernetes() {
     return KubernetesTarget.open(
         kubeconfig == null ? null : cli.resolve(kubeconfig),
         context,

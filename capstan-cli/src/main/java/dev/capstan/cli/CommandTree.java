@@ -24,9 +24,12 @@ final class CommandTree {
               CapstanCommand.Demo.class,
               ReleaseCommand.class,
               UpdateCli.class,
+              ControllerCommand.class,
               InfoCommands.Help.class,
               InfoCommands.Completion.class,
               InfoCommands.Version.class),
+          ControllerCommand.class,
+          List.of(ControllerCommand.Run.class, ControllerCommand.Crd.class),
           ReleaseCommand.class,
           List.of(
               ReleaseCommand.PlanCmd.class,

@@ -1,0 +1,231 @@
+package dev.capstan.controller;
+
+import static java.util.Objects.requireNonNull;
+
+import io.kubernetes.client.common.KubernetesListObject;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.informer.ListerWatcher;
+import io.kubernetes.client.informer.ResourceEventHandler;
+import io.kubernetes.client.informer.SharedIndexInformer;
+import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.informer.cache.Lister;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ConfigMapList;
+import io.kubernetes.client.openapi.models.V1Secret;
+import io.kubernetes.client.openapi.models.V1SecretList;
+import io.kubernetes.client.util.CallGeneratorParams;
+import io.kubernetes.client.util.Watchable;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.kubernetes.client.util.generic.options.ListOptions;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The controller's informers (client-java's {@link SharedInformerFactory}): the Release resources
+ * (of its shard, when a label selector is given), and the ConfigMaps and Secrets of every
+ * namespace, less the Secrets that hold Capstan's and Helm's release records. They list once, then
+ * watch; their caches answer every read the reconciler makes of them.
+ */
+final class Informers implements ManifestSources {
+  /** Secrets of these types hold release records, never manifests: not cached. */
+  static final String SECRET_FIELD_SELECTOR =
+      "type!=capstan.dev/release.v1,type!=capstan.dev/release.v1.chunk,type!=helm.sh/release.v1";
+
+  private final SharedInformerFactory factory;
+  private final SharedIndexInformer<DynamicKubernetesObject> releases;
+  private final SharedIndexInformer<V1ConfigMap> configMaps;
+  private final SharedIndexInformer<V1Secret> secrets;
+  private final Lister<DynamicKubernetesObject> releaseLister;
+  private final Lister<V1ConfigMap> configMapLister;
+  private final Lister<V1Secret> secretLister;
+
+  /**
+   * Informers on {@code client} (a client without a read timeout: watches stay open).
+   *
+   * @param selector the label selector of the Releases to watch, or null for all
+   */
+  Informers(ApiClient client, @Nullable String selector, ExecutorService executor) {
+    factory = new SharedInformerFactory(client, executor, false);
+    releases =
+        factory.sharedIndexInformerFor(
+            selected(KubernetesReleaseObjects.releasesApi(client), selector, null),
+            DynamicKubernetesObject.class,
+            0);
+    configMaps =
+        factory.sharedIndexInformerFor(
+            selected(
+                new GenericKubernetesApi<>(
+                    V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client),
+                null,
+                null),
+            V1ConfigMap.class,
+            0);
+    secrets =
+        factory.sharedIndexInformerFor(
+            selected(
+                new GenericKubernetesApi<>(
+                    V1Secret.class, V1SecretList.class, "", "v1", "secrets", client),
+                null,
+                SECRET_FIELD_SELECTOR),
+            V1Secret.class,
+            0);
+    releaseLister = new Lister<>(releases.getIndexer());
+    configMapLister = new Lister<>(configMaps.getIndexer());
+    secretLister = new Lister<>(secrets.getIndexer());
+  }
+
+  /** A lister-watcher of {@code api} with the selectors given. */
+  private static <T extends KubernetesObject, L extends KubernetesListObject>
+      ListerWatcher<T, L> selected(
+          GenericKubernetesApi<T, L> api,
+          @Nullable String labelSelector,
+          @Nullable String fieldSelector) {
+    return new ListerWatcher<>() {
+      @Override
+      public L list(CallGeneratorParams params) throws ApiException {
+        return api.list(options(params)).throwsApiException().getObject();
+      }
+
+      @Override
+      public Watchable<T> watch(CallGeneratorParams params) throws ApiException {
+        return api.watch(options(params));
+      }
+
+      private ListOptions options(CallGeneratorParams params) {
+        ListOptions o = new ListOptions();
+        o.setResourceVersion(params.resourceVersion);
+        o.setTimeoutSeconds(params.timeoutSeconds);
+        if (labelSelector != null) {
+          o.setLabelSelector(labelSelector);
+        }
+        if (fieldSelector != null) {
+          o.setFieldSelector(fieldSelector);
+        }
+        return o;
+      }
+    };
+  }
+
+  /** The Release cache. */
+  Lister<DynamicKubernetesObject> releases() {
+    return releaseLister;
+  }
+
+  /** Hears of every change of a Release. */
+  void onRelease(ResourceEventHandler<DynamicKubernetesObject> handler) {
+    releases.addEventHandler(handler);
+  }
+
+  /**
+   * Hears of every ConfigMap and Secret added, changed or deleted after the caches first synced, by
+   * namespace and name.
+   */
+  void onSource(Consumer<SourceChange> handler) {
+    configMaps.addEventHandler(handler(ReleaseRequest.SourceKind.CONFIG_MAP, handler));
+    secrets.addEventHandler(handler(ReleaseRequest.SourceKind.SECRET, handler));
+  }
+
+  /** A ConfigMap or Secret that changed. */
+  record SourceChange(ReleaseRequest.SourceKind kind, String namespace, String name) {}
+
+  private <T extends KubernetesObject> ResourceEventHandler<T> handler(
+      ReleaseRequest.SourceKind kind, Consumer<SourceChange> handler) {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(T obj) {
+        if (synced()) {
+          fire(obj);
+        }
+      }
+
+      @Override
+      public void onUpdate(T oldObj, T newObj) {
+        if (!java.util.Objects.equals(
+            oldObj.getMetadata().getResourceVersion(), newObj.getMetadata().getResourceVersion())) {
+          fire(newObj);
+        }
+      }
+
+      @Override
+      public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+        fire(obj);
+      }
+
+      private void fire(T obj) {
+        handler.accept(
+            new SourceChange(
+                kind,
+                requireNonNull(obj.getMetadata().getNamespace()),
+                requireNonNull(obj.getMetadata().getName())));
+      }
+    };
+  }
+
+  /** Starts listing and watching. */
+  void start() {
+    factory.startAllRegisteredInformers();
+  }
+
+  /** Whether every cache holds its first list. */
+  boolean synced() {
+    return releases.hasSynced() && configMaps.hasSynced() && secrets.hasSynced();
+  }
+
+  /**
+   * Waits until every cache holds its first list.
+   *
+   * @return whether they did within {@code timeout}
+   */
+  boolean awaitSynced(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!synced()) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      Thread.sleep(50);
+    }
+    return true;
+  }
+
+  /** Stops every watch. */
+  void stop() {
+    factory.stopAllRegisteredInformers(false);
+  }
+
+  @Override
+  public @Nullable Map<String, String> configMap(String namespace, String name) {
+    V1ConfigMap c = configMapLister.namespace(namespace).get(name);
+    if (c == null) {
+      return null;
+    }
+    Map<String, String> data = new LinkedHashMap<>();
+    if (c.getData() != null) {
+      data.putAll(c.getData());
+    }
+    if (c.getBinaryData() != null) {
+      c.getBinaryData().forEach((k, v) -> data.put(k, new String(v, StandardCharsets.UTF_8)));
+    }
+    return data;
+  }
+
+  @Override
+  public @Nullable Map<String, String> secret(String namespace, String name) {
+    V1Secret s = secretLister.namespace(namespace).get(name);
+    if (s == null) {
+      return null;
+    }
+    Map<String, String> data = new LinkedHashMap<>();
+    if (s.getData() != null) {
+      s.getData().forEach((k, v) -> data.put(k, new String(v, StandardCharsets.UTF_8)));
+    }
+    return data;
+  }
+}

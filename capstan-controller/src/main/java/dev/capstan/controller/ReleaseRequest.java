@@ -1,0 +1,306 @@
+package dev.capstan.controller;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.capstan.common.StrictMap;
+import dev.capstan.common.StrictMap.Wording;
+import dev.capstan.release.model.ReleaseOptions;
+import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.UninstallOptions;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a {@code Release}'s spec asks for, checked: the release name, where its objects come from,
+ * the cast options, the interval, suspension, dependencies and what an uninstall does. {@link
+ * #read} reports every problem of a spec together, each with its field path, the rule and the
+ * value, the way a release file's problems are reported.
+ *
+ * @param releaseName the release's name in Capstan's records
+ * @param manifests the objects given inline, as trees
+ * @param sources the ConfigMaps and Secrets whose values hold manifests, in order
+ * @param interval how often the release is planned again
+ * @param suspend whether the controller leaves the release alone
+ * @param dependsOn the Releases that must be Ready first
+ * @param options the cast options
+ * @param maxHistory how many revisions are kept
+ * @param uninstall what deleting the Release does
+ */
+record ReleaseRequest(
+    String releaseName,
+    List<Object> manifests,
+    List<Source> sources,
+    Duration interval,
+    boolean suspend,
+    List<ReleaseKey> dependsOn,
+    ReleaseOptions options,
+    int maxHistory,
+    UninstallOptions uninstall) {
+
+  /** The interval when the spec gives none. */
+  static final Duration DEFAULT_INTERVAL = Duration.ofMinutes(5);
+
+  /** The shortest interval a spec may give. */
+  static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
+
+  /** The number of revisions kept when the spec gives none. */
+  static final int DEFAULT_MAX_HISTORY = 10;
+
+  private static final Pattern DURATION_PART = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)(ms|s|m|h)");
+  private static final Pattern LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+  private static final Set<String> SPEC =
+      StrictMap.fields(
+          "releaseName",
+          "manifests",
+          "manifestsFrom",
+          "interval",
+          "suspend",
+          "dependsOn",
+          "options",
+          "uninstall");
+  private static final Set<String> SOURCE = StrictMap.fields("configMap", "secret");
+  private static final Set<String> SOURCE_REF = StrictMap.fields("name", "key");
+  private static final Set<String> DEPENDENCY = StrictMap.fields("name", "namespace");
+  private static final Set<String> OPTIONS =
+      StrictMap.fields(
+          "adopt",
+          "atomic",
+          "createNamespace",
+          "timeout",
+          "maxHistory",
+          "crdDeletion",
+          "waitForLoadBalancer");
+  private static final Set<String> UNINSTALL =
+      StrictMap.fields("purge", "keepVolumes", "deleteNamespaces");
+
+  /** A ConfigMap or Secret in the Release's namespace whose values hold manifests. */
+  enum SourceKind {
+    CONFIG_MAP("ConfigMap", "configmap"),
+    SECRET("Secret", "secret");
+
+    private final String kind;
+    private final String label;
+
+    SourceKind(String kind, String label) {
+      this.kind = kind;
+      this.label = label;
+    }
+
+    /** The Kubernetes kind. */
+    String kind() {
+      return kind;
+    }
+  }
+
+  /**
+   * One entry of {@code spec.manifestsFrom}.
+   *
+   * @param kind ConfigMap or Secret
+   * @param name its name, in the Release's namespace
+   * @param key the one key to read, or null for every key in name order
+   */
+  record Source(SourceKind kind, String name, @Nullable String key) {
+    Source {
+      requireNonNull(kind, "kind");
+      requireNonNull(name, "name");
+    }
+
+    /** How problems and the release's source name it: {@code configmap web-manifests}. */
+    String label() {
+      return kind.label + " " + name + (key == null ? "" : " key " + key);
+    }
+  }
+
+  /** Copies the lists. */
+  ReleaseRequest {
+    requireNonNull(releaseName, "releaseName");
+    manifests = List.copyOf(manifests);
+    sources = List.copyOf(sources);
+    dependsOn = List.copyOf(dependsOn);
+    requireNonNull(interval, "interval");
+    requireNonNull(options, "options");
+    requireNonNull(uninstall, "uninstall");
+  }
+
+  /**
+   * Reads and checks a Release's spec.
+   *
+   * @param release the Release
+   * @return the request, when the spec is valid
+   * @throws InvalidReleaseResourceException listing every problem, each with its path
+   */
+  static ReleaseRequest read(ReleaseResource release) {
+    List<String> problems = new ArrayList<>();
+    StrictMap spec =
+        StrictMap.open(release.spec(), "spec", "spec", SPEC, problems, Wording.LABELLED);
+    if (spec == null) {
+      throw new InvalidReleaseResourceException(release.key(), problems);
+    }
+    String releaseName = release.key().name();
+    String given = spec.optionalString("releaseName");
+    if (given != null) {
+      if (!LABEL.matcher(given).matches() || given.length() > ReleaseSpec.MAX_NAME_LENGTH) {
+        spec.problem(
+            "releaseName",
+            "must be a DNS-1123 label of at most " + ReleaseSpec.MAX_NAME_LENGTH + " characters",
+            given);
+      } else {
+        releaseName = given;
+      }
+    }
+    List<Object> manifests = new ArrayList<>();
+    for (Object m : spec.list("manifests")) {
+      if (m != null) {
+        manifests.add(m);
+      }
+    }
+    List<Source> sources = new ArrayList<>();
+    for (StrictMap.Element e : spec.objects("manifestsFrom", SOURCE)) {
+      Source source = source(e.map());
+      if (source != null) {
+        sources.add(source);
+      }
+    }
+    if (manifests.isEmpty() && sources.isEmpty()) {
+      problems.add("spec: give the objects in manifests, manifestsFrom or both");
+    }
+    Duration interval = duration(spec, "interval", DEFAULT_INTERVAL);
+    if (interval.compareTo(MIN_INTERVAL) < 0) {
+      spec.problem("interval", "must be at least 1s", spec.optionalString("interval"));
+    }
+    List<ReleaseKey> dependsOn = new ArrayList<>();
+    for (StrictMap.Element e : spec.objects("dependsOn", DEPENDENCY)) {
+      String name = e.map().string("name");
+      String namespace = e.map().optionalString("namespace");
+      if (name.isEmpty()) {
+        e.map().problem("name", "must name a Release", name);
+        continue;
+      }
+      dependsOn.add(
+          new ReleaseKey(namespace == null ? release.key().namespace() : namespace, name));
+    }
+    ReleaseOptions options = ReleaseOptions.defaults();
+    int maxHistory = DEFAULT_MAX_HISTORY;
+    StrictMap o = spec.object("options", OPTIONS);
+    if (o != null) {
+      options =
+          options
+              .withAdopt(o.bool("adopt"))
+              .withAtomic(o.bool("atomic"))
+              .withCreateNamespace(o.bool("createNamespace"))
+              .withTimeout(duration(o, "timeout", ReleaseOptions.DEFAULT_TIMEOUT))
+              .withWaitForLoadBalancer(
+                  !o.has("waitForLoadBalancer") || o.bool("waitForLoadBalancer"));
+      Integer history = o.integer("maxHistory", false);
+      if (history != null) {
+        if (history < 1 || history > 1000) {
+          o.problem("maxHistory", "must be from 1 to 1000", history);
+        } else {
+          maxHistory = history;
+        }
+      }
+    }
+    boolean deleteCrds = false;
+    if (o != null) {
+      String crdDeletion = o.optionalString("crdDeletion");
+      if ("Delete".equals(crdDeletion)) {
+        deleteCrds = true;
+      } else if (crdDeletion != null && !"Keep".equals(crdDeletion)) {
+        o.problem("crdDeletion", "must be Keep or Delete", crdDeletion);
+      }
+    }
+    options = options.withAllowCrdDeletion(deleteCrds);
+    UninstallOptions uninstall = UninstallOptions.defaults().withDeleteCrds(deleteCrds);
+    StrictMap u = spec.object("uninstall", UNINSTALL);
+    if (u != null) {
+      uninstall =
+          uninstall
+              .withPurge(u.bool("purge"))
+              .withKeepVolumes(u.bool("keepVolumes"))
+              .withDeleteNamespaces(u.bool("deleteNamespaces"));
+    }
+    boolean suspend = spec.bool("suspend");
+    if (!problems.isEmpty()) {
+      throw new InvalidReleaseResourceException(release.key(), problems);
+    }
+    return new ReleaseRequest(
+        releaseName,
+        manifests,
+        sources,
+        interval,
+        suspend,
+        dependsOn,
+        options,
+        maxHistory,
+        uninstall);
+  }
+
+  private static @Nullable Source source(StrictMap entry) {
+    StrictMap configMap = entry.object("configMap", SOURCE_REF);
+    StrictMap secret = entry.object("secret", SOURCE_REF);
+    if ((configMap == null) == (secret == null)) {
+      entry.problem("configMap", "give exactly one of configMap and secret", null);
+      return null;
+    }
+    StrictMap ref = configMap != null ? configMap : secret;
+    String name = ref.string("name");
+    if (name.isEmpty()) {
+      ref.problem("name", "must name a " + (configMap != null ? "ConfigMap" : "Secret"), name);
+      return null;
+    }
+    return new Source(
+        configMap != null ? SourceKind.CONFIG_MAP : SourceKind.SECRET,
+        name,
+        ref.optionalString("key"));
+  }
+
+  /**
+   * A duration field written as Kubernetes writes them ({@code 90s}, {@code 5m}, {@code 1h30m},
+   * {@code 1.5h}, {@code 500ms}); {@code fallback} when absent.
+   */
+  static Duration duration(StrictMap map, String key, Duration fallback) {
+    String text = map.optionalString(key);
+    if (text == null) {
+      return fallback;
+    }
+    Duration d = parseDuration(text);
+    if (d == null) {
+      map.problem(key, "must be a positive duration such as 90s, 5m or 1h30m", text);
+      return fallback;
+    }
+    return d;
+  }
+
+  /** The duration {@code text} writes, or null when it is not one (or not positive). */
+  static @Nullable Duration parseDuration(String text) {
+    Matcher m = DURATION_PART.matcher(text);
+    BigDecimal millis = BigDecimal.ZERO;
+    int end = 0;
+    while (m.find() && m.start() == end) {
+      BigDecimal n = new BigDecimal(m.group(1));
+      long unit =
+          switch (m.group(2)) {
+            case "h" -> 3_600_000L;
+            case "m" -> 60_000L;
+            case "s" -> 1_000L;
+            default -> 1L;
+          };
+      millis = millis.add(n.multiply(BigDecimal.valueOf(unit)));
+      end = m.end();
+    }
+    if (text.isEmpty() || end != text.length() || millis.signum() <= 0) {
+      return null;
+    }
+    if (millis.compareTo(BigDecimal.valueOf(Long.MAX_VALUE / 2)) > 0) {
+      return null;
+    }
+    return Duration.ofMillis(millis.longValue());
+  }
+}

@@ -1,0 +1,167 @@
+package dev.capstan.controller;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.capstan.common.Trees;
+import dev.capstan.release.plan.Action;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What one reconcile says about a Release, and the {@code status} it makes of it: kstatus
+ * conditions ({@code Ready}, and {@code Reconciling} or {@code Stalled} only while true), {@code
+ * observedGeneration}, the revisions and the last cast's counts. A condition keeps its {@code
+ * lastTransitionTime} while its status stays the same, so an unchanged outcome makes an unchanged
+ * status and the controller writes nothing.
+ *
+ * @param state the kind of outcome
+ * @param reason a CamelCase reason, for example {@code Cast} or {@code Conflict}
+ * @param message one line for people; never a secret value
+ * @param appliedRevision the revision now deployed, or null to keep the status's
+ * @param attemptedRevision the revision last cast, or null to keep the status's
+ * @param counts the last cast's objects by action, or null to keep the status's
+ */
+record StatusReport(
+    State state,
+    String reason,
+    String message,
+    @Nullable Integer appliedRevision,
+    @Nullable Integer attemptedRevision,
+    @Nullable Map<String, Integer> counts) {
+
+  /** The kinds of outcome, each with the conditions it sets. */
+  enum State {
+    /** The release is cast and unchanged: {@code Ready=True}. */
+    READY,
+    /**
+     * Work is under way or waits on something that passes: {@code Ready=Unknown}, {@code
+     * Reconciling=True}.
+     */
+    RECONCILING,
+    /**
+     * The release cannot progress until something changes: {@code Ready=False}, {@code
+     * Stalled=True}.
+     */
+    STALLED
+  }
+
+  /** Requires a one-line message. */
+  StatusReport {
+    requireNonNull(state, "state");
+    requireNonNull(reason, "reason");
+    message = oneLine(requireNonNull(message, "message"));
+  }
+
+  static StatusReport ready(String reason, String message) {
+    return new StatusReport(State.READY, reason, message, null, null, null);
+  }
+
+  static StatusReport reconciling(String reason, String message) {
+    return new StatusReport(State.RECONCILING, reason, message, null, null, null);
+  }
+
+  static StatusReport stalled(String reason, String message) {
+    return new StatusReport(State.STALLED, reason, message, null, null, null);
+  }
+
+  /** This report, with the revisions and counts of a cast. */
+  StatusReport withCast(@Nullable Integer applied, int attempted, Map<Action, Integer> planCounts) {
+    return new StatusReport(state, reason, message, applied, attempted, counts(planCounts));
+  }
+
+  /** The counts a status shows of a plan: each action by its past participle. */
+  static Map<String, Integer> counts(Map<Action, Integer> planCounts) {
+    Map<String, Integer> out = new LinkedHashMap<>();
+    out.put("created", planCounts.getOrDefault(Action.CREATE, 0));
+    out.put("updated", planCounts.getOrDefault(Action.UPDATE, 0));
+    out.put("repaired", planCounts.getOrDefault(Action.REPAIR, 0));
+    out.put("adopted", planCounts.getOrDefault(Action.ADOPT, 0));
+    out.put("unchanged", planCounts.getOrDefault(Action.UNCHANGED, 0));
+    out.put("pruned", planCounts.getOrDefault(Action.PRUNE, 0));
+    out.put("retained", planCounts.getOrDefault(Action.RETAIN, 0));
+    out.put("conflicts", planCounts.getOrDefault(Action.CONFLICT, 0));
+    return out;
+  }
+
+  /**
+   * The status this report gives {@code release}.
+   *
+   * @param release the Release as last read (its status is the previous one)
+   * @param releaseName the release name in Capstan's records
+   * @param now the time of a condition that changes status
+   */
+  Map<String, Object> status(ReleaseResource release, String releaseName, Instant now) {
+    Map<String, @Nullable Object> previous = release.status();
+    long generation = release.generation();
+    Map<String, Object> status = new LinkedHashMap<>();
+    status.put("observedGeneration", generation);
+    status.put("releaseName", releaseName);
+    Object applied =
+        appliedRevision != null ? appliedRevision : previous.get("lastAppliedRevision");
+    if (applied != null) {
+      status.put("lastAppliedRevision", applied);
+    }
+    Object attempted =
+        attemptedRevision != null ? attemptedRevision : previous.get("lastAttemptedRevision");
+    if (attempted != null) {
+      status.put("lastAttemptedRevision", attempted);
+    }
+    Object shown = counts != null ? counts : previous.get("counts");
+    if (shown != null) {
+      status.put("counts", shown);
+    }
+    List<Map<String, Object>> conditions = new ArrayList<>();
+    String ready =
+        switch (state) {
+          case READY -> "True";
+          case RECONCILING -> "Unknown";
+          case STALLED -> "False";
+        };
+    conditions.add(condition(release, "Ready", ready, generation, now));
+    if (state == State.RECONCILING) {
+      conditions.add(condition(release, "Reconciling", "True", generation, now));
+    }
+    if (state == State.STALLED) {
+      conditions.add(condition(release, "Stalled", "True", generation, now));
+    }
+    status.put("conditions", conditions);
+    return status;
+  }
+
+  private Map<String, Object> condition(
+      ReleaseResource release, String type, String value, long generation, Instant now) {
+    Map<?, ?> before = release.condition(type);
+    Object since =
+        before != null
+                && value.equals(before.get("status"))
+                && before.get("lastTransitionTime") != null
+            ? before.get("lastTransitionTime")
+            : now.truncatedTo(ChronoUnit.SECONDS).toString();
+    Map<String, Object> c = new LinkedHashMap<>();
+    c.put("type", type);
+    c.put("status", value);
+    c.put("reason", reason);
+    c.put("message", message);
+    c.put("observedGeneration", generation);
+    c.put("lastTransitionTime", since);
+    return c;
+  }
+
+  /**
+   * Whether {@code status} says the same as the Release's current status (so nothing needs to be
+   * written).
+   */
+  static boolean same(ReleaseResource release, Map<String, Object> status) {
+    return Trees.sameValue(Trees.freeze(status), Trees.freeze(release.status()));
+  }
+
+  /** A message on one line: the lines of a many-line message joined with {@code "; "}. */
+  static String oneLine(String message) {
+    return String.join("; ", message.strip().lines().map(String::strip).toList());
+  }
+}

@@ -1,0 +1,377 @@
+package dev.capstan.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.capstan.common.ManualClock;
+import dev.capstan.release.ReleaseController;
+import dev.capstan.release.memory.InMemoryCluster;
+import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.model.ResourceRef;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One reconcile at a time on the in-memory engine: the exact writes, statuses, Events and what
+ * comes next, for each outcome a Release can have.
+ */
+class ReleaseReconcilerTest {
+  private static final String NS = "shop";
+  private static final ReleaseKey WEB = new ReleaseKey(NS, "web");
+
+  private final InMemoryCluster cluster = InMemoryCluster.create().addNamespace(NS);
+  private final ManualClock clock = ManualClock.create();
+  private final FakeReleaseObjects objects = new FakeReleaseObjects();
+  private final Map<String, Map<String, String>> configMaps = new HashMap<>();
+  private final Map<String, Map<String, String>> secrets = new HashMap<>();
+  private final List<String> outcomes = new ArrayList<>();
+  private ReleaseReconciler reconciler = reconciler();
+
+  private ReleaseReconciler reconciler() {
+    ManifestSources sources =
+        new ManifestSources() {
+          @Override
+          public @Nullable Map<String, String> configMap(String namespace, String name) {
+            return configMaps.get(namespace + "/" + name);
+          }
+
+          @Override
+          public @Nullable Map<String, String> secret(String namespace, String name) {
+            return secrets.get(namespace + "/" + name);
+          }
+        };
+    return new ReleaseReconciler(
+        objects,
+        sources,
+        history ->
+            ReleaseController.builder(cluster, cluster)
+                .clock(clock)
+                .holder("controller-1")
+                .maxHistory(history)
+                .build(),
+        clock,
+        (release, outcome) -> outcomes.add(release + ": " + outcome));
+  }
+
+  @BeforeEach
+  void fresh() {
+    reconciler = reconciler();
+  }
+
+  private static Map<String, Object> configMap(String name, String value) {
+    return Map.of(
+        "apiVersion",
+        "v1",
+        "kind",
+        "ConfigMap",
+        "metadata",
+        Map.of("name", name),
+        "data",
+        Map.of("value", value));
+  }
+
+  private static Map<String, Object> spec(Object... entries) {
+    Map<String, Object> spec = new LinkedHashMap<>();
+    for (int i = 0; i < entries.length; i += 2) {
+      spec.put((String) entries[i], entries[i + 1]);
+    }
+    return spec;
+  }
+
+  private ReleaseResource web() {
+    return java.util.Objects.requireNonNull(objects.get(WEB));
+  }
+
+  private Map<String, Object> ready(ReleaseKey key) {
+    return java.util.Objects.requireNonNull(condition(key, "Ready"));
+  }
+
+  @SuppressWarnings("unchecked")
+  private @Nullable Map<String, Object> condition(ReleaseKey key, String type) {
+    return (Map<String, Object>) java.util.Objects.requireNonNull(objects.get(key)).condition(type);
+  }
+
+  @Test
+  void aNewReleaseIsCastAndReportedReadyWithItsCounts() {
+    objects.put(
+        FakeReleaseObjects.release(
+            NS, "web", spec("manifests", List.of(configMap("a", "1"), configMap("b", "2")))));
+
+    ReleaseReconciler.Next next = reconciler.reconcile(WEB);
+
+    assertThat(next).isEqualTo(ReleaseReconciler.Next.after(Duration.ofMinutes(5)));
+    assertThat(objects.writes)
+        .containsExactly(
+            "finalizer+ shop/web",
+            "status shop/web Ready=Unknown Progressing",
+            "status shop/web Ready=True Cast");
+    assertThat(objects.events).containsExactly("Normal Cast shop/web: revision 1: 2 created");
+    assertThat(cluster.object(ResourceRef.of(Kind.CONFIG_MAP, NS, "a"))).isPresent();
+    assertThat(web().finalizers()).containsExactly(ReleaseResource.FINALIZER);
+    assertThat(web().status())
+        .containsEntry("observedGeneration", 1L)
+        .containsEntry("releaseName", "web")
+        .containsEntry("lastAppliedRevision", 1L)
+        .containsEntry("lastAttemptedRevision", 1L)
+        .containsEntry(
+            "counts",
+            Map.of(
+                "created",
+                2L,
+                "updated",
+                0L,
+                "repaired",
+                0L,
+                "adopted",
+                0L,
+                "unchanged",
+                0L,
+                "pruned",
+                0L,
+                "retained",
+                0L,
+                "conflicts",
+                0L));
+    assertThat(web().status().get("conditions"))
+        .isEqualTo(
+            List.of(
+                Map.of(
+                    "type", "Ready",
+                    "status", "True",
+                    "reason", "Cast",
+                    "message", "revision 1: 2 created",
+                    "observedGeneration", 1L,
+                    "lastTransitionTime", "2025-01-01T00:00:00Z")));
+    assertThat(web().ready()).isTrue();
+  }
+
+  @Test
+  void anUnchangedReleaseWritesNothingAtAll() {
+    objects.put(
+        FakeReleaseObjects.release(NS, "web", spec("manifests", List.of(configMap("a", "1")))));
+    reconciler.reconcile(WEB);
+    objects.writes.clear();
+    objects.events.clear();
+    cluster.clearOperations();
+
+    ReleaseReconciler.Next next = reconciler.reconcile(WEB);
+
+    assertThat(next).isEqualTo(ReleaseReconciler.Next.after(Duration.ofMinutes(5)));
+    assertThat(objects.writes).isEmpty();
+    assertThat(objects.events).isEmpty();
+    assertThat(cluster.writes()).isEmpty();
+    assertThat(cluster.recordCount(NS, "web")).isEqualTo(1);
+  }
+
+  @Test
+  void driftIsRepairedAndAChangedSpecUpdates() {
+    objects.put(
+        FakeReleaseObjects.release(NS, "web", spec("manifests", List.of(configMap("a", "1")))));
+    reconciler.reconcile(WEB);
+    ResourceRef a = ResourceRef.of(Kind.CONFIG_MAP, NS, "a");
+    cluster.edit(a, m -> m.with("data", Map.of("value", "edited")));
+
+    reconciler.reconcile(WEB);
+    assertThat(ready(WEB).get("message")).isEqualTo("revision 2: 1 repaired");
+
+    objects.changeSpec(WEB, spec("manifests", List.of(configMap("a", "2"), configMap("b", "1"))));
+    reconciler.reconcile(WEB);
+    assertThat(ready(WEB).get("message")).isEqualTo("revision 3: 1 created, 1 updated");
+    assertThat(web().status()).containsEntry("observedGeneration", 2L);
+    assertThat(objects.events)
+        .containsExactly(
+            "Normal Cast shop/web: revision 1: 1 created",
+            "Normal Cast shop/web: revision 2: 1 repaired",
+            "Normal Cast shop/web: revision 3: 1 created, 1 updated");
+  }
+
+  @Test
+  void anObjectNoReleaseOwnsStallsTheReleaseWithoutAWriteUntilItIsGone() {
+    objects.put(
+        FakeReleaseObjects.release(NS, "web", spec("manifests", List.of(configMap("a", "1")))));
+    cluster.put(
+        dev.capstan.release.model.ConfigMapSpec.of(NS, "a", Map.of("value", "theirs")), null);
+    cluster.clearOperations();
+
+    ReleaseReconciler.Next next = reconciler.reconcile(WEB);
+
+    assertThat(next).isEqualTo(ReleaseReconciler.Next.retry(Duration.ofMinutes(5)));
+    assertThat(cluster.writes()).isEmpty();
+    assertThat(objects.writes)
+        .containsExactly("finalizer+ shop/web", "status shop/web Ready=False Conflict");
+    assertThat(condition(WEB, "Stalled")).containsEntry("status", "True");
+    assertThat((String) ready(WEB).get("message"))
+        .startsWith(
+            "release shop/web has unresolved conflicts; nothing was written: ConfigMap/shop/a;");
+    assertThat(objects.events)
+        .hasSize(1)
+        .allMatch(e -> e.startsWith("Warning Conflict shop/web: "));
+
+    reconciler.reconcile(WEB); // the same conflict again: no new status, no new Event
+    assertThat(objects.writes).hasSize(2);
+    assertThat(objects.events).hasSize(1);
+
+    cluster.deleteOutOfBand(ResourceRef.of(Kind.CONFIG_MAP, NS, "a"));
+    reconciler.reconcile(WEB);
+    assertThat(ready(WEB)).containsEntry("status", "True").containsEntry("reason", "Cast");
+    assertThat(condition(WEB, "Stalled")).isNull();
+  }
+
+  @Test
+  void aSpecThatIsNotValidIsStalledWithEveryProblemAndNoFinalizer() {
+    objects.put(
+        FakeReleaseObjects.release(
+            NS,
+            "web",
+            spec(
+                "manifests", List.of(configMap("a", "1")),
+                "interval", "5 minutes",
+                "options", Map.of("crdDeletion", "Always"))));
+
+    ReleaseReconciler.Next next = reconciler.reconcile(WEB);
+
+    assertThat(next).isEqualTo(ReleaseReconciler.Next.DONE);
+    assertThat(objects.writes).containsExactly("status shop/web Ready=False InvalidSpec");
+    assertThat(ready(WEB).get("message"))
+        .isEqualTo(
+            "Release shop/web: 2 problems: spec.interval: must be a positive duration such as 90s,"
+                + " 5m or 1h30m: '5 minutes'; spec.options.crdDeletion: must be Keep or Delete:"
+                + " 'Always'");
+    assertThat(cluster.objects()).isEmpty();
+  }
+
+  @Test
+  void aMissingConfigMapStallsTheReleaseUntilItAppears() {
+    objects.put(
+        FakeReleaseObjects.release(
+            NS, "web", spec("manifestsFrom", List.of(Map.of("configMap", Map.of("name", "m"))))));
+
+    reconciler.reconcile(WEB);
+    assertThat(ready(WEB))
+        .containsEntry("reason", "InvalidManifests")
+        .containsEntry(
+            "message", "Release shop/web: spec.manifestsFrom[0]: ConfigMap shop/m does not exist");
+
+    configMaps.put(
+        "shop/m",
+        Map.of("b.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\ndata: {k: v}\n"));
+    reconciler.reconcile(WEB);
+    assertThat(ready(WEB))
+        .containsEntry("status", "True")
+        .containsEntry("message", "revision 1: 1 created");
+    assertThat(cluster.object(ResourceRef.of(Kind.CONFIG_MAP, NS, "b"))).isPresent();
+  }
+
+  @Test
+  void aSecretsManifestsValuesAppearInNoStatusEventOrOutcome() {
+    String secretValue = "hunter2-very-secret";
+    objects.put(
+        FakeReleaseObjects.release(
+            NS, "web", spec("manifestsFrom", List.of(Map.of("secret", Map.of("name", "creds"))))));
+    secrets.put(
+        "shop/creds",
+        Map.of(
+            "s.yaml",
+            "apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData: {password: "
+                + secretValue
+                + "}\n"));
+
+    reconciler.reconcile(WEB);
+    secrets.put(
+        "shop/creds",
+        Map.of("s.yaml", "kind: Secret\nstringData: {password: " + secretValue + "}\n"));
+    reconciler.reconcile(WEB);
+
+    assertThat(String.valueOf(web().status())).doesNotContain(secretValue);
+    assertThat(String.join("\n", objects.events)).doesNotContain(secretValue);
+    assertThat(String.join("\n", outcomes)).doesNotContain(secretValue);
+    assertThat(ready(WEB)).containsEntry("reason", "InvalidManifests");
+  }
+
+  @Test
+  void aReleaseWaitsForWhatItDependsOnAndACycleIsStalledByName() {
+    ReleaseKey db = new ReleaseKey(NS, "db");
+    objects.put(
+        FakeReleaseObjects.release(NS, "db", spec("manifests", List.of(configMap("d", "1")))));
+    objects.put(
+        FakeReleaseObjects.release(
+            NS,
+            "web",
+            spec(
+                "manifests",
+                List.of(configMap("a", "1")),
+                "dependsOn",
+                List.of(Map.of("name", "db")))));
+
+    ReleaseReconciler.Next waiting = reconciler.reconcile(WEB);
+    assertThat(waiting).isEqualTo(ReleaseReconciler.Next.after(Duration.ofSeconds(30)));
+    assertThat(ready(WEB))
+        .containsEntry("status", "Unknown")
+        .containsEntry("reason", "DependencyNotReady")
+        .containsEntry("message", "waiting for Release shop/db to be Ready");
+    assertThat(cluster.object(ResourceRef.of(Kind.CONFIG_MAP, NS, "a"))).isEmpty();
+
+    reconciler.reconcile(db);
+    reconciler.reconcile(WEB);
+    assertThat(ready(WEB)).containsEntry("status", "True");
+
+    objects.changeSpec(
+        db,
+        spec(
+            "manifests",
+            List.of(configMap("d", "1")),
+            "dependsOn",
+            List.of(Map.of("name", "web"))));
+    assertThat(reconciler.reconcile(db)).isEqualTo(ReleaseReconciler.Next.DONE);
+    assertThat(ready(db))
+        .containsEntry("reason", "DependencyCycle")
+        .containsEntry("message", "dependsOn cycle: shop/db -> shop/web -> shop/db");
+  }
+
+  @Test
+  void deletingAReleaseUninstallsItThenLetsItGo() {
+    objects.put(
+        FakeReleaseObjects.release(
+            NS, "web", spec("manifests", List.of(configMap("a", "1"), configMap("b", "2")))));
+    reconciler.reconcile(WEB);
+    objects.delete(WEB);
+    objects.writes.clear();
+
+    ReleaseReconciler.Next next = reconciler.reconcile(WEB);
+
+    assertThat(next).isEqualTo(ReleaseReconciler.Next.DONE);
+    assertThat(objects.writes).containsExactly("finalizer- shop/web");
+    assertThat(objects.get(WEB)).isNull();
+    assertThat(cluster.objects()).isEmpty();
+    assertThat(objects.events)
+        .last()
+        .isEqualTo("Normal Uninstalled shop/web: uninstalled: 2 deleted, 0 kept");
+    ReleaseController engine = ReleaseController.builder(cluster, cluster).clock(clock).build();
+    assertThat(engine.get(NS, "web").orElseThrow().status()).isEqualTo(ReleaseStatus.UNINSTALLED);
+  }
+
+  @Test
+  void twoReleasesNamingOneReleaseLeaveItToTheOneThatCastIt() {
+    objects.put(
+        FakeReleaseObjects.release(NS, "web", spec("manifests", List.of(configMap("a", "1")))));
+    reconciler.reconcile(WEB);
+    ReleaseKey copy = new ReleaseKey(NS, "aaa-copy");
+    objects.put(
+        FakeReleaseObjects.release(
+            NS, "aaa-copy", spec("releaseName", "web", "manifests", List.of(configMap("z", "1")))));
+
+    reconciler.reconcile(copy);
+
+    assertThat(ready(copy))
+        .containsEntry("reason", "NameTaken")
+        .containsEntry("message", "release name web is cast by Release shop/web");
+    assertThat(cluster.object(ResourceRef.of(Kind.CONFIG_MAP, NS, "z"))).isEmpty();
+  }
+}
