@@ -73,7 +73,8 @@ final class WorkQueue<K> {
    * Creates a queue whose time is {@code nanoTime}.
    *
    * @param baseDelay the backoff after a key's first failure; positive
-   * @param maxDelay the longest backoff; at least {@code baseDelay}
+   * @param maxDelay the longest backoff; at least {@code baseDelay} (and shortened to {@link
+   *     #LONGEST_DELAY})
    * @param nanoTime a monotonic clock in nanoseconds, read like {@link System#nanoTime}
    * @throws IllegalArgumentException when a delay is out of range
    */

@@ -151,6 +151,17 @@ class WorkQueueTest {
   }
 
   @Test
+  void aDelayBeyondTheLongestIsShortenedToItSoDueTimesNeverWrap() throws InterruptedException {
+    queue.addAfter("a", Duration.ofDays(1_000_000));
+    queue.addAfter("b", WorkQueue.LONGEST_DELAY.plusDays(1));
+
+    clock.advance(WorkQueue.LONGEST_DELAY.minusMillis(1));
+    assertThat(queue.take(NOW)).isNull();
+    clock.advance(Duration.ofMillis(1));
+    assertThat(drain()).containsExactly("a", "b");
+  }
+
+  @Test
   void aKeyScheduledWhileProcessingWaitsForDoneAndForItsTime() throws InterruptedException {
     queue.add("a");
     assertThat(queue.take(NOW)).isEqualTo("a");
