@@ -70,6 +70,9 @@ class CommandLineHelpTest {
             "release uninstall",
             "release import-helm",
             "update",
+            "controller",
+            "controller run",
+            "controller crd",
             "help",
             "completion",
             "version");

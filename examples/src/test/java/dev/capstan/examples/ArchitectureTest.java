@@ -57,6 +57,7 @@ class ArchitectureTest {
             "dev.capstan.update.build.process",
             "dev.capstan.cli",
             "dev.capstan.cli.daemon",
+            "dev.capstan.controller",
             "dev.capstan.examples",
             "dev.capstan.test");
   }
@@ -71,6 +72,25 @@ class ArchitectureTest {
             .should()
             .beAssignableTo(CapstanException.class)
             .because("a host catches one type for any Capstan failure (ARCHITECTURE.md, Errors)");
+
+    rule.check(CAPSTAN);
+  }
+
+  /**
+   * The controller of Release resources is a wrapper tool built on Capstan's public API alone: no
+   * internal package, no engine class, nothing of the CLI (docs/api.md).
+   */
+  @Test
+  void theControllerUsesThePublicApiOnly() {
+    ArchRule rule =
+        com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses()
+            .that()
+            .resideInAPackage("dev.capstan.controller..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                "dev.capstan..internal..", "dev.capstan.release.engine..", "dev.capstan.cli..")
+            .because("a wrapper tool needs no more than the public API (issue 27)");
 
     rule.check(CAPSTAN);
   }

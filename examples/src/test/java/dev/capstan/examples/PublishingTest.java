@@ -118,6 +118,7 @@ class PublishingTest {
           Map.entry("release-k8s", dev.capstan.k8s.KubeClients.class),
           Map.entry("release-jdbc", dev.capstan.jdbc.JdbcStore.class),
           Map.entry("release-helm", dev.capstan.helm.HelmImport.class),
+          Map.entry("capstan-controller", dev.capstan.controller.ReleaseResourceController.class),
           Map.entry("capstan-micrometer", dev.capstan.micrometer.ReleaseMetrics.class),
           Map.entry("capstan-opentelemetry", dev.capstan.opentelemetry.ReleaseTracing.class),
           Map.entry("capstan-test", dev.capstan.test.CapstanTest.class));
