@@ -130,7 +130,7 @@ final class ControllerCommand implements Runnable {
       }
       try {
         if (!ReleaseResource.installed(clients.apiClient())) {
-          throw new IllegalStateException(
+          throw new dev.capstan.common.ClusterException(
               "the Release CRD ("
                   + ReleaseResource.CRD_NAME
                   + ") is not installed in "

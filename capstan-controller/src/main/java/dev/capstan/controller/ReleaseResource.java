@@ -169,6 +169,31 @@ public record ReleaseResource(
   }
 
   /**
+   * Reads one Release from the API server (not from a controller's cache).
+   *
+   * @return the Release, or empty when it does not exist
+   * @throws dev.capstan.common.ClusterException when the API server refuses the read
+   */
+  public static java.util.Optional<ReleaseResource> get(
+      io.kubernetes.client.openapi.ApiClient client, ReleaseKey key) {
+    var r = KubernetesReleaseObjects.releasesApi(client).get(key.namespace(), key.name());
+    if (r.getHttpStatusCode() == 404) {
+      return java.util.Optional.empty();
+    }
+    if (!r.isSuccess()) {
+      throw new dev.capstan.common.ClusterException(
+          "get",
+          KIND,
+          key.namespace(),
+          key.name(),
+          r.getHttpStatusCode(),
+          "HTTP " + r.getHttpStatusCode(),
+          null);
+    }
+    return java.util.Optional.of(KubernetesReleaseObjects.resource(r.getObject()));
+  }
+
+  /**
    * Whether the cluster serves Release: its CustomResourceDefinition exists and is established.
    *
    * @throws dev.capstan.common.ClusterException when the API server cannot be asked

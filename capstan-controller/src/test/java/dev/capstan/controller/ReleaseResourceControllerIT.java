@@ -177,16 +177,7 @@ class ReleaseResourceControllerIT {
   }
 
   private static @Nullable ReleaseResource read(ControlPlane plane, String ns, String name) {
-    // through the generic API, as the controller's informer reads it: numbers keep their JSON text
-    var r = KubernetesReleaseObjects.releasesApi(plane.client()).get(ns, name);
-    if (r.getHttpStatusCode() == 404) {
-      return null;
-    }
-    if (!r.isSuccess()) {
-      throw new IllegalStateException(
-          "GET release " + ns + "/" + name + ": HTTP " + r.getHttpStatusCode());
-    }
-    return KubernetesReleaseObjects.resource(r.getObject());
+    return ReleaseResource.get(plane.client(), new ReleaseKey(ns, name)).orElse(null);
   }
 
   /**
