@@ -112,6 +112,7 @@ YAML
 for ((i = 1; i <= releases; i++)); do gen "$(printf 'rel-%03d' "$i")"; done >"$dir/releases.yaml"
 
 log "starting the controller ($workers workers)"
+: >"$dir/controller.out"
 "$capstan" --kubeconfig "$cp/kubeconfig-capstan-controller" controller run --workers "$workers" \
   >"$dir/controller.out" 2>&1 &
 controller_pid=$!

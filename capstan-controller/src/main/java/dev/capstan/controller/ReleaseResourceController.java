@@ -68,6 +68,8 @@ public final class ReleaseResourceController implements AutoCloseable {
   private final List<Thread> workers = new ArrayList<>();
   private final AtomicBoolean leading = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final java.util.concurrent.CountDownLatch terminated =
+      new java.util.concurrent.CountDownLatch(1);
   private final AtomicInteger reconciles = new AtomicInteger();
   private final @Nullable LeaderElection election;
 
@@ -159,10 +161,10 @@ public final class ReleaseResourceController implements AutoCloseable {
             if (before.resourceVersion().equals(after.resourceVersion())) {
               return;
             }
-            // its own status writes do not make a Release reconcile again
+            // its own writes (the status, the finalizer) do not make a Release reconcile again: a
+            // finalizer removed by hand comes back at the next interval
             if (before.generation() != after.generation()
-                || before.deleting() != after.deleting()
-                || !before.finalizers().equals(after.finalizers())) {
+                || before.deleting() != after.deleting()) {
               queue.add(after.key());
             }
             if (before.ready() != after.ready()) {
@@ -328,13 +330,12 @@ public final class ReleaseResourceController implements AutoCloseable {
     return reconciles.get();
   }
 
-  /** Blocks until {@link #close()} is called (from another thread or a shutdown hook). */
+  /**
+   * Blocks until {@link #close()} (called from another thread or a shutdown hook) has finished: the
+   * workers stopped, the Lease given up, the watches closed.
+   */
   public void awaitTermination() throws InterruptedException {
-    synchronized (closed) {
-      while (!closed.get()) {
-        closed.wait();
-      }
-    }
+    terminated.await();
   }
 
   /**
@@ -346,26 +347,27 @@ public final class ReleaseResourceController implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    synchronized (closed) {
-      closed.notifyAll();
-    }
-    queue.shutDown();
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    for (Thread t : workers) {
-      try {
-        t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
+    try {
+      queue.shutDown();
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      for (Thread t : workers) {
+        try {
+          t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
       }
+      leading.set(false);
+      LeaderElection e = election;
+      if (e != null) {
+        e.close();
+      }
+      informers.stop();
+      informerThreads.shutdownNow();
+    } finally {
+      terminated.countDown();
     }
-    leading.set(false);
-    LeaderElection e = election;
-    if (e != null) {
-      e.close();
-    }
-    informers.stop();
-    informerThreads.shutdownNow();
   }
 
   /** How a {@link ReleaseResourceController} is set up. */
