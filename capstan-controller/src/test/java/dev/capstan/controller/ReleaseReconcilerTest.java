@@ -225,6 +225,19 @@ class ReleaseReconcilerTest {
   }
 
   @Test
+  void aSuspendedReleaseIsLeftAsItIs() {
+    objects.put(
+        FakeReleaseObjects.release(
+            NS, "web", spec("manifests", List.of(configMap("a", "1")), "suspend", true)));
+
+    assertThat(reconciler.reconcile(WEB)).isEqualTo(ReleaseReconciler.Next.DONE);
+
+    assertThat(objects.writes).isEmpty();
+    assertThat(cluster.objects()).isEmpty();
+    assertThat(outcomes).containsExactly("shop/web: suspended");
+  }
+
+  @Test
   void aSpecThatIsNotValidIsStalledWithEveryProblemAndNoFinalizer() {
     objects.put(
         FakeReleaseObjects.release(

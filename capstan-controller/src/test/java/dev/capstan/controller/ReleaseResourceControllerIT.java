@@ -522,6 +522,34 @@ class ReleaseResourceControllerIT {
   }
 
   @Test
+  void theInstallManifestsInDeployCastWithCapstan(ControlPlane plane) throws Exception {
+    KubeClients clients = KubeClients.fromKubeconfig(plane.kubeconfig());
+    ReleaseController engine =
+        ReleaseController.builder(new KubernetesOrchestrator(clients), new KubernetesStore(clients))
+            .holder("it-installer")
+            .build();
+    ReleaseFile deploy =
+        ReleaseFiles.manifests(
+            Path.of("deploy"), "deploy", new Overrides("capstan-system", "capstan-controller"));
+
+    var cast =
+        engine.cast(
+            deploy.toSpec().withOptions(deploy.options().withCreateNamespace(true)),
+            deploy.payloads());
+
+    assertThat(cast.release().status()).isEqualTo(dev.capstan.release.model.ReleaseStatus.DEPLOYED);
+    assertThat(cast.release().owns())
+        .extracting(o -> o.ref().key())
+        .containsExactlyInAnyOrder(
+            "ServiceAccount/capstan-system/capstan-controller",
+            "rbac.authorization.k8s.io/ClusterRole//capstan-controller",
+            "rbac.authorization.k8s.io/ClusterRole//capstan-controller-releases",
+            "rbac.authorization.k8s.io/ClusterRoleBinding//capstan-controller",
+            "rbac.authorization.k8s.io/ClusterRoleBinding//capstan-controller-releases",
+            "apps/Deployment/capstan-system/capstan-controller");
+  }
+
+  @Test
   void aSpecTheApiServerRefusesNeverReachesTheController(ControlPlane plane, TestNamespace tns) {
     String ns = tns.name();
     ApiException refused =
