@@ -53,16 +53,9 @@ interface ManifestSources {
           source.kind() == ReleaseRequest.SourceKind.CONFIG_MAP
               ? sources.configMap(key.namespace(), source.name())
               : sources.secret(key.namespace(), source.name());
+      String named = at + ": " + source.kind().kind() + " " + key.namespace() + "/" + source.name();
       if (data == null) {
-        problems.add(
-            at
-                + ": "
-                + source.kind().kind()
-                + " "
-                + key.namespace()
-                + "/"
-                + source.name()
-                + " does not exist");
+        problems.add(named + " does not exist");
         continue;
       }
       String only = source.key();
@@ -70,13 +63,7 @@ interface ManifestSources {
         String text = data.get(only);
         if (text == null) {
           problems.add(
-              at
-                  + ": "
-                  + source.kind().kind()
-                  + " "
-                  + key.namespace()
-                  + "/"
-                  + source.name()
+              named
                   + " has no key "
                   + dev.capstan.common.Escapes.quote(only)
                   + "; it has "

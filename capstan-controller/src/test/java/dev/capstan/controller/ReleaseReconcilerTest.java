@@ -283,6 +283,27 @@ class ReleaseReconcilerTest {
   }
 
   @Test
+  void aSourceWithoutTheKeyNamedListsTheKeysItHas() {
+    objects.put(
+        FakeReleaseObjects.release(
+            NS,
+            "web",
+            spec(
+                "manifestsFrom",
+                List.of(Map.of("configMap", Map.of("name", "m", "key", "all.yaml"))))));
+    configMaps.put("shop/m", Map.of("b.yaml", "x: 1\n", "a.yaml", "y: 2\n"));
+
+    reconciler.reconcile(WEB);
+
+    assertThat(ready(WEB))
+        .containsEntry("reason", "InvalidManifests")
+        .containsEntry(
+            "message",
+            "Release shop/web: spec.manifestsFrom[0]: ConfigMap shop/m has no key 'all.yaml'; it"
+                + " has a.yaml, b.yaml");
+  }
+
+  @Test
   void aSecretsManifestsValuesAppearInNoStatusEventOrOutcome() {
     String secretValue = "hunter2-very-secret";
     objects.put(
