@@ -23,6 +23,7 @@ import io.kubernetes.client.util.generic.options.ListOptions;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Consumer;
@@ -38,6 +39,9 @@ final class Informers implements ManifestSources {
   /** Secrets of these types hold release records, never manifests: not cached. */
   static final String SECRET_FIELD_SELECTOR =
       "type!=capstan.dev/release.v1,type!=capstan.dev/release.v1.chunk,type!=helm.sh/release.v1";
+
+  private static final String BY_SOURCE = "sources";
+  private static final String BY_DEPENDENCY = "dependsOn";
 
   private final SharedInformerFactory factory;
   private final SharedIndexInformer<DynamicKubernetesObject> releases;
@@ -77,6 +81,17 @@ final class Informers implements ManifestSources {
                 SECRET_FIELD_SELECTOR),
             V1Secret.class,
             0);
+    // which Releases read a source, and which depend on a Release: computed by the informer once
+    // per change of a Release, so an event of a source or a Release looks its readers up
+    releases.addIndexers(
+        Map.of(
+            BY_SOURCE,
+            o -> sourceKeys(KubernetesReleaseObjects.resource(o)),
+            BY_DEPENDENCY,
+            o ->
+                KubernetesReleaseObjects.resource(o).dependsOn().stream()
+                    .map(ReleaseKey::toString)
+                    .toList()));
     releaseLister = new Lister<>(releases.getIndexer());
     configMapLister = new Lister<>(configMaps.getIndexer());
     secretLister = new Lister<>(secrets.getIndexer());
@@ -117,6 +132,52 @@ final class Informers implements ManifestSources {
   /** The Release cache. */
   Lister<DynamicKubernetesObject> releases() {
     return releaseLister;
+  }
+
+  /** The Releases whose {@code spec.manifestsFrom} names the ConfigMap or Secret that changed. */
+  List<ReleaseKey> readers(SourceChange change) {
+    return keys(
+        releases
+            .getIndexer()
+            .byIndex(BY_SOURCE, sourceKey(change.kind(), change.namespace(), change.name())));
+  }
+
+  /** The Releases whose {@code spec.dependsOn} names {@code release}. */
+  List<ReleaseKey> dependents(ReleaseKey release) {
+    return keys(releases.getIndexer().byIndex(BY_DEPENDENCY, release.toString()));
+  }
+
+  private static List<ReleaseKey> keys(List<DynamicKubernetesObject> objects) {
+    return objects.stream()
+        .map(
+            o ->
+                new ReleaseKey(
+                    requireNonNull(o.getMetadata().getNamespace()),
+                    requireNonNull(o.getMetadata().getName())))
+        .toList();
+  }
+
+  /** The index keys of the sources a Release reads, read leniently (as {@code kind/ns/name}). */
+  private static List<String> sourceKeys(ReleaseResource release) {
+    List<String> out = new java.util.ArrayList<>();
+    if (release.spec().get("manifestsFrom") instanceof List<?> sources) {
+      for (Object s : sources) {
+        if (!(s instanceof Map<?, ?> m)) {
+          continue;
+        }
+        for (ReleaseRequest.SourceKind kind : ReleaseRequest.SourceKind.values()) {
+          if (m.get(kind.field()) instanceof Map<?, ?> ref
+              && ref.get("name") instanceof String name) {
+            out.add(sourceKey(kind, release.key().namespace(), name));
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  private static String sourceKey(ReleaseRequest.SourceKind kind, String namespace, String name) {
+    return kind.kind() + "/" + namespace + "/" + name;
   }
 
   /** Hears of every change of a Release. */

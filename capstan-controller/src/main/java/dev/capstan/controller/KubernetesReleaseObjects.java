@@ -3,12 +3,9 @@ package dev.capstan.controller;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.google.gson.JsonArray;
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonPrimitive;
 import dev.capstan.common.ClusterException;
 import dev.capstan.common.JsonMappers;
+import dev.capstan.k8s.JsonTrees;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.informer.cache.Lister;
 import io.kubernetes.client.openapi.ApiClient;
@@ -24,8 +21,6 @@ import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -47,8 +42,6 @@ final class KubernetesReleaseObjects implements ReleaseObjects {
 
   /** The field manager of every write and the source of every Event. */
   static final String MANAGER = "capstan-controller";
-
-  private static final java.util.regex.Pattern WHOLE = java.util.regex.Pattern.compile("-?[0-9]+");
 
   private final Lister<DynamicKubernetesObject> cache;
   private final GenericKubernetesApi<DynamicKubernetesObject, DynamicKubernetesListObject> api;
@@ -98,7 +91,7 @@ final class KubernetesReleaseObjects implements ReleaseObjects {
 
   /** The Release an informer holds. */
   static ReleaseResource resource(DynamicKubernetesObject o) {
-    return ReleaseResource.of((Map<?, ?>) requireNonNull(tree(o.getRaw())));
+    return ReleaseResource.of(JsonTrees.toJava(o.getRaw()));
   }
 
   @Override
@@ -212,42 +205,5 @@ final class KubernetesReleaseObjects implements ReleaseObjects {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write a status as JSON", e);
     }
-  }
-
-  /**
-   * A gson tree as Capstan's object trees are: maps, lists, strings, booleans, whole numbers as
-   * {@code Long} (or {@code BigInteger}), other numbers as {@code BigDecimal}, nulls.
-   */
-  static @Nullable Object tree(@Nullable JsonElement e) {
-    if (e == null || e.isJsonNull()) {
-      return null;
-    }
-    if (e instanceof JsonObject o) {
-      Map<String, @Nullable Object> map = new LinkedHashMap<>();
-      for (Map.Entry<String, JsonElement> entry : o.entrySet()) {
-        map.put(entry.getKey(), tree(entry.getValue()));
-      }
-      return map;
-    }
-    if (e instanceof JsonArray a) {
-      List<@Nullable Object> list = new ArrayList<>(a.size());
-      for (JsonElement item : a) {
-        list.add(tree(item));
-      }
-      return list;
-    }
-    JsonPrimitive p = e.getAsJsonPrimitive();
-    if (p.isBoolean()) {
-      return p.getAsBoolean();
-    }
-    if (p.isString()) {
-      return p.getAsString();
-    }
-    String text = p.getAsString();
-    if (WHOLE.matcher(text).matches()) {
-      BigInteger whole = new BigInteger(text);
-      return whole.bitLength() < 64 ? (Object) whole.longValue() : whole;
-    }
-    return new BigDecimal(text);
   }
 }

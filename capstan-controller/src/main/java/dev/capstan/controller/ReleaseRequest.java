@@ -82,20 +82,27 @@ record ReleaseRequest(
 
   /** A ConfigMap or Secret in the Release's namespace whose values hold manifests. */
   enum SourceKind {
-    CONFIG_MAP("ConfigMap", "configmap"),
-    SECRET("Secret", "secret");
+    CONFIG_MAP("ConfigMap", "configmap", "configMap"),
+    SECRET("Secret", "secret", "secret");
 
     private final String kind;
     private final String label;
+    private final String field;
 
-    SourceKind(String kind, String label) {
+    SourceKind(String kind, String label, String field) {
       this.kind = kind;
       this.label = label;
+      this.field = field;
     }
 
     /** The Kubernetes kind. */
     String kind() {
       return kind;
+    }
+
+    /** Its field in an entry of {@code spec.manifestsFrom}. */
+    String field() {
+      return field;
     }
   }
 

@@ -179,37 +179,11 @@ public final class ReleaseResourceController implements AutoCloseable {
             dependentsOf(key);
           }
         });
-    informers.onSource(
-        change -> {
-          for (ReleaseResource r : objects.list()) {
-            if (r.key().namespace().equals(change.namespace()) && reads(r, change)) {
-              queue.add(r.key());
-            }
-          }
-        });
-  }
-
-  /** Whether {@code release}'s {@code spec.manifestsFrom} names the ConfigMap or Secret. */
-  private static boolean reads(ReleaseResource release, Informers.SourceChange change) {
-    String field = change.kind() == ReleaseRequest.SourceKind.CONFIG_MAP ? "configMap" : "secret";
-    if (release.spec().get("manifestsFrom") instanceof List<?> sources) {
-      for (Object s : sources) {
-        if (s instanceof Map<?, ?> m
-            && m.get(field) instanceof Map<?, ?> ref
-            && change.name().equals(ref.get("name"))) {
-          return true;
-        }
-      }
-    }
-    return false;
+    informers.onSource(change -> informers.readers(change).forEach(queue::add));
   }
 
   private void dependentsOf(ReleaseKey key) {
-    for (ReleaseResource r : objects.list()) {
-      if (r.dependsOn().contains(key)) {
-        queue.add(r.key());
-      }
-    }
+    informers.dependents(key).forEach(queue::add);
   }
 
   /**

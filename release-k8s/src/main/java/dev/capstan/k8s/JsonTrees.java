@@ -17,15 +17,20 @@ import org.jspecify.annotations.Nullable;
 /**
  * Conversions between Gson's JSON trees (what client-java's dynamic API reads and writes) and the
  * plain Java trees of {@code Manifest} and {@code HealthRules}: maps with string keys, lists,
- * strings, booleans, {@code Long}/{@code BigInteger}/{@code BigDecimal} numbers and nulls.
+ * strings, booleans, {@code Long}/{@code BigInteger}/{@code BigDecimal} numbers and nulls. Public
+ * for hosts that read objects through client-java's dynamic API or informers (the Release
+ * controller does); its other conversions are Capstan's own.
  */
-final class JsonTrees {
+public final class JsonTrees {
   private static final Gson GSON = new GsonBuilder().disableHtmlEscaping().create();
 
   private JsonTrees() {}
 
-  /** The Java tree of a JSON object. */
-  static Map<String, Object> toJava(JsonObject object) {
+  /**
+   * The Java tree of a JSON object: whole numbers as {@code Long} (or {@code BigInteger}), other
+   * numbers as {@code BigDecimal} of their text; JSON nulls are left out.
+   */
+  public static Map<String, Object> toJava(JsonObject object) {
     Map<String, Object> out = new LinkedHashMap<>();
     for (Map.Entry<String, JsonElement> e : object.entrySet()) {
       Object v = toJavaValue(e.getValue());
