@@ -25,9 +25,9 @@ import java.util.concurrent.TimeUnit;
  * <p>The binary comes from {@code testing/registry/build.sh} (system property {@code
  * capstan.registry.build}), which builds it from the Go module proxy into {@code ~/.cache/capstan}
  * the first time and only checks it afterwards; {@code CAPSTAN_REGISTRY_BIN} names another binary
- * instead.
+ * instead. Public for capstan-image's ControllerImageIT, which pushes the image to one.
  */
-final class LoopbackRegistry implements AutoCloseable {
+public final class LoopbackRegistry implements AutoCloseable {
   private static final Map<String, Path> BINARY = new ConcurrentHashMap<>();
 
   private final Process process;
@@ -40,7 +40,7 @@ final class LoopbackRegistry implements AutoCloseable {
   }
 
   /** Starts a registry and waits until {@code GET /v2/} answers 200. */
-  static LoopbackRegistry start(Path dir, boolean readOnly)
+  public static LoopbackRegistry start(Path dir, boolean readOnly)
       throws IOException, InterruptedException {
     Path binary = BINARY.computeIfAbsent("registry", k -> binary());
     int port = freePort();
@@ -136,12 +136,12 @@ final class LoopbackRegistry implements AutoCloseable {
   }
 
   /** {@code 127.0.0.1:<port>}, the registry part of image references. */
-  String host() {
+  public String host() {
     return "127.0.0.1:" + port;
   }
 
   /** Whether the registry has the manifest of {@code repository:tag}. */
-  boolean has(String repository, String tag) throws IOException, InterruptedException {
+  public boolean has(String repository, String tag) throws IOException, InterruptedException {
     int status = status("/v2/" + repository + "/manifests/" + tag);
     if (status != 200 && status != 404) {
       throw new IllegalStateException("registry answered HTTP " + status);
