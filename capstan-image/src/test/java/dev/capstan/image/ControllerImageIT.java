@@ -113,8 +113,10 @@ class ControllerImageIT {
       }
     }
 
-    // 3. what the image is: linux/amd64, the nonroot user, a JVM and no shell
+    // 3. what the image is: linux on this machine's architecture, the nonroot user, a JVM, no shell
     assertThat(config.path("os").asText()).isEqualTo("linux");
+    assertThat(config.path("architecture").asText())
+        .isEqualTo(System.getProperty("os.arch").equals("aarch64") ? "arm64" : "amd64");
     JsonNode container = config.path("config");
     assertThat(container.path("User").asText()).isEqualTo("65532:65532");
     List<String> entrypoint = strings(container.path("Entrypoint"));
