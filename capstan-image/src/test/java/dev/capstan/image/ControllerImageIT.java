@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -83,7 +84,7 @@ class ControllerImageIT {
       Distribution distribution = new Distribution(registry.host());
       // 1. push what the build wrote: the blobs, then the manifest under the tag
       Path layout = Files.createDirectories(dir.resolve("archive"));
-      run(List.of("tar", "-xf", archive().toString(), "-C", layout.toString()), null);
+      run(List.of("tar", "-xf", archive().toString(), "-C", layout.toString()));
       JsonNode index = JSON.readTree(layout.resolve("index.json").toFile());
       assertThat(index.path("manifests")).hasSize(1);
       String manifestDigest = index.path("manifests").get(0).path("digest").asText();
@@ -109,7 +110,7 @@ class ControllerImageIT {
             .isEqualTo("application/vnd.oci.image.layer.v1.tar+gzip");
         Path file = dir.resolve("layer-" + layer++ + ".tar.gz");
         Files.write(file, distribution.pullBlob(REPOSITORY, l.path("digest").asText()));
-        run(List.of("tar", "-xzpf", file.toString(), "-C", rootfs.toString()), null);
+        run(List.of("tar", "-xzpf", file.toString(), "-C", rootfs.toString()));
       }
     }
 
@@ -134,7 +135,7 @@ class ControllerImageIT {
     Files.copy(plane.kubeconfig(), work.resolve("kubeconfig"));
     Files.setPosixFilePermissions(
         work.resolve("kubeconfig"), PosixFilePermissions.fromString("rw-r--r--"));
-    Map<String, String> env = new java.util.LinkedHashMap<>();
+    Map<String, String> env = new LinkedHashMap<>();
     container.path("Env").forEach(e -> env.put(before(e.asText()), after(e.asText())));
 
     String crd =
@@ -320,13 +321,8 @@ class ControllerImageIT {
     return assignment.substring(assignment.indexOf('=') + 1);
   }
 
-  private static void run(List<String> command, @Nullable Path workDir)
-      throws IOException, InterruptedException {
-    ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true);
-    if (workDir != null) {
-      b.directory(workDir.toFile());
-    }
-    Process p = b.start();
+  private static void run(List<String> command) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), UTF_8);
     assertThat(p.waitFor()).as(command + ": " + out).isZero();
   }
