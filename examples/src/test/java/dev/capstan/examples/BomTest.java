@@ -31,7 +31,10 @@ class BomTest {
     List<String> libraries =
         all(Pattern.compile("<module>([^<]+)</module>"), parent).stream()
             .filter(
-                m -> !List.of("examples", "benchmarks", "capstan-cli", "capstan-bom").contains(m))
+                m ->
+                    !List.of(
+                            "examples", "benchmarks", "capstan-cli", "capstan-image", "capstan-bom")
+                        .contains(m))
             .toList();
     String version = all(Pattern.compile("<version>([^<]+)</version>"), parent).get(0);
 
