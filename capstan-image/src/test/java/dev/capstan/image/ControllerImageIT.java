@@ -49,9 +49,21 @@ class ControllerImageIT {
   @TempDir Path dir;
   private final List<Process> started = new ArrayList<>();
 
+  /**
+   * Stops every process the test started in the image, and the JVMs in them: chroot changes the
+   * user, which clears the parent-death signal unshare sets, so each is killed by pid.
+   */
   @AfterEach
-  void stopWhatRan() {
-    started.forEach(Process::destroyForcibly);
+  void stopWhatRan() throws InterruptedException {
+    for (Process p : started) {
+      List<ProcessHandle> tree = new ArrayList<>(p.descendants().toList());
+      tree.add(p.toHandle());
+      tree.forEach(ProcessHandle::destroyForcibly);
+      for (ProcessHandle h : tree) {
+        h.onExit().completeOnTimeout(h, 30, TimeUnit.SECONDS).join();
+      }
+      assertThat(tree).as("processes still alive").noneMatch(ProcessHandle::isAlive);
+    }
   }
 
   private static Path archive() {
