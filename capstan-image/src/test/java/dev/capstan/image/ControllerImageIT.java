@@ -150,47 +150,28 @@ class ControllerImageIT {
     Map<String, String> env = new LinkedHashMap<>();
     container.path("Env").forEach(e -> env.put(before(e.asText()), after(e.asText())));
 
-    String crd =
-        inImage(
-            rootfs,
-            entrypoint,
-            env,
-            List.of("--kubeconfig", "/work/kubeconfig", "controller", "crd"));
+    Unpacked image = new Unpacked(rootfs, entrypoint, env);
+
+    String crd = inImage(image, "controller", "crd");
     assertThat(crd).contains("name: releases.capstan.dev");
     Files.writeString(work.resolve("crd.yaml"), crd, UTF_8);
     String cast =
         inImage(
-            rootfs,
-            entrypoint,
-            env,
-            List.of(
-                "--kubeconfig",
-                "/work/kubeconfig",
-                "release",
-                "cast",
-                "capstan-crd",
-                "-n",
-                tns.name(),
-                "-f",
-                "/work/crd.yaml",
-                "--yes"));
+            image,
+            "release",
+            "cast",
+            "capstan-crd",
+            "-n",
+            tns.name(),
+            "-f",
+            "/work/crd.yaml",
+            "--yes");
     assertThat(cast).contains("revision 1");
 
     String ns = tns.name();
     Process controller =
         startInImage(
-            rootfs,
-            entrypoint,
-            env,
-            List.of(
-                "--kubeconfig",
-                "/work/kubeconfig",
-                "controller",
-                "run",
-                "--selector",
-                "capstan-it-shard=" + ns,
-                "--workers",
-                "2"));
+            image, "controller", "run", "--selector", "capstan-it-shard=" + ns, "--workers", "2");
     new CustomObjectsApi(plane.client())
         .createNamespacedCustomObject(
             ReleaseResource.GROUP,
@@ -241,14 +222,18 @@ class ControllerImageIT {
   }
 
   /**
+   * The image's root file system unpacked, its entrypoint and its environment; every command run in
+   * it talks to the test's control plane through {@code /work/kubeconfig}.
+   */
+  private record Unpacked(Path rootfs, List<String> entrypoint, Map<String, String> env) {}
+
+  /**
    * The entrypoint as a container runtime starts it: in mount and PID namespaces of its own with
    * /proc mounted (the JVM's launcher finds its libraries through /proc/self/exe), chroot into the
-   * root file system as the image's user, with exactly the image's environment. Killing the process
-   * kills the JVM in it.
+   * root file system as the image's user, with exactly the image's environment.
    */
-  private ProcessBuilder chroot(
-      Path rootfs, List<String> entrypoint, Map<String, String> env, List<String> args, String name)
-      throws IOException {
+  private ProcessBuilder chroot(Unpacked image, String name, String... args) throws IOException {
+    Path rootfs = image.rootfs();
     Files.createDirectories(rootfs.resolve("proc"));
     List<String> command =
         new ArrayList<>(
@@ -262,33 +247,30 @@ class ControllerImageIT {
                 onPath("chroot"),
                 "--userspec=65532:65532",
                 rootfs.toString()));
-    command.addAll(entrypoint);
-    command.addAll(args);
+    command.addAll(image.entrypoint());
+    command.addAll(List.of("--kubeconfig", "/work/kubeconfig"));
+    command.addAll(List.of(args));
     ProcessBuilder b =
         new ProcessBuilder(command)
             .redirectOutput(dir.resolve(name + ".out").toFile())
             .redirectError(dir.resolve(name + ".err").toFile());
     b.environment().clear();
-    b.environment().putAll(env);
+    b.environment().putAll(image.env());
     return b;
   }
 
   /** Runs a command of the image to its end; returns what it printed, or fails with its errors. */
-  private String inImage(
-      Path rootfs, List<String> entrypoint, Map<String, String> env, List<String> args)
-      throws IOException, InterruptedException {
+  private String inImage(Unpacked image, String... args) throws IOException, InterruptedException {
     String name = "run-" + started.size();
-    Process p = chroot(rootfs, entrypoint, env, args, name).start();
+    Process p = chroot(image, name, args).start();
     started.add(p);
     assertThat(p.waitFor(2, TimeUnit.MINUTES)).as(String.join(" ", args)).isTrue();
     assertThat(p.exitValue()).as(log(name)).isZero();
     return Files.readString(dir.resolve(name + ".out"), UTF_8);
   }
 
-  private Process startInImage(
-      Path rootfs, List<String> entrypoint, Map<String, String> env, List<String> args)
-      throws IOException {
-    Process p = chroot(rootfs, entrypoint, env, args, "controller").start();
+  private Process startInImage(Unpacked image, String... args) throws IOException {
+    Process p = chroot(image, "controller", args).start();
     started.add(p);
     return p;
   }
@@ -301,7 +283,10 @@ class ControllerImageIT {
     }
   }
 
-  /** The absolute path of a command (the child's environment is the image's, without this PATH). */
+  /**
+   * The absolute path of a command, looked up on this JVM's PATH and then in the system folders
+   * (chroot lives in /usr/sbin, which a user's PATH may lack).
+   */
   private static String onPath(String command) {
     String path = System.getenv().getOrDefault("PATH", "") + ":/usr/sbin:/usr/bin:/sbin:/bin";
     for (String d : Pattern.compile(":").splitAsStream(path).toList()) {
