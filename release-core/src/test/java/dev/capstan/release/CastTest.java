@@ -239,7 +239,7 @@ class CastTest {
     assertThat(h.cluster.operations().subList(0, 3))
         .containsExactly(
             "lease:acquire:default/app", "record:read:default/app", "observe:ConfigMap/default");
-    // housekeeping supersedes revision 1 from the records read under the lease: no second read
+    // revision 1 is left as stored (the history reads it superseded): no second read, no write
     assertThat(h.cluster.operations())
         .filteredOn(op -> op.startsWith("lease:") || op.startsWith("record:"))
         .containsExactly(
@@ -247,8 +247,15 @@ class CastTest {
             "record:read:default/app",
             "record:create:default/app#2:pending",
             "record:update:default/app#2:deployed",
-            "record:update:default/app#1:superseded",
             "lease:release:default/app");
+    assertThat(h.cluster.records("default", "app"))
+        .extracting(s -> s.release().status())
+        .containsExactly(ReleaseStatus.DEPLOYED, ReleaseStatus.DEPLOYED);
+    assertThat(h.controller.history("default", "app"))
+        .extracting(Release::revision, Release::status)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(2, ReleaseStatus.DEPLOYED),
+            org.assertj.core.groups.Tuple.tuple(1, ReleaseStatus.SUPERSEDED));
   }
 
   @Test
@@ -268,7 +275,6 @@ class CastTest {
             "lease:acquire:default/app",
             "record:read:default/app",
             "record:create:default/app#2:deployed",
-            "record:update:default/app#1:superseded",
             "lease:release:default/app");
     assertThat(h.cluster.writes()).containsExactly("verify"); // no object written
   }

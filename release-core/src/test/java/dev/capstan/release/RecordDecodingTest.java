@@ -26,9 +26,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A cast reads every revision of its release under the lease but decodes only the records it uses
- * ({@code Store.recordEntries}): the latest, which it plans against, and a deployed one it marks
- * superseded. Every revision records the whole release, so decoding the history cost a re-cast of a
- * large bundle more than anything else.
+ * ({@code Store.recordEntries}): the latest, which it plans against. Every revision records the
+ * whole release, so decoding the history cost a re-cast of a large bundle more than anything else.
  */
 class RecordDecodingTest {
   private final InMemoryCluster cluster = InMemoryCluster.create();
@@ -89,7 +88,7 @@ class RecordDecodingTest {
 
     cast("4");
 
-    // revision 4: planned against and marked superseded, decoded once; 3 kept, 2 deleted, unread
+    // revision 4: planned against, decoded once; 3 kept, 2 deleted, unread; 4 and 3 read superseded
     assertThat(store.decoded).containsExactly(4);
     assertThat(store.recordsCalls).hasValue(0);
     assertThat(controller.history(NS, "app"))
@@ -102,7 +101,7 @@ class RecordDecodingTest {
   }
 
   @Test
-  void afterAFailedRevisionTheDeployedOneBeforeItIsDecodedToBeSuperseded() {
+  void afterAFailedRevisionTheDeployedOneBeforeItReadsSupersededUndecoded() {
     cast("1");
     cast("2");
     cluster.faults().failOn(Operation.APPLY, "ConfigMap/default/a");
@@ -112,8 +111,8 @@ class RecordDecodingTest {
 
     cast("3");
 
-    // 3 failed: planned against; 2 still deployed: rewritten as superseded; 1 deleted, unread
-    assertThat(store.decoded).containsExactly(3, 2);
+    // 3 failed: planned against; 2 still deployed, left as stored, read superseded; 1 deleted
+    assertThat(store.decoded).containsExactly(3);
     assertThat(store.recordsCalls).hasValue(0);
     assertThat(controller.history(NS, "app"))
         .extracting(Release::revision, Release::status)

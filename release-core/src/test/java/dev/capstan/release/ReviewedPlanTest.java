@@ -78,8 +78,8 @@ class ReviewedPlanTest {
             "apply:ConfigMap/default/settings",
             "verify",
             "record:update:default/app#2:deployed",
-            "record:update:default/app#1:superseded", // from the read under the lease
-            "lease:release:default/app");
+            "lease:release:default/app"); // revision 1 left as stored: the history reads it
+    // superseded
   }
 
   @Test

@@ -134,12 +134,12 @@ final class ReleaseRecords {
    * The latest revision of every release in the namespace, by name: one LIST of the heads that are
    * not superseded (plus one LIST of chunks per chunked latest record), and one decode per release.
    *
-   * <p>Superseded revisions are left out by label selector ({@value #NOT_SUPERSEDED}): the engine
-   * marks a revision superseded only once a newer revision of the release is recorded, so the
-   * newest revision is never among them, and a crash between any two writes leaves it listed. Of
-   * the heads that remain (the newest, and older failed or pending ones), the highest revision of
-   * each release is decoded, the others only transferred. Heads without a {@code status} label are
-   * kept by the selector, so records of any age are listed.
+   * <p>Revisions stored as superseded (by earlier builds of Capstan, or imported from Helm) are
+   * left out by label selector ({@value #NOT_SUPERSEDED}): a revision is stored so only once a
+   * newer one is recorded, so the newest revision is never among them. Of the heads that remain
+   * (the newest, and older deployed, failed or pending ones: the engine leaves a replaced revision
+   * as stored), the highest revision of each release is decoded, the others only transferred. Heads
+   * without a {@code status} label are kept by the selector, so records of any age are listed.
    */
   List<StoredRelease> latestOfEach(String namespace) {
     Map<String, V1Secret> latest = new TreeMap<>();

@@ -28,9 +28,10 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code release list} and {@code get} read only what they show: a list is one LIST that leaves
  * superseded revisions out by label selector ({@code status!=superseded}) and decodes the newest
- * head of each release; a read of the latest decodes one revision. A revision is marked superseded
- * only after a newer one exists, so no crash hides a release; heads without a status label (or with
- * any other status) are still listed.
+ * head of each release; a read of the latest decodes one revision. A revision is stored superseded
+ * only after a newer one exists (by older versions, or a Helm import: the engine now leaves it as
+ * stored), so no crash hides a release; heads without a status label (or with any other status) are
+ * still listed.
  */
 @ControlPlaneTest
 class LatestRecordsIT {
@@ -179,7 +180,7 @@ class LatestRecordsIT {
     f.store.updateRecord(f.release("web", 2, ReleaseStatus.DEPLOYED), second.version());
     assertThat(f.listed()).containsExactly("web#2");
 
-    // housekeeping marks revision 1 superseded only now, when revision 2 exists
+    // a record stored superseded (older versions' housekeeping) exists only once revision 2 does
     StoredRelease old = f.store.records(f.ns, "web").get(1);
     f.store.updateRecord(f.release("web", 1, ReleaseStatus.SUPERSEDED), old.version());
     assertThat(f.listed()).containsExactly("web#2");

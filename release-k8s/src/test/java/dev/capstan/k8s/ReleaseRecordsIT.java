@@ -77,7 +77,7 @@ class ReleaseRecordsIT {
     assertThat(read.payloads()).isEqualTo(payloads);
     assertThat(read.status()).isEqualTo(ReleaseStatus.DEPLOYED);
 
-    // Revision 2 is recorded, and revision 1 rewritten as superseded: its old chunks are replaced.
+    // Revision 2 is recorded; revision 1 is left as stored, and read superseded.
     Payloads changed = large(ns, 2);
     controller.cast(ReleaseSpec.of(ns, "big", changed), changed);
 

@@ -183,8 +183,8 @@ class ReviewedPlanIT {
                 Map.entry("LIST secrets", 3L), // observation; record at plan, under the lease
                 Map.entry("CREATE leases", 1L),
                 Map.entry("DELETE leases", 1L),
-                Map.entry("CREATE secrets", 1L), // revision DEPLOYED (no object written)
-                Map.entry("UPDATE secrets", 1L))); // the previous one SUPERSEDED
+                // revision DEPLOYED (no object written); the previous one is read superseded
+                Map.entry("CREATE secrets", 1L)));
     // cast(spec) plans again under the lease, reading the record once there; the lease it created
     // in the namespace proves the namespace, which is not listed again
     observation.forEach(

@@ -4,8 +4,11 @@ import dev.capstan.release.error.ReleaseNotFoundException;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.port.StoredRelease;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /** The reads of recorded releases: the latest revision, a release's history, a namespace's list. */
 public final class HistoryReads {
@@ -20,9 +23,45 @@ public final class HistoryReads {
     return context.store.latestRecord(namespace, name).map(StoredRelease::release);
   }
 
-  /** Every recorded revision of a release, newest first. */
+  /**
+   * Every recorded revision of a release, newest first, a deployed revision that a later one
+   * replaced read as {@code SUPERSEDED} ({@link #superseding}).
+   */
   public List<Release> history(String namespace, String name) {
-    return context.store.records(namespace, name).stream().map(StoredRelease::release).toList();
+    return superseding(
+        context.store.records(namespace, name).stream().map(StoredRelease::release).toList());
+  }
+
+  /**
+   * {@code newestFirst} with each {@code DEPLOYED} revision older than a revision that was deployed
+   * ({@code DEPLOYED}, {@code SUPERSEDED}, or uninstalled since) read as {@code SUPERSEDED}, as of
+   * when the next such revision was deployed. A cast records its own revision and leaves the one
+   * before it as stored (a write fewer per cast); the history reads it superseded. A revision that
+   * only failed or pending ones follow stays {@code DEPLOYED}: it is still what runs. Records older
+   * versions rewrote as superseded read as stored.
+   */
+  static List<Release> superseding(List<Release> newestFirst) {
+    List<Release> out = new ArrayList<>(newestFirst.size());
+    @Nullable Instant replacedAt = null; // when the nearest newer deployed revision was deployed
+    for (Release r : newestFirst) {
+      if (r.status() == ReleaseStatus.DEPLOYED && replacedAt != null) {
+        out.add(r.withStatus(ReleaseStatus.SUPERSEDED, replacedAt));
+      } else {
+        out.add(r);
+      }
+      if (wasDeployed(r.status())) {
+        // a deployed record was saved last when its cast finished; for the others, when it began
+        replacedAt = r.status() == ReleaseStatus.DEPLOYED ? r.updatedAt() : r.createdAt();
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  private static boolean wasDeployed(ReleaseStatus status) {
+    return switch (status) {
+      case DEPLOYED, SUPERSEDED, UNINSTALLING, UNINSTALLED -> true;
+      default -> false;
+    };
   }
 
   /**

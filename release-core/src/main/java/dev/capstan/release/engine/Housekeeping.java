@@ -13,8 +13,8 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The record keeping around operations: superseding and pruning old revisions after a cast, and
- * recovering a release whose lease was taken over from a holder that stopped mid-operation.
+ * The record keeping around operations: trimming old revisions after a cast, and recovering a
+ * release whose lease was taken over from a holder that stopped mid-operation.
  */
 final class Housekeeping {
   private final EngineContext context;
@@ -24,10 +24,11 @@ final class Housekeeping {
   }
 
   /**
-   * Marks older deployed revisions superseded and trims history; failures only warn. {@code before}
-   * are the revisions read under the lease before {@code revision} was recorded (newest first;
-   * nobody else records while the lease is held, so they are still current): no read then; {@code
-   * null} reads them.
+   * Trims history to {@code maxHistory} revisions; failures only warn. {@code before} are the
+   * revisions read under the lease before {@code revision} was recorded (newest first; nobody else
+   * records while the lease is held, so they are still current): no read then; {@code null} reads
+   * them. The revision before is left as stored: {@link HistoryReads#superseding} reads it
+   * superseded.
    */
   void afterCast(String namespace, String name, int revision, @Nullable List<RecordEntry> before) {
     Store store = context.store;
@@ -36,18 +37,8 @@ final class Housekeeping {
       List<RecordEntry> revisions = before == null ? store.recordEntries(namespace, name) : before;
       for (int j = 0; j < revisions.size(); j++) {
         RecordEntry r = revisions.get(j);
-        int i = j + offset;
-        if (r.revision() == revision) {
-          continue;
-        }
-        if (i >= context.maxHistory) {
+        if (r.revision() != revision && j + offset >= context.maxHistory) {
           store.deleteRecord(namespace, name, r.revision());
-        } else if (r.status() == ReleaseStatus.DEPLOYED) {
-          // the one record decoded here: a superseded one is rewritten whole
-          StoredRelease deployed = r.stored();
-          store.updateRecord(
-              deployed.release().withStatus(ReleaseStatus.SUPERSEDED, context.clock.instant()),
-              deployed.version());
         }
       }
     } catch (RuntimeException e) {

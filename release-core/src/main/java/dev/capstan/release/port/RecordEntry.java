@@ -10,9 +10,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * One stored revision of a release as a store lists it ({@link Store#recordEntries}): its revision
  * and status are known without decoding the record, which {@link #stored()} decodes on first use,
- * once. A cast reads every revision under its lease but decodes only the latest (and a deployed one
- * it marks superseded); history housekeeping needs no more than the revision and status of the
- * others.
+ * once. A cast reads every revision under its lease but decodes only the latest; history
+ * housekeeping needs no more than the revision and status of the others.
  */
 public final class RecordEntry {
   private final int revision;
