@@ -11,25 +11,18 @@ import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.event.ReleaseListener;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.model.Kind;
-import dev.capstan.release.model.Manifest;
-import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.Payloads;
-import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
-import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.port.Orchestrator;
-import dev.capstan.release.port.Precondition;
 import dev.capstan.release.port.Readiness;
 import dev.capstan.release.port.ReadinessWait;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
@@ -199,7 +192,7 @@ class HealthCastTest {
     InMemoryCluster cluster = InMemoryCluster.create();
     List<ReadinessWait> waits = new CopyOnWriteArrayList<>();
     Orchestrator reporting =
-        new Forwarding(cluster) {
+        new ForwardingOrchestrator(cluster) {
           @Override
           public Readiness awaitReady(List<ResourceRef> objects, ReadinessWait wait) {
             waits.add(wait);
@@ -235,60 +228,5 @@ class HealthCastTest {
                     .isEqualTo(
                         "still waiting after 5s for 1 of 1 object(s): Service default/edge: type"
                             + " LoadBalancer has no"));
-  }
-
-  /** An orchestrator that hands every call to another. */
-  private static class Forwarding implements Orchestrator {
-    private final Orchestrator to;
-
-    Forwarding(Orchestrator to) {
-      this.to = to;
-    }
-
-    @Override
-    public List<LiveObject> observe(Kind kind, String namespace, Set<String> names) {
-      return to.observe(kind, namespace, names);
-    }
-
-    @Override
-    public void apply(
-        Manifest object, @org.jspecify.annotations.Nullable OwnershipStamp stamp, Precondition p) {
-      to.apply(object, stamp, p);
-    }
-
-    @Override
-    public boolean delete(ResourceRef ref, ReleaseIdentity owner, Precondition p) {
-      return to.delete(ref, owner, p);
-    }
-
-    @Override
-    public boolean unstamp(ResourceRef ref, ReleaseIdentity owner, Precondition p) {
-      return to.unstamp(ref, owner, p);
-    }
-
-    @Override
-    public Readiness awaitDeleted(List<ResourceRef> objects, Duration timeout) {
-      return to.awaitDeleted(objects, timeout);
-    }
-
-    @Override
-    public void createNamespace(String name) {
-      to.createNamespace(name);
-    }
-
-    @Override
-    public void ensureNamespace(Manifest namespace, String releaseNamespace, String releaseName) {
-      to.ensureNamespace(namespace, releaseNamespace, releaseName);
-    }
-
-    @Override
-    public Readiness awaitReady(List<ResourceRef> objects, ReadinessWait wait) {
-      return to.awaitReady(objects, wait);
-    }
-
-    @Override
-    public Optional<String> checkKind(Kind kind) {
-      return to.checkKind(kind);
-    }
   }
 }

@@ -303,6 +303,16 @@ public final class KubernetesOrchestrator implements Orchestrator {
   /**
    * {@inheritDoc}
    *
+   * <p>{@code true}: each {@link #observe} is one LIST of its own, on the shared connection pool.
+   */
+  @Override
+  public boolean observesConcurrently() {
+    return true;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
    * <p>One server-side apply (PATCH) under field manager {@code capstan}, forced: the plan has
    * decided that Capstan's fields win. Without a stamp, the object is written without one (and
    * server-side apply drops the stamp fields Capstan owned).

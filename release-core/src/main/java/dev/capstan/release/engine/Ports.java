@@ -2,6 +2,8 @@ package dev.capstan.release.engine;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.release.error.ReleaseException;
+import dev.capstan.release.internal.DaemonThreads;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.LiveObject;
@@ -13,15 +15,27 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.FutureTask;
+import java.util.function.Function;
 
 /** The two ports: the cluster ({@link Orchestrator}) and the persistence ({@link Store}). */
 record Ports(Orchestrator orchestrator, Store store) {
+  /** The threads of concurrent observations, kept a minute once idle. */
+  private static final ExecutorService OBSERVERS =
+      Executors.newCachedThreadPool(DaemonThreads.named("capstan-observe"));
+
   Ports {
     requireNonNull(orchestrator, "orchestrator");
     requireNonNull(store, "store");
   }
 
-  /** Observes each scope (kind and namespace) in one batch. */
+  /**
+   * Observes each scope (kind and namespace) in one batch; at once when the orchestrator
+   * {@linkplain Orchestrator#observesConcurrently allows}.
+   */
   LiveState observe(Map<LiveState.Scope, Set<String>> names) {
     return observe(names, List.of(), Map.of());
   }
@@ -44,18 +58,23 @@ record Ports(Orchestrator orchestrator, Store store) {
                     new LiveState.Scope(ref.kind(), ref.namespace()), s -> new HashMap<>())
                 .put(ref.name(), object));
     Map<LiveState.Scope, List<LiveObject>> found = new HashMap<>();
-    names.forEach(
-        (scope, n) ->
-            found.put(
-                scope,
-                new ArrayList<>(
-                    n.isEmpty()
-                        ? List.of()
-                        : orchestrator.observe(
-                            scope.kind(),
-                            scope.namespace(),
-                            n,
-                            appliedByScope.getOrDefault(scope, Map.of())))));
+    List<Map.Entry<LiveState.Scope, Set<String>>> scopes =
+        names.entrySet().stream().filter(e -> !e.getValue().isEmpty()).toList();
+    Function<Map.Entry<LiveState.Scope, Set<String>>, List<LiveObject>> read =
+        e ->
+            orchestrator.observe(
+                e.getKey().kind(),
+                e.getKey().namespace(),
+                e.getValue(),
+                appliedByScope.getOrDefault(e.getKey(), Map.of()));
+    List<List<LiveObject>> results =
+        orchestrator.observesConcurrently() && scopes.size() > 1
+            ? concurrently(scopes, read)
+            : scopes.stream().map(read).toList();
+    names.keySet().forEach(scope -> found.put(scope, new ArrayList<>()));
+    for (int i = 0; i < scopes.size(); i++) {
+      found.put(scopes.get(i).getKey(), new ArrayList<>(results.get(i)));
+    }
     for (LiveObject o : known) {
       found
           .computeIfAbsent(
@@ -65,5 +84,53 @@ record Ports(Orchestrator orchestrator, Store store) {
     LiveState.Builder live = LiveState.builder();
     found.forEach((scope, objects) -> live.observed(scope.kind(), scope.namespace(), objects));
     return live.build();
+  }
+
+  /**
+   * {@code read} of each item, the first on this thread and the others on threads of their own; the
+   * first failure in item order is thrown once all have ended. An interrupt of this thread
+   * interrupts the others and throws with the interrupt status set again.
+   */
+  private static <T, R> List<R> concurrently(List<T> items, Function<T, R> read) {
+    List<FutureTask<R>> others = new ArrayList<>();
+    for (T item : items.subList(1, items.size())) {
+      FutureTask<R> task = new FutureTask<>(() -> read.apply(item));
+      others.add(task);
+      OBSERVERS.execute(task);
+    }
+    List<R> out = new ArrayList<>(items.size());
+    RuntimeException first = null;
+    try {
+      out.add(read.apply(items.get(0)));
+    } catch (RuntimeException e) {
+      first = e;
+      out.add(null);
+    }
+    try {
+      for (FutureTask<R> task : others) {
+        try {
+          out.add(task.get());
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof Error error) {
+            throw error;
+          }
+          if (first == null) {
+            first =
+                e.getCause() instanceof RuntimeException re
+                    ? re
+                    : new ReleaseException("observing failed", e.getCause());
+          }
+          out.add(null);
+        }
+      }
+    } catch (InterruptedException e) {
+      others.forEach(t -> t.cancel(true));
+      Thread.currentThread().interrupt();
+      throw new ReleaseException("interrupted while observing", e);
+    }
+    if (first != null) {
+      throw first;
+    }
+    return out;
   }
 }

@@ -53,6 +53,16 @@ public interface Orchestrator {
   }
 
   /**
+   * Whether the engine may run {@link #observe} for several kinds or namespaces at once, one call
+   * per thread: a cluster across a network answers them in the time of one round trip rather than
+   * of one per scope. The default is {@code false}: the calls come one after another, in a fixed
+   * order (in memory, where they cost nothing and tests read their order).
+   */
+  default boolean observesConcurrently() {
+    return false;
+  }
+
+  /**
    * Creates or updates the object to hold {@code object}, stamped with {@code stamp}; with a {@code
    * null} stamp, writes it unowned (used to restore the pre-image of an adopted object). No
    * precondition.
