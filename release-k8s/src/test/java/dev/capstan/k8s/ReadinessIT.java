@@ -22,7 +22,10 @@ import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.port.Readiness;
 import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1ResourceQuota;
 import io.kubernetes.client.openapi.models.V1ResourceQuotaSpec;
 import java.time.Duration;
@@ -50,6 +53,15 @@ class ReadinessIT {
         deployment,
         OwnershipStamp.of(
             new ReleaseIdentity(spec.namespace(), "app", "id-1"), 1, ContentHash.of(deployment)));
+  }
+
+  private static V1Pod probePod() {
+    return new V1Pod()
+        .metadata(new V1ObjectMeta().name("quota-probe"))
+        .spec(
+            new V1PodSpec()
+                .overhead(null) // the model starts with an empty map, which admission refuses
+                .containers(List.of(new V1Container().name("c").image("registry.example/c:1"))));
   }
 
   private static List<ResourceRef> web(String ns) {
@@ -145,6 +157,21 @@ class ReadinessIT {
                 .metadata(new V1ObjectMeta().name("no-pods"))
                 .spec(new V1ResourceQuotaSpec().hard(Map.of("pods", new Quantity("0")))))
         .execute();
+    // The quota admission reads quotas from its own cache: until it has this one, a pod is
+    // admitted. A dry-run pod goes through admission (and is never stored): refused, the quota
+    // holds.
+    Await.until(
+        "the quota to refuse a pod in " + ns,
+        Duration.ofSeconds(60),
+        () -> {
+          try {
+            cluster.core.createNamespacedPod(ns, probePod()).dryRun("All").execute();
+            return "admitted";
+          } catch (ApiException e) {
+            return e.getCode() + " " + e.getResponseBody();
+          }
+        },
+        answer -> answer.startsWith("403 ") && answer.contains("no-pods"));
     apply(cluster, web(ns, "registry.example/web:1"));
 
     Readiness readiness = cluster.orchestrator.awaitReady(web(ns), PATIENT);
