@@ -33,10 +33,10 @@ import org.jspecify.annotations.Nullable;
  * that changed little); otherwise a {@link ResumableWatch} of that kind and namespace from the
  * LIST's resourceVersion (so nothing between the LIST and the WATCH is lost; a 410 or a broken
  * watch LISTs again), run by the {@link WatchLoop} with the platform update's waits, plus, in a
- * namespace with a workload still in progress, a WATCH of its pods, until every object is current,
- * one failed, or the time is up. A {@code DELETED} event is judged by the object's last state (a
- * Job its TTL removed after it completed is healthy; anything else that was not done fails at once,
- * naming it).
+ * namespace with a workload still in progress, a WATCH of its pods (only the workload's, by its
+ * selector, when it is the one in progress there), until every object is current, one failed, or
+ * the time is up. A {@code DELETED} event is judged by the object's last state (a Job its TTL
+ * removed after it completed is healthy; anything else that was not done fails at once, naming it).
  *
  * <p>An object absent from the first LIST that this adapter wrote (it remembers the resourceVersion
  * of its last write of each object with a health rule) may have finished and been removed before
@@ -184,6 +184,7 @@ final class HealthWatch {
               loop,
               new Feed(Role.OBJECTS, scope, null),
               java.util.Objects.requireNonNull(scopeApis.get(scope)),
+              null,
               field(g.getValue()),
               versions.get(scope),
               deadline);
@@ -200,27 +201,37 @@ final class HealthWatch {
             loop,
             new Feed(Role.HISTORY, scope, ref),
             java.util.Objects.requireNonNull(scopeApis.get(scope)),
+            null,
             "metadata.name=" + ref.name(),
             written,
             deadline);
       }
-      Set<String> podNamespaces = new TreeSet<>();
+      // the workloads in progress, by namespace: their pods are watched
+      Map<String, List<ResourceRef>> workloads = new TreeMap<>();
       // namespaces with a Deployment in progress: their ReplicaSets are watched once a pod fails
       Set<String> rsNamespaces = new TreeSet<>();
       for (ResourceRef ref : state.wave.pending()) {
         String key = ref.kind().group() + "/" + ref.kind().kind();
         if (WORKLOADS.contains(key)) {
-          podNamespaces.add(ref.namespace());
+          workloads.computeIfAbsent(ref.namespace(), n -> new ArrayList<>()).add(ref);
           if (key.equals("apps/Deployment")) {
             rsNamespaces.add(ref.namespace());
           }
         }
       }
-      for (String ns : podNamespaces) {
+      // one workload in a namespace: only its pods (and ReplicaSets), by its selector
+      Map<String, @Nullable String> selectors = new HashMap<>();
+      workloads.forEach(
+          (ns, inProgress) -> {
+            JsonObject only = inProgress.size() == 1 ? state.objects.get(inProgress.get(0)) : null;
+            selectors.put(ns, only == null ? null : labelSelector(only));
+          });
+      for (String ns : workloads.keySet()) {
         watch(
             loop,
             new Feed(Role.PODS, new Scope(Kind.POD, ns), null),
             apis.api(DynamicApis.PODS),
+            selectors.get(ns),
             null,
             null,
             deadline);
@@ -260,6 +271,7 @@ final class HealthWatch {
                 loop,
                 new Feed(Role.REPLICA_SETS, new Scope(Kind.REPLICA_SET, ns), null),
                 apis.api(DynamicApis.REPLICA_SETS),
+                selectors.get(ns),
                 null,
                 null,
                 deadline);
@@ -284,6 +296,60 @@ final class HealthWatch {
                         .toException("watch", scope.kind().key(), scope.namespace(), null)));
   }
 
+  /**
+   * A workload's {@code spec.selector} as a label selector ({@code k=v}, {@code k in (a,b)}, {@code
+   * k notin (a)}, {@code k}, {@code !k}, joined by commas), or {@code null} when it has none,
+   * selects everything, or holds something this cannot say: then the namespace is watched whole.
+   */
+  static @Nullable String labelSelector(JsonObject workload) {
+    JsonObject selector = JsonTrees.object(JsonTrees.object(workload, "spec"), "selector");
+    if (selector == null) {
+      return null;
+    }
+    List<String> terms = new ArrayList<>();
+    JsonObject labels = JsonTrees.object(selector, "matchLabels");
+    if (labels != null) {
+      for (Map.Entry<String, JsonElement> e : new TreeMap<>(labels.asMap()).entrySet()) {
+        if (!e.getValue().isJsonPrimitive()) {
+          return null;
+        }
+        terms.add(e.getKey() + "=" + e.getValue().getAsString());
+      }
+    }
+    JsonElement expressions = selector.get("matchExpressions");
+    if (expressions != null && expressions.isJsonArray()) {
+      for (JsonElement x : expressions.getAsJsonArray()) {
+        String term = x.isJsonObject() ? expression(x.getAsJsonObject()) : null;
+        if (term == null) {
+          return null;
+        }
+        terms.add(term);
+      }
+    }
+    return terms.isEmpty() ? null : String.join(",", terms);
+  }
+
+  private static @Nullable String expression(JsonObject x) {
+    String key = JsonTrees.text(x, "key");
+    String operator = JsonTrees.text(x, "operator");
+    if (key == null || operator == null) {
+      return null;
+    }
+    List<String> values = new ArrayList<>();
+    JsonElement given = x.get("values");
+    if (given != null && given.isJsonArray()) {
+      given.getAsJsonArray().forEach(v -> values.add(v.getAsString()));
+    }
+    String set = "(" + String.join(",", values) + ")";
+    return switch (operator) {
+      case "In" -> values.isEmpty() ? null : key + " in " + set;
+      case "NotIn" -> values.isEmpty() ? null : key + " notin " + set;
+      case "Exists" -> key;
+      case "DoesNotExist" -> "!" + key;
+      default -> null;
+    };
+  }
+
   private static @Nullable String field(Set<String> names) {
     return names.size() == 1 ? "metadata.name=" + names.iterator().next() : null;
   }
@@ -292,6 +358,7 @@ final class HealthWatch {
       WatchLoop<Event> loop,
       Feed feed,
       DynamicApis.Api api,
+      @Nullable String labelSelector,
       @Nullable String fieldSelector,
       @Nullable String from,
       long deadline) {
@@ -300,11 +367,11 @@ final class HealthWatch {
         ResumableWatch.Source.of(
             api.calls,
             namespace,
-            null,
+            labelSelector,
             fieldSelector,
             () -> {
               ResourceApi.Listing<JsonObject> listed =
-                  api.calls.listingRaw(namespace, null, fieldSelector);
+                  api.calls.listingRaw(namespace, labelSelector, fieldSelector);
               List<DynamicKubernetesObject> items = new ArrayList<>();
               listed.items().forEach(o -> items.add(new DynamicKubernetesObject(api.typed(o))));
               return new ResourceApi.Listing<>(items, listed.resourceVersion());

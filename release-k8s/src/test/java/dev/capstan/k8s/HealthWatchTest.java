@@ -2,6 +2,7 @@ package dev.capstan.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.gson.JsonParser;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.port.Readiness;
@@ -53,6 +54,9 @@ class HealthWatchTest {
    */
   private final java.util.Set<String> afterProgress = ConcurrentHashMap.newKeySet();
 
+  /** Answers held back until the pods are watched, by key. */
+  private final java.util.Set<String> afterPodsWatched = ConcurrentHashMap.newKeySet();
+
   /** How a scripted WATCH ends after its events. */
   private enum End {
     /** At its timeout: the clock moves on by it. */
@@ -94,12 +98,28 @@ class HealthWatchTest {
     if (field != null) {
       line.append(" ").append(field);
     }
+    String labels = url.queryParameter("labelSelector");
+    if (labels != null) {
+      line.append(" labels ").append(labels);
+    }
     requests.add(line.toString());
     String key =
         watch ? "WATCH " + resource + " from " + (rv == null ? "none" : rv) : "LIST " + resource;
     if (afterProgress.contains(key)) {
       long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (progress.isEmpty() && System.nanoTime() < until) {
+        try {
+          Thread.sleep(10);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("stopped");
+        }
+      }
+    }
+    if (afterPodsWatched.contains(key)) {
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (requests.stream().noneMatch(l -> l.startsWith("WATCH pods"))
+          && System.nanoTime() < until) {
         try {
           Thread.sleep(10);
         } catch (InterruptedException e) {
@@ -240,6 +260,52 @@ class HealthWatchTest {
     assertThat(of("jobs"))
         .containsExactly("LIST jobs metadata.name=once", "WATCH jobs from 100 metadata.name=once");
     assertThat(of("pods")).isSubsetOf("WATCH pods");
+  }
+
+  @Test
+  void theOneWorkloadInProgressInItsNamespaceHasOnlyItsPodsWatched() {
+    String selected =
+        job("100", false, false)
+            .replace(
+                "\"spec\":{",
+                "\"spec\":{\"selector\":{\"matchLabels\":"
+                    + "{\"batch.kubernetes.io/controller-uid\":\"uid-1\"}},");
+    list("jobs", "100", selected);
+    watch("jobs", "100", End.OPEN, event("MODIFIED", job("101", true, false)));
+    afterPodsWatched.add("WATCH jobs from 100");
+
+    assertThat(await(health())).isEqualTo(Readiness.ready());
+
+    assertThat(of("pods"))
+        .containsExactly("WATCH pods labels batch.kubernetes.io/controller-uid=uid-1");
+  }
+
+  @Test
+  void aWorkloadSelectorIsSaidAsALabelSelectorOrNotAtAll() {
+    assertThat(
+            HealthWatch.labelSelector(
+                JsonParser.parseString(
+                        "{\"spec\":{\"selector\":{\"matchLabels\":{\"b\":\"2\",\"a\":\"1\"},"
+                            + "\"matchExpressions\":[{\"key\":\"tier\",\"operator\":\"In\","
+                            + "\"values\":[\"web\",\"api\"]},{\"key\":\"canary\",\"operator\":"
+                            + "\"NotIn\",\"values\":[\"yes\"]},{\"key\":\"team\",\"operator\":"
+                            + "\"Exists\"},{\"key\":\"legacy\",\"operator\":\"DoesNotExist\"}]}}}")
+                    .getAsJsonObject()))
+        .isEqualTo("a=1,b=2,tier in (web,api),canary notin (yes),team,!legacy");
+    // none, one that selects everything, an operator this cannot say: the namespace is watched
+    assertThat(HealthWatch.labelSelector(JsonParser.parseString("{\"spec\":{}}").getAsJsonObject()))
+        .isNull();
+    assertThat(
+            HealthWatch.labelSelector(
+                JsonParser.parseString("{\"spec\":{\"selector\":{}}}").getAsJsonObject()))
+        .isNull();
+    assertThat(
+            HealthWatch.labelSelector(
+                JsonParser.parseString(
+                        "{\"spec\":{\"selector\":{\"matchExpressions\":[{\"key\":\"k\","
+                            + "\"operator\":\"Gt\",\"values\":[\"1\"]}]}}}")
+                    .getAsJsonObject()))
+        .isNull();
   }
 
   @Test
