@@ -114,13 +114,66 @@ final class HealthWatch {
   private record Event(Feed feed, ResumableWatch.Update<DynamicKubernetesObject> update) {}
 
   /**
+   * A Service as this adapter's write of it was answered: its resourceVersion, and whether it was
+   * current then, waiting for a load balancer's address or not.
+   */
+  private record ServiceAtWrite(
+      String resourceVersion, boolean current, boolean currentWithoutLoadBalancer) {}
+
+  /** The Services this adapter wrote, as their last writes were answered. */
+  private final Map<ResourceRef, ServiceAtWrite> services =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(16, 0.75f, true) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<ResourceRef, ServiceAtWrite> eldest) {
+              return size() > WRITES_KEPT;
+            }
+          });
+
+  /**
    * Remembers this adapter's write of {@code ref}: the resourceVersion the API server answered it
    * with.
    */
   void written(ResourceRef ref, @Nullable String resourceVersion) {
-    if (resourceVersion != null && HealthRules.hasRule(ref.kind().group(), ref.kind().kind())) {
-      writes.put(ref, resourceVersion);
+    written(ref, resourceVersion, null);
+  }
+
+  /**
+   * Remembers this adapter's write of {@code ref} and, for a Service, whether the object the API
+   * server {@code answered} was current: a wait that is told the Service was just written takes
+   * that for its first read ({@link ReadinessWait#written()}).
+   */
+  void written(ResourceRef ref, @Nullable String resourceVersion, @Nullable JsonObject answered) {
+    if (resourceVersion == null || !HealthRules.hasRule(ref.kind().group(), ref.kind().kind())) {
+      return;
     }
+    writes.put(ref, resourceVersion);
+    if (ref.kind().equals(Kind.SERVICE) && answered != null) {
+      Map<String, Object> object = JsonTrees.toJava(answered);
+      services.put(
+          ref, new ServiceAtWrite(resourceVersion, current(object, true), current(object, false)));
+    } else {
+      services.remove(ref);
+    }
+  }
+
+  private static boolean current(Map<String, Object> service, boolean waitForLoadBalancer) {
+    return HealthRules.of(
+            service, List.of(), HealthRules.VolumeBinding.IMMEDIATE, waitForLoadBalancer)
+        .isCurrent();
+  }
+
+  /** Whether {@code ref} is a Service the wait was told was just written, current as answered. */
+  private boolean currentAsWritten(ResourceRef ref, ReadinessWait wait) {
+    if (!ref.kind().equals(Kind.SERVICE) || !wait.written().contains(ref)) {
+      return false;
+    }
+    ServiceAtWrite at = services.get(ref);
+    return at != null
+        && at.resourceVersion().equals(writes.get(ref))
+        && (wait.waitForLoadBalancer() ? at.current() : at.currentWithoutLoadBalancer());
   }
 
   Readiness await(List<ResourceRef> refs, ReadinessWait wait) {
@@ -131,7 +184,9 @@ final class HealthWatch {
     ordered.sort(ResourceRef.APPLY_ORDER);
     Set<ResourceRef> watched = new java.util.LinkedHashSet<>();
     for (ResourceRef ref : ordered) {
-      if (HealthRules.hasRule(ref.kind().group(), ref.kind().kind()) && watched.add(ref)) {
+      if (HealthRules.hasRule(ref.kind().group(), ref.kind().kind())
+          && !currentAsWritten(ref, wait)
+          && watched.add(ref)) {
         groups
             .computeIfAbsent(new Scope(ref.kind(), ref.namespace()), s -> new TreeSet<>())
             .add(ref.name());

@@ -343,7 +343,7 @@ public final class KubernetesOrchestrator implements Orchestrator {
       DynamicKubernetesObject written =
           calls.applyJson(namespace, object.name(), JsonTrees.toJson(body), Stamps.MANAGER_NAME);
       if (written.getMetadata() != null) {
-        health.written(object.ref(), written.getMetadata().getResourceVersion());
+        health.written(object.ref(), written.getMetadata().getResourceVersion(), written.getRaw());
       }
     } catch (ClusterException e) {
       throw fenced(

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -306,6 +307,55 @@ class HealthWatchTest {
                             + "\"operator\":\"Gt\",\"values\":[\"1\"]}]}}}")
                     .getAsJsonObject()))
         .isNull();
+  }
+
+  /** A Service, {@code type} LoadBalancer with or without an address, or ClusterIP. */
+  private static String service(String type, boolean address) {
+    return "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"edge\","
+        + "\"namespace\":\"shop\",\"uid\":\"uid-2\",\"resourceVersion\":\"5\"},"
+        + "\"spec\":{\"type\":\""
+        + type
+        + "\"},\"status\":{\"loadBalancer\":{"
+        + (address ? "\"ingress\":[{\"ip\":\"127.0.0.1\"}]" : "")
+        + "}}}";
+  }
+
+  @Test
+  void aServiceJustWrittenAndCurrentAsAnsweredIsNotReadAgain() {
+    ResourceRef edge = ResourceRef.of(Kind.SERVICE, "shop", "edge");
+    HealthWatch health = health();
+    health.written(
+        edge, "5", JsonParser.parseString(service("ClusterIP", false)).getAsJsonObject());
+
+    assertThat(health.await(List.of(edge), ReadinessWait.of(TIMEOUT).withWritten(Set.of(edge))))
+        .isEqualTo(Readiness.ready());
+    assertThat(requests).isEmpty();
+
+    // not said to be just written: read as any other object
+    list("services", "6", service("ClusterIP", false));
+    assertThat(health.await(List.of(edge), ReadinessWait.of(TIMEOUT))).isEqualTo(Readiness.ready());
+    assertThat(requests).containsExactly("LIST services metadata.name=edge");
+  }
+
+  @Test
+  void aLoadBalancerWrittenWithoutAnAddressIsReadWhileTheWaitWantsOne() {
+    ResourceRef edge = ResourceRef.of(Kind.SERVICE, "shop", "edge");
+    HealthWatch health = health();
+    health.written(
+        edge, "5", JsonParser.parseString(service("LoadBalancer", false)).getAsJsonObject());
+    list("services", "6", service("LoadBalancer", true));
+
+    assertThat(health.await(List.of(edge), ReadinessWait.of(TIMEOUT).withWritten(Set.of(edge))))
+        .isEqualTo(Readiness.ready());
+    assertThat(requests).containsExactly("LIST services metadata.name=edge");
+
+    requests.clear();
+    assertThat(
+            health.await(
+                List.of(edge),
+                ReadinessWait.of(TIMEOUT).withWaitForLoadBalancer(false).withWritten(Set.of(edge))))
+        .isEqualTo(Readiness.ready());
+    assertThat(requests).isEmpty();
   }
 
   @Test

@@ -190,7 +190,8 @@ final class CastExecution {
                 new ReadinessWait(
                     left,
                     waitForLoadBalancer,
-                    p -> events.accept(new ReleaseEvent.StillWaiting(release, p))));
+                    p -> events.accept(new ReleaseEvent.StillWaiting(release, p)),
+                    Set.copyOf(applied)));
     if (readiness instanceof Readiness.TimedOut t) {
       // the deadline is the cast's: it ran out the whole timeout since the cast began
       readiness = Readiness.timedOut(t.pending(), timeout, t.reasons());

@@ -2,7 +2,9 @@ package dev.capstan.release.port;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.release.model.ResourceRef;
 import java.time.Duration;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -14,17 +16,30 @@ import java.util.function.Consumer;
  * @param progress hears, while the wait goes on, what is still pending and why: first after {@code
  *     5s}, then when that changes (at most every 5 s) and every 30 s while it does not; called on
  *     the waiting thread
+ * @param written the objects the caller's operation has just written through the same orchestrator,
+ *     with nothing between: the orchestrator may take its write's answer for a first read of them
+ *     (Kubernetes: a Service that was current as written is not read again)
  */
 public record ReadinessWait(
-    Duration timeout, boolean waitForLoadBalancer, Consumer<Readiness.Progress> progress) {
-  /** Refuses a negative timeout. */
+    Duration timeout,
+    boolean waitForLoadBalancer,
+    Consumer<Readiness.Progress> progress,
+    Set<ResourceRef> written) {
+  /** Refuses a negative timeout; copies {@code written}. */
   public ReadinessWait {
     requireNonNull(timeout, "timeout");
     requireNonNull(progress, "progress");
+    written = Set.copyOf(written);
     if (timeout.isNegative()) {
       throw new IllegalArgumentException(
           "timeout must not be negative: " + dev.capstan.common.Durations.format(timeout));
     }
+  }
+
+  /** A wait that takes nothing as just written. */
+  public ReadinessWait(
+      Duration timeout, boolean waitForLoadBalancer, Consumer<Readiness.Progress> progress) {
+    this(timeout, waitForLoadBalancer, progress, Set.of());
   }
 
   /** Waits up to {@code timeout}, for load balancer addresses too, reporting no progress. */
@@ -34,11 +49,16 @@ public record ReadinessWait(
 
   /** A copy with {@code waitForLoadBalancer} set. */
   public ReadinessWait withWaitForLoadBalancer(boolean waitForLoadBalancer) {
-    return new ReadinessWait(timeout, waitForLoadBalancer, progress);
+    return new ReadinessWait(timeout, waitForLoadBalancer, progress, written);
   }
 
   /** A copy reporting progress to {@code progress}. */
   public ReadinessWait withProgress(Consumer<Readiness.Progress> progress) {
-    return new ReadinessWait(timeout, waitForLoadBalancer, progress);
+    return new ReadinessWait(timeout, waitForLoadBalancer, progress, written);
+  }
+
+  /** A copy with {@code written} as the objects just written. */
+  public ReadinessWait withWritten(Set<ResourceRef> written) {
+    return new ReadinessWait(timeout, waitForLoadBalancer, progress, written);
   }
 }
