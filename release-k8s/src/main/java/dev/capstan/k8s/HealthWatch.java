@@ -73,16 +73,7 @@ final class HealthWatch {
   private volatile boolean classesRead;
 
   /** The resourceVersion of this adapter's last write of each object with a rule. */
-  private final Map<ResourceRef, String> writes =
-      Collections.synchronizedMap(
-          new LinkedHashMap<>(16, 0.75f, true) {
-            private static final long serialVersionUID = 1L;
-
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<ResourceRef, String> eldest) {
-              return size() > WRITES_KEPT;
-            }
-          });
+  private final Map<ResourceRef, String> writes = lastWrites();
 
   HealthWatch(DynamicApis apis) {
     this(apis, System::nanoTime, ResumableWatch::sleep);
@@ -121,16 +112,20 @@ final class HealthWatch {
       String resourceVersion, boolean current, boolean currentWithoutLoadBalancer) {}
 
   /** The Services this adapter wrote, as their last writes were answered. */
-  private final Map<ResourceRef, ServiceAtWrite> services =
-      Collections.synchronizedMap(
-          new LinkedHashMap<>(16, 0.75f, true) {
-            private static final long serialVersionUID = 1L;
+  private final Map<ResourceRef, ServiceAtWrite> services = lastWrites();
 
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<ResourceRef, ServiceAtWrite> eldest) {
-              return size() > WRITES_KEPT;
-            }
-          });
+  /** A thread-safe map of the {@value #WRITES_KEPT} objects written last. */
+  private static <V> Map<ResourceRef, V> lastWrites() {
+    return Collections.synchronizedMap(
+        new LinkedHashMap<>(16, 0.75f, true) {
+          private static final long serialVersionUID = 1L;
+
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<ResourceRef, V> eldest) {
+            return size() > WRITES_KEPT;
+          }
+        });
+  }
 
   /**
    * Remembers this adapter's write of {@code ref}: the resourceVersion the API server answered it
