@@ -74,11 +74,6 @@ class ConcurrentObservationTest {
         ReleaseController.builder(
                 new ForwardingOrchestrator(concurrent) {
                   @Override
-                  public boolean observesConcurrently() {
-                    return true;
-                  }
-
-                  @Override
                   public List<LiveObject> observe(Kind kind, String namespace, Set<String> names) {
                     List<LiveObject> found = super.observe(kind, namespace, names);
                     if (kind.equals(Kind.SECRET)) {

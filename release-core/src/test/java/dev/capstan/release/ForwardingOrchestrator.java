@@ -29,6 +29,11 @@ class ForwardingOrchestrator implements Orchestrator {
   }
 
   @Override
+  public boolean observesConcurrently() {
+    return to.observesConcurrently();
+  }
+
+  @Override
   public void apply(
       Manifest object, @org.jspecify.annotations.Nullable OwnershipStamp stamp, Precondition p) {
     to.apply(object, stamp, p);

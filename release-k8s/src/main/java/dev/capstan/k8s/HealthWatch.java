@@ -105,11 +105,10 @@ final class HealthWatch {
   private record Event(Feed feed, ResumableWatch.Update<DynamicKubernetesObject> update) {}
 
   /**
-   * A Service as this adapter's write of it was answered: its resourceVersion, and whether it was
-   * current then, waiting for a load balancer's address or not.
+   * Whether a Service was current as this adapter's write of it was answered, waiting for a load
+   * balancer's address or not.
    */
-  private record ServiceAtWrite(
-      String resourceVersion, boolean current, boolean currentWithoutLoadBalancer) {}
+  private record ServiceAtWrite(boolean current, boolean currentWithoutLoadBalancer) {}
 
   /** The Services this adapter wrote, as their last writes were answered. */
   private final Map<ResourceRef, ServiceAtWrite> services = lastWrites();
@@ -129,28 +128,23 @@ final class HealthWatch {
 
   /**
    * Remembers this adapter's write of {@code ref}: the resourceVersion the API server answered it
-   * with.
-   */
-  void written(ResourceRef ref, @Nullable String resourceVersion) {
-    written(ref, resourceVersion, null);
-  }
-
-  /**
-   * Remembers this adapter's write of {@code ref} and, for a Service, whether the object the API
-   * server {@code answered} was current: a wait that is told the Service was just written takes
-   * that for its first read ({@link ReadinessWait#written()}).
+   * with and, for a Service, whether the object it {@code answered} was current: a wait that is
+   * told the Service was just written takes that for its first read ({@link
+   * ReadinessWait#written()}).
    */
   void written(ResourceRef ref, @Nullable String resourceVersion, @Nullable JsonObject answered) {
     if (resourceVersion == null || !HealthRules.hasRule(ref.kind().group(), ref.kind().kind())) {
       return;
     }
     writes.put(ref, resourceVersion);
-    if (ref.kind().equals(Kind.SERVICE) && answered != null) {
-      Map<String, Object> object = JsonTrees.toJava(answered);
-      services.put(
-          ref, new ServiceAtWrite(resourceVersion, current(object, true), current(object, false)));
-    } else {
+    if (!ref.kind().equals(Kind.SERVICE)) {
+      return;
+    }
+    if (answered == null) {
       services.remove(ref);
+    } else {
+      Map<String, Object> object = JsonTrees.toJava(answered);
+      services.put(ref, new ServiceAtWrite(current(object, true), current(object, false)));
     }
   }
 
@@ -160,14 +154,16 @@ final class HealthWatch {
         .isCurrent();
   }
 
-  /** Whether {@code ref} is a Service the wait was told was just written, current as answered. */
+  /**
+   * Whether {@code ref} is a Service the wait was told was just written (so its last write here is
+   * that one), current as answered.
+   */
   private boolean currentAsWritten(ResourceRef ref, ReadinessWait wait) {
     if (!ref.kind().equals(Kind.SERVICE) || !wait.written().contains(ref)) {
       return false;
     }
     ServiceAtWrite at = services.get(ref);
     return at != null
-        && at.resourceVersion().equals(writes.get(ref))
         && (wait.waitForLoadBalancer() ? at.current() : at.currentWithoutLoadBalancer());
   }
 

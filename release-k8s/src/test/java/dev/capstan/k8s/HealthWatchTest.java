@@ -452,7 +452,7 @@ class HealthWatchTest {
   @Test
   void aJobThisAdapterWroteThatTheListNoLongerFindsIsFollowedFromItsWrite() {
     HealthWatch health = health();
-    health.written(JOB, "50");
+    health.written(JOB, "50", null);
     list("jobs", "100");
     watch(
         "jobs",
@@ -479,7 +479,7 @@ class HealthWatchTest {
   @Test
   void aJobWrittenLongerAgoThanTheServerKeepsFailsAsNotFound() {
     HealthWatch health = health();
-    health.written(JOB, "50");
+    health.written(JOB, "50", null);
     list("jobs", "100");
     watch("jobs", "50", End.OPEN, gone());
     list("jobs", "250");
