@@ -94,6 +94,13 @@ class ReleaseRecordsIT {
                 .getMetadata()
                 .getAnnotations()
                 .get("capstan.dev/record-chunks"));
+    assertThat(chunkNames(cluster, ns)).hasSize(chunks + chunks2);
+    // A chunked revision rewritten (as earlier builds' housekeeping rewrote it superseded): its old
+    // chunks are replaced by the new content's, and nothing is left behind.
+    StoredRelease first = cluster.store.records(ns, "big").get(1);
+    cluster.store.updateRecord(
+        first.release().withStatus(ReleaseStatus.SUPERSEDED, Instant.now()), first.version());
+    assertThat(cluster.store.records(ns, "big").get(1).release().payloads()).isEqualTo(payloads);
     assertThat(chunkNames(cluster, ns)).hasSize(chunks + chunks2); // nothing left behind
     assertThat(cluster.store.latestRecords(ns))
         .extracting(r -> r.release().name() + "#" + r.release().revision())
