@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
@@ -139,17 +140,74 @@ public final class KubernetesOrchestrator implements Orchestrator {
     requireNonNull(kind, "kind");
     requireNonNull(applied, "applied");
     requireNonNull(namespace, "namespace");
+    List<LiveObject> out = new ArrayList<>();
+    read(kind, namespace, names, applied, null, out);
+    return out;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>With several names of a kind Capstan stamps, the one LIST selects by the stamp's labels
+   * ({@link Stamps#selector}): the owner's objects alone, not every object of the kind in the
+   * namespace. Names it does not find (deleted, or their labels edited away) are read again as
+   * {@link #observe(Kind, String, Set, Map)} reads them, in a second request.
+   */
+  @Override
+  public List<LiveObject> observeOwned(
+      Kind kind,
+      String namespace,
+      Set<String> names,
+      Map<String, Manifest> applied,
+      ReleaseIdentity owner) {
+    requireNonNull(kind, "kind");
+    requireNonNull(applied, "applied");
+    requireNonNull(namespace, "namespace");
+    String selector = Stamps.selector(owner);
+    if (selector == null || names.size() < 2 || kind.equals(Kind.NAMESPACE) || kind.shared()) {
+      return observe(kind, namespace, names, applied);
+    }
+    List<LiveObject> out = new ArrayList<>();
+    read(kind, namespace, names, applied, selector, out);
+    if (out.size() < names.size()) {
+      Set<String> missing = new TreeSet<>(names);
+      out.forEach(o -> missing.remove(o.ref().name()));
+      read(kind, namespace, missing, applied, null, out);
+    }
+    return out;
+  }
+
+  /**
+   * Adds to {@code out} the objects among {@code names} that one LIST returns: by name for one
+   * name, else of the whole namespace or, with {@code ownerSelector}, of the objects it selects.
+   */
+  private void read(
+      Kind kind,
+      String namespace,
+      Set<String> names,
+      Map<String, Manifest> applied,
+      @Nullable String ownerSelector,
+      List<LiveObject> out) {
     if (names.isEmpty()) {
-      return List.of();
+      return;
     }
     Optional<Discovery.Resource> resource = apis.resolve(kind);
     if (resource.isEmpty() || resource.get().namespaced() != kind.namespaced()) {
-      return List.of();
+      return;
     }
     DynamicApis.Api api = apis.api(resource.get());
-    String field = names.size() == 1 ? "metadata.name=" + names.iterator().next() : null;
-    String label = kind.equals(Kind.SECRET) ? ReleaseRecords.NOT_RECORDS : null;
-    List<LiveObject> out = new ArrayList<>();
+    String field =
+        names.size() == 1 && ownerSelector == null
+            ? "metadata.name=" + names.iterator().next()
+            : null;
+    List<String> labels = new ArrayList<>();
+    if (ownerSelector != null) {
+      labels.add(ownerSelector);
+    }
+    if (kind.equals(Kind.SECRET)) {
+      labels.add(ReleaseRecords.NOT_RECORDS);
+    }
+    String label = labels.isEmpty() ? null : String.join(",", labels);
     for (JsonObject raw : api.list(scope(kind, namespace), label, field)) {
       String name = JsonTrees.text(raw, "metadata", "name");
       if (name == null || !names.contains(name)) {
@@ -192,7 +250,6 @@ public final class KubernetesOrchestrator implements Orchestrator {
               List.of(),
               status == null ? null : JsonTrees.toJava(status)));
     }
-    return out;
   }
 
   /**

@@ -57,6 +57,29 @@ final class Stamps {
     annotations.put(CONTENT_HASH, stamp.contentHash());
   }
 
+  /**
+   * The label selector of the objects {@code owner} stamps: each of its labels that {@link #write}
+   * sets, or {@code null} when it sets none (no part of the identity is a valid label value).
+   */
+  static @Nullable String selector(ReleaseIdentity owner) {
+    Map<String, String> labels = new TreeMap<>();
+    putLabel(labels, LABEL_NAMESPACE, owner.namespace());
+    putLabel(labels, LABEL_NAME, owner.name());
+    putLabel(labels, LABEL_ID, owner.id());
+    if (labels.isEmpty()) {
+      return null;
+    }
+    StringBuilder selector = new StringBuilder();
+    labels.forEach(
+        (key, value) ->
+            selector
+                .append(selector.length() == 0 ? "" : ",")
+                .append(key)
+                .append('=')
+                .append(value));
+    return selector.toString();
+  }
+
   private static void putLabel(Map<String, String> labels, String key, String value) {
     if (value.length() <= 63 && LABEL_VALUE.matcher(value).matches()) {
       labels.put(key, value);

@@ -234,7 +234,7 @@ final class Planning {
       names.put(scope, rest);
       known.add(LiveObject.present(home));
     }
-    return context.ports.observe(names, known, effective.applied);
+    return context.ports.observe(names, known, effective.applied, latest);
   }
 
   static boolean sameVersion(Optional<StoredRelease> a, Optional<StoredRelease> b) {

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.internal.DaemonThreads;
 import dev.capstan.release.model.Manifest;
+import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
@@ -12,6 +13,7 @@ import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Store;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,6 +22,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.FutureTask;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /** The two ports: the cluster ({@link Orchestrator}) and the persistence ({@link Store}). */
 record Ports(Orchestrator orchestrator, Store store) {
@@ -37,19 +40,34 @@ record Ports(Orchestrator orchestrator, Store store) {
    * {@linkplain Orchestrator#observesConcurrently allows}.
    */
   LiveState observe(Map<LiveState.Scope, Set<String>> names) {
-    return observe(names, List.of(), Map.of());
+    return observe(names, List.of(), Map.of(), null);
+  }
+
+  /**
+   * Observes each scope as {@link #observe(Map)} does, telling the orchestrator which names {@code
+   * last}, the release's last record, names among its objects ({@link Orchestrator#observeOwned}).
+   */
+  LiveState observe(Map<LiveState.Scope, Set<String>> names, @Nullable Release last) {
+    return observe(names, List.of(), Map.of(), last);
   }
 
   /**
    * Observes each scope (kind and namespace) in one batch, adding {@code known}: objects known to
    * exist without a read, and telling drift by {@code applied}, the objects as Capstan would apply
    * them ({@link Orchestrator#observe(dev.capstan.release.model.Kind, String, Set, Map)}). A scope
-   * left with no name to read is not read.
+   * left with no name to read is not read. A scope whose every name {@code last} (the release's
+   * last record, if any) names among its objects is observed as that release's ({@link
+   * Orchestrator#observeOwned}).
    */
   LiveState observe(
       Map<LiveState.Scope, Set<String>> names,
       List<LiveObject> known,
-      Map<ResourceRef, Manifest> applied) {
+      Map<ResourceRef, Manifest> applied,
+      @Nullable Release last) {
+    Set<ResourceRef> owned = new HashSet<>();
+    if (last != null) {
+      last.owns().forEach(o -> owned.add(o.ref()));
+    }
     Map<LiveState.Scope, Map<String, Manifest>> appliedByScope = new HashMap<>();
     applied.forEach(
         (ref, object) ->
@@ -61,12 +79,18 @@ record Ports(Orchestrator orchestrator, Store store) {
     List<Map.Entry<LiveState.Scope, Set<String>>> scopes =
         names.entrySet().stream().filter(e -> !e.getValue().isEmpty()).toList();
     Function<Map.Entry<LiveState.Scope, Set<String>>, List<LiveObject>> read =
-        e ->
-            orchestrator.observe(
-                e.getKey().kind(),
-                e.getKey().namespace(),
-                e.getValue(),
-                appliedByScope.getOrDefault(e.getKey(), Map.of()));
+        e -> {
+          LiveState.Scope scope = e.getKey();
+          Map<String, Manifest> appliedHere = appliedByScope.getOrDefault(scope, Map.of());
+          boolean allOwned =
+              e.getValue().stream()
+                  .allMatch(
+                      n -> owned.contains(ResourceRef.of(scope.kind(), scope.namespace(), n)));
+          return last != null && allOwned
+              ? orchestrator.observeOwned(
+                  scope.kind(), scope.namespace(), e.getValue(), appliedHere, last.identity())
+              : orchestrator.observe(scope.kind(), scope.namespace(), e.getValue(), appliedHere);
+        };
     List<List<LiveObject>> results =
         orchestrator.observesConcurrently() && scopes.size() > 1
             ? concurrently(scopes, read)

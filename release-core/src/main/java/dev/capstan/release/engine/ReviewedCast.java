@@ -92,7 +92,9 @@ final class ReviewedCast {
           List<String> moved = new ArrayList<>();
           ReviewedPlans.recordMoved(fingerprint, now).ifPresent(moved::add);
           List<ResourceRef> changing = ReviewedPlans.changing(plan);
-          LiveState live = context.ports.observe(Planner.names(changing));
+          LiveState live =
+              context.ports.observe(
+                  Planner.names(changing), now.map(StoredRelease::release).orElse(null));
           moved.addAll(ReviewedPlans.objectsMoved(fingerprint, changing, live));
           if (!moved.isEmpty()) {
             throw new StalePlanException(plan, moved);

@@ -175,7 +175,7 @@ public final class UninstallOperation {
           .newThread(
               () -> {
                 try {
-                  observing.complete(context.ports.observe(Planner.names(looked)));
+                  observing.complete(context.ports.observe(Planner.names(looked), latest));
                 } catch (RuntimeException | Error e) {
                   observing.completeExceptionally(e);
                 }

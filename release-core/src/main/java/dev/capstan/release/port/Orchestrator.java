@@ -53,6 +53,27 @@ public interface Orchestrator {
   }
 
   /**
+   * Observes as {@link #observe(Kind, String, Set, Map)} does, told that the last record of {@code
+   * owner} names every one of {@code names} among its objects: a cluster that can select objects by
+   * their stamp may read just the owner's (on Kubernetes one LIST by the stamp's labels rather than
+   * of the whole namespace) and then the names it did not find the ordinary way. The result is the
+   * same as without the hint: objects not stamped as {@code owner}'s, or not stamped at all, are
+   * found and reported as they are.
+   *
+   * <p>The default ignores the hint.
+   *
+   * @param owner the release whose last record names each of {@code names}
+   */
+  default List<LiveObject> observeOwned(
+      Kind kind,
+      String namespace,
+      Set<String> names,
+      Map<String, Manifest> applied,
+      ReleaseIdentity owner) {
+    return observe(kind, namespace, names, applied);
+  }
+
+  /**
    * Whether the engine may run {@link #observe} for several kinds or namespaces at once, one call
    * per thread: a cluster across a network answers them in the time of one round trip rather than
    * of one per scope. The default is {@code false}: the calls come one after another, in a fixed

@@ -258,6 +258,53 @@ public abstract class OrchestratorContract {
     assertThat(orchestrator().observe(Kind.CONFIG_MAP, namespace(), Set.of())).isEmpty();
   }
 
+  /**
+   * Observe told that the owner's last record names the objects ({@link Orchestrator#observeOwned})
+   * finds exactly what observe finds: the owner's objects, another release's and unowned ones under
+   * those names as they are, and nothing for an absent name.
+   */
+  @Test
+  public void observeOwnedFindsWhatObserveFinds() {
+    Manifest alpha = configMap("alpha", Map.of("k", "a"));
+    Manifest beta = configMap("beta", Map.of("k", "b"));
+    Manifest gamma = configMap("gamma", Map.of("k", "c"));
+    Manifest delta = configMap("delta", Map.of("k", "d"));
+    Manifest mine = secret("mine", Map.of("k", "bWluZQ=="));
+    Manifest theirs = secret("theirs", Map.of("k", "dGhlaXJz"));
+    orchestrator().apply(alpha, stamp(OWNER, 1, alpha));
+    orchestrator().apply(beta, stamp(OWNER, 1, beta));
+    orchestrator().apply(gamma, stamp(OTHER, 1, gamma));
+    orchestrator().apply(delta, null);
+    orchestrator().apply(mine, stamp(OWNER, 1, mine));
+    orchestrator().apply(theirs, stamp(OTHER, 1, theirs));
+
+    Set<String> maps = Set.of("alpha", "beta", "gamma", "delta", "ghost");
+    List<LiveObject> owned =
+        orchestrator().observeOwned(Kind.CONFIG_MAP, namespace(), maps, Map.of(), OWNER);
+
+    assertThat(owned)
+        .extracting(LiveObject::ref)
+        .containsExactlyInAnyOrder(alpha.ref(), beta.ref(), gamma.ref(), delta.ref());
+    assertThat(owned)
+        .containsExactlyInAnyOrderElementsOf(
+            orchestrator().observe(Kind.CONFIG_MAP, namespace(), maps, Map.of()));
+    assertThat(owned)
+        .filteredOn(o -> o.ref().equals(gamma.ref()))
+        .extracting(LiveObject::stamp)
+        .containsExactly(stamp(OTHER, 1, gamma));
+    assertThat(
+            orchestrator()
+                .observeOwned(
+                    Kind.CONFIG_MAP, namespace(), Set.of("alpha", "beta"), Map.of(), OWNER))
+        .containsExactlyInAnyOrder(live(alpha.ref()), live(beta.ref()));
+    Set<String> secrets = Set.of("mine", "theirs");
+    assertThat(orchestrator().observeOwned(Kind.SECRET, namespace(), secrets, Map.of(), OWNER))
+        .containsExactlyInAnyOrderElementsOf(
+            orchestrator().observe(Kind.SECRET, namespace(), secrets, Map.of()))
+        .extracting(LiveObject::ref)
+        .containsExactlyInAnyOrder(mine.ref(), theirs.ref());
+  }
+
   /** An object applied without a stamp is unowned: observed with its content and no stamp. */
   @Test
   public void applyWithoutAStampWritesTheObjectUnowned() {
