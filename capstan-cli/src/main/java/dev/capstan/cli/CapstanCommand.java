@@ -119,6 +119,18 @@ final class CapstanCommand implements Runnable {
           fromEnv == null || fromEnv.isBlank()
               ? Path.of(".capstan", "state.json")
               : Path.of(fromEnv);
+      String kubeconfigEnv = cli.env().apply("KUBECONFIG");
+      if ((fromEnv == null || fromEnv.isBlank())
+          && kubeconfigEnv != null
+          && !kubeconfigEnv.isBlank()) {
+        // a user with $KUBECONFIG exported may expect the cluster: say where the state goes
+        cli.err()
+            .println(
+                "capstan: working on the in-memory cluster in "
+                    + file
+                    + "; $KUBECONFIG is read only with --kubeconfig FILE or --context NAME"
+                    + " (pass --state FILE to choose the in-memory cluster without this note)");
+      }
     }
     return InMemoryTarget.open(cli.resolve(file));
   }
