@@ -3,6 +3,7 @@ package dev.capstan.store.tck;
 import static java.util.Objects.requireNonNull;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.capstan.release.model.ContentHash;
 import dev.capstan.release.model.Kind;
@@ -16,11 +17,17 @@ import dev.capstan.release.port.Precondition;
 import dev.capstan.release.port.PreconditionFailedException;
 import dev.capstan.release.port.Readiness;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
@@ -303,6 +310,46 @@ public abstract class OrchestratorContract {
             orchestrator().observe(Kind.SECRET, namespace(), secrets, Map.of()))
         .extracting(LiveObject::ref)
         .containsExactlyInAnyOrder(mine.ref(), theirs.ref());
+  }
+
+  /**
+   * An orchestrator that {@linkplain Orchestrator#observesConcurrently observes concurrently}
+   * answers observations sent at once from several threads as it answers them one after another.
+   */
+  @Test
+  public void concurrentObservationsFindWhatObservationsInTurnFind() throws Exception {
+    assumeTrue(orchestrator().observesConcurrently(), "observations come one after another");
+    Manifest settings = configMap("settings", Map.of("k", "v"));
+    Manifest creds = secret("creds", Map.of("k", "dg=="));
+    orchestrator().apply(settings, stamp(OWNER, 1, settings));
+    orchestrator().apply(creds, stamp(OWNER, 1, creds));
+    List<Kind> kinds = List.of(Kind.CONFIG_MAP, Kind.SECRET, Kind.CONFIG_MAP, Kind.SECRET);
+    Set<String> names = Set.of("settings", "creds", "ghost");
+    List<List<LiveObject>> inTurn = new ArrayList<>();
+    for (Kind kind : kinds) {
+      inTurn.add(orchestrator().observe(kind, namespace(), names));
+    }
+
+    ExecutorService threads = Executors.newFixedThreadPool(kinds.size());
+    try {
+      CyclicBarrier start = new CyclicBarrier(kinds.size());
+      List<Future<List<LiveObject>>> atOnce = new ArrayList<>();
+      for (Kind kind : kinds) {
+        atOnce.add(
+            threads.submit(
+                () -> {
+                  start.await(WAIT.toSeconds(), TimeUnit.SECONDS);
+                  return orchestrator().observe(kind, namespace(), names);
+                }));
+      }
+      for (int i = 0; i < kinds.size(); i++) {
+        assertThat(atOnce.get(i).get(WAIT.toSeconds(), TimeUnit.SECONDS))
+            .as("observed %s at once", kinds.get(i).kind())
+            .containsExactlyInAnyOrderElementsOf(inTurn.get(i));
+      }
+    } finally {
+      threads.shutdownNow();
+    }
   }
 
   /** An object applied without a stamp is unowned: observed with its content and no stamp. */
