@@ -43,7 +43,9 @@ class UninstallObservationTest {
             port.getClassLoader(),
             new Class<?>[] {port},
             (proxy, method, args) -> {
-              if (uninstalling && method.getName().equals("observe")) {
+              if (uninstalling
+                  && (method.getName().equals("observe")
+                      || method.getName().equals("observeOwned"))) {
                 order.add("observe");
                 observed.countDown();
               }
