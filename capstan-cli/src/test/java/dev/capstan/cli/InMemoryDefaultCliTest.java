@@ -3,7 +3,6 @@ package dev.capstan.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -27,18 +26,7 @@ class InMemoryDefaultCliTest {
 
   @BeforeEach
   void kubeconfigOfAClusterThatRefuses() throws IOException {
-    // port 1 refuses every connection: a command that reaches for this cluster fails
-    Files.writeString(
-        dir.resolve("kubeconfig"),
-        """
-        apiVersion: v1
-        kind: Config
-        clusters: [{name: c, cluster: {server: "https://127.0.0.1:1", insecure-skip-tls-verify: true}}]
-        users: [{name: u, user: {token: t}}]
-        contexts: [{name: ctx, context: {cluster: c, user: u}}]
-        current-context: ctx
-        """);
-    env.put("KUBECONFIG", dir.resolve("kubeconfig").toString());
+    env.put("KUBECONFIG", RefusingKubeconfig.write(dir).toString());
   }
 
   private CliRun run(String... args) {

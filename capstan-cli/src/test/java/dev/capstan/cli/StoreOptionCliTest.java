@@ -3,7 +3,6 @@ package dev.capstan.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -31,16 +30,7 @@ class StoreOptionCliTest {
   @BeforeEach
   void kubeconfigOfAClusterNeverContacted() throws IOException {
     // The commands below fail or finish before any Kubernetes request: port 1 refuses anyway.
-    Files.writeString(
-        dir.resolve("kubeconfig"),
-        """
-        apiVersion: v1
-        kind: Config
-        clusters: [{name: c, cluster: {server: "https://127.0.0.1:1", insecure-skip-tls-verify: true}}]
-        users: [{name: u, user: {token: t}}]
-        contexts: [{name: ctx, context: {cluster: c, user: u}}]
-        current-context: ctx
-        """);
+    RefusingKubeconfig.write(dir);
     h2 = "jdbc:h2:" + dir.resolve("records").toAbsolutePath();
   }
 

@@ -2,11 +2,11 @@ package dev.capstan.cli.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.capstan.cli.RefusingKubeconfig;
 import dev.capstan.k8s.KubeClients;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -32,17 +32,7 @@ class CachedKubeConnectionsTest {
   @BeforeEach
   void kubeconfigOfAClusterThatRefuses() throws IOException {
     // port 1 refuses every connection: each request is retried, and its retries heard
-    kubeconfig =
-        Files.writeString(
-            dir.resolve("kubeconfig"),
-            """
-            apiVersion: v1
-            kind: Config
-            clusters: [{name: c, cluster: {server: "https://127.0.0.1:1", insecure-skip-tls-verify: true}}]
-            users: [{name: u, user: {token: t}}]
-            contexts: [{name: ctx, context: {cluster: c, user: u}}]
-            current-context: ctx
-            """);
+    kubeconfig = RefusingKubeconfig.write(dir);
   }
 
   /**
