@@ -16,13 +16,32 @@ import org.jspecify.annotations.Nullable;
  * @param version the store's version of the lease as this grant wrote it (a Kubernetes Lease's
  *     resourceVersion, a row version): the first renewal is conditioned on it ({@link
  *     Store#renewLease}), so it succeeds only if nobody wrote the lease since
+ * @param takenOverIntent the intent the expired lease of {@code takenOver} named, when the store
+ *     {@link Store#keepsLeaseIntents() keeps intents} and it named one; else {@code null}
  */
 public record LeaseGrant(
-    Lease lease, @Nullable Lease takenOver, boolean namespaceExists, String version) {
+    Lease lease,
+    @Nullable Lease takenOver,
+    boolean namespaceExists,
+    String version,
+    @Nullable String takenOverIntent) {
   /** Requires the lease and the version. */
   public LeaseGrant {
     requireNonNull(lease, "lease");
     requireNonNull(version, "version");
+  }
+
+  /**
+   * A grant that hands over no intent.
+   *
+   * @param lease the lease now held
+   * @param takenOver the expired lease replaced, or {@code null}
+   * @param namespaceExists whether taking the lease proved that the release's namespace exists
+   * @param version the store's version of the lease as written
+   */
+  public LeaseGrant(
+      Lease lease, @Nullable Lease takenOver, boolean namespaceExists, String version) {
+    this(lease, takenOver, namespaceExists, version, null);
   }
 
   /**
@@ -33,6 +52,6 @@ public record LeaseGrant(
    * @param version the store's version of the lease as written
    */
   public LeaseGrant(Lease lease, @Nullable Lease takenOver, String version) {
-    this(lease, takenOver, false, version);
+    this(lease, takenOver, false, version, null);
   }
 }

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The persistence: release records (read, history, create, compare-and-set, delete) and the
@@ -17,6 +18,9 @@ import java.util.Optional;
  * (release-store-tck) is the behaviour each must have.
  */
 public interface Store {
+
+  /** The longest lease intent, in characters, a store must keep ({@link #keepsLeaseIntents()}). */
+  int MAX_LEASE_INTENT = 65_536;
 
   /**
    * Whether this store keeps a release's records and its lease in the release's home namespace of
@@ -83,6 +87,39 @@ public interface Store {
    * @throws ReleaseLockedException if another holder has an unexpired lease
    */
   LeaseGrant acquireLease(String namespace, String name, String holder, Instant now, Duration ttl);
+
+  /**
+   * Whether this store keeps the intent an operation names when it takes the lease ({@link
+   * #acquireLease(String, String, String, String, Instant, Duration)}): unchanged by renewals, gone
+   * when the holder gives the lease up, and handed to whoever takes the lease over after it expired
+   * ({@link LeaseGrant#takenOverIntent()}). The controller then records a cast once, when it ends,
+   * instead of also recording it {@code PENDING} before its first object write, and an uninstall
+   * once, when it ends: after a crash the expired lease says what was under way. The default is
+   * {@code false}: the controller records the intent as a {@code PENDING} (or {@code UNINSTALLING})
+   * revision first.
+   */
+  default boolean keepsLeaseIntents() {
+    return false;
+  }
+
+  /**
+   * Takes the lease as {@link #acquireLease(String, String, String, Instant, Duration)} does, and
+   * keeps {@code intent} with it when this store {@link #keepsLeaseIntents()}: an opaque text of at
+   * most {@link #MAX_LEASE_INTENT} characters that the controller writes and reads; the store only
+   * keeps it. Taking a lease without an intent ({@code null}) leaves none. The default ignores the
+   * intent.
+   *
+   * @throws ReleaseLockedException if another holder has an unexpired lease
+   */
+  default LeaseGrant acquireLease(
+      String namespace,
+      String name,
+      String holder,
+      @Nullable String intent,
+      Instant now,
+      Duration ttl) {
+    return acquireLease(namespace, name, holder, now, ttl);
+  }
 
   /**
    * Extends a held lease to {@code now + ttl}, conditioned on the holder's own last write of it:
