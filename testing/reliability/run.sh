@@ -186,8 +186,8 @@ scenario_concurrent() {
 }
 
 # --- two releases racing for one new object -----------------------------------------------------
-# free: both JVMs started at once; fenced: both held once their pending records are saved (after
-# planning and re-observing, before their first write) and released at once, so both send their
+# free: both JVMs started at once; fenced: both held as their first writes start (after planning
+# and re-observing, under their leases) and released at once, so both send their
 # create of configmap `shared` together and only the fence decides
 race() { # race ROUND MODE
   local ns=rel-race-$2-$1 fx fy px py cx=0 cy=0 holds=- resume="$dir/resume-race-$2-$1" kx ky

@@ -21,7 +21,6 @@ import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
-import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.Plan;
@@ -310,8 +309,8 @@ final class ReleaseCommand implements Runnable {
       }
       if (e instanceof ReleaseEvent.Done d && d.action() != Action.REFERENCE) {
         testHold(writes.incrementAndGet());
-      } else if (e instanceof ReleaseEvent.RecordSaved r
-          && r.status() == ReleaseStatus.PENDING
+      } else if (e instanceof ReleaseEvent.Started s
+          && s.action() != Action.REFERENCE
           && writes.get() == 0) {
         testHold(0);
       }
@@ -320,11 +319,12 @@ final class ReleaseCommand implements Runnable {
     /**
      * The reliability suite's deterministic fault point (testing/reliability/README.md): with
      * {@code CAPSTAN_TEST_HOLD_AFTER_WRITES=N}, the command stops after its Nth object write (a
-     * namespace reference is no write), or with {@code 0} once its pending record is saved, before
-     * the first object write; it says so on stderr and holds there until the file named by {@code
-     * CAPSTAN_TEST_RESUME_FILE} exists (for ever without one), so the suite can kill -9 or SIGSTOP
-     * it at a known point, or release two casters at once. An interrupt (the daemon stopping the
-     * command) ends the hold, and the cast stops before its next write.
+     * namespace reference is no write), or with {@code 0} as its first object write starts (under
+     * its lease, its plan final, its intent kept with the lease or recorded pending); it says so on
+     * stderr and holds there until the file named by {@code CAPSTAN_TEST_RESUME_FILE} exists (for
+     * ever without one), so the suite can kill -9 or SIGSTOP it at a known point, or release two
+     * casters at once. An interrupt (the daemon stopping the command) ends the hold, and the cast
+     * stops before its next write.
      */
     private void testHold(int done) {
       String after = cli().env().apply("CAPSTAN_TEST_HOLD_AFTER_WRITES");

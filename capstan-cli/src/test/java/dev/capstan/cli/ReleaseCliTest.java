@@ -336,8 +336,9 @@ class ReleaseCliTest {
   void castUpgradeHistoryRollbackAndUninstall() throws IOException {
     assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
     assertThat(out).endsWith("Release demo/web revision 1 deployed.\n");
+    // the in-memory cluster keeps the cast's intent with its lease: no pending revision first
     assertThat(err)
-        .contains("capstan: demo/web: recorded revision 1 as pending")
+        .doesNotContain("as pending")
         .contains("capstan: demo/web: create Secret/demo/web-db done")
         .contains("capstan: demo/web: recorded revision 1 as deployed");
 
@@ -686,7 +687,7 @@ class ReleaseCliTest {
             "\ncapstan: demo/web: recorded revision 2 as failed\n"
                 + "capstan: demo/web: the release moved since the plan; planning again: the record"
                 + " of revision 2 changed since the plan (version 2 → 3, now failed)\n"
-                + "capstan: demo/web: recorded revision 3 as pending\n");
+                + "capstan: demo/web: update ConfigMap/demo/web-settings done\n");
     // the plan shown again is the plan cast: it finishes the failed revision 2
     assertThat(out.split("Plan for release demo/web: revision 3 \\(from 2\\)\n", -1)).hasSize(3);
     assertThat(out)
@@ -712,7 +713,7 @@ class ReleaseCliTest {
             """
 
             capstan: demo/web: recorded revision 2 as failed
-            capstan: demo/web: recorded revision 3 as pending
+            capstan: demo/web: update ConfigMap/demo/web-settings done
             """)
         .doesNotContain("planning again");
     assertThat(out.split("Plan for release demo/web: revision 3 \\(from 2\\)\n", -1)).hasSize(2);
@@ -722,9 +723,63 @@ class ReleaseCliTest {
         .containsExactly("deployed", "failed", "superseded");
   }
 
+  @Test
+  void aCastTakesOverFromACasterKilledMidCastWhoseLeaseNamedItsIntent() throws IOException {
+    assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
+    // a caster of v2 dies (kill -9) after its first write, a minute ago: its lease names the
+    // cast, and no record says so
+    Path state = dir.resolve(".capstan/state.json");
+    ObjectMapper mapper = new ObjectMapper();
+    var root = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(state.toFile());
+    var cluster =
+        dev.capstan.release.memory.InMemoryCluster.importState(
+            mapper.writeValueAsBytes(root.get("releases")));
+    java.time.Instant past = java.time.Instant.now().minusSeconds(60);
+    var dead =
+        dev.capstan.release.ReleaseController.builder(cluster, cluster)
+            .clock(java.time.Clock.fixed(past, java.time.ZoneOffset.UTC))
+            .holder("killed-caster")
+            .listener(
+                e -> {
+                  if (e instanceof dev.capstan.release.event.ReleaseEvent.Done) {
+                    throw new ProcessDied();
+                  }
+                })
+            .build();
+    var v2 =
+        dev.capstan.release.file.ReleaseFiles.read(
+            dir.resolve("web-v2.yaml"), dev.capstan.release.file.Overrides.none(), env::get);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                dead.cast(
+                    v2.toSpec().withOptions(dev.capstan.release.model.ReleaseOptions.defaults()),
+                    v2.payloads()))
+        .isInstanceOf(ProcessDied.class);
+    assertThat(cluster.leaseIntent("demo", "web")).isPresent();
+    root.set("releases", mapper.readTree(cluster.exportState()));
+    mapper.writeValue(state.toFile(), root);
+    assertThat(run("release", "get", "web", "-n", "demo", "-o", "json")).isZero();
+    assertThat(json().get("status").asText()).isEqualTo("deployed");
+
+    assertThat(run("release", "cast", "-f", "web-v2.yaml", "--yes", "--wait", "1s")).isZero();
+
+    assertThat(err)
+        .contains(
+            ", taking over from killed-caster (expired ",
+            "\ncapstan: demo/web: recorded revision 2 as failed\ncapstan: demo/web: update ");
+    assertThat(out).endsWith("Release demo/web revision 3 deployed.\n");
+    assertThat(run("release", "history", "web", "-n", "demo", "-o", "json")).isZero();
+    assertThat(json().findValuesAsText("status"))
+        .containsExactly("deployed", "failed", "superseded");
+    assertThat(json().get(1).get("failure").asText())
+        .startsWith("interrupted: the lease of killed-caster expired at ")
+        .endsWith(" before the cast finished");
+  }
+
   /**
    * Casts v1, then leaves what a caster of v2 killed right after recording revision 2 pending
-   * leaves: the pending record and a lease that expired a minute ago.
+   * leaves (a caster over a store that keeps no lease intents, or a detached one): the pending
+   * record and a lease that expired a minute ago.
    */
   private void leaveADeadCasterOfV2() throws IOException {
     assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
@@ -737,7 +792,7 @@ class ReleaseCliTest {
         dev.capstan.release.memory.InMemoryCluster.importState(
             mapper.writeValueAsBytes(root.get("releases")));
     var dead =
-        dev.capstan.release.ReleaseController.builder(cluster, cluster)
+        dev.capstan.release.ReleaseController.builder(cluster, withoutLeaseIntents(cluster))
             .listener(
                 e -> {
                   if (e instanceof dev.capstan.release.event.ReleaseEvent.RecordSaved r
@@ -762,6 +817,25 @@ class ReleaseCliTest {
         new dev.capstan.release.model.Lease("killed-caster", past, past.plusSeconds(15)));
     root.set("releases", mapper.readTree(cluster.exportState()));
     mapper.writeValue(state.toFile(), root);
+  }
+
+  /** {@code store} as a store that keeps no lease intents: a cast records {@code PENDING} first. */
+  private static dev.capstan.release.port.Store withoutLeaseIntents(
+      dev.capstan.release.port.Store store) {
+    return (dev.capstan.release.port.Store)
+        java.lang.reflect.Proxy.newProxyInstance(
+            dev.capstan.release.port.Store.class.getClassLoader(),
+            new Class<?>[] {dev.capstan.release.port.Store.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("keepsLeaseIntents")) {
+                return false;
+              }
+              try {
+                return method.invoke(store, args);
+              } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
   }
 
   /** What a caster killed at a chosen point leaves behind: nothing catches it. */

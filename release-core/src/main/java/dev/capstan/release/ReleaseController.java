@@ -43,12 +43,12 @@ import org.jspecify.annotations.Nullable;
  * CastResult r = c.cast(ReleaseSpec.of("shop", "web", payloads), payloads);
  * }</pre>
  *
- * <p>A cast: validates the input; plans (conflicts refuse before any write); takes the lease; saves
- * the new revision as {@code PENDING}; applies in dependency order; waits for health; prunes last,
- * in reverse order; saves {@code DEPLOYED} (the history then reads the revision before it {@code
- * SUPERSEDED}, with no write). On failure the revision is {@code FAILED} and owns everything the
- * attempt may have created, so nothing is orphaned; with {@code atomic}, the attempt is reverted
- * first.
+ * <p>A cast: validates the input; plans (conflicts refuse before any write); takes the lease,
+ * naming its intent (or, over a store that keeps no lease intents, saves the new revision as {@code
+ * PENDING}); applies in dependency order; waits for health; prunes last, in reverse order; saves
+ * {@code DEPLOYED} (the history then reads the revision before it {@code SUPERSEDED}, with no
+ * write). On failure the revision is {@code FAILED} and owns everything the attempt may have
+ * created, so nothing is orphaned; with {@code atomic}, the attempt is reverted first.
  *
  * <p>Interrupting the thread an operation runs on stops it at its next safe point: no object write
  * starts after the interrupt is seen (the check before every write fails, on the threads writing a

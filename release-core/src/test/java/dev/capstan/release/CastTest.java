@@ -19,6 +19,7 @@ import dev.capstan.common.ClusterException;
 import dev.capstan.release.error.CastFailedException;
 import dev.capstan.release.error.ReleaseConflictException;
 import dev.capstan.release.error.ReleaseNotFoundException;
+import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.memory.Operation;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.ContentHash;
@@ -37,8 +38,10 @@ import dev.capstan.release.plan.Plan;
 import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.Store;
 import dev.capstan.release.result.CastResult;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentMatchers;
 import org.mockito.Mockito;
@@ -92,10 +95,53 @@ class CastTest {
   }
 
   @Test
-  void pendingIsRecordedBeforeTheFirstWriteAndDeployedAfterTheLast() {
-    h.cast("app", payloads(web("web:1"), creds("pw")));
+  void aCastRecordsItsRevisionOnceAfterTheLastWriteWhileItsLeaseNamesWhatItWrites() {
+    List<Optional<String>> intents = new ArrayList<>();
+    ReleaseController controller =
+        ReleaseController.builder(h.cluster, h.cluster)
+            .clock(h.clock)
+            .holder("me")
+            .ids(() -> "id-1")
+            .listener(
+                e -> {
+                  if (e instanceof ReleaseEvent.Done) {
+                    intents.add(h.cluster.leaseIntent(NS, "app"));
+                  }
+                })
+            .build();
+    Payloads p = payloads(web("web:1"), creds("pw"));
+
+    controller.cast(spec("app", p), p);
 
     assertThat(h.cluster.operations())
+        .filteredOn(
+            op ->
+                op.startsWith("record:create")
+                    || op.startsWith("record:update")
+                    || op.startsWith("apply:")
+                    || op.equals("verify"))
+        .containsExactly(
+            "apply:Secret/default/creds",
+            "apply:apps/Deployment/default/web",
+            "apply:Service/default/web",
+            "verify",
+            "record:create:default/app#1:deployed");
+    assertThat(intents)
+        .hasSize(3)
+        .containsOnly(
+            Optional.of(
+                "{\"v\":1,\"operation\":\"cast\",\"releaseId\":\"id-1\",\"objects\":"
+                    + "[\"Secret/default/creds\",\"apps/Deployment/default/web\","
+                    + "\"Service/default/web\"]}"));
+    assertThat(h.cluster.leaseIntent(NS, "app")).isEmpty();
+  }
+
+  @Test
+  void overAStoreThatKeepsNoLeaseIntentsPendingIsRecordedBeforeTheFirstWriteAndDeployedAfter() {
+    Fixtures.Harness pending = Fixtures.Harness.withoutLeaseIntents("me");
+    pending.cast("app", payloads(web("web:1"), creds("pw")));
+
+    assertThat(pending.cluster.operations())
         .filteredOn(
             op ->
                 op.startsWith("record:create")
@@ -245,8 +291,7 @@ class CastTest {
         .containsExactly(
             "lease:acquire:default/app",
             "record:read:default/app",
-            "record:create:default/app#2:pending",
-            "record:update:default/app#2:deployed",
+            "record:create:default/app#2:deployed",
             "lease:release:default/app");
     assertThat(h.cluster.records("default", "app"))
         .extracting(s -> s.release().status())
@@ -311,10 +356,12 @@ class CastTest {
     Mockito.doAnswer(
             call -> {
               LeaseGrant grant = (LeaseGrant) call.callRealMethod();
-              return new LeaseGrant(grant.lease(), grant.takenOver(), true, grant.version());
+              return new LeaseGrant(
+                  grant.lease(), grant.takenOver(), true, grant.version(), grant.takenOverIntent());
             })
         .when(store)
         .acquireLease(
+            ArgumentMatchers.any(),
             ArgumentMatchers.any(),
             ArgumentMatchers.any(),
             ArgumentMatchers.any(),
@@ -358,6 +405,7 @@ class CastTest {
             ArgumentMatchers.eq("app"),
             ArgumentMatchers.any(),
             ArgumentMatchers.any(),
+            ArgumentMatchers.any(),
             ArgumentMatchers.any());
     ReleaseController controller = ReleaseController.builder(h.cluster, store).build();
     Payloads p = payloads(ConfigMapSpec.of("team-c", "settings", Map.of("k", "v")));
@@ -370,6 +418,7 @@ class CastTest {
         .acquireLease(
             ArgumentMatchers.eq("team-c"),
             ArgumentMatchers.eq("app"),
+            ArgumentMatchers.any(),
             ArgumentMatchers.any(),
             ArgumentMatchers.any(),
             ArgumentMatchers.any());

@@ -58,10 +58,9 @@ class FencedWriteTest {
         .build();
   }
 
-  private static boolean pending(ReleaseEvent e, String release) {
-    return e instanceof ReleaseEvent.RecordSaved r
-        && r.release().equals(release)
-        && r.status() == ReleaseStatus.PENDING;
+  /** Whether {@code e} says {@code release}'s plan is final: its cast writes next. */
+  private static boolean planned(ReleaseEvent e, String release) {
+    return e instanceof ReleaseEvent.Planned p && p.release().equals(release);
   }
 
   private LiveObject live(ResourceRef ref) {
@@ -78,7 +77,7 @@ class FencedWriteTest {
             "id-a",
             1,
             e -> {
-              if (!raced[0] && pending(e, NS + "/a")) {
+              if (!raced[0] && planned(e, NS + "/a")) {
                 raced[0] = true;
                 b.cast(spec("b", bWants), bWants);
               }
@@ -112,15 +111,13 @@ class FencedWriteTest {
         .filteredOn(op -> !op.startsWith("record:read") && !op.startsWith("observe:"))
         .containsExactly(
             "lease:acquire:default/a",
-            "record:create:default/a#1:pending",
             "lease:acquire:default/b",
-            "record:create:default/b#1:pending",
             "apply:ConfigMap/default/shared",
             "verify",
-            "record:update:default/b#1:deployed",
+            "record:create:default/b#1:deployed",
             "lease:release:default/b",
             "fenced:apply:ConfigMap/default/shared",
-            "record:update:default/a#1:failed",
+            "record:create:default/a#1:failed",
             "lease:release:default/a");
     assertThat(events)
         .filteredOn(e -> e.release().equals(NS + "/a"))
@@ -144,7 +141,7 @@ class FencedWriteTest {
             "id-a",
             1,
             e -> {
-              if (!raced[0] && pending(e, NS + "/a")) {
+              if (!raced[0] && planned(e, NS + "/a")) {
                 raced[0] = true;
                 cluster.put(configMap("settings", "theirs"));
               }
@@ -175,7 +172,7 @@ class FencedWriteTest {
             "id-a",
             1,
             e -> {
-              if (!raced[0] && pending(e, NS + "/a")) {
+              if (!raced[0] && planned(e, NS + "/a")) {
                 raced[0] = true;
                 cluster.edit(SETTINGS, m -> configMap("settings", "edited").render().get(0));
               }
@@ -213,7 +210,7 @@ class FencedWriteTest {
             "id-a",
             1,
             e -> {
-              if (!raced[0] && pending(e, NS + "/a")) {
+              if (!raced[0] && planned(e, NS + "/a")) {
                 raced[0] = true;
                 cluster.deleteOutOfBand(SETTINGS).put(configMap("settings", "someone's"));
               }

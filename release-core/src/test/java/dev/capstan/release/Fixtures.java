@@ -16,6 +16,7 @@ import dev.capstan.release.model.ResourceSpec;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.model.VolumeSpec;
+import dev.capstan.release.port.Store;
 import dev.capstan.release.result.CastResult;
 import java.time.Duration;
 import java.time.Instant;
@@ -123,9 +124,24 @@ final class Fixtures {
     }
 
     Harness(String holder, int parallelism) {
+      this(holder, parallelism, true);
+    }
+
+    /**
+     * A harness whose controller records a cast's intent as a {@code PENDING} revision, as over a
+     * store that keeps no lease intents ({@link Store#keepsLeaseIntents()}).
+     */
+    static Harness withoutLeaseIntents(String holder) {
+      return new Harness(holder, 1, false);
+    }
+
+    private final Store store;
+
+    private Harness(String holder, int parallelism, boolean leaseIntents) {
       AtomicInteger ids = new AtomicInteger();
+      store = leaseIntents ? cluster : new ForwardingStore(cluster);
       controller =
-          ReleaseController.builder(cluster, cluster)
+          ReleaseController.builder(cluster, store)
               .clock(clock)
               .holder(holder)
               .parallelism(parallelism)
@@ -137,7 +153,7 @@ final class Fixtures {
 
     /** Another controller on the same cluster and clock, with its own holder name. */
     ReleaseController other(String holder) {
-      return ReleaseController.builder(cluster, cluster)
+      return ReleaseController.builder(cluster, store)
           .clock(clock)
           .holder(holder)
           .parallelism(1)

@@ -20,6 +20,7 @@ import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.plan.Action;
 import dev.capstan.release.result.CastResult;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -80,7 +81,81 @@ class LeaseTest {
   }
 
   @Test
-  void expiredLeaseOfACrashedCasterIsTakenOverAndItsAttemptRecordedFailed() {
+  void anExpiredLeaseNamingACastThatRecordedNothingIsRecordedFailedAndWhatItCreatedIsPruned() {
+    h.cast("app", payloads(configMap("a", "1")));
+    // a later operation takes the lease at a later instant (its record's createdAt)
+    h.clock.advance(Duration.ofSeconds(1));
+    // caster-a dies right after applying configmap b, which it creates: its lease names the cast
+    h.cluster.faults().crashAfter(Operation.APPLY, 2);
+    Payloads v2 = payloads(configMap("a", "2"), configMap("b", "2"));
+    assertThatThrownBy(() -> h.cast("app", v2)).isInstanceOf(SimulatedCrash.class);
+    h.cluster.faults().clear();
+    assertThat(h.controller.get(NS, "app").orElseThrow().revision()).isEqualTo(1);
+    assertThat(h.cluster.leaseIntent(NS, "app")).isPresent();
+    assertThat(h.cluster.stamp(ResourceRef.of(Kind.CONFIG_MAP, NS, "b"))).isPresent();
+
+    ReleaseController b = h.other("caster-b");
+    h.clock.advance(Duration.ofMinutes(3));
+    Payloads v1 = payloads(configMap("a", "1"));
+    h.cluster.clearOperations();
+    CastResult r = b.cast(spec("app", v1), v1);
+
+    assertThat(h.cluster.operations())
+        .filteredOn(op -> op.startsWith("record:create") || op.startsWith("record:update"))
+        .containsExactly(
+            "record:create:default/app#2:failed", "record:create:default/app#3:deployed");
+    assertThat(r.release().revision()).isEqualTo(3);
+    assertThat(r.release().status()).isEqualTo(ReleaseStatus.DEPLOYED);
+    assertThat(r.plan().changes())
+        .extracting(c -> c.action() + " " + c.ref().key())
+        .containsExactlyInAnyOrder(
+            "REFERENCE Namespace//default",
+            "UPDATE ConfigMap/default/a",
+            "PRUNE ConfigMap/default/b");
+    assertThat(h.cluster.objects()).containsExactly(ResourceRef.of(Kind.CONFIG_MAP, NS, "a"));
+    Release interrupted = b.history(NS, "app").get(1);
+    assertThat(interrupted.revision()).isEqualTo(2);
+    assertThat(interrupted.status()).isEqualTo(ReleaseStatus.FAILED);
+    assertThat(interrupted.failure())
+        .isEqualTo(
+            "interrupted: the lease of caster-a expired at 2026-01-01T00:02:01Z before the cast"
+                + " finished");
+    assertThat(interrupted.owns())
+        .extracting(OwnedResource::ref)
+        .containsExactly(
+            ResourceRef.of(Kind.CONFIG_MAP, NS, "a"), ResourceRef.of(Kind.CONFIG_MAP, NS, "b"));
+    assertThat(interrupted.id()).isEqualTo(r.release().id());
+    assertThat(h.cluster.lease(NS, "app")).isEmpty();
+  }
+
+  @Test
+  void anExpiredLeaseNamingAFirstInstallThatRecordedNothingKeepsItsReleaseId() {
+    // caster-a dies after creating configmap a of the release's first cast: no record at all
+    h.cluster.faults().crashAfter(Operation.APPLY, 1);
+    Payloads v1 = payloads(configMap("a", "1"), configMap("b", "1"));
+    assertThatThrownBy(() -> h.cast("app", v1)).isInstanceOf(SimulatedCrash.class);
+    h.cluster.faults().clear();
+    assertThat(h.controller.get(NS, "app")).isEmpty();
+    String id =
+        h.cluster.stamp(ResourceRef.of(Kind.CONFIG_MAP, NS, "a")).orElseThrow().owner().id();
+
+    h.clock.advance(Duration.ofMinutes(3));
+    ReleaseController b = h.other("caster-b"); // its ids are "other-id": the record's id is kept
+    CastResult r = b.cast(spec("app", v1), v1);
+
+    assertThat(r.release().revision()).isEqualTo(2);
+    assertThat(r.release().id()).isEqualTo(id);
+    assertThat(r.plan().changes(Action.CONFLICT)).isEmpty();
+    Release interrupted = b.history(NS, "app").get(1);
+    assertThat(interrupted.revision()).isEqualTo(1);
+    assertThat(interrupted.status()).isEqualTo(ReleaseStatus.FAILED);
+    assertThat(interrupted.id()).isEqualTo(id);
+    assertThat(interrupted.payloads().refs()).isEmpty();
+  }
+
+  @Test
+  void overAStoreThatKeepsNoLeaseIntentsAPendingRevisionOfACrashedCasterIsRecordedFailed() {
+    Fixtures.Harness h = Fixtures.Harness.withoutLeaseIntents("caster-a");
     h.cast("app", payloads(configMap("a", "1")));
     // caster-a dies right after applying configmap b: lease held, record pending
     h.cluster.faults().crashAfter(Operation.APPLY, 2);

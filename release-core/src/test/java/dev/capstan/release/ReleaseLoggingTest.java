@@ -55,7 +55,6 @@ class ReleaseLoggingTest {
         .contains(
             "default/app: create ConfigMap/default/a done",
             "default/app: create ConfigMap/default/b done",
-            "default/app: recorded revision 1 as pending",
             "default/app: recorded revision 1 as deployed");
     assertThat(logs.messages(Level.TRACE)).contains("default/app: create ConfigMap/default/a ...");
     assertThat(logs.messages(Level.WARN)).isEmpty();

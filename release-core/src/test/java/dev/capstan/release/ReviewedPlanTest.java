@@ -74,10 +74,9 @@ class ReviewedPlanTest {
             "lease:acquire:default/app",
             "record:read:default/app",
             "observe:ConfigMap/default",
-            "record:create:default/app#2:pending",
             "apply:ConfigMap/default/settings",
             "verify",
-            "record:update:default/app#2:deployed",
+            "record:create:default/app#2:deployed",
             "lease:release:default/app"); // revision 1 left as stored: the history reads it
     // superseded
   }

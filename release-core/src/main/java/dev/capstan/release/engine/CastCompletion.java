@@ -1,6 +1,7 @@
 package dev.capstan.release.engine;
 
 import dev.capstan.release.error.CastFailedException;
+import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.model.OwnedResource;
@@ -129,29 +130,44 @@ final class CastCompletion {
     try {
       if (saved == null) {
         // no pending record: the revision is recorded only while this cast still holds the lease
-        attempt.lease().checkHeld();
+        // (interrupted or not: its lease may name objects it wrote)
+        try {
+          attempt.lease().checkNotLost();
+        } catch (ReleaseException lost) {
+          return recordedByNewHolder(attempt, failed, cause, lost);
+        }
       }
       saveOutcome(failed, saved);
       context.emit(
           new ReleaseEvent.RecordSaved(
               spec.qualifiedName(), plan.revision(), ReleaseStatus.FAILED));
     } catch (StaleRecordException e) {
-      // The lease was taken over meanwhile and the new holder recorded this attempt FAILED.
-      Release now = recordedRevision(attempt.pendingRecord()).orElse(null);
-      if (now != null && now.status() == ReleaseStatus.FAILED) {
-        context.emit(
-            new ReleaseEvent.Warning(
-                spec.qualifiedName(),
-                "revision "
-                    + plan.revision()
-                    + " was already recorded failed by the lease's new holder: "
-                    + now.failure()));
-        return now;
-      }
-      unrecorded(spec, cause, e);
+      return recordedByNewHolder(attempt, failed, cause, e);
     } catch (RuntimeException e) {
       unrecorded(spec, cause, e);
     }
+    return failed;
+  }
+
+  /**
+   * The lease was taken over meanwhile: returns this attempt's revision as the new holder recorded
+   * it failed, or {@code failed} (unrecorded) when it did not.
+   */
+  private Release recordedByNewHolder(
+      CastAttempt attempt, Release failed, RuntimeException cause, RuntimeException e) {
+    ReleaseSpec spec = attempt.effective().spec;
+    Release now = recordedRevision(attempt.pendingRecord()).orElse(null);
+    if (now != null && now.status() == ReleaseStatus.FAILED) {
+      context.emit(
+          new ReleaseEvent.Warning(
+              spec.qualifiedName(),
+              "revision "
+                  + attempt.plan().revision()
+                  + " was already recorded failed by the lease's new holder: "
+                  + now.failure()));
+      return now;
+    }
+    unrecorded(spec, cause, e);
     return failed;
   }
 

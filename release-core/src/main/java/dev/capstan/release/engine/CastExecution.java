@@ -36,12 +36,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
- * One cast attempt after its {@code PENDING} record is saved: apply wave by wave in dependency
- * order (objects of one rank in parallel, bounded; CRDs waited for before what follows them), wait
- * for what each wave wrote to be healthy, remove last in reverse order (one rank at a time, its
- * objects in parallel); on failure, compute the owned set that matches what happened, or revert
- * from pre-images when atomic. Every write is fenced on what the plan observed ({@link
- * Precondition#of}); a fenced write fails the cast naming the object and why (see {@link #fenced}).
+ * One cast attempt once its intent is kept (in its lease, or as its {@code PENDING} record): apply
+ * wave by wave in dependency order (objects of one rank in parallel, bounded; CRDs waited for
+ * before what follows them), wait for what each wave wrote to be healthy, remove last in reverse
+ * order (one rank at a time, its objects in parallel); on failure, compute the owned set that
+ * matches what happened, or revert from pre-images when atomic. Every write is fenced on what the
+ * plan observed ({@link Precondition#of}); a fenced write fails the cast naming the object and why
+ * (see {@link #fenced}).
  */
 final class CastExecution {
   private final Ports ports;

@@ -1,5 +1,7 @@
 package dev.capstan.release.engine;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.capstan.release.error.ReleaseConflictException;
 import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.event.ReleaseEvent;
@@ -16,9 +18,11 @@ import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlannedChange;
 import dev.capstan.release.port.StoredRelease;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The last steps of a cast before its first object write: the plan's checks, the home namespace,
@@ -84,11 +88,22 @@ final class CastIntent {
     Plan plan = attempt.plan();
     Release latest = attempt.latest();
     String release = spec.qualifiedName();
-    Instant at = context.clock.instant();
-    String id = latest == null ? context.ids.get() : latest.id();
+    LeaseIntent leaseIntent = attempt.lease().intent();
+    // created when the cast took its lease: whoever takes the lease over after it expired knows
+    // the revision that lease recorded by that instant (Housekeeping.recover)
+    Instant at = attempt.lease().grant().lease().acquiredAt();
+    String id =
+        latest != null
+            ? latest.id()
+            : leaseIntent != null ? requireNonNull(leaseIntent.releaseId()) : context.ids.get();
     Map<ResourceRef, String> intent = new LinkedHashMap<>();
     attempt.previousOwns().forEach(o -> intent.put(o.ref(), o.contentHash()));
     effective.spec.resources().forEach(d -> intent.put(d.ref(), d.contentHash()));
+    Set<ResourceRef> added = new HashSet<>(intent.keySet());
+    attempt.previousOwns().forEach(o -> added.remove(o.ref()));
+    // The lease names what the cast may write: a crash leaves nothing the next holder cannot
+    // record. Otherwise the pending record says it, and a detached cast's caller reads it.
+    boolean pendingRecord = attempt.detached() || leaseIntent == null || !leaseIntent.covers(added);
     Release pending =
         new Release(
             id,
@@ -109,9 +124,9 @@ final class CastIntent {
             attempt.lease().grant().lease());
     pending = withSecrets(pending, effective, payloads, spec.options());
     // A plan that writes no object leaves nothing half-done if the process dies: its revision is
-    // recorded once, with its outcome. A detached cast's caller reads the pending record.
+    // recorded once, with its outcome.
     StoredRelease saved = null;
-    if (attempt.detached() || !plan.changesNothing()) {
+    if (pendingRecord && (attempt.detached() || !plan.changesNothing())) {
       saved = context.store.createRecord(pending);
       context.emit(new ReleaseEvent.RecordSaved(release, plan.revision(), ReleaseStatus.PENDING));
     }

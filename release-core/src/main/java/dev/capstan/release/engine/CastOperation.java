@@ -7,6 +7,7 @@ import dev.capstan.release.event.Operation;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.SecretHashKey;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
@@ -129,7 +130,7 @@ public final class CastOperation {
     }
     LeaseKeeper lease;
     try {
-      lease = context.acquireLease(spec.namespace(), spec.name());
+      lease = context.acquireCastLease(spec);
     } catch (ClusterException e) {
       if (e.status() != 404) {
         throw e;
@@ -187,31 +188,34 @@ public final class CastOperation {
     CastAttempt planned = attempt.planned(latest, effective, live, plan);
     Optional<StoredRelease> record = before;
     return context
-        .acquireLease(spec.namespace(), spec.name())
+        .acquireCastLease(spec)
         .holding(lease -> prepareUnderLease(planned, record, fresh, lease));
   }
 
   /**
-   * The part of {@link #prepareBeforeLease} under the lease: reads the record again and plans again
-   * if it moved since {@code record}, fails a taken-over pending revision, saves the new one
-   * pending.
+   * The part of {@link #prepareBeforeLease} under the lease: reads the record again, records what a
+   * holder whose lease was taken over left unfinished ({@link Housekeeping#recover}), plans again
+   * if the record moved since {@code record}, and saves the new revision pending.
    */
   private CastAttempt prepareUnderLease(
       CastAttempt planned, Optional<StoredRelease> record, SecretHashKey fresh, LeaseKeeper lease) {
     ReleaseSpec spec = planned.spec();
     List<RecordEntry> records = planning.records(spec.namespace(), spec.name());
-    Optional<StoredRelease> now = planning.latestOf(records, spec.namespace(), spec.name());
-    CastAttempt attempt = planned.leased(lease, records);
-    if (!Planning.sameVersion(record, now)) {
+    Optional<StoredRelease> read = planning.latestOf(records, spec.namespace(), spec.name());
+    Optional<StoredRelease> now = housekeeping.recover(spec.namespace(), spec.name(), read, lease);
+    boolean pendingFailed =
+        !now.equals(read) && read.get().release().status() == ReleaseStatus.PENDING;
+    CastAttempt attempt = planned.leased(lease, now.equals(read) ? records : null);
+    if (!Planning.sameVersion(record, pendingFailed ? read : now)) {
       Release latest = now.map(StoredRelease::release).orElse(null);
       Planning.checkCastable(spec, latest);
       EffectiveRelease effective = Planning.effective(spec, planned.payloads(), latest, fresh);
       LiveState live = planning.observe(spec, latest, effective);
       Plan plan = intent.checkPlan(Planning.plan(effective, latest, live), planned.detached());
       attempt = attempt.planned(latest, effective, live, plan);
-    }
-    if (now.isPresent() && lease.grant().takenOver() != null) {
-      attempt = attempt.over(housekeeping.failInterrupted(now.get(), lease).release());
+    } else if (pendingFailed) {
+      // a taken-over pending revision recorded failed: the plan made on it stands
+      attempt = attempt.over(now.get().release());
     }
     return intent.savePending(attempt);
   }

@@ -9,6 +9,7 @@ import dev.capstan.release.event.Operation;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.event.ReleaseListener;
 import dev.capstan.release.internal.Names;
+import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Store;
 import java.time.Clock;
@@ -138,8 +139,16 @@ public final class EngineContext {
   }
 
   /** Takes the operation lease of a release for the operation running on this thread. */
-  LeaseKeeper acquireLease(String namespace, String name) {
-    return LeaseKeeper.acquire(leaseTerms, namespace, name, events());
+  LeaseKeeper acquireLease(String namespace, String name, @Nullable LeaseIntent intent) {
+    return LeaseKeeper.acquire(leaseTerms, namespace, name, intent, events());
+  }
+
+  /** Takes the operation lease for a cast of {@code spec}, naming what it may write. */
+  LeaseKeeper acquireCastLease(ReleaseSpec spec) {
+    return acquireLease(
+        spec.namespace(),
+        spec.name(),
+        store.keepsLeaseIntents() ? LeaseIntent.cast(ids.get(), spec) : null);
   }
 
   /**

@@ -72,6 +72,7 @@ public final class LeaseKeeper implements AutoCloseable {
   private final String namespace;
   private final String name;
   private final LeaseGrant grant;
+  private final @Nullable LeaseIntent intent;
   private final Consumer<ReleaseEvent> events;
   private final ScheduledExecutorService renewer;
 
@@ -97,8 +98,14 @@ public final class LeaseKeeper implements AutoCloseable {
   private int renewalFailures;
 
   private LeaseKeeper(
-      Terms terms, String namespace, String name, LeaseGrant grant, Consumer<ReleaseEvent> events) {
+      Terms terms,
+      String namespace,
+      String name,
+      LeaseGrant grant,
+      @Nullable LeaseIntent intent,
+      Consumer<ReleaseEvent> events) {
     this.terms = terms;
+    this.intent = intent;
     this.namespace = namespace;
     this.name = name;
     this.grant = grant;
@@ -161,7 +168,21 @@ public final class LeaseKeeper implements AutoCloseable {
    */
   public static LeaseKeeper acquire(
       Terms terms, String namespace, String name, Consumer<ReleaseEvent> events) {
+    return acquire(terms, namespace, name, null, events);
+  }
+
+  /**
+   * Takes the lease as {@link #acquire(Terms, String, String, Consumer)} does, naming {@code
+   * intent} when the store keeps intents ({@link Store#keepsLeaseIntents()}) and it fits.
+   */
+  static LeaseKeeper acquire(
+      Terms terms,
+      String namespace,
+      String name,
+      @Nullable LeaseIntent intent,
+      Consumer<ReleaseEvent> events) {
     String release = namespace + "/" + name;
+    String text = intent != null && terms.store().keepsLeaseIntents() ? intent.encode() : null;
     Clock clock = terms.clock();
     Instant deadline = clock.instant().plus(terms.maxWait());
     LeaseGrant grant;
@@ -170,7 +191,8 @@ public final class LeaseKeeper implements AutoCloseable {
         grant =
             terms
                 .store()
-                .acquireLease(namespace, name, terms.holder(), clock.instant(), terms.duration());
+                .acquireLease(
+                    namespace, name, terms.holder(), text, clock.instant(), terms.duration());
         break;
       } catch (ReleaseLockedException e) {
         Instant now = clock.instant();
@@ -188,7 +210,7 @@ public final class LeaseKeeper implements AutoCloseable {
       }
     }
     events.accept(new ReleaseEvent.LeaseAcquired(release, terms.holder(), grant.takenOver()));
-    return new LeaseKeeper(terms, namespace, name, grant, events);
+    return new LeaseKeeper(terms, namespace, name, grant, text == null ? null : intent, events);
   }
 
   private static void pause(Sleeper sleeper, Duration d, String release) {
@@ -202,6 +224,20 @@ public final class LeaseKeeper implements AutoCloseable {
 
   public LeaseGrant grant() {
     return grant;
+  }
+
+  /**
+   * The intent the store keeps with this lease, or {@code null} when it keeps none (the store does
+   * not keep intents, the operation named none, or it was too long): the operation then records its
+   * intent as a revision.
+   */
+  @Nullable LeaseIntent intent() {
+    return intent;
+  }
+
+  /** The intent the expired lease this one took over named, if it named one that can be read. */
+  @Nullable LeaseIntent takenOverIntent() {
+    return grant.takenOver() == null ? null : LeaseIntent.decode(grant.takenOverIntent());
   }
 
   /** Deletes the lease object when closing (after a purge). */
@@ -227,6 +263,18 @@ public final class LeaseKeeper implements AutoCloseable {
    */
   public void checkHeld() {
     throwIfStopped();
+    checkNotLost();
+  }
+
+  /**
+   * Returns when the operation still holds the lease, as {@link #checkHeld} does, even after the
+   * operation was interrupted: an interrupted cast records its failure when it recorded no pending
+   * revision (the lease then names its intent).
+   *
+   * @throws ReleaseException when the lease was taken over since, or expired and could not be
+   *     renewed
+   */
+  void checkNotLost() {
     throwIfLost();
     if (terms.clock().instant().isBefore(expiresAt)) {
       return;

@@ -81,7 +81,7 @@ final class ReviewedCast {
     intent.createHomeNamespace(spec, plan, payloads);
 
     CastAttempt attempt = CastAttempt.start(spec, payloads, fingerprint.description(), false);
-    LeaseKeeper lease = context.acquireLease(spec.namespace(), spec.name());
+    LeaseKeeper lease = context.acquireCastLease(spec);
     return lease.holding(
         held -> {
           Housekeeping.UnderLease read =

@@ -45,10 +45,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Uninstalls a release under its lease: records it {@code UNINSTALLING} while observing what it
- * owns, deletes (or un-stamps, for what it retains) one rank at a time in reverse apply order, the
- * objects of a rank in parallel, waits for the deletions if asked, deletes the ensured namespaces
- * it may, then keeps an {@code UNINSTALLED} tombstone or purges every record. A failed delete
- * records how far it got ({@link UninstallFailedException}); the next uninstall continues.
+ * owns (unless the lease names the uninstall as its intent, {@link LeaseIntent}), deletes (or
+ * un-stamps, for what it retains) one rank at a time in reverse apply order, the objects of a rank
+ * in parallel, waits for the deletions if asked, deletes the ensured namespaces it may, then keeps
+ * an {@code UNINSTALLED} tombstone or purges every record. A failed delete records how far it got
+ * ({@link UninstallFailedException}); the next uninstall continues.
  */
 public final class UninstallOperation {
   private final EngineContext context;
@@ -67,22 +68,20 @@ public final class UninstallOperation {
         namespace + "/" + name,
         () ->
             context
-                .acquireLease(namespace, name)
+                .acquireLease(namespace, name, LeaseIntent.uninstall())
                 .run(lease -> uninstallLeased(namespace, name, options, lease)));
   }
 
   private UninstallResult uninstallLeased(
       String namespace, String name, UninstallOptions options, LeaseKeeper lease) {
     String release = namespace + "/" + name;
-    Optional<StoredRelease> found = context.store.latestRecord(namespace, name);
+    Optional<StoredRelease> found =
+        housekeeping.recover(namespace, name, context.store.latestRecord(namespace, name), lease);
     if (found.isEmpty()) {
       lease.forgetOnClose();
       throw new ReleaseNotFoundException(release, null);
     }
     StoredRelease stored = found.get();
-    if (lease.grant().takenOver() != null) {
-      stored = housekeeping.failInterrupted(stored, lease);
-    }
     Release latest = stored.release();
     if (latest.status() == ReleaseStatus.UNINSTALLED) {
       if (options.purge()) {
@@ -134,13 +133,14 @@ public final class UninstallOperation {
       // The observation runs while the record is saved UNINSTALLING (nothing is deleted before
       // both are done): on Kubernetes each is a request plus a few hundred ms of decoding.
       CompletableFuture<LiveState> observing = observeAside();
-      Release uninstalling =
-          latest
-              .withStatus(ReleaseStatus.UNINSTALLING, context.clock.instant())
-              .withLease(lease.grant().lease());
-      stored = context.store.updateRecord(uninstalling, stored.version());
-      context.emit(
-          new ReleaseEvent.RecordSaved(release, latest.revision(), ReleaseStatus.UNINSTALLING));
+      Release uninstalling = latest.withStatus(ReleaseStatus.UNINSTALLING, context.clock.instant());
+      if (lease.intent() == null) {
+        // the lease names no intent: the record says an uninstall is under way
+        uninstalling = uninstalling.withLease(lease.grant().lease());
+        stored = context.store.updateRecord(uninstalling, stored.version());
+        context.emit(
+            new ReleaseEvent.RecordSaved(release, latest.revision(), ReleaseStatus.UNINSTALLING));
+      }
 
       uninstalling.owns().forEach(o -> remaining.put(o.ref(), o.contentHash()));
       retained = Collections.synchronizedSet(new TreeSet<>(uninstalling.retained()));

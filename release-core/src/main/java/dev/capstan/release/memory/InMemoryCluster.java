@@ -195,7 +195,10 @@ public final class InMemoryCluster implements Orchestrator, Store {
     return this;
   }
 
-  /** Replaces the stored lease of a release, as a holder that died would leave it. */
+  /**
+   * Replaces the stored lease of a release, naming no intent, as a holder that died would leave it
+   * (one that recorded its intent as a {@code PENDING} revision).
+   */
   public synchronized InMemoryCluster putLease(String namespace, String name, Lease lease) {
     records.putLease(namespace, name, requireNonNull(lease, "lease"));
     return this;
@@ -234,6 +237,11 @@ public final class InMemoryCluster implements Orchestrator, Store {
   /** The stored lease of a release, if any. */
   public synchronized Optional<Lease> lease(String namespace, String name) {
     return records.lease(namespace, name);
+  }
+
+  /** The intent the stored lease of a release names ({@link Store#keepsLeaseIntents()}), if any. */
+  public synchronized Optional<String> leaseIntent(String namespace, String name) {
+    return records.leaseIntent(namespace, name);
   }
 
   /** The number of stored record revisions of a release. */
@@ -431,7 +439,24 @@ public final class InMemoryCluster implements Orchestrator, Store {
   @Override
   public LeaseGrant acquireLease(
       String namespace, String name, String holder, Instant now, Duration ttl) {
-    return records.acquireLease(namespace, name, holder, now, ttl);
+    return records.acquireLease(namespace, name, holder, null, now, ttl);
+  }
+
+  /** {@inheritDoc} The in-memory cluster keeps them, and its state file too. */
+  @Override
+  public boolean keepsLeaseIntents() {
+    return true;
+  }
+
+  @Override
+  public LeaseGrant acquireLease(
+      String namespace,
+      String name,
+      String holder,
+      @Nullable String intent,
+      Instant now,
+      Duration ttl) {
+    return records.acquireLease(namespace, name, holder, intent, now, ttl);
   }
 
   /**

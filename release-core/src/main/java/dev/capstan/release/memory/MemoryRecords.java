@@ -18,6 +18,7 @@ import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link dev.capstan.release.port.Store} half of an {@link InMemoryCluster}: release records
@@ -30,6 +31,9 @@ final class MemoryRecords {
 
   final Map<String, NavigableMap<Integer, StoredRecord>> records = new HashMap<>();
   final Map<String, Lease> leases = new HashMap<>();
+
+  /** The intent each held lease names, when it names one. */
+  final Map<String, String> leaseIntents = new HashMap<>();
 
   /** When each lease was last taken or renewed (for the "locked" message). */
   final Map<String, Instant> renewed = new HashMap<>();
@@ -50,9 +54,10 @@ final class MemoryRecords {
     this.namespaceExists = namespaceExists;
   }
 
-  /** Replaces the stored lease of a release; the caller holds the lock. */
+  /** Replaces the stored lease of a release, naming no intent; the caller holds the lock. */
   void putLease(String namespace, String name, Lease lease) {
     leases.put(namespace + "/" + name, lease);
+    leaseIntents.remove(namespace + "/" + name);
     renewed.put(namespace + "/" + name, lease.acquiredAt());
     leaseVersions.put(namespace + "/" + name, ++leaseWrites);
   }
@@ -60,6 +65,11 @@ final class MemoryRecords {
   /** The stored lease of a release; the caller holds the lock. */
   Optional<Lease> lease(String namespace, String name) {
     return Optional.ofNullable(leases.get(namespace + "/" + name));
+  }
+
+  /** The intent the stored lease of a release names; the caller holds the lock. */
+  Optional<String> leaseIntent(String namespace, String name) {
+    return Optional.ofNullable(leaseIntents.get(namespace + "/" + name));
   }
 
   /** The number of stored revisions of a release; the caller holds the lock. */
@@ -182,7 +192,13 @@ final class MemoryRecords {
     Calls.crashIf(crash, Operation.RECORD_DELETE, key);
   }
 
-  LeaseGrant acquireLease(String namespace, String name, String holder, Instant now, Duration ttl) {
+  LeaseGrant acquireLease(
+      String namespace,
+      String name,
+      String holder,
+      @Nullable String intent,
+      Instant now,
+      Duration ttl) {
     String key = namespace + "/" + name;
     boolean crash = calls.enter(Operation.LEASE_ACQUIRE, key);
     LeaseGrant grant;
@@ -212,12 +228,18 @@ final class MemoryRecords {
         }
         takenOver = current;
       }
+      String takenOverIntent = takenOver == null ? null : leaseIntents.get(key);
       Lease lease = new Lease(holder, now, now.plus(ttl));
       leases.put(key, lease);
+      if (intent == null) {
+        leaseIntents.remove(key);
+      } else {
+        leaseIntents.put(key, intent);
+      }
       renewed.put(key, now);
       long version = ++leaseWrites;
       leaseVersions.put(key, version);
-      grant = new LeaseGrant(lease, takenOver, Long.toString(version));
+      grant = new LeaseGrant(lease, takenOver, false, Long.toString(version), takenOverIntent);
     }
     Calls.crashIf(crash, Operation.LEASE_ACQUIRE, key);
     return grant;
@@ -260,6 +282,7 @@ final class MemoryRecords {
       Lease current = leases.get(key);
       if (current != null && current.holder().equals(holder)) {
         leases.remove(key);
+        leaseIntents.remove(key);
         leaseVersions.remove(key);
       }
     }

@@ -99,6 +99,9 @@ final class StateFormat {
                           Integer.toString(rev), Base64.getEncoder().encodeToString(e.bytes)));
             });
     root.set("leases", Json.mapper().valueToTree(new TreeMap<>(mr.leases)));
+    if (!mr.leaseIntents.isEmpty()) {
+      root.set("leaseIntents", Json.mapper().valueToTree(new TreeMap<>(mr.leaseIntents)));
+    }
     if (!mo.statuses.isEmpty()) {
       ArrayNode reported = root.putArray("statuses");
       TreeMap<ResourceRef, Map<String, Object>> byRef = new TreeMap<>(ResourceRef.APPLY_ORDER);
@@ -202,6 +205,10 @@ final class StateFormat {
       for (Map.Entry<String, JsonNode> e : root.path("leases").properties()) {
         mr.leases.put(e.getKey(), Json.mapper().treeToValue(e.getValue(), Lease.class));
         mr.leaseVersions.put(e.getKey(), ++mr.leaseWrites);
+        JsonNode intent = root.path("leaseIntents").get(e.getKey());
+        if (intent != null && intent.isTextual()) {
+          mr.leaseIntents.put(e.getKey(), intent.asText());
+        }
       }
       for (JsonNode node : root.path("statuses")) {
         @SuppressWarnings("unchecked")
