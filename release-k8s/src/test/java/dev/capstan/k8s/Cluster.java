@@ -54,18 +54,28 @@ final class Cluster {
   }
 
   /**
-   * A controller that runs {@code step} once, when its cast has saved the pending record (the lease
-   * held, nothing written yet): the point where another writer or caster steps in.
+   * A controller that runs {@code step} once, when its cast's plan is final under its lease (its
+   * intent kept with the lease or recorded pending, nothing written yet): the point where another
+   * writer or caster steps in. That is when the cast reports its plan after taking the lease, or,
+   * when it planned first, as its first object write starts.
    */
-  ReleaseControllerBuilder controllerPausingAtPending(Step step) {
+  ReleaseControllerBuilder controllerPausingBeforeTheFirstWrite(Step step) {
+    java.util.concurrent.atomic.AtomicBoolean leased =
+        new java.util.concurrent.atomic.AtomicBoolean();
     java.util.concurrent.atomic.AtomicBoolean done =
         new java.util.concurrent.atomic.AtomicBoolean();
     return controller()
         .listener(
             e -> {
-              if (e instanceof dev.capstan.release.event.ReleaseEvent.RecordSaved saved
-                  && saved.status() == dev.capstan.release.model.ReleaseStatus.PENDING
-                  && done.compareAndSet(false, true)) {
+              if (e instanceof dev.capstan.release.event.ReleaseEvent.LeaseAcquired) {
+                leased.set(true);
+              }
+              boolean planned =
+                  e instanceof dev.capstan.release.event.ReleaseEvent.Planned && leased.get();
+              boolean writing =
+                  e instanceof dev.capstan.release.event.ReleaseEvent.Started started
+                      && started.action() != dev.capstan.release.plan.Action.REFERENCE;
+              if ((planned || writing) && done.compareAndSet(false, true)) {
                 try {
                   step.run();
                 } catch (Exception x) {

@@ -110,7 +110,7 @@ class CreatingApplyIT {
     String[] appeared = {""};
     ReleaseController controller =
         cluster
-            .controllerPausingAtPending(
+            .controllerPausingBeforeTheFirstWrite(
                 () -> {
                   cluster.applyConfigMapAs(
                       "kubectl", ns, "settings", Map.of("color", "red"), false);

@@ -103,7 +103,7 @@ class FencedWriteIT {
 
   private static ReleaseController racer(Cluster cluster, String name, CyclicBarrier planned) {
     return cluster
-        .controllerPausingAtPending(() -> planned.await(60, TimeUnit.SECONDS))
+        .controllerPausingBeforeTheFirstWrite(() -> planned.await(60, TimeUnit.SECONDS))
         .holder("caster-" + name)
         .build();
   }
@@ -132,7 +132,7 @@ class FencedWriteIT {
     Payloads v2 = Payloads.of(ConfigMapSpec.of(ns, "settings", Map.of("color", "green")));
     ReleaseController controller =
         cluster
-            .controllerPausingAtPending(
+            .controllerPausingBeforeTheFirstWrite(
                 () ->
                     cluster.applyConfigMapAs(
                         "kubectl-edit", ns, "settings", Map.of("color", "red"), true))
@@ -176,7 +176,7 @@ class FencedWriteIT {
     Payloads v2 = Payloads.of(ConfigMapSpec.of(ns, "settings", Map.of("color", "blue")));
     ReleaseController controller =
         cluster
-            .controllerPausingAtPending(
+            .controllerPausingBeforeTheFirstWrite(
                 () ->
                     cluster.applyConfigMapAs(
                         "kubectl-edit", ns, "old", Map.of("k", "edited"), true))

@@ -49,7 +49,7 @@ class ReleaseLeaseIT {
     Cluster first = new Cluster(plane);
     ReleaseController a =
         first
-            .controllerPausingAtPending(
+            .controllerPausingBeforeTheFirstWrite(
                 () -> {
                   holding.countDown();
                   await(proceed);
