@@ -44,7 +44,8 @@ import org.jspecify.annotations.Nullable;
  *       expiry is judged by the caller's clock: keep the hosts' clocks in sync. Every write of the
  *       row changes its {@code lease_version} (schema version 2), and a renewal is one {@code
  *       UPDATE ... WHERE holder = ? AND lease_version = ?} on the version of the holder's own last
- *       write, whatever the expiry.
+ *       write, whatever the expiry. The row's {@code intent} (schema version 3) keeps the intent
+ *       the holder named when it took the lease ({@link #keepsLeaseIntents()}).
  *   <li>Instants are kept to the microsecond; leases granted are truncated to it.
  * </ul>
  *
@@ -337,10 +338,50 @@ public final class JdbcStore implements Store {
 
   // ------------------------------------------------------------------------------- leases
 
+  /**
+   * {@inheritDoc} As {@link #acquireLease(String, String, String, String, Instant, Duration)} with
+   * no intent: the row then names none, also when the lease is taken over or taken again.
+   */
   @Override
   public LeaseGrant acquireLease(
       String namespace, String name, String holder, Instant now, Duration ttl) {
+    return acquireLease(namespace, name, holder, null, now, ttl);
+  }
+
+  /**
+   * {@inheritDoc} {@code true}: the intent is the lease row's {@code intent} column (schema version
+   * 3), kept by renewals and set {@code NULL} (or deleted with the row) when the lease is given up.
+   */
+  @Override
+  public boolean keepsLeaseIntents() {
+    return true;
+  }
+
+  /**
+   * {@inheritDoc} One transaction: the row read under its lock ({@code SELECT ... FOR UPDATE}),
+   * then an {@code INSERT} of a row naming the intent, or an {@code UPDATE} that sets the {@code
+   * intent} column to it (or {@code NULL}); the intent the row named is handed over only when it
+   * was another holder's expired lease.
+   *
+   * @throws IllegalArgumentException if {@code intent} is longer than {@link #MAX_LEASE_INTENT}
+   *     characters (nothing is written)
+   */
+  @Override
+  public LeaseGrant acquireLease(
+      String namespace,
+      String name,
+      String holder,
+      @Nullable String intent,
+      Instant now,
+      Duration ttl) {
     requireNonNull(holder, "holder");
+    if (intent != null && intent.length() > MAX_LEASE_INTENT) {
+      throw new IllegalArgumentException(
+          "a lease intent has at most "
+              + MAX_LEASE_INTENT
+              + " characters; this one has "
+              + intent.length());
+    }
     Instant at = Sql.micros(now);
     Lease lease = new Lease(holder, at, Sql.micros(now.plus(ttl)));
     try (Connection c = dataSource.getConnection()) {
@@ -349,7 +390,7 @@ public final class JdbcStore implements Store {
       try {
         for (int attempt = 1; ; attempt++) {
           try {
-            LeaseGrant grant = acquire(c, namespace, name, lease, now);
+            LeaseGrant grant = acquire(c, namespace, name, lease, intent, now);
             c.commit();
             return grant;
           } catch (SQLException e) {
@@ -372,8 +413,14 @@ public final class JdbcStore implements Store {
   }
 
   private static LeaseGrant acquire(
-      Connection c, String namespace, String name, Lease lease, Instant now) throws SQLException {
-    Optional<Optional<Lease>> row = lockedLease(c, namespace, name);
+      Connection c,
+      String namespace,
+      String name,
+      Lease lease,
+      @Nullable String intent,
+      Instant now)
+      throws SQLException {
+    Optional<LeaseRow> row = lockedLease(c, namespace, name);
     if (row.isEmpty()) {
       // a fresh row starts at a random version: a row deleted (forgotten) and inserted again never
       // repeats a version a stalled holder of the old one remembers
@@ -381,19 +428,20 @@ public final class JdbcStore implements Store {
       try (PreparedStatement s =
           c.prepareStatement(
               "INSERT INTO capstan_release_lease"
-                  + " (namespace, name, holder, acquired_at, expires_at, lease_version)"
-                  + " VALUES (?, ?, ?, ?, ?, ?)")) {
+                  + " (namespace, name, holder, acquired_at, expires_at, lease_version, intent)"
+                  + " VALUES (?, ?, ?, ?, ?, ?, ?)")) {
         s.setString(1, namespace);
         s.setString(2, name);
         s.setString(3, lease.holder());
         s.setObject(4, Sql.time(lease.acquiredAt()));
         s.setObject(5, Sql.time(lease.expiresAt()));
         s.setLong(6, version);
+        s.setString(7, intent);
         s.executeUpdate();
       }
       return new LeaseGrant(lease, null, Long.toString(version));
     }
-    Lease held = row.get().orElse(null);
+    Lease held = row.get().held();
     Lease takenOver = null;
     if (held != null && !held.holder().equals(lease.holder())) {
       if (!held.expiredAt(now)) {
@@ -405,16 +453,23 @@ public final class JdbcStore implements Store {
     try (PreparedStatement s =
         c.prepareStatement(
             "UPDATE capstan_release_lease SET holder = ?, acquired_at = ?, expires_at = ?,"
-                + " lease_version = lease_version + 1"
+                + " intent = ?, lease_version = lease_version + 1"
                 + " WHERE namespace = ? AND name = ?")) {
       s.setString(1, lease.holder());
       s.setObject(2, Sql.time(lease.acquiredAt()));
       s.setObject(3, Sql.time(lease.expiresAt()));
-      s.setString(4, namespace);
-      s.setString(5, name);
+      s.setString(4, intent);
+      s.setString(5, namespace);
+      s.setString(6, name);
       s.executeUpdate();
     }
-    return new LeaseGrant(lease, takenOver, Long.toString(leaseVersion(c, namespace, name)));
+    // the intent of the lease taken over, handed on only from another holder's expired lease
+    return new LeaseGrant(
+        lease,
+        takenOver,
+        false,
+        Long.toString(leaseVersion(c, namespace, name)),
+        takenOver == null ? null : row.get().intent());
   }
 
   /** The version of the lease row, read in the transaction that holds its lock. */
@@ -434,17 +489,25 @@ public final class JdbcStore implements Store {
     }
   }
 
-  /** The lease row, locked: empty when there is no row, an empty lease when it is released. */
-  private static Optional<Optional<Lease>> lockedLease(Connection c, String namespace, String name)
+  /**
+   * A lease row as read.
+   *
+   * @param held the lease, or {@code null} when it is released
+   * @param intent the intent its holder named, or {@code null}
+   */
+  private record LeaseRow(@Nullable Lease held, @Nullable String intent) {}
+
+  /** The lease row, locked: empty when there is no row. */
+  private static Optional<LeaseRow> lockedLease(Connection c, String namespace, String name)
       throws SQLException {
     return leaseRow(c, namespace, name, " FOR UPDATE");
   }
 
-  private static Optional<Optional<Lease>> leaseRow(
+  private static Optional<LeaseRow> leaseRow(
       Connection c, String namespace, String name, String suffix) throws SQLException {
     try (PreparedStatement s =
         c.prepareStatement(
-            "SELECT holder, acquired_at, expires_at FROM capstan_release_lease"
+            "SELECT holder, acquired_at, expires_at, intent FROM capstan_release_lease"
                 + " WHERE namespace = ? AND name = ?"
                 + suffix)) {
       s.setString(1, namespace);
@@ -454,22 +517,25 @@ public final class JdbcStore implements Store {
           return Optional.empty();
         }
         String holder = rs.getString(1);
+        String intent = rs.getString(4);
         if (holder == null) {
-          return Optional.of(Optional.empty());
+          return Optional.of(new LeaseRow(null, intent));
         }
         return Optional.of(
-            Optional.of(
+            new LeaseRow(
                 new Lease(
                     holder,
                     Sql.instant(rs.getObject(2, OffsetDateTime.class), "acquired_at"),
-                    Sql.instant(rs.getObject(3, OffsetDateTime.class), "expires_at"))));
+                    Sql.instant(rs.getObject(3, OffsetDateTime.class), "expires_at")),
+                intent));
       }
     }
   }
 
   /**
-   * {@inheritDoc} One {@code UPDATE ... WHERE holder = ? AND lease_version = ?}; when it changes no
-   * row, the row is read to name who holds the lease.
+   * {@inheritDoc} One {@code UPDATE ... WHERE holder = ? AND lease_version = ?} of the expiry and
+   * the version, the intent left as it is; when it changes no row, the row is read to name who
+   * holds the lease.
    */
   @Override
   public String renewLease(
@@ -495,7 +561,7 @@ public final class JdbcStore implements Store {
           return Long.toString(expected + 1);
         }
       }
-      Lease held = leaseRow(c, namespace, name, "").flatMap(l -> l).orElse(null);
+      Lease held = leaseRow(c, namespace, name, "").map(LeaseRow::held).orElse(null);
       throw new ReleaseLockedException(
           namespace + "/" + name,
           held == null ? "nobody" : held.holder(),
@@ -505,13 +571,18 @@ public final class JdbcStore implements Store {
     }
   }
 
+  /**
+   * {@inheritDoc} One {@code UPDATE} setting {@code holder} and {@code intent} {@code NULL}, or
+   * when {@code forget} one {@code DELETE} of the row.
+   */
   @Override
   public void releaseLease(String namespace, String name, String holder, boolean forget) {
     String sql =
         forget
             ? "DELETE FROM capstan_release_lease"
                 + " WHERE namespace = ? AND name = ? AND (holder = ? OR holder IS NULL)"
-            : "UPDATE capstan_release_lease SET holder = NULL, lease_version = lease_version + 1"
+            : "UPDATE capstan_release_lease SET holder = NULL, intent = NULL,"
+                + " lease_version = lease_version + 1"
                 + " WHERE namespace = ? AND name = ? AND holder = ?";
     try (Connection c = dataSource.getConnection();
         PreparedStatement s = c.prepareStatement(sql)) {

@@ -26,7 +26,8 @@ final class Schema {
   static final List<Migration> MIGRATIONS =
       List.of(
           new Migration(1, "records and lease", "db/capstan/V1__records_and_lease.sql"),
-          new Migration(2, "lease version", "db/capstan/V2__lease_version.sql"));
+          new Migration(2, "lease version", "db/capstan/V2__lease_version.sql"),
+          new Migration(3, "lease intent", "db/capstan/V3__lease_intent.sql"));
 
   static final int LATEST = MIGRATIONS.get(MIGRATIONS.size() - 1).version();
 

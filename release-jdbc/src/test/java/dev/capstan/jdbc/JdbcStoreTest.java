@@ -13,6 +13,7 @@ import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.RecordEntry;
+import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -88,12 +89,12 @@ class JdbcStoreTest {
 
   @Test
   void migrateInstallsEveryVersionOnceAndRecordsIt() throws SQLException {
-    assertThat(store.migrate()).containsExactly(1, 2);
+    assertThat(store.migrate()).containsExactly(1, 2, 3);
     assertThat(store.migrate()).isEmpty();
 
-    assertThat(store.schemaVersion()).isEqualTo(JdbcStore.SCHEMA_VERSION).isEqualTo(2);
+    assertThat(store.schemaVersion()).isEqualTo(JdbcStore.SCHEMA_VERSION).isEqualTo(3);
     assertThat(rows("SELECT version, description FROM capstan_schema_version ORDER BY version"))
-        .containsExactly("1|records and lease", "2|lease version");
+        .containsExactly("1|records and lease", "2|lease version", "3|lease intent");
   }
 
   @Test
@@ -125,17 +126,68 @@ class JdbcStoreTest {
         .isInstanceOf(ClusterException.class)
         .hasMessageStartingWith("acquire release lease prod/app failed: ")
         .hasMessageEndingWith(
-            "; the Capstan schema in this database is older than this build's (version 2): call"
+            "; the Capstan schema in this database is older than this build's (version 3): call"
                 + " JdbcStore.migrate() to upgrade it");
 
-    assertThat(store.migrate()).containsExactly(2);
+    assertThat(store.migrate()).containsExactly(2, 3);
 
-    assertThat(rows("SELECT holder, lease_version FROM capstan_release_lease"))
-        .containsExactly("old-caster|0");
+    assertThat(rows("SELECT holder, lease_version, intent FROM capstan_release_lease"))
+        .containsExactly("old-caster|0|null");
     LeaseGrant taken =
         store.acquireLease("prod", "app", "alice", T0.plusSeconds(30), Duration.ofSeconds(30));
     assertThat(taken.takenOver()).isNotNull();
+    assertThat(taken.takenOverIntent()).isNull();
     assertThat(taken.version()).isEqualTo("1");
+  }
+
+  @Test
+  void aDatabaseAtVersionTwoIsMigratedWithItsLeaseRowsKept() throws SQLException {
+    try (Connection c = db.getConnection();
+        Statement s = c.createStatement()) {
+      s.execute(
+          "CREATE TABLE capstan_schema_version (version INTEGER NOT NULL PRIMARY KEY,"
+              + " description VARCHAR(200) NOT NULL, installed_at TIMESTAMP WITH TIME ZONE NOT"
+              + " NULL)");
+      for (String script :
+          List.of("db/capstan/V1__records_and_lease.sql", "db/capstan/V2__lease_version.sql")) {
+        for (String statement : Schema.statements(Schema.read(script))) {
+          s.execute(statement);
+        }
+      }
+      s.execute(
+          "INSERT INTO capstan_schema_version VALUES (1, 'records and lease', TIMESTAMP WITH"
+              + " TIME ZONE '2026-01-01 00:00:00+00'), (2, 'lease version', TIMESTAMP WITH TIME"
+              + " ZONE '2026-01-01 00:00:00+00')");
+      s.execute(
+          "INSERT INTO capstan_release_lease VALUES ('prod', 'app', 'old-caster', TIMESTAMP WITH"
+              + " TIME ZONE '2026-01-01 00:00:00+00', TIMESTAMP WITH TIME ZONE '2026-01-01"
+              + " 00:00:30+00', 7)");
+    }
+
+    // this build keeps the lease's intent, a column version 2 lacks: the error says so
+    assertThatThrownBy(
+            () ->
+                store.acquireLease(
+                    "prod", "app", "alice", T0.plusSeconds(30), Duration.ofSeconds(30)))
+        .isInstanceOf(ClusterException.class)
+        .hasMessageStartingWith("acquire release lease prod/app failed: ")
+        .hasMessageEndingWith(
+            "; the Capstan schema in this database is older than this build's (version 3): call"
+                + " JdbcStore.migrate() to upgrade it");
+
+    assertThat(store.migrate()).containsExactly(3);
+
+    assertThat(rows("SELECT holder, lease_version, intent FROM capstan_release_lease"))
+        .containsExactly("old-caster|7|null");
+    LeaseGrant taken =
+        store.acquireLease(
+            "prod", "app", "alice", "cast 2", T0.plusSeconds(30), Duration.ofSeconds(30));
+    assertThat(taken.takenOver()).isNotNull();
+    assertThat(taken.takenOver().holder()).isEqualTo("old-caster");
+    assertThat(taken.takenOverIntent()).isNull();
+    assertThat(taken.version()).isEqualTo("8");
+    assertThat(rows("SELECT holder, lease_version, intent FROM capstan_release_lease"))
+        .containsExactly("alice|8|cast 2");
   }
 
   @Test
@@ -200,6 +252,38 @@ class JdbcStoreTest {
     assertThat(rows("SELECT holder, lease_version FROM capstan_release_lease"))
         .containsExactly("null|" + (Long.parseLong(renewed) + 1));
     store.releaseLease("prod", "app", "alice", true);
+    assertThat(rows("SELECT holder FROM capstan_release_lease")).isEmpty();
+  }
+
+  @Test
+  void leaseRowKeepsTheIntentThroughRenewalsUntilReleased() throws SQLException {
+    store.migrate();
+    Duration ttl = Duration.ofSeconds(30);
+    LeaseGrant grant = store.acquireLease("prod", "app", "alice", "cast 2", T0, ttl);
+    assertThat(rows("SELECT holder, intent FROM capstan_release_lease"))
+        .containsExactly("alice|cast 2");
+
+    store.renewLease("prod", "app", "alice", grant.version(), T0.plusSeconds(10), ttl);
+    assertThat(rows("SELECT holder, intent FROM capstan_release_lease"))
+        .containsExactly("alice|cast 2");
+    store.acquireLease("prod", "app", "alice", T0.plusSeconds(20), ttl);
+    assertThat(rows("SELECT holder, intent FROM capstan_release_lease"))
+        .containsExactly("alice|null");
+    store.acquireLease("prod", "app", "alice", "cast 3", T0.plusSeconds(21), ttl);
+    store.releaseLease("prod", "app", "alice", false);
+    assertThat(rows("SELECT holder, intent FROM capstan_release_lease"))
+        .containsExactly("null|null");
+  }
+
+  @Test
+  void anIntentLongerThanTheMostAStoreKeepsIsRefusedWithoutAWrite() throws SQLException {
+    store.migrate();
+    String intent = "x".repeat(Store.MAX_LEASE_INTENT + 1);
+
+    assertThatThrownBy(
+            () -> store.acquireLease("prod", "app", "alice", intent, T0, Duration.ofSeconds(30)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("a lease intent has at most 65536 characters; this one has 65537");
     assertThat(rows("SELECT holder FROM capstan_release_lease")).isEmpty();
   }
 

@@ -76,8 +76,8 @@ class PostgresMigrateTest {
       pool.shutdownNow();
     }
 
-    assertThat(installed).containsExactlyInAnyOrder(1, 2);
-    assertThat(JdbcStore.create(db).schemaVersion()).isEqualTo(2);
+    assertThat(installed).containsExactlyInAnyOrder(1, 2, 3);
+    assertThat(JdbcStore.create(db).schemaVersion()).isEqualTo(3);
     assertThat(JdbcStore.create(db).latestRecords("prod")).isEmpty();
   }
 }

@@ -15,11 +15,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The release engine's {@link Store} on Kubernetes: release records as Secrets and the operation
- * lease as a {@code coordination.k8s.io/v1} Lease, both in the release's namespace. Objects go to
- * the cluster through {@link KubernetesOrchestrator}. See {@code release-k8s/README.md} for the
+ * lease as a {@code coordination.k8s.io/v1} Lease, both in the release's namespace; the Lease keeps
+ * the intent its holder named as an annotation ({@link #keepsLeaseIntents()}). Objects go to the
+ * cluster through {@link KubernetesOrchestrator}. See {@code release-k8s/README.md} for the
  * requests each call makes and the RBAC it needs.
  *
  * <p>Every failed request becomes a {@link ClusterException} naming the operation, kind, object and
@@ -117,21 +119,50 @@ public final class KubernetesStore implements Store {
   }
 
   /**
-   * {@inheritDoc} One CREATE of the Lease when the release is free (it has none); else the CREATE
-   * refused, a GET and an UPDATE (compare-and-set).
+   * {@inheritDoc} As {@link #acquireLease(String, String, String, String, Instant, Duration)} with
+   * no intent: the Lease then names none, also when it is taken over or taken again.
    */
   @Override
   public LeaseGrant acquireLease(
       String namespace, String name, String holder, Instant now, Duration ttl) {
-    return leases.acquire(namespace, name, holder, now, ttl);
+    return acquireLease(namespace, name, holder, null, now, ttl);
   }
 
   /**
-   * {@inheritDoc} One UPDATE of the Lease on the resourceVersion of the holder's last write (a GET
-   * first only when this store did not make that write); when it is refused, a GET names who holds
-   * the Lease now. They are counted as background requests ({@link
-   * RequestCounter#backgroundCounts()}): how many renewals an operation makes depends on its
-   * duration.
+   * {@inheritDoc} {@code true}: the intent is the Lease's annotation {@code
+   * capstan.dev/lease-intent}, kept by renewals and deleted with the Lease when it is given up.
+   */
+  @Override
+  public boolean keepsLeaseIntents() {
+    return true;
+  }
+
+  /**
+   * {@inheritDoc} One CREATE of the Lease when the release is free (it has none), the intent among
+   * its annotations; else the CREATE refused, a GET and an UPDATE (compare-and-set) that sets the
+   * annotation to the intent or removes it, and hands over the one it replaced when the Lease was
+   * another holder's and expired.
+   *
+   * @throws IllegalArgumentException if {@code intent} is longer than {@link #MAX_LEASE_INTENT}
+   *     characters (nothing is sent)
+   */
+  @Override
+  public LeaseGrant acquireLease(
+      String namespace,
+      String name,
+      String holder,
+      @Nullable String intent,
+      Instant now,
+      Duration ttl) {
+    return leases.acquire(namespace, name, holder, intent, now, ttl);
+  }
+
+  /**
+   * {@inheritDoc} One UPDATE of the Lease on the resourceVersion of the holder's last write, its
+   * annotations (the intent) as that write left them (a GET first only when this store did not make
+   * that write); when it is refused, a GET names who holds the Lease now. They are counted as
+   * background requests ({@link RequestCounter#backgroundCounts()}): how many renewals an operation
+   * makes depends on its duration.
    */
   @Override
   public String renewLease(
@@ -140,9 +171,10 @@ public final class KubernetesStore implements Store {
   }
 
   /**
-   * {@inheritDoc} One DELETE of the Lease conditioned on the uid and resourceVersion of the
-   * holder's last write of it (so the next operation takes it with one CREATE); when the Lease was
-   * written since, a GET and such a DELETE only if it is still the holder's.
+   * {@inheritDoc} One DELETE of the Lease, its intent with it, conditioned on the uid and
+   * resourceVersion of the holder's last write of it (so the next operation takes it with one
+   * CREATE); when the Lease was written since, a GET and such a DELETE only if it is still the
+   * holder's.
    */
   @Override
   public void releaseLease(String namespace, String name, String holder, boolean forget) {

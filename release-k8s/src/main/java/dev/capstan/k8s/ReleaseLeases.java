@@ -4,6 +4,7 @@ import dev.capstan.common.ClusterException;
 import dev.capstan.release.error.ReleaseLockedException;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.port.LeaseGrant;
+import dev.capstan.release.port.Store;
 import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1LeaseList;
 import io.kubernetes.client.openapi.models.V1LeaseSpec;
@@ -13,6 +14,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,19 +24,26 @@ import org.jspecify.annotations.Nullable;
  * The operation lease of a release as a {@code coordination.k8s.io/v1} Lease named {@code
  * capstan.release.v1.<name>} in the release's namespace: {@code holderIdentity}, {@code
  * acquireTime}, {@code renewTime} and {@code leaseDurationSeconds} (the duration rounded up to
- * whole seconds). It expires at {@code renewTime + leaseDurationSeconds}. Every change is a
- * compare-and-set on the Lease's resourceVersion, so two holders never both win.
+ * whole seconds), and the intent the holder named when it took the Lease as the annotation {@value
+ * #INTENT} (none when it named none). It expires at {@code renewTime + leaseDurationSeconds}. Every
+ * change is a compare-and-set on the Lease's resourceVersion, so two holders never both win.
  *
- * <p>A free release has no Lease: taking it is one CREATE (409 AlreadyExists when it exists: then a
- * GET and an UPDATE take it over, if it is free or expired), and giving it up is one DELETE
- * conditioned on the uid and resourceVersion of the holder's own last write (remembered here), so
- * it deletes only a Lease nobody changed since; when that DELETE is refused (409), the Lease is
- * read and given up only if still held by the holder. A Lease left by an older version without a
- * holder is taken over the same way. A renewal is one UPDATE conditioned on the resourceVersion of
- * the holder's own last write, so it goes through after the expiry if nobody took the Lease, and
- * never after anyone else wrote it.
+ * <p>A free release has no Lease: taking it is one CREATE, the intent among the created Lease's
+ * annotations (409 AlreadyExists when it exists: then a GET and an UPDATE take it over, if it is
+ * free or expired, setting the annotation to the new intent or removing it; the intent the Lease
+ * named is handed over only when it was another holder's expired lease), and giving it up is one
+ * DELETE conditioned on the uid and resourceVersion of the holder's own last write (remembered
+ * here), so it deletes only a Lease nobody changed since, and the intent with it; when that DELETE
+ * is refused (409), the Lease is read and given up only if still held by the holder. A Lease left
+ * by an older version without a holder is taken over the same way. A renewal is one UPDATE
+ * conditioned on the resourceVersion of the holder's own last write, carrying that write's labels
+ * and annotations (the intent) unchanged, so it goes through after the expiry if nobody took the
+ * Lease, and never after anyone else wrote it.
  */
 final class ReleaseLeases {
+  /** The annotation that keeps the intent the holder named when it took the Lease. */
+  static final String INTENT = Stamps.PREFIX + "lease-intent";
+
   private static final int ATTEMPTS = 3;
 
   private final ResourceApi<V1Lease, V1LeaseList> leases;
@@ -53,7 +62,20 @@ final class ReleaseLeases {
     return "capstan.release.v1." + release;
   }
 
-  LeaseGrant acquire(String namespace, String name, String holder, Instant now, Duration ttl) {
+  LeaseGrant acquire(
+      String namespace,
+      String name,
+      String holder,
+      @Nullable String intent,
+      Instant now,
+      Duration ttl) {
+    if (intent != null && intent.length() > Store.MAX_LEASE_INTENT) {
+      throw new IllegalArgumentException(
+          "a lease intent has at most "
+              + Store.MAX_LEASE_INTENT
+              + " characters; this one has "
+              + intent.length());
+    }
     String lease = leaseName(name);
     int seconds = seconds(ttl);
     Instant at = micros(now);
@@ -67,7 +89,11 @@ final class ReleaseLeases {
                   new V1Lease()
                       .apiVersion("coordination.k8s.io/v1")
                       .kind("Lease")
-                      .metadata(new V1ObjectMeta().name(lease).namespace(namespace))
+                      .metadata(
+                          new V1ObjectMeta()
+                              .name(lease)
+                              .namespace(namespace)
+                              .annotations(intent == null ? null : Map.of(INTENT, intent)))
                       .spec(spec(holder, at, at, seconds, 0)));
           written.put(key(namespace, lease, holder), created);
           // the Lease was created in the release's namespace: it exists
@@ -89,10 +115,25 @@ final class ReleaseLeases {
             (old.getLeaseTransitions() == null ? 0 : old.getLeaseTransitions())
                 + (held == null || !held.holder().equals(holder) ? 1 : 0);
         current.setSpec(spec(holder, at, at, seconds, transitions));
+        V1ObjectMeta meta = current.getMetadata();
+        Map<String, String> annotations =
+            meta.getAnnotations() == null ? new HashMap<>() : new HashMap<>(meta.getAnnotations());
+        // the intent of the lease taken over, handed on only from another holder's expired lease
+        String takenOverIntent = takenOver == null ? null : annotations.get(INTENT);
+        if (intent == null) {
+          annotations.remove(INTENT);
+        } else {
+          annotations.put(INTENT, intent);
+        }
+        meta.setAnnotations(annotations.isEmpty() ? null : annotations);
         V1Lease updated = leases.update(current);
         written.put(key(namespace, lease, holder), updated);
         return new LeaseGrant(
-            new Lease(holder, at, at.plusSeconds(seconds)), takenOver, true, version(updated));
+            new Lease(holder, at, at.plusSeconds(seconds)),
+            takenOver,
+            true,
+            version(updated),
+            takenOverIntent);
       } catch (ClusterException e) {
         if (e.status() != 409 || attempt == ATTEMPTS + 1) {
           throw e;
@@ -105,7 +146,8 @@ final class ReleaseLeases {
 
   /**
    * One UPDATE of the Lease as the holder last wrote it, on the resourceVersion of that write (the
-   * Lease is read first only when this process has not written it at {@code version}): the API
+   * Lease is read first only when this process has not written it at {@code version}), with that
+   * write's labels and annotations, so the intent stays as the holder took the Lease: the API
    * server refuses it (409) once anyone else wrote the Lease, and applies it whatever the expiry. A
    * refusal is then told apart from the holder's own write landing unheard (a retried request): the
    * Lease is read, and it is the holder's success only when it holds exactly what was sent.
@@ -141,7 +183,10 @@ final class ReleaseLeases {
                     .name(lease)
                     .namespace(namespace)
                     .uid(meta.getUid())
-                    .resourceVersion(version))
+                    .resourceVersion(version)
+                    // an UPDATE replaces the whole object: keep what the holder's write carried
+                    .labels(meta.getLabels())
+                    .annotations(meta.getAnnotations()))
             .spec(
                 new V1LeaseSpec()
                     .holderIdentity(holder)

@@ -156,6 +156,75 @@ class ReleaseLeaseIT {
   }
 
   @Test
+  void theIntentIsAnAnnotationOfTheLeaseThatRenewalsCarryAtNoExtraRequest(
+      ControlPlane plane, TestNamespace tns) throws ApiException {
+    Cluster cluster = new Cluster(plane);
+    Cluster elsewhere = new Cluster(plane); // another process: it never wrote the Lease
+    String ns = tns.name();
+    String path = ns + "/capstan.release.v1.app";
+    Duration ttl = Duration.ofSeconds(30);
+    CoordinationV1Api coordination = new CoordinationV1Api(plane.client());
+    Instant t0 = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+    cluster.requests().reset();
+
+    // taken: the intent is in the one CREATE
+    LeaseGrant a = cluster.store.acquireLease(ns, "app", "caster-a", "cast 2", t0, ttl);
+    assertThat(cluster.requests().log()).containsExactly("CREATE leases " + ns);
+    assertThat(annotations(coordination, ns))
+        .containsExactly(entry(ReleaseLeases.INTENT, "cast 2"));
+
+    // renewed with one UPDATE (a GET first by a store that did not write it): the intent stays
+    String renewed =
+        cluster.store.renewLease(ns, "app", "caster-a", a.version(), t0.plusSeconds(10), ttl);
+    assertThat(cluster.requests().backgroundLog()).containsExactly("UPDATE leases " + path);
+    assertThat(annotations(coordination, ns))
+        .containsExactly(entry(ReleaseLeases.INTENT, "cast 2"));
+    elsewhere.requests().reset();
+    elsewhere.store.renewLease(ns, "app", "caster-a", renewed, t0.plusSeconds(20), ttl);
+    assertThat(elsewhere.requests().backgroundLog())
+        .containsExactly("GET leases " + path, "UPDATE leases " + path);
+    assertThat(annotations(coordination, ns))
+        .containsExactly(entry(ReleaseLeases.INTENT, "cast 2"));
+
+    // expired and taken over: the refused CREATE, a GET and an UPDATE hand the intent over and
+    // replace it
+    Instant expiry = t0.plusSeconds(20).plus(ttl);
+    cluster.requests().reset();
+    LeaseGrant b = cluster.store.acquireLease(ns, "app", "caster-b", "uninstall", expiry, ttl);
+    assertThat(b.takenOver()).isEqualTo(new Lease("caster-a", t0, expiry));
+    assertThat(b.takenOverIntent()).isEqualTo("cast 2");
+    assertThat(cluster.requests().log())
+        .containsExactly("CREATE leases " + ns, "GET leases " + path, "UPDATE leases " + path);
+    assertThat(annotations(coordination, ns))
+        .containsExactly(entry(ReleaseLeases.INTENT, "uninstall"));
+
+    // taken again by its holder without an intent: nothing handed over, the annotation removed
+    LeaseGrant again =
+        cluster.store.acquireLease(ns, "app", "caster-b", expiry.plusSeconds(1), ttl);
+    assertThat(again.takenOver()).isNull();
+    assertThat(again.takenOverIntent()).isNull();
+    assertThat(annotations(coordination, ns)).isEmpty();
+
+    // given up: one DELETE, the intent gone with the Lease
+    cluster.store.acquireLease(ns, "app", "caster-b", "cast 3", expiry.plusSeconds(2), ttl);
+    cluster.requests().reset();
+    cluster.store.releaseLease(ns, "app", "caster-b", false);
+    assertThat(cluster.requests().log()).containsExactly("DELETE leases " + path);
+    assertThat(coordination.listNamespacedLease(ns).execute().getItems()).isEmpty();
+  }
+
+  private static Map<String, String> annotations(CoordinationV1Api coordination, String ns)
+      throws ApiException {
+    Map<String, String> annotations =
+        coordination
+            .readNamespacedLease("capstan.release.v1.app", ns)
+            .execute()
+            .getMetadata()
+            .getAnnotations();
+    return annotations == null ? Map.of() : annotations;
+  }
+
+  @Test
   void aHolderThatDiedWithoutReleasingIsTakenOverOnceItsLeaseExpires(
       ControlPlane plane, TestNamespace tns) throws ApiException {
     Cluster cluster = new Cluster(plane);

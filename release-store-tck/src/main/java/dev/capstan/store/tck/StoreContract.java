@@ -3,6 +3,7 @@ package dev.capstan.store.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.capstan.release.codec.ReleaseRecordCodec;
 import dev.capstan.release.error.ReleaseLockedException;
@@ -30,8 +31,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The contract of {@link Store}: records (round trip, history order, listing, compare-and-set,
- * delete) and the operation lease (exclusivity, expiry and takeover, renew, release). Extend it,
- * implement {@link #newStore()}, and run it as a test class.
+ * delete) and the operation lease (exclusivity, expiry and takeover, renew, release, and the intent
+ * a store that {@link Store#keepsLeaseIntents() keeps intents} hands over). Extend it, implement
+ * {@link #newStore()}, and run it as a test class.
  *
  * <p>Every test works in namespaces of its own ({@link #namespace()}, {@link #otherNamespace()}),
  * so {@link #newStore()} may return stores that share one database or cluster. Instants are whole
@@ -633,5 +635,139 @@ public abstract class StoreContract {
                           namespace(), name, "alice", before.version(), T0.plusSeconds(2), TTL))
           .isInstanceOf(ReleaseLockedException.class);
     }
+  }
+
+  // ------------------------------------------------------------------------ lease intents
+
+  /** Skips the test unless the store keeps lease intents. */
+  private void assumeIntentsKept() {
+    assumeTrue(store().keepsLeaseIntents(), "the store keeps no lease intents");
+  }
+
+  /**
+   * Whoever takes over an expired lease gets the intent it named, and a takeover replaces it with
+   * the taker's own; a free lease taken hands over none.
+   */
+  @Test
+  public void aTakeoverOfAnExpiredLeaseHandsOverTheIntentItNamed() {
+    assumeIntentsKept();
+    LeaseGrant alice = store().acquireLease(namespace(), "app", "alice", "cast 2", T0, TTL);
+    Instant expiry = T0.plus(TTL);
+
+    LeaseGrant bob = store().acquireLease(namespace(), "app", "bob", "uninstall", expiry, TTL);
+    LeaseGrant carol =
+        store().acquireLease(namespace(), "app", "carol", null, expiry.plus(TTL), TTL);
+
+    assertThat(alice.takenOver()).isNull();
+    assertThat(alice.takenOverIntent()).isNull();
+    assertThat(bob.takenOver()).isEqualTo(alice.lease());
+    assertThat(bob.takenOverIntent()).isEqualTo("cast 2");
+    assertThat(carol.takenOver()).isEqualTo(bob.lease());
+    assertThat(carol.takenOverIntent()).isEqualTo("uninstall");
+  }
+
+  /** Renewals leave the intent as the holder named it when it took the lease. */
+  @Test
+  public void theIntentSurvivesRenewals() {
+    assumeIntentsKept();
+    LeaseGrant alice = store().acquireLease(namespace(), "app", "alice", "cast 2", T0, TTL);
+    String renewed =
+        store().renewLease(namespace(), "app", "alice", alice.version(), T0.plusSeconds(10), TTL);
+    store().renewLease(namespace(), "app", "alice", renewed, T0.plusSeconds(20), TTL);
+    Instant expiry = T0.plusSeconds(20).plus(TTL);
+
+    LeaseGrant bob = store().acquireLease(namespace(), "app", "bob", null, expiry, TTL);
+
+    assertThat(bob.takenOver()).isEqualTo(new Lease("alice", T0, expiry));
+    assertThat(bob.takenOverIntent()).isEqualTo("cast 2");
+  }
+
+  /** A lease taken without an intent, named {@code null} or not at all, hands over none. */
+  @Test
+  public void aLeaseTakenWithoutAnIntentHandsOverNone() {
+    assumeIntentsKept();
+    LeaseGrant quiet = store().acquireLease(namespace(), "app", "alice", T0, TTL);
+    LeaseGrant none = store().acquireLease(namespace(), "web", "alice", null, T0, TTL);
+
+    LeaseGrant app = store().acquireLease(namespace(), "app", "bob", "cast 1", T0.plus(TTL), TTL);
+    LeaseGrant web = store().acquireLease(namespace(), "web", "bob", "cast 1", T0.plus(TTL), TTL);
+
+    assertThat(app.takenOver()).isEqualTo(quiet.lease());
+    assertThat(app.takenOverIntent()).isNull();
+    assertThat(web.takenOver()).isEqualTo(none.lease());
+    assertThat(web.takenOverIntent()).isNull();
+  }
+
+  /**
+   * A lease given up, kept or forgotten, takes its intent with it: the next holder, even after the
+   * lease would have expired, is handed nothing, and the intent it names is the one a later
+   * takeover gets.
+   */
+  @Test
+  public void aLeaseGivenUpHandsOverNoIntent() {
+    assumeIntentsKept();
+    for (boolean forget : new boolean[] {false, true}) {
+      String name = "app-" + Boolean.toString(forget).toLowerCase(Locale.ROOT);
+      store().acquireLease(namespace(), name, "alice", "cast 2", T0, TTL);
+      store().releaseLease(namespace(), name, "alice", forget);
+      Instant later = T0.plus(TTL).plusSeconds(1);
+
+      LeaseGrant bob = store().acquireLease(namespace(), name, "bob", "cast 3", later, TTL);
+      LeaseGrant carol =
+          store().acquireLease(namespace(), name, "carol", null, later.plus(TTL), TTL);
+
+      assertThat(bob.takenOver()).isNull();
+      assertThat(bob.takenOverIntent()).isNull();
+      assertThat(carol.takenOver()).isEqualTo(bob.lease());
+      assertThat(carol.takenOverIntent()).isEqualTo("cast 3");
+    }
+  }
+
+  /**
+   * A holder taking its own lease again, before or after it expired, is handed nothing, and the
+   * intent it names now (or none) replaces the one it named before.
+   */
+  @Test
+  public void aHolderTakingItsOwnLeaseAgainReplacesTheIntent() {
+    assumeIntentsKept();
+    store().acquireLease(namespace(), "app", "alice", "cast 2", T0, TTL);
+    store().acquireLease(namespace(), "web", "alice", "cast 2", T0, TTL);
+    Instant before = T0.plusSeconds(5);
+    Instant after = T0.plus(TTL).plusSeconds(5);
+
+    LeaseGrant appAgain = store().acquireLease(namespace(), "app", "alice", "cast 3", before, TTL);
+    LeaseGrant webAgain = store().acquireLease(namespace(), "web", "alice", after, TTL);
+
+    assertThat(appAgain.takenOver()).isNull();
+    assertThat(appAgain.takenOverIntent()).isNull();
+    assertThat(webAgain.takenOver()).isNull();
+    assertThat(webAgain.takenOverIntent()).isNull();
+    LeaseGrant app = store().acquireLease(namespace(), "app", "bob", null, before.plus(TTL), TTL);
+    LeaseGrant web = store().acquireLease(namespace(), "web", "bob", null, after.plus(TTL), TTL);
+    assertThat(app.takenOver()).isEqualTo(appAgain.lease());
+    assertThat(app.takenOverIntent()).isEqualTo("cast 3");
+    assertThat(web.takenOver()).isEqualTo(webAgain.lease());
+    assertThat(web.takenOverIntent()).isNull();
+  }
+
+  /**
+   * An intent of {@link Store#MAX_LEASE_INTENT} characters, JSON with line breaks, is handed over
+   * exactly as named.
+   */
+  @Test
+  public void theLongestIntentRoundTripsUnchanged() {
+    assumeIntentsKept();
+    String chunk = "{\"op\":\"cast\",\"objects\":[\"ConfigMap/shop/settings\",\"a\\\\b\"]},\n";
+    StringBuilder text = new StringBuilder(Store.MAX_LEASE_INTENT + chunk.length());
+    while (text.length() < Store.MAX_LEASE_INTENT) {
+      text.append(chunk);
+    }
+    text.setLength(Store.MAX_LEASE_INTENT);
+    String intent = text.toString();
+    store().acquireLease(namespace(), "app", "alice", intent, T0, TTL);
+
+    LeaseGrant bob = store().acquireLease(namespace(), "app", "bob", null, T0.plus(TTL), TTL);
+
+    assertThat(bob.takenOverIntent()).hasSize(Store.MAX_LEASE_INTENT).isEqualTo(intent);
   }
 }
