@@ -167,6 +167,15 @@ class ReleaseLeaseIT {
     Instant t0 = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
     cluster.requests().reset();
 
+    // an intent longer than a store must keep is refused before any request
+    String tooLong = "x".repeat(dev.capstan.release.port.Store.MAX_LEASE_INTENT + 1);
+    assertThat(
+            catchThrowableOfType(
+                IllegalArgumentException.class,
+                () -> cluster.store.acquireLease(ns, "app", "caster-a", tooLong, t0, ttl)))
+        .hasMessage("a lease intent has at most 65536 characters; this one has 65537");
+    assertThat(cluster.requests().log()).isEmpty();
+
     // taken: the intent is in the one CREATE
     LeaseGrant a = cluster.store.acquireLease(ns, "app", "caster-a", "cast 2", t0, ttl);
     assertThat(cluster.requests().log()).containsExactly("CREATE leases " + ns);
