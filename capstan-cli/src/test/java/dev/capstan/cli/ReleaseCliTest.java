@@ -728,14 +728,9 @@ class ReleaseCliTest {
     assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
     // a caster of v2 dies (kill -9) after its first write, a minute ago: its lease names the
     // cast, and no record says so
-    Path state = dir.resolve(".capstan/state.json");
-    ObjectMapper mapper = new ObjectMapper();
-    var root = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(state.toFile());
-    var cluster =
-        dev.capstan.release.memory.InMemoryCluster.importState(
-            mapper.writeValueAsBytes(root.get("releases")));
+    var cluster = stateCluster();
     java.time.Instant past = java.time.Instant.now().minusSeconds(60);
-    var dead =
+    castV2Dying(
         dev.capstan.release.ReleaseController.builder(cluster, cluster)
             .clock(java.time.Clock.fixed(past, java.time.ZoneOffset.UTC))
             .holder("killed-caster")
@@ -745,19 +740,9 @@ class ReleaseCliTest {
                     throw new ProcessDied();
                   }
                 })
-            .build();
-    var v2 =
-        dev.capstan.release.file.ReleaseFiles.read(
-            dir.resolve("web-v2.yaml"), dev.capstan.release.file.Overrides.none(), env::get);
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-            () ->
-                dead.cast(
-                    v2.toSpec().withOptions(dev.capstan.release.model.ReleaseOptions.defaults()),
-                    v2.payloads()))
-        .isInstanceOf(ProcessDied.class);
+            .build());
     assertThat(cluster.leaseIntent("demo", "web")).isPresent();
-    root.set("releases", mapper.readTree(cluster.exportState()));
-    mapper.writeValue(state.toFile(), root);
+    saveState(cluster);
     assertThat(run("release", "get", "web", "-n", "demo", "-o", "json")).isZero();
     assertThat(json().get("status").asText()).isEqualTo("deployed");
 
@@ -785,13 +770,8 @@ class ReleaseCliTest {
     assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
     // a caster of v2 dies (kill -9) right after recording revision 2 as pending: the record stays
     // pending and its lease held until it expires
-    Path state = dir.resolve(".capstan/state.json");
-    ObjectMapper mapper = new ObjectMapper();
-    var root = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(state.toFile());
-    var cluster =
-        dev.capstan.release.memory.InMemoryCluster.importState(
-            mapper.writeValueAsBytes(root.get("releases")));
-    var dead =
+    var cluster = stateCluster();
+    castV2Dying(
         dev.capstan.release.ReleaseController.builder(cluster, withoutLeaseIntents(cluster))
             .listener(
                 e -> {
@@ -800,7 +780,34 @@ class ReleaseCliTest {
                     throw new ProcessDied();
                   }
                 })
-            .build();
+            .build());
+    java.time.Instant past = java.time.Instant.now().minusSeconds(60);
+    cluster.putLease(
+        "demo",
+        "web",
+        new dev.capstan.release.model.Lease("killed-caster", past, past.plusSeconds(15)));
+    saveState(cluster);
+  }
+
+  /** The CLI's in-memory state, as a cluster. */
+  private dev.capstan.release.memory.InMemoryCluster stateCluster() throws IOException {
+    ObjectMapper mapper = new ObjectMapper();
+    return dev.capstan.release.memory.InMemoryCluster.importState(
+        mapper.writeValueAsBytes(
+            mapper.readTree(dir.resolve(".capstan/state.json").toFile()).get("releases")));
+  }
+
+  /** Saves {@code cluster} as the CLI's in-memory state. */
+  private void saveState(dev.capstan.release.memory.InMemoryCluster cluster) throws IOException {
+    Path state = dir.resolve(".capstan/state.json");
+    ObjectMapper mapper = new ObjectMapper();
+    var root = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(state.toFile());
+    root.set("releases", mapper.readTree(cluster.exportState()));
+    mapper.writeValue(state.toFile(), root);
+  }
+
+  /** Casts web-v2.yaml with {@code dead}, a controller whose process dies midway. */
+  private void castV2Dying(dev.capstan.release.ReleaseController dead) throws IOException {
     var v2 =
         dev.capstan.release.file.ReleaseFiles.read(
             dir.resolve("web-v2.yaml"), dev.capstan.release.file.Overrides.none(), env::get);
@@ -810,13 +817,6 @@ class ReleaseCliTest {
                     v2.toSpec().withOptions(dev.capstan.release.model.ReleaseOptions.defaults()),
                     v2.payloads()))
         .isInstanceOf(ProcessDied.class);
-    java.time.Instant past = java.time.Instant.now().minusSeconds(60);
-    cluster.putLease(
-        "demo",
-        "web",
-        new dev.capstan.release.model.Lease("killed-caster", past, past.plusSeconds(15)));
-    root.set("releases", mapper.readTree(cluster.exportState()));
-    mapper.writeValue(state.toFile(), root);
   }
 
   /** {@code store} as a store that keeps no lease intents: a cast records {@code PENDING} first. */

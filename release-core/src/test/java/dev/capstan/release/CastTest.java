@@ -114,12 +114,7 @@ class CastTest {
     controller.cast(spec("app", p), p);
 
     assertThat(h.cluster.operations())
-        .filteredOn(
-            op ->
-                op.startsWith("record:create")
-                    || op.startsWith("record:update")
-                    || op.startsWith("apply:")
-                    || op.equals("verify"))
+        .filteredOn(CastTest::recordOrWrite)
         .containsExactly(
             "apply:Secret/default/creds",
             "apply:apps/Deployment/default/web",
@@ -142,12 +137,7 @@ class CastTest {
     pending.cast("app", payloads(web("web:1"), creds("pw")));
 
     assertThat(pending.cluster.operations())
-        .filteredOn(
-            op ->
-                op.startsWith("record:create")
-                    || op.startsWith("record:update")
-                    || op.startsWith("apply:")
-                    || op.equals("verify"))
+        .filteredOn(CastTest::recordOrWrite)
         .containsExactly(
             "record:create:default/app#1:pending",
             "apply:Secret/default/creds",
@@ -726,5 +716,13 @@ class CastTest {
             "apply:apps/Deployment/default/web",
             "apply:Service/default/web",
             "verify");
+  }
+
+  /** A record write, an object write or the health wait, among a cluster's operations. */
+  private static boolean recordOrWrite(String op) {
+    return op.startsWith("record:create")
+        || op.startsWith("record:update")
+        || op.startsWith("apply:")
+        || op.equals("verify");
   }
 }

@@ -101,14 +101,7 @@ class JdbcStoreTest {
   void aDatabaseAtVersionOneIsMigratedWithItsLeaseRowsKept() throws SQLException {
     try (Connection c = db.getConnection();
         Statement s = c.createStatement()) {
-      s.execute(
-          "CREATE TABLE capstan_schema_version (version INTEGER NOT NULL PRIMARY KEY,"
-              + " description VARCHAR(200) NOT NULL, installed_at TIMESTAMP WITH TIME ZONE NOT"
-              + " NULL)");
-      for (String statement :
-          Schema.statements(Schema.read("db/capstan/V1__records_and_lease.sql"))) {
-        s.execute(statement);
-      }
+      installScripts(s, "db/capstan/V1__records_and_lease.sql");
       s.execute(
           "INSERT INTO capstan_schema_version VALUES (1, 'records and lease', TIMESTAMP WITH"
               + " TIME ZONE '2026-01-01 00:00:00+00')");
@@ -144,16 +137,7 @@ class JdbcStoreTest {
   void aDatabaseAtVersionTwoIsMigratedWithItsLeaseRowsKept() throws SQLException {
     try (Connection c = db.getConnection();
         Statement s = c.createStatement()) {
-      s.execute(
-          "CREATE TABLE capstan_schema_version (version INTEGER NOT NULL PRIMARY KEY,"
-              + " description VARCHAR(200) NOT NULL, installed_at TIMESTAMP WITH TIME ZONE NOT"
-              + " NULL)");
-      for (String script :
-          List.of("db/capstan/V1__records_and_lease.sql", "db/capstan/V2__lease_version.sql")) {
-        for (String statement : Schema.statements(Schema.read(script))) {
-          s.execute(statement);
-        }
-      }
+      installScripts(s, "db/capstan/V1__records_and_lease.sql", "db/capstan/V2__lease_version.sql");
       s.execute(
           "INSERT INTO capstan_schema_version VALUES (1, 'records and lease', TIMESTAMP WITH"
               + " TIME ZONE '2026-01-01 00:00:00+00'), (2, 'lease version', TIMESTAMP WITH TIME"
@@ -316,5 +300,18 @@ class JdbcStoreTest {
     // records decodes every revision, the damaged one too
     assertThatThrownBy(() -> store.records("prod", "app"))
         .isInstanceOf(RecordFormatException.class);
+  }
+
+  /** Creates the version table and runs {@code scripts}, as an older build's migrate() did. */
+  private static void installScripts(Statement s, String... scripts) throws SQLException {
+    s.execute(
+        "CREATE TABLE capstan_schema_version (version INTEGER NOT NULL PRIMARY KEY,"
+            + " description VARCHAR(200) NOT NULL, installed_at TIMESTAMP WITH TIME ZONE NOT"
+            + " NULL)");
+    for (String script : scripts) {
+      for (String statement : Schema.statements(Schema.read(script))) {
+        s.execute(statement);
+      }
+    }
   }
 }
