@@ -27,6 +27,7 @@ import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanFingerprint;
 import dev.capstan.release.plan.PlanRenderer;
 import dev.capstan.release.result.CastResult;
+import dev.capstan.release.result.OperationInProgress;
 import dev.capstan.release.result.UninstallResult;
 import dev.capstan.release.validate.ApiServerLimits;
 import java.io.IOException;
@@ -34,7 +35,9 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -693,14 +696,29 @@ final class ReleaseCommand implements Runnable {
     @Override
     int run(Target target, ReleaseController controller) {
       String ns = common.namespace();
-      Release r =
-          controller
-              .get(ns, name)
-              .orElseThrow(() -> new ReleaseNotFoundException(ns + "/" + name, null));
+      Optional<Release> found = controller.get(ns, name);
+      Optional<OperationInProgress> now = controller.inProgress(ns, name);
+      Instant at = Instant.now();
+      if (found.isEmpty()) {
+        // a first cast records its revision when it ends: until then its lease says it runs
+        now.ifPresent(
+            p ->
+                cli()
+                    .err()
+                    .println(
+                        "capstan: "
+                            + Escapes.escape(ns + "/" + name)
+                            + " has no recorded revision yet; "
+                            + ReleaseOutput.inProgress(p, at)));
+        throw new ReleaseNotFoundException(ns + "/" + name, null);
+      }
+      Release r = found.get();
       if (json()) {
-        printJson(ReleaseOutput.json(r));
+        ObjectNode doc = ReleaseOutput.json(r);
+        now.ifPresent(p -> doc.set("inProgress", ReleaseOutput.json(p, at)));
+        printJson(doc);
       } else {
-        out().print(ReleaseOutput.text(r));
+        out().print(ReleaseOutput.text(r, now.orElse(null), at));
       }
       return ExitCode.OK;
     }

@@ -10,6 +10,8 @@ import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.result.OperationInProgress;
+import java.time.Instant;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -32,6 +34,14 @@ final class ReleaseOutput {
   private ReleaseOutput() {}
 
   static String text(Release r) {
+    return text(r, null, Instant.now());
+  }
+
+  /**
+   * {@code r} as text, with what holds its lease now ({@code inProgress}, or {@code null}), judged
+   * at {@code now}.
+   */
+  static String text(Release r, @Nullable OperationInProgress inProgress, Instant now) {
     StartupTrace.mark("rendering");
     StringBuilder sb = new StringBuilder();
     line(sb, "Release", r.qualifiedName());
@@ -45,7 +55,9 @@ final class ReleaseOutput {
     if (r.failure() != null) {
       line(sb, "Failure", r.failure());
     }
-    if (r.lease() != null) {
+    if (inProgress != null) {
+      line(sb, "Lease", inProgress(inProgress, now));
+    } else if (r.lease() != null) {
       line(sb, "In progress", "by " + r.lease().holder() + " until " + r.lease().expiresAt());
     }
     line(sb, "Owns", r.owns().size() + " object(s)");
@@ -116,6 +128,45 @@ final class ReleaseOutput {
           r.updatedAt().toString());
     }
     return t.render();
+  }
+
+  /**
+   * What holds a release's lease, in words: {@code cast in progress by H since T (lease until T)},
+   * or, once the lease has expired, {@code cast by H stopped: its lease expired at T; the next
+   * operation takes it over}.
+   */
+  static String inProgress(OperationInProgress p, Instant now) {
+    String what = p.operation() == null ? "an operation" : p.operation().id();
+    String holder = Escapes.escape(p.holder());
+    if (now.isBefore(p.expiresAt())) {
+      return what
+          + " in progress by "
+          + holder
+          + " since "
+          + p.since()
+          + " (lease until "
+          + p.expiresAt()
+          + ")";
+    }
+    return what
+        + " by "
+        + holder
+        + " stopped: its lease expired at "
+        + p.expiresAt()
+        + "; the next cast or uninstall takes it over";
+  }
+
+  /** What holds a release's lease, as JSON. */
+  static ObjectNode json(OperationInProgress p, Instant now) {
+    ObjectNode n = JSON.createObjectNode();
+    if (p.operation() != null) {
+      n.put("operation", p.operation().id());
+    }
+    n.put("holder", p.holder());
+    n.put("since", p.since().toString());
+    n.put("expiresAt", p.expiresAt().toString());
+    n.put("expired", !now.isBefore(p.expiresAt()));
+    return n;
   }
 
   static ArrayNode json(List<Release> releases) {

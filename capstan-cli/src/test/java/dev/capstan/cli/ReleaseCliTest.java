@@ -745,6 +745,14 @@ class ReleaseCliTest {
     saveState(cluster);
     assertThat(run("release", "get", "web", "-n", "demo", "-o", "json")).isZero();
     assertThat(json().get("status").asText()).isEqualTo("deployed");
+    assertThat(json().get("inProgress").get("operation").asText()).isEqualTo("cast");
+    assertThat(json().get("inProgress").get("holder").asText()).isEqualTo("killed-caster");
+    assertThat(json().get("inProgress").get("expired").asBoolean()).isTrue();
+    assertThat(run("release", "status", "web", "-n", "demo")).isZero();
+    assertThat(out)
+        .containsPattern(
+            "\nLease: +cast by killed-caster stopped: its lease expired at [0-9T:.\\-]+Z; the next"
+                + " cast or uninstall takes it over\n");
 
     assertThat(run("release", "cast", "-f", "web-v2.yaml", "--yes", "--wait", "1s")).isZero();
 

@@ -25,6 +25,7 @@ import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Store;
 import dev.capstan.release.result.CastResult;
 import dev.capstan.release.result.DetachedCast;
+import dev.capstan.release.result.OperationInProgress;
 import dev.capstan.release.result.UninstallResult;
 import java.time.Duration;
 import java.util.List;
@@ -136,6 +137,17 @@ public final class ReleaseController {
   /** The latest revision of a release, tombstones included. */
   public Optional<Release> get(String namespace, String name) {
     return reads.get(namespace, name);
+  }
+
+  /**
+   * What holds the release's operation lease now, if anything: who, since and until when, and what
+   * it does when the store keeps lease intents. A cast over such a store records its revision only
+   * when it ends, so this is where a cast in progress shows; an expired one is an operation whose
+   * holder stopped, which the next operation takes over. Empty when nobody holds the lease, and
+   * over a store that cannot tell ({@link dev.capstan.release.port.Store#heldLease}).
+   */
+  public Optional<OperationInProgress> inProgress(String namespace, String name) {
+    return reads.inProgress(namespace, name);
   }
 
   /** Every recorded revision of a release, newest first (at most {@code maxHistory}). */

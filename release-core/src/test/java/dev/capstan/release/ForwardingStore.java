@@ -1,6 +1,7 @@
 package dev.capstan.release;
 
 import dev.capstan.release.model.Release;
+import dev.capstan.release.port.HeldLease;
 import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.Store;
@@ -12,7 +13,8 @@ import java.util.Optional;
 
 /**
  * A {@link Store} that passes every call to another one: a test overrides only the calls it steps
- * into (to race another cast, or to hold a renewal halfway).
+ * into (to race another cast, or to hold a renewal halfway). It keeps no lease intents ({@link
+ * Store#keepsLeaseIntents()} is not passed on): a cast over it records {@code PENDING} first.
  */
 class ForwardingStore implements Store {
   private final Store delegate;
@@ -65,6 +67,11 @@ class ForwardingStore implements Store {
   public LeaseGrant acquireLease(
       String namespace, String name, String holder, Instant now, Duration ttl) {
     return delegate.acquireLease(namespace, name, holder, now, ttl);
+  }
+
+  @Override
+  public Optional<HeldLease> heldLease(String namespace, String name) {
+    return delegate.heldLease(namespace, name);
   }
 
   @Override

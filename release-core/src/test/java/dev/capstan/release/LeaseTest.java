@@ -22,7 +22,12 @@ import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.result.CastResult;
+import dev.capstan.release.result.OperationInProgress;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The operation lease serialises operations on one release, and expired leases are taken over. */
@@ -126,6 +131,48 @@ class LeaseTest {
             ResourceRef.of(Kind.CONFIG_MAP, NS, "a"), ResourceRef.of(Kind.CONFIG_MAP, NS, "b"));
     assertThat(interrupted.id()).isEqualTo(r.release().id());
     assertThat(h.cluster.lease(NS, "app")).isEmpty();
+  }
+
+  @Test
+  void whileACastOrAnUninstallRunsItsLeaseShowsWhatItDoes() {
+    List<Optional<OperationInProgress>> seen = new ArrayList<>();
+    ReleaseController controller =
+        ReleaseController.builder(h.cluster, h.cluster)
+            .clock(h.clock)
+            .holder("caster-a")
+            .leaseDuration(Duration.ofMinutes(2))
+            .listener(
+                e -> {
+                  if (e instanceof ReleaseEvent.Done) {
+                    seen.add(h.controller.inProgress(NS, "app"));
+                  }
+                })
+            .build();
+    Payloads p = payloads(configMap("a", "1"));
+
+    assertThat(h.controller.inProgress(NS, "app")).isEmpty();
+    controller.cast(spec("app", p), p);
+    controller.uninstall(NS, "app", dev.capstan.release.model.UninstallOptions.defaults());
+
+    Instant until = T0.plus(Duration.ofMinutes(2));
+    assertThat(seen)
+        .containsExactly(
+            Optional.of(
+                new OperationInProgress(
+                    "caster-a", T0, until, dev.capstan.release.event.Operation.CAST)),
+            Optional.of(
+                new OperationInProgress(
+                    "caster-a", T0, until, dev.capstan.release.event.Operation.UNINSTALL)));
+    assertThat(h.controller.inProgress(NS, "app")).isEmpty();
+  }
+
+  @Test
+  void overAStoreThatKeepsNoLeaseIntentsTheLeaseShowsItsHolderOnly() {
+    Fixtures.Harness pending = Fixtures.Harness.withoutLeaseIntents("caster-a");
+    pending.cluster.putLease(NS, "app", new Lease("caster-b", T0, T0.plusSeconds(60)));
+
+    assertThat(pending.controller.inProgress(NS, "app"))
+        .contains(new OperationInProgress("caster-b", T0, T0.plusSeconds(60), null));
   }
 
   @Test

@@ -9,6 +9,7 @@ import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.port.HeldLease;
 import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.Store;
@@ -529,6 +530,18 @@ public final class JdbcStore implements Store {
                     Sql.instant(rs.getObject(3, OffsetDateTime.class), "expires_at")),
                 intent));
       }
+    }
+  }
+
+  /** {@inheritDoc} One {@code SELECT} of the lease row. */
+  @Override
+  public Optional<HeldLease> heldLease(String namespace, String name) {
+    try (Connection c = dataSource.getConnection()) {
+      return leaseRow(c, namespace, name, "")
+          .filter(row -> row.held() != null)
+          .map(row -> new HeldLease(requireNonNull(row.held()), row.intent()));
+    } catch (SQLException e) {
+      throw Sql.failure("read", LEASE, namespace, name, e);
     }
   }
 

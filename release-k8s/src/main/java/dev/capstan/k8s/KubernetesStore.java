@@ -6,6 +6,7 @@ import dev.capstan.common.ClusterException;
 import dev.capstan.release.error.ReleaseLockedException;
 import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.model.Release;
+import dev.capstan.release.port.HeldLease;
 import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.Store;
@@ -155,6 +156,12 @@ public final class KubernetesStore implements Store {
       Instant now,
       Duration ttl) {
     return leases.acquire(namespace, name, holder, intent, now, ttl);
+  }
+
+  /** {@inheritDoc} One GET of the Lease; the intent is its annotation. */
+  @Override
+  public Optional<HeldLease> heldLease(String namespace, String name) {
+    return leases.held(namespace, name);
   }
 
   /**

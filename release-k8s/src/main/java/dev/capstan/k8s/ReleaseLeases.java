@@ -3,6 +3,7 @@ package dev.capstan.k8s;
 import dev.capstan.common.ClusterException;
 import dev.capstan.release.error.ReleaseLockedException;
 import dev.capstan.release.model.Lease;
+import dev.capstan.release.port.HeldLease;
 import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.Store;
 import io.kubernetes.client.openapi.models.V1Lease;
@@ -284,6 +285,22 @@ final class ReleaseLeases {
       }
       // taken meanwhile: it is someone's lease now
     }
+  }
+
+  /** The Lease of a release as held, with its intent: one GET; empty when nobody holds it. */
+  Optional<HeldLease> held(String namespace, String name) {
+    return leases
+        .get(namespace, leaseName(name))
+        .flatMap(
+            live -> {
+              Lease held = held(live);
+              Map<String, String> annotations =
+                  live.getMetadata() == null ? null : live.getMetadata().getAnnotations();
+              return held == null
+                  ? Optional.empty()
+                  : Optional.of(
+                      new HeldLease(held, annotations == null ? null : annotations.get(INTENT)));
+            });
   }
 
   /** The lease as held, or {@code null} when nobody holds it. */

@@ -1,9 +1,13 @@
 package dev.capstan.release.engine;
 
 import dev.capstan.release.error.ReleaseNotFoundException;
+import dev.capstan.release.event.Operation;
+import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
+import dev.capstan.release.result.OperationInProgress;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +25,26 @@ public final class HistoryReads {
   /** The latest revision of a release, tombstones included. */
   public Optional<Release> get(String namespace, String name) {
     return context.store.latestRecord(namespace, name).map(StoredRelease::release);
+  }
+
+  /** What holds the release's operation lease, if anything ({@link Store#heldLease}). */
+  public Optional<OperationInProgress> inProgress(String namespace, String name) {
+    return context
+        .store
+        .heldLease(namespace, name)
+        .map(
+            held -> {
+              LeaseIntent intent = LeaseIntent.decode(held.intent());
+              Operation operation =
+                  intent == null
+                      ? null
+                      : intent.operation() == LeaseIntent.Operation.CAST
+                          ? Operation.CAST
+                          : Operation.UNINSTALL;
+              Lease lease = held.lease();
+              return new OperationInProgress(
+                  lease.holder(), lease.acquiredAt(), lease.expiresAt(), operation);
+            });
   }
 
   /**

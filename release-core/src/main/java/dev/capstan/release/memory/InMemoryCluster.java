@@ -13,6 +13,7 @@ import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.ResourceSpec;
 import dev.capstan.release.plan.LiveObject;
+import dev.capstan.release.port.HeldLease;
 import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Precondition;
@@ -457,6 +458,13 @@ public final class InMemoryCluster implements Orchestrator, Store {
       Instant now,
       Duration ttl) {
     return records.acquireLease(namespace, name, holder, intent, now, ttl);
+  }
+
+  @Override
+  public synchronized Optional<HeldLease> heldLease(String namespace, String name) {
+    return records
+        .lease(namespace, name)
+        .map(l -> new HeldLease(l, records.leaseIntent(namespace, name).orElse(null)));
   }
 
   /**

@@ -122,6 +122,15 @@ public interface Store {
   }
 
   /**
+   * The lease on a release as this store keeps it, with the intent its holder named, while anyone
+   * holds it: an operation under way, or one whose holder stopped without giving it up (its expiry
+   * has passed). Empty when nobody holds it, and by default (a store that cannot tell).
+   */
+  default Optional<HeldLease> heldLease(String namespace, String name) {
+    return Optional.empty();
+  }
+
+  /**
    * Extends a held lease to {@code now + ttl}, conditioned on the holder's own last write of it:
    * only if the lease is still at {@code version} (the {@link LeaseGrant#version()} of the grant,
    * or what the previous renewal returned), whatever its expiry. A holder whose renewals ran late

@@ -13,6 +13,7 @@ import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.port.HeldLease;
 import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.Store;
@@ -769,5 +770,31 @@ public abstract class StoreContract {
     LeaseGrant bob = store().acquireLease(namespace(), "app", "bob", null, T0.plus(TTL), TTL);
 
     assertThat(bob.takenOverIntent()).hasSize(Store.MAX_LEASE_INTENT).isEqualTo(intent);
+  }
+
+  /**
+   * A store that keeps intents also shows the lease held, with its intent: as taken, as renewed,
+   * still once expired (its holder stopped without giving it up), and no more once given up.
+   */
+  @Test
+  public void theHeldLeaseIsShownWithItsIntentUntilItIsGivenUp() {
+    assumeIntentsKept();
+    assertThat(store().heldLease(namespace(), "app")).isEmpty();
+
+    LeaseGrant alice = store().acquireLease(namespace(), "app", "alice", "cast 2", T0, TTL);
+    assertThat(store().heldLease(namespace(), "app"))
+        .contains(new HeldLease(alice.lease(), "cast 2"));
+
+    store().renewLease(namespace(), "app", "alice", alice.version(), T0.plusSeconds(10), TTL);
+    HeldLease renewed =
+        new HeldLease(new Lease("alice", T0, T0.plusSeconds(10).plus(TTL)), "cast 2");
+    assertThat(store().heldLease(namespace(), "app")).contains(renewed);
+    assertThat(store().heldLease(namespace(), "web")).isEmpty();
+    assertThat(store().heldLease(otherNamespace(), "app")).isEmpty();
+
+    store().releaseLease(namespace(), "app", "alice", false);
+    assertThat(store().heldLease(namespace(), "app")).isEmpty();
+    store().acquireLease(namespace(), "app", "bob", null, T0.plusSeconds(20), TTL);
+    assertThat(store().heldLease(namespace(), "app").orElseThrow().intent()).isNull();
   }
 }
