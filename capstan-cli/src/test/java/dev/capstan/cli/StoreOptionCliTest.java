@@ -96,7 +96,7 @@ class StoreOptionCliTest {
             "capstan: --store '"
                 + h2
                 + "': the Capstan schema is not installed in this database; pass --store-migrate"
-                + " once to install it (version 2), or run release-jdbc's db/capstan/ scripts with"
+                + " once to install it (version 3), or run release-jdbc's db/capstan/ scripts with"
                 + " your migration tool\n");
     assertThat(out).isEmpty();
     assertThat(tables()).isEmpty();
@@ -107,7 +107,7 @@ class StoreOptionCliTest {
     assertThat(run("release", "list", "-n", "demo", "--store", h2, "--store-migrate"))
         .as(err)
         .isZero();
-    assertThat(err).isEqualTo("capstan: installed the Capstan schema in " + h2 + " (version 2)\n");
+    assertThat(err).isEqualTo("capstan: installed the Capstan schema in " + h2 + " (version 3)\n");
     assertThat(out).isEqualTo("NAME  REVISION  STATUS  VERSION  UPDATED\n");
     assertThat(tables())
         .containsExactly(
@@ -118,7 +118,7 @@ class StoreOptionCliTest {
     assertThat(out).isEqualTo("NAME  REVISION  STATUS  VERSION  UPDATED\n");
 
     assertThat(run("release", "list", "-n", "demo", "--store", h2, "--store-migrate")).isZero();
-    assertThat(err).isEqualTo("capstan: the Capstan schema in " + h2 + " is current (version 2)\n");
+    assertThat(err).isEqualTo("capstan: the Capstan schema in " + h2 + " is current (version 3)\n");
   }
 
   @Test

@@ -158,11 +158,10 @@ class LeaseTest {
     assertThat(seen)
         .containsExactly(
             Optional.of(
-                new OperationInProgress(
-                    "caster-a", T0, until, dev.capstan.release.event.Operation.CAST)),
+                new OperationInProgress("caster-a", T0, until, OperationInProgress.Operation.CAST)),
             Optional.of(
                 new OperationInProgress(
-                    "caster-a", T0, until, dev.capstan.release.event.Operation.UNINSTALL)));
+                    "caster-a", T0, until, OperationInProgress.Operation.UNINSTALL)));
     assertThat(h.controller.inProgress(NS, "app")).isEmpty();
   }
 

@@ -8,6 +8,7 @@ import dev.capstan.release.error.ReleaseLockedException;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.port.HeldLease;
 import dev.capstan.release.result.CastResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Two JVMs cast one release with records and lease in PostgreSQL: the second one is locked out with
  * the holder named; after {@code kill -9} of the holder it takes over once the lease expires and
- * records the interrupted revision {@code FAILED}.
+ * records the interrupted revision {@code FAILED} from the cast its lease named.
  */
 @ExtendWith(PostgresExtension.class)
 class TwoJvmLeaseTest {
@@ -63,7 +64,7 @@ class TwoJvmLeaseTest {
             .redirectOutput(log.toFile())
             .start();
     try {
-      awaitPendingRevisionOf(store, child, log);
+      awaitCastUnderWay(store, child, log);
       ReleaseController me =
           ReleaseController.builder(InMemoryCluster.create().addNamespace(NS), store)
               .holder("caster-a")
@@ -105,12 +106,15 @@ class TwoJvmLeaseTest {
     return CasterMain.payloads(NS, IMAGE);
   }
 
-  private static void awaitPendingRevisionOf(JdbcStore store, Process child, Path log)
+  /** Waits until the child's lease names its cast: it has taken the lease and casts. */
+  private static void awaitCastUnderWay(JdbcStore store, Process child, Path log)
       throws InterruptedException, IOException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < deadline) {
-      Optional<Release> latest = store.latestRecord(NS, "app").map(s -> s.release());
-      if (latest.isPresent() && latest.get().status() == ReleaseStatus.PENDING) {
+      Optional<HeldLease> held = store.heldLease(NS, "app");
+      if (held.isPresent()
+          && held.get().lease().holder().equals("caster-b")
+          && String.valueOf(held.get().intent()).contains("\"operation\":\"cast\"")) {
         return;
       }
       if (!child.isAlive()) {

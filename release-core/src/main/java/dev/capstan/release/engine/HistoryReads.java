@@ -1,7 +1,6 @@
 package dev.capstan.release.engine;
 
 import dev.capstan.release.error.ReleaseNotFoundException;
-import dev.capstan.release.event.Operation;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
@@ -35,12 +34,12 @@ public final class HistoryReads {
         .map(
             held -> {
               LeaseIntent intent = LeaseIntent.decode(held.intent());
-              Operation operation =
+              OperationInProgress.Operation operation =
                   intent == null
                       ? null
                       : intent.operation() == LeaseIntent.Operation.CAST
-                          ? Operation.CAST
-                          : Operation.UNINSTALL;
+                          ? OperationInProgress.Operation.CAST
+                          : OperationInProgress.Operation.UNINSTALL;
               Lease lease = held.lease();
               return new OperationInProgress(
                   lease.holder(), lease.acquiredAt(), lease.expiresAt(), operation);

@@ -2,7 +2,6 @@ package dev.capstan.release.result;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.capstan.release.event.Operation;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -25,5 +24,18 @@ public record OperationInProgress(
     requireNonNull(holder, "holder");
     requireNonNull(since, "since");
     requireNonNull(expiresAt, "expiresAt");
+  }
+
+  /** What an operation holding a lease does. */
+  public enum Operation {
+    /** A cast (a rollback is one too). */
+    CAST,
+    /** An uninstall. */
+    UNINSTALL;
+
+    /** The lower-case name: {@code cast}, {@code uninstall}. */
+    public String id() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
   }
 }
