@@ -18,6 +18,7 @@ import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.Action;
@@ -197,6 +198,46 @@ class LeaseTest {
     assertThat(interrupted.status()).isEqualTo(ReleaseStatus.FAILED);
     assertThat(interrupted.id()).isEqualTo(id);
     assertThat(interrupted.payloads().refs()).isEmpty();
+  }
+
+  @Test
+  void aCastThatPlansFirstTakesOverTheLeaseOfACrashedFirstInstallInsteadOfRefusingItsObjects() {
+    h.cluster.faults().crashAfter(Operation.APPLY, 1);
+    Payloads v1 = payloads(configMap("a", "1"), configMap("b", "1"));
+    assertThatThrownBy(() -> h.cast("app", v1)).isInstanceOf(SimulatedCrash.class);
+    h.cluster.faults().clear();
+    String id =
+        h.cluster.stamp(ResourceRef.of(Kind.CONFIG_MAP, NS, "a")).orElseThrow().owner().id();
+    h.clock.advance(Duration.ofMinutes(3));
+    ReleaseController b = h.other("caster-b");
+    // createNamespace plans before taking the lease: the dead install's objects, which no record
+    // names, would be conflicts; its lease says whose they are
+    ReleaseSpec spec = spec("app", v1).withCreateNamespace(true);
+
+    CastResult r = b.cast(spec, v1);
+
+    assertThat(r.release().revision()).isEqualTo(2);
+    assertThat(r.release().status()).isEqualTo(ReleaseStatus.DEPLOYED);
+    assertThat(r.release().id()).isEqualTo(id);
+    assertThat(r.plan().changes(Action.CONFLICT)).isEmpty();
+    assertThat(b.history(NS, "app"))
+        .extracting(Release::revision, Release::status)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(2, ReleaseStatus.DEPLOYED),
+            org.assertj.core.groups.Tuple.tuple(1, ReleaseStatus.FAILED));
+  }
+
+  @Test
+  void aCastThatPlansFirstIsStillRefusedWhenTheHeldLeaseExplainsNoConflict() {
+    h.cluster.put(configMap("a", "not ours"));
+    h.cluster.putLease(NS, "app", new Lease("dead", T0.minusSeconds(600), T0.minusSeconds(1)));
+    Payloads v1 = payloads(configMap("a", "1"));
+
+    assertThatThrownBy(() -> h.controller.cast(spec("app", v1).withCreateNamespace(true), v1))
+        .isInstanceOf(dev.capstan.release.error.ReleaseConflictException.class)
+        .hasMessageContaining("ConfigMap/default/a");
+    assertThat(h.cluster.writes()).isEmpty();
+    assertThat(h.cluster.lease(NS, "app")).isEmpty();
   }
 
   @Test

@@ -182,29 +182,43 @@ public final class CastOperation {
         first = Planning.plan(effective, latest, live);
       }
     }
-    Plan plan = intent.checkPlan(first, attempt.detached());
-    intent.createHomeNamespace(spec, plan, payloads);
+    // A held lease may explain the conflicts: a cast under way, or one that died before it
+    // recorded anything, whose objects carry an id no record names yet. Its lease is then waited
+    // for (or taken over, recording what it left), and the plan judged again under it.
+    boolean deferred =
+        !first.applyable() && context.store.heldLease(spec.namespace(), spec.name()).isPresent();
+    Plan plan = deferred ? first : intent.checkPlan(first, attempt.detached());
+    if (!deferred) {
+      intent.createHomeNamespace(spec, plan, payloads);
+    }
 
     CastAttempt planned = attempt.planned(latest, effective, live, plan);
     Optional<StoredRelease> record = before;
     return context
         .acquireCastLease(spec)
-        .holding(lease -> prepareUnderLease(planned, record, fresh, lease));
+        .holding(lease -> prepareUnderLease(planned, record, fresh, lease, deferred));
   }
 
   /**
    * The part of {@link #prepareBeforeLease} under the lease: reads the record again, records what a
    * holder whose lease was taken over left unfinished ({@link Housekeeping#recover}), plans again
-   * if the record moved since {@code record}, and saves the new revision pending.
+   * if the record moved since {@code record}, checks the plan if that was {@code deferred} to here,
+   * and saves the new revision pending.
    */
   private CastAttempt prepareUnderLease(
-      CastAttempt planned, Optional<StoredRelease> record, SecretHashKey fresh, LeaseKeeper lease) {
+      CastAttempt planned,
+      Optional<StoredRelease> record,
+      SecretHashKey fresh,
+      LeaseKeeper lease,
+      boolean deferred) {
     ReleaseSpec spec = planned.spec();
     List<RecordEntry> records = planning.records(spec.namespace(), spec.name());
     Optional<StoredRelease> read = planning.latestOf(records, spec.namespace(), spec.name());
     Optional<StoredRelease> now = housekeeping.recover(spec.namespace(), spec.name(), read, lease);
     boolean pendingFailed =
-        !now.equals(read) && read.get().release().status() == ReleaseStatus.PENDING;
+        !now.equals(read)
+            && read.isPresent()
+            && read.get().release().status() == ReleaseStatus.PENDING;
     CastAttempt attempt = planned.leased(lease, now.equals(read) ? records : null);
     if (!Planning.sameVersion(record, pendingFailed ? read : now)) {
       Release latest = now.map(StoredRelease::release).orElse(null);
@@ -213,9 +227,14 @@ public final class CastOperation {
       LiveState live = planning.observe(spec, latest, effective);
       Plan plan = intent.checkPlan(Planning.plan(effective, latest, live), planned.detached());
       attempt = attempt.planned(latest, effective, live, plan);
-    } else if (pendingFailed) {
-      // a taken-over pending revision recorded failed: the plan made on it stands
-      attempt = attempt.over(now.get().release());
+    } else {
+      if (deferred) {
+        intent.checkPlan(attempt.plan(), planned.detached());
+      }
+      if (pendingFailed) {
+        // a taken-over pending revision recorded failed: the plan made on it stands
+        attempt = attempt.over(now.get().release());
+      }
     }
     return intent.savePending(attempt);
   }
