@@ -112,15 +112,7 @@ class JdbcStoreTest {
     }
 
     // this build renews on the lease's version, a column version 1 lacks: the error says so
-    assertThatThrownBy(
-            () ->
-                store.acquireLease(
-                    "prod", "app", "alice", T0.plusSeconds(30), Duration.ofSeconds(30)))
-        .isInstanceOf(ClusterException.class)
-        .hasMessageStartingWith("acquire release lease prod/app failed: ")
-        .hasMessageEndingWith(
-            "; the Capstan schema in this database is older than this build's (version 3): call"
-                + " JdbcStore.migrate() to upgrade it");
+    assertLeaseRefusedAsOlderSchema();
 
     assertThat(store.migrate()).containsExactly(2, 3);
 
@@ -149,15 +141,7 @@ class JdbcStoreTest {
     }
 
     // this build keeps the lease's intent, a column version 2 lacks: the error says so
-    assertThatThrownBy(
-            () ->
-                store.acquireLease(
-                    "prod", "app", "alice", T0.plusSeconds(30), Duration.ofSeconds(30)))
-        .isInstanceOf(ClusterException.class)
-        .hasMessageStartingWith("acquire release lease prod/app failed: ")
-        .hasMessageEndingWith(
-            "; the Capstan schema in this database is older than this build's (version 3): call"
-                + " JdbcStore.migrate() to upgrade it");
+    assertLeaseRefusedAsOlderSchema();
 
     assertThat(store.migrate()).containsExactly(3);
 
@@ -313,5 +297,18 @@ class JdbcStoreTest {
         s.execute(statement);
       }
     }
+  }
+
+  /** Taking a lease on a database older than this build is refused, naming migrate(). */
+  private void assertLeaseRefusedAsOlderSchema() {
+    assertThatThrownBy(
+            () ->
+                store.acquireLease(
+                    "prod", "app", "alice", T0.plusSeconds(30), Duration.ofSeconds(30)))
+        .isInstanceOf(ClusterException.class)
+        .hasMessageStartingWith("acquire release lease prod/app failed: ")
+        .hasMessageEndingWith(
+            "; the Capstan schema in this database is older than this build's (version 3): call"
+                + " JdbcStore.migrate() to upgrade it");
   }
 }
