@@ -3,6 +3,7 @@ package dev.capstan.release;
 import dev.capstan.common.ClusterException;
 import dev.capstan.release.engine.CastOperation;
 import dev.capstan.release.engine.EngineContext;
+import dev.capstan.release.engine.FleetCast;
 import dev.capstan.release.engine.HistoryReads;
 import dev.capstan.release.engine.RollbackOperation;
 import dev.capstan.release.engine.UninstallOperation;
@@ -16,6 +17,7 @@ import dev.capstan.release.error.StalePlanException;
 import dev.capstan.release.error.UninstallFailedException;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.UninstallOptions;
@@ -23,6 +25,7 @@ import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlannedChange;
 import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Store;
+import dev.capstan.release.result.CastOutcome;
 import dev.capstan.release.result.CastResult;
 import dev.capstan.release.result.DetachedCast;
 import dev.capstan.release.result.OperationInProgress;
@@ -67,6 +70,7 @@ public final class ReleaseController {
   private final CastOperation casts;
   private final RollbackOperation rollbacks;
   private final UninstallOperation uninstalls;
+  private final FleetCast fleet;
 
   ReleaseController(ReleaseControllerBuilder b) {
     EngineContext context =
@@ -87,6 +91,7 @@ public final class ReleaseController {
     this.casts = new CastOperation(context, reads);
     this.rollbacks = new RollbackOperation(context, reads, casts);
     this.uninstalls = new UninstallOperation(context);
+    this.fleet = new FleetCast(context, casts);
   }
 
   /** A builder over the two ports (one object may implement both, as {@code InMemoryCluster}). */
@@ -205,6 +210,42 @@ public final class ReleaseController {
    */
   public CastResult cast(Plan plan, Payloads payloads) {
     return casts.cast(plan, payloads);
+  }
+
+  /**
+   * Casts many releases at once, as a host that keeps a fleet of them up to date would: each as
+   * {@link #cast(ReleaseSpec, Payloads)} casts it, except that a release already as asked is left
+   * alone, with nothing written for it (no lease, no record, no revision).
+   *
+   * <p>What tells them apart is read once for all of them: the latest records of each namespace
+   * (one read: {@link dev.capstan.release.port.Store#latestRecords}) and, for the releases whose
+   * latest revision is {@code DEPLOYED}, one observation of each kind and namespace they name (on
+   * Kubernetes one LIST each, whatever the number of releases). A release is as asked when that
+   * plan changes no object and its latest revision is {@code DEPLOYED} with the same objects, in
+   * the same order, and the same version, source and references: what {@link
+   * dev.capstan.release.plan.Plan#changesNothing()} and the release controller's "up to date" mean.
+   * Every other release (a first install, a change, drift, a failed or pending latest revision, an
+   * invalid input, a conflict) is cast, {@code parallelism} at once, each with its own lease, reads
+   * and record, and its exception kept as its outcome: one release failing does not stop the
+   * others.
+   *
+   * <p>Like a plan that finds nothing to do, "as asked" holds when observed: a cast of one of these
+   * releases by another process that has not written yet, or a lease a stopped caster left without
+   * having written anything, is not waited for.
+   *
+   * <p>Interrupting the calling thread interrupts the casts under way (each records its failure as
+   * {@link #cast} does) and starts no other; the releases not cast are reported {@link
+   * CastOutcome.Failed}, and the thread's interrupt status is left set.
+   *
+   * @param releases the releases, each at most once
+   * @param parallelism how many casts run at once, at least 1
+   * @return one outcome per release, in the order given
+   * @throws IllegalArgumentException if a release is given twice or {@code parallelism} is below 1;
+   *     nothing was read or written
+   * @throws ClusterException if the shared reads fail; nothing was written
+   */
+  public List<CastOutcome> castAll(List<ReleaseInput> releases, int parallelism) {
+    return fleet.castAll(releases, parallelism);
   }
 
   /**

@@ -218,6 +218,21 @@ final class Planning {
    */
   LiveState observe(
       ReleaseSpec spec, @Nullable Release latest, EffectiveRelease effective, boolean homeExists) {
+    Reads reads = reads(spec, latest, homeExists);
+    return context.ports.observe(reads.names(), reads.known(), effective.applied, latest);
+  }
+
+  /**
+   * What observing {@code spec} over {@code latest} reads ({@link #observe(ReleaseSpec, Release,
+   * EffectiveRelease, boolean)}).
+   *
+   * @param names the names to read, by scope (kind and namespace)
+   * @param known objects known present without a read: the home namespace when {@code homeExists}
+   */
+  record Reads(Map<LiveState.Scope, Set<String>> names, List<LiveObject> known) {}
+
+  /** What {@link #observe(ReleaseSpec, Release, EffectiveRelease, boolean)} reads. */
+  static Reads reads(ReleaseSpec spec, @Nullable Release latest, boolean homeExists) {
     Map<LiveState.Scope, Set<String>> names = Planner.names(spec, latest);
     List<LiveObject> known = new ArrayList<>();
     ResourceRef home = ResourceRef.namespace(spec.namespace());
@@ -234,7 +249,7 @@ final class Planning {
       names.put(scope, rest);
       known.add(LiveObject.present(home));
     }
-    return context.ports.observe(names, known, effective.applied, latest);
+    return new Reads(names, known);
   }
 
   static boolean sameVersion(Optional<StoredRelease> a, Optional<StoredRelease> b) {
