@@ -8,7 +8,7 @@
 # releases at once, so a change in the machine's load reaches all of them alike; RUNS cycles.
 #
 #   fleet.sh [--releases 200] [--width 16] [--runs 1]
-#            [--tools "capstan-lib capstan capstan-daemon helm3 helm4 kubectl"]
+#            [--tools "capstan-lib capstan-fleet capstan capstan-daemon helm3 helm4 kubectl"]
 #            [--dir DIR] [--keep] [--report-only]
 #
 #   --releases N     releases per tool (default 200)
@@ -24,7 +24,10 @@
 # The tools, each release a command of its own but for the library:
 #   capstan-lib      the library embedded: one JVM (FleetDriver in benchmarks-all.jar) over one
 #                    ReleaseController on the Kubernetes adapter, W threads, started before the
-#                    warm-up and kept for every phase
+#                    warm-up and kept for every phase; a cast() per release
+#   capstan-fleet    the same, a JVM of its own, casting each phase's releases with one
+#                    ReleaseController.castAll (W at once), which leaves the releases already as
+#                    asked alone after reads shared by all of them; uninstalls as capstan-lib
 #   capstan          `capstan release cast REL -n NS -f DIR --yes` / `release uninstall REL -n NS
 #                    --purge --yes`, a JVM per command (CAPSTAN_DAEMON=false), W at once (xargs -P)
 #   capstan-daemon   the same commands through `./capstan daemon start --jobs W`: the daemon runs
@@ -45,7 +48,7 @@ root=$(cd "$here/../.." && pwd)
 # shellcheck source=lib.sh
 source "$here/lib.sh"
 
-releases=200 width=16 runs=1 tools="capstan-lib capstan capstan-daemon helm3 helm4 kubectl"
+releases=200 width=16 runs=1 tools="capstan-lib capstan-fleet capstan capstan-daemon helm3 helm4 kubectl"
 dir=${TMPDIR:-/tmp}/capstan-fleet keep=false report_only=false
 while (($# > 0)); do
   case $1 in
@@ -63,7 +66,7 @@ while (($# > 0)); do
 done
 for tool in $tools; do
   case $tool in
-    capstan-lib | capstan | capstan-daemon | helm3 | helm4 | kubectl) ;;
+    capstan-lib | capstan-fleet | capstan | capstan-daemon | helm3 | helm4 | kubectl) ;;
     *) echo "fleet.sh: unknown tool: $tool" >&2; exit 2 ;;
   esac
 done
@@ -86,11 +89,23 @@ report() {
       install | uninstall) echo $((6 * releases + 4)) ;; no-op) echo 4 ;; upgrade) echo $((2 * releases + 4)) ;;
     esac
   }
+  # The per-release floor (RequestCountIT's, release-k8s/README.md): what each release costs on its
+  # own: one LIST per kind (4), one write per changed object, one WATCH per kind waited for (the
+  # Deployment and its Pods, when it rolls out) and its bookkeeping (read the record, take the
+  # lease, give it up, write the record: 4).
+  release_floor() {
+    case $1 in
+      install) echo $(((4 + 6 + 2 + 4) * releases)) ;; no-op) echo $(((4 + 4) * releases)) ;;
+      upgrade) echo $(((4 + 2 + 2 + 4) * releases)) ;; uninstall) echo $(((4 + 6 + 4) * releases)) ;;
+    esac
+  }
   capstans=() short=()
-  for tool in capstan-lib capstan capstan-daemon; do
+  for tool in capstan-lib capstan-fleet capstan capstan-daemon; do
     has "$tool" || continue
     capstans+=("$tool")
-    case $tool in capstan-lib) short+=(lib) ;; capstan) short+=(JVM) ;; capstan-daemon) short+=(daemon) ;; esac
+    case $tool in
+      capstan-lib) short+=(lib) ;; capstan-fleet) short+=(castAll) ;; capstan) short+=(JVM) ;; capstan-daemon) short+=(daemon) ;;
+    esac
   done
   per() { awk -v n="$1" -v r="$releases" 'BEGIN {v = n / r; if (v == int(v)) printf "%d", v; else printf "%.1f", v}'; }
   {
@@ -121,18 +136,18 @@ report() {
       echo "(×${joined//\// / ×}): that Capstan's time ÷ the tool's; below 1, Capstan is ahead."
       echo
     fi
-    echo "Requests (the tool's own, from the audit log) and their multiple of the floor (object writes + one LIST per kind and namespace):"
+    echo "Requests (the tool's own, from the audit log), and their multiples of the fleet floor (object writes + one LIST per kind and namespace) / of the per-release floor (each release's own LISTs, writes, WATCHes while waiting, record and lease):"
     echo
-    header=(phase floor)
+    header=(phase floor "per-release floor")
     for tool in $tools; do header+=("$(tool_name "$tool")"); done
     md_row "${header[@]}"
     md_rule ${#header[@]}
     for phase in $phases; do
-      f=$(floor "$phase")
-      row=("$phase" "$f")
+      f=$(floor "$phase") g=$(release_floor "$phase")
+      row=("$phase" "$f" "$g")
       for tool in $tools; do
         n=$(med "$phase" "$tool" 6)
-        row+=("$n (×$(awk -v n="$n" -v f="$f" 'BEGIN {printf "%.1f", n / f}'))")
+        row+=("$n (×$(awk -v n="$n" -v f="$f" 'BEGIN {printf "%.2f", n / f}') / ×$(awk -v n="$n" -v g="$g" 'BEGIN {printf "%.2f", n / g}'))")
       done
       md_row "${row[@]}"
     done
@@ -175,7 +190,7 @@ fi
 if has helm3 || has helm4; then need_tools helm; else need_tools; fi
 capstan=$root/capstan
 bench_jar=$root/benchmarks/target/benchmarks-all.jar
-if has capstan-lib && { [[ ! -f $bench_jar ]] ||
+if { has capstan-lib || has capstan-fleet; } && { [[ ! -f $bench_jar ]] ||
   [[ -n $(find "$root"/*/src/main "$root"/*/pom.xml "$root/pom.xml" -newer "$bench_jar" \( -name '*.java' -o -name pom.xml \) -print -quit) ]]; }; then
   log "building $bench_jar"
   (cd "$root" && ./mvnw -q -B -DskipTests -Dspotless.check.skip=true -pl benchmarks -am package) >&2
@@ -198,16 +213,16 @@ audit=$dir/audit.log
 tool_homes "$dir"
 # after start.sh and need_tools, which look for their binaries there too
 export CAPSTAN_CACHE_DIR=$dir/capstan-cache
-lib_pid=
+declare -A driver_pid driver_in driver_out
 finish() {
-  if [[ -n $lib_pid ]]; then
+  local tool i
+  for tool in "${!driver_pid[@]}"; do
     # the end of its input ends the driver; a driver stuck in a command is stopped
-    [[ -z ${lib_in:-} ]] || exec {lib_in}>&-
-    local i
-    for ((i = 0; i < 50; i++)); do kill -0 "$lib_pid" 2>/dev/null || break; sleep 0.1; done
-    kill "$lib_pid" 2>/dev/null || true
-    wait "$lib_pid" 2>/dev/null || true
-  fi
+    [[ -z ${driver_in[$tool]:-} ]] || exec {driver_in[$tool]}>&-
+    for ((i = 0; i < 50; i++)); do kill -0 "${driver_pid[$tool]}" 2>/dev/null || break; sleep 0.1; done
+    kill "${driver_pid[$tool]}" 2>/dev/null || true
+    wait "${driver_pid[$tool]}" 2>/dev/null || true
+  done
   ! has capstan-daemon || "$capstan" daemon stop >&2 || true
   [[ $keep == true ]] || stop_audited "$cp"
 }
@@ -385,14 +400,18 @@ export -f one
 export capstan kubectl cp
 export helm_bin=${helm_bin:-}
 
-# The library's driver: one JVM for the whole benchmark, commands through a pipe.
-if has capstan-lib; then
-  coproc lib_proc { exec java -cp "$bench_jar" dev.capstan.benchmarks.FleetDriver \
-    --kubeconfig "$cp/kubeconfig-capstan-lib" --width "$width" 2>>"$dir/capstan-lib.err"; }
-  # shellcheck disable=SC2154 # set by coproc
-  lib_pid=$lib_proc_PID
-  exec {lib_in}>&"${lib_proc[1]}" {lib_out}<&"${lib_proc[0]}"
-fi
+# The library's drivers: a JVM per tool for the whole benchmark, commands through a pair of FIFOs.
+for tool in capstan-lib capstan-fleet; do
+  has "$tool" || continue
+  fifo=$dir/driver-$tool
+  rm -f "$fifo.in" "$fifo.out"
+  mkfifo "$fifo.in" "$fifo.out"
+  java -cp "$bench_jar" dev.capstan.benchmarks.FleetDriver --kubeconfig "$cp/kubeconfig-$tool" \
+    --width "$width" <"$fifo.in" >"$fifo.out" 2>>"$dir/$tool.err" &
+  driver_pid[$tool]=$!
+  exec {fd_in}>"$fifo.in" {fd_out}<"$fifo.out"
+  driver_in[$tool]=$fd_in driver_out[$tool]=$fd_out
+done
 
 # phase TOOL PHASE NS VDIR REL...: runs the releases' commands of TOOL in PHASE, W at once; sets
 # failed to how many failed (their output: $out_dir).
@@ -400,11 +419,12 @@ phase() {
   local tool=$1 phase=$2 ns=$3 vdir=$4 word ok ms
   shift 4
   : >"$failed_file"
-  if [[ $tool == capstan-lib ]]; then
+  if [[ $tool == capstan-lib || $tool == capstan-fleet ]]; then
     local verb=cast
+    [[ $tool != capstan-fleet ]] || verb=cast-all
     [[ $phase != uninstall ]] || verb=uninstall
-    echo "$verb $ns $vdir" >&"$lib_in"
-    read -r word ok failed ms <&"$lib_out" || { log "the library's driver stopped: $dir/capstan-lib.err"; exit 1; }
+    echo "$verb $ns $vdir" >&"${driver_in[$tool]}"
+    read -r word ok failed ms <&"${driver_out[$tool]}" || { log "the library's driver stopped: $dir/$tool.err"; exit 1; }
     [[ $word == "done" ]] || { log "the library's driver answered: $word $ok $failed $ms"; exit 1; }
     return 0
   fi

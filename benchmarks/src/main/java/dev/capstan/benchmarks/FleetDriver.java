@@ -8,7 +8,9 @@ import dev.capstan.release.ReleaseController;
 import dev.capstan.release.file.Overrides;
 import dev.capstan.release.file.ReleaseFile;
 import dev.capstan.release.file.ReleaseFiles;
+import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.UninstallOptions;
+import dev.capstan.release.result.CastOutcome;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -44,6 +46,10 @@ import org.jspecify.annotations.Nullable;
  *       DIR/REL} is the release {@code REL} of namespace {@code NAMESPACE}, its plain manifests in
  *       {@code DIR/REL/manifests} — as {@code capstan release cast REL -n NAMESPACE -f
  *       DIR/REL/manifests --yes} does: reading the files is part of the work;
+ *   <li>{@code cast-all NAMESPACE DIR}: the same releases through one {@link
+ *       ReleaseController#castAll} call, {@code W} at once: the files are read {@code W} at once,
+ *       then the releases already as asked are found by reads shared by all of them and left alone,
+ *       and the others cast;
  *   <li>{@code uninstall NAMESPACE DIR}: uninstalls every release named by a folder of {@code DIR}
  *       and purges its history, as {@code capstan release uninstall REL -n NAMESPACE --purge --yes}
  *       does.
@@ -58,13 +64,19 @@ import org.jspecify.annotations.Nullable;
 public final class FleetDriver {
   private final ReleaseController controller;
   private final ExecutorService pool;
+  private final int width;
   private final PrintStream out;
   private final PrintStream err;
 
   private FleetDriver(
-      ReleaseController controller, ExecutorService pool, PrintStream out, PrintStream err) {
+      ReleaseController controller,
+      ExecutorService pool,
+      int width,
+      PrintStream out,
+      PrintStream err) {
     this.controller = controller;
     this.pool = pool;
+    this.width = width;
     this.out = out;
     this.err = err;
   }
@@ -101,7 +113,7 @@ public final class FleetDriver {
             .build();
     ExecutorService pool = Executors.newFixedThreadPool(width);
     try {
-      new FleetDriver(controller, pool, System.out, System.err).serve(System.in);
+      new FleetDriver(controller, pool, width, System.out, System.err).serve(System.in);
     } finally {
       pool.shutdownNow();
       clients.closeConnections();
@@ -113,7 +125,7 @@ public final class FleetDriver {
         "FleetDriver: "
             + problem
             + "\nusage: FleetDriver --kubeconfig FILE [--width W], commands on stdin:"
-            + " 'cast NAMESPACE DIR', 'uninstall NAMESPACE DIR'");
+            + " 'cast NAMESPACE DIR', 'cast-all NAMESPACE DIR', 'uninstall NAMESPACE DIR'");
     System.exit(2);
   }
 
@@ -124,21 +136,74 @@ public final class FleetDriver {
         return;
       }
       String[] words = line.trim().split("\\s+", -1);
-      if (words.length != 3 || !(words[0].equals("cast") || words[0].equals("uninstall"))) {
-        out.println("error expected 'cast NAMESPACE DIR' or 'uninstall NAMESPACE DIR': " + line);
+      if (words.length != 3
+          || !(words[0].equals("cast")
+              || words[0].equals("cast-all")
+              || words[0].equals("uninstall"))) {
+        out.println(
+            "error expected 'cast NAMESPACE DIR', 'cast-all NAMESPACE DIR' or 'uninstall"
+                + " NAMESPACE DIR': "
+                + line);
         out.flush();
         continue;
       }
-      run(words[0].equals("cast"), words[1], Path.of(words[2]));
+      if (words[0].equals("cast-all")) {
+        castAll(words[1], Path.of(words[2]));
+      } else {
+        run(words[0].equals("cast"), words[1], Path.of(words[2]));
+      }
     }
+  }
+
+  private static List<Path> releases(Path dir) throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.filter(Files::isDirectory).sorted().toList();
+    }
+  }
+
+  private void castAll(String namespace, Path dir) throws IOException {
+    long t0 = System.nanoTime();
+    List<Path> releases = releases(dir);
+    List<Future<ReleaseInput>> reading = new ArrayList<>();
+    for (Path release : releases) {
+      String name = String.valueOf(release.getFileName());
+      reading.add(pool.submit(() -> input(namespace, name, release)));
+    }
+    List<ReleaseInput> inputs = new ArrayList<>();
+    for (Future<ReleaseInput> f : reading) {
+      try {
+        inputs.add(f.get());
+      } catch (ExecutionException e) {
+        throw new IllegalStateException("reading a release failed", e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted", e);
+      }
+    }
+    int ok = 0;
+    int failed = 0;
+    for (CastOutcome outcome : controller.castAll(inputs, width)) {
+      if (outcome instanceof CastOutcome.Failed f) {
+        failed++;
+        err.println(
+            "failed "
+                + f.release()
+                + ": "
+                + f.error().getClass().getName()
+                + ": "
+                + f.error().getMessage());
+      } else {
+        ok++;
+      }
+    }
+    err.flush();
+    out.println("done " + ok + " " + failed + " " + (System.nanoTime() - t0) / 1_000_000);
+    out.flush();
   }
 
   private void run(boolean cast, String namespace, Path dir) throws IOException {
     long t0 = System.nanoTime();
-    List<Path> releases;
-    try (Stream<Path> s = Files.list(dir)) {
-      releases = s.filter(Files::isDirectory).sorted().toList();
-    }
+    List<Path> releases = releases(dir);
     List<Future<?>> running = new ArrayList<>();
     for (Path release : releases) {
       String name = String.valueOf(release.getFileName());
@@ -184,12 +249,17 @@ public final class FleetDriver {
   }
 
   private void cast(String namespace, String name, Path release) {
+    ReleaseInput input = input(namespace, name, release);
+    controller.cast(input.spec(), input.payloads());
+  }
+
+  private static ReleaseInput input(String namespace, String name, Path release) {
     ReleaseFile file =
         ReleaseFiles.manifests(
             release.resolve("manifests"),
             release.resolve("manifests").toString(),
             new Overrides(namespace, name));
-    controller.cast(file.toSpec(), file.payloads());
+    return new ReleaseInput(file.toSpec(), file.payloads());
   }
 
   private void uninstall(String namespace, String name) {

@@ -16,6 +16,7 @@ import dev.capstan.release.file.ReleaseFiles;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.ServiceSpec;
@@ -24,6 +25,7 @@ import dev.capstan.release.model.VolumeSpec;
 import dev.capstan.release.model.VolumeSpec.ReclaimPolicy;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanRenderer;
+import dev.capstan.release.result.CastOutcome;
 import dev.capstan.release.result.CastResult;
 import dev.capstan.update.apply.ApplyOptions;
 import dev.capstan.update.apply.UpdateApplier;
@@ -178,6 +180,53 @@ class ReadmeTest {
     assertThat(cast.release().revision()).isEqualTo(2);
     assertThat(printed.toString(UTF_8)).doesNotContain("n3w").doesNotContain("s3cret");
     assertThat(page("releases.md")).contains(block("diff")).contains(printed.toString(UTF_8));
+  }
+
+  @Test
+  void fleetTourRunsAndItsPageShowsIt() throws IOException {
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(printed, true, UTF_8);
+    InMemoryCluster cluster = InMemoryCluster.create().addNamespace("tenants");
+    ReleaseController releases = ReleaseController.builder(cluster, cluster).build();
+    Function<String, ReleaseInput> tenant =
+        name -> {
+          Payloads p =
+              Payloads.builder()
+                  .service(ServiceSpec.builder("tenants", name).image("acme/app:2.0").build())
+                  .build();
+          return new ReleaseInput(ReleaseSpec.of("tenants", name, p), p);
+        };
+    releases.castAll(List.of(tenant.apply("acme"), tenant.apply("globex")), 16);
+    cluster.clearOperations();
+    // fleet:start
+    // Every tenant's app, cast again after a change that reached some of them: the releases
+    // already as asked are found by reads shared by all (the records of each namespace, each kind
+    // once) and left alone; the others are cast, 16 at once, each failing on its own.
+    List<ReleaseInput> fleet =
+        List.of(tenant.apply("acme"), tenant.apply("globex"), tenant.apply("initech"));
+    for (CastOutcome outcome : releases.castAll(fleet, 16)) {
+      if (outcome instanceof CastOutcome.Unchanged unchanged) {
+        out.println(
+            unchanged.release() + ": as asked, revision " + unchanged.deployed().revision());
+      } else if (outcome instanceof CastOutcome.Cast cast) {
+        out.println(cast.release() + ": revision " + cast.result().release().revision());
+      } else if (outcome instanceof CastOutcome.Failed failed) {
+        out.println(failed.release() + ": " + failed.error().getMessage());
+      }
+    }
+    // fleet:end
+
+    assertThat(printed.toString(UTF_8))
+        .isEqualTo(
+            """
+            tenants/acme: as asked, revision 1
+            tenants/globex: as asked, revision 1
+            tenants/initech: revision 1
+            """);
+    assertThat(cluster.writes())
+        .filteredOn(w -> w.startsWith("apply:"))
+        .containsExactly("apply:apps/Deployment/tenants/initech");
+    assertThat(page("releases.md")).contains("```java\n" + block("fleet") + "```\n");
   }
 
   @Test
