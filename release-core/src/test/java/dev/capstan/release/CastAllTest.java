@@ -212,13 +212,7 @@ class CastAllTest {
             "default/b failed ReleaseConflictException",
             "default/c failed InvalidReleaseException",
             "team-b/d cast 1 deployed");
-    assertThat(((CastOutcome.Failed) outcomes.get(1)).error())
-        .isInstanceOfSatisfying(
-            ReleaseConflictException.class,
-            e ->
-                assertThat(e.plan().conflicts())
-                    .extracting(c -> c.ref().key())
-                    .containsExactly("ConfigMap/default/b-config"));
+    assertConflicts(outcomes.get(1), "ConfigMap/default/b-config");
     assertThat(((CastOutcome.Failed) outcomes.get(2)).error())
         .isInstanceOf(InvalidReleaseException.class);
     assertThat(h.controller.get("default", "b")).isEmpty();
@@ -261,13 +255,7 @@ class CastAllTest {
     assertThat(summary(outcomes))
         .containsExactly(
             "default/a unchanged at 1", "default/other failed ReleaseConflictException");
-    assertThat(((CastOutcome.Failed) outcomes.get(1)).error())
-        .isInstanceOfSatisfying(
-            ReleaseConflictException.class,
-            e ->
-                assertThat(e.plan().conflicts())
-                    .extracting(c -> c.ref().key())
-                    .containsExactly("ConfigMap/default/a-config", "Secret/default/a-secret"));
+    assertConflicts(outcomes.get(1), "ConfigMap/default/a-config", "Secret/default/a-secret");
     assertThat(h.cluster.writes()).isEmpty();
   }
 
@@ -325,5 +313,20 @@ class CastAllTest {
     assertThat(h.controller.get("default", "b")).isEmpty();
     assertThat(h.controller.get("team-b", "d")).isEmpty();
     assertThat(interruptedAfter).isTrue();
+  }
+
+  /** {@code outcome} failed with a conflict on exactly the objects {@code keys}. */
+  private static void assertConflicts(CastOutcome outcome, String... keys) {
+    assertThat(outcome)
+        .isInstanceOfSatisfying(
+            CastOutcome.Failed.class,
+            f ->
+                assertThat(f.error())
+                    .isInstanceOfSatisfying(
+                        ReleaseConflictException.class,
+                        e ->
+                            assertThat(e.plan().conflicts())
+                                .extracting(c -> c.ref().key())
+                                .containsExactly(keys)));
   }
 }

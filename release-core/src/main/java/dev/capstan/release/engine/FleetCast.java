@@ -199,15 +199,7 @@ public final class FleetCast {
               }
               found.put(scope, objects);
             });
-    for (LiveObject o : reads.known()) {
-      found
-          .computeIfAbsent(
-              new LiveState.Scope(o.ref().kind(), o.ref().namespace()), s -> new ArrayList<>())
-          .add(o);
-    }
-    LiveState.Builder live = LiveState.builder();
-    found.forEach((scope, objects) -> live.observed(scope.kind(), scope.namespace(), objects));
-    return live.build();
+    return Ports.liveState(found, reads.known());
   }
 
   /**

@@ -99,6 +99,14 @@ record Ports(Orchestrator orchestrator, Store store) {
     for (int i = 0; i < scopes.size(); i++) {
       found.put(scopes.get(i).getKey(), new ArrayList<>(results.get(i)));
     }
+    return liveState(found, known);
+  }
+
+  /**
+   * The live state of the objects {@code found} in each scope observed, with {@code known} (objects
+   * known present without a read) added to theirs.
+   */
+  static LiveState liveState(Map<LiveState.Scope, List<LiveObject>> found, List<LiveObject> known) {
     for (LiveObject o : known) {
       found
           .computeIfAbsent(
