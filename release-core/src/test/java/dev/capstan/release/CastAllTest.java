@@ -13,6 +13,7 @@ import dev.capstan.release.error.ReleaseConflictException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.Payloads;
@@ -24,6 +25,7 @@ import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.port.Precondition;
 import dev.capstan.release.result.CastOutcome;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -222,6 +224,29 @@ class CastAllTest {
             m -> assertThat(m.content().get("data")).isEqualTo(Map.of("value", "theirs")));
     assertThat(h.cluster.objects())
         .doesNotContain(ResourceRef.of(Kind.SECRET, "default", "b-secret"));
+  }
+
+  @Test
+  void aReleaseAnotherCasterHasStartedToChangeIsCastAndMeetsItsLease() {
+    h.controller.castAll(List.of(app("default", "a", "1"), app("default", "b", "1")), 1);
+    // caster-b holds both leases; of a it has already written one object, of b nothing yet
+    Lease held = new Lease("caster-b", Fixtures.T0, Fixtures.T0.plus(Duration.ofMinutes(2)));
+    h.cluster.putLease("default", "a", held);
+    h.cluster.putLease("default", "b", held);
+    h.cluster.edit(
+        ResourceRef.of(Kind.CONFIG_MAP, "default", "a-config"),
+        m -> m.withEntry("data", "value", "caster-b's"));
+
+    List<CastOutcome> outcomes =
+        h.controller.castAll(List.of(app("default", "a", "1"), app("default", "b", "1")), 2);
+
+    // a does not match: its cast meets the lease, and writes nothing; b matched when observed,
+    // as a plan would say
+    assertThat(summary(outcomes))
+        .containsExactly("default/a failed ReleaseLockedException", "default/b unchanged at 1");
+    assertThat(h.cluster.object(ResourceRef.of(Kind.CONFIG_MAP, "default", "a-config")))
+        .hasValueSatisfying(
+            m -> assertThat(m.content().get("data")).isEqualTo(Map.of("value", "caster-b's")));
   }
 
   @Test

@@ -39,7 +39,16 @@ final class DynamicApis {
         @Nullable String namespace,
         @Nullable String labelSelector,
         @Nullable String fieldSelector) {
-      List<JsonObject> items = calls.listRaw(namespace, labelSelector, fieldSelector);
+      return list(namespace, labelSelector, fieldSelector, ResourceApi.PAGE_SIZE);
+    }
+
+    /** As {@link #list(String, String, String)}, in pages of {@code pageSize} objects. */
+    List<JsonObject> list(
+        @Nullable String namespace,
+        @Nullable String labelSelector,
+        @Nullable String fieldSelector,
+        int pageSize) {
+      List<JsonObject> items = calls.listRaw(namespace, labelSelector, fieldSelector, pageSize);
       items.forEach(this::typed);
       return items;
     }

@@ -177,6 +177,18 @@ public final class KubernetesOrchestrator implements Orchestrator {
     return out;
   }
 
+  /** The largest LIST page an observation asks for. */
+  static final int MAX_OBSERVATION_PAGE = 5000;
+
+  /**
+   * The LIST page size for observing {@code wanted} names: room for them and as many other objects
+   * of the kind (within {@link ResourceApi#PAGE_SIZE} and {@link #MAX_OBSERVATION_PAGE}), so a
+   * namespace holding little else, such as a fleet's releases observed together, comes in one page.
+   */
+  static int observationPage(int wanted) {
+    return Math.max(ResourceApi.PAGE_SIZE, Math.min(2 * wanted, MAX_OBSERVATION_PAGE));
+  }
+
   /**
    * Adds to {@code out} the objects among {@code names} that one LIST returns: by name for one
    * name, else of the whole namespace or, with {@code ownerSelector}, of the objects it selects.
@@ -208,7 +220,8 @@ public final class KubernetesOrchestrator implements Orchestrator {
       labels.add(ReleaseRecords.NOT_RECORDS);
     }
     String label = labels.isEmpty() ? null : String.join(",", labels);
-    for (JsonObject raw : api.list(scope(kind, namespace), label, field)) {
+    for (JsonObject raw :
+        api.list(scope(kind, namespace), label, field, observationPage(names.size()))) {
       String name = JsonTrees.text(raw, "metadata", "name");
       if (name == null || !names.contains(name)) {
         continue;

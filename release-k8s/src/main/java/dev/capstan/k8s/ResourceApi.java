@@ -146,13 +146,22 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
   /** Every object matching the selectors, as raw JSON, with the list's resourceVersion. */
   Listing<JsonObject> listingRaw(
       @Nullable String namespace, @Nullable String labelSelector, @Nullable String fieldSelector) {
+    return listingRaw(namespace, labelSelector, fieldSelector, PAGE_SIZE);
+  }
+
+  /** As {@link #listingRaw(String, String, String)}, in pages of {@code pageSize} objects. */
+  Listing<JsonObject> listingRaw(
+      @Nullable String namespace,
+      @Nullable String labelSelector,
+      @Nullable String fieldSelector,
+      int pageSize) {
     List<JsonObject> out = new ArrayList<>();
     String version =
         pages(
             namespace,
             labelSelector,
             fieldSelector,
-            PAGE_SIZE,
+            pageSize,
             options -> scoped(namespace) ? raw.list(namespace, options) : raw.list(options),
             (DynamicKubernetesListObject page) -> {
               for (DynamicKubernetesObject item : page.getItems()) {
@@ -197,6 +206,15 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
   List<JsonObject> listRaw(
       @Nullable String namespace, @Nullable String labelSelector, @Nullable String fieldSelector) {
     return listingRaw(namespace, labelSelector, fieldSelector).items();
+  }
+
+  /** As {@link #listRaw(String, String, String)}, in pages of {@code pageSize} objects. */
+  List<JsonObject> listRaw(
+      @Nullable String namespace,
+      @Nullable String labelSelector,
+      @Nullable String fieldSelector,
+      int pageSize) {
+    return listingRaw(namespace, labelSelector, fieldSelector, pageSize).items();
   }
 
   /** The names of the objects a LIST returns, and the list's resourceVersion to watch from. */
