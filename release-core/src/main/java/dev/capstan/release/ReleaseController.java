@@ -235,7 +235,9 @@ public final class ReleaseController {
    *
    * <p>Interrupting the calling thread interrupts the casts under way (each records its failure as
    * {@link #cast} does) and starts no other; the releases not cast are reported {@link
-   * CastOutcome.Failed}, and the thread's interrupt status is left set.
+   * CastOutcome.Failed}, and the thread's interrupt status is left set. An {@link Error} thrown by
+   * a cast starts no other cast either, and is thrown by this method once the casts under way have
+   * ended.
    *
    * @param releases the releases, each at most once
    * @param parallelism how many casts run at once, at least 1

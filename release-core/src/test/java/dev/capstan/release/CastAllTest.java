@@ -340,6 +340,35 @@ class CastAllTest {
     assertThat(interruptedAfter).isTrue();
   }
 
+  @Test
+  void anErrorInACastStartsNoOtherAndReachesTheCaller() {
+    ForwardingOrchestrator failing =
+        new ForwardingOrchestrator(h.cluster) {
+          @Override
+          public void apply(Manifest object, @Nullable OwnershipStamp stamp, Precondition p) {
+            if (object.name().equals("b-config")) {
+              throw new OutOfMemoryError("simulated");
+            }
+            super.apply(object, stamp, p);
+          }
+        };
+    ReleaseController controller = ReleaseController.builder(failing, h.cluster).build();
+
+    assertThatThrownBy(
+            () ->
+                controller.castAll(
+                    List.of(
+                        app("default", "a", "1"),
+                        app("default", "b", "1"),
+                        app("default", "c", "1")),
+                    1))
+        .isInstanceOf(OutOfMemoryError.class)
+        .hasMessage("simulated");
+    assertThat(h.controller.get("default", "a").orElseThrow().status())
+        .isEqualTo(ReleaseStatus.DEPLOYED);
+    assertThat(h.controller.get("default", "c")).isEmpty();
+  }
+
   /** {@code outcome} failed with a conflict on exactly the objects {@code keys}. */
   private static void assertConflicts(CastOutcome outcome, String... keys) {
     assertThat(outcome)

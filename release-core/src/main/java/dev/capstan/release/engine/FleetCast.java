@@ -30,6 +30,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -235,19 +236,28 @@ public final class FleetCast {
   /**
    * Casts the inputs at {@code indexes}, {@code parallelism} at once, on threads of their own. An
    * interrupt of the calling thread interrupts the casts under way (each stops at its next safe
-   * point and records its failure) and starts no other: those are reported failed, not cast.
+   * point and records its failure) and starts no other: those are reported failed, not cast. An
+   * {@link Error} on one of the threads starts no other cast either, and is thrown once the casts
+   * under way have ended.
    */
   private void castEach(
       List<ReleaseInput> inputs, List<Integer> indexes, int parallelism, CastOutcome[] outcomes) {
     AtomicInteger next = new AtomicInteger();
     AtomicBoolean stopped = new AtomicBoolean();
+    AtomicReference<@Nullable Error> error = new AtomicReference<>();
     Runnable worker =
         () -> {
-          for (int k = next.getAndIncrement();
-              k < indexes.size() && !stopped.get();
-              k = next.getAndIncrement()) {
-            int i = indexes.get(k);
-            outcomes[i] = castOne(inputs.get(i));
+          try {
+            for (int k = next.getAndIncrement();
+                k < indexes.size() && !stopped.get();
+                k = next.getAndIncrement()) {
+              int i = indexes.get(k);
+              outcomes[i] = castOne(inputs.get(i));
+            }
+          } catch (Error e) {
+            // not a release's failure: no other cast starts, and the caller gets it
+            error.compareAndSet(null, e);
+            stopped.set(true);
           }
         };
     List<Thread> workers = new ArrayList<>();
@@ -283,6 +293,10 @@ public final class FleetCast {
     }
     if (interrupted) {
       Thread.currentThread().interrupt();
+    }
+    Error failed = error.get();
+    if (failed != null) {
+      throw failed;
     }
   }
 
