@@ -52,8 +52,9 @@ class ReviewedPlanTest {
     assertThat(f.recordVersion()).isEqualTo(h.cluster.latestRecord(NS, "app").get().version());
     assertThat(f.observed())
         .containsExactly(
+            // present, not read: the record read from it proves the home namespace
             new PlanFingerprint.Observed(
-                dev.capstan.release.model.ResourceRef.namespace(NS), true, "uid-ns-1", "1"),
+                dev.capstan.release.model.ResourceRef.namespace(NS), true, null, null),
             new PlanFingerprint.Observed(SETTINGS, true, "uid-1", "1"),
             new PlanFingerprint.Observed(Fixtures.CREDS, true, "uid-2", "2"));
   }

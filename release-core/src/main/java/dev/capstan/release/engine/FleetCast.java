@@ -131,10 +131,13 @@ public final class FleetCast {
       } catch (RuntimeException refused) {
         continue; // its cast refuses it, with the same exception
       }
-      // a record read from the release's namespace proves the namespace exists
-      boolean homeExists = context.store.recordsInNamespace();
       candidates.add(
-          new Candidate(i, spec, latest, effective, Planning.reads(spec, latest, homeExists)));
+          new Candidate(
+              i,
+              spec,
+              latest,
+              effective,
+              Planning.reads(spec, latest, planning.homeProven(latest))));
     }
     if (candidates.isEmpty()) {
       return judged;

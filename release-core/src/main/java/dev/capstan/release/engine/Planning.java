@@ -207,8 +207,21 @@ final class Planning {
         : spec;
   }
 
+  /**
+   * Observes as {@link #observe(ReleaseSpec, Release, EffectiveRelease, boolean)} does, the home
+   * namespace known present when {@code latest} was read from it ({@link #homeProven}).
+   */
   LiveState observe(ReleaseSpec spec, @Nullable Release latest, EffectiveRelease effective) {
-    return observe(spec, latest, effective, false);
+    return observe(spec, latest, effective, homeProven(latest));
+  }
+
+  /**
+   * Whether the release's home namespace is known to exist because its record {@code latest} was
+   * read from it: the store keeps records in the release's namespace ({@link
+   * Store#recordsInNamespace()}), so there is one.
+   */
+  boolean homeProven(@Nullable Release latest) {
+    return latest != null && context.store.recordsInNamespace();
   }
 
   /**
