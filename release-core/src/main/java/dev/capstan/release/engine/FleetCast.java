@@ -74,23 +74,18 @@ public final class FleetCast {
       }
     }
     CastOutcome[] outcomes = new CastOutcome[inputs.size()];
-    List<Judged> judged = judge(inputs);
+    Map<Integer, CastOutcome.Unchanged> unchanged = unchanged(inputs);
     List<Integer> toCast = new ArrayList<>();
     for (int i = 0; i < inputs.size(); i++) {
-      Judged j = judged.get(i);
-      if (j.unchanged() != null) {
-        outcomes[i] = j.unchanged();
+      CastOutcome.Unchanged found = unchanged.get(i);
+      if (found != null) {
+        outcomes[i] = found;
       } else {
         toCast.add(i);
       }
     }
     castEach(inputs, toCast, parallelism, outcomes);
     return List.of(outcomes);
-  }
-
-  /** A release as judged from the shared reads: {@code unchanged}, or {@code null} to cast it. */
-  private record Judged(CastOutcome.@Nullable Unchanged unchanged) {
-    static final Judged CAST = new Judged(null);
   }
 
   /** A release whose latest revision is deployed: what its plan needs once the cluster is read. */
@@ -102,16 +97,15 @@ public final class FleetCast {
       Planning.Reads reads) {}
 
   /**
-   * Judges every input from the shared reads. Only a release whose latest revision is {@code
-   * DEPLOYED} and whose input is valid can be found unchanged; the others are cast without being
-   * observed here (their cast observes them under its lease).
+   * The inputs found as asked from the shared reads, by index; every other one is to be cast. Only
+   * a release whose latest revision is {@code DEPLOYED} and whose input is valid can be found so;
+   * the others are cast without being observed here (their cast observes them under its lease).
    */
-  private List<Judged> judge(List<ReleaseInput> inputs) {
-    List<Judged> judged = new ArrayList<>();
+  private Map<Integer, CastOutcome.Unchanged> unchanged(List<ReleaseInput> inputs) {
+    Map<Integer, CastOutcome.Unchanged> found = new HashMap<>();
     Map<String, Map<String, StoredRelease>> records = new HashMap<>();
     List<Candidate> candidates = new ArrayList<>();
     for (int i = 0; i < inputs.size(); i++) {
-      judged.add(Judged.CAST);
       ReleaseSpec spec = planning.withHome(inputs.get(i).spec());
       try {
         PayloadValidator.validate(spec, inputs.get(i).payloads(), context.ports.orchestrator());
@@ -140,16 +134,16 @@ public final class FleetCast {
               Planning.reads(spec, latest, planning.homeProven(latest))));
     }
     if (candidates.isEmpty()) {
-      return judged;
+      return found;
     }
     LiveState shared = observeTogether(candidates);
     for (Candidate c : candidates) {
       Plan plan = Planning.plan(c.effective(), c.latest(), slice(shared, c.reads()));
       if (asAsked(plan, c.latest(), c.spec())) {
-        judged.set(c.index(), new Judged(unchanged(c, plan)));
+        found.put(c.index(), unchanged(c, plan));
       }
     }
-    return judged;
+    return found;
   }
 
   private Map<String, StoredRelease> latestByName(String namespace) {
