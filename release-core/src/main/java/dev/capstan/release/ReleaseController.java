@@ -225,9 +225,17 @@ public final class ReleaseController {
    * the same order, and the same version, source and references: what {@link
    * dev.capstan.release.plan.Plan#changesNothing()} and the release controller's "up to date" mean.
    * Every other release (a first install, a change, drift, a failed or pending latest revision, an
-   * invalid input, a conflict) is cast, {@code parallelism} at once, each with its own lease, reads
-   * and record, and its exception kept as its outcome: one release failing does not stop the
-   * others.
+   * invalid input, a conflict) is cast, {@code parallelism} at once, each with its own lease and
+   * record, and its exception kept as its outcome: one release failing does not stop the others.
+   *
+   * <p>Those casts read together too, under their leases: they are taken in groups of four per
+   * cast at once; each group's releases take their leases, then their records are read once per
+   * namespace ({@link dev.capstan.release.port.Store#recordEntries(String, java.util.Set)}) and
+   * what they name observed once per kind and namespace, and each is then planned and cast from
+   * those reads as {@code cast} would from its own. A release that plans before its lease (it may
+   * create its namespace, or its namespace is missing) or whose lease it took over from an expired
+   * holder reads for itself. A group's releases hold their leases from its reads until each is
+   * cast.
    *
    * <p>Like a plan that finds nothing to do, "as asked" holds when observed: a cast of one of these
    * releases by another process that has not written yet, or a lease a stopped caster left without

@@ -133,6 +133,112 @@ class CastAllTest {
   }
 
   @Test
+  void theReleasesToCastTakeTheirLeasesThenReadTheirRecordsAndObjectsTogether() {
+    h.controller.castAll(fleet(), 2);
+    List<ReleaseInput> changed = new ArrayList<>(fleet());
+    changed.set(1, app("default", "b", "2"));
+    changed.set(4, app("team-b", "e", "2"));
+    h.cluster.clearOperations();
+
+    List<CastOutcome> outcomes = h.controller.castAll(changed, 2);
+
+    assertThat(summary(outcomes))
+        .containsExactly(
+            "default/a unchanged at 1",
+            "default/b cast 2 deployed",
+            "default/c unchanged at 1",
+            "team-b/d unchanged at 1",
+            "team-b/e cast 2 deployed");
+    List<String> ops = h.cluster.operations();
+    // what tells the unchanged ones apart, read without a lease
+    assertThat(ops.subList(0, 2)).containsExactly("record:read:default", "record:read:team-b");
+    assertThat(ops.subList(2, 6))
+        .containsExactlyInAnyOrder(
+            "observe:ConfigMap/default",
+            "observe:Secret/default",
+            "observe:ConfigMap/team-b",
+            "observe:Secret/team-b");
+    // the two to cast: both leases first, then under them their records, one read per namespace,
+    // and what they name, one observation per kind and namespace (the in-memory lease proves no
+    // namespace, so the namespaces are observed too, as a cast of each would)
+    assertThat(ops.subList(6, 8))
+        .containsExactlyInAnyOrder("lease:acquire:default/b", "lease:acquire:team-b/e");
+    assertThat(ops.subList(8, 10))
+        .containsExactly("record:read:default/{b}", "record:read:team-b/{e}");
+    assertThat(ops.subList(10, 15))
+        .containsExactlyInAnyOrder(
+            "observe:ConfigMap/default",
+            "observe:Secret/default",
+            "observe:Namespace/",
+            "observe:ConfigMap/team-b",
+            "observe:Secret/team-b");
+    // then each is cast from those reads alone: its write, its record, its lease given up
+    assertThat(ops.subList(15, ops.size()))
+        .containsExactlyInAnyOrder(
+            "apply:ConfigMap/default/b-config",
+            "verify",
+            "record:create:default/b#2:deployed",
+            "lease:release:default/b",
+            "apply:ConfigMap/team-b/e-config",
+            "verify",
+            "record:create:team-b/e#2:deployed",
+            "lease:release:team-b/e");
+    assertThat(h.controller.get("team-b", "e").orElseThrow().owns()).hasSize(2);
+  }
+
+  @Test
+  void releasesAreCastInGroupsOfFourPerThreadEachReadTogether() {
+    h.cluster.clearOperations();
+
+    List<CastOutcome> outcomes = h.controller.castAll(fleet(), 1);
+
+    assertThat(outcomes).allMatch(CastOutcome.Cast.class::isInstance);
+    // a, b, c and d are the first group; e the second; none of the five has a record yet
+    assertThat(h.cluster.operations())
+        .filteredOn(op -> op.startsWith("record:read") || op.startsWith("lease:acquire"))
+        .containsExactly(
+            "record:read:default",
+            "record:read:team-b",
+            "lease:acquire:default/a",
+            "lease:acquire:default/b",
+            "lease:acquire:default/c",
+            "lease:acquire:team-b/d",
+            "record:read:default/{a,b,c}",
+            "record:read:team-b/{d}",
+            "lease:acquire:team-b/e",
+            "record:read:team-b/{e}");
+    assertThat(h.cluster.operations())
+        .filteredOn(op -> op.startsWith("record:create"))
+        .containsExactly(
+            "record:create:default/a#1:deployed",
+            "record:create:default/b#1:deployed",
+            "record:create:default/c#1:deployed",
+            "record:create:team-b/d#1:deployed",
+            "record:create:team-b/e#1:deployed");
+  }
+
+  @Test
+  void aReleaseWhoseExpiredLeaseItTakesOverReadsForItself() {
+    h.controller.castAll(List.of(app("default", "a", "1"), app("default", "b", "1")), 1);
+    // a's last caster died holding its lease, which has expired
+    h.cluster.putLease(
+        "default",
+        "a",
+        new Lease("dead", Fixtures.T0.minusSeconds(600), Fixtures.T0.minusSeconds(1)));
+    h.cluster.clearOperations();
+
+    List<CastOutcome> outcomes =
+        h.controller.castAll(List.of(app("default", "a", "2"), app("default", "b", "2")), 1);
+
+    assertThat(summary(outcomes))
+        .containsExactly("default/a cast 2 deployed", "default/b cast 2 deployed");
+    // b's record is read with the group's; a's, after its takeover, by its own cast
+    assertThat(h.cluster.operations())
+        .filteredOn(op -> op.startsWith("record:read"))
+        .containsExactly("record:read:default", "record:read:default/{b}", "record:read:default/a");
+  }
+
+  @Test
   void onlyTheReleasesThatDifferAreCast() {
     h.controller.castAll(fleet(), 2);
     ReleaseInput b = app("default", "b", "1");
@@ -337,6 +443,9 @@ class CastAllTest {
         .isEqualTo(ReleaseStatus.FAILED);
     assertThat(h.controller.get("default", "b")).isEmpty();
     assertThat(h.controller.get("team-b", "d")).isEmpty();
+    // their leases, taken with a's in one group, were given up
+    assertThat(h.cluster.heldLease("default", "b")).isEmpty();
+    assertThat(h.cluster.heldLease("team-b", "d")).isEmpty();
     assertThat(interruptedAfter).isTrue();
   }
 
@@ -367,6 +476,8 @@ class CastAllTest {
     assertThat(h.controller.get("default", "a").orElseThrow().status())
         .isEqualTo(ReleaseStatus.DEPLOYED);
     assertThat(h.controller.get("default", "c")).isEmpty();
+    // c's lease, taken with its group's, was given up
+    assertThat(h.cluster.heldLease("default", "c")).isEmpty();
   }
 
   /** {@code outcome} failed with a conflict on exactly the objects {@code keys}. */

@@ -15,7 +15,9 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -79,6 +81,15 @@ public final class KubernetesStore implements Store {
   @Override
   public List<RecordEntry> recordEntries(String namespace, String name) {
     return records.entries(namespace, name);
+  }
+
+  /**
+   * {@inheritDoc} One LIST (of 500 a page) of the record Secrets of those releases, selected by the
+   * set of their names ({@code name in (...)}).
+   */
+  @Override
+  public Map<String, List<RecordEntry>> recordEntries(String namespace, Set<String> names) {
+    return records.entries(namespace, names);
   }
 
   /**

@@ -24,7 +24,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -96,7 +98,40 @@ final class ReleaseRecords {
    * record is asked for; one without them is decoded at once.
    */
   List<RecordEntry> entries(String namespace, String name) {
-    List<V1Secret> found = secrets.list(namespace, "owner=capstan,name=" + name + "," + PART, null);
+    return entriesOf(secrets.list(namespace, "owner=capstan,name=" + name + "," + PART, null));
+  }
+
+  /**
+   * Every revision of each release of {@code names}, newest first, by release name (a release with
+   * none is absent): one LIST (paged) selecting their record Secrets by a set of names, each entry
+   * as {@link #entries(String, String)} gives it.
+   */
+  Map<String, List<RecordEntry>> entries(String namespace, Set<String> names) {
+    Map<String, List<RecordEntry>> out = new TreeMap<>();
+    if (names.isEmpty()) {
+      return out;
+    }
+    String selector =
+        "owner=capstan," + PART + ",name in (" + String.join(",", new TreeSet<>(names)) + ")";
+    Map<String, List<V1Secret>> byRelease = new TreeMap<>();
+    for (V1Secret s : secrets.list(namespace, selector, null)) {
+      String release = label(s, "name");
+      if (release != null && names.contains(release)) {
+        byRelease.computeIfAbsent(release, r -> new ArrayList<>()).add(s);
+      }
+    }
+    byRelease.forEach(
+        (release, found) -> {
+          List<RecordEntry> entries = entriesOf(found);
+          if (!entries.isEmpty()) {
+            out.put(release, entries);
+          }
+        });
+    return out;
+  }
+
+  /** The revisions of one release whose record Secrets (heads and chunks) are {@code found}. */
+  private List<RecordEntry> entriesOf(List<V1Secret> found) {
     Map<String, V1Secret> chunks = new HashMap<>();
     List<V1Secret> heads = new ArrayList<>();
     for (V1Secret s : found) {

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,9 +49,14 @@ class CastAllIT {
   }
 
   private static List<ReleaseInput> fleet(String ns, int changed) {
+    return fleet(ns, i -> i == changed ? "new" : "old");
+  }
+
+  /** The fleet, release {@code i} with the value {@code value(i)}. */
+  private static List<ReleaseInput> fleet(String ns, IntFunction<String> value) {
     List<ReleaseInput> out = new ArrayList<>();
     for (int i = 0; i < RELEASES; i++) {
-      out.add(app(ns, i, i == changed ? "new" : "old"));
+      out.add(app(ns, i, value.apply(i)));
     }
     return out;
   }
@@ -112,8 +118,7 @@ class CastAllIT {
     assertThat(cluster.requests().counts())
         .containsExactlyInAnyOrderEntriesOf(
             Map.ofEntries(
-                // the shared reads, as above, and the cast's own observation (by its stamp) and
-                // its records read under the lease
+                // the shared reads, as above, and under its lease its records and what it names
                 Map.entry("LIST secrets", 4L),
                 Map.entry("LIST configmaps", 2L),
                 Map.entry("LIST deployments", 2L),
@@ -122,5 +127,34 @@ class CastAllIT {
                 Map.entry("PATCH configmaps", 1L),
                 Map.entry("CREATE secrets", 1L), // the revision, recorded once
                 Map.entry("DELETE leases", 1L)));
+
+    // half the fleet changes: the shared reads; the six leases; under them, the six releases'
+    // records in one LIST and what they name in one LIST per kind; then each one's write and
+    // record, and its lease given up. Cast one by one, the six would have read 30 times.
+    cluster.requests().reset();
+    List<CastOutcome> half =
+        controller.castAll(fleet(ns, i -> i % 2 == 0 ? "newer" : i == 3 ? "new" : "old"), 4);
+    for (int i = 0; i < RELEASES; i++) {
+      if (i % 2 == 0) {
+        assertThat(half.get(i))
+            .isInstanceOfSatisfying(
+                CastOutcome.Cast.class,
+                c -> assertThat(c.result().plan().changes(Action.UPDATE)).hasSize(1));
+      } else {
+        assertThat(half.get(i)).isInstanceOf(CastOutcome.Unchanged.class);
+      }
+    }
+    assertThat(cluster.requests().counts())
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.ofEntries(
+                Map.entry("LIST secrets", 4L), // twice the records, twice the Secrets observed
+                Map.entry("LIST configmaps", 2L),
+                Map.entry("LIST deployments", 2L),
+                Map.entry("LIST services", 2L),
+                Map.entry("CREATE leases", 6L),
+                Map.entry("PATCH configmaps", 6L),
+                Map.entry("CREATE secrets", 6L),
+                Map.entry("DELETE leases", 6L)));
+    assertThat(cluster.requests().total()).isEqualTo(34);
   }
 }

@@ -118,6 +118,22 @@ public final class CastOperation {
    */
   private CastAttempt prepare(
       ReleaseSpec given, Payloads payloads, @Nullable String description, boolean detached) {
+    Begun begun = begin(given, payloads, description, detached);
+    LeaseKeeper lease = begun.lease();
+    return lease == null
+        ? prepareBeforeLease(begun.attempt())
+        : lease.holding(held -> readAndPlan(begun.attempt(), held));
+  }
+
+  /**
+   * A cast's first steps done ({@link #begin}): its attempt, and its lease when it plans under it
+   * ({@code null}: it plans first, {@link #prepareBeforeLease}).
+   */
+  record Begun(CastAttempt attempt, @Nullable LeaseKeeper lease) {}
+
+  /** What {@link #prepare} does before its first read: validates, and takes the lease. */
+  Begun begin(
+      ReleaseSpec given, Payloads payloads, @Nullable String description, boolean detached) {
     ReleaseSpec spec = planning.withHome(given);
     PayloadValidator.validate(spec, payloads, context.ports.orchestrator());
     CastAttempt attempt = CastAttempt.start(spec, payloads, description, detached);
@@ -126,40 +142,62 @@ public final class CastOperation {
         || (spec.resources().isEmpty() && !spec.options().dangerousAllowEmpty())) {
       // an empty spec is checked against the record before the lease is taken: refused, it writes
       // nothing at all
-      return prepareBeforeLease(attempt);
+      return new Begun(attempt, null);
     }
-    LeaseKeeper lease;
     try {
-      lease = context.acquireCastLease(spec);
+      return new Begun(attempt, context.acquireCastLease(spec));
     } catch (ClusterException e) {
       if (e.status() != 404) {
         throw e;
       }
-      return prepareBeforeLease(attempt);
+      return new Begun(attempt, null);
     }
-    return lease.holding(
-        held -> {
-          Housekeeping.UnderLease read =
-              housekeeping.readUnderLease(planning, spec.namespace(), spec.name(), lease);
-          List<RecordEntry> records = read.records();
-          Optional<StoredRelease> now = read.latest();
-          Release latest = now.map(StoredRelease::release).orElse(null);
-          Planning.checkCastable(spec, latest);
-          EffectiveRelease effective = Planning.effective(spec, payloads, latest);
-          LiveState live =
-              planning.observe(spec, latest, effective, lease.grant().namespaceExists());
-          Plan plan = intent.checkPlan(Planning.plan(effective, latest, live), detached);
-          intent.createHomeNamespace(spec, plan, payloads);
-          return intent.savePending(
-              attempt.leased(lease, records).planned(latest, effective, live, plan));
-        });
+  }
+
+  /**
+   * Under the lease: reads the records (recording what a holder whose expired lease this one took
+   * over left unfinished), observes, plans and saves the intent ({@link #planRead}).
+   */
+  CastAttempt readAndPlan(CastAttempt attempt, LeaseKeeper lease) {
+    ReleaseSpec spec = attempt.spec();
+    Housekeeping.UnderLease read =
+        housekeeping.readUnderLease(planning, spec.namespace(), spec.name(), lease);
+    Release latest = read.latest().map(StoredRelease::release).orElse(null);
+    Planning.checkCastable(spec, latest);
+    EffectiveRelease effective = Planning.effective(spec, attempt.payloads(), latest);
+    LiveState live = planning.observe(spec, latest, effective, lease.grant().namespaceExists());
+    return planRead(attempt, lease, read.records(), latest, effective, live);
+  }
+
+  /**
+   * Under the lease, with what was read under it (the release's {@code records}, newest first,
+   * {@code null} if unknown; its {@code latest} revision; the {@code live} state of what {@code
+   * effective} and {@code latest} name): plans, checks the plan, creates the home namespace if the
+   * plan does, and saves the intent.
+   */
+  CastAttempt planRead(
+      CastAttempt attempt,
+      LeaseKeeper lease,
+      @Nullable List<RecordEntry> records,
+      @Nullable Release latest,
+      EffectiveRelease effective,
+      LiveState live) {
+    Plan plan = intent.checkPlan(Planning.plan(effective, latest, live), attempt.detached());
+    intent.createHomeNamespace(attempt.spec(), plan, attempt.payloads());
+    return intent.savePending(
+        attempt.leased(lease, records).planned(latest, effective, live, plan));
+  }
+
+  /** Applies, verifies, prunes and records a prepared cast; gives its lease up. */
+  CastResult finish(CastAttempt attempt) {
+    return completion.finish(attempt);
   }
 
   /**
    * {@link #prepare} planning before the lease: plans, creates the home namespace if the plan does,
    * takes the lease, and reads the record again under it (plans again if it moved).
    */
-  private CastAttempt prepareBeforeLease(CastAttempt attempt) {
+  CastAttempt prepareBeforeLease(CastAttempt attempt) {
     ReleaseSpec spec = attempt.spec();
     Payloads payloads = attempt.payloads();
     Optional<StoredRelease> before = context.store.latestRecord(spec.namespace(), spec.name());

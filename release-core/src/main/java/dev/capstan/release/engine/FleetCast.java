@@ -17,8 +17,10 @@ import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlannedChange;
+import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.StoredRelease;
 import dev.capstan.release.result.CastOutcome;
+import dev.capstan.release.result.CastResult;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -27,10 +29,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -88,11 +92,14 @@ public final class FleetCast {
     return List.of(outcomes);
   }
 
-  /** A release whose latest revision is deployed: what its plan needs once the cluster is read. */
+  /**
+   * A release to observe with others: what its plan needs once the cluster is read (its latest
+   * revision, deployed when it is judged for {@code unchanged}).
+   */
   private record Candidate(
       int index,
       ReleaseSpec spec,
-      Release latest,
+      @Nullable Release latest,
       EffectiveRelease effective,
       Planning.Reads reads) {}
 
@@ -139,7 +146,7 @@ public final class FleetCast {
     LiveState shared = observeTogether(candidates);
     for (Candidate c : candidates) {
       Plan plan = Planning.plan(c.effective(), c.latest(), slice(shared, c.reads()));
-      if (asAsked(plan, c.latest(), c.spec())) {
+      if (asAsked(plan, requireNonNull(c.latest()), c.spec())) {
         found.put(c.index(), unchanged(c, plan));
       }
     }
@@ -226,83 +233,303 @@ public final class FleetCast {
         release,
         () -> {
           context.emit(new ReleaseEvent.Planned(release, plan));
-          return new CastOutcome.Unchanged(release, c.latest(), plan);
+          return new CastOutcome.Unchanged(release, requireNonNull(c.latest()), plan);
         });
   }
 
   /**
-   * Casts the inputs at {@code indexes}, {@code parallelism} at once, on threads of their own. An
-   * interrupt of the calling thread interrupts the casts under way (each stops at its next safe
-   * point and records its failure) and starts no other: those are reported failed, not cast. An
-   * {@link Error} on one of the threads starts no other cast either, and is thrown once the casts
-   * under way have ended.
+   * How many releases a group holds per cast at once: a group's releases hold their leases from its
+   * shared reads until each is cast, so a group is a few rounds of casts, not the whole call.
+   */
+  static final int GROUP_PER_WORKER = 4;
+
+  /** A release of the call that is to be cast, as far as it got. */
+  private static final class Member {
+    final int index;
+    final ReleaseInput input;
+    @Nullable OperationScope scope;
+    CastOperation.@Nullable Begun begun;
+
+    /** What the group's reads found for it; {@code null}: its cast reads for itself. */
+    @Nullable Read read;
+
+    Member(int index, ReleaseInput input) {
+      this.index = index;
+      this.input = input;
+    }
+
+    String release() {
+      return input.qualifiedName();
+    }
+
+    @Nullable LeaseKeeper lease() {
+      CastOperation.Begun b = begun;
+      return b == null ? null : b.lease();
+    }
+  }
+
+  /** What one release's cast would have read under its lease, read for its group. */
+  private record Read(
+      @Nullable List<RecordEntry> records,
+      @Nullable Release latest,
+      EffectiveRelease effective,
+      LiveState live) {}
+
+  /**
+   * Casts the inputs at {@code indexes}, {@code parallelism} at once, on threads of their own, in
+   * groups of {@value #GROUP_PER_WORKER} per thread. For each group: every release is validated and
+   * its lease taken; then, under those leases, the records of the group's releases are read once
+   * per namespace and what they name observed once per kind and namespace; then each is planned
+   * over that and cast (a cast that plans first, or whose lease was taken over from an expired
+   * holder, reads for itself, as {@code cast} does). An interrupt of the calling thread interrupts
+   * the casts under way (each stops at its next safe point and records its failure) and starts no
+   * other: those are reported failed, not cast, their leases given up. An {@link Error} on one of
+   * the threads starts no other cast either, and is thrown once the casts under way have ended.
    */
   private void castEach(
       List<ReleaseInput> inputs, List<Integer> indexes, int parallelism, CastOutcome[] outcomes) {
-    AtomicInteger next = new AtomicInteger();
-    AtomicBoolean stopped = new AtomicBoolean();
-    AtomicReference<@Nullable Error> error = new AtomicReference<>();
-    Runnable worker =
-        () -> {
-          try {
-            for (int k = next.getAndIncrement();
-                k < indexes.size() && !stopped.get();
-                k = next.getAndIncrement()) {
-              int i = indexes.get(k);
-              outcomes[i] = castOne(inputs.get(i));
-            }
-          } catch (Error e) {
-            // not a release's failure: no other cast starts, and the caller gets it
-            error.compareAndSet(null, e);
-            stopped.set(true);
-          }
-        };
-    List<Thread> workers = new ArrayList<>();
-    for (int w = 0; w < Math.min(parallelism, indexes.size()); w++) {
-      Thread t = new Thread(worker, "capstan-cast-all-" + w);
-      t.setDaemon(true);
-      workers.add(t);
-      t.start();
-    }
-    boolean interrupted = false;
-    for (Thread t : workers) {
-      while (t.isAlive()) {
-        try {
-          t.join();
-        } catch (InterruptedException e) {
-          interrupted = true;
-          stopped.set(true);
-          workers.forEach(Thread::interrupt);
+    Workers workers = new Workers(parallelism);
+    int size = GROUP_PER_WORKER * parallelism;
+    for (int from = 0; from < indexes.size() && !workers.stopped(); from += size) {
+      List<Member> group = new ArrayList<>();
+      for (int i : indexes.subList(from, Math.min(indexes.size(), from + size))) {
+        group.add(new Member(i, inputs.get(i)));
+      }
+      workers.each(group, m -> begin(m, outcomes));
+      if (!workers.stopped()) {
+        readTogether(group.stream().filter(m -> outcomes[m.index] == null).toList(), workers);
+      }
+      workers.each(
+          group.stream().filter(m -> outcomes[m.index] == null).toList(),
+          m -> outcomes[m.index] = finish(m));
+      for (Member m : group) {
+        if (outcomes[m.index] == null && m.scope != null) {
+          outcomes[m.index] = abandon(m);
         }
       }
     }
     for (int i : indexes) {
       if (outcomes[i] == null) {
-        String release = inputs.get(i).qualifiedName();
-        outcomes[i] =
-            new CastOutcome.Failed(
-                release,
-                new ReleaseException(
-                    "release "
-                        + release
-                        + " was not cast: castAll was interrupted before its cast started"));
+        outcomes[i] = new CastOutcome.Failed(inputs.get(i).qualifiedName(), notCast(inputs.get(i)));
       }
     }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
-    Error failed = error.get();
-    if (failed != null) {
-      throw failed;
+    workers.end();
+  }
+
+  /** Starts the cast of {@code m} as an operation of its own: validated, its lease taken. */
+  private void begin(Member m, CastOutcome[] outcomes) {
+    OperationScope scope = context.begin(m.release(), Operation.CAST);
+    m.scope = scope;
+    try {
+      m.begun =
+          context.within(
+              scope, () -> casts.begin(m.input.spec(), m.input.payloads(), null, false), false);
+    } catch (RuntimeException e) {
+      outcomes[m.index] = new CastOutcome.Failed(m.release(), e); // the operation failed with it
     }
   }
 
-  private CastOutcome castOne(ReleaseInput input) {
+  /**
+   * Reads for the releases of a group that hold their lease (not taken over): the records of each
+   * namespace's releases in one read ({@link dev.capstan.release.port.Store#recordEntries(String,
+   * Set)}) and what they name in one observation ({@link #observeTogether}). A release whose record
+   * cannot be read, or that may not be cast over it, is left to read for itself, and its cast fails
+   * as {@code cast} would; so is every release of the group when a shared read fails.
+   */
+  private void readTogether(List<Member> group, Workers workers) {
+    List<Member> leased = new ArrayList<>();
+    Map<String, Set<String>> names = new TreeMap<>();
+    for (Member m : group) {
+      LeaseKeeper lease = m.lease();
+      if (lease != null && lease.grant().takenOver() == null) {
+        leased.add(m);
+        ReleaseSpec spec = requireNonNull(m.begun).attempt().spec();
+        names.computeIfAbsent(spec.namespace(), n -> new TreeSet<>()).add(spec.name());
+      }
+    }
+    if (leased.isEmpty()) {
+      return;
+    }
     try {
-      return new CastOutcome.Cast(
-          input.qualifiedName(), casts.cast(input.spec(), input.payloads()));
+      Map<String, Map<String, List<RecordEntry>>> records = new HashMap<>();
+      names.forEach(
+          (namespace, n) -> records.put(namespace, context.store.recordEntries(namespace, n)));
+      Map<Member, Candidate> candidates = new LinkedHashMap<>();
+      for (Member m : leased) {
+        CastAttempt attempt = requireNonNull(m.begun).attempt();
+        ReleaseSpec spec = attempt.spec();
+        List<RecordEntry> entries = entriesOf(records, spec);
+        try {
+          Release latest = entries.isEmpty() ? null : entries.get(0).stored().release();
+          Planning.checkCastable(spec, latest);
+          EffectiveRelease effective = Planning.effective(spec, attempt.payloads(), latest);
+          boolean homeExists = requireNonNull(m.lease()).grant().namespaceExists();
+          candidates.put(
+              m,
+              new Candidate(
+                  m.index, spec, latest, effective, Planning.reads(spec, latest, homeExists)));
+        } catch (RuntimeException e) {
+          // its cast reads again, and fails as cast does
+        }
+      }
+      LiveState shared = observeTogether(List.copyOf(candidates.values()));
+      candidates.forEach(
+          (m, c) -> {
+            m.read =
+                new Read(
+                    entriesOf(records, c.spec()),
+                    c.latest(),
+                    c.effective(),
+                    slice(shared, c.reads()));
+          });
     } catch (RuntimeException e) {
-      return new CastOutcome.Failed(input.qualifiedName(), e);
+      workers.stopIfInterrupted();
+      // each cast of the group reads for itself, and fails as cast does if it cannot either
+    }
+  }
+
+  private static List<RecordEntry> entriesOf(
+      Map<String, Map<String, List<RecordEntry>>> records, ReleaseSpec spec) {
+    return records.getOrDefault(spec.namespace(), Map.of()).getOrDefault(spec.name(), List.of());
+  }
+
+  /** Plans and casts {@code m}, within its operation: under its lease, or planning first. */
+  private CastOutcome finish(Member m) {
+    CastOperation.Begun begun = requireNonNull(m.begun);
+    Read read = m.read;
+    try {
+      CastResult result =
+          context.within(
+              requireNonNull(m.scope),
+              () -> {
+                LeaseKeeper lease = begun.lease();
+                CastAttempt prepared =
+                    lease == null
+                        ? casts.prepareBeforeLease(begun.attempt())
+                        : lease.holding(
+                            held ->
+                                read == null
+                                    ? casts.readAndPlan(begun.attempt(), held)
+                                    : casts.planRead(
+                                        begun.attempt(),
+                                        held,
+                                        read.records(),
+                                        read.latest(),
+                                        read.effective(),
+                                        read.live()));
+                return casts.finish(prepared);
+              },
+              true);
+      return new CastOutcome.Cast(m.release(), result);
+    } catch (RuntimeException e) {
+      return new CastOutcome.Failed(m.release(), e);
+    }
+  }
+
+  /** Ends the operation of a release begun and then not cast: its lease is given up. */
+  private CastOutcome abandon(Member m) {
+    ReleaseException notCast = notCast(m.input);
+    try {
+      context.within(
+          requireNonNull(m.scope),
+          () -> {
+            LeaseKeeper lease = m.lease();
+            if (lease != null) {
+              lease.close();
+            }
+            throw notCast;
+          },
+          false);
+    } catch (ReleaseException expected) {
+      // the operation failed with it
+    }
+    return new CastOutcome.Failed(m.release(), notCast);
+  }
+
+  private static ReleaseException notCast(ReleaseInput input) {
+    return new ReleaseException(
+        "release "
+            + input.qualifiedName()
+            + " was not cast: castAll was interrupted before its cast started");
+  }
+
+  /**
+   * Runs tasks on up to {@code width} threads of their own ({@code capstan-cast-all-N}). Once the
+   * calling thread is interrupted, or a task throws an {@link Error}, no task starts any more (in
+   * this call or a later one): an interrupt interrupts the tasks under way, an Error lets them end;
+   * {@link #end} then sets the interrupt again, or throws the Error.
+   */
+  private static final class Workers {
+    private final int width;
+    private final AtomicBoolean stopped = new AtomicBoolean();
+    private final AtomicReference<@Nullable Error> error = new AtomicReference<>();
+    private boolean interrupted;
+
+    Workers(int width) {
+      this.width = width;
+    }
+
+    boolean stopped() {
+      return stopped.get();
+    }
+
+    /**
+     * Stops the work if the calling thread was interrupted (its status is set again at the end).
+     */
+    void stopIfInterrupted() {
+      if (Thread.interrupted()) {
+        interrupted = true;
+        stopped.set(true);
+      }
+    }
+
+    <T> void each(List<T> items, Consumer<T> task) {
+      if (stopped.get() || items.isEmpty()) {
+        return;
+      }
+      AtomicInteger next = new AtomicInteger();
+      Runnable worker =
+          () -> {
+            try {
+              for (int k = next.getAndIncrement();
+                  k < items.size() && !stopped.get();
+                  k = next.getAndIncrement()) {
+                task.accept(items.get(k));
+              }
+            } catch (Error e) {
+              // not a release's failure: no other task starts, and the caller gets it
+              error.compareAndSet(null, e);
+              stopped.set(true);
+            }
+          };
+      List<Thread> threads = new ArrayList<>();
+      for (int w = 0; w < Math.min(width, items.size()); w++) {
+        Thread t = new Thread(worker, "capstan-cast-all-" + w);
+        t.setDaemon(true);
+        threads.add(t);
+        t.start();
+      }
+      for (Thread t : threads) {
+        while (t.isAlive()) {
+          try {
+            t.join();
+          } catch (InterruptedException e) {
+            interrupted = true;
+            stopped.set(true);
+            threads.forEach(Thread::interrupt);
+          }
+        }
+      }
+    }
+
+    void end() {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+      Error failed = error.get();
+      if (failed != null) {
+        throw failed;
+      }
     }
   }
 }

@@ -19,6 +19,7 @@ import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Precondition;
 import dev.capstan.release.port.Readiness;
 import dev.capstan.release.port.ReadinessWait;
+import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
 import java.time.Duration;
@@ -260,8 +261,9 @@ public final class InMemoryCluster implements Orchestrator, Store {
    * observe:apps/Deployment/default} (kind and namespace), {@code apply:KEY}, {@code dry-run:KEY},
    * {@code delete:KEY}, {@code unstamp:KEY}, {@code verify}, {@code namespace:NAME}, {@code
    * record:create:NS/NAME#REV:STATUS}, {@code record:update:NS/NAME#REV:STATUS}, {@code
-   * record:delete:NS/NAME#REV}, {@code record:read:NS/NAME}, {@code lease:acquire:NS/NAME}, {@code
-   * lease:renew:NS/NAME}, {@code lease:release:NS/NAME}.
+   * record:delete:NS/NAME#REV}, {@code record:read:NS/NAME} (one release's), {@code record:read:NS}
+   * (the latest of a namespace), {@code record:read:NS/{A,B}} (some releases' together), {@code
+   * lease:acquire:NS/NAME}, {@code lease:renew:NS/NAME}, {@code lease:release:NS/NAME}.
    */
   public synchronized List<String> operations() {
     return calls.operations();
@@ -415,6 +417,12 @@ public final class InMemoryCluster implements Orchestrator, Store {
   @Override
   public List<StoredRelease> records(String namespace, String name) {
     return records.records(namespace, name);
+  }
+
+  /** {@inheritDoc} One read, logged {@code record:read:NS/{A,B}} (the names sorted). */
+  @Override
+  public Map<String, List<RecordEntry>> recordEntries(String namespace, Set<String> names) {
+    return records.recordEntries(namespace, names);
   }
 
   @Override

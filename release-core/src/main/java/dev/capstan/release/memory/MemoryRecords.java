@@ -7,6 +7,7 @@ import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.port.LeaseGrant;
+import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.StoredRelease;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,7 +17,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
@@ -110,6 +114,29 @@ final class MemoryRecords {
       NavigableMap<Integer, StoredRecord> revs = records.get(key);
       if (revs != null) {
         revs.descendingMap().values().forEach(e -> result.add(e.decode()));
+      }
+    }
+    Calls.crashIf(crash, Operation.RECORD_READ, key);
+    return result;
+  }
+
+  /**
+   * Every revision of each of {@code names}, by name, in one read ({@code record:read:NS/{A,B}}).
+   */
+  Map<String, List<RecordEntry>> recordEntries(String namespace, Set<String> names) {
+    SortedSet<String> sorted = new TreeSet<>(names);
+    String key = namespace + "/{" + String.join(",", sorted) + "}";
+    boolean crash = calls.enter(Operation.RECORD_READ, key);
+    Map<String, List<RecordEntry>> result = new TreeMap<>();
+    synchronized (lock) {
+      calls.log("record:read:" + key);
+      for (String name : sorted) {
+        NavigableMap<Integer, StoredRecord> revs = records.get(namespace + "/" + name);
+        if (revs != null && !revs.isEmpty()) {
+          List<RecordEntry> entries = new ArrayList<>();
+          revs.descendingMap().values().forEach(e -> entries.add(RecordEntry.of(e.decode())));
+          result.put(name, List.copyOf(entries));
+        }
       }
     }
     Calls.crashIf(crash, Operation.RECORD_READ, key);

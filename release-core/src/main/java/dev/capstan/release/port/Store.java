@@ -6,7 +6,11 @@ import dev.capstan.release.model.Release;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -48,6 +52,24 @@ public interface Store {
    */
   default List<RecordEntry> recordEntries(String namespace, String name) {
     return records(namespace, name).stream().map(RecordEntry::of).toList();
+  }
+
+  /**
+   * Every stored revision of each release of {@code namespace} named in {@code names}, as {@link
+   * #recordEntries(String, String)} lists them (newest first), by release name; a release with no
+   * revision has no entry. Many releases' casts read their records this way together, under their
+   * leases ({@code ReleaseController.castAll}). The default reads each release alone; a store that
+   * reads them at once (the Kubernetes store: one LIST) overrides it.
+   */
+  default Map<String, List<RecordEntry>> recordEntries(String namespace, Set<String> names) {
+    Map<String, List<RecordEntry>> out = new TreeMap<>();
+    for (String name : new TreeSet<>(names)) {
+      List<RecordEntry> entries = recordEntries(namespace, name);
+      if (!entries.isEmpty()) {
+        out.put(name, entries);
+      }
+    }
+    return out;
   }
 
   /** The latest revision of every release in {@code namespace}, ordered by name. */

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
@@ -239,6 +240,34 @@ public abstract class StoreContract {
         .containsExactly(deployed, failed, superseded)
         .isEqualTo(store().records(namespace(), "app"));
     assertThat(store().recordEntries(namespace(), "ghost")).isEmpty();
+  }
+
+  /**
+   * Record entries of several releases read together are, for each release named, exactly its own
+   * entries read alone; a release without records and one not named are absent.
+   */
+  @Test
+  public void recordEntriesOfSeveralReleasesAreEachReleasesOwn() {
+    StoredRelease first = store().createRecord(release("app", 1, ReleaseStatus.DEPLOYED));
+    store().updateRecord(first.release().withStatus(ReleaseStatus.SUPERSEDED, T0), first.version());
+    store().createRecord(release("app", 2, ReleaseStatus.DEPLOYED));
+    store().createRecord(release("application", 1, ReleaseStatus.FAILED));
+    store().createRecord(release("other", 1, ReleaseStatus.DEPLOYED));
+
+    Map<String, List<RecordEntry>> entries =
+        store().recordEntries(namespace(), Set.of("app", "application", "ghost"));
+
+    assertThat(entries).containsOnlyKeys("app", "application");
+    assertThat(entries.get("app"))
+        .extracting(RecordEntry::revision, RecordEntry::status)
+        .containsExactly(tuple(2, ReleaseStatus.DEPLOYED), tuple(1, ReleaseStatus.SUPERSEDED));
+    assertThat(entries.get("app"))
+        .extracting(RecordEntry::stored)
+        .isEqualTo(store().records(namespace(), "app"));
+    assertThat(entries.get("application"))
+        .extracting(RecordEntry::stored)
+        .isEqualTo(store().records(namespace(), "application"));
+    assertThat(store().recordEntries(namespace(), Set.of())).isEmpty();
   }
 
   /**
