@@ -27,7 +27,9 @@
 #                    warm-up and kept for every phase; a cast() per release
 #   capstan-fleet    the same, a JVM of its own, casting each phase's releases with one
 #                    ReleaseController.castAll (W at once), which leaves the releases already as
-#                    asked alone after reads shared by all of them; uninstalls as capstan-lib
+#                    asked alone after reads shared by all of them and casts the others in groups
+#                    that read together under their leases; uninstalling them with one
+#                    ReleaseController.uninstallAll, in groups alike
 #   capstan          `capstan release cast REL -n NS -f DIR --yes` / `release uninstall REL -n NS
 #                    --purge --yes`, a JVM per command (CAPSTAN_DAEMON=false), W at once (xargs -P)
 #   capstan-daemon   the same commands through `./capstan daemon start --jobs W`: the daemon runs
@@ -104,7 +106,7 @@ report() {
     has "$tool" || continue
     capstans+=("$tool")
     case $tool in
-      capstan-lib) short+=(lib) ;; capstan-fleet) short+=(castAll) ;; capstan) short+=(JVM) ;; capstan-daemon) short+=(daemon) ;;
+      capstan-lib) short+=(lib) ;; capstan-fleet) short+=(fleet) ;; capstan) short+=(JVM) ;; capstan-daemon) short+=(daemon) ;;
     esac
   done
   per() { awk -v n="$1" -v r="$releases" 'BEGIN {v = n / r; if (v == int(v)) printf "%d", v; else printf "%.1f", v}'; }
@@ -422,7 +424,10 @@ phase() {
   if [[ $tool == capstan-lib || $tool == capstan-fleet ]]; then
     local verb=cast
     [[ $tool != capstan-fleet ]] || verb=cast-all
-    [[ $phase != uninstall ]] || verb=uninstall
+    if [[ $phase == uninstall ]]; then
+      verb=uninstall
+      [[ $tool != capstan-fleet ]] || verb=uninstall-all
+    fi
     echo "$verb $ns $vdir" >&"${driver_in[$tool]}"
     read -r word ok failed ms <&"${driver_out[$tool]}" || { log "the library's driver stopped: $dir/$tool.err"; exit 1; }
     [[ $word == "done" ]] || { log "the library's driver answered: $word $ok $failed $ms"; exit 1; }

@@ -9,8 +9,10 @@ import dev.capstan.release.file.Overrides;
 import dev.capstan.release.file.ReleaseFile;
 import dev.capstan.release.file.ReleaseFiles;
 import dev.capstan.release.model.ReleaseInput;
+import dev.capstan.release.model.ReleaseRef;
 import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.result.CastOutcome;
+import dev.capstan.release.result.UninstallOutcome;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -52,7 +54,9 @@ import org.jspecify.annotations.Nullable;
  *       and the others cast;
  *   <li>{@code uninstall NAMESPACE DIR}: uninstalls every release named by a folder of {@code DIR}
  *       and purges its history, as {@code capstan release uninstall REL -n NAMESPACE --purge --yes}
- *       does.
+ *       does;
+ *   <li>{@code uninstall-all NAMESPACE DIR}: the same releases through one {@link
+ *       ReleaseController#uninstallAll} call, {@code W} at once.
  * </ul>
  *
  * <p>The releases run {@code W} at once, in the order of their folder names. After each command one
@@ -125,7 +129,8 @@ public final class FleetDriver {
         "FleetDriver: "
             + problem
             + "\nusage: FleetDriver --kubeconfig FILE [--width W], commands on stdin:"
-            + " 'cast NAMESPACE DIR', 'cast-all NAMESPACE DIR', 'uninstall NAMESPACE DIR'");
+            + " 'cast NAMESPACE DIR', 'cast-all NAMESPACE DIR', 'uninstall NAMESPACE DIR',"
+            + " 'uninstall-all NAMESPACE DIR'");
     System.exit(2);
   }
 
@@ -139,16 +144,19 @@ public final class FleetDriver {
       if (words.length != 3
           || !(words[0].equals("cast")
               || words[0].equals("cast-all")
-              || words[0].equals("uninstall"))) {
+              || words[0].equals("uninstall")
+              || words[0].equals("uninstall-all"))) {
         out.println(
-            "error expected 'cast NAMESPACE DIR', 'cast-all NAMESPACE DIR' or 'uninstall"
-                + " NAMESPACE DIR': "
+            "error expected 'cast NAMESPACE DIR', 'cast-all NAMESPACE DIR', 'uninstall"
+                + " NAMESPACE DIR' or 'uninstall-all NAMESPACE DIR': "
                 + line);
         out.flush();
         continue;
       }
       if (words[0].equals("cast-all")) {
         castAll(words[1], Path.of(words[2]));
+      } else if (words[0].equals("uninstall-all")) {
+        uninstallAll(words[1], Path.of(words[2]));
       } else {
         run(words[0].equals("cast"), words[1], Path.of(words[2]));
       }
@@ -184,6 +192,34 @@ public final class FleetDriver {
     int failed = 0;
     for (CastOutcome outcome : controller.castAll(inputs, width)) {
       if (outcome instanceof CastOutcome.Failed f) {
+        failed++;
+        err.println(
+            "failed "
+                + f.release()
+                + ": "
+                + f.error().getClass().getName()
+                + ": "
+                + f.error().getMessage());
+      } else {
+        ok++;
+      }
+    }
+    err.flush();
+    out.println("done " + ok + " " + failed + " " + (System.nanoTime() - t0) / 1_000_000);
+    out.flush();
+  }
+
+  private void uninstallAll(String namespace, Path dir) throws IOException {
+    long t0 = System.nanoTime();
+    List<ReleaseRef> refs = new ArrayList<>();
+    for (Path release : releases(dir)) {
+      refs.add(new ReleaseRef(namespace, String.valueOf(release.getFileName())));
+    }
+    int ok = 0;
+    int failed = 0;
+    for (UninstallOutcome outcome :
+        controller.uninstallAll(refs, UninstallOptions.defaults().withPurge(true), width)) {
+      if (outcome instanceof UninstallOutcome.Failed f) {
         failed++;
         err.println(
             "failed "

@@ -17,6 +17,7 @@ import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseInput;
+import dev.capstan.release.model.ReleaseRef;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.ServiceSpec;
@@ -27,6 +28,7 @@ import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanRenderer;
 import dev.capstan.release.result.CastOutcome;
 import dev.capstan.release.result.CastResult;
+import dev.capstan.release.result.UninstallOutcome;
 import dev.capstan.update.apply.ApplyOptions;
 import dev.capstan.update.apply.UpdateApplier;
 import dev.capstan.update.catalog.Catalog;
@@ -227,6 +229,36 @@ class ReadmeTest {
         .filteredOn(w -> w.startsWith("apply:"))
         .containsExactly("apply:apps/Deployment/tenants/initech");
     assertThat(page("releases.md")).contains("```java\n" + block("fleet") + "```\n");
+
+    printed.reset();
+    // fleet-down:start
+    // Every preview environment torn down, 16 at once: each release's objects deleted and its
+    // history purged, each failing on its own.
+    List<ReleaseRef> previews =
+        List.of(
+            new ReleaseRef("tenants", "acme"),
+            new ReleaseRef("tenants", "globex"),
+            new ReleaseRef("tenants", "initech"));
+    UninstallOptions purge = UninstallOptions.defaults().withPurge(true);
+    for (UninstallOutcome outcome : releases.uninstallAll(previews, purge, 16)) {
+      if (outcome instanceof UninstallOutcome.Uninstalled gone) {
+        out.println(gone.release() + ": deleted " + gone.result().deleted().size());
+      } else if (outcome instanceof UninstallOutcome.Failed failed) {
+        out.println(failed.release() + ": " + failed.error().getMessage());
+      }
+    }
+    // fleet-down:end
+
+    assertThat(printed.toString(UTF_8))
+        .isEqualTo(
+            """
+            tenants/acme: deleted 1
+            tenants/globex: deleted 1
+            tenants/initech: deleted 1
+            """);
+    assertThat(cluster.objects()).isEmpty();
+    assertThat(releases.list("tenants", true)).isEmpty();
+    assertThat(page("releases.md")).contains("```java\n" + block("fleet-down") + "```\n");
   }
 
   @Test

@@ -4,6 +4,7 @@ import dev.capstan.common.ClusterException;
 import dev.capstan.release.engine.CastOperation;
 import dev.capstan.release.engine.EngineContext;
 import dev.capstan.release.engine.FleetCast;
+import dev.capstan.release.engine.FleetUninstall;
 import dev.capstan.release.engine.HistoryReads;
 import dev.capstan.release.engine.RollbackOperation;
 import dev.capstan.release.engine.UninstallOperation;
@@ -19,6 +20,7 @@ import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseOptions;
+import dev.capstan.release.model.ReleaseRef;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.plan.Plan;
@@ -29,6 +31,7 @@ import dev.capstan.release.result.CastOutcome;
 import dev.capstan.release.result.CastResult;
 import dev.capstan.release.result.DetachedCast;
 import dev.capstan.release.result.OperationInProgress;
+import dev.capstan.release.result.UninstallOutcome;
 import dev.capstan.release.result.UninstallResult;
 import java.time.Duration;
 import java.util.List;
@@ -71,6 +74,7 @@ public final class ReleaseController {
   private final RollbackOperation rollbacks;
   private final UninstallOperation uninstalls;
   private final FleetCast fleet;
+  private final FleetUninstall fleetUninstalls;
 
   ReleaseController(ReleaseControllerBuilder b) {
     EngineContext context =
@@ -92,6 +96,7 @@ public final class ReleaseController {
     this.rollbacks = new RollbackOperation(context, reads, casts);
     this.uninstalls = new UninstallOperation(context);
     this.fleet = new FleetCast(context, casts);
+    this.fleetUninstalls = new FleetUninstall(context, uninstalls);
   }
 
   /** A builder over the two ports (one object may implement both, as {@code InMemoryCluster}). */
@@ -228,8 +233,8 @@ public final class ReleaseController {
    * invalid input, a conflict) is cast, {@code parallelism} at once, each with its own lease and
    * record, and its exception kept as its outcome: one release failing does not stop the others.
    *
-   * <p>Those casts read together too, under their leases: they are taken in groups of four per
-   * cast at once; each group's releases take their leases, then their records are read once per
+   * <p>Those casts read together too, under their leases: they are taken in groups of four per cast
+   * at once; each group's releases take their leases, then their records are read once per
    * namespace ({@link dev.capstan.release.port.Store#recordEntries(String, java.util.Set)}) and
    * what they name observed once per kind and namespace, and each is then planned and cast from
    * those reads as {@code cast} would from its own. A release that plans before its lease (it may
@@ -376,6 +381,35 @@ public final class ReleaseController {
    */
   public UninstallResult uninstall(String namespace, String name, UninstallOptions options) {
     return uninstalls.uninstall(namespace, name, options);
+  }
+
+  /**
+   * Uninstalls many releases at once, each as {@link #uninstall} uninstalls it, with {@code
+   * options}, {@code parallelism} at once, and its exception kept as its outcome: one release
+   * failing (not recorded, locked, a delete refused) does not stop the others.
+   *
+   * <p>What they read under their leases is read together: the releases go in groups of four per
+   * uninstall at once; each group's releases take their leases, then their records are read once
+   * per namespace ({@link dev.capstan.release.port.Store#recordEntries(String, java.util.Set)}) and
+   * what their latest revisions own observed once per kind and namespace, and each is then
+   * uninstalled over those reads. A release whose lease was taken over from an expired holder reads
+   * for itself. A group's releases hold their leases from its reads until each is uninstalled.
+   *
+   * <p>Interrupting the calling thread interrupts the uninstalls under way (each records how far it
+   * got, as {@link #uninstall} does) and starts no other; those are reported {@link
+   * UninstallOutcome.Failed}, and the thread's interrupt status is left set. An {@link Error}
+   * starts no other uninstall either, and is thrown once those under way have ended.
+   *
+   * @param releases the releases, each at most once
+   * @param options how each is uninstalled
+   * @param parallelism how many uninstalls run at once, at least 1
+   * @return one outcome per release, in the order given
+   * @throws IllegalArgumentException if a release is given twice or {@code parallelism} is below 1;
+   *     nothing was read or written
+   */
+  public List<UninstallOutcome> uninstallAll(
+      List<ReleaseRef> releases, UninstallOptions options, int parallelism) {
+    return fleetUninstalls.uninstallAll(releases, options, parallelism);
   }
 
   /** The default lease duration in seconds. */

@@ -9,11 +9,14 @@ import dev.capstan.release.ReleaseController;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseInput;
+import dev.capstan.release.model.ReleaseRef;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.ServiceSpec;
+import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.result.CastOutcome;
+import dev.capstan.release.result.UninstallOutcome;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -156,5 +159,38 @@ class CastAllIT {
                 Map.entry("CREATE secrets", 6L),
                 Map.entry("DELETE leases", 6L)));
     assertThat(cluster.requests().total()).isEqualTo(34);
+
+    // the whole fleet uninstalled and purged: the twelve leases; under them the records in one
+    // LIST and what the releases own in one LIST per kind; then each one's fenced deletes, the
+    // purge of its records, and its lease given up
+    cluster.requests().reset();
+    List<ReleaseRef> refs = new ArrayList<>();
+    for (ReleaseInput input : fleet(ns, -1)) {
+      refs.add(new ReleaseRef(ns, input.spec().name()));
+    }
+    List<UninstallOutcome> gone =
+        controller.uninstallAll(refs, UninstallOptions.defaults().withPurge(true), 4);
+    assertThat(gone)
+        .allSatisfy(
+            o ->
+                assertThat(o)
+                    .isInstanceOfSatisfying(
+                        UninstallOutcome.Uninstalled.class,
+                        u -> assertThat(u.result().deleted()).hasSize(6)));
+    assertThat(cluster.requests().counts())
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.ofEntries(
+                Map.entry("CREATE leases", 12L),
+                Map.entry("LIST secrets", 2L), // the records, and the Secrets observed
+                Map.entry("LIST configmaps", 1L),
+                Map.entry("LIST deployments", 1L),
+                Map.entry("LIST services", 1L),
+                Map.entry("DELETE configmaps", 36L),
+                Map.entry("DELETE secrets", 12L),
+                Map.entry("DELETE deployments", 12L),
+                Map.entry("DELETE services", 12L),
+                Map.entry("DELETECOLLECTION secrets", 12L), // each release's records purged
+                Map.entry("DELETE leases", 12L)));
+    assertThat(controller.list(ns, true)).isEmpty();
   }
 }

@@ -13,7 +13,6 @@ import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.Action;
-import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlannedChange;
@@ -31,10 +30,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -65,18 +60,7 @@ public final class FleetCast {
    */
   public List<CastOutcome> castAll(List<ReleaseInput> inputs, int parallelism) {
     requireNonNull(inputs, "inputs");
-    if (parallelism < 1) {
-      throw new IllegalArgumentException("parallelism must be at least 1: " + parallelism);
-    }
-    Map<String, Integer> seen = new HashMap<>();
-    for (int i = 0; i < inputs.size(); i++) {
-      String release = requireNonNull(inputs.get(i), "inputs[" + i + "]").qualifiedName();
-      Integer earlier = seen.putIfAbsent(release, i);
-      if (earlier != null) {
-        throw new IllegalArgumentException(
-            "release " + release + " is given twice (inputs " + earlier + " and " + i + ")");
-      }
-    }
+    FleetWorkers.checkCall(inputs, ReleaseInput::qualifiedName, parallelism);
     CastOutcome[] outcomes = new CastOutcome[inputs.size()];
     Map<Integer, CastOutcome.Unchanged> unchanged = unchanged(inputs);
     List<Integer> toCast = new ArrayList<>();
@@ -145,7 +129,9 @@ public final class FleetCast {
     }
     LiveState shared = observeTogether(candidates);
     for (Candidate c : candidates) {
-      Plan plan = Planning.plan(c.effective(), c.latest(), slice(shared, c.reads()));
+      Plan plan =
+          Planning.plan(
+              c.effective(), c.latest(), Ports.slice(shared, c.reads().names(), c.reads().known()));
       if (asAsked(plan, requireNonNull(c.latest()), c.spec())) {
         found.put(c.index(), unchanged(c, plan));
       }
@@ -189,24 +175,6 @@ public final class FleetCast {
     return context.ports.observe(names, List.of(), applied, null);
   }
 
-  /** What one candidate's own observation would have returned, taken from the shared one. */
-  private static LiveState slice(LiveState shared, Planning.Reads reads) {
-    Map<LiveState.Scope, List<LiveObject>> found = new HashMap<>();
-    reads
-        .names()
-        .forEach(
-            (scope, names) -> {
-              List<LiveObject> objects = new ArrayList<>();
-              for (String name : names) {
-                shared
-                    .get(ResourceRef.of(scope.kind(), scope.namespace(), name))
-                    .ifPresent(objects::add);
-              }
-              found.put(scope, objects);
-            });
-    return Ports.liveState(found, reads.known());
-  }
-
   /**
    * Whether a cast of {@code plan} would change nothing but the revision number: no object to write
    * or delete, the same objects owned in the same order, and the same version, source and
@@ -236,12 +204,6 @@ public final class FleetCast {
           return new CastOutcome.Unchanged(release, requireNonNull(c.latest()), plan);
         });
   }
-
-  /**
-   * How many releases a group holds per cast at once: a group's releases hold their leases from its
-   * shared reads until each is cast, so a group is a few rounds of casts, not the whole call.
-   */
-  static final int GROUP_PER_WORKER = 4;
 
   /** A release of the call that is to be cast, as far as it got. */
   private static final class Member {
@@ -277,22 +239,25 @@ public final class FleetCast {
 
   /**
    * Casts the inputs at {@code indexes}, {@code parallelism} at once, on threads of their own, in
-   * groups of {@value #GROUP_PER_WORKER} per thread. For each group: every release is validated and
-   * its lease taken; then, under those leases, the records of the group's releases are read once
-   * per namespace and what they name observed once per kind and namespace; then each is planned
-   * over that and cast (a cast that plans first, or whose lease was taken over from an expired
-   * holder, reads for itself, as {@code cast} does). An interrupt of the calling thread interrupts
-   * the casts under way (each stops at its next safe point and records its failure) and starts no
-   * other: those are reported failed, not cast, their leases given up. An {@link Error} on one of
-   * the threads starts no other cast either, and is thrown once the casts under way have ended.
+   * groups of {@value FleetWorkers#GROUP_PER_WORKER} per thread. For each group: every release is
+   * validated and its lease taken; then, under those leases, the records of the group's releases
+   * are read once per namespace and what they name observed once per kind and namespace; then each
+   * is planned over that and cast (a cast that plans first, or whose lease was taken over from an
+   * expired holder, reads for itself, as {@code cast} does). An interrupt of the calling thread
+   * interrupts the casts under way (each stops at its next safe point and records its failure) and
+   * starts no other: those are reported failed, not cast, their leases given up. An {@link Error}
+   * on one of the threads starts no other cast either, and is thrown once the casts under way have
+   * ended.
    */
   private void castEach(
       List<ReleaseInput> inputs, List<Integer> indexes, int parallelism, CastOutcome[] outcomes) {
-    Workers workers = new Workers(parallelism);
-    int size = GROUP_PER_WORKER * parallelism;
-    for (int from = 0; from < indexes.size() && !workers.stopped(); from += size) {
+    FleetWorkers workers = new FleetWorkers(parallelism, "capstan-cast-all");
+    for (List<Integer> indexesOfGroup : workers.groups(indexes)) {
+      if (workers.stopped()) {
+        break;
+      }
       List<Member> group = new ArrayList<>();
-      for (int i : indexes.subList(from, Math.min(indexes.size(), from + size))) {
+      for (int i : indexesOfGroup) {
         group.add(new Member(i, inputs.get(i)));
       }
       workers.each(group, m -> begin(m, outcomes));
@@ -336,7 +301,7 @@ public final class FleetCast {
    * cannot be read, or that may not be cast over it, is left to read for itself, and its cast fails
    * as {@code cast} would; so is every release of the group when a shared read fails.
    */
-  private void readTogether(List<Member> group, Workers workers) {
+  private void readTogether(List<Member> group, FleetWorkers workers) {
     List<Member> leased = new ArrayList<>();
     Map<String, Set<String>> names = new TreeMap<>();
     for (Member m : group) {
@@ -380,7 +345,7 @@ public final class FleetCast {
                     entriesOf(records, c.spec()),
                     c.latest(),
                     c.effective(),
-                    slice(shared, c.reads()));
+                    Ports.slice(shared, c.reads().names(), c.reads().known()));
           });
     } catch (RuntimeException e) {
       workers.stopIfInterrupted();
@@ -451,85 +416,5 @@ public final class FleetCast {
         "release "
             + input.qualifiedName()
             + " was not cast: castAll was interrupted before its cast started");
-  }
-
-  /**
-   * Runs tasks on up to {@code width} threads of their own ({@code capstan-cast-all-N}). Once the
-   * calling thread is interrupted, or a task throws an {@link Error}, no task starts any more (in
-   * this call or a later one): an interrupt interrupts the tasks under way, an Error lets them end;
-   * {@link #end} then sets the interrupt again, or throws the Error.
-   */
-  private static final class Workers {
-    private final int width;
-    private final AtomicBoolean stopped = new AtomicBoolean();
-    private final AtomicReference<@Nullable Error> error = new AtomicReference<>();
-    private boolean interrupted;
-
-    Workers(int width) {
-      this.width = width;
-    }
-
-    boolean stopped() {
-      return stopped.get();
-    }
-
-    /**
-     * Stops the work if the calling thread was interrupted (its status is set again at the end).
-     */
-    void stopIfInterrupted() {
-      if (Thread.interrupted()) {
-        interrupted = true;
-        stopped.set(true);
-      }
-    }
-
-    <T> void each(List<T> items, Consumer<T> task) {
-      if (stopped.get() || items.isEmpty()) {
-        return;
-      }
-      AtomicInteger next = new AtomicInteger();
-      Runnable worker =
-          () -> {
-            try {
-              for (int k = next.getAndIncrement();
-                  k < items.size() && !stopped.get();
-                  k = next.getAndIncrement()) {
-                task.accept(items.get(k));
-              }
-            } catch (Error e) {
-              // not a release's failure: no other task starts, and the caller gets it
-              error.compareAndSet(null, e);
-              stopped.set(true);
-            }
-          };
-      List<Thread> threads = new ArrayList<>();
-      for (int w = 0; w < Math.min(width, items.size()); w++) {
-        Thread t = new Thread(worker, "capstan-cast-all-" + w);
-        t.setDaemon(true);
-        threads.add(t);
-        t.start();
-      }
-      for (Thread t : threads) {
-        while (t.isAlive()) {
-          try {
-            t.join();
-          } catch (InterruptedException e) {
-            interrupted = true;
-            stopped.set(true);
-            threads.forEach(Thread::interrupt);
-          }
-        }
-      }
-    }
-
-    void end() {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-      Error failed = error.get();
-      if (failed != null) {
-        throw failed;
-      }
-    }
   }
 }

@@ -119,6 +119,26 @@ record Ports(Orchestrator orchestrator, Store store) {
   }
 
   /**
+   * What observing {@code names} (adding {@code known}) would have returned, taken from {@code
+   * shared}, an observation of at least those names.
+   */
+  static LiveState slice(
+      LiveState shared, Map<LiveState.Scope, Set<String>> names, List<LiveObject> known) {
+    Map<LiveState.Scope, List<LiveObject>> found = new HashMap<>();
+    names.forEach(
+        (scope, inScope) -> {
+          List<LiveObject> objects = new ArrayList<>();
+          for (String name : inScope) {
+            shared
+                .get(ResourceRef.of(scope.kind(), scope.namespace(), name))
+                .ifPresent(objects::add);
+          }
+          found.put(scope, objects);
+        });
+    return liveState(found, known);
+  }
+
+  /**
    * {@code read} of each item, the first on this thread and the others on threads of their own; the
    * first failure in item order is thrown once all have ended. An interrupt of this thread
    * interrupts the others and throws with the interrupt status set again.

@@ -74,9 +74,29 @@ public final class UninstallOperation {
 
   private UninstallResult uninstallLeased(
       String namespace, String name, UninstallOptions options, LeaseKeeper lease) {
+    return uninstallRead(
+        namespace, name, options, lease, context.store.latestRecord(namespace, name), null);
+  }
+
+  /** Takes the lease of an uninstall of {@code namespace/name}, naming the uninstall. */
+  LeaseKeeper acquireLease(String namespace, String name) {
+    return context.acquireLease(namespace, name, LeaseIntent.uninstall());
+  }
+
+  /**
+   * Uninstalls under {@code lease}, over what was read under it: the release's latest record {@code
+   * read}, and, if already {@code observed}, what {@link #observed} names (else it is observed
+   * here).
+   */
+  UninstallResult uninstallRead(
+      String namespace,
+      String name,
+      UninstallOptions options,
+      LeaseKeeper lease,
+      Optional<StoredRelease> read,
+      @Nullable LiveState observed) {
     String release = namespace + "/" + name;
-    Optional<StoredRelease> found =
-        housekeeping.recover(namespace, name, context.store.latestRecord(namespace, name), lease);
+    Optional<StoredRelease> found = housekeeping.recover(namespace, name, read, lease);
     if (found.isEmpty()) {
       lease.forgetOnClose();
       throw new ReleaseNotFoundException(release, null);
@@ -90,7 +110,18 @@ public final class UninstallOperation {
       }
       return new UninstallResult(latest, List.of(), List.of(), false);
     }
-    return new Run(namespace, name, options, lease, stored).run();
+    return new Run(namespace, name, options, lease, stored, observed).run();
+  }
+
+  /**
+   * What an uninstall of {@code latest} observes before it deletes: what the release owns, and the
+   * ensured namespaces it may delete.
+   */
+  static List<ResourceRef> observed(Release latest, UninstallOptions options) {
+    List<ResourceRef> looked = new ArrayList<>();
+    latest.owns().forEach(o -> looked.add(o.ref()));
+    Leftovers.deletable(latest, options).forEach(e -> looked.add(e.ref()));
+    return looked;
   }
 
   /** One uninstall of a recorded, not yet uninstalled release, and what it has done so far. */
@@ -101,6 +132,7 @@ public final class UninstallOperation {
     final UninstallOptions options;
     final LeaseKeeper lease;
     final Release latest;
+    final @Nullable LiveState observed;
     StoredRelease stored;
 
     /** The ensured namespaces the release may delete, last. */
@@ -118,7 +150,8 @@ public final class UninstallOperation {
         String name,
         UninstallOptions options,
         LeaseKeeper lease,
-        StoredRelease stored) {
+        StoredRelease stored,
+        @Nullable LiveState observed) {
       this.namespace = namespace;
       this.name = name;
       this.release = namespace + "/" + name;
@@ -126,6 +159,7 @@ public final class UninstallOperation {
       this.lease = lease;
       this.stored = stored;
       this.latest = stored.release();
+      this.observed = observed;
       this.namespaces = Leftovers.deletable(latest, options);
     }
 
@@ -165,11 +199,15 @@ public final class UninstallOperation {
       return finish(uninstalling, live);
     }
 
-    /** Observes what the release owns and the namespaces it may delete, on a thread of its own. */
+    /**
+     * Observes what the release owns and the namespaces it may delete ({@link #observed}), on a
+     * thread of its own, unless that was observed already.
+     */
     private CompletableFuture<LiveState> observeAside() {
-      List<ResourceRef> looked = new ArrayList<>();
-      latest.owns().forEach(o -> looked.add(o.ref()));
-      namespaces.forEach(e -> looked.add(e.ref()));
+      if (observed != null) {
+        return CompletableFuture.completedFuture(observed);
+      }
+      List<ResourceRef> looked = observed(latest, options);
       CompletableFuture<LiveState> observing = new CompletableFuture<>();
       DaemonThreads.named("capstan-observe")
           .newThread(
