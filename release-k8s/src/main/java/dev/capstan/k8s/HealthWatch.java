@@ -33,10 +33,14 @@ import org.jspecify.annotations.Nullable;
  * that changed little); otherwise a {@link ResumableWatch} of that kind and namespace from the
  * LIST's resourceVersion (so nothing between the LIST and the WATCH is lost; a 410 or a broken
  * watch LISTs again), run by the {@link WatchLoop} with the platform update's waits, plus, in a
- * namespace with a workload still in progress, a WATCH of its pods (only the workload's, by its
- * selector, when it is the one in progress there), until every object is current, one failed, or
- * the time is up. A {@code DELETED} event is judged by the object's last state (a Job its TTL
- * removed after it completed is healthy; anything else that was not done fails at once, naming it).
+ * namespace with a workload still in progress {@link #PODS_GRACE} after the wait began, a WATCH of
+ * its pods (only the workload's, by its selector, when it is the one in progress there), until
+ * every object is current, one failed, or the time is up. A workload that rolls out (Deployment,
+ * StatefulSet, DaemonSet) that the wait is told was just written, alone of its kind in its
+ * namespace in the wait, needs no LIST: the API server's answer to the write is its state then, so
+ * it is current at once, or followed from that write's resourceVersion by one WATCH selecting it by
+ * name. A {@code DELETED} event is judged by the object's last state (a Job its TTL removed after
+ * it completed is healthy; anything else that was not done fails at once, naming it).
  *
  * <p>An object absent from the first LIST that this adapter wrote (it remembers the resourceVersion
  * of its last write of each object with a health rule) may have finished and been removed before
@@ -51,8 +55,9 @@ import org.jspecify.annotations.Nullable;
  * replicas, conditions, as {@code kubectl rollout status} does); its pods only add the reason to
  * fail early. So the WATCH of the ReplicaSets, needed to tell a pod of the current revision from an
  * old one, opens only once a pod in the namespace {@linkplain HealthRules#podCannotBecomeReady
- * cannot become ready} while a Deployment there is in progress: a rollout that goes well costs a
- * LIST and a WATCH of the Deployments and a WATCH of the pods.
+ * cannot become ready} while a Deployment there is in progress: a rollout of a Deployment just
+ * written that goes well costs one WATCH of it, and a WATCH of its pods if it takes longer than the
+ * grace.
  *
  * <p>While it waits, the wait's progress listener hears what is pending and why, when {@link
  * WaveHealth#progress} says a report is due.
@@ -65,9 +70,25 @@ final class HealthWatch {
   /** How many writes are remembered for the objects a LIST no longer finds. */
   private static final int WRITES_KEPT = 10_000;
 
+  /** The workloads that roll out, whose answer to a write says whether they are current. */
+  private static final Set<Kind> ROLLING =
+      Set.of(Kind.DEPLOYMENT, Kind.STATEFUL_SET, Kind.DAEMON_SET);
+
+  /** How many answers to writes of {@link #ROLLING} workloads are remembered. */
+  private static final int ANSWERS_KEPT = 1_000;
+
+  /**
+   * How long a wait gives a workload in progress before it watches its pods: a rollout that goes
+   * well is usually done by then, and needs no WATCH of pods; one that is not done by then has them
+   * watched, each pod's state then sent first, so a pod that cannot become ready still fails the
+   * wait early.
+   */
+  static final Duration PODS_GRACE = Duration.ofSeconds(2);
+
   private final DynamicApis apis;
   private final LongSupplier nanos;
   private final ResumableWatch.Pause pause;
+  private final Duration podsGrace;
   private final Map<String, HealthRules.VolumeBinding> bindings = new ConcurrentHashMap<>();
   private volatile @Nullable String defaultClass;
   private volatile boolean classesRead;
@@ -76,14 +97,19 @@ final class HealthWatch {
   private final Map<ResourceRef, String> writes = lastWrites();
 
   HealthWatch(DynamicApis apis) {
-    this(apis, System::nanoTime, ResumableWatch::sleep);
+    this(apis, System::nanoTime, ResumableWatch::sleep, PODS_GRACE);
   }
 
-  /** A health watch on a given clock and pause between watches (for tests). */
-  HealthWatch(DynamicApis apis, LongSupplier nanos, ResumableWatch.Pause pause) {
+  /**
+   * A health watch on a given clock, pause between watches and grace before pods are watched (for
+   * tests).
+   */
+  HealthWatch(
+      DynamicApis apis, LongSupplier nanos, ResumableWatch.Pause pause, Duration podsGrace) {
     this.apis = apis;
     this.nanos = nanos;
     this.pause = pause;
+    this.podsGrace = podsGrace;
   }
 
   private record Scope(Kind kind, String namespace) {}
@@ -113,6 +139,18 @@ final class HealthWatch {
   /** The Services this adapter wrote, as their last writes were answered. */
   private final Map<ResourceRef, ServiceAtWrite> services = lastWrites();
 
+  /** The {@link #ROLLING} workloads this adapter wrote, as their last writes were answered. */
+  private final Map<ResourceRef, JsonObject> answers =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(16, 0.75f, true) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<ResourceRef, JsonObject> eldest) {
+              return size() > ANSWERS_KEPT;
+            }
+          });
+
   /** A thread-safe map of the {@value #WRITES_KEPT} objects written last. */
   private static <V> Map<ResourceRef, V> lastWrites() {
     return Collections.synchronizedMap(
@@ -128,15 +166,23 @@ final class HealthWatch {
 
   /**
    * Remembers this adapter's write of {@code ref}: the resourceVersion the API server answered it
-   * with and, for a Service, whether the object it {@code answered} was current: a wait that is
-   * told the Service was just written takes that for its first read ({@link
-   * ReadinessWait#written()}).
+   * with and, for a Service, whether the object it {@code answered} was current, for a workload
+   * that rolls out (Deployment, StatefulSet, DaemonSet) the object it answered: a wait that is told
+   * the object was just written ({@link ReadinessWait#written()}) takes that for its first read.
    */
   void written(ResourceRef ref, @Nullable String resourceVersion, @Nullable JsonObject answered) {
     if (resourceVersion == null || !HealthRules.hasRule(ref.kind().group(), ref.kind().kind())) {
       return;
     }
     writes.put(ref, resourceVersion);
+    if (ROLLING.contains(ref.kind())) {
+      if (answered == null) {
+        answers.remove(ref);
+      } else {
+        answers.put(ref, answered);
+      }
+      return;
+    }
     if (!ref.kind().equals(Kind.SERVICE)) {
       return;
     }
@@ -183,6 +229,29 @@ final class HealthWatch {
             .add(ref.name());
       }
     }
+    Map<ResourceRef, JsonObject> fromWrite = new LinkedHashMap<>();
+    for (Map.Entry<Scope, Set<String>> g : new ArrayList<>(groups.entrySet())) {
+      if (g.getValue().size() != 1) {
+        continue;
+      }
+      ResourceRef ref =
+          ResourceRef.of(g.getKey().kind(), g.getKey().namespace(), g.getValue().iterator().next());
+      JsonObject answered = answeredAsWritten(ref, wait);
+      if (answered == null) {
+        continue;
+      }
+      groups.remove(g.getKey());
+      if (HealthRules.of(
+              JsonTrees.toJava(answered),
+              List.of(),
+              HealthRules.VolumeBinding.IMMEDIATE,
+              wait.waitForLoadBalancer())
+          .isCurrent()) {
+        watched.remove(ref); // current as answered: nothing to read
+      } else {
+        fromWrite.put(ref, answered);
+      }
+    }
     if (watched.isEmpty()) {
       return Readiness.ready();
     }
@@ -193,6 +262,17 @@ final class HealthWatch {
     Map<Scope, DynamicApis.Api> scopeApis = new HashMap<>();
     Map<Scope, @Nullable String> versions = new HashMap<>();
     List<ResourceRef> histories = new ArrayList<>();
+    // a workload just written, alone of its kind in its namespace here, not current as answered:
+    // followed from its write, with no LIST (the answer is its state as of that write)
+    fromWrite.forEach(
+        (ref, answered) -> {
+          Scope scope = new Scope(ref.kind(), ref.namespace());
+          DynamicApis.Api api = api(scope);
+          scopeApis.put(scope, api);
+          state.objects.put(ref, api.typed(answered));
+          histories.add(ref);
+          followed.add(ref);
+        });
     Instant now = state.at(clock);
     for (Map.Entry<Scope, Set<String>> g : groups.entrySet()) {
       Scope scope = g.getKey();
@@ -252,35 +332,14 @@ final class HealthWatch {
             written,
             deadline);
       }
-      // the workloads in progress, by namespace: their pods are watched
-      Map<String, List<ResourceRef>> workloads = new TreeMap<>();
       // namespaces with a Deployment in progress: their ReplicaSets are watched once a pod fails
       Set<String> rsNamespaces = new TreeSet<>();
-      for (ResourceRef ref : state.wave.pending()) {
-        String key = ref.kind().group() + "/" + ref.kind().kind();
-        if (WORKLOADS.contains(key)) {
-          workloads.computeIfAbsent(ref.namespace(), n -> new ArrayList<>()).add(ref);
-          if (key.equals("apps/Deployment")) {
-            rsNamespaces.add(ref.namespace());
-          }
-        }
-      }
-      // one workload in a namespace: only its pods (and ReplicaSets), by its selector
+      // the label selector of the pods (and ReplicaSets) watched in each namespace
       Map<String, @Nullable String> selectors = new HashMap<>();
-      workloads.forEach(
-          (ns, inProgress) -> {
-            JsonObject only = inProgress.size() == 1 ? state.objects.get(inProgress.get(0)) : null;
-            selectors.put(ns, only == null ? null : labelSelector(only));
-          });
-      for (String ns : workloads.keySet()) {
-        watch(
-            loop,
-            new Feed(Role.PODS, new Scope(Kind.POD, ns), null),
-            apis.api(DynamicApis.PODS),
-            selectors.get(ns),
-            null,
-            null,
-            deadline);
+      long podsAt = begin + podsGrace.toNanos();
+      boolean podsWatched = podsGrace.isZero();
+      if (podsWatched) {
+        watchPods(state, loop, selectors, rsNamespaces, deadline);
       }
       loop.start();
       while (true) {
@@ -293,7 +352,11 @@ final class HealthWatch {
         if (progress != null) {
           wait.progress().accept(progress);
         }
-        long wake = deadline;
+        if (!podsWatched && nanos.getAsLong() - podsAt >= 0) {
+          watchPods(state, loop, selectors, rsNamespaces, deadline);
+          podsWatched = true;
+        }
+        long wake = podsWatched ? deadline : Math.min(deadline, podsAt);
         for (Instant next : new Instant[] {state.wave.nextDecision(), state.wave.nextProgress()}) {
           if (next != null) {
             wake = Math.min(wake, begin + Duration.between(Instant.EPOCH, next).toNanos());
@@ -327,6 +390,59 @@ final class HealthWatch {
       }
     }
     return state.wave.timedOut(wait.timeout());
+  }
+
+  /**
+   * The answer to this adapter's write of {@code ref}, when the wait was told it was just written
+   * and it is a workload that rolls out ({@link #ROLLING}) whose write's answer and version are
+   * known; else {@code null}.
+   */
+  private @Nullable JsonObject answeredAsWritten(ResourceRef ref, ReadinessWait wait) {
+    if (!ROLLING.contains(ref.kind())
+        || !wait.written().contains(ref)
+        || !writes.containsKey(ref)) {
+      return null;
+    }
+    JsonObject answered = answers.get(ref);
+    return answered == null ? null : answered.deepCopy();
+  }
+
+  /**
+   * Watches the pods of every namespace with a workload still in progress (of the one workload in
+   * progress there only, by its selector), and notes the namespaces with a Deployment in progress,
+   * whose ReplicaSets are watched once a pod cannot become ready.
+   */
+  private void watchPods(
+      State state,
+      WatchLoop<Event> loop,
+      Map<String, @Nullable String> selectors,
+      Set<String> rsNamespaces,
+      long deadline) {
+    Map<String, List<ResourceRef>> workloads = new TreeMap<>();
+    for (ResourceRef ref : state.wave.pending()) {
+      String key = ref.kind().group() + "/" + ref.kind().kind();
+      if (WORKLOADS.contains(key)) {
+        workloads.computeIfAbsent(ref.namespace(), n -> new ArrayList<>()).add(ref);
+        if (key.equals("apps/Deployment")) {
+          rsNamespaces.add(ref.namespace());
+        }
+      }
+    }
+    workloads.forEach(
+        (ns, inProgress) -> {
+          JsonObject only = inProgress.size() == 1 ? state.objects.get(inProgress.get(0)) : null;
+          selectors.put(ns, only == null ? null : labelSelector(only));
+        });
+    for (String ns : workloads.keySet()) {
+      watch(
+          loop,
+          new Feed(Role.PODS, new Scope(Kind.POD, ns), null),
+          apis.api(DynamicApis.PODS),
+          selectors.get(ns),
+          null,
+          null,
+          deadline);
+    }
   }
 
   private DynamicApis.Api api(Scope scope) {

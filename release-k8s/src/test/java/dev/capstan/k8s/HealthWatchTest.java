@@ -76,7 +76,10 @@ class HealthWatchTest {
     client.setBasePath("https://127.0.0.1:6443");
     client.setHttpClient(new OkHttpClient.Builder().addInterceptor(this::serve).build());
     return new HealthWatch(
-        new DynamicApis(KubeClients.fromApiClient(client, "scripted")), clock::get, millis -> true);
+        new DynamicApis(KubeClients.fromApiClient(client, "scripted")),
+        clock::get,
+        millis -> true,
+        Duration.ZERO);
   }
 
   private Readiness await(HealthWatch health) {
@@ -237,6 +240,114 @@ class HealthWatchTest {
                 + "\"True\"},{\"type\":\"Complete\",\"status\":\"True\"}]}"
             : "{\"active\":1}")
         + "}";
+  }
+
+  private static final ResourceRef WEB = ResourceRef.of(Kind.DEPLOYMENT, "shop", "web");
+
+  /**
+   * Deployment {@code web} of one replica at generation 2 and resourceVersion {@code rv}: rolled
+   * out ({@code observedGeneration} 2, its replica updated and available), or not yet observed.
+   */
+  private static String deployment(String rv, boolean rolledOut) {
+    return "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"web\","
+        + "\"namespace\":\"shop\",\"uid\":\"uid-3\",\"generation\":2,\"resourceVersion\":\""
+        + rv
+        + "\"},\"spec\":{\"replicas\":1,\"selector\":{\"matchLabels\":{\"app\":\"web\"}}},"
+        + "\"status\":"
+        + (rolledOut
+            ? "{\"observedGeneration\":2,\"replicas\":1,\"updatedReplicas\":1,"
+                + "\"availableReplicas\":1,\"readyReplicas\":1}"
+            : "{\"observedGeneration\":1,\"replicas\":1,\"availableReplicas\":1}")
+        + "}";
+  }
+
+  private static com.google.gson.JsonObject parsed(String json) {
+    return JsonParser.parseString(json).getAsJsonObject();
+  }
+
+  @Test
+  void aWorkloadJustWrittenIsFollowedFromItsWriteWithoutAList() {
+    HealthWatch health = health();
+    health.written(WEB, "7", parsed(deployment("7", false)));
+    watch("deployments", "7", End.OPEN, event("MODIFIED", deployment("8", true)));
+
+    assertThat(health.await(List.of(WEB), ReadinessWait.of(TIMEOUT).withWritten(Set.of(WEB))))
+        .isEqualTo(Readiness.ready());
+    // its state as of the write is the answer to it: no LIST; its events since, by name
+    assertThat(of("deployments")).containsExactly("WATCH deployments from 7 metadata.name=web");
+  }
+
+  @Test
+  void aWorkloadCurrentAsItsWriteWasAnsweredIsNotReadAtAll() {
+    HealthWatch health = health();
+    health.written(WEB, "7", parsed(deployment("7", true)));
+
+    assertThat(health.await(List.of(WEB), ReadinessWait.of(TIMEOUT).withWritten(Set.of(WEB))))
+        .isEqualTo(Readiness.ready());
+    assertThat(requests).isEmpty();
+
+    // not said to be just written: listed, as any other object
+    list("deployments", "9", deployment("9", true));
+    assertThat(health.await(List.of(WEB), ReadinessWait.of(TIMEOUT))).isEqualTo(Readiness.ready());
+    assertThat(requests).containsExactly("LIST deployments metadata.name=web");
+  }
+
+  @Test
+  void twoWorkloadsOfOneNamespaceAreListedTogetherEvenWhenJustWritten() {
+    ResourceRef api = ResourceRef.of(Kind.DEPLOYMENT, "shop", "api");
+    HealthWatch health = health();
+    health.written(WEB, "7", parsed(deployment("7", true)));
+    health.written(api, "8", parsed(deployment("8", true).replace("\"web\"", "\"api\"")));
+    list(
+        "deployments",
+        "9",
+        deployment("7", true),
+        deployment("8", true).replace("\"web\"", "\"api\""));
+
+    assertThat(
+            health.await(
+                List.of(WEB, api), ReadinessWait.of(TIMEOUT).withWritten(Set.of(WEB, api))))
+        .isEqualTo(Readiness.ready());
+    // one LIST for both rather than a WATCH each
+    assertThat(requests).containsExactly("LIST deployments");
+  }
+
+  @Test
+  void aRolloutDoneWithinTheGraceHasNoPodsWatched() {
+    HealthWatch health = graced(clock::get); // the clock stays within the grace
+    health.written(WEB, "7", parsed(deployment("7", false)));
+    watch("deployments", "7", End.OPEN, event("MODIFIED", deployment("8", true)));
+
+    assertThat(health.await(List.of(WEB), ReadinessWait.of(TIMEOUT).withWritten(Set.of(WEB))))
+        .isEqualTo(Readiness.ready());
+    assertThat(requests).containsExactly("WATCH deployments from 7 metadata.name=web");
+  }
+
+  @Test
+  void aRolloutStillInProgressAfterTheGraceHasItsPodsWatched() {
+    // the clock moves half a second each time it is read: the grace passes
+    HealthWatch health = graced(() -> clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(500)));
+    health.written(WEB, "7", parsed(deployment("7", false)));
+    watch("deployments", "7", End.OPEN, event("MODIFIED", deployment("8", true)));
+    afterPodsWatched.add("WATCH deployments from 7"); // the rollout ends once its pods are watched
+
+    assertThat(health.await(List.of(WEB), ReadinessWait.of(TIMEOUT).withWritten(Set.of(WEB))))
+        .isEqualTo(Readiness.ready());
+    assertThat(requests)
+        .containsExactlyInAnyOrder(
+            "WATCH deployments from 7 metadata.name=web", "WATCH pods labels app=web");
+  }
+
+  /** A health watch with the default grace before pods are watched, on {@code nanos}. */
+  private HealthWatch graced(java.util.function.LongSupplier nanos) {
+    ApiClient client = new ApiClient();
+    client.setBasePath("https://127.0.0.1:6443");
+    client.setHttpClient(new OkHttpClient.Builder().addInterceptor(this::serve).build());
+    return new HealthWatch(
+        new DynamicApis(KubeClients.fromApiClient(client, "scripted")),
+        nanos,
+        millis -> true,
+        HealthWatch.PODS_GRACE);
   }
 
   private List<String> of(String resource) {

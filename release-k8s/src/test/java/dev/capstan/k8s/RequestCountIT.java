@@ -255,8 +255,9 @@ class RequestCountIT {
     SortedMap<String, Long> fiveChanged = cluster.requests().counts();
     report.add(line("5 changed", fiveChanged, 5));
     assertThat(objectWrites(fiveChanged)).isEqualTo(5);
-    // The Deployment rolls out, judged from its status and its pods watched for a reason to fail
-    // early (its ReplicaSets only once a pod cannot become ready, which a held pod is not).
+    // The Deployment rolls out, judged from its status, followed from its write's answer (no
+    // LIST), and its pods watched once the grace has passed, for a reason to fail early (its
+    // ReplicaSets only once a pod cannot become ready, which a held pod is not).
     assertThat(fiveChanged)
         .containsExactlyInAnyOrderEntriesOf(
             Map.ofEntries(
@@ -264,7 +265,7 @@ class RequestCountIT {
                 Map.entry("WATCH pods", 1L),
                 Map.entry("LIST configmaps", 1L),
                 Map.entry("LIST persistentvolumeclaims", 2L), // observation, health
-                Map.entry("LIST deployments", 2L), // observation, health
+                Map.entry("LIST deployments", 1L), // observation
                 Map.entry("LIST services", 1L),
                 Map.entry("LIST secrets", 2L), // observation, and the records under the lease
                 Map.entry("CREATE leases", 1L),
@@ -275,7 +276,7 @@ class RequestCountIT {
                 Map.entry("PATCH deployments", 1L),
                 // DEPLOYED, once (the lease named the intent; the previous one read superseded)
                 Map.entry("CREATE secrets", 1L)));
-    assertThat(cluster.requests().total()).isEqualTo(18);
+    assertThat(cluster.requests().total()).isEqualTo(17);
     assertRenewalsOnly(cluster);
 
     // Uninstall: one observation LIST per kind, then one DELETE per object with the observed uid
