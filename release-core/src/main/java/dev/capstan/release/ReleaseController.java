@@ -233,7 +233,7 @@ public final class ReleaseController {
    * invalid input, a conflict) is cast, {@code parallelism} at once, each with its own lease and
    * record, and its exception kept as its outcome: one release failing does not stop the others.
    *
-   * <p>Those casts read together too, under their leases: they are taken in groups of four per cast
+   * <p>Those casts read together too, under their leases: they are taken in groups of two per cast
    * at once; each group's releases take their leases, then their records are read once per
    * namespace ({@link dev.capstan.release.port.Store#recordEntries(String, java.util.Set)}) and
    * what they name observed once per kind and namespace, and each is then planned and cast from
@@ -388,7 +388,7 @@ public final class ReleaseController {
    * options}, {@code parallelism} at once, and its exception kept as its outcome: one release
    * failing (not recorded, locked, a delete refused) does not stop the others.
    *
-   * <p>What they read under their leases is read together: the releases go in groups of four per
+   * <p>What they read under their leases is read together: the releases go in groups of two per
    * uninstall at once; each group's releases take their leases, then their records are read once
    * per namespace ({@link dev.capstan.release.port.Store#recordEntries(String, java.util.Set)}) and
    * what their latest revisions own observed once per kind and namespace, and each is then

@@ -84,7 +84,7 @@ class UninstallAllTest {
         h.controller.uninstallAll(
             refs("default/a", "default/b", "default/c", "team-b/d", "team-b/e"),
             UninstallOptions.defaults(),
-            2);
+            3);
 
     assertThat(summary(outcomes))
         .containsExactly(
@@ -94,7 +94,7 @@ class UninstallAllTest {
             "team-b/d uninstalled deleting 2",
             "team-b/e uninstalled deleting 2");
     List<String> ops = h.cluster.operations();
-    // one group (4 per uninstall at once, 2 at once): every lease first
+    // one group (2 per uninstall at once, 3 at once: up to 6): every lease first
     assertThat(ops.subList(0, 5))
         .containsExactlyInAnyOrder(
             "lease:acquire:default/a",

@@ -131,7 +131,8 @@ class CastAllIT {
                 Map.entry("CREATE secrets", 1L), // the revision, recorded once
                 Map.entry("DELETE leases", 1L)));
 
-    // half the fleet changes: the shared reads; the six leases; under them, the six releases'
+    // half the fleet changes (4 at once: one group of up to 8): the shared reads; the six leases;
+    // under them, the six releases'
     // records in one LIST and what they name in one LIST per kind; then each one's write and
     // record, and its lease given up. Cast one by one, the six would have read 30 times.
     cluster.requests().reset();
@@ -169,7 +170,7 @@ class CastAllIT {
       refs.add(new ReleaseRef(ns, input.spec().name()));
     }
     List<UninstallOutcome> gone =
-        controller.uninstallAll(refs, UninstallOptions.defaults().withPurge(true), 4);
+        controller.uninstallAll(refs, UninstallOptions.defaults().withPurge(true), 6); // 1 group
     assertThat(gone)
         .allSatisfy(
             o ->

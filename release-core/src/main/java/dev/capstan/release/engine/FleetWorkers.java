@@ -26,7 +26,7 @@ final class FleetWorkers {
    * How many releases a group holds per operation at once: a group's releases hold their leases
    * from its shared reads until each is done, so a group is a few rounds, not the whole call.
    */
-  static final int GROUP_PER_WORKER = 4;
+  static final int GROUP_PER_WORKER = 2;
 
   private final int width;
   private final String name;
