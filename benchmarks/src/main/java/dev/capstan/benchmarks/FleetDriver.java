@@ -188,24 +188,34 @@ public final class FleetDriver {
         throw new IllegalStateException("interrupted", e);
       }
     }
-    int ok = 0;
-    int failed = 0;
+    List<@Nullable RuntimeException> errors = new ArrayList<>();
+    List<String> names = new ArrayList<>();
     for (CastOutcome outcome : controller.castAll(inputs, width)) {
-      if (outcome instanceof CastOutcome.Failed f) {
+      names.add(outcome.release());
+      errors.add(outcome instanceof CastOutcome.Failed f ? f.error() : null);
+    }
+    done(t0, names, errors);
+  }
+
+  /** Reports a command's outcomes: each failure on stderr, then {@code done OK FAILED MILLIS}. */
+  private void done(long t0, List<String> releases, List<@Nullable RuntimeException> errors) {
+    int failed = 0;
+    for (int i = 0; i < releases.size(); i++) {
+      RuntimeException e = errors.get(i);
+      if (e != null) {
         failed++;
         err.println(
-            "failed "
-                + f.release()
-                + ": "
-                + f.error().getClass().getName()
-                + ": "
-                + f.error().getMessage());
-      } else {
-        ok++;
+            "failed " + releases.get(i) + ": " + e.getClass().getName() + ": " + e.getMessage());
       }
     }
     err.flush();
-    out.println("done " + ok + " " + failed + " " + (System.nanoTime() - t0) / 1_000_000);
+    out.println(
+        "done "
+            + (releases.size() - failed)
+            + " "
+            + failed
+            + " "
+            + (System.nanoTime() - t0) / 1_000_000);
     out.flush();
   }
 
@@ -215,26 +225,14 @@ public final class FleetDriver {
     for (Path release : releases(dir)) {
       refs.add(new ReleaseRef(namespace, String.valueOf(release.getFileName())));
     }
-    int ok = 0;
-    int failed = 0;
+    List<@Nullable RuntimeException> errors = new ArrayList<>();
+    List<String> names = new ArrayList<>();
     for (UninstallOutcome outcome :
         controller.uninstallAll(refs, UninstallOptions.defaults().withPurge(true), width)) {
-      if (outcome instanceof UninstallOutcome.Failed f) {
-        failed++;
-        err.println(
-            "failed "
-                + f.release()
-                + ": "
-                + f.error().getClass().getName()
-                + ": "
-                + f.error().getMessage());
-      } else {
-        ok++;
-      }
+      names.add(outcome.release());
+      errors.add(outcome instanceof UninstallOutcome.Failed f ? f.error() : null);
     }
-    err.flush();
-    out.println("done " + ok + " " + failed + " " + (System.nanoTime() - t0) / 1_000_000);
-    out.flush();
+    done(t0, names, errors);
   }
 
   private void run(boolean cast, String namespace, Path dir) throws IOException {

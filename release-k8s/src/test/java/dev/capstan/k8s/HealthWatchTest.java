@@ -71,15 +71,20 @@ class HealthWatchTest {
   /** A scripted answer: a LIST's body, or a WATCH's events and how it ends. */
   private record Answer(String body, End end) {}
 
+  /** A health watch on the script's clock, watching pods at once (no grace). */
   private HealthWatch health() {
+    return health(clock::get, Duration.ZERO);
+  }
+
+  private HealthWatch health(java.util.function.LongSupplier nanos, Duration podsGrace) {
     ApiClient client = new ApiClient();
     client.setBasePath("https://127.0.0.1:6443");
     client.setHttpClient(new OkHttpClient.Builder().addInterceptor(this::serve).build());
     return new HealthWatch(
         new DynamicApis(KubeClients.fromApiClient(client, "scripted")),
-        clock::get,
+        nanos,
         millis -> true,
-        Duration.ZERO);
+        podsGrace);
   }
 
   private Readiness await(HealthWatch health) {
@@ -340,14 +345,7 @@ class HealthWatchTest {
 
   /** A health watch with the default grace before pods are watched, on {@code nanos}. */
   private HealthWatch graced(java.util.function.LongSupplier nanos) {
-    ApiClient client = new ApiClient();
-    client.setBasePath("https://127.0.0.1:6443");
-    client.setHttpClient(new OkHttpClient.Builder().addInterceptor(this::serve).build());
-    return new HealthWatch(
-        new DynamicApis(KubeClients.fromApiClient(client, "scripted")),
-        nanos,
-        millis -> true,
-        HealthWatch.PODS_GRACE);
+    return health(nanos, HealthWatch.PODS_GRACE);
   }
 
   private List<String> of(String resource) {

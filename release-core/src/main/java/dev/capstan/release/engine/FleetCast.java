@@ -9,6 +9,7 @@ import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseInput;
+import dev.capstan.release.model.ReleaseRef;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
@@ -28,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
@@ -262,7 +262,8 @@ public final class FleetCast {
       }
       workers.each(group, m -> begin(m, outcomes));
       if (!workers.stopped()) {
-        readTogether(group.stream().filter(m -> outcomes[m.index] == null).toList(), workers);
+        readTogether(group.stream().filter(m -> outcomes[m.index] == null).toList());
+        workers.stopIfInterrupted();
       }
       workers.each(
           group.stream().filter(m -> outcomes[m.index] == null).toList(),
@@ -301,29 +302,27 @@ public final class FleetCast {
    * cannot be read, or that may not be cast over it, is left to read for itself, and its cast fails
    * as {@code cast} would; so is every release of the group when a shared read fails.
    */
-  private void readTogether(List<Member> group, FleetWorkers workers) {
+  private void readTogether(List<Member> group) {
     List<Member> leased = new ArrayList<>();
-    Map<String, Set<String>> names = new TreeMap<>();
+    List<ReleaseRef> refs = new ArrayList<>();
     for (Member m : group) {
       LeaseKeeper lease = m.lease();
       if (lease != null && lease.grant().takenOver() == null) {
         leased.add(m);
         ReleaseSpec spec = requireNonNull(m.begun).attempt().spec();
-        names.computeIfAbsent(spec.namespace(), n -> new TreeSet<>()).add(spec.name());
+        refs.add(new ReleaseRef(spec.namespace(), spec.name()));
       }
     }
     if (leased.isEmpty()) {
       return;
     }
     try {
-      Map<String, Map<String, List<RecordEntry>>> records = new HashMap<>();
-      names.forEach(
-          (namespace, n) -> records.put(namespace, context.store.recordEntries(namespace, n)));
+      FleetWorkers.GroupRecords records = new FleetWorkers.GroupRecords(context.store, refs);
       Map<Member, Candidate> candidates = new LinkedHashMap<>();
       for (Member m : leased) {
         CastAttempt attempt = requireNonNull(m.begun).attempt();
         ReleaseSpec spec = attempt.spec();
-        List<RecordEntry> entries = entriesOf(records, spec);
+        List<RecordEntry> entries = records.of(spec.namespace(), spec.name());
         try {
           Release latest = entries.isEmpty() ? null : entries.get(0).stored().release();
           Planning.checkCastable(spec, latest);
@@ -342,20 +341,15 @@ public final class FleetCast {
           (m, c) -> {
             m.read =
                 new Read(
-                    entriesOf(records, c.spec()),
+                    records.of(c.spec().namespace(), c.spec().name()),
                     c.latest(),
                     c.effective(),
                     Ports.slice(shared, c.reads().names(), c.reads().known()));
           });
     } catch (RuntimeException e) {
-      workers.stopIfInterrupted();
       // each cast of the group reads for itself, and fails as cast does if it cannot either
+      // (an interrupt among them stops the call: FleetWorkers.stopIfInterrupted)
     }
-  }
-
-  private static List<RecordEntry> entriesOf(
-      Map<String, Map<String, List<RecordEntry>>> records, ReleaseSpec spec) {
-    return records.getOrDefault(spec.namespace(), Map.of()).getOrDefault(spec.name(), List.of());
   }
 
   /** Plans and casts {@code m}, within its operation: under its lease, or planning first. */

@@ -15,13 +15,11 @@ import dev.capstan.release.port.StoredRelease;
 import dev.capstan.release.result.UninstallOutcome;
 import dev.capstan.release.result.UninstallResult;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
@@ -130,27 +128,23 @@ public final class FleetUninstall {
    * shared read fails.
    */
   private void readTogether(List<Member> group, UninstallOptions options) {
-    Map<String, Set<String>> names = new TreeMap<>();
     List<Member> leased = new ArrayList<>();
     for (Member m : group) {
       LeaseKeeper lease = m.lease;
       if (lease != null && lease.grant().takenOver() == null) {
         leased.add(m);
-        names.computeIfAbsent(m.ref.namespace(), n -> new TreeSet<>()).add(m.ref.name());
       }
     }
     if (leased.isEmpty()) {
       return;
     }
     try {
-      Map<String, Map<String, List<RecordEntry>>> records = new HashMap<>();
-      names.forEach(
-          (namespace, n) -> records.put(namespace, context.store.recordEntries(namespace, n)));
+      FleetWorkers.GroupRecords records =
+          new FleetWorkers.GroupRecords(context.store, leased.stream().map(m -> m.ref).toList());
       Map<Member, Map<LiveState.Scope, Set<String>>> owned = new LinkedHashMap<>();
       Map<LiveState.Scope, Set<String>> all = new LinkedHashMap<>();
       for (Member m : leased) {
-        List<RecordEntry> entries =
-            records.getOrDefault(m.ref.namespace(), Map.of()).getOrDefault(m.ref.name(), List.of());
+        List<RecordEntry> entries = records.of(m.ref.namespace(), m.ref.name());
         Optional<StoredRelease> latest;
         try {
           latest = entries.isEmpty() ? Optional.empty() : Optional.of(entries.get(0).stored());

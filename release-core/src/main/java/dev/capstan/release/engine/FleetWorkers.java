@@ -2,10 +2,16 @@ package dev.capstan.release.engine;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.release.model.ReleaseRef;
+import dev.capstan.release.port.RecordEntry;
+import dev.capstan.release.port.Store;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -56,6 +62,29 @@ final class FleetWorkers {
         throw new IllegalArgumentException(
             "release " + release + " is given twice (inputs " + earlier + " and " + i + ")");
       }
+    }
+  }
+
+  /**
+   * The records of a group's releases, read once per namespace under their leases ({@link
+   * Store#recordEntries(String, java.util.Set)}).
+   */
+  static final class GroupRecords {
+    private final Map<String, Map<String, List<RecordEntry>>> byNamespace = new HashMap<>();
+
+    /** Reads the records of {@code releases}, one read per namespace. */
+    GroupRecords(Store store, List<ReleaseRef> releases) {
+      Map<String, Set<String>> names = new TreeMap<>();
+      for (ReleaseRef r : releases) {
+        names.computeIfAbsent(r.namespace(), n -> new TreeSet<>()).add(r.name());
+      }
+      names.forEach(
+          (namespace, n) -> byNamespace.put(namespace, store.recordEntries(namespace, n)));
+    }
+
+    /** The revisions of one of the releases, newest first; none when it has no record. */
+    List<RecordEntry> of(String namespace, String name) {
+      return byNamespace.getOrDefault(namespace, Map.of()).getOrDefault(name, List.of());
     }
   }
 
