@@ -463,7 +463,9 @@ class CastAllTest {
             super.apply(object, stamp, p);
           }
         };
-    ReleaseController controller = ReleaseController.builder(failing, h.cluster).build();
+    List<ReleaseEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+    ReleaseController controller =
+        ReleaseController.builder(failing, h.cluster).listener(events::add).build();
 
     assertThatThrownBy(
             () ->
@@ -478,8 +480,19 @@ class CastAllTest {
     assertThat(h.controller.get("default", "a").orElseThrow().status())
         .isEqualTo(ReleaseStatus.DEPLOYED);
     assertThat(h.controller.get("default", "c")).isEmpty();
-    // c's group (a and b were the first) never began: no lease of it is held
+    // b's lease is left to lapse at its expiry, as any cast leaves it after an Error; c's group
+    // (a and b were the first) never began: no lease of it is held
+    assertThat(h.cluster.heldLease("default", "b")).isPresent();
     assertThat(h.cluster.heldLease("default", "c")).isEmpty();
+    // a's operation and b's each started and finished once; c's never started
+    assertThat(events)
+        .filteredOn(e -> e instanceof ReleaseEvent.OperationStarted)
+        .extracting(ReleaseEvent::release)
+        .containsExactly("default/a", "default/b");
+    assertThat(events)
+        .filteredOn(e -> e instanceof ReleaseEvent.Finished)
+        .extracting(ReleaseEvent::release)
+        .containsExactly("default/a", "default/b");
   }
 
   /** {@code outcome} failed with a conflict on exactly the objects {@code keys}. */

@@ -210,6 +210,10 @@ public final class FleetCast {
     final int index;
     final ReleaseInput input;
     @Nullable OperationScope scope;
+
+    /** Set once its operation ended or its last step began: nothing is left to abandon. */
+    volatile boolean settled;
+
     CastOperation.@Nullable Begun begun;
 
     /** What the group's reads found for it; {@code null}: its cast reads for itself. */
@@ -269,7 +273,7 @@ public final class FleetCast {
           group.stream().filter(m -> outcomes[m.index] == null).toList(),
           m -> outcomes[m.index] = finish(m));
       for (Member m : group) {
-        if (outcomes[m.index] == null && m.scope != null) {
+        if (outcomes[m.index] == null && m.scope != null && !m.settled) {
           outcomes[m.index] = abandon(m);
         }
       }
@@ -292,6 +296,9 @@ public final class FleetCast {
               scope, () -> casts.begin(m.input.spec(), m.input.payloads(), null, false), false);
     } catch (RuntimeException e) {
       outcomes[m.index] = new CastOutcome.Failed(m.release(), e); // the operation failed with it
+    } catch (Error e) {
+      m.settled = true; // the operation failed with it
+      throw e;
     }
   }
 
@@ -354,6 +361,7 @@ public final class FleetCast {
 
   /** Plans and casts {@code m}, within its operation: under its lease, or planning first. */
   private CastOutcome finish(Member m) {
+    m.settled = true;
     CastOperation.Begun begun = requireNonNull(m.begun);
     Read read = m.read;
     try {

@@ -44,6 +44,10 @@ public final class FleetUninstall {
     final int index;
     final ReleaseRef ref;
     @Nullable OperationScope scope;
+
+    /** Set once its operation ended or its last step began: nothing is left to abandon. */
+    volatile boolean settled;
+
     @Nullable LeaseKeeper lease;
 
     /** Whether the group read its records; if not, its uninstall reads them for itself. */
@@ -91,7 +95,7 @@ public final class FleetUninstall {
           group.stream().filter(m -> outcomes[m.index] == null).toList(),
           m -> outcomes[m.index] = finish(m, options));
       for (Member m : group) {
-        if (outcomes[m.index] == null && m.scope != null) {
+        if (outcomes[m.index] == null && m.scope != null && !m.settled) {
           outcomes[m.index] = abandon(m);
         }
       }
@@ -116,6 +120,9 @@ public final class FleetUninstall {
               scope, () -> uninstalls.acquireLease(m.ref.namespace(), m.ref.name()), false);
     } catch (RuntimeException e) {
       outcomes[m.index] = new UninstallOutcome.Failed(m.ref.qualifiedName(), e);
+    } catch (Error e) {
+      m.settled = true; // the operation failed with it
+      throw e;
     }
   }
 
@@ -174,6 +181,7 @@ public final class FleetUninstall {
 
   /** Uninstalls {@code m} within its operation, under its lease, which it gives up. */
   private UninstallOutcome finish(Member m, UninstallOptions options) {
+    m.settled = true;
     LeaseKeeper lease = requireNonNull(m.lease);
     boolean read = m.read;
     Optional<StoredRelease> latest = Optional.ofNullable(m.latest);
