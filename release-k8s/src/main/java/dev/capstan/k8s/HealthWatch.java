@@ -94,7 +94,7 @@ final class HealthWatch {
   private volatile boolean classesRead;
 
   /** The resourceVersion of this adapter's last write of each object with a rule. */
-  private final Map<ResourceRef, String> writes = lastWrites();
+  private final Map<ResourceRef, String> writes = lastWrites(WRITES_KEPT);
 
   HealthWatch(DynamicApis apis) {
     this(apis, System::nanoTime, ResumableWatch::sleep, PODS_GRACE);
@@ -137,29 +137,20 @@ final class HealthWatch {
   private record ServiceAtWrite(boolean current, boolean currentWithoutLoadBalancer) {}
 
   /** The Services this adapter wrote, as their last writes were answered. */
-  private final Map<ResourceRef, ServiceAtWrite> services = lastWrites();
+  private final Map<ResourceRef, ServiceAtWrite> services = lastWrites(WRITES_KEPT);
 
   /** The {@link #ROLLING} workloads this adapter wrote, as their last writes were answered. */
-  private final Map<ResourceRef, JsonObject> answers =
-      Collections.synchronizedMap(
-          new LinkedHashMap<>(16, 0.75f, true) {
-            private static final long serialVersionUID = 1L;
+  private final Map<ResourceRef, JsonObject> answers = lastWrites(ANSWERS_KEPT);
 
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<ResourceRef, JsonObject> eldest) {
-              return size() > ANSWERS_KEPT;
-            }
-          });
-
-  /** A thread-safe map of the {@value #WRITES_KEPT} objects written last. */
-  private static <V> Map<ResourceRef, V> lastWrites() {
+  /** A thread-safe map of the {@code kept} objects written last. */
+  private static <V> Map<ResourceRef, V> lastWrites(int kept) {
     return Collections.synchronizedMap(
         new LinkedHashMap<>(16, 0.75f, true) {
           private static final long serialVersionUID = 1L;
 
           @Override
           protected boolean removeEldestEntry(Map.Entry<ResourceRef, V> eldest) {
-            return size() > WRITES_KEPT;
+            return size() > kept;
           }
         });
   }

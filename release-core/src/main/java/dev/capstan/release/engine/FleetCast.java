@@ -256,28 +256,21 @@ public final class FleetCast {
   private void castEach(
       List<ReleaseInput> inputs, List<Integer> indexes, int parallelism, CastOutcome[] outcomes) {
     FleetWorkers workers = new FleetWorkers(parallelism, "capstan-cast-all");
-    for (List<Integer> indexesOfGroup : workers.groups(indexes)) {
-      if (workers.stopped()) {
-        break;
-      }
-      List<Member> group = new ArrayList<>();
-      for (int i : indexesOfGroup) {
-        group.add(new Member(i, inputs.get(i)));
-      }
-      workers.each(group, m -> begin(m, outcomes));
-      if (!workers.stopped()) {
-        readTogether(group.stream().filter(m -> outcomes[m.index] == null).toList());
-        workers.stopIfInterrupted();
-      }
-      workers.each(
-          group.stream().filter(m -> outcomes[m.index] == null).toList(),
-          m -> outcomes[m.index] = finish(m));
-      for (Member m : group) {
-        if (outcomes[m.index] == null && m.scope != null && !m.settled) {
-          outcomes[m.index] = abandon(m);
-        }
-      }
+    List<Member> members = new ArrayList<>();
+    for (int i : indexes) {
+      members.add(new Member(i, inputs.get(i)));
     }
+    workers.inGroups(
+        members,
+        m -> outcomes[m.index] != null,
+        m -> begin(m, outcomes),
+        this::readTogether,
+        m -> outcomes[m.index] = finish(m),
+        m -> {
+          if (m.scope != null && !m.settled) {
+            outcomes[m.index] = abandon(m);
+          }
+        });
     for (int i : indexes) {
       if (outcomes[i] == null) {
         outcomes[i] = new CastOutcome.Failed(inputs.get(i).qualifiedName(), notCast(inputs.get(i)));

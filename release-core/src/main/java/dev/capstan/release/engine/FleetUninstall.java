@@ -82,24 +82,17 @@ public final class FleetUninstall {
       members.add(new Member(i, releases.get(i)));
     }
     FleetWorkers workers = new FleetWorkers(parallelism, "capstan-uninstall-all");
-    for (List<Member> group : workers.groups(members)) {
-      if (workers.stopped()) {
-        break;
-      }
-      workers.each(group, m -> begin(m, outcomes));
-      if (!workers.stopped()) {
-        readTogether(group.stream().filter(m -> outcomes[m.index] == null).toList(), options);
-        workers.stopIfInterrupted();
-      }
-      workers.each(
-          group.stream().filter(m -> outcomes[m.index] == null).toList(),
-          m -> outcomes[m.index] = finish(m, options));
-      for (Member m : group) {
-        if (outcomes[m.index] == null && m.scope != null && !m.settled) {
-          outcomes[m.index] = abandon(m);
-        }
-      }
-    }
+    workers.inGroups(
+        members,
+        m -> outcomes[m.index] != null,
+        m -> begin(m, outcomes),
+        group -> readTogether(group, options),
+        m -> outcomes[m.index] = finish(m, options),
+        m -> {
+          if (m.scope != null && !m.settled) {
+            outcomes[m.index] = abandon(m);
+          }
+        });
     for (Member m : members) {
       if (outcomes[m.index] == null) {
         outcomes[m.index] =
@@ -195,13 +188,10 @@ public final class FleetUninstall {
               () ->
                   lease.run(
                       held ->
-                          uninstalls.uninstallRead(
-                              namespace,
-                              name,
-                              options,
-                              held,
-                              read ? latest : context.store.latestRecord(namespace, name),
-                              read ? observed : null)),
+                          read
+                              ? uninstalls.uninstallRead(
+                                  namespace, name, options, held, latest, observed)
+                              : uninstalls.uninstallLeased(namespace, name, options, held)),
               true);
       return new UninstallOutcome.Uninstalled(m.ref.qualifiedName(), result);
     } catch (RuntimeException e) {

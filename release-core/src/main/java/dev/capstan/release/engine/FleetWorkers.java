@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -85,6 +86,35 @@ final class FleetWorkers {
     /** The revisions of one of the releases, newest first; none when it has no record. */
     List<RecordEntry> of(String namespace, String name) {
       return byNamespace.getOrDefault(namespace, Map.of()).getOrDefault(name, List.of());
+    }
+  }
+
+  /**
+   * Runs an operation on many releases group by group ({@link #groups}): every member of a group
+   * {@code begin}s (validated, its lease taken) on the workers; the members not yet {@code done}
+   * {@code readTogether} on the calling thread; those still not done {@code finish} on the workers;
+   * and any still not done once the work stopped (an interrupt, an Error) are handed to {@code
+   * abandon}. No group starts once the work has stopped.
+   */
+  <M> void inGroups(
+      List<M> members,
+      Predicate<M> done,
+      Consumer<M> begin,
+      Consumer<List<M>> readTogether,
+      Consumer<M> finish,
+      Consumer<M> abandon) {
+    Predicate<M> toDo = done.negate();
+    for (List<M> group : groups(members)) {
+      if (stopped()) {
+        break;
+      }
+      each(group, begin);
+      if (!stopped()) {
+        readTogether.accept(group.stream().filter(toDo).toList());
+        stopIfInterrupted();
+      }
+      each(group.stream().filter(toDo).toList(), finish);
+      group.stream().filter(toDo).forEach(abandon);
     }
   }
 

@@ -72,7 +72,8 @@ public final class UninstallOperation {
                 .run(lease -> uninstallLeased(namespace, name, options, lease)));
   }
 
-  private UninstallResult uninstallLeased(
+  /** Uninstalls under {@code lease}, reading the record and observing for itself. */
+  UninstallResult uninstallLeased(
       String namespace, String name, UninstallOptions options, LeaseKeeper lease) {
     return uninstallRead(
         namespace, name, options, lease, context.store.latestRecord(namespace, name), null);
