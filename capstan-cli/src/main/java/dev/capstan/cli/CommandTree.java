@@ -32,13 +32,13 @@ final class CommandTree {
           List.of(ControllerCommand.Run.class, ControllerCommand.Crd.class),
           ReleaseCommand.class,
           List.of(
-              ReleaseCommand.PlanCmd.class,
-              ReleaseCommand.CastCmd.class,
-              ReleaseCommand.GetCmd.class,
-              ReleaseCommand.ListCmd.class,
-              ReleaseCommand.HistoryCmd.class,
-              ReleaseCommand.RollbackCmd.class,
-              ReleaseCommand.UninstallCmd.class,
+              PlanCommand.class,
+              CastCommand.class,
+              GetCommand.class,
+              ListCommand.class,
+              HistoryCommand.class,
+              RollbackCommand.class,
+              UninstallCommand.class,
               ImportHelmCommand.class));
 
   private CommandTree() {}
