@@ -23,9 +23,9 @@ import java.util.TreeSet;
 
 /**
  * An {@link InMemoryCluster}'s state as JSON ({@link InMemoryCluster#exportState()}, {@link
- * InMemoryCluster#importState(byte[])}): objects with their stamps, namespaces, storage classes,
- * served custom kinds, records (the codec's bytes), leases, never-ready images and reported
- * statuses.
+ * InMemoryCluster#importState(byte[])}): objects with their stamps, uids and resource versions,
+ * namespaces, storage classes, served custom kinds, records (the codec's bytes), leases,
+ * never-ready images and reported statuses.
  */
 final class StateFormat {
   static final String STATE_FORMAT = "capstan.dev/in-memory-cluster.v2";
@@ -73,6 +73,8 @@ final class StateFormat {
     for (StoredObject o : sorted.values()) {
       ObjectNode node = objs.addObject();
       node.set("object", Json.mapper().valueToTree(o.content.content()));
+      node.put("uid", o.uid);
+      node.put("resourceVersion", o.version);
       if (o.stamp != null) {
         node.set("stamp", Json.mapper().valueToTree(o.stamp));
       }
@@ -166,6 +168,11 @@ final class StateFormat {
           List<String> versions = new ArrayList<>();
           stored.forEach(v -> versions.add(v.asText()));
           mo.storedVersions.put(spec.ref(), List.copyOf(versions));
+        }
+        if (node.hasNonNull("uid") && node.path("resourceVersion").canConvertToLong()) {
+          // the identity it had; a state saved before it was kept gets new ones, as before
+          mo.restoreIdentity(
+              spec.ref(), node.get("uid").asText(), node.get("resourceVersion").asLong());
         }
         StoredObject o = requireNonNull(mo.objects.get(spec.ref()));
         if (node.hasNonNull("applied")) {

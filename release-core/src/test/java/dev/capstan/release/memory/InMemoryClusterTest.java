@@ -117,6 +117,25 @@ class InMemoryClusterTest {
   }
 
   @Test
+  void stateKeepsEachObjectsUidAndVersionAndLaterWritesCountOnFromThem() {
+    ConfigMapSpec early = ConfigMapSpec.of("default", "z", Map.of("k", "v"));
+    cluster.apply(early.render().get(0), null); // uid-1, version 1
+    cluster.apply(cm.render().get(0), null); // uid-2, version 2
+    cluster.apply(early.render().get(0), null); // uid-1, version 3
+
+    InMemoryCluster copy = InMemoryCluster.importState(cluster.exportState());
+
+    assertThat(copy.observe(Kind.CONFIG_MAP, "default", Set.of("c", "z")))
+        .extracting(o -> o.ref().name() + " " + o.uid() + " " + o.resourceVersion())
+        .containsExactlyInAnyOrder("c uid-2 2", "z uid-1 3");
+    copy.deleteOutOfBand(cm.ref());
+    copy.apply(cm.render().get(0), null);
+    assertThat(copy.observe(Kind.CONFIG_MAP, "default", Set.of("c")))
+        .extracting(o -> o.uid() + " " + o.resourceVersion())
+        .containsExactly("uid-4 4");
+  }
+
+  @Test
   void aReportedStatusIsJudgedByTheHealthRulesKeptAcrossWritesAndClearedOnRequest() {
     cluster.apply(cm.render().get(0), null);
     ResourceRef ref = cm.ref();
