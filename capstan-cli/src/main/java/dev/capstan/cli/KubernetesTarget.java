@@ -8,9 +8,6 @@ import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Store;
 import dev.capstan.update.apply.RolloutWaiter;
 import dev.capstan.update.cluster.PlatformCluster;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import org.jspecify.annotations.Nullable;
 
 /** A Kubernetes cluster named by a kubeconfig file and context. */
 final class KubernetesTarget implements Target {
@@ -29,28 +26,16 @@ final class KubernetesTarget implements Target {
   }
 
   /**
-   * Connects with {@code kubeconfig} (or, when null, {@code $KUBECONFIG}, then {@code
-   * ~/.kube/config}) and {@code context} (null: the current context), with clients from {@code
-   * connections}.
+   * Connects to the cluster of {@code choice} (its kubeconfig files, merged, and context), with
+   * clients from {@code connections}. Nothing is sent yet: the first request of the command checks
+   * that the API server takes connections ({@link ApiServerProbe}).
    */
-  static KubernetesTarget open(
-      @Nullable Path kubeconfig,
-      @Nullable String context,
-      @Nullable String kubeconfigEnv,
-      KubeConnections connections) {
-    Path file = kubeconfig;
-    if (file == null && kubeconfigEnv != null && !kubeconfigEnv.isBlank()) {
-      int sep = kubeconfigEnv.indexOf(java.io.File.pathSeparatorChar);
-      file = Path.of(sep < 0 ? kubeconfigEnv : kubeconfigEnv.substring(0, sep));
-    }
-    if (file == null) {
-      file = Path.of(System.getProperty("user.home"), ".kube", "config");
-    }
-    if (!Files.isRegularFile(file)) {
-      throw new IllegalArgumentException("--kubeconfig: no such file: " + file);
-    }
-    StartupTrace.mark("kubeconfig " + file);
-    KubernetesTarget target = new KubernetesTarget(connections.open(file, context), connections);
+  static KubernetesTarget open(ClusterChoice.Kubernetes choice, KubeConnections connections) {
+    StartupTrace.mark("kubeconfig " + choice.kubeconfigs());
+    KubeClients clients = connections.open(choice.kubeconfigs(), choice.context());
+    ApiServerProbe.install(clients);
+    ApiServerProbe.arm();
+    KubernetesTarget target = new KubernetesTarget(clients, connections);
     StartupTrace.mark("clients built");
     return target;
   }
@@ -101,6 +86,7 @@ final class KubernetesTarget implements Target {
    */
   @Override
   public void close() {
+    ApiServerProbe.disarm();
     connections.release(clients);
   }
 }

@@ -92,7 +92,10 @@ class ReviewedPlanCliTest {
         .isEqualTo(ExitCode.STALE);
     assertThat(err)
         .isEqualTo(
-            "capstan: release demo/web: the plan for revision 2 is stale; nothing was written;"
+            "capstan: working on the in-memory cluster (state in "
+                + dir.resolve(".capstan/state.json")
+                + ")\n"
+                + "capstan: release demo/web: the plan for revision 2 is stale; nothing was written;"
                 + " plan again:\n"
                 + "  - the record moved from revision 1 to 2\n");
     assertThat(run("release", "get", "web", "-n", "demo")).isZero();
@@ -107,7 +110,11 @@ class ReviewedPlanCliTest {
     assertThat(run("release", "cast", "-f", "web-v1.yaml", "--plan", "plan.json", "--yes"))
         .isEqualTo(ExitCode.INVALID);
     assertThat(err)
-        .startsWith("capstan: invalid release demo/web (3 problems; nothing was written):\n")
+        .startsWith(
+            "capstan: working on the in-memory cluster (state in "
+                + dir.resolve(".capstan/state.json")
+                + ")\n"
+                + "capstan: invalid release demo/web (3 problems; nothing was written):\n")
         .contains("  - payloads[ConfigMap/demo/web-legacy]: not in the plan\n")
         .contains(
             "payloads[ConfigMap/demo/web-settings]: differs from the content the plan was"
