@@ -8,6 +8,7 @@ import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Store;
 import dev.capstan.update.apply.RolloutWaiter;
 import dev.capstan.update.cluster.PlatformCluster;
+import org.jspecify.annotations.Nullable;
 
 /** A Kubernetes cluster named by a kubeconfig file and context. */
 final class KubernetesTarget implements Target {
@@ -15,14 +16,17 @@ final class KubernetesTarget implements Target {
   private final KubeConnections connections;
   private final KubernetesOrchestrator orchestrator;
   private final KubernetesStore store;
-  private final KubernetesPlatformCluster platform;
+
+  /**
+   * The update engine's adapter, built when a command asks for it (the release commands do not).
+   */
+  private @Nullable KubernetesPlatformCluster platform;
 
   private KubernetesTarget(KubeClients clients, KubeConnections connections) {
     this.clients = clients;
     this.connections = connections;
     this.orchestrator = new KubernetesOrchestrator(clients);
     this.store = new KubernetesStore(clients);
-    this.platform = new KubernetesPlatformCluster(clients);
   }
 
   /**
@@ -62,12 +66,21 @@ final class KubernetesTarget implements Target {
 
   @Override
   public PlatformCluster platform() {
-    return platform;
+    return platformCluster();
   }
 
   @Override
   public RolloutWaiter rolloutWaiter() {
-    return platform.rolloutWaiter();
+    return platformCluster().rolloutWaiter();
+  }
+
+  private KubernetesPlatformCluster platformCluster() {
+    KubernetesPlatformCluster p = platform;
+    if (p == null) {
+      p = new KubernetesPlatformCluster(clients);
+      platform = p;
+    }
+    return p;
   }
 
   @Override

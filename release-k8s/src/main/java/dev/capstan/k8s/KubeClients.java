@@ -114,7 +114,8 @@ public final class KubeClients {
       throw new IllegalArgumentException("no kubeconfig file given");
     }
     String name = Kubeconfigs.describe(files);
-    KubeConfig config = Kubeconfigs.load(files);
+    Kubeconfigs.Parsed parsed = Kubeconfigs.read(files);
+    KubeConfig config = parsed.config();
     if (context != null && !config.setContext(context)) {
       throw new IllegalArgumentException(
           "kubeconfig "
@@ -130,9 +131,9 @@ public final class KubeClients {
           "kubeconfig " + name + " names no current context; pass one of " + contextsOf(config));
     }
     // Each client gets a configuration of its own: building one may refresh its credentials. The
-    // files are read now; the watch client is built from them when first needed.
-    ApiClient api = build(Kubeconfigs.load(files, current), name, DEFAULT_READ_TIMEOUT);
-    KubeConfig watchConfig = Kubeconfigs.load(files, current);
+    // files are read once, now; the watch client is built from its copy when first needed.
+    ApiClient api = build(parsed.config(current), name, DEFAULT_READ_TIMEOUT);
+    KubeConfig watchConfig = parsed.config(current);
     return wrap(api, () -> build(watchConfig, name, Duration.ZERO), current, config.getNamespace());
   }
 

@@ -33,6 +33,70 @@ final class Kubeconfigs {
         .collect(Collectors.joining(java.io.File.pathSeparator));
   }
 
+  /**
+   * The files read once: {@link Parsed#config()} gives each client a configuration of its own
+   * (building a client may refresh its credentials in it) without reading the files again.
+   */
+  static Parsed read(List<Path> files) {
+    return new Parsed(load(files), files.get(0));
+  }
+
+  /** Kubeconfig files, read and merged. */
+  static final class Parsed {
+    private final KubeConfig read;
+    private final Path first;
+
+    private Parsed(KubeConfig read, Path first) {
+      this.read = read;
+      this.first = first;
+    }
+
+    /** A configuration of its own, on the current context. */
+    KubeConfig config() {
+      KubeConfig copy =
+          new KubeConfig(copy(read.getContexts()), copy(read.getClusters()), copy(read.getUsers()));
+      if (read.getPreferences() != null) {
+        copy.setPreferences(read.getPreferences());
+      }
+      copy.setFile(first.toAbsolutePath().toFile());
+      String current = read.getCurrentContext();
+      if (current != null && !current.isEmpty()) {
+        copy.setContext(current);
+      }
+      return copy;
+    }
+
+    /** A configuration of its own, on {@code context} (which it has). */
+    KubeConfig config(String context) {
+      KubeConfig copy = config();
+      copy.setContext(context);
+      return copy;
+    }
+
+    @SuppressWarnings("NonApiType") // KubeConfig's constructor takes ArrayLists
+    private static ArrayList<Object> copy(@Nullable List<Object> entries) {
+      ArrayList<Object> out = new ArrayList<>();
+      if (entries != null) {
+        entries.forEach(e -> out.add(deepCopy(e)));
+      }
+      return out;
+    }
+
+    private static Object deepCopy(Object value) {
+      if (value instanceof Map<?, ?> m) {
+        Map<Object, Object> out = new LinkedHashMap<>();
+        m.forEach((k, v) -> out.put(k, v == null ? null : deepCopy(v)));
+        return out;
+      }
+      if (value instanceof List<?> l) {
+        List<Object> out = new ArrayList<>();
+        l.forEach(v -> out.add(v == null ? null : deepCopy(v)));
+        return out;
+      }
+      return value;
+    }
+  }
+
   /** The merged configuration of {@code files}, on its current context. */
   static KubeConfig load(List<Path> files) {
     if (files.size() == 1) {
@@ -69,13 +133,6 @@ final class Kubeconfigs {
       merged.setContext(current);
     }
     return merged;
-  }
-
-  /** The merged configuration of {@code files}, on {@code context} (which it has). */
-  static KubeConfig load(List<Path> files, String context) {
-    KubeConfig config = load(files);
-    config.setContext(context);
-    return config;
   }
 
   private static KubeConfig load(Path file) {
