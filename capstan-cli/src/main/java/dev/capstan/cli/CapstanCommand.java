@@ -136,6 +136,18 @@ final class CapstanCommand implements Runnable {
   }
 
   /**
+   * The target the options name, to read only: an in-memory cluster is read from its state file (an
+   * empty one when there is none) and never saved, so nothing is created or written.
+   */
+  Target targetToRead() {
+    ClusterChoice choice = ClusterChoice.of(options(), cli.env(), cli::resolve, null);
+    if (choice instanceof ClusterChoice.InMemory memory) {
+      return InMemoryTarget.read(cli.resolve(memory.stateFile()));
+    }
+    return target();
+  }
+
+  /**
    * The Kubernetes cluster of {@code --kubeconfig}, else $KUBECONFIG, else ~/.kube/config, and
    * {@code --context}, for {@code what} (the option or command that needs one).
    */

@@ -29,8 +29,9 @@ import picocli.CommandLine.Spec;
  * {@code NAME}, {@code --release}) and namespaces ({@code -n}) read from the cluster the words
  * choose (as the command would: {@code --kubeconfig}, {@code --context}, {@code --in-memory},
  * {@code $KUBECONFIG}...), and kubeconfig contexts; or the single line {@value #FILES} to let the
- * shell complete file names. It never fails: a cluster it cannot read gives no names, and nothing
- * goes to standard error. Hidden from help.
+ * shell complete file names. It writes nothing: an in-memory cluster's state file is read, never
+ * created or saved. It never fails: a cluster it cannot read gives no names, and nothing goes to
+ * standard error. Hidden from help.
  */
 @Command(
     name = "__complete",
@@ -112,7 +113,7 @@ final class CompleteCommand implements Callable<Integer> {
     }
     if (label.equals("NAME")
         && arg instanceof OptionSpec o
-        && o.longestName().equals("--context")) {
+        && List.of(o.names()).contains("--context")) {
       return contexts(walk);
     }
     if (label.equals("NAME")
@@ -133,7 +134,7 @@ final class CompleteCommand implements Callable<Integer> {
   /** The release names of the words' namespace, on the cluster the words choose. */
   private List<String> releases(Walk walk) {
     CapstanCommand root = (CapstanCommand) walk.command.root().userObject();
-    try (Target target = root.target()) {
+    try (Target target = root.targetToRead()) {
       String namespace = walk.namespace != null ? walk.namespace : target.defaultNamespace();
       return ReleaseController.builder(target.orchestrator(), target.store())
           .build()
@@ -149,7 +150,7 @@ final class CompleteCommand implements Callable<Integer> {
   /** The namespaces of the cluster the words choose. */
   private List<String> namespaces(Walk walk) {
     CapstanCommand root = (CapstanCommand) walk.command.root().userObject();
-    try (Target target = root.target()) {
+    try (Target target = root.targetToRead()) {
       if (target instanceof InMemoryTarget memory) {
         return List.copyOf(new TreeSet<>(memory.cluster().namespaces()));
       }
