@@ -82,6 +82,30 @@ class ReviewedPlanCliTest {
         .endsWith("Release demo/web revision 2 deployed.\n");
   }
 
+  /**
+   * Each command reads the in-memory cluster's state file and writes it back: the objects a plan
+   * saw keep their uid and resourceVersion across those commands, so a plan that another release's
+   * cast did not touch is cast, not refused as re-created or changed.
+   */
+  @Test
+  void aPlanStaysCastableAcrossCommandsThatLeaveItsObjectsAlone() throws IOException {
+    assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
+    assertThat(run("release", "plan", "-f", "web-v2.yaml", "--out", "plan.json")).isZero();
+    Files.writeString(
+        dir.resolve("other.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a-settings}\ndata: {k: v}\n");
+    // another release's objects, stored before web's in the state file
+    assertThat(run("release", "cast", "other", "-n", "demo", "-f", "other.yaml", "--yes"))
+        .as(err)
+        .isZero();
+
+    assertThat(run("release", "cast", "-f", "web-v2.yaml", "--plan", "plan.json", "--yes"))
+        .as(err)
+        .isZero();
+    assertThat(err).doesNotContain("re-created").doesNotContain("changed since the plan");
+    assertThat(out).endsWith("Release demo/web revision 2 deployed.\n");
+  }
+
   @Test
   void aStalePlanIsRefusedWithExitCode6AndNothingIsWritten() {
     assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
