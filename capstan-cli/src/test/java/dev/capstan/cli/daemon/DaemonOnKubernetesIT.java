@@ -43,6 +43,9 @@ class DaemonOnKubernetesIT {
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).directory(work.toFile());
     Map<String, String> env = builder.environment();
+    // no cluster of the machine's: the daemon opens a connection to its environment's ahead
+    env.remove("KUBECONFIG");
+    env.put("HOME", work.resolve("home").toString());
     env.put("CAPSTAN_CACHE_DIR", cache.toString());
     env.put("CAPSTAN_CDS", "false");
     env.putAll(extraEnv);

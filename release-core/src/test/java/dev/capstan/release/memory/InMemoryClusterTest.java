@@ -136,6 +136,27 @@ class InMemoryClusterTest {
   }
 
   @Test
+  void stateKeepsEachRecordsVersionAndLaterRecordsCountOnFromThem() {
+    ReleaseController c = ReleaseController.builder(cluster, cluster).build();
+    Payloads web = Payloads.of(cm);
+    c.cast(ReleaseSpec.of("default", "web", web), web);
+    Payloads api = Payloads.of(ConfigMapSpec.of("default", "api-settings", Map.of("k", "v")));
+    c.cast(ReleaseSpec.of("default", "api", api), api);
+    String webVersion = cluster.latestRecord("default", "web").orElseThrow().version();
+    String apiVersion = cluster.latestRecord("default", "api").orElseThrow().version();
+
+    InMemoryCluster copy = InMemoryCluster.importState(cluster.exportState());
+
+    // read back in key order (api before web), the versions stay those written
+    assertThat(copy.latestRecord("default", "web").orElseThrow().version()).isEqualTo(webVersion);
+    assertThat(copy.latestRecord("default", "api").orElseThrow().version()).isEqualTo(apiVersion);
+    ReleaseController again = ReleaseController.builder(copy, copy).build();
+    again.cast(ReleaseSpec.of("default", "web", web), web);
+    assertThat(Long.parseLong(copy.latestRecord("default", "web").orElseThrow().version()))
+        .isGreaterThan(Math.max(Long.parseLong(webVersion), Long.parseLong(apiVersion)));
+  }
+
+  @Test
   void aReportedStatusIsJudgedByTheHealthRulesKeptAcrossWritesAndClearedOnRequest() {
     cluster.apply(cm.render().get(0), null);
     ResourceRef ref = cm.ref();
