@@ -406,9 +406,9 @@ class ReadmeTest {
   /**
    * Runs the command-line tour of docs/cli.md: every line of the {@code bash} block after {@code
    * <!-- cli-tour -->}, in order. {@code export} lines set the environment (the state file's path
-   * within the test's folder); {@code ./capstan} lines run in-process from the repository root, on a
-   * fresh state file, in an environment without {@code HOME} or {@code KUBECONFIG}; a trailing {@code # exit N}
-   * comment gives the expected exit code (default 0).
+   * within the test's folder); {@code ./capstan} lines run in-process from the repository root, on
+   * a fresh state file, in an environment without {@code HOME} or {@code KUBECONFIG}; a trailing
+   * {@code # exit N} comment gives the expected exit code (default 0).
    */
   @Test
   void commandLineTourRunsAsDocumented(@TempDir Path dir) throws IOException {
