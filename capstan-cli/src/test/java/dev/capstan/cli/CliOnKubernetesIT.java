@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.capstan.k8s.KubeClients;
 import dev.capstan.k8s.testing.ControlPlane;
 import dev.capstan.k8s.testing.ControlPlaneTest;
 import dev.capstan.k8s.testing.TestNamespace;
@@ -283,14 +282,10 @@ class CliOnKubernetesIT {
           .isEqualTo(ExitCode.BLOCKED);
       assertThat(out)
           .contains("  ✗ conflict   " + key + "  (unsafe CRD change: version v1: stored");
-      KubeClients named = KubeClients.fromKubeconfig(plane.kubeconfig());
       assertThat(err)
           .startsWith(
-              "capstan: working on the Kubernetes context "
-                  + named.context()
-                  + " ("
-                  + named.server()
-                  + ")\ncapstan: release "
+              CliRun.workingOn(plane.kubeconfig())
+                  + "capstan: release "
                   + ns
                   + "/widgets has unresolved conflicts; nothing was written: "
                   + key

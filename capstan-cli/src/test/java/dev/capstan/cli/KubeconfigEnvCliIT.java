@@ -2,7 +2,6 @@ package dev.capstan.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.capstan.k8s.KubeClients;
 import dev.capstan.k8s.testing.ControlPlane;
 import dev.capstan.k8s.testing.ControlPlaneTest;
 import dev.capstan.k8s.testing.TestNamespace;
@@ -47,17 +46,9 @@ class KubeconfigEnvCliIT {
         .createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(other)))
         .execute();
 
-    KubeClients named = KubeClients.fromKubeconfig(plane.kubeconfig());
-
     CliRun cast = run("release", "cast", "app", "-n", ns.name(), "-f", "settings.yaml", "--yes");
     assertThat(cast.code()).as(cast.err()).isZero();
-    assertThat(cast.err())
-        .startsWith(
-            "capstan: working on the Kubernetes context "
-                + named.context()
-                + " ("
-                + named.server()
-                + ")\n");
+    assertThat(cast.err()).startsWith(CliRun.workingOn(plane.kubeconfig()));
     assertThat(
             new CoreV1Api(plane.client())
                 .readNamespacedConfigMap("settings", ns.name())
