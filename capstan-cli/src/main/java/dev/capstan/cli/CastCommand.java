@@ -74,14 +74,18 @@ final class CastCommand extends ReleaseSubcommand {
     ReleaseFile f = load(file);
     ReleaseSpec spec = spec(f, file, timeout);
     Path saved = planFile;
+    Plan reviewed = saved != null ? readPlan(saved, spec) : null;
+    if (!dryRun) {
+      cli().announce(target);
+    }
     if (yes && !diff && !dryRun && saved == null) {
       return castUnreviewed(controller, spec, f.payloads());
     }
     // the plan shown is the plan cast: one observation, no second planner run; field-level
     // diffs where a person reads the plan (text, or --dry-run), scripts pay nothing
     Plan plan =
-        saved != null
-            ? readPlan(saved, spec)
+        reviewed != null
+            ? reviewed
             : json() && !dryRun
                 ? controller.plan(spec, f.payloads())
                 : controller.planWithDiff(spec, f.payloads());
