@@ -27,13 +27,21 @@ import java.util.zip.GZIPOutputStream;
  * withheldSecrets}; records of schema 2 (and 1) have neither and still decode: the next cast makes
  * a key.
  *
+ * <p>Schema 4 adds, additively, the {@code chart} a revision was rendered from ({@link
+ * dev.capstan.release.model.ChartOrigin}). A record without one is written as schema 3, the same
+ * bytes an earlier Capstan writes and reads; one with a chart is refused by an earlier Capstan as
+ * written by a different version, rather than misread.
+ *
  * <p>Records hold the release's payloads, secrets included unless a cast kept their values out
  * ({@code recordSecretValues} off), and the key that hashes its Secrets: stores must keep the bytes
  * as secret as the secrets themselves (the Kubernetes store uses Secret objects).
  */
 public final class ReleaseRecordCodec {
-  /** The schema version this library writes. */
-  public static final int SCHEMA_VERSION = 3;
+  /** The newest schema version this library writes: a record with a chart. */
+  public static final int SCHEMA_VERSION = 4;
+
+  /** The schema a record rendered from no chart is written in, readable by earlier builds. */
+  private static final int WITHOUT_CHART = 3;
 
   /** The oldest schema version this library reads. */
   public static final int OLDEST_READABLE_VERSION = 1;
@@ -49,7 +57,7 @@ public final class ReleaseRecordCodec {
   /** Encodes a record. */
   public static byte[] encode(Release release) {
     ObjectNode root = Json.mapper().createObjectNode();
-    root.put("schemaVersion", SCHEMA_VERSION);
+    root.put("schemaVersion", release.chart() == null ? WITHOUT_CHART : SCHEMA_VERSION);
     root.set("release", Json.mapper().valueToTree(release));
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (GZIPOutputStream gzip = new GZIPOutputStream(bytes)) {

@@ -121,7 +121,10 @@ final class CastIntent {
             null,
             at,
             at,
-            attempt.lease().grant().lease());
+            attempt.lease().grant().lease(),
+            null,
+            List.of(),
+            spec.chart());
     pending = withSecrets(pending, effective, payloads, spec.options());
     // A plan that writes no object leaves nothing half-done if the process dies: its revision is
     // recorded once, with its outcome.

@@ -34,6 +34,9 @@ import org.jspecify.annotations.Nullable;
  *     revision), or {@code null} in a record written before keys existed: the next cast makes one
  * @param withheldSecrets the Secrets whose values this revision did not record (their keys and
  *     keyed hashes only; {@link ReleaseOptions#recordSecretValues()}); {@code payloads} lacks them
+ * @param chart the Helm chart its objects were rendered from (name, version, digest, the values
+ *     with secret ones masked), or {@code null}: they came from elsewhere, or the record was
+ *     written before charts were recorded
  */
 public record Release(
     String id,
@@ -53,7 +56,8 @@ public record Release(
     Instant updatedAt,
     @Nullable Lease lease,
     @Nullable SecretHashKey secretHashKey,
-    List<WithheldSecret> withheldSecrets) {
+    List<WithheldSecret> withheldSecrets,
+    @Nullable ChartOrigin chart) {
 
   /** Requires every part; keeps {@code owns} in apply order and the ref lists sorted. */
   public Release {
@@ -80,6 +84,48 @@ public record Release(
         Copies.list(withheldSecrets, "withheldSecrets").stream()
             .sorted((a, b) -> ResourceRef.APPLY_ORDER.compare(a.ref(), b.ref()))
             .toList();
+  }
+
+  /** A revision rendered from no chart. */
+  public Release(
+      String id,
+      String namespace,
+      String name,
+      int revision,
+      ReleaseStatus status,
+      List<OwnedResource> owns,
+      List<ResourceRef> references,
+      List<ResourceRef> retained,
+      @Nullable String source,
+      @Nullable String version,
+      @Nullable String description,
+      Payloads payloads,
+      @Nullable String failure,
+      Instant createdAt,
+      Instant updatedAt,
+      @Nullable Lease lease,
+      @Nullable SecretHashKey secretHashKey,
+      List<WithheldSecret> withheldSecrets) {
+    this(
+        id,
+        namespace,
+        name,
+        revision,
+        status,
+        owns,
+        references,
+        retained,
+        source,
+        version,
+        description,
+        payloads,
+        failure,
+        createdAt,
+        updatedAt,
+        lease,
+        secretHashKey,
+        withheldSecrets,
+        null);
   }
 
   /** A revision without a secret hash key and with every Secret's values recorded. */
@@ -118,7 +164,8 @@ public record Release(
         updatedAt,
         lease,
         null,
-        List.of());
+        List.of(),
+        null);
   }
 
   /** The release's identity: namespace, name and id. */
@@ -229,7 +276,8 @@ public record Release(
         d.updatedAt,
         d.lease,
         d.secretHashKey,
-        d.withheldSecrets);
+        d.withheldSecrets,
+        chart);
   }
 
   /** The fields a wither may change. */
