@@ -33,9 +33,13 @@ final class Helm {
 
   /** Helm {@code major} (3 or 4) talking to the cluster of {@code kubeconfig}. */
   static Helm of(int major, Path kubeconfig) {
-    Path bin = BIN.computeIfAbsent("bin", k -> build());
     Path home = Path.of("target", "helm-home", "helm" + major).toAbsolutePath();
-    return new Helm(bin.resolve("helm" + major), kubeconfig, home);
+    return new Helm(binary(major), kubeconfig, home);
+  }
+
+  /** The binary of Helm {@code major} (3 or 4), built the first time. */
+  static Path binary(int major) {
+    return BIN.computeIfAbsent("bin", k -> build()).resolve("helm" + major);
   }
 
   private static Path build() {

@@ -1,0 +1,232 @@
+package dev.capstan.helm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.capstan.helm.chart.HelmChartRenderer;
+import dev.capstan.helm.testing.ChartRepositoryServer;
+import dev.capstan.helm.testing.SecureRegistry;
+import dev.capstan.helm.testing.TestCa;
+import dev.capstan.release.chart.ChartException;
+import dev.capstan.release.chart.ChartReference;
+import dev.capstan.release.chart.ChartRequest;
+import dev.capstan.release.chart.ChartValues;
+import dev.capstan.release.chart.RenderedChart;
+import dev.capstan.release.chart.RepositoryAccess;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Charts fetched by real Helm 3 and 4 from a local HTTPS chart repository and the local OCI
+ * registry, both with TLS by a CA of the test's own and with credentials: version ranges resolve as
+ * Helm resolves them, the digest is the archive's, and refused credentials are one line.
+ */
+class ChartSourcesIT {
+  private static final String CHART = "cache";
+  private static final List<String> VERSIONS = List.of("0.1.0", "0.1.5", "0.2.0");
+
+  private static Path dir;
+  private static TestCa ca;
+  private static Path packaged;
+  private static ChartRepositoryServer repo;
+  private static SecureRegistry registry;
+
+  @BeforeAll
+  static void sources() throws Exception {
+    dir = Files.createTempDirectory("chart-sources");
+    ca = TestCa.create(dir.resolve("ca"));
+    packaged = Files.createDirectories(dir.resolve("repo"));
+    Path source = Path.of("src/test/resources/charts", CHART).toAbsolutePath();
+    for (String version : VERSIONS) {
+      Path copy = dir.resolve("src-" + version).resolve(CHART);
+      copy(source, copy);
+      Path chartYaml = copy.resolve("Chart.yaml");
+      Files.writeString(
+          chartYaml, Files.readString(chartYaml).replace("version: 0.1.0", "version: " + version));
+      helm("package", copy.toString(), "--destination", packaged.toString());
+    }
+    repo = ChartRepositoryServer.start(packaged, ca, SecureRegistry.USER, SecureRegistry.PASSWORD);
+    helm("repo", "index", packaged.toString(), "--url", repo.url());
+    registry = SecureRegistry.start(Files.createDirectories(dir.resolve("registry")), ca);
+    String auth =
+        Base64.getEncoder()
+            .encodeToString(
+                (SecureRegistry.USER + ":" + SecureRegistry.PASSWORD)
+                    .getBytes(StandardCharsets.UTF_8));
+    Path config = dir.resolve("home/config/registry/config.json");
+    Files.createDirectories(config.getParent());
+    Files.writeString(
+        config, "{\"auths\":{\"" + registry.host() + "\":{\"auth\":\"" + auth + "\"}}}");
+    for (String version : VERSIONS) {
+      helm(
+          "push",
+          packaged.resolve(CHART + "-" + version + ".tgz").toString(),
+          "oci://" + registry.host() + "/charts",
+          "--ca-file",
+          ca.ca().toString());
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    if (repo != null) {
+      repo.close();
+    }
+    if (registry != null) {
+      registry.close();
+    }
+  }
+
+  private static RepositoryAccess access(String password) {
+    return RepositoryAccess.anonymous()
+        .withCredentials(SecureRegistry.USER, password)
+        .withCaFile(ca.ca().toString());
+  }
+
+  private static ChartRequest request(ChartReference chart) {
+    return ChartRequest.of(chart, "shop", "web").withValues(ChartValues.none().withSet("size=4"));
+  }
+
+  private static String sha256(Path file) throws Exception {
+    return "sha256:"
+        + HexFormat.of()
+            .formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {3, 4})
+  void aRepositoryChartIsFetchedWithCredentialsAndARangePicksTheNewestMatch(int major)
+      throws Exception {
+    int before = repo.requests().size();
+
+    RenderedChart chart =
+        HelmChartRenderer.of(Helm.binary(major))
+            .render(
+                request(new ChartReference.Repository(repo.url(), CHART))
+                    .withVersion("~0.1.0")
+                    .withRepository(access(SecureRegistry.PASSWORD)));
+
+    assertThat(chart.name() + " " + chart.version()).isEqualTo("cache 0.1.5");
+    assertThat(chart.digest()).isEqualTo(sha256(packaged.resolve("cache-0.1.5.tgz")));
+    assertThat(chart.manifests()).contains("name: web-cache").contains("size: \"4\"");
+    assertThat(chart.values()).isEqualTo(Map.of("size", 4L));
+    assertThat(repo.requests().subList(before, repo.requests().size()))
+        .containsExactly("GET /charts/index.yaml ok", "GET /charts/cache-0.1.5.tgz ok");
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {3, 4})
+  void anOciChartIsPulledWithCredentialsNewestWithoutAVersionOrTheRangesMatch(int major)
+      throws Exception {
+    HelmChartRenderer helm = HelmChartRenderer.of(Helm.binary(major));
+    ChartRequest oci =
+        request(new ChartReference.Oci("oci://" + registry.host() + "/charts/" + CHART))
+            .withRepository(access(SecureRegistry.PASSWORD));
+
+    RenderedChart newest = helm.render(oci);
+    RenderedChart ranged = helm.render(oci.withVersion("^0.1.0"));
+
+    assertThat(newest.version()).isEqualTo("0.2.0");
+    assertThat(newest.digest()).isEqualTo(sha256(packaged.resolve("cache-0.2.0.tgz")));
+    assertThat(ranged.version()).isEqualTo("0.1.5");
+    assertThat(ranged.manifests()).contains("name: web-cache");
+  }
+
+  @Test
+  void refusedCredentialsAreOneLineNamingTheUserAndMissingOnesSayWhatToGive() {
+    HelmChartRenderer helm = HelmChartRenderer.of(Helm.binary(3));
+    ChartReference.Repository fromRepo = new ChartReference.Repository(repo.url(), CHART);
+    ChartReference.Oci fromRegistry =
+        new ChartReference.Oci("oci://" + registry.host() + "/charts/" + CHART);
+
+    assertThatThrownBy(() -> helm.render(request(fromRepo).withRepository(access("wrong"))))
+        .isInstanceOf(ChartException.class)
+        .hasMessage(
+            "chart "
+                + repo.url()
+                + " cache: the chart repository refused the credentials of user 'charts' (HTTP"
+                + " 401): check --username and the password given with --password-stdin; nothing"
+                + " was written");
+    assertThatThrownBy(() -> helm.render(request(fromRegistry).withRepository(access("wrong"))))
+        .isInstanceOf(ChartException.class)
+        .hasMessage(
+            "chart oci://"
+                + registry.host()
+                + "/charts/cache: the registry refused the credentials of user 'charts' (HTTP"
+                + " 401): check --username and the password given with --password-stdin; nothing"
+                + " was written");
+    assertThatThrownBy(
+            () ->
+                helm.render(
+                    request(fromRegistry)
+                        .withRepository(
+                            RepositoryAccess.anonymous().withCaFile(ca.ca().toString()))))
+        .isInstanceOf(ChartException.class)
+        .hasMessage(
+            "chart oci://"
+                + registry.host()
+                + "/charts/cache: the registry asks for credentials (HTTP 401): give --username and"
+                + " --password-stdin; nothing was written");
+  }
+
+  @Test
+  void aPackagedChartRendersAsItIsAndItsDigestIsTheArchives() throws Exception {
+    Path archive = packaged.resolve("cache-0.2.0.tgz");
+
+    RenderedChart chart =
+        HelmChartRenderer.of(Helm.binary(4))
+            .render(request(new ChartReference.Archive(archive.toString())));
+
+    assertThat(chart.name() + " " + chart.version()).isEqualTo("cache 0.2.0");
+    assertThat(chart.digest()).isEqualTo(sha256(archive));
+    assertThat(chart.renderer()).isEqualTo("helm v4.3.1");
+  }
+
+  /** Runs the Helm 3 binary with its homes under the test's folder. */
+  private static void helm(String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(Helm.binary(3).toString()));
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("HOME", dir.resolve("home").toString());
+    env.put("HELM_CONFIG_HOME", dir.resolve("home/config").toString());
+    env.put("HELM_CACHE_HOME", dir.resolve("home/cache").toString());
+    env.put("HELM_DATA_HOME", dir.resolve("home/data").toString());
+    pb.environment().clear();
+    pb.environment().putAll(env);
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(2, TimeUnit.MINUTES) || p.exitValue() != 0) {
+      throw new IllegalStateException(command + " failed:\n" + out);
+    }
+  }
+
+  private static void copy(Path from, Path to) throws IOException {
+    try (Stream<Path> all = Files.walk(from)) {
+      for (Path p : (Iterable<Path>) all::iterator) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target);
+        }
+      }
+    }
+  }
+}
