@@ -51,4 +51,18 @@ public record CliRun(int code, String out, String err) {
             .run(args);
     return new CliRun(code, out.toString(UTF_8), err.toString(UTF_8));
   }
+
+  /**
+   * The words of a documented command line, as a shell splits them: single- and double-quoted words
+   * kept whole, without their quotes.
+   */
+  public static String[] words(String line) {
+    java.util.List<String> words = new java.util.ArrayList<>();
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("'([^']*)'|\"([^\"]*)\"|(\\S+)").matcher(line);
+    while (m.find()) {
+      words.add(m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3));
+    }
+    return words.toArray(String[]::new);
+  }
 }

@@ -45,7 +45,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -436,21 +435,15 @@ class ReadmeTest {
       int expected = expect.find() ? Integer.parseInt(expect.group(1)) : 0;
       CliRun run =
           CliRun.of(
-              Terminal.none(), env::get, ROOT, words(command.substring("./capstan ".length())));
+              Terminal.none(),
+              env::get,
+              ROOT,
+              CliRun.words(command.substring("./capstan ".length())));
       assertThat(run.code())
           .as("%s%nstdout:%n%s%nstderr:%n%s", command, run.out(), run.err())
           .isEqualTo(expected);
       ran++;
     }
     assertThat(ran).isGreaterThanOrEqualTo(8);
-  }
-
-  private static String[] words(String line) {
-    List<String> words = new ArrayList<>();
-    Matcher m = Pattern.compile("'([^']*)'|\"([^\"]*)\"|(\\S+)").matcher(line);
-    while (m.find()) {
-      words.add(m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3));
-    }
-    return words.toArray(String[]::new);
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.helm.chart.HelmChartRenderer;
 import dev.capstan.helm.testing.ChartRepositoryServer;
+import dev.capstan.helm.testing.HelmBinaries;
 import dev.capstan.helm.testing.SecureRegistry;
 import dev.capstan.helm.testing.TestCa;
 import dev.capstan.release.chart.ChartException;
@@ -13,19 +14,14 @@ import dev.capstan.release.chart.ChartRequest;
 import dev.capstan.release.chart.ChartValues;
 import dev.capstan.release.chart.RenderedChart;
 import dev.capstan.release.chart.RepositoryAccess;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -53,16 +49,12 @@ class ChartSourcesIT {
     ca = TestCa.create(dir.resolve("ca"));
     packaged = Files.createDirectories(dir.resolve("repo"));
     Path source = Path.of("src/test/resources/charts", CHART).toAbsolutePath();
+    Path home = dir.resolve("home");
     for (String version : VERSIONS) {
-      Path copy = dir.resolve("src-" + version).resolve(CHART);
-      copy(source, copy);
-      Path chartYaml = copy.resolve("Chart.yaml");
-      Files.writeString(
-          chartYaml, Files.readString(chartYaml).replace("version: 0.1.0", "version: " + version));
-      helm("package", copy.toString(), "--destination", packaged.toString());
+      HelmBinaries.packaged(source, version, packaged, home);
     }
     repo = ChartRepositoryServer.start(packaged, ca, SecureRegistry.USER, SecureRegistry.PASSWORD);
-    helm("repo", "index", packaged.toString(), "--url", repo.url());
+    HelmBinaries.helm3(home, "repo", "index", packaged.toString(), "--url", repo.url());
     registry = SecureRegistry.start(Files.createDirectories(dir.resolve("registry")), ca);
     String auth =
         Base64.getEncoder()
@@ -74,7 +66,8 @@ class ChartSourcesIT {
     Files.writeString(
         config, "{\"auths\":{\"" + registry.host() + "\":{\"auth\":\"" + auth + "\"}}}");
     for (String version : VERSIONS) {
-      helm(
+      HelmBinaries.helm3(
+          home,
           "push",
           packaged.resolve(CHART + "-" + version + ".tgz").toString(),
           "oci://" + registry.host() + "/charts",
@@ -196,37 +189,5 @@ class ChartSourcesIT {
     assertThat(chart.name() + " " + chart.version()).isEqualTo("cache 0.2.0");
     assertThat(chart.digest()).isEqualTo(sha256(archive));
     assertThat(chart.renderer()).isEqualTo("helm v4.3.1");
-  }
-
-  /** Runs the Helm 3 binary with its homes under the test's folder. */
-  private static void helm(String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of(Helm.binary(3).toString()));
-    command.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-    Map<String, String> env = new LinkedHashMap<>();
-    env.put("HOME", dir.resolve("home").toString());
-    env.put("HELM_CONFIG_HOME", dir.resolve("home/config").toString());
-    env.put("HELM_CACHE_HOME", dir.resolve("home/cache").toString());
-    env.put("HELM_DATA_HOME", dir.resolve("home/data").toString());
-    pb.environment().clear();
-    pb.environment().putAll(env);
-    Process p = pb.start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!p.waitFor(2, TimeUnit.MINUTES) || p.exitValue() != 0) {
-      throw new IllegalStateException(command + " failed:\n" + out);
-    }
-  }
-
-  private static void copy(Path from, Path to) throws IOException {
-    try (Stream<Path> all = Files.walk(from)) {
-      for (Path p : (Iterable<Path>) all::iterator) {
-        Path target = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(p, target);
-        }
-      }
-    }
   }
 }

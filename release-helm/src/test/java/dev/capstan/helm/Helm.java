@@ -1,5 +1,6 @@
 package dev.capstan.helm;
 
+import dev.capstan.helm.testing.HelmBinaries;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -8,19 +9,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real Helm binary against the test control plane. The binaries come from {@code
- * testing/helm/build.sh} (system property {@code capstan.helm.build}), which builds Helm 3 and 4
- * from the Go module proxy into {@code ~/.cache/capstan} the first time and only checks them
- * afterwards, so a clean CI machine builds them here. Helm's own config, cache and data go to a
- * folder under {@code target}.
+ * A real Helm binary against the test control plane ({@link HelmBinaries}). Helm's own config,
+ * cache and data go to a folder under {@code target}.
  */
 final class Helm {
-  private static final Map<String, Path> BIN = new ConcurrentHashMap<>();
-
   private final Path binary;
   private final Path kubeconfig;
   private final Path home;
@@ -37,15 +32,9 @@ final class Helm {
     return new Helm(binary(major), kubeconfig, home);
   }
 
-  /** The binary of Helm {@code major} (3 or 4), built the first time. */
+  /** The binary of Helm {@code major} (3 or 4), built the first time ({@link HelmBinaries}). */
   static Path binary(int major) {
-    return BIN.computeIfAbsent("bin", k -> build()).resolve("helm" + major);
-  }
-
-  private static Path build() {
-    String script = System.getProperty("capstan.helm.build", "../testing/helm/build.sh");
-    run(List.of("bash", script), Map.of(), 60);
-    return Path.of(run(List.of("bash", script, "--print-bin"), Map.of(), 1).strip());
+    return HelmBinaries.of(major);
   }
 
   /** Runs {@code helm args...}; returns its standard output; fails with its output on an error. */
