@@ -29,7 +29,12 @@ final class CommandTree {
               InfoCommands.Completion.class,
               InfoCommands.Version.class),
           ControllerCommand.class,
-          List.of(ControllerCommand.Run.class, ControllerCommand.Crd.class),
+          List.of(
+              ControllerCommand.Run.class,
+              ControllerCommand.Crd.class,
+              ReleaseResourceVerbs.Reconcile.class,
+              ReleaseResourceVerbs.Suspend.class,
+              ReleaseResourceVerbs.Resume.class),
           ReleaseCommand.class,
           List.of(
               ReleaseCommand.PlanCmd.class,

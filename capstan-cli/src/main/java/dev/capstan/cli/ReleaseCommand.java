@@ -544,6 +544,8 @@ final class ReleaseCommand implements Runnable {
     int run(Target target, ReleaseController controller) {
       ReleaseFile f = load(file);
       ReleaseSpec spec = spec(f, file, timeout);
+      ManagedReleases.warn(
+          cli(), controller.get(spec.namespace(), spec.name()).orElse(null), "cast");
       Path saved = planFile;
       if (yes && !diff && !dryRun && saved == null) {
         return castUnreviewed(controller, spec, f.payloads());
@@ -830,6 +832,7 @@ final class ReleaseCommand implements Runnable {
       if (revisions.isEmpty()) {
         throw new ReleaseNotFoundException(ns + "/" + name, null);
       }
+      ManagedReleases.warn(cli(), revisions.get(0), "rollback");
       int revision;
       if (to == 0) {
         if (revisions.size() < 2) {
@@ -957,6 +960,7 @@ final class ReleaseCommand implements Runnable {
     @Override
     int run(Target target, ReleaseController controller) {
       String ns = common.namespace();
+      ManagedReleases.warn(cli(), controller.get(ns, name).orElse(null), "uninstall");
       if (!yes) {
         // the question names what goes; --yes asks nothing, and the uninstall reads the record
         // under its lease (an unknown release is refused there just the same)

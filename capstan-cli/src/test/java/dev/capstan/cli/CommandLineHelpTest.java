@@ -73,6 +73,9 @@ class CommandLineHelpTest {
             "controller",
             "controller run",
             "controller crd",
+            "controller reconcile",
+            "controller suspend",
+            "controller resume",
             "help",
             "completion",
             "version");
