@@ -37,13 +37,13 @@ final class CommandTree {
               ReleaseResourceVerbs.Resume.class),
           ReleaseCommand.class,
           List.of(
-              ReleaseCommand.PlanCmd.class,
-              ReleaseCommand.CastCmd.class,
-              ReleaseCommand.GetCmd.class,
-              ReleaseCommand.ListCmd.class,
-              ReleaseCommand.HistoryCmd.class,
-              ReleaseCommand.RollbackCmd.class,
-              ReleaseCommand.UninstallCmd.class,
+              PlanCommand.class,
+              CastCommand.class,
+              GetCommand.class,
+              ListCommand.class,
+              HistoryCommand.class,
+              RollbackCommand.class,
+              UninstallCommand.class,
               ImportHelmCommand.class));
 
   private CommandTree() {}

@@ -27,7 +27,7 @@ import picocli.CommandLine.Parameters;
         "Take a Helm 3 or 4 release over as a Capstan release: adopt its live objects in place"
             + " (stamps only, no restarts), import its revisions as history, hand field ownership"
             + " from Helm to Capstan. Needs --kubeconfig.")
-final class ImportHelmCommand extends ReleaseCommand.Sub {
+final class ImportHelmCommand extends ReleaseSubcommand {
   @Parameters(index = "0", paramLabel = "NAME", description = "The Helm release's name.")
   @Nullable String name;
 
