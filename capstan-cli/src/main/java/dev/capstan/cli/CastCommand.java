@@ -73,16 +73,20 @@ final class CastCommand extends ReleaseSubcommand {
   int run(Target target, ReleaseController controller) {
     ReleaseFile f = load(file);
     ReleaseSpec spec = spec(f, file, timeout);
-    ManagedReleases.warn(cli(), controller.get(spec.namespace(), spec.name()).orElse(null), "cast");
     Path saved = planFile;
+    Plan reviewed = saved != null ? readPlan(saved, spec) : null;
+    if (!dryRun) {
+      cli().announce(target);
+    }
+    ManagedReleases.warn(cli(), controller.get(spec.namespace(), spec.name()).orElse(null), "cast");
     if (yes && !diff && !dryRun && saved == null) {
       return castUnreviewed(controller, spec, f.payloads());
     }
     // the plan shown is the plan cast: one observation, no second planner run; field-level
     // diffs where a person reads the plan (text, or --dry-run), scripts pay nothing
     Plan plan =
-        saved != null
-            ? readPlan(saved, spec)
+        reviewed != null
+            ? reviewed
             : json() && !dryRun
                 ? controller.plan(spec, f.payloads())
                 : controller.planWithDiff(spec, f.payloads());

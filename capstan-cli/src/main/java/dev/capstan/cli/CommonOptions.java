@@ -17,7 +17,9 @@ final class CommonOptions {
   @Option(
       names = {"-o", "--output"},
       paramLabel = "FORMAT",
-      description = "text, json or yaml (default: text).")
+      description =
+          "text, json or yaml (default: text); release list also name (one name a line) and wide"
+              + " (more columns), release get name.")
   ReleaseCommand.Output output = ReleaseCommand.Output.text;
 
   @Option(

@@ -18,6 +18,13 @@ final class GetCommand extends ReleaseSubcommand {
   String name = "";
 
   @Override
+  java.util.Set<ReleaseCommand.Output> outputs() {
+    java.util.Set<ReleaseCommand.Output> outputs = super.outputs();
+    outputs.add(ReleaseCommand.Output.name);
+    return outputs;
+  }
+
+  @Override
   int run(Target target, ReleaseController controller) {
     String ns = common.namespace();
     Optional<Release> found = controller.get(ns, name);
@@ -37,7 +44,9 @@ final class GetCommand extends ReleaseSubcommand {
       throw new ReleaseNotFoundException(ns + "/" + name, null);
     }
     Release r = found.get();
-    if (json()) {
+    if (common.output == ReleaseCommand.Output.name) {
+      out().println(Escapes.escape(r.name()));
+    } else if (json()) {
       ObjectNode doc = ReleaseOutput.json(r);
       now.ifPresent(p -> doc.set("inProgress", ReleaseOutput.json(p, at)));
       printJson(doc);

@@ -27,11 +27,16 @@ final class ReleaseCommand implements Runnable {
     return root;
   }
 
-  /** The output format. */
+  /**
+   * The output format: {@code name} (one release name a line) and {@code wide} (more columns) only
+   * where a command lists releases ({@link ReleaseSubcommand#outputs()}).
+   */
   enum Output {
     text,
     json,
-    yaml
+    yaml,
+    name,
+    wide
   }
 
   /**

@@ -41,7 +41,9 @@ final class ReleaseResourceVerbs {
     @Override
     public Integer call() throws InterruptedException {
       CapstanCommand root = Objects.requireNonNull(parent, "parent").root();
-      KubernetesTarget target = root.kubernetes();
+      Command command = getClass().getAnnotation(Command.class);
+      KubernetesTarget target =
+          root.kubernetes("controller " + (command == null ? "" : command.name()));
       try {
         String ns = namespace != null ? namespace : target.defaultNamespace();
         return run(root.cli, target.clients(), new ReleaseKey(ns, name));

@@ -72,8 +72,25 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
     return cli().out();
   }
 
+  /**
+   * The {@code -o} formats this command prints: text, json and yaml; {@code release list} and
+   * {@code release get} add theirs.
+   */
+  java.util.Set<ReleaseCommand.Output> outputs() {
+    return java.util.EnumSet.of(
+        ReleaseCommand.Output.text, ReleaseCommand.Output.json, ReleaseCommand.Output.yaml);
+  }
+
   @Override
   public Integer call() {
+    if (!outputs().contains(common.output)) {
+      throw new IllegalArgumentException(
+          "-o "
+              + common.output
+              + ": this command prints "
+              + String.join(", ", outputs().stream().map(Enum::name).toList())
+              + "; only release list prints name and wide, and release get name");
+    }
     if (common.parallelism < 1) {
       throw new IllegalArgumentException("--parallelism must be at least 1: " + common.parallelism);
     }
@@ -178,7 +195,8 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
 
   /** Whether the output is a document (JSON or YAML) rather than text. */
   boolean json() {
-    return common.output != ReleaseCommand.Output.text;
+    return common.output == ReleaseCommand.Output.json
+        || common.output == ReleaseCommand.Output.yaml;
   }
 
   /** Prints a document in the {@code -o} format: JSON, or the same tree as YAML. */

@@ -77,6 +77,7 @@ final class RollbackCommand extends ReleaseSubcommand {
       throw new IllegalArgumentException(
           "--to must be a revision number, or 0 for the previous one: " + to);
     }
+    cli().announce(target);
     List<Release> revisions = controller.history(ns, name);
     if (revisions.isEmpty()) {
       throw new ReleaseNotFoundException(ns + "/" + name, null);

@@ -26,6 +26,12 @@ class ManagedReleaseCliTest {
           + " controller casts the Release again at its next reconcile and undoes this %s;"
           + " suspend it first: capstan controller suspend web -n demo\n";
 
+  /** The last run's standard error after its first line, which names the cluster worked on. */
+  private String afterTheCluster() {
+    assertThat(err).startsWith("capstan: working on the ");
+    return err.substring(err.indexOf('\n') + 1);
+  }
+
   /** The warning lines of the last run's standard error. */
   private List<String> warnings() {
     return err.lines().filter(l -> l.startsWith("capstan: warning:")).toList();
@@ -63,17 +69,17 @@ class ManagedReleaseCliTest {
     assertThat(run("release", "cast", "-f", "v1.yaml", "--yes")).isZero();
     assertThat(warnings()).isEmpty();
 
-    // each warning comes first, before the command's first write
+    // each warning comes first after the line that names the cluster, before the first write
     assertThat(run("release", "cast", "-f", "v2.yaml", "--yes")).isZero();
-    assertThat(err).startsWith(WARNING.formatted("cast"));
+    assertThat(afterTheCluster()).startsWith(WARNING.formatted("cast"));
     assertThat(warnings()).hasSize(1);
 
     assertThat(run("release", "rollback", "web", "-n", "demo", "--yes")).isZero();
-    assertThat(err).startsWith(WARNING.formatted("rollback"));
+    assertThat(afterTheCluster()).startsWith(WARNING.formatted("rollback"));
     assertThat(warnings()).hasSize(1);
 
     assertThat(run("release", "uninstall", "web", "-n", "demo", "--yes")).isZero();
-    assertThat(err).startsWith(WARNING.formatted("uninstall"));
+    assertThat(afterTheCluster()).startsWith(WARNING.formatted("uninstall"));
     assertThat(warnings()).hasSize(1);
   }
 
