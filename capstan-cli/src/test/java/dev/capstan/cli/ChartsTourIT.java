@@ -45,33 +45,21 @@ class ChartsTourIT {
   @Test
   void theChartsPageTourRunsAsDocumented(ControlPlane plane) throws IOException {
     String page = Files.readString(ROOT.resolve("docs/charts.md"), StandardCharsets.UTF_8);
-    int marker = page.indexOf("<!-- charts-tour -->");
-    assertThat(marker).as("docs/charts.md has a <!-- charts-tour --> block").isPositive();
-    int start = page.indexOf("```bash\n", marker) + "```bash\n".length();
-    String block = page.substring(start, page.indexOf("```", start));
-    Map<String, String> shown = shownOutputs(page.substring(marker));
+    Map<String, String> shown = shownOutputs(page.substring(page.indexOf("<!-- charts-tour -->")));
     Map<String, @Nullable String> env = env(plane);
     List<String> ran = new ArrayList<>();
-    for (String line : block.lines().toList()) {
-      String command = line.replaceFirst("\\s+#.*$", "").strip();
-      if (command.isEmpty()) {
-        continue;
-      }
-      Matcher expect = Pattern.compile("#.*\\bexit (\\d+)").matcher(line);
-      int expected = expect.find() ? Integer.parseInt(expect.group(1)) : 0;
-      CliRun run =
-          CliRun.of(
-              Terminal.none(),
-              env::get,
-              ROOT,
-              CliRun.words(command.substring("./capstan ".length())));
+    for (CliRun.TourLine line : CliRun.tour(page, "<!-- charts-tour -->")) {
+      String command = line.command();
+      CliRun run = CliRun.of(Terminal.none(), env::get, ROOT, line.args());
       assertThat(run.code())
           .as("%s%nstdout:%n%s%nstderr:%n%s", command, run.out(), run.err())
-          .isEqualTo(expected);
+          .isEqualTo(line.exit());
       String output = shown.get(command);
       if (output != null) {
         // what the page shows: standard output, or the one line of a refusal
-        assertThat(expected == 0 ? run.out() : lastLine(run.err())).as(command).isEqualTo(output);
+        assertThat(line.exit() == 0 ? run.out() : lastLine(run.err()))
+            .as(command)
+            .isEqualTo(output);
       }
       ran.add(command);
     }

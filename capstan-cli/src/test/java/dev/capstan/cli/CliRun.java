@@ -65,4 +65,46 @@ public record CliRun(int code, String out, String err) {
     }
     return words.toArray(String[]::new);
   }
+
+  /**
+   * One line of a documented tour: its command without the trailing comment, and the exit code a
+   * trailing {@code # exit N} gives (0 without one).
+   *
+   * @param command the command, e.g. {@code ./capstan release get web} or {@code export A=b}
+   * @param exit the exit code it must end with
+   */
+  public record TourLine(String command, int exit) {
+    /** The words after {@code ./capstan}. */
+    public String[] args() {
+      if (!command.startsWith("./capstan ")) {
+        throw new IllegalStateException("a tour line runs ./capstan: " + command);
+      }
+      return words(command.substring("./capstan ".length()));
+    }
+  }
+
+  /**
+   * The lines of the {@code bash} block that follows {@code marker} in {@code page}, blank ones
+   * left out.
+   *
+   * @throws IllegalStateException when the page has no such block
+   */
+  public static java.util.List<TourLine> tour(String page, String marker) {
+    int at = page.indexOf(marker);
+    if (at < 0) {
+      throw new IllegalStateException("the page has no " + marker + " block");
+    }
+    int start = page.indexOf("```bash\n", at) + "```bash\n".length();
+    String block = page.substring(start, page.indexOf("```", start));
+    java.util.List<TourLine> lines = new java.util.ArrayList<>();
+    java.util.regex.Pattern exit = java.util.regex.Pattern.compile("#.*\\bexit (\\d+)");
+    for (String line : block.lines().toList()) {
+      String command = line.replaceFirst("\\s+#.*$", "").strip();
+      if (!command.isEmpty()) {
+        java.util.regex.Matcher m = exit.matcher(line);
+        lines.add(new TourLine(command, m.find() ? Integer.parseInt(m.group(1)) : 0));
+      }
+    }
+    return lines;
+  }
 }

@@ -1,15 +1,11 @@
 package dev.capstan.helm;
 
 import dev.capstan.helm.testing.HelmBinaries;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.capstan.k8s.testing.Programs;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A real Helm binary against the test control plane ({@link HelmBinaries}). Helm's own config,
@@ -53,27 +49,8 @@ final class Helm {
   }
 
   private static String run(List<String> command, Map<String, String> env, int minutes) {
-    try {
-      Path out = Files.createTempFile("helm", ".out");
-      ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-      pb.redirectOutput(out.toFile());
-      pb.environment().putAll(env);
-      Process p = pb.start();
-      if (!p.waitFor(minutes, TimeUnit.MINUTES)) {
-        p.destroyForcibly();
-        throw new IllegalStateException(command + " did not finish in " + minutes + " min");
-      }
-      String text = Files.readString(out, StandardCharsets.UTF_8);
-      Files.delete(out);
-      if (p.exitValue() != 0) {
-        throw new IllegalStateException(command + " failed (" + p.exitValue() + "):\n" + text);
-      }
-      return text;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    Map<String, String> all = new java.util.HashMap<>(System.getenv());
+    all.putAll(env);
+    return Programs.run(command, all, java.time.Duration.ofMinutes(minutes));
   }
 }

@@ -1,7 +1,7 @@
 package dev.capstan.helm.testing;
 
+import dev.capstan.k8s.testing.Programs;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -123,24 +123,9 @@ public final class SecureRegistry implements AutoCloseable {
   /** The binary {@code testing/registry/build.sh} built (building it the first time). */
   private static Path binary() {
     String script = System.getProperty("capstan.registry.build", "../testing/registry/build.sh");
-    run(List.of("bash", script), 30);
-    return Path.of(run(List.of("bash", script, "--print-bin"), 1).strip());
-  }
-
-  private static String run(List<String> command, int minutes) {
-    try {
-      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!p.waitFor(minutes, TimeUnit.MINUTES) || p.exitValue() != 0) {
-        throw new IllegalStateException(command + " failed:\n" + out);
-      }
-      return out;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    Programs.run(List.of("bash", script), null, Duration.ofMinutes(30));
+    return Path.of(
+        Programs.run(List.of("bash", script, "--print-bin"), null, Duration.ofMinutes(1)).strip());
   }
 
   /** {@code 127.0.0.1:PORT}. */

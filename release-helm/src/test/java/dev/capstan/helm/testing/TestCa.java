@@ -1,13 +1,14 @@
 package dev.capstan.helm.testing;
 
+import dev.capstan.k8s.testing.Programs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A certificate authority for one test run, made with {@code openssl} (which the control plane's
@@ -98,19 +99,9 @@ public record TestCa(Path ca, Path cert, Path key, Path pkcs12) {
     }
   }
 
-  private static void openssl(String... args) throws IOException {
+  private static void openssl(String... args) {
     List<String> command = new ArrayList<>(List.of("openssl"));
     command.addAll(List.of(args));
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    try {
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-        throw new IllegalStateException(command + " failed:\n" + out);
-      }
-    } catch (InterruptedException e) {
-      p.destroyForcibly();
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    Programs.run(command, null, Duration.ofMinutes(1));
   }
 }
