@@ -226,7 +226,7 @@ final class ChartInput {
       parts.add("--repo " + options.repo);
     }
     if (options.version != null) {
-      parts.add("--version " + options.version);
+      parts.add("--chart-version " + options.version);
     }
     return Escapes.escape(String.join(" ", parts));
   }

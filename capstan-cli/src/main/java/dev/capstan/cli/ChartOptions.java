@@ -24,11 +24,12 @@ final class ChartOptions {
   @Nullable String repo;
 
   @Option(
-      names = "--version",
+      names = "--chart-version",
       paramLabel = "V",
       description =
           "The version of a repository or OCI chart: exact, or a range (^1.2, ~1.2.0, >=1 <2);"
-              + " default: the newest that is no pre-release.")
+              + " default: the newest that is no pre-release. (helm's --version: here --version"
+              + " is Capstan's own, on every command.)")
   @Nullable String version;
 
   @Option(
@@ -93,7 +94,7 @@ final class ChartOptions {
         repo != null
             ? "--repo"
             : version != null
-                ? "--version"
+                ? "--chart-version"
                 : !set.isEmpty()
                     ? "--set"
                     : !setString.isEmpty()

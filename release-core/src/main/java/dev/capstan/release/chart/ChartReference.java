@@ -94,7 +94,7 @@ public sealed interface ChartReference {
       if (!OCI.matcher(reference).matches()) {
         throw new IllegalArgumentException(
             "an OCI chart must be oci://HOST[:PORT]/PATH/NAME, lower-case, without a tag (give"
-                + " the version with --version): "
+                + " the version with --chart-version): "
                 + Escapes.quote(reference));
       }
     }

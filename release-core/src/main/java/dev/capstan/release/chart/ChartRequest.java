@@ -48,10 +48,10 @@ public record ChartRequest(
     if (version != null
         && (chart instanceof ChartReference.Directory || chart instanceof ChartReference.Archive)) {
       throw new IllegalArgumentException(
-          "--version "
+          "--chart-version "
               + Escapes.quote(version)
-              + ": a chart directory or .tgz has its own version (Chart.yaml); --version picks"
-              + " one from a chart repository or an OCI registry");
+              + ": a chart directory or .tgz has its own version (Chart.yaml); --chart-version"
+              + " picks one from a chart repository or an OCI registry");
     }
   }
 

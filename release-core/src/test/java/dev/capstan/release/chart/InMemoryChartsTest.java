@@ -131,8 +131,8 @@ class InMemoryChartsTest {
                 ChartRequest.of(new ChartReference.Directory("./shop"), "shop", "web")
                     .withVersion("1.0.0"))
         .hasMessage(
-            "--version '1.0.0': a chart directory or .tgz has its own version (Chart.yaml);"
-                + " --version picks one from a chart repository or an OCI registry");
+            "--chart-version '1.0.0': a chart directory or .tgz has its own version (Chart.yaml);"
+                + " --chart-version picks one from a chart repository or an OCI registry");
   }
 
   @Test
