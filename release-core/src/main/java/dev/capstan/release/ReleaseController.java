@@ -47,7 +47,9 @@ import org.jspecify.annotations.Nullable;
  * <pre>{@code
  * ReleaseController c = ReleaseController.builder(orchestrator, store).build();
  * Payloads payloads = Payloads.builder().secret(..).service(..).build();
- * CastResult r = c.cast(ReleaseSpec.of("shop", "web", payloads), payloads);
+ * ReleaseInput web = ReleaseInput.of("shop", "web", payloads);
+ * Plan p = c.plan(web);        // what the cast would do; changes nothing
+ * CastResult r = c.cast(web);  // the new revision, deployed
  * }</pre>
  *
  * <p>A cast: validates the input; plans (conflicts refuse before any write); takes the lease,
@@ -105,7 +107,37 @@ public final class ReleaseController {
   }
 
   /**
-   * Computes the plan for {@code spec} without changing anything.
+   * The plan {@link #cast(ReleaseInput)} would execute for {@code release} now, computed without
+   * changing anything: the same planner over the same payloads, config rollouts included
+   * (ARCHITECTURE.md, "Config rollouts"), so what it shows is what the cast does unless the record
+   * or the cluster moves meanwhile. To cast exactly this plan once a person has reviewed it, pass
+   * it to {@link #cast(Plan, Payloads)}.
+   *
+   * @throws ReleaseException if the release is being uninstalled
+   * @throws ClusterException if reading the record or the live state fails
+   */
+  public Plan plan(ReleaseInput release) {
+    return casts.plan(release.spec(), release.payloads());
+  }
+
+  /**
+   * The plan from {@code spec}'s content hashes alone, without its payloads, computed without
+   * changing anything. What differs from {@link #plan(ReleaseInput)}: a workload that reads a
+   * ConfigMap or Secret of the release carries a hash of that config, which only the payloads tell;
+   * here it is taken from the latest record when that holds the workload at the same content, and
+   * otherwise the workload plans as an update the cast may not make. For hosts that keep specs
+   * without their content; with payloads at hand, use {@link #plan(ReleaseInput)}.
+   *
+   * @throws ReleaseException if the release is being uninstalled
+   * @throws ClusterException if reading the record or the live state fails
+   */
+  public Plan planFromHashes(ReleaseSpec spec) {
+    return casts.plan(spec, null);
+  }
+
+  /**
+   * Computes the plan for {@code spec} without changing anything: {@link
+   * #planFromHashes(ReleaseSpec)}.
    *
    * @throws ReleaseException if the release is being uninstalled
    * @throws ClusterException if reading the record or the live state fails
@@ -142,6 +174,21 @@ public final class ReleaseController {
    */
   public Plan planWithDiff(ReleaseSpec spec, Payloads payloads) {
     return casts.planWithDiff(spec, payloads);
+  }
+
+  /**
+   * {@link #plan(ReleaseInput)} with a field-level diff on every update, repair and adoption
+   * ({@link PlannedChange#diff()}): the live object before, against what the cluster would store
+   * after the apply (on Kubernetes a server-side apply dry run per such object, so defaults and the
+   * fields of other managers are accounted for). Creates, prunes and unchanged objects cost no
+   * extra request. For a plan a person reviews; {@link #cast} plans without diffs.
+   *
+   * @throws InvalidReleaseException if the payloads do not match the spec; nothing was written
+   * @throws ReleaseException if the release is being uninstalled
+   * @throws ClusterException if reading the record or the live state, or a dry run, fails
+   */
+  public Plan planWithDiff(ReleaseInput release) {
+    return casts.planWithDiff(release.spec(), release.payloads());
   }
 
   /** The latest revision of a release, tombstones included. */
@@ -187,6 +234,23 @@ public final class ReleaseController {
    */
   public CastResult cast(ReleaseSpec spec, Payloads payloads) {
     return casts.cast(spec, payloads);
+  }
+
+  /**
+   * Casts {@code release}: its payloads are applied in dependency order, waited for until healthy,
+   * what the release no longer holds is pruned last, and the new revision is recorded {@code
+   * DEPLOYED}; or the method throws. {@link #plan(ReleaseInput)} shows beforehand what it does.
+   *
+   * @return the deployed revision and the plan executed
+   * @throws InvalidReleaseException if the payloads do not match the spec; nothing was written
+   * @throws ReleaseConflictException if the plan has conflicts; nothing was written
+   * @throws ReleaseLockedException if another operation holds the release; nothing was written
+   * @throws CastFailedException if the cast started and failed; its result holds the {@code FAILED}
+   *     revision
+   * @throws ClusterException if a port failed before the cast started
+   */
+  public CastResult cast(ReleaseInput release) {
+    return casts.cast(release.spec(), release.payloads());
   }
 
   /**
@@ -274,6 +338,20 @@ public final class ReleaseController {
    */
   public DetachedCast castDetached(ReleaseSpec spec, Payloads payloads, Executor executor) {
     return casts.castDetached(spec, payloads, executor);
+  }
+
+  /**
+   * Starts a cast of {@code release} and returns once its {@code PENDING} record is saved; the rest
+   * (apply, verify, record) runs on {@code executor}. Only plans that create or update are allowed:
+   * a plan that prunes must be cast in the foreground, where its outcome is seen before anything is
+   * deleted.
+   *
+   * @return the pending revision, the plan, and the completion of the cast
+   * @throws ReleaseException if the plan prunes; nothing was written
+   * @see #cast(ReleaseInput) for the other outcomes, which the completion carries
+   */
+  public DetachedCast castDetached(ReleaseInput release, Executor executor) {
+    return casts.castDetached(release.spec(), release.payloads(), executor);
   }
 
   /**
