@@ -85,7 +85,7 @@ public final class KubernetesPlatformCluster implements PlatformCluster {
   /** {@inheritDoc} The cluster id is read once (a GET of namespace {@code kube-system}). */
   @Override
   public ClusterInfo info() {
-    return clients.clusterInfo();
+    return new ClusterInfo(clients.context(), clients.server(), clients.clusterId());
   }
 
   /**
