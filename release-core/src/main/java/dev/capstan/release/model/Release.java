@@ -266,13 +266,11 @@ public record Release(
    */
   @Override
   public String toString() {
-    return "Release["
-        + qualifiedName()
-        + " revision "
-        + revision
-        + " "
-        + status.id()
-        + (failure == null ? "" : ": " + Escapes.escape(failure))
-        + "]";
+    return "Release[" + summary() + (failure == null ? "" : ": " + Escapes.escape(failure)) + "]";
+  }
+
+  /** The revision in a few words, e.g. {@code shop/web revision 2 deployed}. */
+  public String summary() {
+    return qualifiedName() + " revision " + revision + " " + status.id();
   }
 }

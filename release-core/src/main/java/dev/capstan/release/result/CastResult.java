@@ -41,11 +41,7 @@ public record CastResult(Release release, Plan plan, Revert revert) {
   @Override
   public String toString() {
     return "CastResult["
-        + release.qualifiedName()
-        + " revision "
-        + release.revision()
-        + " "
-        + release.status().id()
+        + release.summary()
         + ": "
         + PlanRenderer.summary(plan)
         + (revert == Revert.NOT_ATTEMPTED

@@ -33,11 +33,7 @@ public record DetachedCast(Release pending, Plan plan, CompletableFuture<CastRes
   @Override
   public String toString() {
     return "DetachedCast["
-        + pending.qualifiedName()
-        + " revision "
-        + pending.revision()
-        + " "
-        + pending.status().id()
+        + pending.summary()
         + ": "
         + PlanRenderer.summary(plan)
         + "; "

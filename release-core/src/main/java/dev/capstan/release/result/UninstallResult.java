@@ -47,11 +47,7 @@ public record UninstallResult(
   @Override
   public String toString() {
     return "UninstallResult["
-        + release.qualifiedName()
-        + " revision "
-        + release.revision()
-        + " "
-        + release.status().id()
+        + release.summary()
         + ": "
         + deleted.size()
         + " deleted, "
