@@ -403,7 +403,16 @@ class ReadmeTest {
   }
 
   private static String block(String name) throws IOException {
-    String source = Files.readString(Path.of("src/test/java/dev/capstan/examples/ReadmeTest.java"));
+    return block("ReadmeTest", name);
+  }
+
+  /**
+   * The code between the markers {@code // NAME:start} and {@code // NAME:end} of the test class
+   * {@code testClass} of this package, less the four spaces of a method body: a page's snippet.
+   */
+  static String block(String testClass, String name) throws IOException {
+    String source =
+        Files.readString(Path.of("src/test/java/dev/capstan/examples/" + testClass + ".java"));
     String begin = "// " + name + ":start\n";
     String body =
         source.substring(
