@@ -44,6 +44,8 @@ import io.micrometer.core.instrument.Timer;
  * {@code namespace} and {@code release} to every meter but {@value #ACTIVE}. Thread-safe; several
  * instances on one registry share its meters.
  */
+// its core is an optional dependency (module-info): a host of this class requires it itself
+@SuppressWarnings("exports")
 public final class ReleaseMetrics implements ReleaseListener {
   /** The timer of operations. */
   public static final String OPERATION = "capstan.release.operation";

@@ -44,6 +44,8 @@ import org.jspecify.annotations.Nullable;
  * <p>A wave or wait still open when the operation ends (it failed there) ends with status {@code
  * ERROR}.
  */
+// its core is an optional dependency (module-info): a host of this class requires it itself
+@SuppressWarnings("exports")
 public final class ReleaseTracing implements ReleaseListener {
   /** The instrumentation scope name. */
   public static final String SCOPE = "dev.capstan.release";

@@ -36,6 +36,8 @@ import org.jspecify.annotations.Nullable;
  *       #NAMESPACE} and {@value #DEPLOYMENT}.
  * </ul>
  */
+// its core is an optional dependency (module-info): a host of this class requires it itself
+@SuppressWarnings("exports")
 public final class UpdateTracing implements UpdateListener {
   /** The instrumentation scope name. */
   public static final String SCOPE = "dev.capstan.update";

@@ -9,6 +9,8 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * health API moved to {@code org.springframework.boot.health}: UP with the API server's version
  * when it answers {@code GET /version}, DOWN with the error when it does not.
  */
+// its health API is an optional dependency (module-info): the application has it
+@SuppressWarnings("exports")
 public final class KubernetesHealthContributor implements HealthIndicator {
   private final KubeClients kube;
 
