@@ -103,6 +103,15 @@ public final class KubernetesStore implements Store {
     return records.latestOfEach(namespace);
   }
 
+  /**
+   * {@inheritDoc} As {@link #latestRecords(String)}, with one LIST across namespaces (the right to
+   * list Secrets in every namespace is needed, as for {@code helm list -A}).
+   */
+  @Override
+  public List<StoredRelease> latestRecordsInAllNamespaces() {
+    return records.latestOfEach(null);
+  }
+
   /** {@inheritDoc} One CREATE (plus one per chunk). */
   @Override
   public StoredRelease createRecord(Release release) {

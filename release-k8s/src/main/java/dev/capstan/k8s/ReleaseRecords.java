@@ -166,8 +166,9 @@ final class ReleaseRecords {
   }
 
   /**
-   * The latest revision of every release in the namespace, by name: one LIST of the heads that are
-   * not superseded (plus one LIST of chunks per chunked latest record), and one decode per release.
+   * The latest revision of every release in the namespace (every namespace when it is null), by
+   * namespace and name: one LIST of the heads that are not superseded (plus one LIST of chunks per
+   * chunked latest record), and one decode per release.
    *
    * <p>Revisions stored as superseded (by earlier builds of Capstan, or imported from Helm) are
    * left out by label selector ({@value #NOT_SUPERSEDED}): a revision is stored so only once a
@@ -176,8 +177,11 @@ final class ReleaseRecords {
    * as stored), the highest revision of each release is decoded, the others only transferred. Heads
    * without a {@code status} label are kept by the selector, so records of any age are listed.
    */
-  List<StoredRelease> latestOfEach(String namespace) {
-    Map<String, V1Secret> latest = new TreeMap<>();
+  List<StoredRelease> latestOfEach(@Nullable String namespace) {
+    // by namespace, then name: one namespace's releases, or every namespace's (namespace null)
+    Map<List<String>, V1Secret> latest =
+        new TreeMap<>(
+            Comparator.<List<String>, String>comparing(k -> k.get(0)).thenComparing(k -> k.get(1)));
     for (V1Secret head :
         secrets.list(
             namespace,
@@ -185,9 +189,13 @@ final class ReleaseRecords {
             null,
             HEADS_PAGE_SIZE)) {
       String release = label(head, "name");
-      V1Secret current = release == null ? null : latest.get(release);
-      if (release != null && (current == null || revision(head) > revision(current))) {
-        latest.put(release, head);
+      if (release == null) {
+        continue;
+      }
+      List<String> key = List.of(head.getMetadata().getNamespace(), release);
+      V1Secret current = latest.get(key);
+      if (current == null || revision(head) > revision(current)) {
+        latest.put(key, head);
       }
     }
     List<StoredRelease> out = new ArrayList<>();
@@ -202,7 +210,7 @@ final class ReleaseRecords {
                 + ","
                 + PART
                 + "=chunk";
-        for (V1Secret c : secrets.list(namespace, selector, null)) {
+        for (V1Secret c : secrets.list(head.getMetadata().getNamespace(), selector, null)) {
           chunks.put(c.getMetadata().getName(), c);
         }
       }

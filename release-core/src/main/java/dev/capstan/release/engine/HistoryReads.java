@@ -99,6 +99,17 @@ public final class HistoryReads {
   }
 
   /**
+   * The latest revision of every release in every namespace, by namespace and name; tombstones only
+   * when {@code includeUninstalled}.
+   */
+  public List<Release> listInAllNamespaces(boolean includeUninstalled) {
+    return context.store.latestRecordsInAllNamespaces().stream()
+        .map(StoredRelease::release)
+        .filter(r -> includeUninstalled || r.status() != ReleaseStatus.UNINSTALLED)
+        .toList();
+  }
+
+  /**
    * Revision {@code revision} of a release.
    *
    * @throws ReleaseNotFoundException if the release or the revision is not recorded
