@@ -13,6 +13,7 @@ import dev.capstan.release.error.UninstallFailedException;
 import dev.capstan.release.file.InvalidReleaseFileException;
 import dev.capstan.release.file.ReleaseFile;
 import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.UninstallOptions;
@@ -189,7 +190,7 @@ final class ReleaseReconciler {
     ReleaseController engine = controllers.apply(request.maxHistory());
     Plan plan;
     try {
-      plan = engine.plan(spec, file.payloads());
+      plan = engine.plan(new ReleaseInput(spec, file.payloads()));
     } catch (InvalidReleaseException e) {
       report(release, name, StatusReport.stalled("InvalidManifests", message(e)));
       return Next.after(request.interval());

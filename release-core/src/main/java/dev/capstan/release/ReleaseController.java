@@ -141,7 +141,11 @@ public final class ReleaseController {
    *
    * @throws ReleaseException if the release is being uninstalled
    * @throws ClusterException if reading the record or the live state fails
+   * @deprecated the plan a cast makes is {@link #plan(ReleaseInput)}, which has the payloads; a
+   *     plan from the spec's hashes alone, which can differ from it, is {@link
+   *     #planFromHashes(ReleaseSpec)}
    */
+  @Deprecated
   public Plan plan(ReleaseSpec spec) {
     return plan(spec, null);
   }
@@ -155,7 +159,10 @@ public final class ReleaseController {
    *     alone (workloads that read config then plan as updates: their annotation is not known)
    * @throws ReleaseException if the release is being uninstalled
    * @throws ClusterException if reading the record or the live state fails
+   * @deprecated {@code plan(new ReleaseInput(spec, payloads))} ({@link #plan(ReleaseInput)}), or
+   *     without payloads {@link #planFromHashes(ReleaseSpec)}
    */
+  @Deprecated
   public Plan plan(ReleaseSpec spec, @Nullable Payloads payloads) {
     return casts.plan(spec, payloads);
   }
@@ -171,7 +178,10 @@ public final class ReleaseController {
    * @throws InvalidReleaseException if the payloads do not match the spec; nothing was written
    * @throws ReleaseException if the release is being uninstalled
    * @throws ClusterException if reading the record or the live state, or a dry run, fails
+   * @deprecated {@code planWithDiff(new ReleaseInput(spec, payloads))} ({@link
+   *     #planWithDiff(ReleaseInput)}): the payloads are given once
    */
+  @Deprecated
   public Plan planWithDiff(ReleaseSpec spec, Payloads payloads) {
     return casts.planWithDiff(spec, payloads);
   }
@@ -242,7 +252,10 @@ public final class ReleaseController {
    * @throws CastFailedException if the cast started and failed; its result holds the {@code FAILED}
    *     revision
    * @throws ClusterException if a port failed before the cast started
+   * @deprecated {@code cast(ReleaseInput.of(namespace, name, payloads))}, or {@code cast(new
+   *     ReleaseInput(spec, payloads))} ({@link #cast(ReleaseInput)}): the payloads are given once
    */
+  @Deprecated
   public CastResult cast(ReleaseSpec spec, Payloads payloads) {
     return casts.cast(spec, payloads);
   }
@@ -286,7 +299,7 @@ public final class ReleaseController {
    *     missing or is not in the plan; nothing was written
    * @throws StalePlanException if the record or a planned object moved since the plan; nothing was
    *     written
-   * @see #cast(ReleaseSpec, Payloads) for the other outcomes
+   * @see #cast(ReleaseInput) for the other outcomes
    */
   public CastResult cast(Plan plan, Payloads payloads) {
     return casts.cast(plan, payloads);
@@ -294,8 +307,8 @@ public final class ReleaseController {
 
   /**
    * Casts many releases at once, as a host that keeps a fleet of them up to date would: each as
-   * {@link #cast(ReleaseSpec, Payloads)} casts it, except that a release already as asked is left
-   * alone, with nothing written for it (no lease, no record, no revision).
+   * {@link #cast(ReleaseInput)} casts it, except that a release already as asked is left alone,
+   * with nothing written for it (no lease, no record, no revision).
    *
    * <p>What tells them apart is read once for all of them: the latest records of each namespace
    * (one read: {@link dev.capstan.release.port.Store#latestRecords}) and, for the releases whose
@@ -345,8 +358,11 @@ public final class ReleaseController {
    *
    * @return the pending revision, the plan, and the completion of the cast
    * @throws ReleaseException if the plan prunes; nothing was written
-   * @see #cast(ReleaseSpec, Payloads) for the other outcomes, which the completion carries
+   * @see #cast(ReleaseInput) for the other outcomes, which the completion carries
+   * @deprecated {@code castDetached(new ReleaseInput(spec, payloads), executor)} ({@link
+   *     #castDetached(ReleaseInput, Executor)}): the payloads are given once
    */
+  @Deprecated
   public DetachedCast castDetached(ReleaseSpec spec, Payloads payloads, Executor executor) {
     return casts.castDetached(spec, payloads, executor);
   }
@@ -370,7 +386,7 @@ public final class ReleaseController {
    * and version that revision had.
    *
    * @throws ReleaseNotFoundException if the release or the revision is not recorded
-   * @see #cast(ReleaseSpec, Payloads) for the other outcomes
+   * @see #cast(ReleaseInput) for the other outcomes
    */
   public CastResult rollback(String namespace, String name, int revision) {
     return rollback(namespace, name, revision, ReleaseOptions.defaults());
@@ -378,11 +394,11 @@ public final class ReleaseController {
 
   /**
    * Casts the payloads recorded in {@code revision} forward as a new revision, with the given cast
-   * options ({@code atomic}, {@code timeout}, {@code adopt}, ...), as {@link #cast(ReleaseSpec,
-   * Payloads)} does with a spec's.
+   * options ({@code atomic}, {@code timeout}, {@code adopt}, ...), as {@link #cast(ReleaseInput)}
+   * does with a spec's.
    *
    * @throws ReleaseNotFoundException if the release or the revision is not recorded
-   * @see #cast(ReleaseSpec, Payloads) for the other outcomes
+   * @see #cast(ReleaseInput) for the other outcomes
    */
   public CastResult rollback(String namespace, String name, int revision, ReleaseOptions options) {
     return rollback(namespace, name, revision, options, Payloads.empty());
