@@ -79,6 +79,7 @@ final class CastCommand extends ReleaseSubcommand {
     if (!dryRun) {
       cli().announce(target);
     }
+    ManagedReleases.warn(cli(), controller.get(spec.namespace(), spec.name()).orElse(null), "cast");
     if (yes && !diff && !dryRun && saved == null) {
       return castUnreviewed(controller, spec, f.payloads());
     }

@@ -127,6 +127,8 @@ class ArchitectureTest {
           Map.entry("dev.capstan.k8s", dev.capstan.k8s.KubeClients.class),
           Map.entry("dev.capstan.jdbc", dev.capstan.jdbc.JdbcStore.class),
           Map.entry("dev.capstan.helm", dev.capstan.helm.HelmImport.class),
+          Map.entry(
+              "dev.capstan.controller", dev.capstan.controller.ReleaseResourceController.class),
           Map.entry("dev.capstan.store.tck", dev.capstan.store.tck.StoreContract.class),
           Map.entry("dev.capstan.micrometer", dev.capstan.micrometer.ReleaseMetrics.class),
           Map.entry("dev.capstan.opentelemetry", dev.capstan.opentelemetry.ReleaseTracing.class),

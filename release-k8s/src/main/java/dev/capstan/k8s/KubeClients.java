@@ -275,6 +275,70 @@ public final class KubeClients {
     return this;
   }
 
+  /**
+   * Clients that act as a service account: every request these clients send carries {@code
+   * Impersonate-User: system:serviceaccount:NAMESPACE:NAME}, so the API server authorizes it with
+   * that account's rights and nothing more (the user of these clients needs only {@code
+   * impersonate} on {@code serviceaccounts}; the API server adds the account's groups itself, so no
+   * right to impersonate groups is needed). They share this object's connections, request counter
+   * and retries; the watch client is built on first use, as here.
+   *
+   * @param namespace the account's namespace
+   * @param name the account's name
+   * @throws IllegalArgumentException when either is not a DNS-1123 name of at most 253 characters
+   */
+  public KubeClients asServiceAccount(String namespace, String name) {
+    requireNonNull(namespace, "namespace");
+    requireNonNull(name, "name");
+    for (String part : List.of(namespace, name)) {
+      if (!DNS_NAME.matcher(part).matches() || part.length() > 253) {
+        throw new IllegalArgumentException(
+            "a service account's namespace and name must be DNS-1123 names of at most 253"
+                + " characters: "
+                + quote(part));
+      }
+    }
+    String user = "system:serviceaccount:" + namespace + ":" + name;
+    okhttp3.Interceptor as =
+        chain -> chain.proceed(chain.request().newBuilder().header(IMPERSONATE_USER, user).build());
+    return new KubeClients(
+        impersonating(api, as),
+        () -> impersonating(watchClient(), as),
+        counter,
+        retries,
+        context,
+        this.namespace);
+  }
+
+  /** The header of an impersonated request's user. */
+  static final String IMPERSONATE_USER = "Impersonate-User";
+
+  private static final java.util.regex.Pattern DNS_NAME =
+      java.util.regex.Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
+
+  /**
+   * A client like {@code original} (its HTTP client, so its connections, TLS settings, counter and
+   * retries; its base path, JSON and token) whose every request also passes {@code as}.
+   */
+  private static ApiClient impersonating(ApiClient original, okhttp3.Interceptor as) {
+    ApiClient copy =
+        new ApiClient(original.getHttpClient().newBuilder().addInterceptor(as).build());
+    copy.setBasePath(original.getBasePath());
+    copy.setJSON(original.getJSON());
+    original
+        .getAuthentications()
+        .forEach(
+            (key, auth) -> {
+              io.kubernetes.client.openapi.auth.Authentication to = copy.getAuthentication(key);
+              if (auth instanceof io.kubernetes.client.openapi.auth.ApiKeyAuth from
+                  && to instanceof io.kubernetes.client.openapi.auth.ApiKeyAuth into) {
+                into.setApiKey(from.getApiKey());
+                into.setApiKeyPrefix(from.getApiKeyPrefix());
+              }
+            });
+    return copy;
+  }
+
   /** The client for requests; share it, but do not change its settings. */
   public ApiClient apiClient() {
     return api;
