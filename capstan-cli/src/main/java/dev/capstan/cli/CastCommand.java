@@ -91,9 +91,7 @@ final class CastCommand extends ReleaseSubcommand {
     Plan plan =
         reviewed != null
             ? reviewed
-            : json() && !dryRun
-                ? controller.plan(spec, payloads)
-                : controller.planWithDiff(spec, payloads);
+            : json() && !dryRun ? controller.plan(in) : controller.planWithDiff(in);
     showPlan(plan, !json());
     if (dryRun) {
       if (json()) {
@@ -126,7 +124,7 @@ final class CastCommand extends ReleaseSubcommand {
                     + spec.qualifiedName()
                     + ": the release moved since the plan; planning again: "
                     + Escapes.escape(String.join("; ", stale.moved())));
-        plan = json() ? controller.plan(spec, payloads) : controller.planWithDiff(spec, payloads);
+        plan = json() ? controller.plan(in) : controller.planWithDiff(in);
         showPlan(plan, !json());
         confirm(plan, target);
       }
@@ -166,7 +164,7 @@ final class CastCommand extends ReleaseSubcommand {
     }
     CastResult result;
     try {
-      result = controller.cast(spec, payloads);
+      result = controller.cast(new ReleaseInput(spec, payloads));
     } catch (ReleaseConflictException e) {
       if (json()) {
         ObjectNode doc = ReleaseOutput.JSON.createObjectNode();

@@ -44,7 +44,7 @@ final class PlanCommand extends ReleaseSubcommand {
   @Override
   int run(Target target, ReleaseController controller) {
     ReleaseInput in = input(file, chart, timeout, target, controller);
-    Plan plan = controller.planWithDiff(in.spec(), in.payloads());
+    Plan plan = controller.planWithDiff(in);
     if (json()) {
       printJson(PlanRenderer.jsonTree(plan));
     } else {

@@ -11,6 +11,7 @@ import dev.capstan.release.file.InvalidReleaseFileException;
 import dev.capstan.release.file.ReleaseFile;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.plan.Action;
@@ -66,7 +67,7 @@ final class CastStage {
     ReleaseController releases = engine.releases();
     Plan plan;
     try {
-      plan = releases.plan(spec, file.payloads());
+      plan = releases.plan(new ReleaseInput(spec, file.payloads()));
     } catch (InvalidReleaseException e) {
       status.report(release, name, StatusReport.stalled("InvalidManifests", message(e)));
       return ReleaseReconciler.Next.after(request.interval());

@@ -37,6 +37,8 @@ import java.util.List;
  * <p>No tag names a Release: the reasons are the controller's own closed set, so the series stay
  * few whatever the fleet. The gauges are registered when the controller starts.
  */
+// its module is an optional dependency (module-info): a host of this class requires it itself
+@SuppressWarnings("exports")
 public final class ControllerMetrics implements ControllerObserver {
   /** The timer of reconciles. */
   public static final String RECONCILE = "capstan.controller.reconcile";

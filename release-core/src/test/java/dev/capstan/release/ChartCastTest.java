@@ -43,7 +43,7 @@ class ChartCastTest {
   }
 
   private void cast(ReleaseInput input) {
-    h.controller.cast(input.spec(), input.payloads());
+    h.controller.cast(input);
   }
 
   private Release latest() {
@@ -78,7 +78,7 @@ class ChartCastTest {
   @Test
   void aReviewedPlanRecordsItsChartAndAPlanFileKeepsIt() {
     ReleaseInput input = input("a", chart("1.0.0", ChartOrigin.MASKED));
-    Plan plan = h.controller.plan(input.spec(), input.payloads());
+    Plan plan = h.controller.plan(input);
 
     Plan saved = PlanCodec.decode(PlanCodec.encode(plan));
     h.controller.cast(saved, input.payloads());

@@ -15,6 +15,7 @@ import dev.capstan.release.model.DesiredResource;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
@@ -185,7 +186,7 @@ public final class HelmImport {
             .withAdopt(true)
             .withSource(source(latest))
             .withVersion(latest.appVersion() == null ? latest.chartVersion() : latest.appVersion());
-    Plan plan = controller.plan(spec);
+    Plan plan = controller.plan(new ReleaseInput(spec, deployedPayloads));
     return new HelmImportPlan(
         revisions,
         latest,
@@ -231,7 +232,7 @@ public final class HelmImport {
         imported.add(entry.revision());
       }
     }
-    CastResult cast = controller.cast(spec, plan.payloads());
+    CastResult cast = controller.cast(new ReleaseInput(spec, plan.payloads()));
     describeCast(cast.release(), plan.deployed());
     Map<ResourceRef, List<String>> handedOver = new LinkedHashMap<>();
     for (DesiredResource d : spec.resources()) {

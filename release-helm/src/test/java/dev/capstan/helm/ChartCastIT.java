@@ -60,7 +60,7 @@ class ChartCastIT {
 
     CastResult cast(ChartRelease release) {
       kube.requests().reset();
-      return controller.cast(release.input().spec(), release.input().payloads());
+      return controller.cast(release.input());
     }
 
     /**

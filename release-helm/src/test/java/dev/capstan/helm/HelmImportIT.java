@@ -258,7 +258,7 @@ class HelmImportIT {
         .extracting(ChartHook::describe)
         .containsExactly("ConfigMap/" + ns + "/shop-migrated (post-install, post-upgrade)");
     kube.requests().reset();
-    CastResult fromChart = controller.cast(chart.input().spec(), chart.input().payloads());
+    CastResult fromChart = controller.cast(chart.input());
     assertThat(ObjectWrites.of(kube)).isEmpty();
     assertThat(fromChart.plan().changes(Action.UNCHANGED)).hasSize(5);
     assertThat(fromChart.release().revision()).isEqualTo(5);

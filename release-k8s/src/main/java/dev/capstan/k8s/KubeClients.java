@@ -4,12 +4,14 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.Backoff;
+import dev.capstan.common.ClusterException;
 import dev.capstan.common.Sleeper;
-import dev.capstan.update.cluster.ClusterInfo;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.VersionApi;
 import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.openapi.models.VersionInfo;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
 import io.kubernetes.client.util.credentials.ClientCertificateAuthentication;
@@ -180,7 +182,7 @@ public final class KubeClients {
    * them, so a client without a read timeout costs fewer requests.
    *
    * @param client the client
-   * @param context a name for the context, shown in {@link #clusterInfo()}; may be empty
+   * @param context a name for the context ({@link #context()}); may be empty
    */
   public static KubeClients fromApiClient(ApiClient client, String context) {
     requireNonNull(client, "client");
@@ -405,11 +407,32 @@ public final class KubeClients {
   }
 
   /**
-   * Context, server and cluster id. The id is the UID of the {@code kube-system} namespace, read
-   * once (one {@code GET namespaces}); it is empty when that namespace cannot be read (for example
-   * when RBAC forbids it), and read again next time.
+   * The API server's version ({@code GET /version}, which any authenticated client may read, e.g.
+   * {@code v1.37.2}), asked once and never retried: for a health check, which must answer at once
+   * and asks again later.
+   *
+   * @throws ClusterException if the API server did not answer, or refused (its HTTP status)
    */
-  public ClusterInfo clusterInfo() {
+  public String serverVersion() {
+    try {
+      okhttp3.Call call = new VersionApi(api).getCode().buildCall(null);
+      okhttp3.Call once =
+          api.getHttpClient()
+              .newCall(call.request().newBuilder().tag(Retries.Once.class, Retries.ONCE).build());
+      VersionInfo version = api.<VersionInfo>execute(once, VersionInfo.class).getData();
+      return version.getGitVersion();
+    } catch (ApiException e) {
+      throw KubeFailure.of(e).toException("get", "version", null, null);
+    }
+  }
+
+  /**
+   * The cluster's id: the UID of the {@code kube-system} namespace, read once (one {@code GET
+   * namespaces}); empty when that namespace cannot be read (for example when RBAC forbids it), and
+   * read again next time. {@code KubernetesPlatformCluster.info()} is the context, server and id
+   * together, as the update engine takes them.
+   */
+  public String clusterId() {
     String id = clusterId;
     if (id == null) {
       id = readClusterId();
@@ -417,7 +440,7 @@ public final class KubeClients {
         clusterId = id;
       }
     }
-    return new ClusterInfo(context, server(), id);
+    return id;
   }
 
   private String readClusterId() {

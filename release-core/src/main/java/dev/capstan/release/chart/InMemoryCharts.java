@@ -56,6 +56,9 @@ public final class InMemoryCharts implements ChartRenderer {
   private final List<Chart> charts = new CopyOnWriteArrayList<>();
   private final List<ChartRequest> requests = new CopyOnWriteArrayList<>();
 
+  /** No chart yet: add them with {@link #chart}. */
+  public InMemoryCharts() {}
+
   /**
    * Adds a chart.
    *
