@@ -111,7 +111,7 @@ class CastTest {
             .build();
     Payloads p = payloads(web("web:1"), creds("pw"));
 
-    controller.cast(spec("app", p), p);
+    CastResult cast = controller.cast(spec("app", p), p);
 
     assertThat(h.cluster.operations())
         .filteredOn(CastTest::recordOrWrite)
@@ -121,11 +121,16 @@ class CastTest {
             "apply:Service/default/web",
             "verify",
             "record:create:default/app#1:deployed");
+    // the record names the attempt its lease named: whoever took the lease over would know it
+    String attempt = cast.release().attempt();
+    assertThat(attempt).matches("[0-9a-f]{16}");
     assertThat(intents)
         .hasSize(3)
         .containsOnly(
             Optional.of(
-                "{\"v\":1,\"operation\":\"cast\",\"releaseId\":\"id-1\",\"objects\":"
+                "{\"v\":1,\"operation\":\"cast\",\"attempt\":\""
+                    + attempt
+                    + "\",\"releaseId\":\"id-1\",\"objects\":"
                     + "[\"Secret/default/creds\",\"apps/Deployment/default/web\","
                     + "\"Service/default/web\"]}"));
     assertThat(h.cluster.leaseIntent(NS, "app")).isEmpty();

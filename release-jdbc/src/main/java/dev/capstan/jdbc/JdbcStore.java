@@ -362,7 +362,7 @@ public final class JdbcStore implements Store {
    * {@inheritDoc} One transaction: the row read under its lock ({@code SELECT ... FOR UPDATE}),
    * then an {@code INSERT} of a row naming the intent, or an {@code UPDATE} that sets the {@code
    * intent} column to it (or {@code NULL}); the intent the row named is handed over only when it
-   * was another holder's expired lease.
+   * had expired (another holder's, or the holder's own, left by an operation that stopped).
    *
    * @throws IllegalArgumentException if {@code intent} is longer than {@link #MAX_LEASE_INTENT}
    *     characters (nothing is written)
@@ -444,11 +444,13 @@ public final class JdbcStore implements Store {
     }
     Lease held = row.get().held();
     Lease takenOver = null;
-    if (held != null && !held.holder().equals(lease.holder())) {
-      if (!held.expiredAt(now)) {
-        throw new ReleaseLockedException(
-            namespace + "/" + name, held.holder(), null, held.expiresAt(), now);
-      }
+    if (held != null && !held.holder().equals(lease.holder()) && !held.expiredAt(now)) {
+      throw new ReleaseLockedException(
+          namespace + "/" + name, held.holder(), null, held.expiresAt(), now);
+    }
+    if (held != null && (!held.holder().equals(lease.holder()) || held.expiredAt(now))) {
+      // another holder's expired lease, or the holder's own left expired by an operation that
+      // stopped without giving it up: its intent is handed over
       takenOver = held;
     }
     try (PreparedStatement s =
@@ -464,7 +466,7 @@ public final class JdbcStore implements Store {
       s.setString(6, name);
       s.executeUpdate();
     }
-    // the intent of the lease taken over, handed on only from another holder's expired lease
+    // the intent of the lease taken over, handed on only from an expired lease
     return new LeaseGrant(
         lease,
         takenOver,

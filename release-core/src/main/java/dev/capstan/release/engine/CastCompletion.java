@@ -144,7 +144,7 @@ final class CastCompletion {
     } catch (StaleRecordException e) {
       return recordedByNewHolder(attempt, failed, cause, e);
     } catch (RuntimeException e) {
-      unrecorded(spec, cause, e);
+      unrecorded(attempt, cause, e);
     }
     return failed;
   }
@@ -167,17 +167,26 @@ final class CastCompletion {
                   + now.failure()));
       return now;
     }
-    unrecorded(spec, cause, e);
+    unrecorded(attempt, cause, e);
     return failed;
   }
 
-  private void unrecorded(ReleaseSpec spec, RuntimeException cause, RuntimeException e) {
+  /**
+   * The failure could not be recorded ({@code e}): the lease keeps the cast's intent (or its {@code
+   * PENDING} record stays), and the next cast records the attempt failed when it takes the lease
+   * over ({@link Housekeeping#recover}). Nothing the cast wrote is forgotten.
+   */
+  private void unrecorded(CastAttempt attempt, RuntimeException cause, RuntimeException e) {
     cause.addSuppressed(e);
+    attempt.lease().keepIntent();
     context.emit(
         new ReleaseEvent.Warning(
-            spec.qualifiedName(),
-            "could not record the failure; the revision stays pending until the next cast: "
-                + e.getMessage()));
+            attempt.effective().spec.qualifiedName(),
+            "could not record the failure of revision "
+                + attempt.plan().revision()
+                + " ("
+                + e.getMessage()
+                + "); its lease keeps what it wrote, and the next cast records it failed"));
   }
 
   /** Records a cast's outcome: over its pending record, or as a new record when it has none. */

@@ -168,7 +168,10 @@ public final class UninstallOperation {
       // The observation runs while the record is saved UNINSTALLING (nothing is deleted before
       // both are done): on Kubernetes each is a request plus a few hundred ms of decoding.
       CompletableFuture<LiveState> observing = observeAside();
-      Release uninstalling = latest.withStatus(ReleaseStatus.UNINSTALLING, context.clock.instant());
+      Release uninstalling =
+          latest
+              .withStatus(ReleaseStatus.UNINSTALLING, context.clock.instant())
+              .withAttempt(lease.attempt());
       if (lease.intent() == null) {
         // the lease names no intent: the record says an uninstall is under way
         uninstalling = uninstalling.withLease(lease.grant().lease());
@@ -306,6 +309,7 @@ public final class UninstallOperation {
               context.store.updateRecord(progress, version);
             } catch (RuntimeException saveError) {
               e.addSuppressed(saveError);
+              lease.keepIntent(); // the next operation records the interrupted uninstall
             }
           });
       context.emit(new ReleaseEvent.Failed(release, e.getMessage() == null ? "" : e.getMessage()));
@@ -331,7 +335,12 @@ public final class UninstallOperation {
           }
         }
       } else {
-        context.store.updateRecord(tombstone, stored.version());
+        try {
+          context.store.updateRecord(tombstone, stored.version());
+        } catch (RuntimeException e) {
+          lease.keepIntent(); // objects were deleted: the next operation records the uninstall
+          throw e;
+        }
         context.emit(
             new ReleaseEvent.RecordSaved(release, latest.revision(), ReleaseStatus.UNINSTALLED));
       }
