@@ -158,8 +158,7 @@ class AnyKindReleaseTest {
         .satisfies(
             c -> {
               assertThat(c.ref()).isEqualTo(ingress);
-              assertThat(c.reason())
-                  .isEqualTo("drift: live content differs from what revision 2 applied");
+              assertThat(c.reason()).isEqualTo("drift: field spec.ingressClassName set by edit");
             });
     h.cast("shop", ours);
     assertThat(h.cluster.object(ingress).orElseThrow().get("spec.ingressClassName"))

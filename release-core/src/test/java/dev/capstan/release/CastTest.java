@@ -254,8 +254,7 @@ class CastTest {
         .satisfies(
             c -> {
               assertThat(c.ref()).isEqualTo(SETTINGS);
-              assertThat(c.reason())
-                  .isEqualTo("drift: live content differs from what revision 1 applied");
+              assertThat(c.reason()).isEqualTo("drift: field data.value set by edit");
             });
 
     h.cluster.clearOperations();

@@ -245,23 +245,26 @@ public final class KubernetesOrchestrator implements Orchestrator {
         continue;
       }
       OwnershipStamp stamp = Stamps.read(annotations(raw));
-      String drift =
+      Manifest content = content(raw, kind);
+      Drift.Finding drift =
           stamp == null
-              ? null
-              : Drift.of(raw, Stamps.MANAGER_NAME, kind, stamp.contentHash(), applied.get(name));
+              ? Drift.Finding.NONE
+              : Drift.find(
+                  raw, content, Stamps.MANAGER_NAME, kind, stamp.contentHash(), applied.get(name));
       // a CRD's status (its storedVersions) is what the CRD safety gate reads; other statuses are
       // not converted (health reads them from its own watch)
       JsonObject status = kind.isCrd() ? JsonTrees.object(raw, "status") : null;
       out.add(
           new LiveObject(
               ref,
-              content(raw, kind),
+              content,
               stamp,
-              drift,
+              drift.reason(),
               JsonTrees.text(raw, "metadata", "uid"),
               JsonTrees.text(raw, "metadata", "resourceVersion"),
               List.of(),
-              status == null ? null : JsonTrees.toJava(status)));
+              status == null ? null : JsonTrees.toJava(status),
+              drift.fields()));
     }
   }
 
@@ -427,6 +430,33 @@ public final class KubernetesOrchestrator implements Orchestrator {
           object.get("spec.group") instanceof String g ? g : null,
           object.get("spec.names.kind") instanceof String k ? k : null);
     }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>With fields to give up on an observed object: a GET, and when Capstan's apply owns one of
+   * them a merge patch of its managed fields without them ({@link FieldManagers#giveUp}), then the
+   * apply on the patched resourceVersion.
+   */
+  @Override
+  public void apply(
+      Manifest object,
+      @Nullable OwnershipStamp stamp,
+      Precondition precondition,
+      List<String> givenUp) {
+    Precondition at = precondition;
+    if (!givenUp.isEmpty() && precondition instanceof Precondition.Observed observed) {
+      Discovery.Resource resource = served(object.kind(), "apply", object.ref());
+      at =
+          FieldManagers.giveUp(
+              apis.api(resource).calls,
+              object.kind().namespaced() ? object.namespace() : null,
+              object.ref(),
+              observed,
+              givenUp);
+    }
+    apply(object, stamp, at);
   }
 
   /**

@@ -32,14 +32,14 @@ import org.jspecify.annotations.Nullable;
  * <p>A free release has no Lease: taking it is one CREATE, the intent among the created Lease's
  * annotations (409 AlreadyExists when it exists: then a GET and an UPDATE take it over, if it is
  * free or expired, setting the annotation to the new intent or removing it; the intent the Lease
- * named is handed over only when it had expired, whoever held it), and giving it up is one
- * DELETE conditioned on the uid and resourceVersion of the holder's own last write (remembered
- * here), so it deletes only a Lease nobody changed since, and the intent with it; when that DELETE
- * is refused (409), the Lease is read and given up only if still held by the holder. A Lease left
- * by an older version without a holder is taken over the same way. A renewal is one UPDATE
- * conditioned on the resourceVersion of the holder's own last write, carrying that write's labels
- * and annotations (the intent) unchanged, so it goes through after the expiry if nobody took the
- * Lease, and never after anyone else wrote it.
+ * named is handed over only when it had expired, whoever held it), and giving it up is one DELETE
+ * conditioned on the uid and resourceVersion of the holder's own last write (remembered here), so
+ * it deletes only a Lease nobody changed since, and the intent with it; when that DELETE is refused
+ * (409), the Lease is read and given up only if still held by the holder. A Lease left by an older
+ * version without a holder is taken over the same way. A renewal is one UPDATE conditioned on the
+ * resourceVersion of the holder's own last write, carrying that write's labels and annotations (the
+ * intent) unchanged, so it goes through after the expiry if nobody took the Lease, and never after
+ * anyone else wrote it.
  */
 final class ReleaseLeases {
   /** The annotation that keeps the intent the holder named when it took the Lease. */

@@ -3,6 +3,7 @@ package dev.capstan.release.engine;
 import dev.capstan.common.CapstanException;
 import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.event.ReleaseEvent;
+import dev.capstan.release.model.DriftIgnore;
 import dev.capstan.release.model.EnsuredNamespace;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
@@ -12,6 +13,7 @@ import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.Action;
+import dev.capstan.release.plan.IgnoredField;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
@@ -228,13 +230,24 @@ final class CastExecution {
       if (hash == null) {
         throw new IllegalStateException("no desired hash for " + c.ref().key());
       }
+      List<String> givenUp = List.of();
+      if (c.action() != Action.CREATE && !c.ignored().isEmpty()) {
+        // fields ignore rules leave to others: not written; those of rules of paths given up
+        object =
+            object.withContent(
+                DriftIgnore.without(
+                    object.content(), c.ignored().stream().map(IgnoredField::pointer).toList()));
+        givenUp =
+            c.ignored().stream().filter(IgnoredField::givenUp).map(IgnoredField::pointer).toList();
+      }
       try {
         ports
             .orchestrator()
             .apply(
                 object,
                 OwnershipStamp.of(identity, plan.revision(), hash),
-                Precondition.of(live.get(c.ref())));
+                Precondition.of(live.get(c.ref())),
+                givenUp);
       } catch (PreconditionFailedException e) {
         throw fenced(c, e);
       }

@@ -148,7 +148,7 @@ final class Planning {
    */
   static Plan plan(EffectiveRelease effective, @Nullable Release latest, LiveState live) {
     return CrdSafety.gate(
-        Planner.plan(effective.spec, latest, live, effective.reasons),
+        Planner.plan(effective.spec, latest, live, effective.reasons, effective.ignored),
         live,
         effective.applied,
         effective.spec.options());

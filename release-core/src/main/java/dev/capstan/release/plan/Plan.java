@@ -77,6 +77,13 @@ public record Plan(
         "dangerousAllowEmpty", planned.dangerousAllowEmpty(), options.dangerousAllowEmpty());
     requireSame(
         "allowUnsafeCrdChanges", planned.allowUnsafeCrdChanges(), options.allowUnsafeCrdChanges());
+    requireSame("replaceOnImmutable", planned.replaceOnImmutable(), options.replaceOnImmutable());
+    if (!planned.driftIgnore().equals(options.driftIgnore())) {
+      throw new IllegalArgumentException(
+          "driftIgnore shapes the plan and must stay as planned ("
+              + planned.driftIgnore().size()
+              + " rule(s)); plan again with the rules to cast");
+    }
     return withFingerprint(fingerprint.withSpec(fingerprint.spec().withOptions(options)));
   }
 
