@@ -18,7 +18,6 @@ import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlannedChange;
-import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Precondition;
 import dev.capstan.release.port.PreconditionFailedException;
 import dev.capstan.release.port.Readiness;
@@ -269,18 +268,25 @@ final class CastExecution {
     lease.checkHeld();
     events.accept(new ReleaseEvent.Started(release, c.ref(), c.action()));
     attempted.add(c);
-    Orchestrator port = ports.orchestrator();
-    Precondition precondition = Precondition.of(live.get(c.ref()));
     try {
+      // on ownership and uid: an owned object a controller changed since the plan is still removed
+      boolean removed =
+          Fencing.removeOwned(
+              ports.orchestrator(),
+              c.ref(),
+              identity,
+              c.action(),
+              Precondition.of(live.get(c.ref())),
+              events,
+              release);
       if (c.action() == Action.PRUNE) {
-        port.delete(c.ref(), identity, precondition);
         pruned.add(c.ref());
-      } else {
-        port.unstamp(c.ref(), identity, precondition);
+      } else if (removed) {
         unstamped.add(c.ref());
       }
-    } catch (PreconditionFailedException e) {
-      throw fenced(c, e);
+    } catch (ReleaseException e) {
+      attempted.remove(c); // fenced: nothing was written to it
+      throw e;
     }
     events.accept(new ReleaseEvent.Done(release, c.ref(), c.action()));
   }

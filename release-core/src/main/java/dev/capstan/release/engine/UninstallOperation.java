@@ -397,21 +397,21 @@ public final class UninstallOperation {
               ? options.keepVolumes() || uninstalling.retainsVolume(ref, obj.get().content())
               : ref.kind().isCrd() && !options.deleteCrds();
       Action action = keep ? Action.RETAIN : Action.PRUNE;
-      Precondition precondition = Precondition.of(obj);
       events.accept(new ReleaseEvent.Started(release, ref, action));
-      try {
-        if (keep) {
-          context.ports.orchestrator().unstamp(ref, uninstalling.identity(), precondition);
-          retained.add(ref);
-          kept.add(ref);
-        } else {
-          context.ports.orchestrator().delete(ref, uninstalling.identity(), precondition);
-          deleted.add(ref);
-        }
-      } catch (PreconditionFailedException e) {
-        String reason = Fencing.describe(context.ports.orchestrator(), ref, action, e);
-        events.accept(new ReleaseEvent.Fenced(release, ref, action, reason));
-        throw new ReleaseException(reason, e);
+      boolean removed =
+          Fencing.removeOwned(
+              context.ports.orchestrator(),
+              ref,
+              uninstalling.identity(),
+              action,
+              Precondition.of(obj),
+              events,
+              release);
+      if (removed && keep) {
+        retained.add(ref);
+        kept.add(ref);
+      } else if (removed) {
+        deleted.add(ref);
       }
       events.accept(new ReleaseEvent.Done(release, ref, action));
     }
