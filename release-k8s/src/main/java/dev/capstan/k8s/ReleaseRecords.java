@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
@@ -177,6 +178,16 @@ final class ReleaseRecords {
    * without a {@code status} label are kept by the selector, so records of any age are listed.
    */
   List<StoredRelease> latestOfEach(String namespace) {
+    return latestEntries(namespace).values().stream().map(RecordEntry::stored).toList();
+  }
+
+  /**
+   * The latest revision of every release in the namespace, by name, as {@link #latestOfEach} finds
+   * them, each decoded (and its chunks listed) only when its record is asked for: a head that
+   * cannot be read fails alone. A head without the labels Capstan writes is decoded at once; when
+   * that fails, its entry fails when asked for.
+   */
+  SortedMap<String, RecordEntry> latestEntries(String namespace) {
     Map<String, V1Secret> latest = new TreeMap<>();
     for (V1Secret head :
         secrets.list(
@@ -190,25 +201,63 @@ final class ReleaseRecords {
         latest.put(release, head);
       }
     }
-    List<StoredRelease> out = new ArrayList<>();
-    for (V1Secret head : latest.values()) {
-      Map<String, V1Secret> chunks = new HashMap<>();
-      if (chunkCount(head) > 0) {
-        String selector =
-            "owner=capstan,name="
-                + label(head, "name")
-                + ",version="
-                + revision(head)
-                + ","
-                + PART
-                + "=chunk";
-        for (V1Secret c : secrets.list(namespace, selector, null)) {
-          chunks.put(c.getMetadata().getName(), c);
-        }
-      }
-      out.add(read(head, chunks));
-    }
+    SortedMap<String, RecordEntry> out = new TreeMap<>();
+    latest.forEach(
+        (release, head) -> {
+          java.util.function.Supplier<StoredRelease> decode =
+              () -> read(head, chunksOf(namespace, head));
+          ReleaseStatus status = status(head);
+          int revision = revision(head);
+          if (status != null && revision > 0) {
+            out.put(release, RecordEntry.lazy(revision, status, decode));
+            return;
+          }
+          try {
+            out.put(release, RecordEntry.of(decode.get()));
+          } catch (RecordFormatException e) {
+            out.put(
+                release,
+                RecordEntry.lazy(
+                    Math.max(revision, 1),
+                    ReleaseStatus.PENDING,
+                    () -> {
+                      throw e;
+                    }));
+          }
+        });
     return out;
+  }
+
+  /** The chunks of a chunked head (one LIST), or none. */
+  private Map<String, V1Secret> chunksOf(String namespace, V1Secret head) {
+    Map<String, V1Secret> chunks = new HashMap<>();
+    if (chunkCount(head) > 0) {
+      String selector =
+          "owner=capstan,name="
+              + label(head, "name")
+              + ",version="
+              + revision(head)
+              + ","
+              + PART
+              + "=chunk";
+      for (V1Secret c : secrets.list(namespace, selector, null)) {
+        chunks.put(c.getMetadata().getName(), c);
+      }
+    }
+    return chunks;
+  }
+
+  /**
+   * The {@code kubectl} command that deletes the record of one revision (its head and its chunks):
+   * {@code kubectl -n shop delete secret -l owner=capstan,name=web,version=3}.
+   */
+  static String removal(String namespace, String name, int revision) {
+    return "kubectl -n "
+        + namespace
+        + " delete secret -l owner=capstan,name="
+        + name
+        + ",version="
+        + revision;
   }
 
   /** Stores a new revision: chunks first, the head last. */

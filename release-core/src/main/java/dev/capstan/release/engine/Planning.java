@@ -113,7 +113,9 @@ final class Planning {
       @Nullable List<RecordEntry> records, String namespace, String name) {
     return records == null
         ? context.store.latestRecord(namespace, name)
-        : records.stream().findFirst().map(RecordEntry::stored);
+        : records.stream()
+            .findFirst()
+            .map(e -> Unreadable.stored(context.store, namespace, name, e));
   }
 
   /**

@@ -24,6 +24,7 @@ import dev.capstan.release.plan.Planner;
 import dev.capstan.release.port.Precondition;
 import dev.capstan.release.port.PreconditionFailedException;
 import dev.capstan.release.port.Readiness;
+import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.StoredRelease;
 import dev.capstan.release.result.UninstallResult;
 import java.time.Duration;
@@ -75,8 +76,12 @@ public final class UninstallOperation {
   /** Uninstalls under {@code lease}, reading the record and observing for itself. */
   UninstallResult uninstallLeased(
       String namespace, String name, UninstallOptions options, LeaseKeeper lease) {
-    return uninstallRead(
-        namespace, name, options, lease, context.store.latestRecord(namespace, name), null);
+    List<RecordEntry> entries = context.store.recordEntries(namespace, name);
+    Optional<StoredRelease> latest =
+        entries.isEmpty()
+            ? Optional.empty()
+            : Optional.of(Unreadable.stored(context.store, namespace, name, entries.get(0)));
+    return uninstallRead(namespace, name, options, lease, latest, null);
   }
 
   /** Takes the lease of an uninstall of {@code namespace/name}, naming the uninstall. */
