@@ -276,6 +276,69 @@ public final class FieldManagers {
     return out;
   }
 
+  /**
+   * The merge patch that un-stamps {@code ref} ({@code removal}) and also removes Capstan's own
+   * top-level entries from its {@code metadata.managedFields}, keeping every field's value: one GET
+   * of the object, fenced on the observed uid and resourceVersion. Without an entry of Capstan's,
+   * {@code removal} as it is; with Capstan's the only one, the entries are cleared ({@code [{}]},
+   * the API server's way to strip them: an empty list would keep them).
+   *
+   * @throws PreconditionFailedException when the object is not the one observed
+   */
+  static String unstampPatch(
+      ResourceApi<DynamicKubernetesObject, DynamicKubernetesListObject> api,
+      @Nullable String namespace,
+      ResourceRef ref,
+      Precondition.Observed observed,
+      String removal) {
+    Optional<JsonObject> live = api.getRaw(namespace, ref.name());
+    String uid = live.map(o -> JsonTrees.text(o, "metadata", "uid")).orElse(null);
+    String version = live.map(o -> JsonTrees.text(o, "metadata", "resourceVersion")).orElse(null);
+    if (live.isEmpty() || !observed.uid().equals(uid)) {
+      throw new PreconditionFailedException(
+          "unstamp",
+          ref,
+          observed,
+          409,
+          "uid mismatch: the provided object specified uid "
+              + observed.uid()
+              + (live.isEmpty() ? ", and no existing object was found" : ", found " + uid),
+          null);
+    }
+    if (!observed.resourceVersion().equals(version)) {
+      throw new PreconditionFailedException(
+          "unstamp",
+          ref,
+          observed,
+          409,
+          "the object has been modified; please apply your changes to the latest version and try"
+              + " again",
+          null);
+    }
+    JsonObject metadata = JsonTrees.object(live.get(), "metadata");
+    if (metadata == null || !(metadata.get("managedFields") instanceof JsonArray entries)) {
+      return removal;
+    }
+    JsonArray kept = new JsonArray();
+    boolean ours = false;
+    for (JsonElement e : entries) {
+      if (Stamps.MANAGER_NAME.equals(text(e, "manager")) && text(e, "subresource") == null) {
+        ours = true;
+      } else {
+        kept.add(e);
+      }
+    }
+    if (!ours) {
+      return removal;
+    }
+    if (kept.isEmpty()) {
+      kept.add(new JsonObject());
+    }
+    JsonObject patch = com.google.gson.JsonParser.parseString(removal).getAsJsonObject();
+    patch.getAsJsonObject("metadata").add("managedFields", kept);
+    return patch.toString();
+  }
+
   private static @Nullable String text(JsonElement entry, String key) {
     return entry instanceof JsonObject o && o.get(key) != null && o.get(key).isJsonPrimitive()
         ? o.get(key).getAsString()

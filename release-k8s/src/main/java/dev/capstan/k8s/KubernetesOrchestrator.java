@@ -576,15 +576,22 @@ public final class KubernetesOrchestrator implements Orchestrator {
     Discovery.Resource resource = served(ref.kind(), "unstamp", ref);
     if (precondition instanceof Precondition.Observed observed) {
       try {
-        apis.api(resource)
-            .calls
-            .patch(
-                scope(ref.kind(), ref.namespace()),
-                ref.name(),
-                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+        var calls = apis.api(resource).calls;
+        String namespace = scope(ref.kind(), ref.namespace());
+        // Capstan's field-manager entry goes with its stamp, so that another tool's later
+        // server-side apply of the kept object meets no conflict with a manager that left
+        calls.patch(
+            namespace,
+            ref.name(),
+            V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+            FieldManagers.unstampPatch(
+                calls,
+                namespace,
+                ref,
+                observed,
                 Stamps.removalPatch(
-                    Stamps.stampOnly(), observed.resourceVersion(), KEPT_ON_UNSTAMP),
-                Stamps.MANAGER_NAME);
+                    Stamps.stampOnly(), observed.resourceVersion(), KEPT_ON_UNSTAMP)),
+            Stamps.MANAGER_NAME);
         return true;
       } catch (ClusterException e) {
         if (e.status() == 404) {
