@@ -608,6 +608,31 @@ public final class KubernetesOrchestrator implements Orchestrator {
         KEPT_ON_UNSTAMP);
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One LIST of the kind at its version across every namespace, with {@code limit}; empty when
+   * the kind is not served at that version.
+   */
+  @Override
+  public Optional<Instances> instances(Kind kind, int limit) {
+    Optional<Discovery.Resource> resource = apis.resolve(kind);
+    if (resource.isEmpty()) {
+      return Optional.empty();
+    }
+    boolean[] more = new boolean[1];
+    List<ResourceRef> found = new ArrayList<>();
+    for (JsonObject raw : apis.api(resource.get()).calls.firstPage(limit, more).items()) {
+      String name = JsonTrees.text(raw, "metadata", "name");
+      if (name != null) {
+        String namespace = JsonTrees.text(raw, "metadata", "namespace");
+        found.add(
+            ResourceRef.of(kind, kind.namespaced() && namespace != null ? namespace : "", name));
+      }
+    }
+    return Optional.of(new Instances(found, more[0]));
+  }
+
   /** {@inheritDoc} One CREATE; a namespace that exists already is left as it is. */
   @Override
   public void createNamespace(String name) {

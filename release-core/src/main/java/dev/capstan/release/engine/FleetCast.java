@@ -131,7 +131,7 @@ public final class FleetCast {
     LiveState shared = observeTogether(candidates);
     for (Candidate c : candidates) {
       Plan plan =
-          Planning.plan(
+          planning.plan(
               c.effective(), c.latest(), Ports.slice(shared, c.reads().names(), c.reads().known()));
       if (asAsked(plan, requireNonNull(c.latest()), c.spec())) {
         found.put(c.index(), unchanged(c, plan));

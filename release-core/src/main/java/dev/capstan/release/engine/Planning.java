@@ -148,12 +148,11 @@ final class Planning {
    * Plans the effective release (keyed Secret hashes, config rollouts and their reasons), with its
    * CRD changes through the safety gate ({@link CrdSafety}).
    */
-  static Plan plan(EffectiveRelease effective, @Nullable Release latest, LiveState live) {
+  Plan plan(EffectiveRelease effective, @Nullable Release latest, LiveState live) {
+    Plan planned =
+        Planner.plan(effective.spec, latest, live, effective.reasons, effective.ignored);
     return CrdSafety.gate(
-        Planner.plan(effective.spec, latest, live, effective.reasons, effective.ignored),
-        live,
-        effective.applied,
-        effective.spec.options());
+        planned, live, effective.applied, effective.spec.options(), context.ports.orchestrator());
   }
 
   static void checkCastable(ReleaseSpec spec, @Nullable Release latest) {

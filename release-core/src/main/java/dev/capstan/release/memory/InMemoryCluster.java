@@ -390,6 +390,20 @@ public final class InMemoryCluster implements Orchestrator, Store {
     return objects.dryRunApply(object, stamp);
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>In memory, the objects of {@code kind}'s group and kind, whatever their version (an API
+   * server lists every object of a CRD at each served version), in apply order.
+   */
+  @Override
+  public synchronized Optional<Orchestrator.Instances> instances(Kind kind, int limit) {
+    List<ResourceRef> all = objects.objects().stream().filter(r -> r.kind().equals(kind)).toList();
+    return Optional.of(
+        new Orchestrator.Instances(
+            all.subList(0, Math.min(limit, all.size())), all.size() > limit));
+  }
+
   @Override
   public synchronized Optional<String> checkKind(Kind kind) {
     return objects.checkKind(kind);

@@ -240,6 +240,40 @@ public interface Orchestrator {
   Readiness awaitReady(List<ResourceRef> objects, ReadinessWait wait);
 
   /**
+   * Some of the objects of the custom kind {@code kind} the cluster stores, read at {@code kind}'s
+   * version across every namespace (on Kubernetes one LIST with {@code limit}): whether a CRD
+   * change that narrows a schema can break anything (the CRD gate asks only when it finds a
+   * property removed or a required field added). Empty when the cluster cannot tell: the gate then
+   * judges as if objects were stored.
+   *
+   * <p>The default cannot tell.
+   *
+   * @param kind the custom kind, at the version to read
+   * @param limit at most how many objects to name
+   */
+  default Optional<Instances> instances(Kind kind, int limit) {
+    return Optional.empty();
+  }
+
+  /**
+   * Objects of a kind as {@link #instances} found them.
+   *
+   * @param found some of them, at most the limit asked
+   * @param more whether there are more than {@code found}
+   */
+  record Instances(List<ResourceRef> found, boolean more) {
+    /** Copies the list. */
+    public Instances {
+      found = List.copyOf(found);
+    }
+
+    /** Whether none is stored. */
+    public boolean none() {
+      return found.isEmpty() && !more;
+    }
+  }
+
+  /**
    * Why the cluster cannot hold objects of {@code kind} as the release has them (a kind it does not
    * serve, or a scope that differs from the cluster's), or empty when it can. Asked before anything
    * is written, for every kind of the release that no CRD of the same release defines.
