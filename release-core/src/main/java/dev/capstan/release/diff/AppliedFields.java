@@ -234,6 +234,27 @@ public final class AppliedFields {
   }
 
   /**
+   * Which of {@code fields} (dotted paths from the root, {@code spec.selector}) {@code applied}
+   * sets with a value that {@code live} does not hold, in the order given: what the applied object
+   * sets there is walked as drift is, so what the server defaulted in the live object is no change.
+   */
+  public static List<String> changedAt(Manifest applied, Manifest live, List<String> fields) {
+    List<String> out = new ArrayList<>();
+    if (fields.isEmpty()) {
+      return out;
+    }
+    List<Departure> departures = departures(applied, live, ListKeys.BY_NAME);
+    for (String f : fields) {
+      String pointer = "/" + f.replace('.', '/');
+      if (departures.stream()
+          .anyMatch(d -> d.pointer().equals(pointer) || d.pointer().startsWith(pointer + "/"))) {
+        out.add(f);
+      }
+    }
+    return out;
+  }
+
+  /**
    * The path for people of a field named by its managed-fields keys ({@code [f:spec, f:containers,
    * k:{"name":"web"}, f:image]} is {@code spec.containers[name=web].image}), as {@link
    * Departure#path} writes it.

@@ -50,8 +50,7 @@ final class CastCompletion {
         attempt.pendingRecord().identity(),
         context.parallelism,
         context.deleteParallelism,
-        spec.options().timeout(),
-        spec.options().waitForLoadBalancer(),
+        spec.options(),
         attempt.lease(),
         context.events(),
         attempt.previousStatus() != ReleaseStatus.DEPLOYED);

@@ -161,6 +161,7 @@ final class Fencing {
       case RETAIN -> "un-stamped";
       case ADOPT -> "adopted";
       case REPAIR -> "repaired";
+      case REPLACE -> "replaced";
       case CREATE -> "created";
       default -> "updated";
     };

@@ -150,7 +150,11 @@ final class Planning {
    */
   Plan plan(EffectiveRelease effective, @Nullable Release latest, LiveState live) {
     Plan planned =
-        Planner.plan(effective.spec, latest, live, effective.reasons, effective.ignored);
+        Replacements.mark(
+            Planner.plan(effective.spec, latest, live, effective.reasons, effective.ignored),
+            live,
+            effective.applied,
+            effective.spec.options());
     return CrdSafety.gate(
         planned, live, effective.applied, effective.spec.options(), context.ports.orchestrator());
   }

@@ -2,6 +2,7 @@ package dev.capstan.release.memory;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.ClusterException;
 import dev.capstan.common.CrdGate;
 import dev.capstan.common.health.Health;
 import dev.capstan.common.health.HealthRules;
@@ -11,6 +12,7 @@ import dev.capstan.release.internal.json.Json;
 import dev.capstan.release.model.ContentHash;
 import dev.capstan.release.model.DriftIgnore;
 import dev.capstan.release.model.EnsuredNamespace;
+import dev.capstan.release.model.ImmutableFields;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnershipStamp;
@@ -288,6 +290,16 @@ final class MemoryObjects {
   }
 
   /**
+   * The first field the API server keeps immutable ({@link ImmutableFields}) at which {@code next}
+   * sets a value {@code live} does not hold, or {@code null}: such an apply is refused, as the API
+   * server refuses it.
+   */
+  private static @Nullable String immutableChange(Manifest live, Manifest next) {
+    List<String> changed = AppliedFields.changedAt(next, live, ImmutableFields.of(next.kind()));
+    return changed.isEmpty() ? null : changed.get(0);
+  }
+
+  /**
    * Who wrote the field at {@code pointer}: its own entry, else the nearest enclosing field written
    * whole (a list replaced), else a field written inside it.
    */
@@ -370,8 +382,25 @@ final class MemoryObjects {
             fenced,
             null);
       }
-      calls.log("apply:" + key);
       StoredObject current = objects.get(object.ref());
+      String immutable = current == null ? null : immutableChange(current.content, object);
+      if (immutable != null) {
+        calls.log("refused:apply:" + key);
+        throw new ClusterException(
+            "apply",
+            object.kind().kind(),
+            object.namespace(),
+            object.name(),
+            422,
+            object.kind().kind()
+                + " \""
+                + object.name()
+                + "\" is invalid: "
+                + immutable
+                + ": field is immutable",
+            null);
+      }
+      calls.log("apply:" + key);
       Manifest written = object;
       Map<String, StoredObject.Writer> kept = new HashMap<>();
       if (current != null) {

@@ -134,9 +134,9 @@ public record Plan(
     return changes.stream().anyMatch(c -> c.action() == Action.ADOPT);
   }
 
-  /** Whether a person should confirm before it is cast: it prunes or adopts. */
+  /** Whether a person should confirm before it is cast: it prunes, replaces or adopts. */
   public boolean needsConfirmation() {
-    return hasPrune() || hasAdopt();
+    return hasPrune() || hasAdopt() || changes.stream().anyMatch(c -> c.action() == Action.REPLACE);
   }
 
   /** Whether casting the plan would change no object (only the record). */

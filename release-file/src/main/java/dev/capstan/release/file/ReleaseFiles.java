@@ -97,7 +97,7 @@ public final class ReleaseFiles {
       StrictMap.fields(
           "references", "services", "secrets", "configMaps", "volumes", "manifests", "options");
   private static final Set<String> OPTIONS =
-      StrictMap.fields("allowUnsafeCrdChanges", "driftIgnore");
+      StrictMap.fields("allowUnsafeCrdChanges", "driftIgnore", "replaceOnImmutable");
   private static final Set<String> DRIFT_IGNORE =
       StrictMap.fields("kind", "name", "paths", "managers");
   private static final Set<String> SERVICE =
@@ -228,7 +228,8 @@ public final class ReleaseFiles {
     ReleaseOptions options =
         ReleaseOptions.defaults()
             .withAllowUnsafeCrdChanges(doc.allowUnsafeCrdChanges())
-            .withDriftIgnore(rules);
+            .withDriftIgnore(rules)
+            .withReplaceOnImmutable(doc.replaceOnImmutable());
 
     List<ResourceSpec> specs = new ArrayList<>();
     String ns = namespace;
@@ -691,7 +692,8 @@ public final class ReleaseFiles {
       List<@Nullable Object> volumes,
       boolean manifests,
       boolean allowUnsafeCrdChanges,
-      List<@Nullable Object> driftIgnore) {
+      List<@Nullable Object> driftIgnore,
+      boolean replaceOnImmutable) {
 
     /**
      * Binds the document's shape: its first problem is reported (and null returned), as the whole
@@ -724,6 +726,7 @@ public final class ReleaseFiles {
       boolean allowUnsafeCrdChanges = options != null && options.bool("allowUnsafeCrdChanges");
       List<@Nullable Object> driftIgnore =
           options == null ? List.of() : options.list("driftIgnore");
+      boolean replaceOnImmutable = options != null && options.bool("replaceOnImmutable");
       Document doc =
           new Document(
               apiVersion,
@@ -739,7 +742,8 @@ public final class ReleaseFiles {
               volumes,
               manifests,
               allowUnsafeCrdChanges,
-              driftIgnore);
+              driftIgnore,
+              replaceOnImmutable);
       if (!shape.isEmpty()) {
         problems.add(shape.get(0));
         return null;
