@@ -636,14 +636,15 @@ class CastTest {
   }
 
   @Test
-  void storageClassAndNamespaceAreReferencedNeverOwned() {
+  void aStorageClassListedAsAReferenceAndTheNamespaceAreReferencedNeverOwned() {
     h.cluster.createStorageClass("fast");
     Payloads p =
         payloads(
             Fixtures.volume("data", dev.capstan.release.model.VolumeSpec.ReclaimPolicy.DELETE)
                 .withStorageClass("fast"));
 
-    CastResult r = h.cast("app", p);
+    CastResult r =
+        h.controller.cast(spec("app", p).withReference(ResourceRef.storageClass("fast")), p);
 
     assertThat(r.plan().changes(Action.REFERENCE))
         .extracting(c -> c.ref().key())
@@ -654,13 +655,21 @@ class CastTest {
   }
 
   @Test
-  void missingStorageClassIsAConflict() {
+  void aClaimNamingAClassNoObjectBacksIsCastButAMissingReferencedClassIsAConflict() {
     Payloads p =
         payloads(
             Fixtures.volume("data", dev.capstan.release.model.VolumeSpec.ReclaimPolicy.DELETE)
                 .withStorageClass("missing"));
 
-    assertThatThrownBy(() -> h.cast("app", p))
+    // static binding: a claim's class needs no StorageClass object
+    CastResult r = h.cast("app", p);
+    assertThat(r.plan().changes(Action.CONFLICT)).isEmpty();
+    assertThat(r.release().references()).containsExactly(ResourceRef.namespace("default"));
+
+    assertThatThrownBy(
+            () ->
+                h.controller.cast(
+                    spec("app", p).withReference(ResourceRef.storageClass("missing")), p))
         .isInstanceOf(ReleaseConflictException.class)
         .hasMessageContaining(
             "storage.k8s.io/StorageClass//missing: referenced storageclass 'missing' does not exist; create it"

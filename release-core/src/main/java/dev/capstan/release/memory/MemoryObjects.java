@@ -228,7 +228,8 @@ final class MemoryObjects {
                     state.ensuredBy(),
                     null));
           }
-        } else if (kind.equals(Kind.STORAGE_CLASS)) {
+        } else if (kind.equals(Kind.STORAGE_CLASS) && !objects.containsKey(ref)) {
+          // a class the cluster has (createStorageClass), as if created outside any release
           if (storageClasses.contains(name)) {
             found.add(LiveObject.present(ref));
           }
