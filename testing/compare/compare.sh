@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Side-by-side benchmark: Capstan (a JVM per command, and `capstan-daemon`: the same commands
-# through `./capstan daemon`, started before the tool's warm-up), Helm 3 and Helm 4 (tuned: --qps
-# 200 --burst-limit 1000; and Helm 4 at its defaults) and kubectl server-side apply + kubectl
+# Side-by-side benchmark: Capstan (`capstan-default`: the launcher as the README's user runs it,
+# whose first command starts the daemon beside it; `capstan`: a JVM per command, --no-daemon; and
+# `capstan-daemon`: the daemon started by hand before the tool's warm-up), Helm 3 and Helm 4 (tuned:
+# --qps 200 --burst-limit 1000; and Helm 4 at its defaults) and kubectl server-side apply + kubectl
 # wait, on one throw-away control
 # plane, each tool with a client certificate of its own so the API server's audit log counts its
 # requests. For each size M it runs install / no-op / 5 changed / uninstall, RUNS times per tool,
-# and prints the medians as a Markdown table with ratios (Capstan's time ÷ the tool's; with both
-# Capstan tools, "×JVM / ×daemon") and the request floor.
+# and prints the medians as a Markdown table with ratios (Capstan's time ÷ the tool's; with two
+# Capstan tools, "×JVM / ×default", or ×daemon without capstan-default) and the request floor.
+# Run it without CI=true: under CI the default launcher starts no daemon.
 #
 #   compare.sh [--sizes "100 500"] [--runs 3]
-#              [--tools "capstan capstan-daemon helm3 helm4 helm4-default kubectl"]
+#              [--tools "capstan-default capstan helm3 helm4 helm4-default kubectl"]
 #              [--dir DIR] [--keep] [--report-only]
 #
 #   --dir DIR        work folder: generated objects, the control plane, raw results (default
@@ -27,7 +29,7 @@ root=$(cd "$here/../.." && pwd)
 # shellcheck source=lib.sh
 source "$here/lib.sh"
 
-sizes="100 500" runs=3 tools="capstan capstan-daemon helm3 helm4 helm4-default kubectl"
+sizes="100 500" runs=3 tools="capstan-default capstan helm3 helm4 helm4-default kubectl"
 dir=${TMPDIR:-/tmp}/capstan-compare keep=false report_only=false
 while (($# > 0)); do
   case $1 in
@@ -45,9 +47,12 @@ done
 log() { printf '[compare %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 
 user_of() { case $1 in helm4-default) echo helm4 ;; *) echo "$1" ;; esac; }
-name_of() { case $1 in capstan) echo Capstan ;; *) tool_name "$1" ;; esac; }
+name_of() { tool_name "$1"; }
 
 report() {
+  # the second Capstan column of the ratios: the default launcher, else the daemon started by hand
+  second=capstan-daemon
+  [[ " $tools " != *" capstan-default "* ]] || second=capstan-default
   # --- requests from the audit log, then the table ----------------------------------------------------
   # One pass over the audit log (user, verb, received and completed in µs), then each run's window.
   audit_events "$audit" >"$dir/events.tsv"
@@ -67,11 +72,11 @@ report() {
     for m in $sizes; do
       for s in install no-op 5-changed uninstall; do
         printf '| M=%s %s |' "$m" "$s"
-        c=$(med "$m" "$s" capstan 5 || true) d=$(med "$m" "$s" capstan-daemon 5 || true)
+        c=$(med "$m" "$s" capstan 5 || true) d=$(med "$m" "$s" "$second" 5 || true)
         for tool in $tools; do
           t=$(med "$m" "$s" "$tool" 5) n=$(med "$m" "$s" "$tool" 6)
           cell=$(awk -v t="$t" -v n="$n" 'BEGIN {printf "%.2f s, %d req", t / 1e6, n}')
-          if [[ $tool != capstan* ]]; then
+          if [[ $tool != capstan* ]]; then # (×JVM / ×default), or the one Capstan tool's ratio
             cell+=$(awk -v c="$c" -v d="$d" -v t="$t" 'BEGIN {
               if (c != "" && d != "") printf " (×%.2f / ×%.2f)", c / t, d / t
               else if (c != "" || d != "") printf " (×%.2f)", (c != "" ? c : d) / t }')
@@ -80,7 +85,7 @@ report() {
         done
         f=$(floor "$m" "$s")
         base=capstan
-        [[ -n $c ]] || base="capstan-daemon"
+        [[ -n $c ]] || base="$second"
         if [[ -n $c || -n $d ]]; then
           printf ' %s (Capstan ×%s) |\n' "$f" "$(awk -v n="$(med "$m" "$s" "$base" 6)" -v f="$f" 'BEGIN {printf "%.2f", n / f}')"
         else
@@ -90,8 +95,8 @@ report() {
     done
     echo
     echo "Medians of $runs runs; (×R) = Capstan's time ÷ that tool's time (below 1: Capstan is ahead);"
-    echo "with both Capstan tools, (×JVM / ×daemon)."
-    for tool in capstan capstan-daemon; do
+    echo "with two Capstan tools, (×JVM / ×${second#capstan-})."
+    for tool in capstan-default capstan capstan-daemon; do
       [[ " $tools " == *" $tool "* ]] || continue
       for m in $sizes; do
         printf '%s M=%s, first request after exec / exit after last response (ms):' "$(name_of "$tool")" "$m"
@@ -126,9 +131,9 @@ cp=$dir/cp
 max_m=$(printf '%s\n' $sizes | sort -n | tail -n 1)
 nodes=$(((max_m / 2 + 10 + 109) / 110 + 1))
 ((nodes >= 2)) || nodes=2
-start_audited "$cp" "$dir" "$nodes" capstan capstan-daemon helm3 helm4 kubectl
+start_audited "$cp" "$dir" "$nodes" capstan capstan-default capstan-daemon helm3 helm4 kubectl
 stop_cp() {
-  [[ " $tools " != *" capstan-daemon "* ]] || "$capstan" daemon stop >&2 || true
+  [[ " $tools " != *" capstan-daemon "* && " $tools " != *" capstan-default "* ]] || "$capstan" daemon stop >&2 || true
   [[ $keep == true ]] || stop_audited "$cp"
 }
 trap stop_cp EXIT
@@ -141,14 +146,18 @@ step() {
   local kc
   kc=$cp/kubeconfig-$(user_of "$tool")
   case $tool in
-    capstan | capstan-daemon)
-      # the plain tool never uses a daemon; capstan-daemon only when one runs (else it says so)
-      local use=false
-      [[ $tool == capstan ]] || use=true
+    capstan | capstan-daemon | capstan-default)
+      # capstan never uses a daemon; capstan-daemon only the one started by hand (it starts none:
+      # CAPSTAN_DAEMON=true with CI=true); capstan-default as the README's user runs it
+      local run=("$capstan")
+      case $tool in
+        capstan) run=(env CAPSTAN_DAEMON=false "$capstan") ;;
+        capstan-daemon) run=(env CAPSTAN_DAEMON=true CI=true "$capstan") ;;
+      esac
       if [[ $step == uninstall ]]; then
-        CAPSTAN_DAEMON=$use "$capstan" --kubeconfig "$kc" release uninstall bench -n "$ns" --purge --yes
+        "${run[@]}" --kubeconfig "$kc" release uninstall bench -n "$ns" --purge --yes
       else
-        CAPSTAN_DAEMON=$use "$capstan" --kubeconfig "$kc" release cast bench -n "$ns" -f "$objects/manifests" --yes
+        "${run[@]}" --kubeconfig "$kc" release cast bench -n "$ns" -f "$objects/manifests" --yes
       fi ;;
     helm3 | helm4 | helm4-default)
       local h=$helm_bin/${tool%-default} flags=(--kubeconfig "$kc" -n "$ns")
@@ -179,13 +188,17 @@ gen_dir=$dir/objects
 for tool in $tools; do
   ns=warm-$tool
   admin create namespace "$ns" >/dev/null
-  if [[ $tool == capstan-daemon ]]; then
-    "$capstan" daemon stop >/dev/null
-    "$capstan" daemon start >&2
-  fi
+  case $tool in
+    capstan-daemon) "$capstan" daemon stop >/dev/null; "$capstan" daemon start >&2 ;;
+    capstan-default) "$capstan" daemon stop >/dev/null ;; # its first command starts it
+  esac
   log "warm-up: $tool"
   step "$tool" install "$ns" "$gen_dir/warm" >/dev/null 2>&1 || { log "warm-up install failed for $tool"; step "$tool" install "$ns" "$gen_dir/warm"; }
   step "$tool" uninstall "$ns" "$gen_dir/warm" >/dev/null 2>&1
+  if [[ $tool == capstan-default ]]; then # the daemon its first command started, warmed up
+    for ((i = 0; i < 600; i++)); do "$capstan" daemon status >/dev/null 2>&1 && break; sleep 0.05; done
+    [[ ${CI:-} == true ]] && log "CI=true: the default launcher starts no daemon; capstan-default runs a JVM per command"
+  fi
 done
 
 for m in $sizes; do
@@ -198,7 +211,7 @@ for m in $sizes; do
       for s in install no-op 5-changed uninstall; do
         objects=$gen_dir/m$m-v1
         [[ $s == 5-changed ]] && objects=$gen_dir/m$m-v2
-        if [[ $tool == capstan-daemon ]] && ! "$capstan" daemon status >/dev/null; then
+        if [[ $tool == capstan-daemon || ($tool == capstan-default && ${CI:-} != true) ]] && ! "$capstan" daemon status >/dev/null; then
           log "the Capstan daemon stopped: its log is in ${CAPSTAN_CACHE_DIR:-$HOME/.cache/capstan}/daemon"; exit 1
         fi
         t0=$(now_us)

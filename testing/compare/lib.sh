@@ -168,7 +168,7 @@ drain() {
 # tool_name TOOL: the name the tables give a tool.
 tool_name() {
   case $1 in
-    capstan-lib) echo "Capstan library" ;; capstan-fleet) echo "Capstan castAll/uninstallAll" ;; capstan) echo "Capstan (JVM)" ;; capstan-daemon) echo "Capstan daemon" ;;
+    capstan-lib) echo "Capstan library" ;; capstan-fleet) echo "Capstan castAll/uninstallAll" ;; capstan) echo "Capstan (JVM)" ;; capstan-daemon) echo "Capstan daemon" ;; capstan-default) echo "Capstan (default)" ;;
     helm3) echo "Helm 3 tuned" ;; helm4) echo "Helm 4 tuned" ;; helm4-default) echo "Helm 4 default" ;;
     kubectl) echo "kubectl SSA" ;; *) echo "$1" ;;
   esac

@@ -2,6 +2,7 @@ package dev.capstan.cli;
 
 import dev.capstan.cli.demo.ReleaseDemo;
 import java.nio.file.Path;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -39,8 +40,25 @@ final class CapstanCommand implements Runnable {
       scope = ScopeType.INHERIT,
       paramLabel = "FILE",
       description =
-          "State file of the in-memory cluster (default: $CAPSTAN_STATE, else .capstan/state.json).")
+          "Work on the in-memory cluster kept in this state file (default with --in-memory:"
+              + " $CAPSTAN_STATE, else .capstan/state.json).")
   @Nullable Path state;
+
+  @Option(
+      names = "--in-memory",
+      scope = ScopeType.INHERIT,
+      description =
+          "Work on the in-memory cluster (kept in .capstan/state.json), whatever kubeconfig"
+              + " exists. Without a kubeconfig ($KUBECONFIG, ~/.kube/config) it is the default.")
+  boolean inMemory;
+
+  @Option(
+      names = "--no-daemon",
+      scope = ScopeType.INHERIT,
+      description =
+          "Run in a JVM of its own, not in the daemon of this build (read by ./capstan; the"
+              + " daemon is also off with CAPSTAN_DAEMON=false and under CI=true).")
+  boolean noDaemon;
 
   @Option(
       names = "--debug",
@@ -53,7 +71,8 @@ final class CapstanCommand implements Runnable {
       scope = ScopeType.INHERIT,
       paramLabel = "FILE",
       description =
-          "Work on the Kubernetes cluster of this kubeconfig instead of the in-memory one.")
+          "Work on the Kubernetes cluster of this kubeconfig (default: $KUBECONFIG, a list of"
+              + " files as kubectl reads it, else ~/.kube/config).")
   @Nullable Path kubeconfig;
 
   @Option(
@@ -91,7 +110,7 @@ final class CapstanCommand implements Runnable {
     cli.out().print(new picocli.CommandLine(this).getUsageMessage());
   }
 
-  /** Opens the target the options name. */
+  /** Opens the target the options and the environment name ({@link ClusterChoice}). */
   Target target() {
     String storeUrl = store;
     if (storeUrl == null) {
@@ -105,43 +124,48 @@ final class CapstanCommand implements Runnable {
     if (storeUrl != null) {
       DatabaseStore.checkUrl(storeUrl);
       return new DatabaseTarget(
-          kubernetes(),
+          kubernetes("--store"),
           DatabaseStore.open(storeUrl, storeMigrate, cli.err()),
           DatabaseStore.redact(storeUrl));
     }
-    if (kubeconfig != null || context != null) {
-      return kubernetes();
+    ClusterChoice choice = ClusterChoice.of(options(), cli.env(), cli::resolve, null);
+    if (choice instanceof ClusterChoice.Kubernetes k) {
+      return KubernetesTarget.open(k, cli.connections());
     }
-    Path file = state;
-    if (file == null) {
-      String fromEnv = cli.env().apply("CAPSTAN_STATE");
-      file =
-          fromEnv == null || fromEnv.isBlank()
-              ? Path.of(".capstan", "state.json")
-              : Path.of(fromEnv);
-      String kubeconfigEnv = cli.env().apply("KUBECONFIG");
-      if ((fromEnv == null || fromEnv.isBlank())
-          && kubeconfigEnv != null
-          && !kubeconfigEnv.isBlank()) {
-        // a user with $KUBECONFIG exported may expect the cluster: say where the state goes
-        cli.err()
-            .println(
-                "capstan: working on the in-memory cluster in "
-                    + file
-                    + "; $KUBECONFIG is read only with --kubeconfig FILE or --context NAME"
-                    + " (pass --state FILE to choose the in-memory cluster without this note)");
-      }
-    }
-    return InMemoryTarget.open(cli.resolve(file));
+    return InMemoryTarget.open(cli.resolve(((ClusterChoice.InMemory) choice).stateFile()));
   }
 
-  /** The Kubernetes cluster of {@code --kubeconfig} (else $KUBECONFIG) and {@code --context}. */
-  KubernetesTarget kubernetes() {
+  /**
+   * The target the options name, to read only: an in-memory cluster is read from its state file (an
+   * empty one when there is none) and never saved, so nothing is created or written.
+   */
+  Target targetToRead() {
+    ClusterChoice choice = ClusterChoice.of(options(), cli.env(), cli::resolve, null);
+    if (choice instanceof ClusterChoice.InMemory memory) {
+      return InMemoryTarget.read(cli.resolve(memory.stateFile()));
+    }
+    return target();
+  }
+
+  /**
+   * The Kubernetes cluster of {@code --kubeconfig}, else $KUBECONFIG, else ~/.kube/config, and
+   * {@code --context}, for {@code what} (the option or command that needs one).
+   */
+  KubernetesTarget kubernetes(String what) {
     return KubernetesTarget.open(
-        kubeconfig == null ? null : cli.resolve(kubeconfig),
-        context,
-        cli.env().apply("KUBECONFIG"),
+        (ClusterChoice.Kubernetes) ClusterChoice.of(options(), cli.env(), cli::resolve, what),
         cli.connections());
+  }
+
+  /** The kubeconfig files {@code --context} picks a context of (for completion). */
+  List<Path> kubeconfigs() {
+    return ((ClusterChoice.Kubernetes)
+            ClusterChoice.of(options(), cli.env(), cli::resolve, "--context"))
+        .kubeconfigs();
+  }
+
+  private ClusterChoice.Options options() {
+    return new ClusterChoice.Options(inMemory, state, kubeconfig, context);
   }
 
   /** {@code capstan demo}: both demos on fresh in-memory clusters (no state file is used). */

@@ -112,7 +112,12 @@ public final class Cli {
     cmd.setCaseInsensitiveEnumValuesAllowed(true);
     cmd.setParameterExceptionHandler(
         (e, a) -> {
-          err.println("capstan: " + Escapes.escape(String.valueOf(e.getMessage())));
+          String suggested = Suggestions.message(e);
+          err.println(
+              "capstan: "
+                  + (suggested != null
+                      ? suggested
+                      : Escapes.escape(String.valueOf(e.getMessage()))));
           err.println("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
           return ExitCode.INVALID;
         });
@@ -207,6 +212,14 @@ public final class Cli {
 
   Path resolve(Path path) {
     return workDir.resolve(path);
+  }
+
+  /**
+   * Says on standard error which cluster a command is about to change: every command that writes
+   * says it once its input is read and checked, before its first write.
+   */
+  void announce(Target target) {
+    err.println("capstan: working on the " + target.describe());
   }
 
   /** Asks for the exact answer {@code yes}, unless {@code yes} was passed. */

@@ -12,8 +12,8 @@ import picocli.CommandLine.Command;
  * release list}'s CPU before its first request when all 12 were built); a subcommand whose name or
  * alias is among the arguments is built with its own subcommands, the others are left out. When the
  * arguments name none of a command's subcommands (its {@code --help}, a typo), all of them are
- * built, in this order, so help, suggestions and errors read as before. {@code completion} needs
- * every command, so it is given the whole tree.
+ * built, in this order, so help, suggestions and errors read as before. {@code __complete} (what
+ * the completion scripts ask) needs every command, so it is given the whole tree.
  */
 final class CommandTree {
   /** Each command's subcommands, in the order its help lists them. */
@@ -27,18 +27,19 @@ final class CommandTree {
               ControllerCommand.class,
               InfoCommands.Help.class,
               InfoCommands.Completion.class,
-              InfoCommands.Version.class),
+              InfoCommands.Version.class,
+              CompleteCommand.class),
           ControllerCommand.class,
           List.of(ControllerCommand.Run.class, ControllerCommand.Crd.class),
           ReleaseCommand.class,
           List.of(
-              ReleaseCommand.PlanCmd.class,
-              ReleaseCommand.CastCmd.class,
-              ReleaseCommand.GetCmd.class,
-              ReleaseCommand.ListCmd.class,
-              ReleaseCommand.HistoryCmd.class,
-              ReleaseCommand.RollbackCmd.class,
-              ReleaseCommand.UninstallCmd.class,
+              PlanCommand.class,
+              CastCommand.class,
+              GetCommand.class,
+              ListCommand.class,
+              HistoryCommand.class,
+              RollbackCommand.class,
+              UninstallCommand.class,
               ImportHelmCommand.class));
 
   private CommandTree() {}
@@ -46,7 +47,8 @@ final class CommandTree {
   /** The command line of {@code root} with the subcommands {@code args} need. */
   static CommandLine build(CapstanCommand root, List<String> args) {
     CommandLine line = new CommandLine(root);
-    addSubcommands(line, CapstanCommand.class, args.contains("completion") ? List.of() : args);
+    boolean whole = args.contains("__complete");
+    addSubcommands(line, CapstanCommand.class, whole ? List.of() : args);
     return line;
   }
 

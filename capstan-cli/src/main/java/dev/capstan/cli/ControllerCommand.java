@@ -124,7 +124,7 @@ final class ControllerCommand implements Runnable {
         clients = dev.capstan.k8s.KubeClients.inCluster();
         namespace = clients.namespace().orElse("default");
       } else {
-        target = root.kubernetes();
+        target = root.kubernetes("controller run");
         clients = target.clients();
         namespace = target.defaultNamespace();
       }

@@ -26,8 +26,8 @@ import picocli.CommandLine.Parameters;
     description =
         "Take a Helm 3 or 4 release over as a Capstan release: adopt its live objects in place"
             + " (stamps only, no restarts), import its revisions as history, hand field ownership"
-            + " from Helm to Capstan. Needs --kubeconfig.")
-final class ImportHelmCommand extends ReleaseCommand.Sub {
+            + " from Helm to Capstan, on a Kubernetes cluster.")
+final class ImportHelmCommand extends ReleaseSubcommand {
   @Parameters(index = "0", paramLabel = "NAME", description = "The Helm release's name.")
   @Nullable String name;
 
@@ -55,7 +55,9 @@ final class ImportHelmCommand extends ReleaseCommand.Sub {
   int run(Target target, ReleaseController controller) {
     if (!(target instanceof KubernetesTarget kube)) {
       throw new IllegalArgumentException(
-          "import-helm reads Helm's records from a Kubernetes cluster: pass --kubeconfig FILE");
+          "import-helm reads Helm's records from a Kubernetes cluster, not the "
+              + target.describe()
+              + ": pass --kubeconfig FILE");
     }
     String release = java.util.Objects.requireNonNull(name, "name");
     String namespace = common.namespace();
@@ -79,6 +81,7 @@ final class ImportHelmCommand extends ReleaseCommand.Sub {
       }
       return ExitCode.OK;
     }
+    cli().announce(target);
     cli()
         .confirm(
             yes,

@@ -28,12 +28,27 @@ final class InMemoryTarget implements Target {
   private final Path stateFile;
   private final InMemoryCluster cluster;
   private final InMemoryPlatformCluster platform;
+  private final boolean save;
 
   private InMemoryTarget(
-      Path stateFile, InMemoryCluster cluster, InMemoryPlatformCluster platform) {
+      Path stateFile, InMemoryCluster cluster, InMemoryPlatformCluster platform, boolean save) {
     this.stateFile = stateFile;
     this.cluster = cluster;
     this.platform = platform;
+    this.save = save;
+  }
+
+  /**
+   * The state file's cluster to read only (what completion offers): never saved, and empty (no
+   * namespace but {@code default}, no release) when the file does not exist, which is not created.
+   */
+  static InMemoryTarget read(Path stateFile) {
+    if (!Files.exists(stateFile)) {
+      return new InMemoryTarget(
+          stateFile, InMemoryCluster.create(), InMemoryPlatformCluster.create(), false);
+    }
+    InMemoryTarget loaded = open(stateFile);
+    return new InMemoryTarget(stateFile, loaded.cluster, loaded.platform, false);
   }
 
   /** Loads the state file, or seeds a new cluster when it does not exist. */
@@ -42,7 +57,8 @@ final class InMemoryTarget implements Target {
       return new InMemoryTarget(
           stateFile,
           InMemoryCluster.create().addNamespace("demo"),
-          DemoPlatform.installed(DemoPlatform.catalog(), "v0.4.0"));
+          DemoPlatform.installed(DemoPlatform.catalog(), "v0.4.0"),
+          true);
     }
     try {
       JsonNode root = JSON.readTree(Files.readAllBytes(stateFile));
@@ -52,7 +68,8 @@ final class InMemoryTarget implements Target {
       return new InMemoryTarget(
           stateFile,
           InMemoryCluster.importState(JSON.writeValueAsBytes(root.get("releases"))),
-          InMemoryPlatformCluster.importState(JSON.writeValueAsBytes(root.get("platform"))));
+          InMemoryPlatformCluster.importState(JSON.writeValueAsBytes(root.get("platform"))),
+          true);
     } catch (IOException | IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "state file "
@@ -94,6 +111,9 @@ final class InMemoryTarget implements Target {
    */
   @Override
   public void close() {
+    if (!save) {
+      return;
+    }
     boolean interrupted = Thread.interrupted();
     try {
       ObjectNode root = JSON.createObjectNode();

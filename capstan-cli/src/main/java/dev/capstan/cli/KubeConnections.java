@@ -2,6 +2,7 @@ package dev.capstan.cli;
 
 import dev.capstan.k8s.KubeClients;
 import java.nio.file.Path;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -13,11 +14,12 @@ import org.jspecify.annotations.Nullable;
 public interface KubeConnections {
 
   /**
-   * The clients for {@code kubeconfig} and {@code context} (null: the current context).
+   * The clients for {@code kubeconfigs} (one file, or a {@code $KUBECONFIG} list, merged as kubectl
+   * merges it) and {@code context} (null: the current context).
    *
-   * @throws IllegalArgumentException when the kubeconfig cannot be read or names no such context
+   * @throws IllegalArgumentException when a kubeconfig cannot be read or they name no such context
    */
-  KubeClients open(Path kubeconfig, @Nullable String context);
+  KubeClients open(List<Path> kubeconfigs, @Nullable String context);
 
   /** The command that {@linkplain #open opened} {@code clients} is done with them. */
   void release(KubeClients clients);
@@ -36,8 +38,8 @@ public interface KubeConnections {
   static KubeConnections perCommand() {
     return new KubeConnections() {
       @Override
-      public KubeClients open(Path kubeconfig, @Nullable String context) {
-        return KubeClients.fromKubeconfig(kubeconfig, context);
+      public KubeClients open(List<Path> kubeconfigs, @Nullable String context) {
+        return KubeClients.fromKubeconfig(kubeconfigs, context);
       }
 
       @Override

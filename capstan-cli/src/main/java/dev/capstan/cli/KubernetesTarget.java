@@ -8,8 +8,6 @@ import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Store;
 import dev.capstan.update.apply.RolloutWaiter;
 import dev.capstan.update.cluster.PlatformCluster;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
 
 /** A Kubernetes cluster named by a kubeconfig file and context. */
@@ -18,39 +16,30 @@ final class KubernetesTarget implements Target {
   private final KubeConnections connections;
   private final KubernetesOrchestrator orchestrator;
   private final KubernetesStore store;
-  private final KubernetesPlatformCluster platform;
+
+  /**
+   * The update engine's adapter, built when a command asks for it (the release commands do not).
+   */
+  private @Nullable KubernetesPlatformCluster platform;
 
   private KubernetesTarget(KubeClients clients, KubeConnections connections) {
     this.clients = clients;
     this.connections = connections;
     this.orchestrator = new KubernetesOrchestrator(clients);
     this.store = new KubernetesStore(clients);
-    this.platform = new KubernetesPlatformCluster(clients);
   }
 
   /**
-   * Connects with {@code kubeconfig} (or, when null, {@code $KUBECONFIG}, then {@code
-   * ~/.kube/config}) and {@code context} (null: the current context), with clients from {@code
-   * connections}.
+   * Connects to the cluster of {@code choice} (its kubeconfig files, merged, and context), with
+   * clients from {@code connections}. Nothing is sent yet: the first request of the command checks
+   * that the API server takes connections ({@link ApiServerProbe}).
    */
-  static KubernetesTarget open(
-      @Nullable Path kubeconfig,
-      @Nullable String context,
-      @Nullable String kubeconfigEnv,
-      KubeConnections connections) {
-    Path file = kubeconfig;
-    if (file == null && kubeconfigEnv != null && !kubeconfigEnv.isBlank()) {
-      int sep = kubeconfigEnv.indexOf(java.io.File.pathSeparatorChar);
-      file = Path.of(sep < 0 ? kubeconfigEnv : kubeconfigEnv.substring(0, sep));
-    }
-    if (file == null) {
-      file = Path.of(System.getProperty("user.home"), ".kube", "config");
-    }
-    if (!Files.isRegularFile(file)) {
-      throw new IllegalArgumentException("--kubeconfig: no such file: " + file);
-    }
-    StartupTrace.mark("kubeconfig " + file);
-    KubernetesTarget target = new KubernetesTarget(connections.open(file, context), connections);
+  static KubernetesTarget open(ClusterChoice.Kubernetes choice, KubeConnections connections) {
+    StartupTrace.mark("kubeconfig " + choice.kubeconfigs());
+    KubeClients clients = connections.open(choice.kubeconfigs(), choice.context());
+    ApiServerProbe.install(clients);
+    ApiServerProbe.arm();
+    KubernetesTarget target = new KubernetesTarget(clients, connections);
     StartupTrace.mark("clients built");
     return target;
   }
@@ -77,12 +66,21 @@ final class KubernetesTarget implements Target {
 
   @Override
   public PlatformCluster platform() {
-    return platform;
+    return platformCluster();
   }
 
   @Override
   public RolloutWaiter rolloutWaiter() {
-    return platform.rolloutWaiter();
+    return platformCluster().rolloutWaiter();
+  }
+
+  private KubernetesPlatformCluster platformCluster() {
+    KubernetesPlatformCluster p = platform;
+    if (p == null) {
+      p = new KubernetesPlatformCluster(clients);
+      platform = p;
+    }
+    return p;
   }
 
   @Override
@@ -101,6 +99,7 @@ final class KubernetesTarget implements Target {
    */
   @Override
   public void close() {
+    ApiServerProbe.disarm();
     connections.release(clients);
   }
 }

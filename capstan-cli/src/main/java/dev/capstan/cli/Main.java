@@ -16,6 +16,11 @@ public final class Main {
     int code = Cli.system().run(args);
     System.out.flush();
     System.err.flush();
+    if (WarmUp.trainingRun()) {
+      // the build's first command: the class cache written as it exits holds more than its own
+      WarmUp.inMemory(1);
+      WarmUp.kubernetesClasses();
+    }
     StartupTrace.mark("exit");
     Runtime.getRuntime().halt(code);
   }

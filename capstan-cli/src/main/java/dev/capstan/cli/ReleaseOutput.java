@@ -12,6 +12,7 @@ import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.result.OperationInProgress;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -101,17 +102,54 @@ final class ReleaseOutput {
   }
 
   static String table(List<Release> releases) {
+    return table(releases, false, false);
+  }
+
+  /**
+   * The releases as a table: NAME, REVISION, STATUS, VERSION, UPDATED; NAMESPACE first with {@code
+   * namespaces}; with {@code wide} also OBJECTS (how many it owns, and how many it let go of and
+   * kept) and DESCRIPTION (or the failure).
+   */
+  static String table(List<Release> releases, boolean namespaces, boolean wide) {
     StartupTrace.mark("rendering");
-    Table t = new Table("NAME", "REVISION", "STATUS", "VERSION", "UPDATED");
+    List<String> header = new ArrayList<>();
+    if (namespaces) {
+      header.add("NAMESPACE");
+    }
+    header.addAll(List.of("NAME", "REVISION", "STATUS", "VERSION", "UPDATED"));
+    if (wide) {
+      header.addAll(List.of("OBJECTS", "DESCRIPTION"));
+    }
+    Table t = new Table(header.toArray(String[]::new));
     for (Release r : releases) {
-      t.row(
-          r.name(),
-          Integer.toString(r.revision()),
-          r.status().id(),
-          r.version() == null ? "-" : r.version(),
-          r.updatedAt().toString());
+      List<String> row = new ArrayList<>();
+      if (namespaces) {
+        row.add(r.namespace());
+      }
+      row.addAll(
+          List.of(
+              r.name(),
+              Integer.toString(r.revision()),
+              r.status().id(),
+              r.version() == null ? "-" : r.version(),
+              r.updatedAt().toString()));
+      if (wide) {
+        row.add(
+            r.owns().size()
+                + (r.retained().isEmpty() ? "" : " (+" + r.retained().size() + " kept)"));
+        row.add(description(r));
+      }
+      t.row(row.toArray(String[]::new));
     }
     return t.render();
+  }
+
+  /** A revision's description, else its failure, else {@code -}. */
+  private static String description(Release r) {
+    if (r.description() != null) {
+      return r.description();
+    }
+    return r.failure() == null ? "-" : "failed: " + r.failure();
   }
 
   static String history(List<Release> revisions) {
@@ -122,9 +160,7 @@ final class ReleaseOutput {
           Integer.toString(r.revision()),
           r.status().id(),
           r.version() == null ? "-" : r.version(),
-          r.description() == null
-              ? (r.failure() == null ? "-" : "failed: " + r.failure())
-              : r.description(),
+          description(r),
           r.updatedAt().toString());
     }
     return t.render();

@@ -225,6 +225,9 @@ final class UpdateCli implements java.util.concurrent.Callable<Integer> {
                 ? remote.load(location)
                 : remote.load(cli.resolve(Path.of(location)).toString());
     try (Target target = parent.target()) {
+      if (!dryRun) {
+        cli.announce(target);
+      }
       UpdateCommand.Builder command =
           UpdateCommand.builder(hostCatalog, target.platform())
               .manifestLoader(loader)

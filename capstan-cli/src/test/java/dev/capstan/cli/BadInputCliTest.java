@@ -204,7 +204,10 @@ class BadInputCliTest {
         .isEqualTo(ExitCode.FAILED);
     assertThat(err)
         .isEqualTo(
-            "capstan: unexpected error: StackOverflowError (run with --debug for the stack"
+            "capstan: working on the in-memory cluster (state in "
+                + dir.resolve(".capstan/state.json")
+                + ")\n"
+                + "capstan: unexpected error: StackOverflowError (run with --debug for the stack"
                 + " trace)\n");
     assertThat(runWith(overflowing, "--debug", "release", "uninstall", "web", "-n", "demo"))
         .isEqualTo(ExitCode.FAILED);

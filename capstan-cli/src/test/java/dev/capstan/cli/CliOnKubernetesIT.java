@@ -284,7 +284,8 @@ class CliOnKubernetesIT {
           .contains("  ✗ conflict   " + key + "  (unsafe CRD change: version v1: stored");
       assertThat(err)
           .startsWith(
-              "capstan: release "
+              CliRun.workingOn(plane.kubeconfig())
+                  + "capstan: release "
                   + ns
                   + "/widgets has unresolved conflicts; nothing was written: "
                   + key

@@ -18,6 +18,19 @@ import org.jspecify.annotations.Nullable;
  */
 public record CliRun(int code, String out, String err) {
   /**
+   * The line every command that writes prints first on the Kubernetes cluster of {@code kubeconfig}
+   * (its current context), with its newline.
+   */
+  public static String workingOn(Path kubeconfig) {
+    dev.capstan.k8s.KubeClients named = dev.capstan.k8s.KubeClients.fromKubeconfig(kubeconfig);
+    return "capstan: working on the Kubernetes context "
+        + named.context()
+        + " ("
+        + named.server()
+        + ")\n";
+  }
+
+  /**
    * Runs {@code args} in this JVM, as {@code ./capstan} would in one of its own.
    *
    * @param terminal who answers questions ({@link Terminal#none()}: nobody)

@@ -75,7 +75,8 @@ class CommandLineHelpTest {
             "controller crd",
             "help",
             "completion",
-            "version");
+            "version",
+            "__complete");
   }
 
   @ParameterizedTest
@@ -178,13 +179,44 @@ class CommandLineHelpTest {
         .isEqualTo(new BuildInfo("unknown", "unknown", false));
   }
 
+  /**
+   * A {@code capstan} on the PATH that runs this build's CLI in a JVM, on a home without a
+   * kubeconfig, and the state of an in-memory cluster holding release {@code demo/web}: what the
+   * scripts ask on TAB ({@code capstan __complete ...}) is answered from it.
+   */
+  private Map<String, String> aCapstanOnThePathWithARelease() throws IOException {
+    Path home = Files.createDirectories(dir.resolve("home"));
+    Map<String, String> env = new TreeMap<>();
+    env.put("HOME", home.toString());
+    env.put("WEB_DB_PASSWORD", "pw");
+    Files.copy(Path.of("../examples/releases/web-v1.yaml"), dir.resolve("web-v1.yaml"));
+    Files.copy(Path.of("../examples/releases/web-v2.yaml"), dir.resolve("web-v2.yaml"));
+    CliRun cast =
+        CliRun.of(Terminal.none(), env::get, dir, "release", "cast", "-f", "web-v1.yaml", "--yes");
+    assertThat(cast.code()).as(cast.err()).isZero();
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    Path capstan =
+        Files.writeString(
+            bin.resolve("capstan"),
+            "#!/bin/sh\nexec '"
+                + Path.of(System.getProperty("java.home"), "bin", "java")
+                + "' -XX:TieredStopAtLevel=1 -Xshare:auto -cp '"
+                + System.getProperty("java.class.path")
+                + "' dev.capstan.cli.Main \"$@\"\n");
+    assertThat(capstan.toFile().setExecutable(true)).isTrue();
+    env.put("PATH", bin + java.io.File.pathSeparator + System.getenv("PATH"));
+    return env;
+  }
+
   @Test
-  void theBashCompletionScriptSourcesCleanlyAndCompletesCommandsAndOptions() throws Exception {
+  void theBashCompletionScriptCompletesCommandsOptionsValuesFilesAndReleaseNames()
+      throws Exception {
     CliRun run = run(List.of("completion", "bash"));
     assertThat(run.code()).isZero();
     assertThat(run.err()).isEmpty();
     Path script = dir.resolve("capstan-completion.bash");
     Files.writeString(script, run.out(), UTF_8);
+    Map<String, String> env = aCapstanOnThePathWithARelease();
 
     // an interactive shell's settings: no errexit or nounset, as a user's ~/.bashrc sources it
     String probe =
@@ -204,8 +236,13 @@ class CommandLineHelpTest {
         complete_words capstan release c
         complete_words capstan release cast --dr
         complete_words capstan release list --kube
+        complete_words capstan release get -n demo ''
+        complete_words capstan release history -n d
+        complete_words capstan release list -o ''
+        complete_words capstan release cast -f web-
+        complete_words capstan completion ''
         """;
-    Shell result = shell("bash", probe, script);
+    Shell result = shell("bash", probe, script, env);
 
     assertThat(result.err()).isEmpty();
     assertThat(result.code()).isZero();
@@ -216,7 +253,16 @@ class CommandLineHelpTest {
         .endsWith(" capstan");
     assertThat(lines)
         .containsExactly(
-            lines[0], "release ", "cast ", "--dry-run ", "--kube-context --kubeconfig ");
+            lines[0],
+            "release ",
+            "cast ",
+            "--dry-run ",
+            "--kube-context --kubeconfig ",
+            "web ",
+            "default demo ",
+            "json name text wide yaml ",
+            "web-v1.yaml web-v2.yaml ",
+            "bash fish zsh ");
   }
 
   @Test
@@ -230,11 +276,40 @@ class CommandLineHelpTest {
         Files.isExecutable(Path.of("/usr/bin/zsh")) || Files.isExecutable(Path.of("/bin/zsh")),
         "zsh is not installed (.ci/run installs it)");
 
-    Shell result = shell("zsh", "source \"$1\" && print -r -- ${_comps[capstan]}", script);
+    Shell result =
+        shell("zsh", "source \"$1\" && print -r -- ${_comps[capstan]}", script, Map.of());
 
     assertThat(result.err()).isEmpty();
     assertThat(result.code()).isZero();
     assertThat(result.out()).startsWith("_bash_complete").contains("-F _complete_capstan");
+  }
+
+  @Test
+  void theFishScriptCompletesCommandsOptionsAndReleaseNames() throws Exception {
+    CliRun fish = run(List.of("completion", "fish"));
+    assertThat(fish.code()).isZero();
+    assertThat(fish.err()).isEmpty();
+    Path script = dir.resolve("capstan.fish");
+    Files.writeString(script, fish.out(), UTF_8);
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        Files.isExecutable(Path.of("/usr/bin/fish")) || Files.isExecutable(Path.of("/bin/fish")),
+        "fish is not installed (.ci/run installs it)");
+    Map<String, String> env = aCapstanOnThePathWithARelease();
+
+    String probe =
+        """
+        source $argv[1]; or exit 1
+        for line in 'capstan rel' 'capstan release lis' 'capstan release list --all-' \\
+            'capstan release get -n demo ' 'capstan release cast -f web-v'
+          echo (complete -C $line | sort | string join ' ')
+        end
+        """;
+    Shell result = shell("fish", probe, script, env);
+
+    assertThat(result.err()).isEmpty();
+    assertThat(result.code()).isZero();
+    assertThat(result.out().lines())
+        .containsExactly("release", "list", "--all-namespaces", "web", "web-v1.yaml web-v2.yaml");
   }
 
   /** {@code git rev-parse HEAD} of this checkout, or null outside one (a source tarball). */
@@ -252,18 +327,25 @@ class CommandLineHelpTest {
 
   private record Shell(int code, String out, String err) {}
 
-  private Shell shell(String shell, String script, Path arg) throws Exception {
-    Process p =
+  private Shell shell(String shell, String script, Path arg, Map<String, String> env)
+      throws Exception {
+    ProcessBuilder builder =
         new ProcessBuilder(
-                shell.equals("bash")
-                    ? List.of("bash", "--norc", "--noprofile", "-c", script, "x", arg.toString())
-                    : List.of("zsh", "-f", "-c", script, "x", arg.toString()))
-            .directory(dir.toFile())
-            .start();
+                switch (shell) {
+                  case "bash" ->
+                      List.of("bash", "--norc", "--noprofile", "-c", script, "x", arg.toString());
+                  case "fish" -> List.of("fish", "--no-config", "-c", script, arg.toString());
+                  default -> List.of("zsh", "-f", "-c", script, "x", arg.toString());
+                })
+            .directory(dir.toFile());
+    builder.environment().remove("KUBECONFIG");
+    builder.environment().remove("CAPSTAN_STATE");
+    builder.environment().putAll(env);
+    Process p = builder.start();
     p.getOutputStream().close();
     byte[] out = p.getInputStream().readAllBytes();
     byte[] err = p.getErrorStream().readAllBytes();
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
     return new Shell(p.exitValue(), new String(out, UTF_8), new String(err, UTF_8));
   }
 }

@@ -32,8 +32,10 @@ class ImportHelmCliTest {
     assertThat(out).isEmpty();
     assertThat(err)
         .isEqualTo(
-            "capstan: import-helm reads Helm's records from a Kubernetes cluster: pass"
-                + " --kubeconfig FILE\n");
+            "capstan: import-helm reads Helm's records from a Kubernetes cluster, not the"
+                + " in-memory cluster (state in "
+                + dir.resolve("state.json")
+                + "): pass --kubeconfig FILE\n");
   }
 
   @Test

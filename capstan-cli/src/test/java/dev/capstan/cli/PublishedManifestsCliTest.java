@@ -187,7 +187,10 @@ class PublishedManifestsCliTest {
     assertThat(run("release", "cast", "-f", "empty.yaml", "--yes")).isEqualTo(ExitCode.INVALID);
     assertThat(err)
         .isEqualTo(
-            "capstan: invalid release demo/web (1 problem; nothing was written):\n"
+            "capstan: working on the in-memory cluster (state in "
+                + dir.resolve(".capstan/state.json")
+                + ")\n"
+                + "capstan: invalid release demo/web (1 problem; nothing was written):\n"
                 + "  - resources: the release holds no object to own, but revision 1 owns 6"
                 + " (PersistentVolumeClaim/demo/web-data, ConfigMap/demo/web-legacy,"
                 + " ConfigMap/demo/web-settings, …), which this cast would delete; check that the"

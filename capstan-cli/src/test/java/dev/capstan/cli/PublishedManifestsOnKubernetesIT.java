@@ -159,7 +159,8 @@ class PublishedManifestsOnKubernetesIT {
           .isEqualTo(ExitCode.INVALID);
       assertThat(err)
           .startsWith(
-              "capstan: invalid release "
+              CliRun.workingOn(plane.kubeconfig())
+                  + "capstan: invalid release "
                   + ns
                   + "/agent (1 problem; nothing was written):\n"
                   + "  - resources: the release holds no object to own, but revision 2 owns "

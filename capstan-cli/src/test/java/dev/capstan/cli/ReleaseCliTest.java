@@ -132,7 +132,10 @@ class ReleaseCliTest {
                 + ")\n");
     assertThat(err)
         .isEqualTo(
-            "capstan: release demo/widgets has unresolved conflicts; nothing was written:"
+            "capstan: working on the in-memory cluster (state in "
+                + dir.resolve(".capstan/state.json")
+                + ")\n"
+                + "capstan: release demo/widgets has unresolved conflicts; nothing was written:"
                 + " apiextensions.k8s.io/CustomResourceDefinition//widgets.example.com\n"
                 + "  - apiextensions.k8s.io/CustomResourceDefinition//widgets.example.com: "
                 + narrowed
@@ -503,7 +506,8 @@ class ReleaseCliTest {
         .isEqualTo(ExitCode.INVALID);
     assertThat(err)
         .startsWith(
-            "capstan: Invalid value for option '--output': expected one of [text, json, yaml]");
+            "capstan: Invalid value for option '--output': expected one of [text, json, yaml, name,"
+                + " wide]");
 
     Files.writeString(
         dir.resolve("bad.yaml"),
@@ -518,10 +522,66 @@ class ReleaseCliTest {
     assertThat(run("release", "rollback", "web", "-n", "demo", "--to", "-1"))
         .isEqualTo(ExitCode.INVALID);
     assertThat(run("release", "frobnicate")).isEqualTo(ExitCode.INVALID);
-    assertThat(err).startsWith("capstan: Unmatched argument at index 1: 'frobnicate'");
+    assertThat(err)
+        .isEqualTo(
+            """
+            capstan: unknown command 'frobnicate' for 'capstan release'
+            Try 'capstan release --help'.
+            """);
     assertThat(Files.exists(dir.resolve(".capstan/state.json"))).isTrue();
     assertThat(run("release", "list", "-n", "demo", "--all")).isZero();
     assertThat(out.lines()).hasSize(1);
+  }
+
+  @Test
+  void listAllNamespacesNamesAndWideColumns() throws IOException {
+    Files.writeString(
+        dir.resolve("settings.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {k: v}\n");
+    assertThat(run("release", "cast", "-f", "web-v1.yaml", "--yes")).isZero();
+    assertThat(run("release", "cast", "app", "-n", "default", "-f", "settings.yaml", "--yes"))
+        .isZero();
+    assertThat(run("release", "cast", "zed", "-n", "demo", "-f", "settings.yaml", "--yes"))
+        .isZero();
+    assertThat(run("release", "uninstall", "zed", "-n", "demo", "--yes")).isZero();
+
+    assertThat(run("release", "list", "-A")).isZero();
+    assertThat(out.lines().map(l -> l.replaceAll("\\d{4}-\\d\\d-\\d\\dT\\S+", "T")))
+        .containsExactly(
+            "NAMESPACE  NAME  REVISION  STATUS    VERSION  UPDATED",
+            "default    app   1         deployed  -        T",
+            "demo       web   1         deployed  1.0.0    T");
+    assertThat(run("release", "ls", "--all-namespaces", "--all", "-o", "name")).isZero();
+    assertThat(out).isEqualTo("default/app\ndemo/web\ndemo/zed\n");
+    assertThat(run("release", "list", "-n", "demo", "-o", "name")).isZero();
+    assertThat(out).isEqualTo("web\n");
+    assertThat(run("release", "list", "-n", "demo", "--all", "-o", "wide")).isZero();
+    // the columns, two spaces apart at least (the times' widths vary)
+    assertThat(out.lines().map(l -> l.replaceAll("\\d{4}-\\d\\d-\\d\\dT\\S+", "T").split("  +")))
+        .containsExactly(
+            new String[] {
+              "NAME", "REVISION", "STATUS", "VERSION", "UPDATED", "OBJECTS", "DESCRIPTION"
+            },
+            new String[] {"web", "1", "deployed", "1.0.0", "T", "6", "-"},
+            new String[] {"zed", "1", "uninstalled", "-", "T", "0", "-"});
+    assertThat(run("release", "list", "-A", "-o", "json")).isZero();
+    assertThat(json())
+        .extracting(r -> r.get("namespace").asText() + "/" + r.get("name").asText())
+        .containsExactly("default/app", "demo/web");
+    assertThat(run("release", "get", "web", "-n", "demo", "-o", "name")).isZero();
+    assertThat(out).isEqualTo("web\n");
+
+    assertThat(run("release", "list", "-A", "-n", "demo")).isEqualTo(ExitCode.INVALID);
+    assertThat(err)
+        .isEqualTo("capstan: -A lists every namespace and -n names one: pass one of them\n");
+    assertThat(run("release", "history", "web", "-n", "demo", "-o", "name"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err)
+        .isEqualTo(
+            "capstan: -o name: this command prints text, json, yaml; only release list prints"
+                + " name and wide, and release get name\n");
+    assertThat(run("release", "get", "web", "-n", "demo", "-o", "wide"))
+        .isEqualTo(ExitCode.INVALID);
   }
 
   @Test

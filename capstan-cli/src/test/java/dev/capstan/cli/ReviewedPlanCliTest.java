@@ -82,6 +82,30 @@ class ReviewedPlanCliTest {
         .endsWith("Release demo/web revision 2 deployed.\n");
   }
 
+  /**
+   * Each command reads the in-memory cluster's state file and writes it back: the objects a plan
+   * saw keep their uid and resourceVersion across those commands, so a plan that another release's
+   * cast did not touch is cast, not refused as re-created or changed.
+   */
+  @Test
+  void aPlanStaysCastableAcrossCommandsThatLeaveItsObjectsAlone() throws IOException {
+    assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
+    assertThat(run("release", "plan", "-f", "web-v2.yaml", "--out", "plan.json")).isZero();
+    Files.writeString(
+        dir.resolve("other.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a-settings}\ndata: {k: v}\n");
+    // another release's objects, stored before web's in the state file
+    assertThat(run("release", "cast", "other", "-n", "demo", "-f", "other.yaml", "--yes"))
+        .as(err)
+        .isZero();
+
+    assertThat(run("release", "cast", "-f", "web-v2.yaml", "--plan", "plan.json", "--yes"))
+        .as(err)
+        .isZero();
+    assertThat(err).doesNotContain("re-created").doesNotContain("changed since the plan");
+    assertThat(out).endsWith("Release demo/web revision 2 deployed.\n");
+  }
+
   @Test
   void aStalePlanIsRefusedWithExitCode6AndNothingIsWritten() {
     assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
@@ -92,7 +116,10 @@ class ReviewedPlanCliTest {
         .isEqualTo(ExitCode.STALE);
     assertThat(err)
         .isEqualTo(
-            "capstan: release demo/web: the plan for revision 2 is stale; nothing was written;"
+            "capstan: working on the in-memory cluster (state in "
+                + dir.resolve(".capstan/state.json")
+                + ")\n"
+                + "capstan: release demo/web: the plan for revision 2 is stale; nothing was written;"
                 + " plan again:\n"
                 + "  - the record moved from revision 1 to 2\n");
     assertThat(run("release", "get", "web", "-n", "demo")).isZero();
@@ -107,7 +134,11 @@ class ReviewedPlanCliTest {
     assertThat(run("release", "cast", "-f", "web-v1.yaml", "--plan", "plan.json", "--yes"))
         .isEqualTo(ExitCode.INVALID);
     assertThat(err)
-        .startsWith("capstan: invalid release demo/web (3 problems; nothing was written):\n")
+        .startsWith(
+            "capstan: working on the in-memory cluster (state in "
+                + dir.resolve(".capstan/state.json")
+                + ")\n"
+                + "capstan: invalid release demo/web (3 problems; nothing was written):\n")
         .contains("  - payloads[ConfigMap/demo/web-legacy]: not in the plan\n")
         .contains(
             "payloads[ConfigMap/demo/web-settings]: differs from the content the plan was"

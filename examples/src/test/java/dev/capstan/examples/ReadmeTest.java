@@ -405,9 +405,10 @@ class ReadmeTest {
 
   /**
    * Runs the command-line tour of docs/cli.md: every line of the {@code bash} block after {@code
-   * <!-- cli-tour -->}, in order. {@code export} lines set the environment; {@code ./capstan} lines
-   * run in-process from the repository root, on a fresh state file; a trailing {@code # exit N}
-   * comment gives the expected exit code (default 0).
+   * <!-- cli-tour -->}, in order. {@code export} lines set the environment (the state file's path
+   * within the test's folder); {@code ./capstan} lines run in-process from the repository root, on
+   * a fresh state file, in an environment without {@code HOME} or {@code KUBECONFIG}; a trailing
+   * {@code # exit N} comment gives the expected exit code (default 0).
    */
   @Test
   void commandLineTourRunsAsDocumented(@TempDir Path dir) throws IOException {
@@ -426,7 +427,8 @@ class ReadmeTest {
       }
       if (command.startsWith("export ")) {
         String[] kv = command.substring("export ".length()).split("=", 2);
-        env.put(kv[0], kv[1]);
+        // the tour's state file, in this test's folder rather than the repository
+        env.put(kv[0], kv[0].equals("CAPSTAN_STATE") ? dir.resolve(kv[1]).toString() : kv[1]);
         continue;
       }
       assertThat(command).as("tour line").startsWith("./capstan ");

@@ -187,6 +187,17 @@ public final class ReleaseController {
   }
 
   /**
+   * The latest revision of every release in every namespace, by namespace, then name; uninstalled
+   * releases (tombstones) only when {@code includeUninstalled}. One read of the store ({@link
+   * dev.capstan.release.port.Store#latestRecordsInAllNamespaces}).
+   *
+   * @throws UnsupportedOperationException if the store cannot read every namespace at once
+   */
+  public List<Release> listInAllNamespaces(boolean includeUninstalled) {
+    return reads.listInAllNamespaces(includeUninstalled);
+  }
+
+  /**
    * Casts {@code spec} with its rendered {@code payloads}: the new revision is deployed, or the
    * method throws.
    *

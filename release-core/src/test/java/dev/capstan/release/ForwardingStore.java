@@ -44,6 +44,11 @@ class ForwardingStore implements Store {
   }
 
   @Override
+  public List<StoredRelease> latestRecordsInAllNamespaces() {
+    return delegate.latestRecordsInAllNamespaces();
+  }
+
+  @Override
   public StoredRelease createRecord(Release release) {
     return delegate.createRecord(release);
   }

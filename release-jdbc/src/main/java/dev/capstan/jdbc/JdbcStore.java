@@ -274,6 +274,24 @@ public final class JdbcStore implements Store {
     return List.copyOf(found);
   }
 
+  /** {@inheritDoc} One query. */
+  @Override
+  public List<StoredRelease> latestRecordsInAllNamespaces() {
+    List<StoredRelease> found =
+        new ArrayList<>(
+            query(
+                "list",
+                "",
+                null,
+                "SELECT r.row_version, r.record FROM capstan_release_record r JOIN"
+                    + " (SELECT namespace, name, MAX(revision) AS revision"
+                    + " FROM capstan_release_record GROUP BY namespace, name) m"
+                    + " ON r.namespace = m.namespace AND r.name = m.name"
+                    + " AND r.revision = m.revision"));
+    found.sort(StoredRelease.BY_NAMESPACE_AND_NAME);
+    return List.copyOf(found);
+  }
+
   @Override
   public StoredRelease createRecord(Release release) {
     byte[] bytes = ReleaseRecordCodec.encode(release);

@@ -16,7 +16,6 @@ import io.kubernetes.client.util.credentials.ClientCertificateAuthentication;
 import io.kubernetes.client.util.credentials.KubeconfigAuthentication;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.net.SocketTimeoutException;
 import java.nio.file.Files;
@@ -94,31 +93,62 @@ public final class KubeClients {
    *     message lists the contexts it has)
    */
   public static KubeClients fromKubeconfig(Path kubeconfig, @Nullable String context) {
-    requireNonNull(kubeconfig, "kubeconfig");
-    KubeConfig config = load(kubeconfig);
+    return fromKubeconfig(List.of(requireNonNull(kubeconfig, "kubeconfig")), context);
+  }
+
+  /**
+   * Clients for a context of the kubeconfig files of a {@code $KUBECONFIG} list, merged as kubectl
+   * merges them: a cluster, user or context is the first file's that names it, and the current
+   * context is the first file's that sets one. Relative certificate, key, token file and exec
+   * command paths resolve against the folder of the file that holds them. One file reads as {@link
+   * #fromKubeconfig(Path, String)} reads it.
+   *
+   * @param kubeconfigs the kubeconfig files, in {@code $KUBECONFIG}'s order; at least one
+   * @param context the context to use, or {@code null} for the merged current context
+   * @throws IllegalArgumentException if a file cannot be read, or the files have no such context
+   *     (the message lists the contexts they have)
+   */
+  public static KubeClients fromKubeconfig(List<Path> kubeconfigs, @Nullable String context) {
+    List<Path> files = List.copyOf(requireNonNull(kubeconfigs, "kubeconfigs"));
+    if (files.isEmpty()) {
+      throw new IllegalArgumentException("no kubeconfig file given");
+    }
+    String name = Kubeconfigs.describe(files);
+    Kubeconfigs.Parsed parsed = Kubeconfigs.read(files);
+    KubeConfig config = parsed.config();
     if (context != null && !config.setContext(context)) {
       throw new IllegalArgumentException(
           "kubeconfig "
-              + kubeconfig
+              + name
               + " has no context "
               + quote(context)
               + "; its contexts are "
-              + contextNames(config));
+              + contextsOf(config));
     }
     String current = config.getCurrentContext();
     if (current == null || current.isEmpty()) {
       throw new IllegalArgumentException(
-          "kubeconfig "
-              + kubeconfig
-              + " names no current context; pass one of "
-              + contextNames(config));
+          "kubeconfig " + name + " names no current context; pass one of " + contextsOf(config));
     }
     // Each client gets a configuration of its own: building one may refresh its credentials. The
-    // file is read now; the watch client is built from it when first needed.
-    ApiClient api = build(load(kubeconfig, current), kubeconfig, DEFAULT_READ_TIMEOUT);
-    KubeConfig watchConfig = load(kubeconfig, current);
-    return wrap(
-        api, () -> build(watchConfig, kubeconfig, Duration.ZERO), current, config.getNamespace());
+    // files are read once, now; the watch client is built from its copy when first needed.
+    ApiClient api = build(parsed.config(current), name, DEFAULT_READ_TIMEOUT);
+    KubeConfig watchConfig = parsed.config(current);
+    return wrap(api, () -> build(watchConfig, name, Duration.ZERO), current, config.getNamespace());
+  }
+
+  /**
+   * The context names of kubeconfig files (one, or a {@code $KUBECONFIG} list, merged as {@link
+   * #fromKubeconfig(List, String)} merges them), in the order the files give them.
+   *
+   * @throws IllegalArgumentException if a file cannot be read
+   */
+  public static List<String> contextNames(List<Path> kubeconfigs) {
+    List<Path> files = List.copyOf(requireNonNull(kubeconfigs, "kubeconfigs"));
+    if (files.isEmpty()) {
+      return List.of();
+    }
+    return contextsOf(Kubeconfigs.load(files));
   }
 
   /**
@@ -340,27 +370,7 @@ public final class KubeClients {
     }
   }
 
-  private static KubeConfig load(Path file) {
-    try (Reader reader = Files.newBufferedReader(file, UTF_8)) {
-      KubeConfig config = KubeConfig.loadKubeConfig(reader);
-      config.setFile(file.toAbsolutePath().toFile());
-      return config;
-    } catch (IOException e) {
-      throw new IllegalArgumentException(
-          "cannot read kubeconfig " + file + ": " + e.getMessage(), e);
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException(
-          "kubeconfig " + file + " is not a valid kubeconfig: " + e.getMessage(), e);
-    }
-  }
-
-  private static KubeConfig load(Path file, String context) {
-    KubeConfig config = load(file);
-    config.setContext(context);
-    return config;
-  }
-
-  private static ApiClient build(KubeConfig config, Path file, Duration readTimeout) {
+  private static ApiClient build(KubeConfig config, String file, Duration readTimeout) {
     try {
       ClientBuilder builder = ClientBuilder.kubeconfig(config).setReadTimeout(readTimeout);
       KeyManager[] keys = jdkKeyManagers(builder, config, file);
@@ -380,7 +390,7 @@ public final class KubeClients {
    * on the class path (Capstan does not bring it), and refused otherwise.
    */
   private static KeyManager @Nullable [] jdkKeyManagers(
-      ClientBuilder builder, KubeConfig config, Path file) throws IOException {
+      ClientBuilder builder, KubeConfig config, String file) throws IOException {
     if (!(builder.getAuthentication() instanceof KubeconfigAuthentication auth)
         || !(auth.getDelegateAuthentication() instanceof ClientCertificateAuthentication)) {
       return null;
@@ -431,7 +441,7 @@ public final class KubeClients {
     }
   }
 
-  private static List<String> contextNames(KubeConfig config) {
+  private static List<String> contextsOf(KubeConfig config) {
     List<String> names = new ArrayList<>();
     List<Object> contexts = config.getContexts();
     if (contexts != null) {

@@ -122,6 +122,15 @@ public final class KubernetesStore implements Store {
     return ReleaseRecords.removal(namespace, name, revision);
   }
 
+  /**
+   * {@inheritDoc} As {@link #latestRecords(String)}, with one LIST across namespaces (the right to
+   * list Secrets in every namespace is needed, as for {@code helm list -A}).
+   */
+  @Override
+  public List<StoredRelease> latestRecordsInAllNamespaces() {
+    return records.latestOfEach(null);
+  }
+
   /** {@inheritDoc} One CREATE (plus one per chunk). */
   @Override
   public StoredRelease createRecord(Release release) {

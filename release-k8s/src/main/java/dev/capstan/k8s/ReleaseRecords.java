@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -167,8 +168,9 @@ final class ReleaseRecords {
   }
 
   /**
-   * The latest revision of every release in the namespace, by name: one LIST of the heads that are
-   * not superseded (plus one LIST of chunks per chunked latest record), and one decode per release.
+   * The latest revision of every release in the namespace (every namespace when it is null), by
+   * namespace and name: one LIST of the heads that are not superseded (plus one LIST of chunks per
+   * chunked latest record), and one decode per release.
    *
    * <p>Revisions stored as superseded (by earlier builds of Capstan, or imported from Helm) are
    * left out by label selector ({@value #NOT_SUPERSEDED}): a revision is stored so only once a
@@ -177,8 +179,12 @@ final class ReleaseRecords {
    * as stored), the highest revision of each release is decoded, the others only transferred. Heads
    * without a {@code status} label are kept by the selector, so records of any age are listed.
    */
-  List<StoredRelease> latestOfEach(String namespace) {
-    return latestEntries(namespace).values().stream().map(RecordEntry::stored).toList();
+  List<StoredRelease> latestOfEach(@Nullable String namespace) {
+    List<StoredRelease> out = new ArrayList<>();
+    for (V1Secret head : latestHeads(namespace).values()) {
+      out.add(read(head, chunksOf(head.getMetadata().getNamespace(), head)));
+    }
+    return out;
   }
 
   /**
@@ -188,7 +194,42 @@ final class ReleaseRecords {
    * that fails, its entry fails when asked for.
    */
   SortedMap<String, RecordEntry> latestEntries(String namespace) {
-    Map<String, V1Secret> latest = new TreeMap<>();
+    SortedMap<String, RecordEntry> out = new TreeMap<>();
+    latestHeads(namespace)
+        .forEach(
+            (key, head) -> {
+              String release = key.get(1);
+              Supplier<StoredRelease> decode = () -> read(head, chunksOf(namespace, head));
+              ReleaseStatus status = status(head);
+              int revision = revision(head);
+              if (status != null && revision > 0) {
+                out.put(release, RecordEntry.lazy(revision, status, decode));
+                return;
+              }
+              try {
+                out.put(release, RecordEntry.of(decode.get()));
+              } catch (RecordFormatException e) {
+                out.put(
+                    release,
+                    RecordEntry.lazy(
+                        Math.max(revision, 1),
+                        ReleaseStatus.PENDING,
+                        () -> {
+                          throw e;
+                        }));
+              }
+            });
+    return out;
+  }
+
+  /**
+   * The head of the highest revision of each release not stored as superseded, by namespace, then
+   * name: one namespace's releases, or every namespace's ({@code namespace} null); one LIST.
+   */
+  private Map<List<String>, V1Secret> latestHeads(@Nullable String namespace) {
+    Map<List<String>, V1Secret> latest =
+        new TreeMap<>(
+            Comparator.<List<String>, String>comparing(k -> k.get(0)).thenComparing(k -> k.get(1)));
     for (V1Secret head :
         secrets.list(
             namespace,
@@ -196,36 +237,16 @@ final class ReleaseRecords {
             null,
             HEADS_PAGE_SIZE)) {
       String release = label(head, "name");
-      V1Secret current = release == null ? null : latest.get(release);
-      if (release != null && (current == null || revision(head) > revision(current))) {
-        latest.put(release, head);
+      if (release == null) {
+        continue;
+      }
+      List<String> key = List.of(head.getMetadata().getNamespace(), release);
+      V1Secret current = latest.get(key);
+      if (current == null || revision(head) > revision(current)) {
+        latest.put(key, head);
       }
     }
-    SortedMap<String, RecordEntry> out = new TreeMap<>();
-    latest.forEach(
-        (release, head) -> {
-          java.util.function.Supplier<StoredRelease> decode =
-              () -> read(head, chunksOf(namespace, head));
-          ReleaseStatus status = status(head);
-          int revision = revision(head);
-          if (status != null && revision > 0) {
-            out.put(release, RecordEntry.lazy(revision, status, decode));
-            return;
-          }
-          try {
-            out.put(release, RecordEntry.of(decode.get()));
-          } catch (RecordFormatException e) {
-            out.put(
-                release,
-                RecordEntry.lazy(
-                    Math.max(revision, 1),
-                    ReleaseStatus.PENDING,
-                    () -> {
-                      throw e;
-                    }));
-          }
-        });
-    return out;
+    return latest;
   }
 
   /** The chunks of a chunked head (one LIST), or none. */

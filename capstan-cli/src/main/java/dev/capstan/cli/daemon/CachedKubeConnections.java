@@ -17,17 +17,17 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Kubernetes clients kept across commands, one per kubeconfig file and context, so a command finds
- * its TLS connection to the API server open. Commands that run at once share them (their connection
- * pool; {@link KubeClients} is thread-safe), and each hears of the retries of its own requests only
- * ({@link #onRetry}). The kubeconfig is read again on every {@link #open}: when its content
- * changed, new clients are built from the new content for the commands that start from then on, and
- * the old ones are closed once the last command using them is done. Files the kubeconfig only names
- * (a certificate path) are read when clients are built. One {@code open} builds clients at a time;
- * the commands already running are not held up by it.
+ * Kubernetes clients kept across commands, one per kubeconfig file (or list of them) and context,
+ * so a command finds its TLS connection to the API server open. Commands that run at once share
+ * them (their connection pool; {@link KubeClients} is thread-safe), and each hears of the retries
+ * of its own requests only ({@link #onRetry}). The kubeconfig is read again on every {@link #open}:
+ * when its content changed, new clients are built from the new content for the commands that start
+ * from then on, and the old ones are closed once the last command using them is done. Files the
+ * kubeconfig only names (a certificate path) are read when clients are built. One {@code open}
+ * builds clients at a time; the commands already running are not held up by it.
  */
 public final class CachedKubeConnections implements KubeConnections {
-  private record Key(Path kubeconfig, @Nullable String context) {}
+  private record Key(List<Path> kubeconfigs, @Nullable String context) {}
 
   /** The clients built from one content of a kubeconfig, and how many commands use them now. */
   private static final class Entry {
@@ -71,16 +71,16 @@ public final class CachedKubeConnections implements KubeConnections {
   private final Object building = new Object();
 
   @Override
-  public KubeClients open(Path kubeconfig, @Nullable String context) {
-    Path file = kubeconfig.toAbsolutePath().normalize();
-    String digest = digest(file);
-    Key key = new Key(file, context);
+  public KubeClients open(List<Path> kubeconfigs, @Nullable String context) {
+    List<Path> files = kubeconfigs.stream().map(f -> f.toAbsolutePath().normalize()).toList();
+    String digest = digest(files);
+    Key key = new Key(files, context);
     Entry entry = use(key, digest);
     if (entry == null) {
       synchronized (building) {
         entry = use(key, digest); // built by another command meanwhile
         if (entry == null) {
-          entry = build(key, file, context, digest);
+          entry = build(key, files, context, digest);
         }
       }
     }
@@ -99,8 +99,8 @@ public final class CachedKubeConnections implements KubeConnections {
   }
 
   /** Builds clients for {@code key} (holding {@link #building}) and keeps them, counted as used. */
-  private Entry build(Key key, Path file, @Nullable String context, String digest) {
-    KubeClients clients = KubeClients.fromKubeconfig(file, context); // may throw: nothing changed
+  private Entry build(Key key, List<Path> files, @Nullable String context, String digest) {
+    KubeClients clients = KubeClients.fromKubeconfig(files, context); // may throw: nothing changed
     Entry built = new Entry(digest, clients);
     clients.onRetry(
         (request, attempt, delay, reason) -> retrying(built, request, attempt, delay, reason));
@@ -181,12 +181,18 @@ public final class CachedKubeConnections implements KubeConnections {
     entry.clients.closeConnections();
   }
 
-  private static String digest(Path file) {
+  /** The digest of the files' contents, in order. */
+  private static String digest(List<Path> files) {
     try {
-      return HexFormat.of()
-          .formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
-    } catch (IOException e) {
-      throw new IllegalArgumentException("--kubeconfig: cannot read " + file + ": " + e, e);
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      for (Path file : files) {
+        try {
+          sha.update(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+        } catch (IOException e) {
+          throw new IllegalArgumentException("--kubeconfig: cannot read " + file + ": " + e, e);
+        }
+      }
+      return HexFormat.of().formatHex(sha.digest());
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is part of every Java platform", e);
     }

@@ -1,22 +1,14 @@
 package dev.capstan.cli.daemon;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
-import dev.capstan.cli.Cli;
-import dev.capstan.cli.Terminal;
+import dev.capstan.cli.WarmUp;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
-import java.util.List;
-import java.util.stream.Stream;
 
 /**
- * Entry point of the daemon, started by {@code ./capstan daemon start}: {@code --socket PATH
- * [--idle SECONDS] [--jobs N]}: it stops after {@code --idle} seconds without a command (default
+ * Entry point of the daemon, started by the launcher beside a build's first command (or by {@code
+ * ./capstan daemon start}): {@code --socket PATH [--idle SECONDS] [--jobs N]}: it listens at once,
+ * warms up beside its first commands, stops after {@code --idle} seconds without a command (default
  * 1800) and runs up to {@code --jobs} commands at once (default {@value Daemon#DEFAULT_JOBS}; a
  * client beyond them runs its command in a JVM of its own). Logs to standard error (the launcher
  * sends it to a file beside the socket).
@@ -55,10 +47,6 @@ public final class DaemonMain {
       Runtime.getRuntime().halt(2);
       return;
     }
-    long warm = System.nanoTime();
-    warmUp();
-    System.err.println(
-        "capstan daemon: warmed up in " + (System.nanoTime() - warm) / 1_000_000 + " ms");
     Path bound = socket;
     CachedKubeConnections connections = new CachedKubeConnections();
     Daemon daemon;
@@ -84,6 +72,9 @@ public final class DaemonMain {
             + ", up to "
             + jobs
             + " commands at once");
+    Thread warmUp = new Thread(() -> warmUp(connections), "capstan-daemon-warm-up");
+    warmUp.setDaemon(true);
+    warmUp.start();
     daemon.serve();
     try {
       daemon.awaitIdle();
@@ -95,84 +86,21 @@ public final class DaemonMain {
     Runtime.getRuntime().halt(0);
   }
 
-  /** Three casts, an upgrade and reads of one. */
-  private static final String[][] WARM_UP = {
-    {"release", "cast", "warm", "-n", "demo", "-f", "v1.yaml", "--yes"},
-    {"release", "cast", "warm", "-n", "demo", "-f", "v1.yaml", "--yes"},
-    {"release", "plan", "warm", "-n", "demo", "-f", "v2.yaml"},
-    {"release", "cast", "warm", "-n", "demo", "-f", "v2.yaml", "--yes"},
-    {"release", "list", "-n", "demo"},
-    {"release", "get", "warm", "-n", "demo"},
-    {"release", "history", "warm", "-n", "demo", "-o", "json"},
-    {"release", "uninstall", "warm", "-n", "demo", "--purge", "--yes"},
-  };
-
   /**
-   * Runs a release's life a few times on a throw-away in-memory cluster before listening, so the
-   * first commands clients send find the CLI, the planner and the codecs loaded and compiled (about
-   * a second at start; the first command after it is several times faster). Nothing of it is kept;
-   * a failure only costs the warm-up.
+   * Runs a release's life a few times on a throw-away in-memory cluster and loads the Kubernetes
+   * adapters ({@link WarmUp}) while the daemon already listens, so the commands after the first few
+   * find the CLI, the planner and the codecs loaded and compiled (a second or two; a command sent
+   * meanwhile runs beside it); then opens the connection to the cluster of its environment ({@link
+   * WarmUp#connect}).
    */
-  private static void warmUp() {
-    Path dir = null;
-    try {
-      dir = Files.createTempDirectory("capstan-daemon-warm-up");
-      for (String version : List.of("1", "2")) {
-        Files.writeString(dir.resolve("v" + version + ".yaml"), manifest(version));
-      }
-      PrintStream sink = new PrintStream(OutputStream.nullOutputStream(), true, UTF_8);
-      for (int round = 0; round < 3; round++) {
-        Cli cli = new Cli(sink, sink, Terminal.none(), name -> null, dir);
-        for (String[] command : WARM_UP) {
-          cli.run(command);
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      System.err.println("capstan daemon: warm-up skipped: " + e);
-    } finally {
-      if (dir != null) {
-        delete(dir);
-      }
-    }
-  }
-
-  private static String manifest(String version) {
-    return """
-        apiVersion: v1
-        kind: ConfigMap
-        metadata: {name: warm-settings}
-        data: {version: "%1$s"}
-        ---
-        apiVersion: apps/v1
-        kind: Deployment
-        metadata: {name: warm, labels: {app: warm}}
-        spec:
-          replicas: 1
-          selector: {matchLabels: {app: warm}}
-          template:
-            metadata: {labels: {app: warm}}
-            spec:
-              containers:
-              - name: warm
-                image: registry.example/warm:%1$s
-                envFrom: [{configMapRef: {name: warm-settings}}]
-        ---
-        apiVersion: v1
-        kind: Service
-        metadata: {name: warm}
-        spec:
-          selector: {app: warm}
-          ports: [{port: 80}]
-        """
-        .formatted(version);
-  }
-
-  private static void delete(Path dir) {
-    try (Stream<Path> files = Files.walk(dir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      // a temporary folder left behind
-    }
+  private static void warmUp(CachedKubeConnections connections) {
+    long start = System.nanoTime();
+    String failed = WarmUp.inMemory(3) + WarmUp.kubernetesClasses();
+    System.err.println("capstan daemon: " + WarmUp.connect(connections, System::getenv));
+    System.err.println(
+        failed.isEmpty()
+            ? "capstan daemon: warmed up in " + (System.nanoTime() - start) / 1_000_000 + " ms"
+            : "capstan daemon: " + failed);
   }
 
   /**

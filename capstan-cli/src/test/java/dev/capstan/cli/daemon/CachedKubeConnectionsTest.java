@@ -57,7 +57,7 @@ class CachedKubeConnectionsTest {
     @Override
     public void run() {
       try {
-        KubeClients opened = connections.open(kubeconfig, null);
+        KubeClients opened = connections.open(List.of(kubeconfig), null);
         clients.set(opened);
         connections.onRetry(
             opened,

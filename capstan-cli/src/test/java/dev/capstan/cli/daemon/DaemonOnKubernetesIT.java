@@ -43,6 +43,9 @@ class DaemonOnKubernetesIT {
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).directory(work.toFile());
     Map<String, String> env = builder.environment();
+    // no cluster of the machine's: the daemon opens a connection to its environment's ahead
+    env.remove("KUBECONFIG");
+    env.put("HOME", work.resolve("home").toString());
     env.put("CAPSTAN_CACHE_DIR", cache.toString());
     env.put("CAPSTAN_CDS", "false");
     env.putAll(extraEnv);
@@ -84,14 +87,20 @@ class DaemonOnKubernetesIT {
     return args.toArray(String[]::new);
   }
 
+  /** The build's folder in the cache: the jar's copy, the daemon's socket and log. */
+  private Path buildFolder() throws IOException {
+    try (var builds = Files.list(cache.resolve("builds"))) {
+      return builds.findFirst().orElseThrow();
+    }
+  }
+
   /** The daemon's log, for a failure's message: what it did before a command went elsewhere. */
   private String daemonLog() throws IOException {
-    Path dir = cache.resolve("daemon");
-    if (!Files.isDirectory(dir)) {
-      return "\n(no daemon folder)";
+    if (!Files.isDirectory(cache.resolve("builds"))) {
+      return "\n(no build folder)";
     }
     StringBuilder out = new StringBuilder();
-    try (var files = Files.list(dir)) {
+    try (var files = Files.list(buildFolder())) {
       for (Path f : files.sorted().toList()) {
         out.append("\n").append(f.getFileName());
         if (f.toString().endsWith(".log")) {
@@ -191,13 +200,10 @@ class DaemonOnKubernetesIT {
       status = run(Map.of(), "daemon", "status");
     }
     assertThat(ProcessHandle.of(daemon).filter(ProcessHandle::isAlive)).isPresent();
-    assertThat(cache.resolve("daemon")).isDirectoryContaining("glob:**.sock");
-    try (var logs = Files.list(cache.resolve("daemon"))) {
-      Path log = logs.filter(p -> p.toString().endsWith(".sock.log")).findFirst().orElseThrow();
-      assertThat(Files.readString(log, UTF_8))
-          .contains("capstan daemon: the client of command 1 went away; stopping that command")
-          .contains("capstan daemon: command 1 stopped (exit code 1) after its client went away");
-    }
+    assertThat(buildFolder().resolve("daemon.sock")).exists();
+    assertThat(Files.readString(buildFolder().resolve("daemon.sock.log"), UTF_8))
+        .contains("capstan daemon: the client of command 1 went away; stopping that command")
+        .contains("capstan daemon: command 1 stopped (exit code 1) after its client went away");
     List<String> live = configMaps(plane, ns);
     assertThat(live).hasSize(1); // it stopped after its first write, before its next
     assertThat(

@@ -132,12 +132,23 @@ class DaemonTest {
   private FrameChannel uninstallAwaitingAnswer(Map<String, String> env) throws IOException {
     FrameChannel frames = request(env, true, "release", "uninstall", "web", "-n", "demo");
     Frame question;
+    StringBuilder err = new StringBuilder();
     do {
       question = frames.read();
+      if (question != null && question.type() == '2') {
+        err.append(question.text());
+      }
     } while (question != null && question.type() != '?');
     assertThat(question).isNotNull();
+    errBeforeQuestion.put(frames, err.toString());
     return frames;
   }
+
+  /**
+   * What each command {@link #uninstallAwaitingAnswer} sent printed on stderr before its question.
+   */
+  private final java.util.IdentityHashMap<FrameChannel, String> errBeforeQuestion =
+      new java.util.IdentityHashMap<>();
 
   /** The environment with the in-memory cluster's state in {@code name} (a cluster of its own). */
   private Map<String, String> stateIn(String name) {
@@ -383,13 +394,13 @@ class DaemonTest {
     assertThat(withoutTimes(confirmed.out()))
         .isEqualTo(withoutTimes(yes.out().replace(alone.toString(), dir.toString())));
     // progress lines of deletes within one rank come in the order the deletes finish
-    assertThat(confirmed.err().lines().sorted())
+    assertThat((errBeforeQuestion.get(first) + confirmed.err()).lines().sorted())
         .containsExactlyElementsOf(
             yes.err().replace(alone.toString(), dir.toString()).lines().sorted().toList());
     assertThat(declined.exit()).isEqualTo(5);
     assertThat(withoutTimes(declined.out()))
         .isEqualTo(withoutTimes(no.out().replace(alone.toString(), dir.toString())));
-    assertThat(declined.err())
+    assertThat(errBeforeQuestion.get(second) + declined.err())
         .isEqualTo(no.err().replace(alone.toString(), dir.toString()))
         .endsWith("capstan: not confirmed; nothing was changed.\n");
     assertThat(cluster("a.json").latestRecord("demo", "web").orElseThrow().release().status())
@@ -478,7 +489,7 @@ class DaemonTest {
     KubeConnections deaf =
         new KubeConnections() { // a command stuck where an interrupt does not reach
           @Override
-          public KubeClients open(Path file, @Nullable String context) {
+          public KubeClients open(List<Path> files, @Nullable String context) {
             entered.countDown();
             boolean interrupted = false;
             while (true) {

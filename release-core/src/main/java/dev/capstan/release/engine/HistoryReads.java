@@ -7,6 +7,7 @@ import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.Store;
+import dev.capstan.release.port.StoredRelease;
 import dev.capstan.release.result.OperationInProgress;
 import dev.capstan.release.result.ReleaseListing;
 import java.time.Instant;
@@ -134,6 +135,17 @@ public final class HistoryReads {
               }
             });
     return List.copyOf(out);
+  }
+
+  /**
+   * The latest revision of every release in every namespace, by namespace and name; tombstones only
+   * when {@code includeUninstalled}.
+   */
+  public List<Release> listInAllNamespaces(boolean includeUninstalled) {
+    return context.store.latestRecordsInAllNamespaces().stream()
+        .map(StoredRelease::release)
+        .filter(r -> includeUninstalled || r.status() != ReleaseStatus.UNINSTALLED)
+        .toList();
   }
 
   /**

@@ -495,6 +495,11 @@ public final class InMemoryCluster implements Orchestrator, Store {
   }
 
   @Override
+  public List<StoredRelease> latestRecordsInAllNamespaces() {
+    return records.latestRecordsInAllNamespaces();
+  }
+
+  @Override
   public StoredRelease createRecord(Release release) {
     return records.createRecord(release);
   }

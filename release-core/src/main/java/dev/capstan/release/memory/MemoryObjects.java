@@ -687,6 +687,18 @@ final class MemoryObjects {
   }
 
   /**
+   * Gives the object at {@code ref} the identity a saved state kept for it ({@link StateFormat}):
+   * its uid and resource version, so a plan saved before the state was saved still sees the same
+   * object; later writes get versions above every restored one.
+   */
+  void restoreIdentity(ResourceRef ref, String uid, long version) {
+    StoredObject o = requireNonNull(objects.get(ref), "object");
+    objects.put(
+        ref, new StoredObject(o.content, o.stamp, o.hash, o.appliedHash, o.applied, uid, version));
+    objectWrites = Math.max(objectWrites, version);
+  }
+
+  /**
    * Stores an object as a write to the API server would: a new uid when it did not exist, the same
    * uid otherwise, and a new resource version either way.
    */

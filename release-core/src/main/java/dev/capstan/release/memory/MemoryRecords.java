@@ -160,6 +160,23 @@ final class MemoryRecords {
     return result;
   }
 
+  List<StoredRelease> latestRecordsInAllNamespaces() {
+    boolean crash = calls.enter(Operation.RECORD_READ, "*");
+    List<StoredRelease> result = new ArrayList<>();
+    synchronized (lock) {
+      calls.log("record:read:*");
+      records.forEach(
+          (key, revs) -> {
+            if (!revs.isEmpty()) {
+              result.add(revs.lastEntry().getValue().decode());
+            }
+          });
+    }
+    Calls.crashIf(crash, Operation.RECORD_READ, "*");
+    result.sort(StoredRelease.BY_NAMESPACE_AND_NAME);
+    return result;
+  }
+
   StoredRelease createRecord(Release release) {
     String key = release.qualifiedName();
     boolean crash = calls.enter(Operation.RECORD_CREATE, key);

@@ -23,9 +23,9 @@ import java.util.TreeSet;
 
 /**
  * An {@link InMemoryCluster}'s state as JSON ({@link InMemoryCluster#exportState()}, {@link
- * InMemoryCluster#importState(byte[])}): objects with their stamps, namespaces, storage classes,
- * served custom kinds, records (the codec's bytes), leases, never-ready images and reported
- * statuses.
+ * InMemoryCluster#importState(byte[])}): objects with their stamps, uids and resource versions,
+ * records with their versions, namespaces, storage classes, served custom kinds, records (the
+ * codec's bytes), leases, never-ready images and reported statuses.
  */
 final class StateFormat {
   static final String STATE_FORMAT = "capstan.dev/in-memory-cluster.v2";
@@ -73,6 +73,8 @@ final class StateFormat {
     for (StoredObject o : sorted.values()) {
       ObjectNode node = objs.addObject();
       node.set("object", Json.mapper().valueToTree(o.content.content()));
+      node.put("uid", o.uid);
+      node.put("resourceVersion", o.version);
       if (o.stamp != null) {
         node.set("stamp", Json.mapper().valueToTree(o.stamp));
       }
@@ -109,6 +111,13 @@ final class StateFormat {
                   (rev, e) ->
                       byRev.put(
                           Integer.toString(rev), Base64.getEncoder().encodeToString(e.bytes)));
+            });
+    ObjectNode recordVersions = root.putObject("recordVersions");
+    new TreeMap<>(mr.records)
+        .forEach(
+            (key, revs) -> {
+              ObjectNode byRev = recordVersions.putObject(key);
+              revs.forEach((rev, e) -> byRev.put(Integer.toString(rev), e.version));
             });
     root.set("leases", Json.mapper().valueToTree(new TreeMap<>(mr.leases)));
     if (!mr.leaseIntents.isEmpty()) {
@@ -179,6 +188,11 @@ final class StateFormat {
           stored.forEach(v -> versions.add(v.asText()));
           mo.storedVersions.put(spec.ref(), List.copyOf(versions));
         }
+        if (node.hasNonNull("uid") && node.path("resourceVersion").canConvertToLong()) {
+          // the identity it had; a state saved before it was kept gets new ones, as before
+          mo.restoreIdentity(
+              spec.ref(), node.get("uid").asText(), node.get("resourceVersion").asLong());
+        }
         StoredObject o = requireNonNull(mo.objects.get(spec.ref()));
         if (node.hasNonNull("applied")) {
           @SuppressWarnings("unchecked")
@@ -219,13 +233,28 @@ final class StateFormat {
           }
         }
       }
+      // each record's version as saved (a state saved before they were kept gets new ones, above
+      // every saved one): a reviewed plan names the version of the record it saw
+      JsonNode savedVersions = root.path("recordVersions");
+      for (JsonNode byRev : savedVersions) {
+        for (JsonNode v : byRev) {
+          mr.versions = Math.max(mr.versions, v.asLong());
+        }
+      }
       for (Map.Entry<String, JsonNode> release : root.path("records").properties()) {
         NavigableMap<Integer, StoredRecord> revs = new TreeMap<>();
+        JsonNode saved = savedVersions.path(release.getKey());
         for (Map.Entry<String, JsonNode> rev : release.getValue().properties()) {
           byte[] bytes = Base64.getDecoder().decode(rev.getValue().asText());
+          JsonNode version = saved.path(rev.getKey());
           revs.put(
               Integer.parseInt(rev.getKey()),
-              new StoredRecord(bytes, ReleaseRecordCodec.decode(bytes), ++mr.versions));
+              new StoredRecord(
+                  bytes,
+                  ReleaseRecordCodec.decode(bytes),
+                  version.canConvertToLong() && version.isNumber()
+                      ? version.asLong()
+                      : ++mr.versions));
         }
         mr.records.put(release.getKey(), revs);
       }

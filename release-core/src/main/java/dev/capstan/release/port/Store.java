@@ -107,6 +107,19 @@ public interface Store {
   }
 
   /**
+   * The latest revision of every release in every namespace, ordered by namespace, then name (what
+   * {@code capstan release list -A} shows). Every store Capstan ships answers in one read (the
+   * Kubernetes store: one LIST across namespaces, which needs the right to list Secrets in all of
+   * them); the default refuses.
+   *
+   * @throws UnsupportedOperationException if this store cannot read every namespace at once
+   */
+  default List<StoredRelease> latestRecordsInAllNamespaces() {
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName() + " cannot list the releases of every namespace");
+  }
+
+  /**
    * Stores a new revision.
    *
    * @throws StaleRecordException if that revision already exists

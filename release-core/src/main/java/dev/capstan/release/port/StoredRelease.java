@@ -3,6 +3,7 @@ package dev.capstan.release.port;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.release.model.Release;
+import java.util.Comparator;
 
 /**
  * A release record as stored, with the store's version token for compare-and-set.
@@ -11,6 +12,14 @@ import dev.capstan.release.model.Release;
  * @param version the store's version of it (a resourceVersion on Kubernetes)
  */
 public record StoredRelease(Release release, String version) {
+  /**
+   * The order of {@link Store#latestRecordsInAllNamespaces()}: by namespace, then name (Java's
+   * string order, not a database collation's, so every store lists alike).
+   */
+  public static final Comparator<StoredRelease> BY_NAMESPACE_AND_NAME =
+      Comparator.comparing((StoredRelease s) -> s.release().namespace())
+          .thenComparing(s -> s.release().name());
+
   /** Requires both parts. */
   public StoredRelease {
     requireNonNull(release, "release");

@@ -20,6 +20,7 @@ import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
@@ -289,6 +290,37 @@ public abstract class StoreContract {
     assertThat(store().latestRecords(otherNamespace()))
         .extracting(s -> s.release().qualifiedName())
         .containsExactly(otherNamespace() + "/api");
+  }
+
+  /**
+   * The latest records of every namespace are the newest revision of each release, ordered by
+   * namespace, then name; a store other tests share may hold more namespaces, so the test's own two
+   * are picked out of a list that must be in that order as a whole.
+   */
+  @Test
+  public void latestRecordsInAllNamespacesAreOrderedByNamespaceThenName() {
+    store().createRecord(release("web", 1, ReleaseStatus.SUPERSEDED));
+    store().createRecord(release("web", 2, ReleaseStatus.DEPLOYED));
+    store().createRecord(release("db", 1, ReleaseStatus.UNINSTALLED));
+    store().createRecord(release(otherNamespace(), "api", 3, ReleaseStatus.FAILED));
+
+    List<StoredRelease> all = store().latestRecordsInAllNamespaces();
+
+    assertThat(all).isSortedAccordingTo(StoredRelease.BY_NAMESPACE_AND_NAME);
+    List<String> mine =
+        all.stream()
+            .map(StoredRelease::release)
+            .filter(
+                r -> r.namespace().equals(namespace()) || r.namespace().equals(otherNamespace()))
+            .map(r -> r.qualifiedName() + "#" + r.revision())
+            .toList();
+    List<String> expected =
+        new ArrayList<>(
+            List.of(namespace() + "/db#1", namespace() + "/web#2", otherNamespace() + "/api#3"));
+    if (otherNamespace().compareTo(namespace()) < 0) {
+      expected.add(0, expected.remove(2));
+    }
+    assertThat(mine).containsExactlyElementsOf(expected);
   }
 
   /** Creating a revision that exists is refused and leaves the stored one as it was. */

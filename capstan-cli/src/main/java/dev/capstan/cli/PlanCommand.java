@@ -1,0 +1,79 @@
+package dev.capstan.cli;
+
+import dev.capstan.common.Escapes;
+import dev.capstan.release.ReleaseController;
+import dev.capstan.release.codec.PlanCodec;
+import dev.capstan.release.file.ReleaseFile;
+import dev.capstan.release.model.ReleaseOptions;
+import dev.capstan.release.plan.Plan;
+import dev.capstan.release.plan.PlanRenderer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code capstan release plan}. */
+@Command(name = "plan", description = "Show what a cast would do, without changing anything.")
+final class PlanCommand extends ReleaseSubcommand {
+  @Mixin FileOptions file = new FileOptions();
+
+  @Option(names = "--show-unchanged", description = "List unchanged objects too.")
+  boolean showUnchanged;
+
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      converter = Durations.class,
+      description = "The readiness timeout the saved plan is cast with (default: 15m).")
+  Duration timeout = ReleaseOptions.DEFAULT_TIMEOUT;
+
+  @Option(
+      names = "--out",
+      paramLabel = "FILE",
+      description =
+          "Save the plan (no secret value: only hashes) for 'release cast -f FILE --plan FILE',"
+              + " which casts exactly it or refuses when something moved.")
+  @Nullable Path outFile;
+
+  @Override
+  int run(Target target, ReleaseController controller) {
+    ReleaseFile f = load(file);
+    Plan plan = controller.planWithDiff(spec(f, file, timeout), f.payloads());
+    if (json()) {
+      printJson(PlanRenderer.jsonTree(plan));
+    } else {
+      out().print(PlanRenderer.text(plan, showUnchanged));
+    }
+    if (!plan.applyable()) {
+      return ExitCode.BLOCKED;
+    }
+    Path given = outFile;
+    if (given != null) {
+      writePlan(given, plan);
+      cli()
+          .err()
+          .println(
+              "capstan: plan saved to "
+                  + Escapes.quote(given)
+                  + "; cast exactly it with: capstan release cast -f "
+                  + Escapes.quote(file.file)
+                  + " --plan "
+                  + Escapes.quote(given));
+    }
+    return ExitCode.OK;
+  }
+
+  private void writePlan(Path given, Plan plan) {
+    Path path = cli().resolve(given);
+    try {
+      Files.write(path, PlanCodec.encode(plan));
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          "--out: cannot write " + Escapes.quote(given) + ": " + e.getClass().getSimpleName(), e);
+    }
+  }
+}

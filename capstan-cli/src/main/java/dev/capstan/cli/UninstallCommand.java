@@ -1,0 +1,135 @@
+package dev.capstan.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capstan.common.Escapes;
+import dev.capstan.release.ReleaseController;
+import dev.capstan.release.error.ReleaseNotFoundException;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.model.UninstallOptions;
+import dev.capstan.release.result.UninstallResult;
+import java.time.Duration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code capstan release uninstall}. */
+@Command(
+    name = "uninstall",
+    aliases = "delete",
+    description = "Delete a release's objects in reverse order; keep a tombstone unless --purge.")
+final class UninstallCommand extends ReleaseSubcommand {
+  @Parameters(paramLabel = "NAME", description = "The release name.")
+  String name = "";
+
+  @Option(
+      names = "--keep-volumes",
+      description = "Keep every volume's data, whatever its reclaim policy.")
+  boolean keepVolumes;
+
+  @Option(names = "--purge", description = "Delete every record of the release too.")
+  boolean purge;
+
+  @Option(
+      names = "--delete-crds",
+      description =
+          "Delete the release's CRDs too (deletes every custom resource of them, cluster-wide).")
+  boolean deleteCrds;
+
+  @Option(
+      names = "--delete-namespaces",
+      description =
+          "Delete the namespaces the release ensures (its Namespace documents) too, with"
+              + " everything in them, unless another release ensures one as well.")
+  boolean deleteNamespaces;
+
+  @Option(
+      names = "--wait-for-deletion",
+      description =
+          "Wait until the deleted objects are gone (finalizers run), up to --timeout, as helm"
+              + " uninstall --wait does (--wait queues behind another caster).")
+  boolean waitForDeletion;
+
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      converter = Durations.class,
+      description = "How long --wait waits (default: 5m).")
+  Duration timeout = Duration.ofMinutes(5);
+
+  @Option(names = "--yes", description = "Do not ask for confirmation.")
+  boolean yes;
+
+  @Override
+  int run(Target target, ReleaseController controller) {
+    String ns = common.namespace();
+    cli().announce(target);
+    if (!yes) {
+      // the question names what goes; --yes asks nothing, and the uninstall reads the record
+      // under its lease (an unknown release is refused there just the same)
+      Release latest =
+          controller
+              .get(ns, name)
+              .orElseThrow(() -> new ReleaseNotFoundException(ns + "/" + name, null));
+      cli()
+          .confirm(
+              false,
+              "Uninstall "
+                  + ns
+                  + "/"
+                  + name
+                  + " ("
+                  + latest.owns().size()
+                  + " object(s)) from the "
+                  + target.describe()
+                  + (purge ? " and delete its history" : "")
+                  + ".");
+    }
+    UninstallResult u =
+        controller.uninstall(
+            ns,
+            name,
+            UninstallOptions.defaults()
+                .withKeepVolumes(keepVolumes)
+                .withPurge(purge)
+                .withDeleteCrds(deleteCrds)
+                .withDeleteNamespaces(deleteNamespaces)
+                .withWait(waitForDeletion ? timeout : null));
+    if (json()) {
+      ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
+      ArrayNode deleted = doc.putArray("deleted");
+      u.deleted().forEach(r -> deleted.add(r.key()));
+      ArrayNode retained = doc.putArray("retained");
+      u.retained().forEach(r -> retained.add(r.key()));
+      ArrayNode notes = doc.putArray("notes");
+      u.notes().forEach(notes::add);
+      doc.put("purged", u.purged());
+      doc.set("release", ReleaseOutput.json(u.release()));
+      printJson(doc);
+    } else {
+      u.deleted().forEach(r -> out().println("deleted  " + r.key()));
+      u.retained()
+          .forEach(
+              r ->
+                  out()
+                      .println(
+                          "retained "
+                              + r.key()
+                              + (r.kind().isCrd()
+                                  ? " (a CRD: kept with its custom resources; --delete-crds"
+                                      + " deletes it)"
+                                  : " (data kept)")));
+      u.notes().forEach(line -> out().println("note     " + Escapes.escape(line)));
+      out()
+          .println(
+              "Release "
+                  + ns
+                  + "/"
+                  + name
+                  + (u.purged()
+                      ? " uninstalled and purged."
+                      : " uninstalled (history kept; --purge removes it)."));
+    }
+    return ExitCode.OK;
+  }
+}
