@@ -13,6 +13,7 @@ import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlannedChange;
 import dev.capstan.release.port.Orchestrator;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -176,7 +177,7 @@ final class CrdSafety {
     if (defined == null) {
       return findings;
     }
-    Map<String, Optional<Orchestrator.Instances>> looked = new java.util.LinkedHashMap<>();
+    Map<String, Optional<Orchestrator.Instances>> looked = new LinkedHashMap<>();
     List<String> served =
         CrdGate.versions(spec(liveCrd.content())).stream()
             .filter(CrdGate.Version::served)

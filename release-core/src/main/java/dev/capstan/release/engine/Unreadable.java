@@ -4,6 +4,7 @@ import dev.capstan.release.codec.RecordFormatException;
 import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Records that cannot be read fail their own release alone, and say how to mend it: delete the
@@ -30,11 +31,7 @@ final class Unreadable {
 
   /** Why revision {@code revision} of a release cannot be read, and how to recover. */
   static String advice(
-      Store store,
-      String namespace,
-      String name,
-      int revision,
-      @org.jspecify.annotations.Nullable String why) {
+      Store store, String namespace, String name, int revision, @Nullable String why) {
     return "release "
         + namespace
         + "/"
