@@ -134,7 +134,8 @@ class DriftByOwnershipIT {
     cluster.requests().reset();
     releases.cast(spec(ns, p), p);
     assertThat(patches(cluster))
-        .containsExactlyEntriesOf(Map.of("PATCH configmaps", 1L, "PATCH deployments", 1L));
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of("PATCH configmaps", 1L, "PATCH deployments", 1L));
     assertThat(replicas(cluster, ns, "web")).isEqualTo(2);
     assertThat(cluster.core.readNamespacedConfigMap("web-settings", ns).execute().getData())
         .containsExactlyInAnyOrderEntriesOf(Map.of("color", "blue", "size", "m"));
