@@ -136,36 +136,13 @@ public final class FieldManagers {
       ResourceRef ref,
       Precondition.Observed observed,
       List<String> pointers) {
-    Optional<JsonObject> live = api.getRaw(namespace, ref.name());
-    String uid = live.map(o -> JsonTrees.text(o, "metadata", "uid")).orElse(null);
-    String version = live.map(o -> JsonTrees.text(o, "metadata", "resourceVersion")).orElse(null);
-    if (live.isEmpty() || !observed.uid().equals(uid)) {
-      throw new PreconditionFailedException(
-          "apply",
-          ref,
-          observed,
-          409,
-          "uid mismatch: the provided object specified uid "
-              + observed.uid()
-              + (live.isEmpty() ? ", and no existing object was found" : ", found " + uid),
-          null);
-    }
-    if (!observed.resourceVersion().equals(version)) {
-      throw new PreconditionFailedException(
-          "apply",
-          ref,
-          observed,
-          409,
-          "the object has been modified; please apply your changes to the latest version and try"
-              + " again",
-          null);
-    }
-    JsonArray kept = withoutFields(live.get(), pointers);
+    JsonObject live = observedLive(api, namespace, ref, observed, "apply");
+    JsonArray kept = withoutFields(live, pointers);
     if (kept == null) {
       return observed;
     }
     JsonObject patchMeta = new JsonObject();
-    patchMeta.addProperty("resourceVersion", version);
+    patchMeta.addProperty("resourceVersion", observed.resourceVersion());
     patchMeta.add("managedFields", kept);
     JsonObject patch = new JsonObject();
     patch.add("metadata", patchMeta);
@@ -277,6 +254,43 @@ public final class FieldManagers {
   }
 
   /**
+   * The object as it is now, one GET: still the one observed (same uid and resourceVersion), or a
+   * {@link PreconditionFailedException} worded as the API server words the refusal of {@code verb}.
+   */
+  private static JsonObject observedLive(
+      ResourceApi<DynamicKubernetesObject, DynamicKubernetesListObject> api,
+      @Nullable String namespace,
+      ResourceRef ref,
+      Precondition.Observed observed,
+      String verb) {
+    Optional<JsonObject> live = api.getRaw(namespace, ref.name());
+    String uid = live.map(o -> JsonTrees.text(o, "metadata", "uid")).orElse(null);
+    String version = live.map(o -> JsonTrees.text(o, "metadata", "resourceVersion")).orElse(null);
+    if (live.isEmpty() || !observed.uid().equals(uid)) {
+      throw new PreconditionFailedException(
+          verb,
+          ref,
+          observed,
+          409,
+          "uid mismatch: the provided object specified uid "
+              + observed.uid()
+              + (live.isEmpty() ? ", and no existing object was found" : ", found " + uid),
+          null);
+    }
+    if (!observed.resourceVersion().equals(version)) {
+      throw new PreconditionFailedException(
+          verb,
+          ref,
+          observed,
+          409,
+          "the object has been modified; please apply your changes to the latest version and try"
+              + " again",
+          null);
+    }
+    return live.get();
+  }
+
+  /**
    * The merge patch that un-stamps {@code ref} ({@code removal}) and also removes Capstan's own
    * top-level entries from its {@code metadata.managedFields}, keeping every field's value: one GET
    * of the object, fenced on the observed uid and resourceVersion. Without an entry of Capstan's,
@@ -291,31 +305,8 @@ public final class FieldManagers {
       ResourceRef ref,
       Precondition.Observed observed,
       String removal) {
-    Optional<JsonObject> live = api.getRaw(namespace, ref.name());
-    String uid = live.map(o -> JsonTrees.text(o, "metadata", "uid")).orElse(null);
-    String version = live.map(o -> JsonTrees.text(o, "metadata", "resourceVersion")).orElse(null);
-    if (live.isEmpty() || !observed.uid().equals(uid)) {
-      throw new PreconditionFailedException(
-          "unstamp",
-          ref,
-          observed,
-          409,
-          "uid mismatch: the provided object specified uid "
-              + observed.uid()
-              + (live.isEmpty() ? ", and no existing object was found" : ", found " + uid),
-          null);
-    }
-    if (!observed.resourceVersion().equals(version)) {
-      throw new PreconditionFailedException(
-          "unstamp",
-          ref,
-          observed,
-          409,
-          "the object has been modified; please apply your changes to the latest version and try"
-              + " again",
-          null);
-    }
-    JsonObject metadata = JsonTrees.object(live.get(), "metadata");
+    JsonObject live = observedLive(api, namespace, ref, observed, "unstamp");
+    JsonObject metadata = JsonTrees.object(live, "metadata");
     if (metadata == null || !(metadata.get("managedFields") instanceof JsonArray entries)) {
       return removal;
     }

@@ -3,6 +3,7 @@ package dev.capstan.release.diff;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.JsonMappers;
+import dev.capstan.common.Trees;
 import dev.capstan.release.model.Manifest;
 import java.util.ArrayList;
 import java.util.List;
@@ -292,32 +293,7 @@ public final class AppliedFields {
    * their Java type ({@code 2}, {@code 2L} and {@code 2.0}: trees built by hand are not frozen).
    */
   static boolean sameValue(@Nullable Object a, @Nullable Object b) {
-    if (a instanceof Map<?, ?> ma && b instanceof Map<?, ?> mb) {
-      if (!ma.keySet().equals(mb.keySet())) {
-        return false;
-      }
-      for (Map.Entry<?, ?> e : ma.entrySet()) {
-        if (!sameValue(e.getValue(), mb.get(e.getKey()))) {
-          return false;
-        }
-      }
-      return true;
-    }
-    if (a instanceof List<?> la && b instanceof List<?> lb) {
-      if (la.size() != lb.size()) {
-        return false;
-      }
-      for (int i = 0; i < la.size(); i++) {
-        if (!sameValue(la.get(i), lb.get(i))) {
-          return false;
-        }
-      }
-      return true;
-    }
-    if (a == null || b == null) {
-      return a == b;
-    }
-    return FieldPaths.sameScalar(a, b);
+    return Trees.sameValue(a, b, FieldPaths::sameScalar);
   }
 
   private static List<String> plus(List<String> fields, String key) {

@@ -71,16 +71,7 @@ final class CrdSafety {
         changes.set(i, gated.get());
       }
     }
-    return changes == null
-        ? plan
-        : new Plan(
-            plan.namespace(),
-            plan.name(),
-            plan.releaseId(),
-            plan.revision(),
-            plan.previousRevision(),
-            changes,
-            plan.fingerprint());
+    return changes == null ? plan : plan.withChanges(changes);
   }
 
   /** The change as the gate leaves it, or empty when it passes unchanged. */

@@ -76,16 +76,7 @@ final class Replacements {
               c.diff(),
               c.ignored()));
     }
-    return changes == null
-        ? plan
-        : new Plan(
-            plan.namespace(),
-            plan.name(),
-            plan.releaseId(),
-            plan.revision(),
-            plan.previousRevision(),
-            changes,
-            plan.fingerprint());
+    return changes == null ? plan : plan.withChanges(changes);
   }
 
   /** The immutable fields at which {@code want} sets a value {@code have} does not hold. */

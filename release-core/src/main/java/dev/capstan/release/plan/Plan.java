@@ -50,6 +50,11 @@ public record Plan(
     this(namespace, name, releaseId, revision, previousRevision, changes, null);
   }
 
+  /** A copy with other changes (a gate's or a diff's), the same fingerprint. */
+  public Plan withChanges(List<PlannedChange> changes) {
+    return new Plan(namespace, name, releaseId, revision, previousRevision, changes, fingerprint);
+  }
+
   /** A copy with another fingerprint. */
   public Plan withFingerprint(@Nullable PlanFingerprint fingerprint) {
     return new Plan(namespace, name, releaseId, revision, previousRevision, changes, fingerprint);
