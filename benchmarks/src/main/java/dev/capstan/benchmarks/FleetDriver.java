@@ -284,7 +284,7 @@ public final class FleetDriver {
 
   private void cast(String namespace, String name, Path release) {
     ReleaseInput input = input(namespace, name, release);
-    controller.cast(input.spec(), input.payloads());
+    controller.cast(input);
   }
 
   private static ReleaseInput input(String namespace, String name, Path release) {

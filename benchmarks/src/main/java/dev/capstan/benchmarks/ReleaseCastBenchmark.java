@@ -3,6 +3,7 @@ package dev.capstan.benchmarks;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.result.CastResult;
 import java.util.concurrent.TimeUnit;
@@ -54,7 +55,7 @@ public class ReleaseCastBenchmark {
     fresh = ReleaseController.builder(empty, empty).build();
     InMemoryCluster full = InMemoryCluster.create().addNamespace(ReleaseFixtures.NS);
     installed = ReleaseController.builder(full, full).build();
-    installed.cast(spec(v1), v1);
+    installed.cast(new ReleaseInput(spec(v1), v1));
   }
 
   private static ReleaseSpec spec(Payloads p) {
@@ -64,18 +65,18 @@ public class ReleaseCastBenchmark {
   /** First install of every object. */
   @Benchmark
   public CastResult install() {
-    return fresh.cast(spec(v1), v1);
+    return fresh.cast(new ReleaseInput(spec(v1), v1));
   }
 
   /** A re-cast that changes nothing (only the record is written). */
   @Benchmark
   public CastResult noop() {
-    return installed.cast(spec(v1), v1);
+    return installed.cast(new ReleaseInput(spec(v1), v1));
   }
 
   /** An upgrade that updates every object. */
   @Benchmark
   public CastResult upgrade() {
-    return installed.cast(spec(v2), v2);
+    return installed.cast(new ReleaseInput(spec(v2), v2));
   }
 }

@@ -4,6 +4,7 @@ import dev.capstan.release.ReleaseController;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
@@ -50,7 +51,7 @@ public class ReleasePlanBenchmark {
     controller = ReleaseController.builder(cluster, cluster).parallelism(1).build();
     Payloads payloads = ReleaseFixtures.payloads(size, "1");
     spec = ReleaseSpec.of(ReleaseFixtures.NS, "big", payloads);
-    controller.cast(spec, payloads);
+    controller.cast(new ReleaseInput(spec, payloads));
     latest = controller.get(ReleaseFixtures.NS, "big").orElseThrow();
     LiveState.Builder b = LiveState.builder();
     Planner.names(spec, latest)
@@ -69,9 +70,12 @@ public class ReleasePlanBenchmark {
     return Planner.plan(spec, latest, live);
   }
 
-  /** The controller's plan: record read and decode, batch observation, planning. */
+  /**
+   * The controller's plan from the spec's hashes: record read and decode, batch observation,
+   * planning.
+   */
   @Benchmark
   public Plan controller() {
-    return controller.plan(spec);
+    return controller.planFromHashes(spec);
   }
 }

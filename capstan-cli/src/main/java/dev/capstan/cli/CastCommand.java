@@ -9,6 +9,7 @@ import dev.capstan.release.error.ReleaseConflictException;
 import dev.capstan.release.error.StalePlanException;
 import dev.capstan.release.file.ReleaseFile;
 import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.plan.Plan;
@@ -78,6 +79,7 @@ final class CastCommand extends ReleaseSubcommand {
     if (!dryRun) {
       cli().announce(target);
     }
+    ManagedReleases.warn(cli(), controller.get(spec.namespace(), spec.name()).orElse(null), "cast");
     if (yes && !diff && !dryRun && saved == null) {
       return castUnreviewed(controller, spec, f.payloads());
     }
@@ -87,8 +89,8 @@ final class CastCommand extends ReleaseSubcommand {
         reviewed != null
             ? reviewed
             : json() && !dryRun
-                ? controller.plan(spec, f.payloads())
-                : controller.planWithDiff(spec, f.payloads());
+                ? controller.plan(new ReleaseInput(spec, f.payloads()))
+                : controller.planWithDiff(new ReleaseInput(spec, f.payloads()));
     showPlan(plan, !json());
     if (dryRun) {
       if (json()) {
@@ -123,8 +125,8 @@ final class CastCommand extends ReleaseSubcommand {
                     + Escapes.escape(String.join("; ", stale.moved())));
         plan =
             json()
-                ? controller.plan(spec, f.payloads())
-                : controller.planWithDiff(spec, f.payloads());
+                ? controller.plan(new ReleaseInput(spec, f.payloads()))
+                : controller.planWithDiff(new ReleaseInput(spec, f.payloads()));
         showPlan(plan, !json());
         confirm(plan, target);
       }
@@ -164,7 +166,7 @@ final class CastCommand extends ReleaseSubcommand {
     }
     CastResult result;
     try {
-      result = controller.cast(spec, payloads);
+      result = controller.cast(new ReleaseInput(spec, payloads));
     } catch (ReleaseConflictException e) {
       if (json()) {
         ObjectNode doc = ReleaseOutput.JSON.createObjectNode();

@@ -30,7 +30,12 @@ final class CommandTree {
               InfoCommands.Version.class,
               CompleteCommand.class),
           ControllerCommand.class,
-          List.of(ControllerCommand.Run.class, ControllerCommand.Crd.class),
+          List.of(
+              ControllerCommand.Run.class,
+              ControllerCommand.Crd.class,
+              ReleaseResourceVerbs.Reconcile.class,
+              ReleaseResourceVerbs.Suspend.class,
+              ReleaseResourceVerbs.Resume.class),
           ReleaseCommand.class,
           List.of(
               PlanCommand.class,

@@ -111,6 +111,8 @@ final class ControllerCommand implements Runnable {
         description = "Use this pod's service account instead of a kubeconfig.")
     boolean inCluster;
 
+    @picocli.CommandLine.Mixin ControllerRunOptions tenancy = new ControllerRunOptions();
+
     @Override
     public Integer call() throws InterruptedException {
       CapstanCommand root = java.util.Objects.requireNonNull(parent, "parent").root();
@@ -157,6 +159,7 @@ final class ControllerCommand implements Runnable {
               .leaseName(leaseName)
               .leaseDuration(leaseDuration);
         }
+        String more = tenancy.apply(builder);
         ReleaseResourceController controller = builder.build();
         Thread stop = new Thread(controller::close, "capstan-controller-stop");
         Runtime.getRuntime().addShutdownHook(stop);
@@ -171,6 +174,7 @@ final class ControllerCommand implements Runnable {
                     + " workers"
                     + (selector != null ? ", Releases matching " + selector : "")
                     + (leaderElect ? ", leader election on Lease " + leaseName : "")
+                    + more
                     + "); Ctrl-C stops it");
         controller.awaitTermination();
         return ExitCode.OK;

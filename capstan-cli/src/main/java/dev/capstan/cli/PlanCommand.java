@@ -4,6 +4,7 @@ import dev.capstan.common.Escapes;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.codec.PlanCodec;
 import dev.capstan.release.file.ReleaseFile;
+import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanRenderer;
@@ -42,7 +43,7 @@ final class PlanCommand extends ReleaseSubcommand {
   @Override
   int run(Target target, ReleaseController controller) {
     ReleaseFile f = load(file);
-    Plan plan = controller.planWithDiff(spec(f, file, timeout), f.payloads());
+    Plan plan = controller.planWithDiff(new ReleaseInput(spec(f, file, timeout), f.payloads()));
     if (json()) {
       printJson(PlanRenderer.jsonTree(plan));
     } else {

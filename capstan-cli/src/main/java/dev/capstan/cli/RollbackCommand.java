@@ -82,6 +82,7 @@ final class RollbackCommand extends ReleaseSubcommand {
     if (revisions.isEmpty()) {
       throw new ReleaseNotFoundException(ns + "/" + name, null);
     }
+    ManagedReleases.warn(cli(), revisions.get(0), "rollback");
     int revision;
     if (to == 0) {
       if (revisions.size() < 2) {

@@ -64,6 +64,7 @@ final class UninstallCommand extends ReleaseSubcommand {
   int run(Target target, ReleaseController controller) {
     String ns = common.namespace();
     cli().announce(target);
+    ManagedReleases.warn(cli(), controller.get(ns, name).orElse(null), "uninstall");
     if (!yes) {
       // the question names what goes; --yes asks nothing, and the uninstall reads the record
       // under its lease (an unknown release is refused there just the same)

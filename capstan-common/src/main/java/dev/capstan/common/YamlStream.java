@@ -12,7 +12,6 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.snakeyaml.engine.v2.api.ConstructNode;
 import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.api.lowlevel.Parse;
 import org.snakeyaml.engine.v2.events.AliasEvent;
 import org.snakeyaml.engine.v2.events.CollectionStartEvent;
 import org.snakeyaml.engine.v2.events.Event;
@@ -20,7 +19,9 @@ import org.snakeyaml.engine.v2.events.ScalarEvent;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.nodes.ScalarNode;
 import org.snakeyaml.engine.v2.nodes.Tag;
+import org.snakeyaml.engine.v2.parser.ParserImpl;
 import org.snakeyaml.engine.v2.resolver.ScalarResolver;
+import org.snakeyaml.engine.v2.scanner.StreamReader;
 import org.snakeyaml.engine.v2.schema.Schema;
 
 /**
@@ -126,8 +127,11 @@ final class YamlStream {
             .setBufferSize(Math.max(1024, Math.min(text.length() + 1, MAX_WINDOW)))
             .build();
     YamlStream stream = new YamlStream(limits, schema, overrides, consumer);
-    for (Event event : new Parse(settings).parseString(text)) {
-      if (!stream.on(event)) {
+    // the parser of snakeyaml-engine's exported packages (its api.lowlevel is not exported, so a
+    // host on the module path could not load it)
+    ParserImpl parser = new ParserImpl(settings, new StreamReader(settings, text));
+    while (parser.hasNext()) {
+      if (!stream.on(parser.next())) {
         return;
       }
     }

@@ -64,4 +64,46 @@ class ListenersTest {
     assertThatThrownBy(() -> Listeners.deliver(LOG, failing, new Ping(2), Consumer::accept))
         .isInstanceOf(AssertionError.class);
   }
+
+  @Test
+  void withinOneOperationAListenerIsLoggedAtWarnOnceAndAtDebugAfter() {
+    Listeners.Failures operation = new Listeners.Failures();
+    Listeners.Failures next = new Listeners.Failures();
+    Exploding exploding = new Exploding();
+    List<Ping> seen = new ArrayList<>();
+    Consumer<Ping> fine = seen::add;
+    try (LogCapture logs = LogCapture.open()) {
+      for (int n = 1; n <= 3; n++) {
+        assertThat(Listeners.deliver(LOG, exploding, new Ping(n), Consumer::accept, operation))
+            .isFalse();
+        assertThat(Listeners.deliver(LOG, fine, new Ping(n), Consumer::accept, operation)).isTrue();
+      }
+      assertThat(Listeners.deliver(LOG, exploding, new Ping(4), Consumer::accept, next)).isFalse();
+
+      assertThat(seen).containsExactly(new Ping(1), new Ping(2), new Ping(3));
+      assertThat(logs.lines())
+          .extracting(LogCapture.Line::level, LogCapture.Line::message)
+          .containsExactly(
+              org.assertj.core.groups.Tuple.tuple(
+                  Level.WARN,
+                  "listener dev.capstan.common.ListenersTest$Exploding threw on event Ping; the"
+                      + " operation goes on without it (its further failures in this operation are"
+                      + " logged at DEBUG)"),
+              org.assertj.core.groups.Tuple.tuple(
+                  Level.DEBUG,
+                  "listener dev.capstan.common.ListenersTest$Exploding threw again on event Ping:"
+                      + " java.lang.IllegalStateException: boom 2"),
+              org.assertj.core.groups.Tuple.tuple(
+                  Level.DEBUG,
+                  "listener dev.capstan.common.ListenersTest$Exploding threw again on event Ping:"
+                      + " java.lang.IllegalStateException: boom 3"),
+              org.assertj.core.groups.Tuple.tuple(
+                  Level.WARN,
+                  "listener dev.capstan.common.ListenersTest$Exploding threw on event Ping; the"
+                      + " operation goes on without it (its further failures in this operation are"
+                      + " logged at DEBUG)"));
+      assertThat(logs.lines().get(0).error()).hasMessage("boom 1");
+      assertThat(logs.lines().get(1).error()).isNull();
+    }
+  }
 }

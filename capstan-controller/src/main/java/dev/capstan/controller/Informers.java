@@ -20,9 +20,7 @@ import io.kubernetes.client.util.Watchable;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.kubernetes.client.util.generic.options.ListOptions;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -33,9 +31,13 @@ import org.jspecify.annotations.Nullable;
  * The controller's informers (client-java's {@link SharedInformerFactory}): the Release resources
  * (of its shard, when a label selector is given), and the ConfigMaps and Secrets of every
  * namespace, less the Secrets that hold Capstan's and Helm's release records. They list once, then
- * watch; their caches answer every read the reconciler makes of them.
+ * watch; the Release cache answers every read the reconciler makes of Releases. The ConfigMaps and
+ * Secrets are cached without their data (a transform drops it as they arrive): they only tell the
+ * controller which Releases to look at when one changes, and each Release reads its sources through
+ * its own account ({@link AccountSources}), so the controller holds no Secret's values and no
+ * tenant reads through it what its account may not.
  */
-final class Informers implements ManifestSources {
+final class Informers {
   /** Secrets of these types hold release records, never manifests: not cached. */
   static final String SECRET_FIELD_SELECTOR =
       "type!=capstan.dev/release.v1,type!=capstan.dev/release.v1.chunk,type!=helm.sh/release.v1";
@@ -48,8 +50,6 @@ final class Informers implements ManifestSources {
   private final SharedIndexInformer<V1ConfigMap> configMaps;
   private final SharedIndexInformer<V1Secret> secrets;
   private final Lister<DynamicKubernetesObject> releaseLister;
-  private final Lister<V1ConfigMap> configMapLister;
-  private final Lister<V1Secret> secretLister;
 
   /**
    * Informers on {@code client} (a client without a read timeout: watches stay open).
@@ -92,9 +92,29 @@ final class Informers implements ManifestSources {
                 KubernetesReleaseObjects.resource(o).dependsOn().stream()
                     .map(ReleaseKey::toString)
                     .toList()));
+    configMaps.setTransform(
+        o -> {
+          if (o instanceof V1ConfigMap c) {
+            c.setData(null);
+            c.setBinaryData(null);
+            if (c.getMetadata() != null) {
+              c.getMetadata().setManagedFields(null);
+            }
+          }
+          return o;
+        });
+    secrets.setTransform(
+        o -> {
+          if (o instanceof V1Secret c) {
+            c.setData(null);
+            c.setStringData(null);
+            if (c.getMetadata() != null) {
+              c.getMetadata().setManagedFields(null);
+            }
+          }
+          return o;
+        });
     releaseLister = new Lister<>(releases.getIndexer());
-    configMapLister = new Lister<>(configMaps.getIndexer());
-    secretLister = new Lister<>(secrets.getIndexer());
   }
 
   /** A lister-watcher of {@code api} with the selectors given. */
@@ -259,34 +279,5 @@ final class Informers implements ManifestSources {
   /** Stops every watch. */
   void stop() {
     factory.stopAllRegisteredInformers(false);
-  }
-
-  @Override
-  public @Nullable Map<String, String> configMap(String namespace, String name) {
-    V1ConfigMap c = configMapLister.namespace(namespace).get(name);
-    if (c == null) {
-      return null;
-    }
-    Map<String, String> data = new LinkedHashMap<>();
-    if (c.getData() != null) {
-      data.putAll(c.getData());
-    }
-    if (c.getBinaryData() != null) {
-      c.getBinaryData().forEach((k, v) -> data.put(k, new String(v, StandardCharsets.UTF_8)));
-    }
-    return data;
-  }
-
-  @Override
-  public @Nullable Map<String, String> secret(String namespace, String name) {
-    V1Secret s = secretLister.namespace(namespace).get(name);
-    if (s == null) {
-      return null;
-    }
-    Map<String, String> data = new LinkedHashMap<>();
-    if (s.getData() != null) {
-      s.getData().forEach((k, v) -> data.put(k, new String(v, StandardCharsets.UTF_8)));
-    }
-    return data;
   }
 }

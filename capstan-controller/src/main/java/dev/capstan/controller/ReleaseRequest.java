@@ -32,6 +32,8 @@ import org.jspecify.annotations.Nullable;
  * @param options the cast options
  * @param maxHistory how many revisions are kept
  * @param uninstall what deleting the Release does
+ * @param account the service account the release is cast as, or null for the controller's own
+ *     rights ({@link Tenancy})
  */
 record ReleaseRequest(
     String releaseName,
@@ -42,7 +44,8 @@ record ReleaseRequest(
     List<ReleaseKey> dependsOn,
     ReleaseOptions options,
     int maxHistory,
-    UninstallOptions uninstall) {
+    UninstallOptions uninstall,
+    Tenancy.@Nullable Account account) {
 
   /** The interval when the spec gives none. */
   static final Duration DEFAULT_INTERVAL = Duration.ofMinutes(5);
@@ -65,7 +68,8 @@ record ReleaseRequest(
           "suspend",
           "dependsOn",
           "options",
-          "uninstall");
+          "uninstall",
+          "serviceAccountName");
   private static final Set<String> SOURCE = StrictMap.fields("configMap", "secret");
   private static final Set<String> SOURCE_REF = StrictMap.fields("name", "key");
   private static final Set<String> DEPENDENCY = StrictMap.fields("name", "namespace");
@@ -141,13 +145,25 @@ record ReleaseRequest(
   }
 
   /**
-   * Reads and checks a Release's spec.
+   * Reads and checks a Release's spec, with no tenancy rule ({@link Tenancy#open()}).
    *
    * @param release the Release
    * @return the request, when the spec is valid
    * @throws InvalidReleaseResourceException listing every problem, each with its path
    */
   static ReleaseRequest read(ReleaseResource release) {
+    return read(release, Tenancy.open());
+  }
+
+  /**
+   * Reads and checks a Release's spec, and the account and references {@code tenancy} allows.
+   *
+   * @param release the Release
+   * @param tenancy the controller's tenancy rules
+   * @return the request, when the spec is valid
+   * @throws InvalidReleaseResourceException listing every problem, each with its path
+   */
+  static ReleaseRequest read(ReleaseResource release, Tenancy tenancy) {
     List<String> problems = new ArrayList<>();
     StrictMap spec =
         StrictMap.open(release.spec(), "spec", "spec", SPEC, problems, Wording.LABELLED);
@@ -192,6 +208,19 @@ record ReleaseRequest(
       String namespace = e.map().optionalString("namespace");
       if (name.isEmpty()) {
         e.map().problem("name", "must name a Release", name);
+        continue;
+      }
+      if (!tenancy.crossNamespaceRefs()
+          && namespace != null
+          && !namespace.equals(release.key().namespace())) {
+        e.map()
+            .problem(
+                "namespace",
+                "must be the Release's own namespace "
+                    + release.key().namespace()
+                    + " (this controller refuses references to other namespaces:"
+                    + " --no-cross-namespace-refs)",
+                namespace);
         continue;
       }
       dependsOn.add(
@@ -258,6 +287,22 @@ record ReleaseRequest(
               .withDeleteNamespaces(u.bool("deleteNamespaces"));
     }
     boolean suspend = spec.bool("suspend");
+    String accountName = spec.optionalString("serviceAccountName");
+    if (accountName != null && !Tenancy.validAccount(accountName)) {
+      spec.problem(
+          "serviceAccountName",
+          "must be a DNS-1123 subdomain of at most 253 characters",
+          accountName);
+      accountName = null;
+    } else if (accountName == null
+        && tenancy.defaultServiceAccount() == null
+        && tenancy.requireServiceAccount()) {
+      problems.add(
+          "spec.serviceAccountName: must name a service account of namespace "
+              + release.key().namespace()
+              + ": this controller casts no Release with its own rights"
+              + " (--require-service-account)");
+    }
     if (!problems.isEmpty()) {
       throw new InvalidReleaseResourceException(release.key(), problems);
     }
@@ -270,7 +315,8 @@ record ReleaseRequest(
         dependsOn,
         options,
         maxHistory,
-        uninstall);
+        uninstall,
+        tenancy.account(release.key().namespace(), accountName));
   }
 
   private static @Nullable Source source(StrictMap entry) {

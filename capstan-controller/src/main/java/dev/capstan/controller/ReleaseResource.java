@@ -20,6 +20,7 @@ import org.jspecify.annotations.Nullable;
  * @param resourceVersion the version read
  * @param deleting whether {@code metadata.deletionTimestamp} is set
  * @param finalizers {@code metadata.finalizers}
+ * @param annotations {@code metadata.annotations} (the manual reconcile requests are read there)
  * @param spec the {@code spec} mapping (empty when absent)
  * @param status the {@code status} mapping (empty when absent)
  */
@@ -30,6 +31,7 @@ public record ReleaseResource(
     String resourceVersion,
     boolean deleting,
     List<String> finalizers,
+    Map<String, String> annotations,
     Map<String, @Nullable Object> spec,
     Map<String, @Nullable Object> status) {
 
@@ -57,12 +59,30 @@ public record ReleaseResource(
   /** The name of the CustomResourceDefinition. */
   public static final String CRD_NAME = PLURAL + "." + GROUP;
 
+  /**
+   * The annotation that asks for a reconcile now: any new value (say, the time) makes the
+   * controller reconcile the Release at once and write the value to {@code
+   * status.lastHandledReconcileAt} (what {@code capstan controller reconcile} sets).
+   */
+  public static final String RECONCILE_REQUEST = "reconcile.capstan.dev/requestedAt";
+
+  /** Flux's annotation of the same meaning ({@code flux reconcile}), honoured as Capstan's own. */
+  public static final String FLUX_RECONCILE_REQUEST = "reconcile.fluxcd.io/requestedAt";
+
+  /**
+   * How a revision the controller cast names its source ({@code Release.source()} in the records):
+   * this prefix, then the Release's {@code namespace/name}; the CLI reads it to warn before it
+   * changes a release that a Release resource manages.
+   */
+  public static final String SOURCE_PREFIX = API_VERSION + " " + KIND + " ";
+
   private static final String CRD_RESOURCE = "releases.capstan.dev.yaml";
 
   /** Copies the lists and maps. */
   public ReleaseResource {
     Objects.requireNonNull(key, "key");
     finalizers = List.copyOf(finalizers);
+    annotations = Map.copyOf(annotations);
     spec = Trees.freezeMap(spec);
     status = Trees.freezeMap(status);
   }
@@ -82,6 +102,16 @@ public record ReleaseResource(
         Trees.at(tree, "metadata", "finalizers") instanceof List<?> list
             ? list.stream().filter(String.class::isInstance).map(String.class::cast).toList()
             : List.of();
+    Map<String, String> annotations = new java.util.LinkedHashMap<>();
+    Map<?, ?> given = Trees.map(tree, "metadata", "annotations");
+    if (given != null) {
+      given.forEach(
+          (k, v) -> {
+            if (k instanceof String key && v instanceof String value) {
+              annotations.put(key, value);
+            }
+          });
+    }
     return new ReleaseResource(
         new ReleaseKey(namespace, name),
         Objects.requireNonNullElse(Trees.string(tree, "metadata", "uid"), ""),
@@ -89,6 +119,7 @@ public record ReleaseResource(
         Objects.requireNonNullElse(Trees.string(tree, "metadata", "resourceVersion"), ""),
         Trees.at(tree, "metadata", "deletionTimestamp") != null,
         finalizers,
+        annotations,
         mapping(Trees.map(tree, "spec")),
         mapping(Trees.map(tree, "status")));
   }
@@ -107,8 +138,53 @@ public record ReleaseResource(
         resourceVersion,
         deleting,
         finalizers,
+        annotations,
         spec,
         Trees.freezeMap(newStatus));
+  }
+
+  /**
+   * The manual reconcile request the annotations hold: {@value #RECONCILE_REQUEST}, or Flux's
+   * {@value #FLUX_RECONCILE_REQUEST}; with both, the greater value (both tools write a time, which
+   * compares as text); null when there is none.
+   */
+  public @Nullable String reconcileRequest() {
+    String own = annotations.get(RECONCILE_REQUEST);
+    String flux = annotations.get(FLUX_RECONCILE_REQUEST);
+    if (own == null || own.isEmpty()) {
+      return flux == null || flux.isEmpty() ? null : flux;
+    }
+    return flux == null || flux.compareTo(own) <= 0 ? own : flux;
+  }
+
+  /**
+   * Whether a manual reconcile request waits: {@link #reconcileRequest()} is set and is not the
+   * value in {@code status.lastHandledReconcileAt}.
+   */
+  public boolean reconcileRequested() {
+    String request = reconcileRequest();
+    return request != null && !request.equals(status.get("lastHandledReconcileAt"));
+  }
+
+  /** The source a revision this controller casts for {@code key} records. */
+  public static String source(ReleaseKey key) {
+    return SOURCE_PREFIX + key;
+  }
+
+  /**
+   * The Release resource a recorded revision's source names, when a controller cast it ({@link
+   * #source}); empty otherwise.
+   *
+   * @param source {@code Release.source()} of a revision, or null
+   */
+  public static java.util.Optional<ReleaseKey> managedBy(@Nullable String source) {
+    if (source == null || !source.startsWith(SOURCE_PREFIX)) {
+      return java.util.Optional.empty();
+    }
+    String[] parts = source.substring(SOURCE_PREFIX.length()).split("/", -1);
+    return parts.length == 2 && !parts[0].isEmpty() && !parts[1].isEmpty()
+        ? java.util.Optional.of(new ReleaseKey(parts[0], parts[1]))
+        : java.util.Optional.empty();
   }
 
   /**
@@ -191,6 +267,47 @@ public record ReleaseResource(
           null);
     }
     return java.util.Optional.of(KubernetesReleaseObjects.resource(r.getObject()));
+  }
+
+  /**
+   * Changes one Release on the API server with a JSON merge patch, as {@code kubectl patch
+   * --type=merge} does (what {@code capstan controller suspend}, {@code resume} and {@code
+   * reconcile} send).
+   *
+   * @param json the merge patch, e.g. {@code {"spec":{"suspend":true}}}
+   * @throws dev.capstan.common.ClusterException when the API server refuses it (404: no such
+   *     Release)
+   */
+  public static void patch(
+      io.kubernetes.client.openapi.ApiClient client, ReleaseKey key, String json) {
+    io.kubernetes.client.openapi.apis.CustomObjectsApi api =
+        new io.kubernetes.client.openapi.apis.CustomObjectsApi(client);
+    try {
+      io.kubernetes.client.util.PatchUtils.patch(
+          Object.class,
+          () ->
+              api.patchNamespacedCustomObject(
+                      GROUP,
+                      VERSION,
+                      key.namespace(),
+                      PLURAL,
+                      key.name(),
+                      new io.kubernetes.client.custom.V1Patch(json))
+                  .buildCall(null),
+          io.kubernetes.client.custom.V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+          client);
+    } catch (io.kubernetes.client.openapi.ApiException e) {
+      throw new dev.capstan.common.ClusterException(
+          "patch",
+          KIND,
+          key.namespace(),
+          key.name(),
+          e.getCode(),
+          e.getCode() == 404
+              ? "Release " + key + " does not exist"
+              : KubernetesReleaseObjects.detail(e),
+          null);
+    }
   }
 
   /**

@@ -3,25 +3,19 @@ package dev.capstan.controller;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.k8s.KubeClients;
-import dev.capstan.k8s.KubernetesOrchestrator;
-import dev.capstan.k8s.KubernetesStore;
 import dev.capstan.k8s.LeaseHolders;
-import dev.capstan.release.ReleaseController;
 import dev.capstan.release.ReleaseControllerBuilder;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,7 +28,14 @@ import org.slf4j.LoggerFactory;
  * one Release at a time (never one Release on two threads) and plans it, casts the plan when it
  * changes something, and reports the outcome in the Release's status. An unchanged release costs
  * reads only: no write, no status update. Deleting a Release uninstalls its release first (through
- * the finalizer {@value ReleaseResource#FINALIZER}).
+ * the finalizer {@value ReleaseResource#FINALIZER}). A manual reconcile request (the annotation
+ * {@value ReleaseResource#RECONCILE_REQUEST}, or Flux's) puts a Release on the queue at once.
+ *
+ * <p>Each Release is cast with the rights its {@link Tenancy} gives it: as the service account it
+ * names, by impersonation, for everything the engine does for it; the controller's own rights serve
+ * the Release resource itself (its status, finalizer and Events) and the informers. A failing
+ * Release is tried again after as long as it has been failing ({@link RetrySchedule}), at most its
+ * interval, and that survives a restart.
  *
  * <p>With leader election, only the replica that holds the {@code coordination.k8s.io} Lease
  * reconciles; the others keep their caches warm and take over when the leader stops renewing.
@@ -52,26 +53,17 @@ import org.slf4j.LoggerFactory;
 public final class ReleaseResourceController implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ReleaseResourceController.class);
 
-  /**
-   * Backoff of a Release whose reconcile failed: 1 s doubling up to its interval (at most 5 min).
-   */
-  static final Duration BASE_BACKOFF = Duration.ofSeconds(1);
-
-  static final Duration MAX_BACKOFF = Duration.ofMinutes(5);
-
   private final Settings settings;
   private final ExecutorService informerThreads;
   private final Informers informers;
   private final KubernetesReleaseObjects objects;
-  private final ReleaseReconciler reconciler;
-  private final WorkQueue<ReleaseKey> queue = WorkQueue.create(BASE_BACKOFF, MAX_BACKOFF);
-  private final List<Thread> workers = new ArrayList<>();
-  private final AtomicBoolean leading = new AtomicBoolean();
+  private final ReconcileLoop loop;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final java.util.concurrent.CountDownLatch terminated =
       new java.util.concurrent.CountDownLatch(1);
-  private final AtomicInteger reconciles = new AtomicInteger();
+  private final AtomicBoolean started = new AtomicBoolean();
   private final @Nullable LeaderElection election;
+  private volatile @Nullable ControllerEndpoints endpoints;
 
   private record Settings(
       KubeClients clients,
@@ -83,7 +75,11 @@ public final class ReleaseResourceController implements AutoCloseable {
       Duration leaseDuration,
       ControllerListener listener,
       Consumer<ReleaseControllerBuilder> engine,
-      Clock clock) {}
+      Clock clock,
+      Tenancy tenancy,
+      ControllerObserver observer,
+      @Nullable InetSocketAddress endpoints,
+      @Nullable Supplier<String> metrics) {}
 
   private ReleaseResourceController(Settings settings) {
     this.settings = settings;
@@ -102,26 +98,19 @@ public final class ReleaseResourceController implements AutoCloseable {
             settings.clients().apiClient(),
             settings.clock(),
             settings.identity());
-    KubernetesOrchestrator orchestrator = new KubernetesOrchestrator(settings.clients());
-    KubernetesStore store = new KubernetesStore(settings.clients());
-    Map<Integer, ReleaseController> engines = new ConcurrentHashMap<>();
-    this.reconciler =
-        new ReleaseReconciler(
+    this.loop =
+        new ReconcileLoop(
+            new ReleaseReconciler(
+                objects,
+                new KubernetesEngines(settings.clients(), settings.identity(), settings.engine()),
+                settings.tenancy(),
+                settings.clock(),
+                settings.listener()),
             objects,
-            informers,
-            history ->
-                engines.computeIfAbsent(
-                    history,
-                    h -> {
-                      ReleaseControllerBuilder b =
-                          ReleaseController.builder(orchestrator, store)
-                              .holder(settings.identity())
-                              .maxHistory(h);
-                      settings.engine().accept(b);
-                      return b.build();
-                    }),
+            settings.listener(),
+            settings.observer(),
             settings.clock(),
-            settings.listener());
+            settings.workers());
     String leaseNamespace = settings.leaseNamespace();
     this.election =
         leaseNamespace == null
@@ -150,7 +139,7 @@ public final class ReleaseResourceController implements AutoCloseable {
           @Override
           public void onAdd(DynamicKubernetesObject obj) {
             ReleaseResource r = KubernetesReleaseObjects.resource(obj);
-            queue.add(r.key());
+            loop.add(r.key());
             dependentsOf(r.key());
           }
 
@@ -164,8 +153,9 @@ public final class ReleaseResourceController implements AutoCloseable {
             // its own writes (the status, the finalizer) do not make a Release reconcile again: a
             // finalizer removed by hand comes back at the next interval
             if (before.generation() != after.generation()
-                || before.deleting() != after.deleting()) {
-              queue.add(after.key());
+                || before.deleting() != after.deleting()
+                || !Objects.equals(before.reconcileRequest(), after.reconcileRequest())) {
+              loop.add(after.key());
             }
             if (before.ready() != after.ready()) {
               dependentsOf(after.key());
@@ -175,28 +165,33 @@ public final class ReleaseResourceController implements AutoCloseable {
           @Override
           public void onDelete(DynamicKubernetesObject obj, boolean deletedFinalStateUnknown) {
             ReleaseKey key = KubernetesReleaseObjects.resource(obj).key();
-            queue.add(key);
+            loop.add(key);
             dependentsOf(key);
           }
         });
-    informers.onSource(change -> informers.readers(change).forEach(queue::add));
+    informers.onSource(change -> informers.readers(change).forEach(loop::add));
   }
 
   private void dependentsOf(ReleaseKey key) {
-    informers.dependents(key).forEach(queue::add);
+    informers.dependents(key).forEach(loop::add);
   }
 
   /**
    * Starts watching, and reconciling once the caches hold their first lists (and, with leader
-   * election, once this replica leads). Returns at once.
+   * election, once this replica leads); serves the endpoints at once, when an address was given.
+   * Returns at once.
+   *
+   * @throws java.io.UncheckedIOException when the endpoints' address cannot be bound
    */
   public void start() {
-    informers.start();
-    for (int i = 0; i < settings.workers(); i++) {
-      Thread t = new Thread(this::work, "capstan-controller-worker-" + i);
-      t.setDaemon(true);
-      workers.add(t);
+    InetSocketAddress address = settings.endpoints();
+    if (address != null) {
+      endpoints =
+          new ControllerEndpoints(address, () -> !closed.get(), this::ready, settings.metrics());
     }
+    informers.start();
+    started.set(true);
+    settings.observer().started(loop.state());
     Thread starter =
         new Thread(
             () -> {
@@ -211,7 +206,7 @@ public final class ReleaseResourceController implements AutoCloseable {
               if (closed.get()) {
                 return;
               }
-              workers.forEach(Thread::start);
+              loop.start();
               LeaderElection e = election;
               if (e == null) {
                 startLeading();
@@ -225,7 +220,7 @@ public final class ReleaseResourceController implements AutoCloseable {
 
                       @Override
                       public void stoppedLeading() {
-                        leading.set(false);
+                        loop.follow();
                         LOG.info("{} stopped leading", settings.identity());
                       }
                     });
@@ -237,71 +232,32 @@ public final class ReleaseResourceController implements AutoCloseable {
   }
 
   private void startLeading() {
-    leading.set(true);
     LOG.info("{} reconciles", settings.identity());
-    for (ReleaseResource r : objects.list()) {
-      queue.add(r.key());
-    }
+    loop.lead();
   }
 
-  /** One worker: takes a Release, reconciles it, schedules what comes next. */
-  private void work() {
-    while (!closed.get()) {
-      ReleaseKey key;
-      try {
-        if (!leading.get()) {
-          Thread.sleep(100);
-          continue;
-        }
-        key = queue.take(Duration.ofSeconds(1));
-      } catch (InterruptedException e) {
-        return;
-      }
-      if (key == null) {
-        continue;
-      }
-      try {
-        if (!leading.get()) {
-          queue.add(key); // after done(): kept for the next leader's turn
-          continue;
-        }
-        ReleaseReconciler.Next next = reconciler.reconcile(key);
-        reconciles.incrementAndGet();
-        schedule(key, next);
-      } catch (RuntimeException e) {
-        settings
-            .listener()
-            .outcome(key, "failed: " + StatusReport.oneLine(String.valueOf(e.getMessage())));
-        schedule(key, ReleaseReconciler.Next.retry(MAX_BACKOFF));
-      } finally {
-        queue.done(key);
-      }
-    }
+  /**
+   * Whether this controller is ready: started, not closed, and its caches hold their first lists (a
+   * replica waiting for the leader's Lease is ready: it takes over at once).
+   */
+  public boolean ready() {
+    return started.get() && !closed.get() && informers.synced();
   }
 
-  private void schedule(ReleaseKey key, ReleaseReconciler.Next next) {
-    Duration after = next.after();
-    if (next.retry()) {
-      Duration backoff = queue.addRateLimited(key);
-      if (after != null && backoff.compareTo(after) > 0) {
-        queue.addAfter(key, after);
-      }
-      return;
-    }
-    queue.forget(key);
-    if (after != null) {
-      queue.addAfter(key, after);
-    }
+  /** The address the endpoints are served on, once started with one. */
+  public java.util.Optional<InetSocketAddress> endpointsAddress() {
+    ControllerEndpoints e = endpoints;
+    return e == null ? java.util.Optional.empty() : java.util.Optional.of(e.address());
   }
 
   /** Whether this replica reconciles now (always, without leader election). */
   public boolean leading() {
-    return leading.get();
+    return loop.leading();
   }
 
   /** How many reconciles this controller ran. */
   public int reconciles() {
-    return reconciles.get();
+    return loop.reconciles();
   }
 
   /**
@@ -322,23 +278,17 @@ public final class ReleaseResourceController implements AutoCloseable {
       return;
     }
     try {
-      queue.shutDown();
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      for (Thread t : workers) {
-        try {
-          t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          break;
-        }
-      }
-      leading.set(false);
+      loop.stop(Duration.ofSeconds(30));
       LeaderElection e = election;
       if (e != null) {
         e.close();
       }
       informers.stop();
       informerThreads.shutdownNow();
+      ControllerEndpoints e2 = endpoints;
+      if (e2 != null) {
+        e2.close();
+      }
     } finally {
       terminated.countDown();
     }
@@ -357,6 +307,10 @@ public final class ReleaseResourceController implements AutoCloseable {
         (release, outcome) -> LOG.info("Release {}: {}", release, outcome);
     private Consumer<ReleaseControllerBuilder> engine = b -> {};
     private Clock clock = Clock.systemUTC();
+    private Tenancy tenancy = Tenancy.open();
+    private ControllerObserver observer = new ControllerObserver() {};
+    private @Nullable InetSocketAddress endpoints;
+    private @Nullable Supplier<String> metrics;
 
     private Builder(KubeClients clients) {
       this.clients = requireNonNull(clients, "clients");
@@ -432,6 +386,41 @@ public final class ReleaseResourceController implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Whose rights each Release is cast with, and which references it may make (default: {@link
+     * Tenancy#open()}, the controller's own rights for a Release that names no service account).
+     */
+    public Builder tenancy(Tenancy tenancy) {
+      this.tenancy = requireNonNull(tenancy, "tenancy");
+      return this;
+    }
+
+    /** Hears of each reconcile and reads the controller's state (metrics). */
+    public Builder observer(ControllerObserver observer) {
+      this.observer = requireNonNull(observer, "observer");
+      return this;
+    }
+
+    /**
+     * Serves {@code /healthz}, {@code /readyz} and {@code /metrics} on {@code address} from {@link
+     * #start()} on (port 0: a free port, see {@link #endpointsAddress()}); without it, nothing is
+     * served.
+     */
+    public Builder endpoints(InetSocketAddress address) {
+      this.endpoints = requireNonNull(address, "address");
+      return this;
+    }
+
+    /**
+     * What {@code /metrics} answers: the metrics in Prometheus' text format (version 0.0.4), for
+     * example a Micrometer {@code PrometheusMeterRegistry::scrape}; without it {@code /metrics} is
+     * 404.
+     */
+    public Builder metrics(Supplier<String> prometheusText) {
+      this.metrics = requireNonNull(prometheusText, "prometheusText");
+      return this;
+    }
+
     /** The controller; {@link #start()} it. */
     public ReleaseResourceController build() {
       String id = identity != null ? identity : LeaseHolders.onThisHost().get();
@@ -446,7 +435,11 @@ public final class ReleaseResourceController implements AutoCloseable {
               leaseDuration,
               listener,
               engine,
-              clock));
+              clock,
+              tenancy,
+              observer,
+              endpoints,
+              metrics));
     }
   }
 }

@@ -15,9 +15,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * What one reconcile says about a Release, and the {@code status} it makes of it: kstatus
  * conditions ({@code Ready}, and {@code Reconciling} or {@code Stalled} only while true), {@code
- * observedGeneration}, the revisions and the last cast's counts. A condition keeps its {@code
- * lastTransitionTime} while its status stays the same, so an unchanged outcome makes an unchanged
- * status and the controller writes nothing.
+ * observedGeneration}, the revisions, the last cast's counts and the last manual reconcile request
+ * handled. A condition keeps its {@code lastTransitionTime} while its status stays the same, so an
+ * unchanged outcome makes an unchanged status and the controller writes nothing. A suspended
+ * Release keeps its status and gains a {@code Suspended} condition ({@link #suspended}).
  *
  * @param state the kind of outcome
  * @param reason a CamelCase reason, for example {@code Cast} or {@code Conflict}
@@ -101,6 +102,13 @@ record StatusReport(
     Map<String, Object> status = new LinkedHashMap<>();
     status.put("observedGeneration", generation);
     status.put("releaseName", releaseName);
+    Object handled =
+        release.reconcileRequest() != null
+            ? release.reconcileRequest()
+            : previous.get("lastHandledReconcileAt");
+    if (handled != null) {
+      status.put("lastHandledReconcileAt", handled);
+    }
     Object applied =
         appliedRevision != null ? appliedRevision : previous.get("lastAppliedRevision");
     if (applied != null) {
@@ -132,6 +140,45 @@ record StatusReport(
     status.put("conditions", conditions);
     return status;
   }
+
+  /**
+   * The status of a suspended Release: the status it has, its conditions but {@code Suspended} kept
+   * as they are (so a Release that was Ready stays Ready for what depends on it), and {@code
+   * Suspended=True}. A manual reconcile request is not handled while suspended.
+   */
+  static Map<String, Object> suspended(ReleaseResource release, Instant now) {
+    Map<String, Object> status = new LinkedHashMap<>();
+    release
+        .status()
+        .forEach(
+            (k, v) -> {
+              if (v != null) {
+                status.put(k, v);
+              }
+            });
+    List<Object> conditions = new ArrayList<>();
+    if (release.status().get("conditions") instanceof List<?> list) {
+      for (Object c : list) {
+        if (!(c instanceof Map<?, ?> m && SUSPENDED.equals(m.get("type")))) {
+          conditions.add(c);
+        }
+      }
+    }
+    conditions.add(
+        new StatusReport(
+                State.READY,
+                SUSPENDED,
+                "spec.suspend is true: the controller leaves the release as it is",
+                null,
+                null,
+                null)
+            .condition(release, SUSPENDED, "True", release.generation(), now));
+    status.put("conditions", conditions);
+    return status;
+  }
+
+  /** The condition of a suspended Release, and its reason. */
+  static final String SUSPENDED = "Suspended";
 
   private Map<String, Object> condition(
       ReleaseResource release, String type, String value, long generation, Instant now) {

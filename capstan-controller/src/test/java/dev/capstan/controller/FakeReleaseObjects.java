@@ -19,6 +19,12 @@ final class FakeReleaseObjects implements ReleaseObjects {
   /** Every Event: {@code Normal Cast ns/name: message}. */
   final List<String> events = new ArrayList<>();
 
+  /**
+   * The Event objects as the Kubernetes adapter keeps them, one per Release and reason, with their
+   * count: {@code ns/name Reason} to count.
+   */
+  final Map<String, Integer> eventObjects = new LinkedHashMap<>();
+
   private int version = 1;
 
   FakeReleaseObjects put(ReleaseResource release) {
@@ -29,7 +35,15 @@ final class FakeReleaseObjects implements ReleaseObjects {
   /** A Release as created: generation 1, no finalizer, no status. */
   static ReleaseResource release(String namespace, String name, Map<String, Object> spec) {
     return new ReleaseResource(
-        new ReleaseKey(namespace, name), "uid-" + name, 1, "1", false, List.of(), spec, Map.of());
+        new ReleaseKey(namespace, name),
+        "uid-" + name,
+        1,
+        "1",
+        false,
+        List.of(),
+        Map.of(),
+        spec,
+        Map.of());
   }
 
   @Override
@@ -68,14 +82,20 @@ final class FakeReleaseObjects implements ReleaseObjects {
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> conditions =
         (List<Map<String, Object>>) java.util.Objects.requireNonNull(status.get("conditions"));
-    Map<String, Object> ready = conditions.get(0);
+    Map<String, Object> ready =
+        conditions.stream().filter(c -> "Ready".equals(c.get("type"))).findFirst().orElse(null);
+    boolean suspended = conditions.stream().anyMatch(c -> "Suspended".equals(c.get("type")));
     writes.add(
-        "status " + release.key() + " Ready=" + ready.get("status") + " " + ready.get("reason"));
+        "status "
+            + release.key()
+            + (ready == null ? "" : " Ready=" + ready.get("status") + " " + ready.get("reason"))
+            + (suspended ? " Suspended" : ""));
   }
 
   @Override
   public void event(ReleaseResource release, boolean warning, String reason, String message) {
     events.add((warning ? "Warning " : "Normal ") + reason + " " + release.key() + ": " + message);
+    eventObjects.merge(release.key() + " " + reason, 1, Integer::sum);
   }
 
   private ReleaseResource current(ReleaseResource release) {
@@ -97,6 +117,7 @@ final class FakeReleaseObjects implements ReleaseObjects {
                 String.valueOf(++version),
                 r.deleting(),
                 finalizers,
+                r.annotations(),
                 r.spec(),
                 Map.of())
             .withStatus(status));
@@ -114,7 +135,28 @@ final class FakeReleaseObjects implements ReleaseObjects {
                 String.valueOf(++version),
                 false,
                 r.finalizers(),
+                r.annotations(),
                 spec,
+                Map.of())
+            .withStatus(r.status()));
+  }
+
+  /** The Release with an annotation set (its generation unchanged, as on Kubernetes). */
+  void annotate(ReleaseKey key, String name, String value) {
+    ReleaseResource r = java.util.Objects.requireNonNull(releases.get(key));
+    Map<String, String> annotations = new LinkedHashMap<>(r.annotations());
+    annotations.put(name, value);
+    releases.put(
+        key,
+        new ReleaseResource(
+                key,
+                r.uid(),
+                r.generation(),
+                String.valueOf(++version),
+                r.deleting(),
+                r.finalizers(),
+                annotations,
+                r.spec(),
                 Map.of())
             .withStatus(r.status()));
   }
@@ -131,6 +173,7 @@ final class FakeReleaseObjects implements ReleaseObjects {
                 String.valueOf(++version),
                 true,
                 r.finalizers(),
+                r.annotations(),
                 r.spec(),
                 Map.of())
             .withStatus(r.status()));

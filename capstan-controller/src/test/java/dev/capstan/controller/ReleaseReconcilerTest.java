@@ -2,10 +2,13 @@ package dev.capstan.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.capstan.common.ClusterException;
 import dev.capstan.common.ManualClock;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.memory.InMemoryCluster;
+import dev.capstan.release.memory.Operation;
 import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import java.time.Duration;
@@ -32,6 +35,17 @@ class ReleaseReconcilerTest {
   private final Map<String, Map<String, String>> configMaps = new HashMap<>();
   private final Map<String, Map<String, String>> secrets = new HashMap<>();
   private final List<String> outcomes = new ArrayList<>();
+
+  /** The requests each account (its user, or {@code controller}) may not make, as reviewed. */
+  private final Map<String, List<String>> denied = new HashMap<>();
+
+  /** The account of every engine asked for, in order. */
+  private final List<String> castAs = new ArrayList<>();
+
+  /** The Secrets the accounts may not read (namespace/name). */
+  private final List<String> forbiddenSecrets = new ArrayList<>();
+
+  private Tenancy tenancy = Tenancy.open();
   private ReleaseReconciler reconciler = reconciler();
 
   private ReleaseReconciler reconciler() {
@@ -44,18 +58,36 @@ class ReleaseReconcilerTest {
 
           @Override
           public @Nullable Map<String, String> secret(String namespace, String name) {
+            if (forbiddenSecrets.contains(namespace + "/" + name)) {
+              throw new ClusterException(
+                  "get",
+                  "Secret",
+                  namespace,
+                  name,
+                  403,
+                  "secrets \"" + name + "\" is forbidden",
+                  null);
+            }
             return secrets.get(namespace + "/" + name);
           }
         };
+    Engines engines =
+        (account, history) -> {
+          String user = account == null ? "controller" : account.user();
+          castAs.add(user);
+          return new Engines.Engine(
+              ReleaseController.builder(cluster, cluster)
+                  .clock(clock)
+                  .holder("controller-1")
+                  .maxHistory(history)
+                  .build(),
+              sources,
+              plan -> denied.getOrDefault(user, List.of()));
+        };
     return new ReleaseReconciler(
         objects,
-        sources,
-        history ->
-            ReleaseController.builder(cluster, cluster)
-                .clock(clock)
-                .holder("controller-1")
-                .maxHistory(history)
-                .build(),
+        engines,
+        tenancy,
         clock,
         (release, outcome) -> outcomes.add(release + ": " + outcome));
   }
@@ -240,7 +272,7 @@ class ReleaseReconcilerTest {
 
     ReleaseReconciler.Next next = reconciler.reconcile(WEB);
 
-    assertThat(next).isEqualTo(ReleaseReconciler.Next.retry(Duration.ofMinutes(5)));
+    assertThat(next).isEqualTo(ReleaseReconciler.Next.after(Duration.ofSeconds(1)));
     assertThat(cluster.writes()).isEmpty();
     assertThat(objects.writes)
         .containsExactly("finalizer+ shop/web", "status shop/web Ready=False Conflict");
@@ -263,16 +295,49 @@ class ReleaseReconcilerTest {
   }
 
   @Test
-  void aSuspendedReleaseIsLeftAsItIs() {
+  void aSuspendedReleaseIsLeftAsItIsAndSaysSoOnce() {
     objects.put(
         FakeReleaseObjects.release(
             NS, "web", spec("manifests", List.of(configMap("a", "1")), "suspend", true)));
 
     assertThat(reconciler.reconcile(WEB)).isEqualTo(ReleaseReconciler.Next.DONE);
+    reconciler.reconcile(WEB);
 
-    assertThat(objects.writes).isEmpty();
+    assertThat(objects.writes).containsExactly("status shop/web Suspended");
+    assertThat(objects.events)
+        .containsExactly(
+            "Normal Suspended shop/web: spec.suspend is true: the release is left as it is");
+    assertThat(condition(WEB, "Suspended"))
+        .containsEntry("status", "True")
+        .containsEntry("reason", "Suspended")
+        .containsEntry("observedGeneration", 1L);
     assertThat(cluster.objects()).isEmpty();
     assertThat(outcomes).containsExactly("shop/web: suspended");
+  }
+
+  @Test
+  void aReadyReleaseSuspendedStaysReadyForItsDependentsAndResumingDropsTheCondition() {
+    objects.put(
+        FakeReleaseObjects.release(NS, "web", spec("manifests", List.of(configMap("a", "1")))));
+    reconciler.reconcile(WEB);
+    objects.changeSpec(WEB, spec("manifests", List.of(configMap("a", "1")), "suspend", true));
+    objects.writes.clear();
+
+    reconciler.reconcile(WEB);
+
+    assertThat(ready(WEB)).containsEntry("status", "True").containsEntry("reason", "Cast");
+    assertThat(condition(WEB, "Suspended")).containsEntry("status", "True");
+    assertThat(objects.writes).containsExactly("status shop/web Ready=True Cast Suspended");
+
+    objects.changeSpec(WEB, spec("manifests", List.of(configMap("a", "1"))));
+    reconciler.reconcile(WEB);
+
+    assertThat(condition(WEB, "Suspended")).isNull();
+    assertThat(ready(WEB))
+        .containsEntry("status", "True")
+        .containsEntry("reason", "UpToDate")
+        .containsEntry("observedGeneration", 3L);
+    assertThat(cluster.recordCount(NS, "web")).isEqualTo(1);
   }
 
   @Test
@@ -445,5 +510,253 @@ class ReleaseReconcilerTest {
         .containsEntry("reason", "NameTaken")
         .containsEntry("message", "release name web is cast by Release shop/web");
     assertThat(cluster.object(ResourceRef.of(Kind.CONFIG_MAP, NS, "z"))).isEmpty();
+  }
+
+  @Test
+  void aReleaseIsCastAsTheAccountItNamesOrTheDefaultElseWithTheControllersRights() {
+    objects.put(
+        FakeReleaseObjects.release(
+            NS,
+            "web",
+            spec("manifests", List.of(configMap("a", "1")), "serviceAccountName", "deployer")));
+    objects.put(
+        FakeReleaseObjects.release(NS, "other", spec("manifests", List.of(configMap("b", "1")))));
+
+    reconciler.reconcile(WEB);
+    reconciler.reconcile(new ReleaseKey(NS, "other"));
+    tenancy = Tenancy.open().withDefaultServiceAccount("capstan-release");
+    reconciler = reconciler();
+    reconciler.reconcile(new ReleaseKey(NS, "other"));
+
+    assertThat(castAs)
+        .containsExactly(
+            "system:serviceaccount:shop:deployer",
+            "controller",
+            "system:serviceaccount:shop:capstan-release");
+  }
+
+  @Test
+  void aControllerThatRequiresAnAccountRefusesAReleaseNamingNoneBeforeAnyWrite() {
+    tenancy = Tenancy.open().withServiceAccountRequired(true);
+    reconciler = reconciler();
+    objects.put(
+        FakeReleaseObjects.release(NS, "web", spec("manifests", List.of(configMap("a", "1")))));
+
+    assertThat(reconciler.reconcile(WEB)).isEqualTo(ReleaseReconciler.Next.DONE);
+
+    assertThat(ready(WEB))
+        .containsEntry("status", "False")
+        .containsEntry("reason", "InvalidSpec")
+        .containsEntry(
+            "message",
+            "Release shop/web: spec.serviceAccountName: must name a service account of namespace"
+                + " shop: this controller casts no Release with its own rights"
+                + " (--require-service-account)");
+    assertThat(objects.writes).containsExactly("status shop/web Ready=False InvalidSpec");
+    assertThat(castAs).isEmpty();
+    assertThat(cluster.operations()).isEmpty();
+  }
+
+  @Test
+  void aDependencyInAnotherNamespaceIsRefusedWithNoCrossNamespaceRefs() {
+    tenancy = Tenancy.open().withCrossNamespaceRefs(false);
+    reconciler = reconciler();
+    objects.put(
+        FakeReleaseObjects.release(
+            NS,
+            "web",
+            spec(
+                "manifests",
+                List.of(configMap("a", "1")),
+                "dependsOn",
+                List.of(Map.of("name", "db", "namespace", "data"), Map.of("name", "cache")))));
+
+    reconciler.reconcile(WEB);
+
+    assertThat(ready(WEB))
+        .containsEntry("reason", "InvalidSpec")
+        .containsEntry(
+            "message",
+            "Release shop/web: spec.dependsOn[0].namespace: must be the Release's own namespace"
+                + " shop (this controller refuses references to other namespaces:"
+                + " --no-cross-namespace-refs): 'data'");
+    assertThat(castAs).isEmpty();
+  }
+
+  @Test
+  void aPlanTheAccountMayNotCastWholeIsStalledForbiddenAndNothingIsWritten() {
+    String user = "system:serviceaccount:shop:deployer";
+    denied.put(
+        user,
+        List.of(
+            "create clusterrolebindings.rbac.authorization.k8s.io cluster-wide (for"
+                + " rbac.authorization.k8s.io/ClusterRoleBinding//pwn)"));
+    objects.put(
+        FakeReleaseObjects.release(
+            NS,
+            "web",
+            spec("manifests", List.of(configMap("a", "1")), "serviceAccountName", "deployer")));
+
+    ReleaseReconciler.Next next = reconciler.reconcile(WEB);
+
+    assertThat(next).isEqualTo(ReleaseReconciler.Next.after(Duration.ofSeconds(1)));
+    assertThat(ready(WEB))
+        .containsEntry("status", "False")
+        .containsEntry("reason", "Forbidden")
+        .containsEntry(
+            "message",
+            "the release is cast as "
+                + user
+                + ", which may not create clusterrolebindings.rbac.authorization.k8s.io"
+                + " cluster-wide (for rbac.authorization.k8s.io/ClusterRoleBinding//pwn); nothing"
+                + " was written");
+    assertThat(condition(WEB, "Stalled")).containsEntry("status", "True");
+    assertThat(cluster.writes()).isEmpty();
+    assertThat(cluster.operations()).noneMatch(op -> op.startsWith("record:create"));
+    assertThat(cluster.operations()).noneMatch(op -> op.startsWith("lease:"));
+    assertThat(cluster.recordCount(NS, "web")).isZero();
+    assertThat(objects.events)
+        .containsExactly("Warning Forbidden shop/web: " + ready(WEB).get("message"));
+
+    clock.advance(Duration.ofSeconds(1));
+    reconciler.reconcile(WEB); // the same refusal: no new status, no new Event
+    assertThat(objects.writes)
+        .containsExactly("finalizer+ shop/web", "status shop/web Ready=False Forbidden");
+    assertThat(objects.events).hasSize(1);
+
+    denied.clear(); // the account was granted what it lacked
+    clock.advance(Duration.ofSeconds(1));
+    reconciler.reconcile(WEB);
+    assertThat(ready(WEB)).containsEntry("status", "True").containsEntry("reason", "Cast");
+    assertThat(condition(WEB, "Stalled")).isNull();
+  }
+
+  @Test
+  void aSourceTheAccountMayNotReadIsStalledForbiddenWithoutItsValues() {
+    forbiddenSecrets.add("shop/creds");
+    secrets.put(
+        "shop/creds",
+        Map.of("s.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: stolen}\n"));
+    objects.put(
+        FakeReleaseObjects.release(
+            NS,
+            "web",
+            spec(
+                "manifestsFrom",
+                List.of(Map.of("secret", Map.of("name", "creds"))),
+                "serviceAccountName",
+                "deployer")));
+
+    reconciler.reconcile(WEB);
+
+    assertThat(ready(WEB))
+        .containsEntry("reason", "Forbidden")
+        .containsEntry(
+            "message",
+            "the release is cast as system:serviceaccount:shop:deployer, which may not: get Secret"
+                + " shop/creds failed (HTTP 403): secrets \"creds\" is forbidden; nothing was"
+                + " written");
+    assertThat(cluster.objects()).isEmpty();
+  }
+
+  @Test
+  void aReleaseFailingForTenMinutesAtA20sIntervalKeepsItsRecordsAndEventsBounded() {
+    objects.put(
+        FakeReleaseObjects.release(
+            NS,
+            "web",
+            spec(
+                "manifests",
+                List.of(configMap("a", "1")),
+                "interval",
+                "20s",
+                "options",
+                Map.of("maxHistory", 3))));
+    reconciler.reconcile(WEB);
+    cluster.faults().failAlways(Operation.APPLY, "ConfigMap/shop/a", "port 70000 is not valid");
+    objects.changeSpec(
+        WEB,
+        spec(
+            "manifests",
+            List.of(configMap("a", "2")),
+            "interval",
+            "20s",
+            "options",
+            Map.of("maxHistory", 3)));
+    objects.writes.clear();
+
+    List<Long> pauses = new ArrayList<>();
+    Duration failing = Duration.ZERO;
+    while (failing.compareTo(Duration.ofMinutes(10)) < 0) {
+      Duration pause = java.util.Objects.requireNonNull(reconciler.reconcile(WEB).after());
+      pauses.add(pause.toSeconds());
+      clock.advance(pause);
+      failing = failing.plus(pause);
+    }
+
+    // the pause doubles with the time failing, capped at the interval
+    assertThat(pauses.subList(0, 9)).containsExactly(1L, 1L, 2L, 4L, 8L, 16L, 20L, 20L, 20L);
+    assertThat(pauses.subList(6, pauses.size())).containsOnly(20L);
+    assertThat(pauses).hasSize(35);
+    // each try's revision took the place of the one before: the deployed revision and one failed
+    ReleaseController engine = ReleaseController.builder(cluster, cluster).clock(clock).build();
+    assertThat(engine.history(NS, "web"))
+        .extracting(Release::revision, Release::status)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(36, ReleaseStatus.FAILED),
+            org.assertj.core.groups.Tuple.tuple(1, ReleaseStatus.DEPLOYED));
+    assertThat(cluster.recordCount(NS, "web")).isLessThanOrEqualTo(3 + 1);
+    // one Event object per reason, its count the number of tries
+    assertThat(objects.eventObjects)
+        .containsExactly(Map.entry("shop/web Cast", 1), Map.entry("shop/web CastFailed", 35));
+    // Progressing once, then a status write per try (its revision), never a flip in between
+    assertThat(objects.writes)
+        .hasSize(36)
+        .first()
+        .isEqualTo("status shop/web Ready=Unknown Progressing");
+    assertThat(objects.writes.subList(1, 36))
+        .containsOnly("status shop/web Ready=False CastFailed");
+    assertThat(RetrySchedule.stalledSince(web()))
+        .isEqualTo(java.time.Instant.parse("2025-01-01T00:00:00Z"));
+  }
+
+  @Test
+  void aRestartedControllerGoesOnWithThePauseTheStatusGives() {
+    objects.put(
+        FakeReleaseObjects.release(
+            NS, "web", spec("manifests", List.of(configMap("a", "1")), "interval", "1m")));
+    cluster.faults().failAlways(Operation.APPLY, "ConfigMap/shop/a", "refused");
+    reconciler.reconcile(WEB);
+    clock.advance(Duration.ofSeconds(40));
+
+    reconciler = reconciler(); // a new process: nothing in memory
+    assertThat(RetrySchedule.pause(web(), Duration.ofMinutes(1), clock.instant()))
+        .isEqualTo(Duration.ofSeconds(40));
+    assertThat(reconciler.reconcile(WEB).after()).isEqualTo(Duration.ofSeconds(40));
+    clock.advance(Duration.ofSeconds(40));
+    assertThat(reconciler.reconcile(WEB).after()).isEqualTo(Duration.ofMinutes(1));
+  }
+
+  @Test
+  void aManualReconcileRequestIsHandledOnceAndRecordedInTheStatus() {
+    objects.put(
+        FakeReleaseObjects.release(NS, "web", spec("manifests", List.of(configMap("a", "1")))));
+    reconciler.reconcile(WEB);
+    objects.writes.clear();
+
+    objects.annotate(WEB, ReleaseResource.RECONCILE_REQUEST, "2025-01-01T00:01:00Z");
+    assertThat(web().reconcileRequested()).isTrue();
+    reconciler.reconcile(WEB);
+    reconciler.reconcile(WEB);
+
+    assertThat(web().status()).containsEntry("lastHandledReconcileAt", "2025-01-01T00:01:00Z");
+    assertThat(web().reconcileRequested()).isFalse();
+    assertThat(objects.writes).containsExactly("status shop/web Ready=True UpToDate");
+
+    objects.annotate(WEB, ReleaseResource.FLUX_RECONCILE_REQUEST, "2025-01-01T00:02:00Z");
+    reconciler.reconcile(WEB);
+    assertThat(web().status()).containsEntry("lastHandledReconcileAt", "2025-01-01T00:02:00Z");
+    assertThat(objects.writes).hasSize(2);
+    assertThat(cluster.recordCount(NS, "web")).isEqualTo(1);
   }
 }

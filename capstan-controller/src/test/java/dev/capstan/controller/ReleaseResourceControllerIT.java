@@ -1,5 +1,19 @@
 package dev.capstan.controller;
 
+import static dev.capstan.controller.ItReleases.SOON;
+import static dev.capstan.controller.ItReleases.apply;
+import static dev.capstan.controller.ItReleases.awaitReady;
+import static dev.capstan.controller.ItReleases.configMap;
+import static dev.capstan.controller.ItReleases.configMapIn;
+import static dev.capstan.controller.ItReleases.deployment;
+import static dev.capstan.controller.ItReleases.existing;
+import static dev.capstan.controller.ItReleases.kubectl;
+import static dev.capstan.controller.ItReleases.message;
+import static dev.capstan.controller.ItReleases.read;
+import static dev.capstan.controller.ItReleases.release;
+import static dev.capstan.controller.ItReleases.spec;
+import static dev.capstan.controller.ItReleases.value;
+import static dev.capstan.controller.ItReleases.writes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.capstan.k8s.KubeClients;
@@ -25,8 +39,6 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Scale;
 import io.kubernetes.client.util.PatchUtils;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,7 +46,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,8 +59,6 @@ import org.junit.jupiter.api.Test;
  */
 @ControlPlaneTest
 class ReleaseResourceControllerIT {
-  private static final Duration SOON = Duration.ofSeconds(90);
-
   /** The label of the Releases a test's own controller reconciles, not the class's one. */
   private static final String SHARD = "capstan-it-shard";
 
@@ -59,17 +68,7 @@ class ReleaseResourceControllerIT {
 
   @BeforeAll
   static void installTheCrdWithCapstanAndStartTheController(ControlPlane plane) {
-    KubeClients clients = KubeClients.fromKubeconfig(plane.kubeconfig());
-    ReleaseController engine =
-        ReleaseController.builder(new KubernetesOrchestrator(clients), new KubernetesStore(clients))
-            .holder("it-installer")
-            .build();
-    ReleaseFile crd =
-        ReleaseFiles.manifestText(
-            ReleaseResource.crdYaml(),
-            "releases.capstan.dev.yaml",
-            new Overrides("default", "capstan-crd"));
-    engine.cast(crd.toSpec(), crd.payloads());
+    ItReleases.installCrd(plane);
     controller =
         ReleaseResourceController.builder(KubeClients.fromKubeconfig(plane.kubeconfig()))
             .workers(2)
@@ -87,155 +86,6 @@ class ReleaseResourceControllerIT {
     if (c != null) {
       c.close();
     }
-  }
-
-  // --- helpers -------------------------------------------------------------------------------
-
-  private static Map<String, Object> configMap(String name, String value) {
-    return configMap(name, Map.of("value", value));
-  }
-
-  private static Map<String, Object> configMap(String name, Map<String, String> data) {
-    return Map.of(
-        "apiVersion", "v1", "kind", "ConfigMap", "metadata", Map.of("name", name), "data", data);
-  }
-
-  private static Map<String, Object> deployment(String name) {
-    Map<String, Object> labels = Map.of("app", name);
-    return Map.of(
-        "apiVersion",
-        "apps/v1",
-        "kind",
-        "Deployment",
-        "metadata",
-        Map.of("name", name),
-        "spec",
-        Map.of(
-            "replicas", 1,
-            "selector", Map.of("matchLabels", labels),
-            "template",
-                Map.of(
-                    "metadata", Map.of("labels", labels),
-                    "spec",
-                        Map.of(
-                            "containers",
-                            List.of(
-                                Map.of(
-                                    "name", "app", "image", "registry.example/" + name + ":1"))))));
-  }
-
-  private static Map<String, Object> release(String name, Map<String, Object> spec) {
-    return release(name, Map.of(), spec);
-  }
-
-  private static Map<String, Object> release(
-      String name, Map<String, String> labels, Map<String, Object> spec) {
-    return Map.of(
-        "apiVersion",
-        ReleaseResource.API_VERSION,
-        "kind",
-        ReleaseResource.KIND,
-        "metadata",
-        Map.of("name", name, "labels", labels),
-        "spec",
-        spec);
-  }
-
-  private static Map<String, Object> spec(Object... entries) {
-    Map<String, Object> spec = new LinkedHashMap<>();
-    for (int i = 0; i < entries.length; i += 2) {
-      spec.put((String) entries[i], entries[i + 1]);
-    }
-    return spec;
-  }
-
-  private static void apply(ControlPlane plane, String ns, Map<String, Object> release)
-      throws ApiException {
-    new CustomObjectsApi(plane.client())
-        .createNamespacedCustomObject(
-            ReleaseResource.GROUP, ReleaseResource.VERSION, ns, ReleaseResource.PLURAL, release)
-        .execute();
-  }
-
-  private static void patchSpec(ControlPlane plane, String ns, String name, String json)
-      throws ApiException {
-    CustomObjectsApi api = new CustomObjectsApi(plane.client());
-    PatchUtils.patch(
-        Object.class,
-        () ->
-            api.patchNamespacedCustomObject(
-                    ReleaseResource.GROUP,
-                    ReleaseResource.VERSION,
-                    ns,
-                    ReleaseResource.PLURAL,
-                    name,
-                    new V1Patch(json))
-                .buildCall(null),
-        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
-        plane.client());
-  }
-
-  private static @Nullable ReleaseResource read(ControlPlane plane, String ns, String name) {
-    return ReleaseResource.get(plane.client(), new ReleaseKey(ns, name)).orElse(null);
-  }
-
-  /**
-   * Waits until the Release's Ready condition has {@code status} with {@code reason}, for its
-   * generation.
-   */
-  private static ReleaseResource awaitReady(
-      ControlPlane plane, String ns, String name, String status, String reason) {
-    return Await.until(
-        "Release " + ns + "/" + name + " Ready=" + status + " " + reason,
-        SOON,
-        () -> read(plane, ns, name),
-        r -> {
-          Map<?, ?> ready = r.condition("Ready");
-          return ready != null
-              && status.equals(ready.get("status"))
-              && reason.equals(ready.get("reason"))
-              && Long.valueOf(r.generation())
-                  .equals(
-                      ready.get("observedGeneration") instanceof Number n ? n.longValue() : null);
-        });
-  }
-
-  private static String message(ReleaseResource r) {
-    Map<?, ?> ready = r.condition("Ready");
-    return ready == null ? "" : String.valueOf(ready.get("message"));
-  }
-
-  private static @Nullable V1ConfigMap configMapIn(ControlPlane plane, String ns, String name)
-      throws ApiException {
-    try {
-      return new CoreV1Api(plane.client()).readNamespacedConfigMap(name, ns).execute();
-    } catch (ApiException e) {
-      if (e.getCode() == 404) {
-        return null;
-      }
-      throw e;
-    }
-  }
-
-  private static V1ConfigMap existing(ControlPlane plane, String ns, String name)
-      throws ApiException {
-    return java.util.Objects.requireNonNull(configMapIn(plane, ns, name), name);
-  }
-
-  private static String value(@Nullable V1ConfigMap c) {
-    return c == null || c.getData() == null ? "" : String.valueOf(c.getData().get("value"));
-  }
-
-  /** The requests of {@code counts} that write: everything but reads and watches. */
-  private static long writes(Map<String, Long> counts) {
-    return counts.entrySet().stream()
-        .filter(
-            e ->
-                !e.getKey().startsWith("GET ")
-                    && !e.getKey().startsWith("LIST ")
-                    && !e.getKey().startsWith("WATCH "))
-        .mapToLong(Map.Entry::getValue)
-        .sum();
   }
 
   // --- tests ---------------------------------------------------------------------------------
@@ -262,22 +112,15 @@ class ReleaseResourceControllerIT {
     assertThat(web.condition("Stalled")).isNull();
     assertThat(web.condition("Reconciling")).isNull();
     assertThat(value(configMapIn(plane, ns, "web-settings"))).isEqualTo("blue");
-    Path kubectl = kubectl(plane);
-    Process wait =
-        new ProcessBuilder(
-                kubectl.toString(),
-                "--kubeconfig=" + plane.kubeconfig(),
-                "wait",
-                "--for=condition=Ready",
-                "release.capstan.dev/web",
-                "-n",
-                ns,
-                "--timeout=60s")
-            .redirectErrorStream(true)
-            .start();
-    String out = new String(wait.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(wait.waitFor(90, TimeUnit.SECONDS)).isTrue();
-    assertThat(wait.exitValue()).as(out).isZero();
+    String out =
+        kubectl(
+            plane,
+            "wait",
+            "--for=condition=Ready",
+            "release.capstan.dev/web",
+            "-n",
+            ns,
+            "--timeout=60s");
     assertThat(out.strip()).isEqualTo("release.capstan.dev/web condition met");
   }
 
@@ -611,10 +454,62 @@ class ReleaseResourceControllerIT {
     awaitReady(plane, ns, "back", "True", "Cast");
     awaitReady(plane, ns, "front", "True", "Cast");
 
-    patchSpec(plane, ns, "back", "{\"spec\":{\"dependsOn\":[{\"name\":\"front\"}]}}");
+    ItReleases.patch(plane, ns, "back", "{\"spec\":{\"dependsOn\":[{\"name\":\"front\"}]}}");
     ReleaseResource cycle = awaitReady(plane, ns, "back", "False", "DependencyCycle");
     assertThat(message(cycle))
         .isEqualTo("dependsOn cycle: " + ns + "/back -> " + ns + "/front -> " + ns + "/back");
+  }
+
+  @Test
+  void aSuspendedReleaseShowsInKubectlGetAndTheReconcileAnnotationIsHandledAtOnce(
+      ControlPlane plane, TestNamespace tns) throws Exception {
+    String ns = tns.name();
+    apply(
+        plane,
+        ns,
+        release("web", spec("manifests", List.of(configMap("web", "1")), "interval", "1h")));
+    awaitReady(plane, ns, "web", "True", "Cast");
+
+    // a reconcile now, without waiting for the interval (1h), for Capstan's annotation and Flux's
+    for (String annotation :
+        List.of(ReleaseResource.RECONCILE_REQUEST, ReleaseResource.FLUX_RECONCILE_REQUEST)) {
+      String at = java.time.Instant.now().toString();
+      long asked = System.nanoTime();
+      ItReleases.patch(
+          plane,
+          ns,
+          "web",
+          "{\"metadata\":{\"annotations\":{\"" + annotation + "\":\"" + at + "\"}}}");
+      ReleaseResource handled =
+          Await.until(
+              "the request " + at + " handled",
+              SOON,
+              () -> read(plane, ns, "web"),
+              r -> at.equals(r.status().get("lastHandledReconcileAt")));
+      Duration took = Duration.ofNanos(System.nanoTime() - asked);
+      System.out.println(
+          "reconcile request " + annotation + " handled in " + took.toMillis() + " ms");
+      assertThat(took).isLessThan(Duration.ofSeconds(2));
+      assertThat(handled.condition("Ready")).extracting(c -> c.get("reason")).isEqualTo("UpToDate");
+    }
+
+    ItReleases.patch(plane, ns, "web", "{\"spec\":{\"suspend\":true}}");
+    Await.until(
+        "web suspended", SOON, () -> read(plane, ns, "web"), r -> r.condition("Suspended") != null);
+    String table = kubectl(plane, "get", "releases", "-n", ns);
+    assertThat(table.lines().toList())
+        .hasSize(2)
+        .first()
+        .asString()
+        .matches("NAME +READY +REVISION +SUSPENDED +STATUS +AGE");
+    assertThat(table.lines().toList().get(1))
+        .matches("web +True +1 +True +revision 1 is deployed +\\S+");
+
+    ItReleases.patch(plane, ns, "web", "{\"spec\":{\"suspend\":false}}");
+    ReleaseResource resumed = awaitReady(plane, ns, "web", "True", "UpToDate");
+    assertThat(resumed.condition("Suspended")).isNull();
+    assertThat(kubectl(plane, "get", "releases", "-n", ns).lines().toList().get(1))
+        .matches("web +True +1 +revision 1 is deployed +\\S+");
   }
 
   @Test
@@ -639,9 +534,10 @@ class ReleaseResourceControllerIT {
         .containsExactlyInAnyOrder(
             "ServiceAccount/capstan-system/capstan-controller",
             "rbac.authorization.k8s.io/ClusterRole//capstan-controller",
-            "rbac.authorization.k8s.io/ClusterRole//capstan-controller-releases",
             "rbac.authorization.k8s.io/ClusterRoleBinding//capstan-controller",
-            "rbac.authorization.k8s.io/ClusterRoleBinding//capstan-controller-releases",
+            "rbac.authorization.k8s.io/Role/capstan-system/capstan-controller-leader-election",
+            "rbac.authorization.k8s.io/RoleBinding/capstan-system/capstan-controller-leader-election",
+            "rbac.authorization.k8s.io/ClusterRole//capstan-tenant",
             "apps/Deployment/capstan-system/capstan-controller");
   }
 
@@ -660,22 +556,5 @@ class ReleaseResourceControllerIT {
                         spec("manifests", List.of(configMap("x", "1")), "interval", "5 minutes"))));
     assertThat(refused.getCode()).isEqualTo(422);
     assertThat(refused.getResponseBody()).contains("spec.interval");
-  }
-
-  /** kubectl of the control plane's version, from the control-plane build. */
-  private static Path kubectl(ControlPlane plane) throws IOException, InterruptedException {
-    Path scripts =
-        Path.of(System.getProperty("capstan.controlPlane.scripts", "../testing/control-plane"));
-    Process p =
-        new ProcessBuilder(
-                scripts.resolve("build.sh").toString(),
-                "--print-bin",
-                "--k8s-version",
-                plane.serverVersion())
-            .redirectError(ProcessBuilder.Redirect.INHERIT)
-            .start();
-    String bin = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-    assertThat(p.waitFor()).isZero();
-    return Path.of(bin, "kubectl");
   }
 }

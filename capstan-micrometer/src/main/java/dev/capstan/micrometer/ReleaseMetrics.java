@@ -23,7 +23,7 @@ import io.micrometer.core.instrument.Timer;
  * <table>
  *   <caption>Meters</caption>
  *   <tr><th scope="col">name</th><th scope="col">type</th><th scope="col">tags</th><th scope="col">what</th></tr>
- *   <tr><td>{@value #OPERATION}</td><td>timer</td><td>operation, outcome</td>
+ *   <tr><td>{@value #OPERATION}</td><td>timer</td><td>operation, outcome, error</td>
  *       <td>each plan, cast, rollback and uninstall, by how it ended</td></tr>
  *   <tr><td>{@value #ACTIVE}</td><td>long task timer</td><td>operation</td>
  *       <td>the operations in flight (its active count is the gauge of casts in flight)</td></tr>
@@ -39,9 +39,13 @@ import io.micrometer.core.instrument.Timer;
  * </table>
  *
  * <p>Tag values are the lower-case ids of {@link Operation}, {@link Outcome} and {@code Action};
- * {@link #withReleaseTags()} adds {@code namespace} and {@code release} to every meter but {@value
- * #ACTIVE}. Thread-safe; several instances on one registry share its meters.
+ * {@code error} is the simple class name of the exception the operation threw, or {@code none}
+ * (Micrometer's convention, as Spring's observations tag it); {@link #withReleaseTags()} adds
+ * {@code namespace} and {@code release} to every meter but {@value #ACTIVE}. Thread-safe; several
+ * instances on one registry share its meters.
  */
+// its core is an optional dependency (module-info): a host of this class requires it itself
+@SuppressWarnings("exports")
 public final class ReleaseMetrics implements ReleaseListener {
   /** The timer of operations. */
   public static final String OPERATION = "capstan.release.operation";
@@ -106,7 +110,15 @@ public final class ReleaseMetrics implements ReleaseListener {
     if (event instanceof ReleaseEvent.Finished f) {
       Timer.builder(OPERATION)
           .description("Capstan release operations, by operation and outcome")
-          .tags(tags(f).and("operation", f.operation().id(), "outcome", f.outcome().id()))
+          .tags(
+              tags(f)
+                  .and(
+                      "operation",
+                      f.operation().id(),
+                      "outcome",
+                      f.outcome().id(),
+                      "error",
+                      f.error() == null ? "none" : f.error().getClass().getSimpleName()))
           .register(registry)
           .record(f.duration());
       if (f.outcome() == Outcome.CONFLICT) {

@@ -36,6 +36,8 @@ import io.micrometer.core.instrument.Timer;
  *
  * <p>Thread-safe; several instances on one registry share its meters.
  */
+// its core is an optional dependency (module-info): a host of this class requires it itself
+@SuppressWarnings("exports")
 public final class UpdateMetrics implements UpdateListener {
   /** The timer of plans and applies. */
   public static final String OPERATION = "capstan.update.operation";

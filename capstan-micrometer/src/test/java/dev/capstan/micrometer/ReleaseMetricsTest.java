@@ -101,6 +101,7 @@ class ReleaseMetricsTest {
                 .activeTasks())
         .isZero();
     assertThat(registry.find(ReleaseMetrics.OPERATION).tags("outcome", "failed").timer()).isNull();
+    assertThat(timer("cast", "succeeded").getId().getTag("error")).isEqualTo("none");
   }
 
   @Test
@@ -148,6 +149,10 @@ class ReleaseMetricsTest {
     assertThat(count(ReleaseMetrics.FENCES, "action", "create")).isEqualTo(1);
     assertThat(timer("cast", "failed").count()).isEqualTo(1);
     assertThat(registry.find(ReleaseMetrics.WRITES).counters()).isEmpty();
+    assertThat(registry.get(ReleaseMetrics.OPERATION).timers())
+        .extracting(t -> t.getId().getTag("outcome") + " " + t.getId().getTag("error"))
+        .containsExactlyInAnyOrder(
+            "conflict ReleaseConflictException", "failed CastFailedException");
   }
 
   @Test

@@ -31,9 +31,10 @@ import org.jspecify.annotations.Nullable;
  *       uninstall}: one per operation, a child of the context current where the operation was
  *       called; attributes {@value #NAMESPACE}, {@value #NAME}, {@value #OPERATION}, and at its end
  *       {@value #OUTCOME}, {@value #REVISION}, {@value #STATUS}, {@value #WRITES} and {@code
- *       capstan.changes.<action>} for each action planned; status {@code ERROR} with the reason
- *       unless the outcome is {@code succeeded}. Span events {@code fenced}, {@code retrying},
- *       {@code warning} and {@code reverted}.
+ *       capstan.changes.<action>} for each action planned; unless the outcome is {@code succeeded}:
+ *       status {@code ERROR} with the reason, {@value #ERROR_TYPE} and the exception the caller got
+ *       as an {@code exception} event ({@code Span.recordException}: its type, message and stack
+ *       trace). Span events {@code fenced}, {@code retrying}, {@code warning} and {@code reverted}.
  *   <li>{@code capstan wave}: one per apply wave, {@value #WAVE}, {@value #WAVE_WRITES};
  *   <li>{@code capstan wait healthy}: one per health wait (CRDs, a wave, an uninstall's deletions),
  *       a child of its wave when there is one, {@value #OBJECTS};
@@ -43,12 +44,25 @@ import org.jspecify.annotations.Nullable;
  * <p>A wave or wait still open when the operation ends (it failed there) ends with status {@code
  * ERROR}.
  */
+// its core is an optional dependency (module-info): a host of this class requires it itself
+@SuppressWarnings("exports")
 public final class ReleaseTracing implements ReleaseListener {
   /** The instrumentation scope name. */
   public static final String SCOPE = "dev.capstan.release";
 
-  /** The release's namespace. */
-  public static final String NAMESPACE = "capstan.release.namespace";
+  /**
+   * The release's namespace: OpenTelemetry's {@code k8s.namespace.name} (semantic conventions,
+   * Kubernetes attributes).
+   */
+  public static final String NAMESPACE = "k8s.namespace.name";
+
+  /**
+   * The class of error a failed operation ended with: OpenTelemetry's {@code error.type}, the
+   * fully-qualified class name of the exception it threw (e.g. {@code
+   * dev.capstan.release.error.CastFailedException}); set only when the outcome is not {@code
+   * succeeded}.
+   */
+  public static final String ERROR_TYPE = "error.type";
 
   /** The release's name. */
   public static final String NAME = "capstan.release.name";
@@ -193,6 +207,12 @@ public final class ReleaseTracing implements ReleaseListener {
       f.changes()
           .forEach((action, n) -> operation.setAttribute("capstan.changes." + action.id(), n));
       if (f.outcome() != Outcome.SUCCEEDED) {
+        Throwable error = f.error();
+        operation.setAttribute(
+            ERROR_TYPE, error == null ? f.outcome().id() : error.getClass().getName());
+        if (error != null) {
+          operation.recordException(error);
+        }
         operation.setStatus(StatusCode.ERROR, reason == null ? f.outcome().id() : reason);
       }
       operation.end();

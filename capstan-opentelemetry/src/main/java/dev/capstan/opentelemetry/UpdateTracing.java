@@ -29,13 +29,15 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code capstan update}: one per apply, a child of the context current where it was called;
  *       attributes {@value #TARGET_VERSION}, {@value #WORKLOADS}, {@value #CRDS}, and at its end
  *       {@value #OUTCOME} and {@code capstan.workloads.<status>} for each status reached; status
- *       {@code ERROR} unless the outcome is {@code completed}. Span events {@code rolled-back} and
- *       {@code rollback-failed} name the workload.
+ *       {@code ERROR} and {@value #ERROR_TYPE} unless the outcome is {@code completed}. Span events
+ *       {@code rolled-back} and {@code rollback-failed} name the workload.
  *   <li>{@code capstan wait crd}: a CRD applied, until it is established, {@value #CRD};
  *   <li>{@code capstan wait rollout}: a workload patched, until it rolled out or failed, {@value
- *       #WORKLOAD}.
+ *       #NAMESPACE} and {@value #DEPLOYMENT}.
  * </ul>
  */
+// its core is an optional dependency (module-info): a host of this class requires it itself
+@SuppressWarnings("exports")
 public final class UpdateTracing implements UpdateListener {
   /** The instrumentation scope name. */
   public static final String SCOPE = "dev.capstan.update";
@@ -55,8 +57,24 @@ public final class UpdateTracing implements UpdateListener {
   /** A CRD's name. */
   public static final String CRD = "capstan.crd";
 
-  /** A workload, {@code namespace/name}. */
+  /** A workload, {@code namespace/name}, on the update's span events. */
   public static final String WORKLOAD = "capstan.workload";
+
+  /**
+   * A rollout's namespace: OpenTelemetry's {@code k8s.namespace.name} (semantic conventions,
+   * Kubernetes attributes).
+   */
+  public static final String NAMESPACE = "k8s.namespace.name";
+
+  /** A rollout's Deployment: OpenTelemetry's {@code k8s.deployment.name}. */
+  public static final String DEPLOYMENT = "k8s.deployment.name";
+
+  /**
+   * How a failed apply ended: OpenTelemetry's {@code error.type}, the outcome ({@code failed},
+   * {@code rolled_back}, {@code rollback_failed}, {@code error}); set only when it is not {@code
+   * completed}.
+   */
+  public static final String ERROR_TYPE = "error.type";
 
   private static final AttributeKey<String> WORKLOAD_KEY = AttributeKey.stringKey(WORKLOAD);
 
@@ -125,7 +143,10 @@ public final class UpdateTracing implements UpdateListener {
       } else if (event instanceof UpdateEvent.CrdEstablished) {
         wait = end(wait, null);
       } else if (event instanceof UpdateEvent.WorkloadPatched p) {
-        wait = child("capstan wait rollout").setAttribute(WORKLOAD, p.workload().key());
+        wait =
+            child("capstan wait rollout")
+                .setAttribute(NAMESPACE, p.workload().namespace())
+                .setAttribute(DEPLOYMENT, p.workload().deployment());
       } else if (event instanceof UpdateEvent.WorkloadRolledOut) {
         wait = end(wait, null);
       } else if (event instanceof UpdateEvent.WorkloadFailed f) {
@@ -145,6 +166,7 @@ public final class UpdateTracing implements UpdateListener {
           }
         }
         if (f.outcome() != UpdateEvent.Outcome.COMPLETED) {
+          update.setAttribute(ERROR_TYPE, f.outcome().id());
           update.setStatus(StatusCode.ERROR, error == null ? f.outcome().id() : error);
         }
         update.end();

@@ -112,6 +112,11 @@ class ReleaseTracingTest {
         .containsEntry(AttributeKey.stringKey(ReleaseTracing.STATUS), "deployed")
         .containsEntry(AttributeKey.longKey(ReleaseTracing.WRITES), 3L)
         .containsEntry(AttributeKey.longKey("capstan.changes.create"), 3L);
+    assertThat(operation.getAttributes().get(AttributeKey.stringKey("k8s.namespace.name")))
+        .isEqualTo(NS);
+    assertThat(operation.getAttributes().get(AttributeKey.stringKey(ReleaseTracing.ERROR_TYPE)))
+        .isNull();
+    assertThat(operation.getEvents()).isEmpty();
     assertThat(operation.getStatus().getStatusCode()).isEqualTo(StatusCode.UNSET);
 
     List<SpanData> waves = children(operation);
@@ -157,6 +162,21 @@ class ReleaseTracingTest {
         .isEqualTo(((CastFailedException) failed).result().release().failure());
     assertThat(operation.getAttributes().get(AttributeKey.stringKey(ReleaseTracing.OUTCOME)))
         .isEqualTo("failed");
+    assertThat(operation.getAttributes().get(AttributeKey.stringKey("error.type")))
+        .isEqualTo("dev.capstan.release.error.CastFailedException");
+    assertThat(operation.getEvents())
+        .singleElement()
+        .satisfies(
+            exception -> {
+              assertThat(exception.getName()).isEqualTo("exception");
+              assertThat(exception.getAttributes().get(AttributeKey.stringKey("exception.type")))
+                  .isEqualTo("dev.capstan.release.error.CastFailedException");
+              assertThat(exception.getAttributes().get(AttributeKey.stringKey("exception.message")))
+                  .isEqualTo(failed.getMessage());
+              assertThat(
+                      exception.getAttributes().get(AttributeKey.stringKey("exception.stacktrace")))
+                  .startsWith("dev.capstan.release.error.CastFailedException: ");
+            });
     SpanData wave = span("capstan wave");
     assertThat(wave.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
     assertThat(span("capstan wait healthy").getStatus().getStatusCode())
@@ -190,6 +210,8 @@ class ReleaseTracingTest {
     assertThat(casts.get(0).getAttributes().get(AttributeKey.stringKey(ReleaseTracing.OUTCOME)))
         .isEqualTo("conflict");
     assertThat(casts.get(0).getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+    assertThat(casts.get(0).getAttributes().get(AttributeKey.stringKey("error.type")))
+        .isEqualTo("dev.capstan.release.error.ReleaseConflictException");
     SpanData leaseWait = span("capstan wait lease");
     assertThat(leaseWait.getParentSpanId()).isEqualTo(casts.get(1).getSpanId());
     assertThat(leaseWait.getAttributes().get(AttributeKey.stringKey(ReleaseTracing.HOLDER)))

@@ -80,13 +80,17 @@ class UpdateTracingTest {
                     + " "
                     + s.getAttributes().get(AttributeKey.stringKey(UpdateTracing.CRD))
                     + " "
-                    + s.getAttributes().get(AttributeKey.stringKey(UpdateTracing.WORKLOAD)))
+                    + s.getAttributes().get(AttributeKey.stringKey(UpdateTracing.NAMESPACE))
+                    + "/"
+                    + s.getAttributes().get(AttributeKey.stringKey(UpdateTracing.DEPLOYMENT)))
         .containsExactly(
-            "capstan wait crd mcpservers.mcpruntime.org null",
+            "capstan wait crd mcpservers.mcpruntime.org null/null",
             "capstan wait rollout null mcp-runtime/mcp-runtime-operator-controller-manager",
             "capstan wait rollout null mcp-platform/mcp-platform-api",
             "capstan wait rollout null mcp-platform/mcp-runtime-api",
             "capstan wait rollout null mcp-platform/mcp-ui");
+    assertThat(update.getAttributes().get(AttributeKey.stringKey(UpdateTracing.ERROR_TYPE)))
+        .isNull();
   }
 
   @Test
@@ -98,6 +102,8 @@ class UpdateTracingTest {
     SpanData update = named("capstan update").get(0);
     assertThat(update.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
     assertThat(update.getAttributes().get(AttributeKey.stringKey(UpdateTracing.OUTCOME)))
+        .isEqualTo("rolled_back");
+    assertThat(update.getAttributes().get(AttributeKey.stringKey(UpdateTracing.ERROR_TYPE)))
         .isEqualTo("rolled_back");
     assertThat(update.getEvents())
         .extracting(

@@ -77,11 +77,20 @@ public final class CapstanExtension implements ParameterResolver, BeforeEachCall
     return 1;
   }
 
+  /**
+   * The test's world, made on first use. Only API of JUnit 5.10 ({@code get} and {@code put}; the
+   * store's {@code computeIfAbsent} is JUnit 6's, {@code getOrComputeIfAbsent} deprecated there):
+   * the kit runs on JUnit 5.10 and later, 6 included. One test's callbacks and parameters are
+   * resolved on one thread, so nothing else makes its world meanwhile.
+   */
   private static World world(ExtensionContext context) {
-    int parallelism = parallelism(context.getRequiredTestClass());
-    return context
-        .getStore(NAMESPACE)
-        .computeIfAbsent(World.class, k -> new World(parallelism), World.class);
+    ExtensionContext.Store store = context.getStore(NAMESPACE);
+    World world = store.get(World.class, World.class);
+    if (world == null) {
+      world = new World(parallelism(context.getRequiredTestClass()));
+      store.put(World.class, world);
+    }
+    return world;
   }
 
   @Override

@@ -7,6 +7,7 @@ import dev.capstan.release.ReleaseController;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.result.CastResult;
@@ -78,7 +79,8 @@ public final class PostgresReleases {
   public static void run(KubeClients clients, DataSource db, String namespace, PrintStream out) {
     JdbcStore.create(db).migrate();
     ReleaseController releases = controller(clients, db);
-    CastResult result = releases.cast(spec(namespace, "1.0.0"), payloads(namespace, "1.0.0"));
+    CastResult result =
+        releases.cast(new ReleaseInput(spec(namespace, "1.0.0"), payloads(namespace, "1.0.0")));
     out.println(
         "release "
             + result.release().qualifiedName()

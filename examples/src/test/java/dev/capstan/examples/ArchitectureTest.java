@@ -6,16 +6,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import dev.capstan.common.CapstanException;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+import java.lang.module.ModuleDescriptor;
+import java.lang.module.ModuleFinder;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -24,8 +25,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Rules the build checks over the main classes of every Capstan module (this module's tests see
  * them all): every exception is a {@link CapstanException}, so a host catches one type; no package
- * cycle; no public type in an {@code internal} package beyond the known ones listed under {@code
- * src/test/resources/architecture/} (the list only shrinks).
+ * cycle; the module descriptors export the API and keep the engine and the helpers in.
  */
 class ArchitectureTest {
   /**
@@ -112,26 +112,71 @@ class ArchitectureTest {
   }
 
   /**
-   * The public top-level types of {@code internal} packages are exactly those of {@code
-   * architecture/public-internal-types.txt}: a new one fails the build (make it package-private, or
-   * move it to an API package), and so does a listed one that is no longer public or internal.
+   * A class of each library module that has a module descriptor, by module name: the descriptor is
+   * read where that class was loaded from (its jar, or {@code target/classes}).
+   */
+  private static final Map<String, Class<?>> MODULES =
+      Map.ofEntries(
+          Map.entry("dev.capstan.common", dev.capstan.common.CapstanException.class),
+          Map.entry("dev.capstan.release", dev.capstan.release.ReleaseController.class),
+          Map.entry("dev.capstan.update", dev.capstan.update.UpdateException.class),
+          Map.entry(
+              "dev.capstan.update.build.process",
+              dev.capstan.update.build.process.OciImageRegistry.class),
+          Map.entry("dev.capstan.release.file", dev.capstan.release.file.ReleaseFiles.class),
+          Map.entry("dev.capstan.k8s", dev.capstan.k8s.KubeClients.class),
+          Map.entry("dev.capstan.jdbc", dev.capstan.jdbc.JdbcStore.class),
+          Map.entry("dev.capstan.helm", dev.capstan.helm.HelmImport.class),
+          Map.entry(
+              "dev.capstan.controller", dev.capstan.controller.ReleaseResourceController.class),
+          Map.entry("dev.capstan.store.tck", dev.capstan.store.tck.StoreContract.class),
+          Map.entry("dev.capstan.micrometer", dev.capstan.micrometer.ReleaseMetrics.class),
+          Map.entry("dev.capstan.opentelemetry", dev.capstan.opentelemetry.ReleaseTracing.class),
+          Map.entry("dev.capstan.test", dev.capstan.test.CapstanTest.class));
+
+  private static ModuleDescriptor descriptor(Class<?> type) throws URISyntaxException {
+    Path location = Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+    return ModuleFinder.of(location).findAll().iterator().next().descriptor();
+  }
+
+  /**
+   * The module descriptors say what is API: every package with a public type is exported to all,
+   * but the engine's ({@code dev.capstan.release.engine}) and the helpers' ({@code internal}),
+   * which are exported to no module, or only to the Capstan modules that use them. A new public
+   * type in such a package is therefore no API, whatever its modifiers (docs/api.md).
    */
   @Test
-  void noPublicTypesInInternalPackagesBeyondTheKnownOnes() throws IOException {
-    Set<String> found =
-        CAPSTAN.stream()
-            .filter(JavaClass::isTopLevelClass)
-            .filter(c -> c.getModifiers().contains(JavaModifier.PUBLIC))
-            .filter(c -> (c.getPackageName() + ".").contains(".internal."))
-            .map(JavaClass::getName)
-            .collect(Collectors.toCollection(TreeSet::new));
+  void theModuleDescriptorsExportTheApiAndKeepTheEngineAndHelpersIn() throws Exception {
+    Set<String> classPackages =
+        CAPSTAN.stream().map(JavaClass::getPackageName).collect(Collectors.toSet());
+    for (Map.Entry<String, Class<?>> module : MODULES.entrySet()) {
+      ModuleDescriptor descriptor = descriptor(module.getValue());
+      assertThat(descriptor.name()).isEqualTo(module.getKey());
+      assertThat(descriptor.isAutomatic()).as(module.getKey()).isFalse();
 
-    assertThat(found)
-        .as(
-            "public types in internal packages (make a new one package-private; take one that"
-                + " is no longer out of examples/src/test/resources/architecture/"
-                + "public-internal-types.txt)")
-        .containsExactlyInAnyOrderElementsOf(known("public-internal-types.txt"));
+      Set<String> toAll = new TreeSet<>();
+      for (ModuleDescriptor.Exports e : descriptor.exports()) {
+        if (e.isQualified()) {
+          assertThat(e.targets())
+              .as("%s exports %s only to Capstan's modules", module.getKey(), e.source())
+              .allMatch(t -> t.startsWith("dev.capstan."));
+        } else {
+          toAll.add(e.source());
+        }
+      }
+      // the packages of classes (a descriptor also names resource folders: db/capstan's SQL)
+      Set<String> hidden = new TreeSet<>(descriptor.packages());
+      hidden.retainAll(classPackages);
+      hidden.removeAll(toAll);
+      assertThat(toAll)
+          .as("%s: packages exported to every module", module.getKey())
+          .noneMatch(p -> p.contains(".internal") || p.endsWith(".engine"));
+      assertThat(hidden)
+          .as("%s: packages exported to no module, or to Capstan's alone", module.getKey())
+          .allMatch(p -> p.contains(".internal") || p.endsWith(".engine"));
+    }
+    assertThat(descriptor(dev.capstan.release.ReleaseController.class).packages())
+        .contains("dev.capstan.release.engine", "dev.capstan.release.internal");
   }
 
   /**
@@ -148,18 +193,5 @@ class ArchitectureTest {
     List<String> rotated = new ArrayList<>(slices.subList(first, slices.size()));
     rotated.addAll(slices.subList(0, first));
     return String.join(" -> ", rotated);
-  }
-
-  private static List<String> known(String resource) throws IOException {
-    try (InputStream in = ArchitectureTest.class.getResourceAsStream("/architecture/" + resource)) {
-      if (in == null) {
-        throw new IOException("missing test resource architecture/" + resource);
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8)
-          .lines()
-          .map(String::strip)
-          .filter(l -> !l.isEmpty() && !l.startsWith("#"))
-          .toList();
-    }
   }
 }

@@ -33,7 +33,12 @@ class BomTest {
             .filter(
                 m ->
                     !List.of(
-                            "examples", "benchmarks", "capstan-cli", "capstan-image", "capstan-bom")
+                            "examples",
+                            "benchmarks",
+                            "capstan-cli",
+                            "capstan-image",
+                            "capstan-bom",
+                            "spring-boot-example")
                         .contains(m))
             .toList();
     String version = all(Pattern.compile("<version>([^<]+)</version>"), parent).get(0);

@@ -53,13 +53,17 @@ class PublishingTest {
     return node.getTextContent().strip();
   }
 
-  /** The parent's modules that are published: all but the examples, the CLI and the benchmarks. */
+  /** The modules that are not published: the examples, the CLI, its image and the benchmarks. */
+  private static final List<String> UNPUBLISHED =
+      List.of("examples", "benchmarks", "capstan-cli", "capstan-image", "spring-boot-example");
+
+  /** The parent's modules that are published: all but {@link #UNPUBLISHED}. */
   private static List<String> published() throws Exception {
     List<String> modules = new ArrayList<>();
     NodeList list = pom("").getElementsByTagName("module");
     for (int i = 0; i < list.getLength(); i++) {
       String m = list.item(i).getTextContent().strip();
-      if (!List.of("examples", "benchmarks", "capstan-cli", "capstan-image").contains(m)) {
+      if (!UNPUBLISHED.contains(m)) {
         modules.add(m);
       }
     }
@@ -102,8 +106,12 @@ class PublishingTest {
       assertThat(text(pom, "name")).as(module).startsWith("Capstan");
       assertThat(text(pom, "description")).as(module).hasSizeGreaterThan(20);
     }
-    for (String unpublished : List.of("examples", "benchmarks", "capstan-cli", "capstan-image")) {
+    for (String unpublished : UNPUBLISHED) {
       assertThat(text(pom(unpublished), "properties/maven.deploy.skip")).isEqualTo("true");
+    }
+    for (String boot : List.of("boot-3.5", "boot-4.0")) {
+      assertThat(text(pom("spring-boot-example/" + boot), "properties/maven.deploy.skip"))
+          .isEqualTo("true");
     }
   }
 
@@ -121,6 +129,9 @@ class PublishingTest {
           Map.entry("capstan-controller", dev.capstan.controller.ReleaseResourceController.class),
           Map.entry("capstan-micrometer", dev.capstan.micrometer.ReleaseMetrics.class),
           Map.entry("capstan-opentelemetry", dev.capstan.opentelemetry.ReleaseTracing.class),
+          Map.entry(
+              "capstan-spring-boot-starter",
+              dev.capstan.spring.boot.CapstanAutoConfiguration.class),
           Map.entry("capstan-test", dev.capstan.test.CapstanTest.class));
 
   @Test

@@ -18,7 +18,6 @@ import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseRef;
-import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.model.UninstallOptions;
@@ -86,13 +85,12 @@ class ReadmeTest {
     ReleaseController releases = ReleaseController.builder(cluster, cluster).build();
 
     ServiceSpec web = ServiceSpec.builder("shop", "web").image("acme/web:1.0").build();
-    Payloads v1 = Payloads.builder().service(web).build();
-    ReleaseSpec spec = ReleaseSpec.of("shop", "web", v1);
-    out.print(PlanRenderer.text(releases.plan(spec))); // what a cast would do; changes nothing
-    releases.cast(spec, v1); // revision 1: applied in order, healthy, recorded
+    ReleaseInput v1 = ReleaseInput.of("shop", "web", Payloads.of(web));
+    out.print(PlanRenderer.text(releases.plan(v1))); // what the cast will do; changes nothing
+    releases.cast(v1); // revision 1: applied in order, healthy, recorded
 
-    Payloads v2 = v1.with(web.withImage("acme/web:1.1"));
-    releases.cast(ReleaseSpec.of("shop", "web", v2), v2); // revision 2: writes the Deployment only
+    ReleaseInput v2 = ReleaseInput.of("shop", "web", Payloads.of(web.withImage("acme/web:1.1")));
+    releases.cast(v2); // revision 2: writes the Deployment only
     releases.rollback("shop", "web", 1); // revision 3, with revision 1's objects
     // short:end
 
@@ -131,15 +129,15 @@ class ReadmeTest {
             .volume(
                 VolumeSpec.of("shop", "web-data", "5Gi").withReclaimPolicy(ReclaimPolicy.RETAIN))
             .build();
-    ReleaseSpec spec = ReleaseSpec.of("shop", "web", v1).withVersion("1.0.0");
+    ReleaseInput release = ReleaseInput.of("shop", "web", v1).withVersion("1.0.0");
 
     // Plan (changes nothing), then cast: apply in dependency order, wait for readiness, prune last.
-    out.print(PlanRenderer.text(releases.plan(spec)));
-    CastResult first = releases.cast(spec, v1); // revision 1, DEPLOYED
+    out.print(PlanRenderer.text(releases.plan(release))); // exactly what the cast below does
+    CastResult first = releases.cast(release); // revision 1, DEPLOYED
 
     // Upgrade: only the changed service is written.
     Payloads v2 = v1.with(web.withImage("ghcr.io/acme/web:1.1.0"));
-    CastResult second = releases.cast(ReleaseSpec.of("shop", "web", v2).withVersion("1.1.0"), v2);
+    CastResult second = releases.cast(ReleaseInput.of("shop", "web", v2).withVersion("1.1.0"));
     out.print(PlanRenderer.text(second.plan())); // ~ update apps/Deployment/shop/web
 
     // Roll back to revision 1 (as revision 3), then uninstall: web-data is kept, un-stamped.
@@ -167,16 +165,16 @@ class ReadmeTest {
     ServiceSpec web =
         ServiceSpec.builder("shop", "web").image("ghcr.io/acme/web:1.0.0").port("http", 80).build();
     Payloads v1 = Payloads.of(web, SecretSpec.of("shop", "web-db", Map.of("password", "s3cret")));
-    releases.cast(ReleaseSpec.of("shop", "web", v1), v1);
+    releases.cast(ReleaseInput.of("shop", "web", v1));
     // diff:start
     // Review before casting: what changes in each object, field by field. On Kubernetes the
     // "after" is a server-side apply dry run, one per changed object (none when nothing changes).
     ServiceSpec web2 = web.toBuilder().image("ghcr.io/acme/web:1.1.0").env("LOG", "debug").build();
     Payloads v2 = Payloads.of(web2, SecretSpec.of("shop", "web-db", Map.of("password", "n3w")));
-    ReleaseSpec spec = ReleaseSpec.of("shop", "web", v2);
-    Plan plan = releases.planWithDiff(spec, v2);
+    ReleaseInput release = ReleaseInput.of("shop", "web", v2);
+    Plan plan = releases.planWithDiff(release);
     out.print(PlanRenderer.text(plan)); // the diff below; PlanRenderer.json(plan) has it too
-    CastResult cast = releases.cast(spec, v2); // cast(spec) plans again, without diffs
+    CastResult cast = releases.cast(release); // the cast plans again, without diffs
     // diff:end
 
     assertThat(cast.release().revision()).isEqualTo(2);
@@ -196,7 +194,7 @@ class ReadmeTest {
               Payloads.builder()
                   .service(ServiceSpec.builder("tenants", name).image("acme/app:2.0").build())
                   .build();
-          return new ReleaseInput(ReleaseSpec.of("tenants", name, p), p);
+          return ReleaseInput.of("tenants", name, p);
         };
     releases.castAll(List.of(tenant.apply("acme"), tenant.apply("globex")), 16);
     cluster.clearOperations();
@@ -269,12 +267,12 @@ class ReadmeTest {
     ReleaseController releases = ReleaseController.builder(cluster, cluster).build();
     ServiceSpec web = ServiceSpec.builder("shop", "web").image("acme/web:1.0.0").build();
     Payloads v1 = Payloads.builder().service(web).build();
-    releases.cast(ReleaseSpec.of("shop", "web", v1), v1);
+    releases.cast(ReleaseInput.of("shop", "web", v1));
     Payloads v2 = v1.with(web.withImage("acme/web:1.1.0"));
     // reviewed:start
     // Plan once, show it, and cast exactly what was shown: no second planner run, and a refusal
     // before any write if the record or a planned object moved in between.
-    Plan plan = releases.plan(ReleaseSpec.of("shop", "web", v2));
+    Plan plan = releases.plan(ReleaseInput.of("shop", "web", v2));
     out.print(PlanRenderer.text(plan)); // a person reviews this
     try {
       releases.cast(plan, v2); // the same payloads: their hashes must match
@@ -328,7 +326,7 @@ class ReadmeTest {
             .manifest(ingress)
             .manifest(migration) // wave -1: applied, and complete, before wave 0
             .build();
-    releases.cast(ReleaseSpec.of("shop", "web", payloads), payloads);
+    releases.cast(ReleaseInput.of("shop", "web", payloads));
     // From files (a directory, a glob or a multi-document YAML file, as kubectl apply -f takes):
     ReleaseFile shop =
         ReleaseFiles.read(
@@ -388,12 +386,33 @@ class ReadmeTest {
     assertThat(page("testing.md")).contains("```java\n" + example + "```\n");
   }
 
+  /** docs/spring-boot.md shows the example application's service as it is. */
+  @Test
+  void theSpringBootPageShowsTheExampleApplicationsService() throws IOException {
+    String source =
+        Files.readString(
+            ROOT.resolve(
+                "spring-boot-example/src/main/java/dev/capstan/examples/spring/ShopReleases.java"));
+
+    assertThat(page("spring-boot.md"))
+        .contains("```java\n" + source.substring(source.indexOf("@Service")) + "```\n");
+  }
+
   private static String tourFromThisFile() throws IOException {
     return block("tour");
   }
 
   private static String block(String name) throws IOException {
-    String source = Files.readString(Path.of("src/test/java/dev/capstan/examples/ReadmeTest.java"));
+    return block("ReadmeTest", name);
+  }
+
+  /**
+   * The code between the markers {@code // NAME:start} and {@code // NAME:end} of the test class
+   * {@code testClass} of this package, less the four spaces of a method body: a page's snippet.
+   */
+  static String block(String testClass, String name) throws IOException {
+    String source =
+        Files.readString(Path.of("src/test/java/dev/capstan/examples/" + testClass + ".java"));
     String begin = "// " + name + ":start\n";
     String body =
         source.substring(

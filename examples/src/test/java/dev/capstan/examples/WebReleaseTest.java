@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.model.Payloads;
-import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.ServiceSpec;
@@ -26,7 +26,7 @@ class WebReleaseTest {
   }
 
   private static void cast(ReleaseController releases, Payloads payloads) {
-    releases.cast(ReleaseSpec.of("shop", "web", payloads), payloads);
+    releases.cast(ReleaseInput.of("shop", "web", payloads));
   }
 
   @BeforeEach

@@ -48,7 +48,9 @@ import org.jspecify.annotations.Nullable;
  * <pre>{@code
  * ReleaseController c = ReleaseController.builder(orchestrator, store).build();
  * Payloads payloads = Payloads.builder().secret(..).service(..).build();
- * CastResult r = c.cast(ReleaseSpec.of("shop", "web", payloads), payloads);
+ * ReleaseInput web = ReleaseInput.of("shop", "web", payloads);
+ * Plan p = c.plan(web);        // what the cast would do; changes nothing
+ * CastResult r = c.cast(web);  // the new revision, deployed
  * }</pre>
  *
  * <p>A cast: validates the input; plans (conflicts refuse before any write); takes the lease,
@@ -106,11 +108,45 @@ public final class ReleaseController {
   }
 
   /**
-   * Computes the plan for {@code spec} without changing anything.
+   * The plan {@link #cast(ReleaseInput)} would execute for {@code release} now, computed without
+   * changing anything: the same planner over the same payloads, config rollouts included
+   * (ARCHITECTURE.md, "Config rollouts"), so what it shows is what the cast does unless the record
+   * or the cluster moves meanwhile. To cast exactly this plan once a person has reviewed it, pass
+   * it to {@link #cast(Plan, Payloads)}.
    *
    * @throws ReleaseException if the release is being uninstalled
    * @throws ClusterException if reading the record or the live state fails
    */
+  public Plan plan(ReleaseInput release) {
+    return casts.plan(release.spec(), release.payloads());
+  }
+
+  /**
+   * The plan from {@code spec}'s content hashes alone, without its payloads, computed without
+   * changing anything. What differs from {@link #plan(ReleaseInput)}: a workload that reads a
+   * ConfigMap or Secret of the release carries a hash of that config, which only the payloads tell;
+   * here it is taken from the latest record when that holds the workload at the same content, and
+   * otherwise the workload plans as an update the cast may not make. For hosts that keep specs
+   * without their content; with payloads at hand, use {@link #plan(ReleaseInput)}.
+   *
+   * @throws ReleaseException if the release is being uninstalled
+   * @throws ClusterException if reading the record or the live state fails
+   */
+  public Plan planFromHashes(ReleaseSpec spec) {
+    return casts.plan(spec, null);
+  }
+
+  /**
+   * Computes the plan for {@code spec} without changing anything: {@link
+   * #planFromHashes(ReleaseSpec)}.
+   *
+   * @throws ReleaseException if the release is being uninstalled
+   * @throws ClusterException if reading the record or the live state fails
+   * @deprecated the plan a cast makes is {@link #plan(ReleaseInput)}, which has the payloads; a
+   *     plan from the spec's hashes alone, which can differ from it, is {@link
+   *     #planFromHashes(ReleaseSpec)}
+   */
+  @Deprecated
   public Plan plan(ReleaseSpec spec) {
     return plan(spec, null);
   }
@@ -124,7 +160,10 @@ public final class ReleaseController {
    *     alone (workloads that read config then plan as updates: their annotation is not known)
    * @throws ReleaseException if the release is being uninstalled
    * @throws ClusterException if reading the record or the live state fails
+   * @deprecated {@code plan(new ReleaseInput(spec, payloads))} ({@link #plan(ReleaseInput)}), or
+   *     without payloads {@link #planFromHashes(ReleaseSpec)}
    */
+  @Deprecated
   public Plan plan(ReleaseSpec spec, @Nullable Payloads payloads) {
     return casts.plan(spec, payloads);
   }
@@ -140,9 +179,27 @@ public final class ReleaseController {
    * @throws InvalidReleaseException if the payloads do not match the spec; nothing was written
    * @throws ReleaseException if the release is being uninstalled
    * @throws ClusterException if reading the record or the live state, or a dry run, fails
+   * @deprecated {@code planWithDiff(new ReleaseInput(spec, payloads))} ({@link
+   *     #planWithDiff(ReleaseInput)}): the payloads are given once
    */
+  @Deprecated
   public Plan planWithDiff(ReleaseSpec spec, Payloads payloads) {
     return casts.planWithDiff(spec, payloads);
+  }
+
+  /**
+   * {@link #plan(ReleaseInput)} with a field-level diff on every update, repair and adoption
+   * ({@link PlannedChange#diff()}): the live object before, against what the cluster would store
+   * after the apply (on Kubernetes a server-side apply dry run per such object, so defaults and the
+   * fields of other managers are accounted for). Creates, prunes and unchanged objects cost no
+   * extra request. For a plan a person reviews; {@link #cast} plans without diffs.
+   *
+   * @throws InvalidReleaseException if the payloads do not match the spec; nothing was written
+   * @throws ReleaseException if the release is being uninstalled
+   * @throws ClusterException if reading the record or the live state, or a dry run, fails
+   */
+  public Plan planWithDiff(ReleaseInput release) {
+    return casts.planWithDiff(release.spec(), release.payloads());
   }
 
   /** The latest revision of a release, tombstones included. */
@@ -208,9 +265,29 @@ public final class ReleaseController {
    * @throws CastFailedException if the cast started and failed; its result holds the {@code FAILED}
    *     revision
    * @throws ClusterException if a port failed before the cast started
+   * @deprecated {@code cast(ReleaseInput.of(namespace, name, payloads))}, or {@code cast(new
+   *     ReleaseInput(spec, payloads))} ({@link #cast(ReleaseInput)}): the payloads are given once
    */
+  @Deprecated
   public CastResult cast(ReleaseSpec spec, Payloads payloads) {
     return casts.cast(spec, payloads);
+  }
+
+  /**
+   * Casts {@code release}: its payloads are applied in dependency order, waited for until healthy,
+   * what the release no longer holds is pruned last, and the new revision is recorded {@code
+   * DEPLOYED}; or the method throws. {@link #plan(ReleaseInput)} shows beforehand what it does.
+   *
+   * @return the deployed revision and the plan executed
+   * @throws InvalidReleaseException if the payloads do not match the spec; nothing was written
+   * @throws ReleaseConflictException if the plan has conflicts; nothing was written
+   * @throws ReleaseLockedException if another operation holds the release; nothing was written
+   * @throws CastFailedException if the cast started and failed; its result holds the {@code FAILED}
+   *     revision
+   * @throws ClusterException if a port failed before the cast started
+   */
+  public CastResult cast(ReleaseInput release) {
+    return casts.cast(release.spec(), release.payloads());
   }
 
   /**
@@ -235,7 +312,7 @@ public final class ReleaseController {
    *     missing or is not in the plan; nothing was written
    * @throws StalePlanException if the record or a planned object moved since the plan; nothing was
    *     written
-   * @see #cast(ReleaseSpec, Payloads) for the other outcomes
+   * @see #cast(ReleaseInput) for the other outcomes
    */
   public CastResult cast(Plan plan, Payloads payloads) {
     return casts.cast(plan, payloads);
@@ -243,8 +320,8 @@ public final class ReleaseController {
 
   /**
    * Casts many releases at once, as a host that keeps a fleet of them up to date would: each as
-   * {@link #cast(ReleaseSpec, Payloads)} casts it, except that a release already as asked is left
-   * alone, with nothing written for it (no lease, no record, no revision).
+   * {@link #cast(ReleaseInput)} casts it, except that a release already as asked is left alone,
+   * with nothing written for it (no lease, no record, no revision).
    *
    * <p>What tells them apart is read once for all of them: the latest records of each namespace
    * (one read: {@link dev.capstan.release.port.Store#latestRecords}) and, for the releases whose
@@ -294,10 +371,27 @@ public final class ReleaseController {
    *
    * @return the pending revision, the plan, and the completion of the cast
    * @throws ReleaseException if the plan prunes; nothing was written
-   * @see #cast(ReleaseSpec, Payloads) for the other outcomes, which the completion carries
+   * @see #cast(ReleaseInput) for the other outcomes, which the completion carries
+   * @deprecated {@code castDetached(new ReleaseInput(spec, payloads), executor)} ({@link
+   *     #castDetached(ReleaseInput, Executor)}): the payloads are given once
    */
+  @Deprecated
   public DetachedCast castDetached(ReleaseSpec spec, Payloads payloads, Executor executor) {
     return casts.castDetached(spec, payloads, executor);
+  }
+
+  /**
+   * Starts a cast of {@code release} and returns once its {@code PENDING} record is saved; the rest
+   * (apply, verify, record) runs on {@code executor}. Only plans that create or update are allowed:
+   * a plan that prunes must be cast in the foreground, where its outcome is seen before anything is
+   * deleted.
+   *
+   * @return the pending revision, the plan, and the completion of the cast
+   * @throws ReleaseException if the plan prunes; nothing was written
+   * @see #cast(ReleaseInput) for the other outcomes, which the completion carries
+   */
+  public DetachedCast castDetached(ReleaseInput release, Executor executor) {
+    return casts.castDetached(release.spec(), release.payloads(), executor);
   }
 
   /**
@@ -305,7 +399,7 @@ public final class ReleaseController {
    * and version that revision had.
    *
    * @throws ReleaseNotFoundException if the release or the revision is not recorded
-   * @see #cast(ReleaseSpec, Payloads) for the other outcomes
+   * @see #cast(ReleaseInput) for the other outcomes
    */
   public CastResult rollback(String namespace, String name, int revision) {
     return rollback(namespace, name, revision, ReleaseOptions.defaults());
@@ -313,11 +407,11 @@ public final class ReleaseController {
 
   /**
    * Casts the payloads recorded in {@code revision} forward as a new revision, with the given cast
-   * options ({@code atomic}, {@code timeout}, {@code adopt}, ...), as {@link #cast(ReleaseSpec,
-   * Payloads)} does with a spec's.
+   * options ({@code atomic}, {@code timeout}, {@code adopt}, ...), as {@link #cast(ReleaseInput)}
+   * does with a spec's.
    *
    * @throws ReleaseNotFoundException if the release or the revision is not recorded
-   * @see #cast(ReleaseSpec, Payloads) for the other outcomes
+   * @see #cast(ReleaseInput) for the other outcomes
    */
   public CastResult rollback(String namespace, String name, int revision, ReleaseOptions options) {
     return rollback(namespace, name, revision, options, Payloads.empty());

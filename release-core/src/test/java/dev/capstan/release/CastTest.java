@@ -343,12 +343,13 @@ class CastTest {
               assertThat(e.result().release().status()).isEqualTo(ReleaseStatus.FAILED);
               assertThat(e.result().release().revision()).isEqualTo(2);
             });
+    // revision 2 retried revision 1's payloads and failed too: it takes revision 1's place
     assertThat(h.cluster.operations())
-        .filteredOn(op -> op.startsWith("record:create") || op.startsWith("record:update"))
-        .containsExactly("record:create:default/app#2:failed");
+        .filteredOn(op -> op.startsWith("record:") && !op.startsWith("record:read"))
+        .containsExactly("record:create:default/app#2:failed", "record:delete:default/app#1");
     assertThat(h.controller.history(NS, "app"))
         .extracting(Release::revision, Release::status)
-        .containsExactly(tuple(2, ReleaseStatus.FAILED), tuple(1, ReleaseStatus.FAILED));
+        .containsExactly(tuple(2, ReleaseStatus.FAILED));
   }
 
   @Test
@@ -598,6 +599,48 @@ class CastTest {
             org.assertj.core.groups.Tuple.tuple(4, ReleaseStatus.SUPERSEDED),
             org.assertj.core.groups.Tuple.tuple(3, ReleaseStatus.SUPERSEDED));
     assertThat(h.cluster.recordCount(NS, "app")).isEqualTo(3);
+  }
+
+  @Test
+  void failedRevisionsCountAgainstMaxHistoryAndARetryOfOneReplacesIt() {
+    var controller =
+        ReleaseController.builder(h.cluster, h.cluster).clock(h.clock).maxHistory(3).build();
+    for (int i = 1; i <= 3; i++) {
+      Payloads p = payloads(configMap("a", Integer.toString(i)));
+      controller.cast(spec("app", p), p);
+    }
+    h.cluster.faults().failAlways(Operation.APPLY, "ConfigMap/default/a", "refused");
+
+    Payloads bad = payloads(configMap("a", "bad"));
+    for (int i = 0; i < 5; i++) {
+      assertThatThrownBy(() -> controller.cast(spec("app", bad), bad))
+          .isInstanceOf(CastFailedException.class);
+    }
+
+    // five attempts (revisions 4 to 8) of the same payloads: each replaced the one before
+    assertThat(controller.history(NS, "app"))
+        .extracting(Release::revision, Release::status)
+        .containsExactly(
+            tuple(8, ReleaseStatus.FAILED),
+            tuple(3, ReleaseStatus.DEPLOYED),
+            tuple(2, ReleaseStatus.SUPERSEDED));
+
+    for (String other : List.of("bad2", "bad3")) {
+      Payloads p = payloads(configMap("a", other));
+      assertThatThrownBy(() -> controller.cast(spec("app", p), p))
+          .isInstanceOf(CastFailedException.class);
+    }
+
+    // other payloads are other failures, each kept within maxHistory; the newest deployed
+    // revision (what a rollback goes back to) is kept beyond it: maxHistory + 1 records
+    assertThat(controller.history(NS, "app"))
+        .extracting(Release::revision, Release::status)
+        .containsExactly(
+            tuple(10, ReleaseStatus.FAILED),
+            tuple(9, ReleaseStatus.FAILED),
+            tuple(8, ReleaseStatus.FAILED),
+            tuple(3, ReleaseStatus.DEPLOYED));
+    assertThat(h.cluster.recordCount(NS, "app")).isEqualTo(4);
   }
 
   @Test

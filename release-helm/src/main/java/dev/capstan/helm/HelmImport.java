@@ -16,6 +16,7 @@ import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
@@ -186,7 +187,7 @@ public final class HelmImport {
             .withAdopt(true)
             .withSource(source(latest))
             .withVersion(latest.appVersion() == null ? latest.chartVersion() : latest.appVersion());
-    Plan plan = controller.plan(spec);
+    Plan plan = controller.plan(new ReleaseInput(spec, deployedPayloads));
     return new HelmImportPlan(
         revisions,
         latest,
@@ -232,7 +233,7 @@ public final class HelmImport {
         imported.add(entry.revision());
       }
     }
-    CastResult cast = controller.cast(spec, plan.payloads());
+    CastResult cast = controller.cast(new ReleaseInput(spec, plan.payloads()));
     describeCast(cast.release(), plan.deployed());
     Map<ResourceRef, List<String>> handedOver = new LinkedHashMap<>();
     for (DesiredResource d : spec.resources()) {

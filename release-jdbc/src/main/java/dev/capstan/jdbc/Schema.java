@@ -120,8 +120,13 @@ final class Schema {
     }
   }
 
+  /**
+   * A resource of this module, e.g. {@code db/capstan/V1__records.sql}: read through this class, so
+   * it is found on the module path too, where a class loader finds no resource of a folder the
+   * module does not open.
+   */
   static String read(String resource) {
-    try (InputStream in = Schema.class.getClassLoader().getResourceAsStream(resource)) {
+    try (InputStream in = Schema.class.getResourceAsStream("/" + resource)) {
       if (in == null) {
         throw new IllegalStateException("schema resource missing from the classpath: " + resource);
       }

@@ -80,6 +80,14 @@ final class DynamicApis {
   static final Discovery.Resource STORAGE_CLASSES =
       new Discovery.Resource("storage.k8s.io", "v1", "storageclasses", "StorageClass", false);
 
+  /** Leases, which hold a release's operation lease (for access reviews). */
+  static final Discovery.Resource LEASES =
+      new Discovery.Resource("coordination.k8s.io", "v1", "leases", "Lease", true);
+
+  /** Secrets, which hold a release's records (for access reviews). */
+  static final Discovery.Resource SECRETS =
+      new Discovery.Resource("", "v1", "secrets", "Secret", true);
+
   /** Namespaces. */
   static final Discovery.Resource NAMESPACES =
       new Discovery.Resource("", "v1", "namespaces", "Namespace", false);

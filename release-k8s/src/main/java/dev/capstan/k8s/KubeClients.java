@@ -4,12 +4,14 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.Backoff;
+import dev.capstan.common.ClusterException;
 import dev.capstan.common.Sleeper;
-import dev.capstan.update.cluster.ClusterInfo;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.VersionApi;
 import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.openapi.models.VersionInfo;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
 import io.kubernetes.client.util.credentials.ClientCertificateAuthentication;
@@ -180,7 +182,7 @@ public final class KubeClients {
    * them, so a client without a read timeout costs fewer requests.
    *
    * @param client the client
-   * @param context a name for the context, shown in {@link #clusterInfo()}; may be empty
+   * @param context a name for the context ({@link #context()}); may be empty
    */
   public static KubeClients fromApiClient(ApiClient client, String context) {
     requireNonNull(client, "client");
@@ -273,6 +275,70 @@ public final class KubeClients {
     return this;
   }
 
+  /**
+   * Clients that act as a service account: every request these clients send carries {@code
+   * Impersonate-User: system:serviceaccount:NAMESPACE:NAME}, so the API server authorizes it with
+   * that account's rights and nothing more (the user of these clients needs only {@code
+   * impersonate} on {@code serviceaccounts}; the API server adds the account's groups itself, so no
+   * right to impersonate groups is needed). They share this object's connections, request counter
+   * and retries; the watch client is built on first use, as here.
+   *
+   * @param namespace the account's namespace
+   * @param name the account's name
+   * @throws IllegalArgumentException when either is not a DNS-1123 name of at most 253 characters
+   */
+  public KubeClients asServiceAccount(String namespace, String name) {
+    requireNonNull(namespace, "namespace");
+    requireNonNull(name, "name");
+    for (String part : List.of(namespace, name)) {
+      if (!DNS_NAME.matcher(part).matches() || part.length() > 253) {
+        throw new IllegalArgumentException(
+            "a service account's namespace and name must be DNS-1123 names of at most 253"
+                + " characters: "
+                + quote(part));
+      }
+    }
+    String user = "system:serviceaccount:" + namespace + ":" + name;
+    okhttp3.Interceptor as =
+        chain -> chain.proceed(chain.request().newBuilder().header(IMPERSONATE_USER, user).build());
+    return new KubeClients(
+        impersonating(api, as),
+        () -> impersonating(watchClient(), as),
+        counter,
+        retries,
+        context,
+        this.namespace);
+  }
+
+  /** The header of an impersonated request's user. */
+  static final String IMPERSONATE_USER = "Impersonate-User";
+
+  private static final java.util.regex.Pattern DNS_NAME =
+      java.util.regex.Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
+
+  /**
+   * A client like {@code original} (its HTTP client, so its connections, TLS settings, counter and
+   * retries; its base path, JSON and token) whose every request also passes {@code as}.
+   */
+  private static ApiClient impersonating(ApiClient original, okhttp3.Interceptor as) {
+    ApiClient copy =
+        new ApiClient(original.getHttpClient().newBuilder().addInterceptor(as).build());
+    copy.setBasePath(original.getBasePath());
+    copy.setJSON(original.getJSON());
+    original
+        .getAuthentications()
+        .forEach(
+            (key, auth) -> {
+              io.kubernetes.client.openapi.auth.Authentication to = copy.getAuthentication(key);
+              if (auth instanceof io.kubernetes.client.openapi.auth.ApiKeyAuth from
+                  && to instanceof io.kubernetes.client.openapi.auth.ApiKeyAuth into) {
+                into.setApiKey(from.getApiKey());
+                into.setApiKeyPrefix(from.getApiKeyPrefix());
+              }
+            });
+    return copy;
+  }
+
   /** The client for requests; share it, but do not change its settings. */
   public ApiClient apiClient() {
     return api;
@@ -341,11 +407,32 @@ public final class KubeClients {
   }
 
   /**
-   * Context, server and cluster id. The id is the UID of the {@code kube-system} namespace, read
-   * once (one {@code GET namespaces}); it is empty when that namespace cannot be read (for example
-   * when RBAC forbids it), and read again next time.
+   * The API server's version ({@code GET /version}, which any authenticated client may read, e.g.
+   * {@code v1.37.2}), asked once and never retried: for a health check, which must answer at once
+   * and asks again later.
+   *
+   * @throws ClusterException if the API server did not answer, or refused (its HTTP status)
    */
-  public ClusterInfo clusterInfo() {
+  public String serverVersion() {
+    try {
+      okhttp3.Call call = new VersionApi(api).getCode().buildCall(null);
+      okhttp3.Call once =
+          api.getHttpClient()
+              .newCall(call.request().newBuilder().tag(Retries.Once.class, Retries.ONCE).build());
+      VersionInfo version = api.<VersionInfo>execute(once, VersionInfo.class).getData();
+      return version.getGitVersion();
+    } catch (ApiException e) {
+      throw KubeFailure.of(e).toException("get", "version", null, null);
+    }
+  }
+
+  /**
+   * The cluster's id: the UID of the {@code kube-system} namespace, read once (one {@code GET
+   * namespaces}); empty when that namespace cannot be read (for example when RBAC forbids it), and
+   * read again next time. {@code KubernetesPlatformCluster.info()} is the context, server and id
+   * together, as the update engine takes them.
+   */
+  public String clusterId() {
     String id = clusterId;
     if (id == null) {
       id = readClusterId();
@@ -353,7 +440,7 @@ public final class KubeClients {
         clusterId = id;
       }
     }
-    return new ClusterInfo(context, server(), id);
+    return id;
   }
 
   private String readClusterId() {

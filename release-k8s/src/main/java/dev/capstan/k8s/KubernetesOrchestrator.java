@@ -41,7 +41,10 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@link #observe}: one LIST (paged) of the kind in the namespace, filtered to the names
  *       (with a single name, selected by field); the live content without what the server manages
  *       and without the stamp, the stamp, and {@linkplain Drift drift} from {@code managedFields};
- *       for a CustomResourceDefinition, its {@code status} too.
+ *       for a CustomResourceDefinition, its {@code status} too. A single Namespace is one GET
+ *       instead: a RoleBinding in a namespace can grant {@code get} on that namespace, while {@code
+ *       list} of namespaces takes a ClusterRoleBinding, so an account confined to its namespace (a
+ *       Release's service account) can plan a release there.
  *   <li>{@link #apply}: stamped with the ownership labels and annotations, one server-side apply
  *       (PATCH) under field manager {@code capstan}, forced (the plan has decided). An update
  *       carries the observed {@code metadata.uid} and {@code resourceVersion} in the body as
@@ -120,8 +123,9 @@ public final class KubernetesOrchestrator implements Orchestrator {
    * {@inheritDoc}
    *
    * <p>One LIST (paged) of the kind in the namespace, filtered to {@code names}; with a single
-   * name, the LIST selects it by field. Record Secrets are left out of a Secret LIST by label. A
-   * kind the cluster does not serve (after reading discovery again once) has no objects.
+   * name, the LIST selects it by field (a single Namespace is one GET). Record Secrets are left out
+   * of a Secret LIST by label. A kind the cluster does not serve (after reading discovery again
+   * once) has no objects.
    */
   @Override
   public List<LiveObject> observe(Kind kind, String namespace, Set<String> names) {
@@ -220,8 +224,11 @@ public final class KubernetesOrchestrator implements Orchestrator {
       labels.add(ReleaseRecords.NOT_RECORDS);
     }
     String label = labels.isEmpty() ? null : String.join(",", labels);
-    for (JsonObject raw :
-        api.list(scope(kind, namespace), label, field, observationPage(names.size()))) {
+    List<JsonObject> found =
+        kind.equals(Kind.NAMESPACE) && names.size() == 1
+            ? api.calls.getRaw(null, names.iterator().next()).map(api::typed).stream().toList()
+            : api.list(scope(kind, namespace), label, field, observationPage(names.size()));
+    for (JsonObject raw : found) {
       String name = JsonTrees.text(raw, "metadata", "name");
       if (name == null || !names.contains(name)) {
         continue;

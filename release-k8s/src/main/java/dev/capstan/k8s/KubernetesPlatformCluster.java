@@ -60,6 +60,8 @@ import org.jspecify.annotations.Nullable;
  * dev.capstan.common.ClusterException} naming the call, the kind, the object and the HTTP status.
  * Thread-safe.
  */
+// its core is an optional dependency (module-info): a host of this class requires it itself
+@SuppressWarnings("exports")
 public final class KubernetesPlatformCluster implements PlatformCluster {
   /** The field manager of every write. */
   public static final String FIELD_MANAGER = "capstan-update";
@@ -85,7 +87,7 @@ public final class KubernetesPlatformCluster implements PlatformCluster {
   /** {@inheritDoc} The cluster id is read once (a GET of namespace {@code kube-system}). */
   @Override
   public ClusterInfo info() {
-    return clients.clusterInfo();
+    return new ClusterInfo(clients.context(), clients.server(), clients.clusterId());
   }
 
   /**

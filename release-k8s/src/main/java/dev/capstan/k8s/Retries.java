@@ -160,9 +160,21 @@ final class Retries implements Interceptor {
     return Verdict.FINAL;
   }
 
+  /** The tag of a request sent once, never retried ({@code KubeClients.serverVersion}). */
+  enum Once {
+    /** The one value. */
+    INSTANCE
+  }
+
+  /** The tag value of a request sent once. */
+  static final Once ONCE = Once.INSTANCE;
+
   @Override
   public Response intercept(Chain chain) throws IOException {
     Request request = chain.request();
+    if (request.tag(Once.class) != null) {
+      return chain.proceed(request);
+    }
     Duration paused = Duration.ZERO;
     boolean unknownOutcome = false;
     for (int attempt = 1; ; attempt++) {

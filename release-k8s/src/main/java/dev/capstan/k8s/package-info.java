@@ -3,7 +3,10 @@
  * dev.capstan.k8s.KubernetesOrchestrator} and {@link dev.capstan.k8s.KubernetesStore} for the
  * release engine, {@link dev.capstan.k8s.KubernetesPlatformCluster} for the platform update engine,
  * all over one {@link dev.capstan.k8s.KubeClients} (kubeconfig, in-cluster or a caller's client),
- * whose {@link dev.capstan.k8s.RequestCounter} counts every request.
+ * whose {@link dev.capstan.k8s.RequestCounter} counts every request. {@link
+ * dev.capstan.k8s.KubeClients#asServiceAccount} gives clients that act as a service account
+ * (impersonation), and {@link dev.capstan.k8s.AccessReviews} asks whether their user may send every
+ * request a cast of a plan sends, before it writes anything.
  *
  * <h2>Mapping</h2>
  *

@@ -38,6 +38,6 @@ class BuiltInKindsIT {
     cluster.observe(Kind.NAMESPACE, "", Set.of("default"));
 
     assertThat(kube.requests().counts().keySet())
-        .containsExactlyInAnyOrder("LIST deployments", "LIST namespaces");
+        .containsExactlyInAnyOrder("LIST deployments", "GET namespaces");
   }
 }

@@ -126,7 +126,7 @@ class KubeconfigAuthIT {
   /** A system:masters identity: reads the cluster's identity and the namespace's config map. */
   private static void signsIn(Path kubeconfig, TestNamespace ns) throws Exception {
     KubeClients kube = KubeClients.fromKubeconfig(kubeconfig);
-    assertThat(kube.clusterInfo().clusterId()).as("%s", kubeconfig.getFileName()).isNotEmpty();
+    assertThat(kube.clusterId()).as("%s", kubeconfig.getFileName()).isNotEmpty();
     assertThat(
             new CoreV1Api(kube.apiClient())
                 .readNamespacedConfigMap("probe", ns.name())
@@ -144,7 +144,7 @@ class KubeconfigAuthIT {
             new CoreV1Api(kube.apiClient()).listNamespacedConfigMap(ns.name()).execute().getItems())
         .extracting(c -> c.getMetadata().getName())
         .contains("probe");
-    assertThat(kube.clusterInfo().clusterId()).as("cannot read kube-system: 403").isEmpty();
+    assertThat(kube.clusterId()).as("cannot read kube-system: 403").isEmpty();
     kube.closeConnections();
   }
 

@@ -171,7 +171,7 @@ class RbacIT {
       String crd = "gadgets." + bound.suffix + ".rbac.capstan.dev";
       try {
         platformUpdate(bound.kube, plane, ns, crd);
-        assertThat(bound.kube.clusterInfo().clusterId()).isNotEmpty();
+        assertThat(bound.kube.clusterId()).isNotEmpty();
       } finally {
         deleteQuietly(
             () ->

@@ -7,7 +7,7 @@ import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
-import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.ServiceSpec;
@@ -37,24 +37,24 @@ public final class ReleaseDemo {
 
     step(out, "1. Install revision 1");
     Payloads v1 = payloads("ghcr.io/acme/web:1.0.0", "info", true);
-    show(out, releases.plan(ReleaseSpec.of(NS, "web", v1)));
-    CastResult r1 = releases.cast(ReleaseSpec.of(NS, "web", v1).withVersion("1.0.0"), v1);
+    show(out, releases.plan(ReleaseInput.of(NS, "web", v1)));
+    CastResult r1 = releases.cast(ReleaseInput.of(NS, "web", v1).withVersion("1.0.0"));
     out.println("cast: revision " + r1.release().revision() + " " + r1.release().status().id());
     out.println("cluster writes: " + cluster.writes());
 
     step(out, "2. Upgrade: new image, new setting, the legacy configmap is dropped");
     Payloads v2 = payloads("ghcr.io/acme/web:1.1.0", "debug", false);
     cluster.clearOperations();
-    CastResult r2 = releases.cast(ReleaseSpec.of(NS, "web", v2).withVersion("1.1.0"), v2);
+    CastResult r2 = releases.cast(ReleaseInput.of(NS, "web", v2).withVersion("1.1.0"));
     show(out, r2.plan());
     out.println("cluster writes (prune runs last): " + cluster.writes());
 
     step(out, "3. Someone edits the configmap by hand; the next plan repairs it");
     ResourceRef settings = ResourceRef.of(Kind.CONFIG_MAP, NS, "web-settings");
     cluster.edit(settings, m -> m.with("data.log-level", "edited-by-hand"));
-    show(out, releases.plan(ReleaseSpec.of(NS, "web", v2)));
+    show(out, releases.plan(ReleaseInput.of(NS, "web", v2)));
     cluster.clearOperations();
-    releases.cast(ReleaseSpec.of(NS, "web", v2).withVersion("1.1.0"), v2);
+    releases.cast(ReleaseInput.of(NS, "web", v2).withVersion("1.1.0"));
     out.println(
         "after the cast: "
             + settings.key()
@@ -66,7 +66,7 @@ public final class ReleaseDemo {
     Payloads v3 = v2.with(ConfigMapSpec.of(NS, "feature-flags", Map.of("beta", "off")));
     cluster.clearOperations();
     try {
-      releases.cast(ReleaseSpec.of(NS, "web", v3), v3);
+      releases.cast(ReleaseInput.of(NS, "web", v3));
     } catch (ReleaseConflictException e) {
       show(out, e.plan());
       out.println("refused; object writes: " + cluster.writes().size());
@@ -81,7 +81,7 @@ public final class ReleaseDemo {
     out.println("list without tombstones: " + releases.list(NS, false).size() + " release(s)");
 
     step(out, "6. Reinstall: the retained volume is taken back without --adopt");
-    CastResult again = releases.cast(ReleaseSpec.of(NS, "web", v2).withVersion("1.1.0"), v2);
+    CastResult again = releases.cast(ReleaseInput.of(NS, "web", v2).withVersion("1.1.0"));
     show(out, again.plan());
 
     step(out, "7. History, newest first");

@@ -1,6 +1,7 @@
 package dev.capstan.common.logging;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.event.Level;
@@ -24,8 +25,21 @@ public final class LogCapture implements AutoCloseable {
 
   private LogCapture() {}
 
-  /** One logged line: its logger, level, formatted message and exception. */
-  public record Line(String logger, Level level, String message, @Nullable Throwable error) {
+  /**
+   * One logged line: its logger, level, formatted message, exception, and the thread's MDC when it
+   * was logged.
+   */
+  public record Line(
+      String logger,
+      Level level,
+      String message,
+      @Nullable Throwable error,
+      Map<String, String> mdc) {
+    /** Copies the MDC. */
+    public Line {
+      mdc = Map.copyOf(mdc);
+    }
+
     /** The message, and the exception's {@code toString()} when there is one. */
     public String text() {
       return error == null ? message : message + " " + error;

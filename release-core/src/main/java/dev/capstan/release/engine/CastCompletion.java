@@ -113,16 +113,32 @@ final class CastCompletion {
             .withFailure(reason)
             .withLease(null);
     // recorded on an interrupted thread too: an interrupt stops a cast before its next write
-    Release recorded = Uninterrupted.get(() -> recordFailure(attempt, failed, cause));
+    Recorded outcome = Uninterrupted.get(() -> recordFailure(attempt, failed, cause));
+    Release recorded = outcome.release();
+    if (outcome.saved()) {
+      Release before = attempt.latest();
+      int replaced =
+          before != null
+                  && before.status() == ReleaseStatus.FAILED
+                  && before.payloads().equals(failed.payloads())
+                  && before.withheldSecrets().equals(failed.withheldSecrets())
+              ? before.revision()
+              : -1;
+      Uninterrupted.run(
+          () ->
+              housekeeping.afterFailure(
+                  spec.namespace(), spec.name(), failed.revision(), attempt.records(), replaced));
+    }
     return new CastFailedException(new CastResult(recorded, attempt.plan(), revert), cause);
   }
 
   /**
    * Records {@code failed} over the cast's pending record (or as a new one while the cast still
-   * holds the lease), and returns what is recorded: {@code failed}, or the revision as the lease's
-   * new holder already recorded it failed. A failure to record is added to {@code cause}.
+   * holds the lease), and returns what is recorded: {@code failed} (saved), or the revision as the
+   * lease's new holder already recorded it failed (or {@code failed}, unsaved, when it did not). A
+   * failure to record is added to {@code cause}.
    */
-  private Release recordFailure(CastAttempt attempt, Release failed, RuntimeException cause) {
+  private Recorded recordFailure(CastAttempt attempt, Release failed, RuntimeException cause) {
     ReleaseSpec spec = attempt.effective().spec;
     Plan plan = attempt.plan();
     StoredRelease saved = attempt.saved();
@@ -133,7 +149,7 @@ final class CastCompletion {
         try {
           attempt.lease().checkNotLost();
         } catch (ReleaseException lost) {
-          return recordedByNewHolder(attempt, failed, cause, lost);
+          return new Recorded(recordedByNewHolder(attempt, failed, cause, lost), false);
         }
       }
       saveOutcome(failed, saved);
@@ -141,12 +157,16 @@ final class CastCompletion {
           new ReleaseEvent.RecordSaved(
               spec.qualifiedName(), plan.revision(), ReleaseStatus.FAILED));
     } catch (StaleRecordException e) {
-      return recordedByNewHolder(attempt, failed, cause, e);
+      return new Recorded(recordedByNewHolder(attempt, failed, cause, e), false);
     } catch (RuntimeException e) {
       unrecorded(attempt, cause, e);
+      return new Recorded(failed, false);
     }
-    return failed;
+    return new Recorded(failed, true);
   }
+
+  /** What a failed cast's record is, and whether this cast saved it. */
+  private record Recorded(Release release, boolean saved) {}
 
   /**
    * The lease was taken over meanwhile: returns this attempt's revision as the new holder recorded

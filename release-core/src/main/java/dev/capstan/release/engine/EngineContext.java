@@ -165,12 +165,13 @@ public final class EngineContext {
   }
 
   /**
-   * Runs {@code body} with {@code scope} as this thread's operation; finishes the operation when
-   * {@code body} throws, or with {@code finish} when it returns.
+   * Runs {@code body} with {@code scope} as this thread's operation, and its keys in the thread's
+   * MDC; finishes the operation when {@code body} throws, or with {@code finish} when it returns.
    */
   <T> T within(OperationScope scope, Supplier<T> body, boolean finish) {
     OperationScope outer = CURRENT.get();
     CURRENT.set(scope);
+    LogContext mdc = scope.logContext();
     try {
       T result = body.get();
       if (finish) {
@@ -181,6 +182,7 @@ public final class EngineContext {
       scope.failed(e);
       throw e;
     } finally {
+      mdc.close();
       if (outer == null) {
         CURRENT.remove();
       } else {

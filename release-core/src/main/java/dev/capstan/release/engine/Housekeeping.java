@@ -31,22 +31,58 @@ final class Housekeeping {
   }
 
   /**
-   * Trims history to {@code maxHistory} revisions; failures only warn. {@code before} are the
-   * revisions read under the lease before {@code revision} was recorded (newest first; nobody else
-   * records while the lease is held, so they are still current): no read then; {@code null} reads
-   * them. The revision before is left as stored: {@link HistoryReads#superseding} reads it
-   * superseded.
+   * Trims history to {@code maxHistory} revisions, failed ones counted too, but never the newest
+   * {@code DEPLOYED} revision (what a rollback goes back to): at most {@code maxHistory + 1}
+   * records stay. Failures only warn. {@code before} are the revisions read under the lease before
+   * {@code revision} was recorded (newest first; nobody else records while the lease is held, so
+   * they are still current): no read then; {@code null} reads them. The revision before is left as
+   * stored: {@link HistoryReads#superseding} reads it superseded.
    */
   void afterCast(String namespace, String name, int revision, @Nullable List<RecordEntry> before) {
+    trim(namespace, name, revision, ReleaseStatus.DEPLOYED, before, -1);
+  }
+
+  /**
+   * Trims history after {@code revision} was recorded {@code FAILED}, as {@link #afterCast} does;
+   * and when it retried the failed revision before it with the same payloads ({@code replaced},
+   * else -1), deletes that one too: however often one failing release is retried, its attempts keep
+   * one record, and the older history stays.
+   */
+  void afterFailure(
+      String namespace,
+      String name,
+      int revision,
+      @Nullable List<RecordEntry> before,
+      int replaced) {
+    trim(namespace, name, revision, ReleaseStatus.FAILED, before, replaced);
+  }
+
+  private void trim(
+      String namespace,
+      String name,
+      int revision,
+      ReleaseStatus status,
+      @Nullable List<RecordEntry> before,
+      int replaced) {
     Store store = context.store;
     try {
       int offset = before == null ? 0 : 1; // the new revision comes first, before them
       List<RecordEntry> revisions = before == null ? store.recordEntries(namespace, name) : before;
-      for (int j = 0; j < revisions.size(); j++) {
-        RecordEntry r = revisions.get(j);
-        if (r.revision() != revision && j + offset >= context.maxHistory) {
-          store.deleteRecord(namespace, name, r.revision());
+      boolean deployedKept = offset == 1 && status == ReleaseStatus.DEPLOYED;
+      int kept = offset;
+      for (RecordEntry r : revisions) {
+        if (r.revision() == revision) {
+          kept++;
+          deployedKept |= r.status() == ReleaseStatus.DEPLOYED;
+          continue;
         }
+        boolean newestDeployed = !deployedKept && r.status() == ReleaseStatus.DEPLOYED;
+        if (r.revision() == replaced || (kept >= context.maxHistory && !newestDeployed)) {
+          store.deleteRecord(namespace, name, r.revision());
+          continue;
+        }
+        kept++;
+        deployedKept |= r.status() == ReleaseStatus.DEPLOYED;
       }
     } catch (RuntimeException e) {
       context.emit(

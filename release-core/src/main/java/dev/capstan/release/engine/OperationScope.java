@@ -43,12 +43,23 @@ final class OperationScope {
   private final AtomicInteger writes = new AtomicInteger();
   private final AtomicBoolean finished = new AtomicBoolean();
 
+  /** The revision the operation works on, once an event named it (for the MDC). */
+  private final AtomicInteger revision = new AtomicInteger();
+
+  /** The listeners that threw in this operation: each is logged at WARN once. */
+  private final Listeners.Failures failures;
+
   private OperationScope(
-      String release, Operation operation, long startedAt, List<ReleaseListener> listeners) {
+      String release,
+      Operation operation,
+      long startedAt,
+      List<ReleaseListener> listeners,
+      Listeners.Failures failures) {
     this.release = release;
     this.operation = operation;
     this.startedAt = startedAt;
     this.listeners = listeners;
+    this.failures = failures;
   }
 
   /** Starts an operation: asks each listener for its listener of it, and sends the first event. */
@@ -56,17 +67,32 @@ final class OperationScope {
     long startedAt = System.nanoTime();
     ReleaseEvent.OperationStarted started = new ReleaseEvent.OperationStarted(release, op);
     List<ReleaseListener> scoped = new ArrayList<>();
-    for (ReleaseListener listener : listeners) {
-      Listeners.deliver(LOG, listener, started, (l, e) -> scoped.add(l.begin(e)));
+    Listeners.Failures failures = new Listeners.Failures();
+    LogContext mdc = LogContext.enter(release, op, 0);
+    try {
+      for (ReleaseListener listener : listeners) {
+        Listeners.deliver(LOG, listener, started, (l, e) -> scoped.add(l.begin(e)), failures);
+      }
+    } finally {
+      mdc.close();
     }
-    OperationScope scope = new OperationScope(release, op, startedAt, List.copyOf(scoped));
+    OperationScope scope =
+        new OperationScope(release, op, startedAt, List.copyOf(scoped), failures);
     scope.emit(started);
     return scope;
   }
 
   /**
-   * Delivers an event to every listener; none after the operation's {@code Finished} (it is the
-   * last).
+   * This operation's keys in the calling thread's MDC until the context is closed (ARCHITECTURE.md,
+   * "Observability").
+   */
+  LogContext logContext() {
+    return LogContext.enter(release, operation, revision.get());
+  }
+
+  /**
+   * Delivers an event to every listener, with the operation's keys in the MDC, whichever thread
+   * sends it; none after the operation's {@code Finished} (it is the last).
    */
   void emit(ReleaseEvent event) {
     if (finished.get() && !(event instanceof ReleaseEvent.Finished)) {
@@ -75,7 +101,29 @@ final class OperationScope {
     if (event instanceof ReleaseEvent.Done) {
       writes.incrementAndGet();
     }
-    deliver(listeners, event);
+    int named = revisionOf(event);
+    if (named > 0) {
+      revision.set(named);
+    }
+    LogContext mdc = logContext();
+    try {
+      for (ReleaseListener listener : listeners) {
+        Listeners.deliver(LOG, listener, event, ReleaseListener::on, failures);
+      }
+    } finally {
+      mdc.close();
+    }
+  }
+
+  /** The revision an event names, or 0. */
+  private static int revisionOf(ReleaseEvent event) {
+    if (event instanceof ReleaseEvent.Planned p) {
+      return p.plan().revision();
+    }
+    if (event instanceof ReleaseEvent.RecordSaved r) {
+      return r.revision();
+    }
+    return event instanceof ReleaseEvent.Finished f ? f.revision() : 0;
   }
 
   /** Delivers an event that belongs to no operation to every listener. */
@@ -88,17 +136,18 @@ final class OperationScope {
   /** Sends the {@code Finished} event of an operation that returned {@code result}; once. */
   void succeeded(Object result) {
     if (result instanceof Plan p) {
-      finish(Outcome.SUCCEEDED, p.revision(), null, p.counts(), null);
+      finish(Outcome.SUCCEEDED, p.revision(), null, p.counts(), null, null);
     } else if (result instanceof CastResult r) {
-      finish(Outcome.SUCCEEDED, r.release(), r.plan().counts(), null);
+      finish(Outcome.SUCCEEDED, r.release(), r.plan().counts(), null, null);
     } else if (result instanceof UninstallResult u) {
       finish(
           Outcome.SUCCEEDED,
           u.release(),
           Map.of(Action.PRUNE, u.deleted().size(), Action.RETAIN, u.retained().size()),
+          null,
           null);
     } else {
-      finish(Outcome.SUCCEEDED, 0, null, Map.of(), null);
+      finish(Outcome.SUCCEEDED, 0, null, Map.of(), null, null);
     }
   }
 
@@ -108,16 +157,16 @@ final class OperationScope {
     if (error instanceof CastFailedException e) {
       Release failed = e.result().release();
       String why = failed.failure();
-      finish(Outcome.FAILED, failed, e.result().plan().counts(), why != null ? why : reason);
+      finish(Outcome.FAILED, failed, e.result().plan().counts(), why != null ? why : reason, error);
     } else if (error instanceof UninstallFailedException e) {
       String why = e.release().failure();
-      finish(Outcome.FAILED, e.release(), Map.of(), why != null ? why : reason);
+      finish(Outcome.FAILED, e.release(), Map.of(), why != null ? why : reason, error);
     } else if (error instanceof ReleaseConflictException e) {
-      finish(Outcome.CONFLICT, e.plan().revision(), null, e.plan().counts(), reason);
+      finish(Outcome.CONFLICT, e.plan().revision(), null, e.plan().counts(), reason, error);
     } else if (error instanceof StalePlanException e) {
-      finish(Outcome.STALE, e.plan().revision(), null, e.plan().counts(), reason);
+      finish(Outcome.STALE, e.plan().revision(), null, e.plan().counts(), reason, error);
     } else {
-      finish(outcome(error), 0, null, Map.of(), reason);
+      finish(outcome(error), 0, null, Map.of(), reason, error);
     }
   }
 
@@ -135,8 +184,12 @@ final class OperationScope {
   }
 
   private void finish(
-      Outcome outcome, Release recorded, Map<Action, Integer> changes, @Nullable String reason) {
-    finish(outcome, recorded.revision(), recorded, changes, reason);
+      Outcome outcome,
+      Release recorded,
+      Map<Action, Integer> changes,
+      @Nullable String reason,
+      @Nullable Throwable error) {
+    finish(outcome, recorded.revision(), recorded, changes, reason, error);
   }
 
   private void finish(
@@ -144,7 +197,8 @@ final class OperationScope {
       int revision,
       @Nullable Release recorded,
       Map<Action, Integer> changes,
-      @Nullable String reason) {
+      @Nullable String reason,
+      @Nullable Throwable error) {
     if (!finished.compareAndSet(false, true)) {
       return;
     }
@@ -158,6 +212,7 @@ final class OperationScope {
             changes,
             writes.get(),
             Duration.ofNanos(System.nanoTime() - startedAt),
-            reason));
+            reason,
+            error));
   }
 }

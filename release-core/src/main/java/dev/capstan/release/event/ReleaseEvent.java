@@ -268,6 +268,9 @@ public sealed interface ReleaseEvent {
    * @param writes the object writes and removals that completed ({@link Done} events)
    * @param duration from the call to the return (for a detached cast: to its completion)
    * @param reason why it did not succeed, or {@code null} when it did
+   * @param error the exception the operation threw (the caller got it), or {@code null} when it
+   *     returned: for a listener that reports it as it is (a trace's exception event); its message
+   *     is {@code reason} or says the same, and names objects, never content
    */
   record Finished(
       String release,
@@ -278,7 +281,8 @@ public sealed interface ReleaseEvent {
       Map<Action, Integer> changes,
       int writes,
       Duration duration,
-      @Nullable String reason)
+      @Nullable String reason,
+      @Nullable Throwable error)
       implements ReleaseEvent {
     /** Keeps only the actions with changes, in action order. */
     public Finished {
@@ -293,6 +297,20 @@ public sealed interface ReleaseEvent {
             }
           });
       changes = Collections.unmodifiableMap(counted);
+    }
+
+    /** The end of an operation that returned, or threw {@code reason} without an exception. */
+    public Finished(
+        String release,
+        Operation operation,
+        Outcome outcome,
+        int revision,
+        @Nullable ReleaseStatus status,
+        Map<Action, Integer> changes,
+        int writes,
+        Duration duration,
+        @Nullable String reason) {
+      this(release, operation, outcome, revision, status, changes, writes, duration, reason, null);
     }
 
     /**

@@ -45,6 +45,21 @@ public final class Manifest implements ResourceSpec {
   }
 
   /**
+   * A manifest of an object of a Kubernetes client library's model (client-java's {@code
+   * V1Deployment}, say), converted by the {@link ManifestConverter} that knows its type; a {@code
+   * Map} is taken as a tree, as by {@link #of(Map)}. It must name its namespace when its kind is
+   * namespaced.
+   *
+   * @throws IllegalArgumentException if no converter knows the type, or naming the field, the rule
+   *     and the value
+   */
+  public static Manifest ofModel(Object model) {
+    @SuppressWarnings("unchecked")
+    Map<String, ?> tree = (Map<String, ?>) ManifestConverters.tree(requireNonNull(model, "model"));
+    return of(tree, null, null);
+  }
+
+  /**
    * A manifest of {@code object}; a namespaced object without {@code metadata.namespace} is put in
    * {@code defaultNamespace}.
    *

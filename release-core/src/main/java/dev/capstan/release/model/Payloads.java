@@ -224,6 +224,32 @@ public final class Payloads {
       return this;
     }
 
+    /**
+     * Adds any object of a Kubernetes client library's model as it is: client-java's {@code
+     * V1Deployment}, {@code V1ConfigMap}, any {@code KubernetesObject} (with {@code release-k8s} on
+     * the class path), or the model of any library whose {@link ManifestConverter} is there. It is
+     * converted to a tree now and resolved at {@link #build()} like a tree given to {@link
+     * #manifest(Map)}; a {@link Manifest} or another {@link ResourceSpec} is added as by {@link
+     * #add}.
+     *
+     * @throws IllegalArgumentException if no converter knows the object's type, naming it
+     */
+    public Builder manifest(Object model) {
+      requireNonNull(model, "model");
+      if (model instanceof ResourceSpec spec) {
+        return add(spec);
+      }
+      Map<?, ?> tree = ManifestConverters.tree(model);
+      for (Object key : tree.keySet()) {
+        if (!(key instanceof String)) {
+          throw new IllegalArgumentException(
+              "payloads: a manifest's keys must be strings: " + Escapes.quote(key));
+        }
+      }
+      entries.add(new LinkedHashMap<>(tree));
+      return this;
+    }
+
     /** The namespace of namespaced manifests that name none. */
     public Builder namespace(@Nullable String namespace) {
       this.namespace = namespace;

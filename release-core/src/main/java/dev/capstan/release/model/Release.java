@@ -2,6 +2,7 @@ package dev.capstan.release.model;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Escapes;
 import dev.capstan.release.internal.Copies;
 import dev.capstan.release.internal.Names;
 import java.time.Instant;
@@ -316,5 +317,19 @@ public record Release(
       description = r.description;
       attempt = r.attempt;
     }
+  }
+
+  /**
+   * The revision in one line, e.g. {@code Release[shop/web revision 2 deployed]}, with the failure
+   * of a failed one: never the payloads (they hold Secrets) nor the objects one by one.
+   */
+  @Override
+  public String toString() {
+    return "Release[" + summary() + (failure == null ? "" : ": " + Escapes.escape(failure)) + "]";
+  }
+
+  /** The revision in a few words, e.g. {@code shop/web revision 2 deployed}. */
+  public String summary() {
+    return qualifiedName() + " revision " + revision + " " + status.id();
   }
 }

@@ -226,4 +226,20 @@ public record ReleaseSpec(
     return new ReleaseSpec(
         namespace, name, resources, references, ensured, options, source, version);
   }
+
+  /**
+   * The spec in one line, e.g. {@code ReleaseSpec[shop/web: 3 objects, 2 references]}, with its
+   * version when it has one.
+   */
+  @Override
+  public String toString() {
+    return "ReleaseSpec["
+        + qualifiedName()
+        + (version == null ? "" : " " + Escapes.escape(version))
+        + ": "
+        + resources.size()
+        + (resources.size() == 1 ? " object, " : " objects, ")
+        + references.size()
+        + (references.size() == 1 ? " reference]" : " references]");
+  }
 }

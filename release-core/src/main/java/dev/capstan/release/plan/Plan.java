@@ -152,4 +152,21 @@ public record Plan(
                 c.action() == Action.UNCHANGED
                     || (c.action() == Action.REFERENCE && !c.createReference()));
   }
+
+  /**
+   * The plan in one line, e.g. {@code Plan[shop/web revision 2: 1 update, 3 unchanged]}; {@link
+   * PlanRenderer#text} shows every change.
+   */
+  @Override
+  public String toString() {
+    return "Plan["
+        + namespace
+        + "/"
+        + name
+        + " revision "
+        + revision
+        + ": "
+        + PlanRenderer.summary(this)
+        + "]";
+  }
 }

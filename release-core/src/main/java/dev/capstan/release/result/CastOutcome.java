@@ -33,7 +33,7 @@ public sealed interface CastOutcome {
   }
 
   /**
-   * The release was cast, as {@code ReleaseController.cast(ReleaseSpec, Payloads)} casts it.
+   * The release was cast, as {@code ReleaseController.cast(ReleaseInput)} casts it.
    *
    * @param release the release
    * @param result the deployed revision and the plan executed

@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import dev.capstan.release.error.CastFailedException;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.plan.Plan;
+import dev.capstan.release.plan.PlanRenderer;
+import java.util.Locale;
 
 /**
  * What a cast did: the recorded revision and the plan it executed.
@@ -30,5 +32,21 @@ public record CastResult(Release release, Plan plan, Revert revert) {
     COMPLETE,
     /** Some reverts failed; the record lists everything that may still be live. */
     INCOMPLETE
+  }
+
+  /**
+   * The outcome in one line, e.g. {@code CastResult[shop/web revision 2 deployed: 1 update, 3
+   * unchanged]}, and how an atomic revert went when one ran.
+   */
+  @Override
+  public String toString() {
+    return "CastResult["
+        + release.summary()
+        + ": "
+        + PlanRenderer.summary(plan)
+        + (revert == Revert.NOT_ATTEMPTED
+            ? ""
+            : "; revert " + revert.name().toLowerCase(Locale.ROOT))
+        + "]";
   }
 }

@@ -6,6 +6,7 @@ import dev.capstan.common.ClusterException;
 import dev.capstan.release.error.CastFailedException;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.plan.Plan;
+import dev.capstan.release.plan.PlanRenderer;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -23,5 +24,22 @@ public record DetachedCast(Release pending, Plan plan, CompletableFuture<CastRes
     requireNonNull(pending, "pending");
     requireNonNull(plan, "plan");
     requireNonNull(completion, "completion");
+  }
+
+  /**
+   * The cast in one line, e.g. {@code DetachedCast[shop/web revision 2 pending: 1 update; running]}
+   * ({@code done} or {@code failed} once the completion completed).
+   */
+  @Override
+  public String toString() {
+    return "DetachedCast["
+        + pending.summary()
+        + ": "
+        + PlanRenderer.summary(plan)
+        + "; "
+        + (!completion.isDone()
+            ? "running"
+            : completion.isCompletedExceptionally() ? "failed" : "done")
+        + "]";
   }
 }

@@ -39,4 +39,21 @@ public record UninstallResult(
       Release release, List<ResourceRef> deleted, List<ResourceRef> retained, boolean purged) {
     this(release, deleted, retained, purged, List.of());
   }
+
+  /**
+   * The outcome in one line, e.g. {@code UninstallResult[shop/web revision 3 uninstalled: 4
+   * deleted, 1 retained]}.
+   */
+  @Override
+  public String toString() {
+    return "UninstallResult["
+        + release.summary()
+        + ": "
+        + deleted.size()
+        + " deleted, "
+        + retained.size()
+        + " retained"
+        + (purged ? ", purged" : "")
+        + "]";
+  }
 }

@@ -258,8 +258,9 @@ class ReleaseRecordCodecTest {
     assertThat(json)
         .contains("\"secretHashKey\":\"" + key.toBase64() + "\"")
         .contains("\"withheldSecrets\":[{\"contentHash\":\"hmac-sha256:");
+    assertThat(key.toString()).isEqualTo("SecretHashKey(hidden)");
     assertThat(release.toString())
-        .contains("secretHashKey=SecretHashKey(hidden)")
+        .isEqualTo("Release[default/app revision 4 pending: failure text]")
         .doesNotContain(key.toBase64());
   }
 

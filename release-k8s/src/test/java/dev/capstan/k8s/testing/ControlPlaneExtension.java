@@ -26,6 +26,12 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * the root store (so it is closed, and its processes stopped, when the run ends), and a fresh
  * {@link TestNamespace} per test method.
  *
+ * <p>Only API of JUnit 5.10 ({@code Store.get} and {@code put}, not JUnit 6's {@code
+ * computeIfAbsent}): the Spring Boot example's tests run it on JUnit 5.12 (Boot 3.5's) and 6.
+ * Callbacks of one test class run on one thread, so nothing else starts the control plane
+ * meanwhile; on JUnit 6 the root store closes it when the run ends, on JUnit 5 (which closes only
+ * its own {@code CloseableResource}) its shutdown hook stops it when the JVM exits.
+ *
  * <p>When the control plane cannot be started, every test that uses it fails with the cause. Only
  * outside CI, and only when asked with {@code -Dcapstan.it.skip=true}, are the tests skipped
  * instead.
@@ -120,10 +126,13 @@ public final class ControlPlaneExtension
           "a TestNamespace belongs to one test method; it cannot be injected into "
               + context.getDisplayName());
     }
-    return context
-        .getStore(STORE)
-        .computeIfAbsent(
-            TestNamespace.class, k -> createNamespace(plane, context), TestNamespace.class);
+    ExtensionContext.Store store = context.getStore(STORE);
+    TestNamespace namespace = store.get(TestNamespace.class, TestNamespace.class);
+    if (namespace == null) {
+      namespace = createNamespace(plane, context);
+      store.put(TestNamespace.class, namespace);
+    }
+    return namespace;
   }
 
   private static Optional<Started> started(ExtensionContext context) {
@@ -141,11 +150,11 @@ public final class ControlPlaneExtension
       Assumptions.abort(
           "control-plane integration test skipped on request (capstan.it.skip/CAPSTAN_IT_SKIP)");
     }
-    Started started =
-        context
-            .getRoot()
-            .getStore(STORE)
-            .computeIfAbsent(Started.class, k -> start(settings), Started.class);
+    Started started = started(context).orElse(null);
+    if (started == null) {
+      started = start(settings);
+      context.getRoot().getStore(STORE).put(Started.class, started);
+    }
     if (started.plane() == null) {
       RuntimeException failure = started.failure();
       throw new IllegalStateException(

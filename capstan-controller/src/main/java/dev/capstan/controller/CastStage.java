@@ -1,0 +1,262 @@
+package dev.capstan.controller;
+
+import dev.capstan.common.ClusterException;
+import dev.capstan.release.ReleaseController;
+import dev.capstan.release.error.CastFailedException;
+import dev.capstan.release.error.InvalidReleaseException;
+import dev.capstan.release.error.ReleaseConflictException;
+import dev.capstan.release.error.ReleaseLockedException;
+import dev.capstan.release.error.StalePlanException;
+import dev.capstan.release.file.InvalidReleaseFileException;
+import dev.capstan.release.file.ReleaseFile;
+import dev.capstan.release.model.Manifest;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseInput;
+import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.plan.Action;
+import dev.capstan.release.plan.Plan;
+import dev.capstan.release.result.CastResult;
+import dev.capstan.release.validate.ApiServerLimits;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The cast of one Release whose spec, dependencies and name were checked, as its account ({@link
+ * Engines.Engine}): the manifests from its sources, the API server's limits, the plan; a plan with
+ * conflicts is reported and never cast; a plan that changes nothing over a deployed revision ends
+ * with no write when the status already says so; otherwise the account's access to every request of
+ * the cast is reviewed, and only a plan it may cast whole is cast, exactly as planned. A failure is
+ * tried again after {@link RetrySchedule#pause}.
+ */
+final class CastStage {
+  private final StatusWriter status;
+  private final Clock clock;
+
+  CastStage(StatusWriter status, Clock clock) {
+    this.status = status;
+    this.clock = clock;
+  }
+
+  ReleaseReconciler.Next cast(
+      ReleaseResource release, ReleaseRequest request, Engines.Engine engine) {
+    ReleaseKey key = release.key();
+    String name = request.releaseName();
+    ReleaseFile file;
+    try {
+      file = ManifestSources.read(key, request, engine.sources());
+      List<String> limits = ApiServerLimits.check(file.payloads());
+      if (!limits.isEmpty()) {
+        throw new InvalidReleaseException(key.namespace() + "/" + name, limits);
+      }
+    } catch (InvalidReleaseResourceException
+        | InvalidReleaseFileException
+        | InvalidReleaseException e) {
+      status.report(release, name, StatusReport.stalled("InvalidManifests", message(e)));
+      return ReleaseReconciler.Next.after(request.interval());
+    } catch (ClusterException e) {
+      return retry(release, request, clusterFailure(e, request.account(), List.of()));
+    }
+    ReleaseSpec spec =
+        file.toSpec().withOptions(request.options()).withSource(ReleaseResource.source(key));
+    ReleaseController releases = engine.releases();
+    Plan plan;
+    try {
+      plan = releases.plan(new ReleaseInput(spec, file.payloads()));
+    } catch (InvalidReleaseException e) {
+      status.report(release, name, StatusReport.stalled("InvalidManifests", message(e)));
+      return ReleaseReconciler.Next.after(request.interval());
+    } catch (ClusterException e) {
+      return retry(release, request, clusterFailure(e, request.account(), neededFor(e, key, file)));
+    }
+    Map<Action, Integer> counts = plan.counts();
+    if (!plan.applyable()) {
+      return retry(
+          release,
+          request,
+          StatusReport.stalled("Conflict", message(new ReleaseConflictException(plan)))
+              .withCast(null, plan.revision(), counts));
+    }
+    if (plan.changesNothing()) {
+      Integer deployed = deployedRevision(release, plan, releases);
+      if (deployed != null) {
+        if (!upToDate(release, deployed) || release.reconcileRequested()) {
+          status.report(
+              release,
+              name,
+              StatusReport.ready("UpToDate", "revision " + deployed + " is deployed")
+                  .withCast(deployed, deployed, counts));
+        }
+        return ReleaseReconciler.Next.after(request.interval());
+      }
+    }
+    List<String> denied;
+    try {
+      denied = engine.denied().apply(plan);
+    } catch (ClusterException e) {
+      return retry(release, request, clusterFailure(e, request.account(), List.of()));
+    }
+    if (!denied.isEmpty()) {
+      return retry(
+          release,
+          request,
+          StatusReport.stalled(
+                  "Forbidden",
+                  castAs(request.account())
+                      + ", which may not "
+                      + String.join("; ", denied)
+                      + "; nothing was written")
+              .withCast(null, plan.revision(), counts));
+    }
+    // a retry of a stalled Release keeps its Stalled status while it casts: its status changes
+    // with the outcome only, and the time it has been failing (the Stalled condition's) is kept
+    ReleaseResource current =
+        RetrySchedule.stalledSince(release) != null
+            ? release
+            : status.report(
+                release,
+                name,
+                StatusReport.reconciling("Progressing", "casting revision " + plan.revision()));
+    try {
+      CastResult result = releases.cast(plan, file.payloads());
+      int revision = result.release().revision();
+      String message = "revision " + revision + ": " + summary(counts);
+      current =
+          status.report(
+              current,
+              name,
+              StatusReport.ready("Cast", message).withCast(revision, revision, counts));
+      status.done(current, "Cast", message);
+      return ReleaseReconciler.Next.after(request.interval());
+    } catch (CastFailedException e) {
+      int revision = e.result().release().revision();
+      return retry(
+          current,
+          request,
+          StatusReport.stalled("CastFailed", message(e)).withCast(null, revision, counts));
+    } catch (StalePlanException e) {
+      status.outcome(key, "plan moved before the cast; planning again");
+      return ReleaseReconciler.Next.after(RetrySchedule.FIRST);
+    } catch (ReleaseLockedException e) {
+      status.report(current, name, StatusReport.reconciling("Locked", message(e)));
+      Duration wait = Duration.between(clock.instant(), e.expiresAt());
+      Duration interval = request.interval();
+      return ReleaseReconciler.Next.after(
+          wait.compareTo(interval) > 0
+              ? interval
+              : wait.compareTo(RetrySchedule.FIRST) < 0 ? RetrySchedule.FIRST : wait);
+    } catch (ReleaseConflictException e) {
+      return retry(current, request, StatusReport.stalled("Conflict", message(e)));
+    } catch (ClusterException e) {
+      return retry(current, request, clusterFailure(e, request.account(), List.of()));
+    }
+  }
+
+  /** Reports a failure and tries again after the pause the Release's failing time gives. */
+  private ReleaseReconciler.Next retry(
+      ReleaseResource release, ReleaseRequest request, StatusReport failure) {
+    ReleaseResource now = status.report(release, request.releaseName(), failure);
+    return ReleaseReconciler.Next.after(
+        RetrySchedule.pause(now, request.interval(), clock.instant()));
+  }
+
+  /**
+   * The report of a request the API server failed: {@code Forbidden} (HTTP 403) naming the account
+   * and what needed it, else {@code ApiError}.
+   *
+   * @param neededFor the release's objects the failed request was for (may be empty)
+   */
+  static StatusReport clusterFailure(
+      ClusterException e, Tenancy.@Nullable Account account, List<String> neededFor) {
+    String needed = neededFor.isEmpty() ? "" : " (for " + String.join(", ", neededFor) + ")";
+    if (e.status() == 403) {
+      return StatusReport.stalled(
+          "Forbidden",
+          castAs(account) + ", which may not: " + message(e) + needed + "; nothing was written");
+    }
+    return StatusReport.stalled("ApiError", message(e) + needed);
+  }
+
+  /** {@code Release team-a/web is cast as system:serviceaccount:team-a:deployer}. */
+  private static String castAs(Tenancy.@Nullable Account account) {
+    return account == null
+        ? "the release is cast with the controller's own rights"
+        : "the release is cast as " + account.user();
+  }
+
+  /**
+   * The release's objects a failed request was for: those of the kind and namespace it named; for a
+   * read of namespaces, the objects in the namespace it named, or else in every namespace but the
+   * release's own.
+   */
+  private static List<String> neededFor(ClusterException e, ReleaseKey key, ReleaseFile file) {
+    String kind = e.kind();
+    if (kind == null) {
+      return List.of();
+    }
+    boolean namespaces = kind.equals("Namespace");
+    List<String> out = new ArrayList<>();
+    for (Manifest m : file.payloads().objects()) {
+      String ns = m.ref().namespace();
+      boolean needs =
+          namespaces
+              ? (e.name() != null
+                  ? ns.equals(e.name())
+                  : !ns.isEmpty() && !ns.equals(key.namespace()))
+              : m.ref().kind().kind().equals(kind)
+                  && (e.namespace() == null || e.namespace().isEmpty() || e.namespace().equals(ns));
+      if (needs) {
+        out.add(m.ref().toString());
+      }
+    }
+    return out.size() > 5 ? out.subList(0, 5) : out;
+  }
+
+  /** The revision deployed now, when the plan's previous revision is it; else null. */
+  private static @Nullable Integer deployedRevision(
+      ReleaseResource release, Plan plan, ReleaseController engine) {
+    Integer previous = plan.previousRevision();
+    if (previous == null) {
+      return null;
+    }
+    if (upToDate(release, previous)) {
+      return previous;
+    }
+    Optional<Release> latest = engine.get(plan.namespace(), plan.name());
+    return latest.isPresent()
+            && latest.get().revision() == previous
+            && latest.get().status() == ReleaseStatus.DEPLOYED
+        ? previous
+        : null;
+  }
+
+  /** Whether the status already says revision {@code revision} is deployed, for this generation. */
+  private static boolean upToDate(ReleaseResource release, int revision) {
+    return release.ready()
+        && release.status().get("lastAppliedRevision") instanceof Number n
+        && n.longValue() == revision;
+  }
+
+  /**
+   * {@code 2 created, 1 updated} (the writes and deletes of a cast), or {@code nothing changed}.
+   */
+  static String summary(Map<Action, Integer> counts) {
+    List<String> parts = new ArrayList<>();
+    for (Map.Entry<String, Integer> e : StatusReport.counts(counts).entrySet()) {
+      if (e.getValue() > 0 && !e.getKey().equals("unchanged")) {
+        parts.add(e.getValue() + " " + e.getKey());
+      }
+    }
+    return parts.isEmpty() ? "nothing changed" : String.join(", ", parts);
+  }
+
+  /** An exception's message (Capstan's exceptions always have one). */
+  private static String message(Throwable e) {
+    return String.valueOf(e.getMessage());
+  }
+}

@@ -1,0 +1,76 @@
+package dev.capstan.controller;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.capstan.k8s.AccessReviews;
+import dev.capstan.k8s.KubeClients;
+import dev.capstan.k8s.KubernetesOrchestrator;
+import dev.capstan.k8s.KubernetesStore;
+import dev.capstan.release.ReleaseController;
+import dev.capstan.release.ReleaseControllerBuilder;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The engines of each account on Kubernetes: for a service account, clients that impersonate it
+ * ({@link KubeClients#asServiceAccount}), sharing the controller's connections and request counter;
+ * for none, the controller's own clients. Built on first use and kept, one per account and number
+ * of revisions kept.
+ */
+final class KubernetesEngines implements Engines {
+  private final KubeClients clients;
+  private final String holder;
+  private final Consumer<ReleaseControllerBuilder> customizer;
+  private final Map<Key, Engine> engines = new ConcurrentHashMap<>();
+  private final Map<Optional<Tenancy.Account>, Account> accounts = new ConcurrentHashMap<>();
+
+  private record Key(Tenancy.@Nullable Account account, int maxHistory) {}
+
+  /** What one account's engines share, whatever the number of revisions kept. */
+  private record Account(
+      KubernetesOrchestrator orchestrator,
+      KubernetesStore store,
+      AccountSources sources,
+      AccessReviews reviews) {}
+
+  KubernetesEngines(
+      KubeClients clients, String holder, Consumer<ReleaseControllerBuilder> customizer) {
+    this.clients = requireNonNull(clients, "clients");
+    this.holder = requireNonNull(holder, "holder");
+    this.customizer = requireNonNull(customizer, "customizer");
+  }
+
+  @Override
+  public Engine of(Tenancy.@Nullable Account account, int maxHistory) {
+    return engines.computeIfAbsent(
+        new Key(account, maxHistory),
+        k -> {
+          Account a = accounts.computeIfAbsent(Optional.ofNullable(k.account()), this::account);
+          ReleaseControllerBuilder b =
+              ReleaseController.builder(a.orchestrator(), a.store())
+                  .holder(holder)
+                  .maxHistory(maxHistory);
+          customizer.accept(b);
+          return new Engine(
+              b.build(),
+              a.sources(),
+              plan ->
+                  a.reviews().reviewCast(plan).stream()
+                      .map(AccessReviews.Denial::describe)
+                      .toList());
+        });
+  }
+
+  private Account account(Optional<Tenancy.Account> account) {
+    KubeClients as =
+        account.map(a -> clients.asServiceAccount(a.namespace(), a.name())).orElse(clients);
+    return new Account(
+        new KubernetesOrchestrator(as),
+        new KubernetesStore(as),
+        new AccountSources(as.apiClient()),
+        new AccessReviews(as));
+  }
+}

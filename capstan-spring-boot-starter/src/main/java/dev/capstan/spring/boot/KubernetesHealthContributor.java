@@ -1,0 +1,27 @@
+package dev.capstan.spring.boot;
+
+import dev.capstan.k8s.KubeClients;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+
+/**
+ * The health of Capstan's Kubernetes connection on Spring Boot 4 (component {@code capstan}), whose
+ * health API moved to {@code org.springframework.boot.health}: UP with the API server's version
+ * when it answers {@code GET /version}, DOWN with the error when it does not.
+ */
+// its health API is an optional dependency (module-info): the application has it
+@SuppressWarnings("exports")
+public final class KubernetesHealthContributor implements HealthIndicator {
+  private final KubeClients kube;
+
+  /** The health of {@code kube}'s connection. */
+  public KubernetesHealthContributor(KubeClients kube) {
+    this.kube = kube;
+  }
+
+  @Override
+  public Health health() {
+    KubernetesCheck check = KubernetesCheck.of(kube);
+    return (check.up() ? Health.up() : Health.down()).withDetails(check.details()).build();
+  }
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.capstan.spring.boot;
+
+import org.jspecify.annotations.NullMarked;
