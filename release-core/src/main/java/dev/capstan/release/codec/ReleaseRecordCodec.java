@@ -14,7 +14,7 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * The one encoding of release records that every store shares: gzip-compressed JSON {@code
- * {"schemaVersion": 3, "release": {...}}}, keys sorted, so the same record is the same bytes in a
+ * {"schemaVersion": 4, "release": {...}}}, keys sorted, so the same record is the same bytes in a
  * Kubernetes Secret, a database row or a file.
  *
  * <p>Schema 2 (open kinds) names objects by apiVersion, kind, namespace and name, and holds any
@@ -27,13 +27,20 @@ import java.util.zip.GZIPOutputStream;
  * withheldSecrets}; records of schema 2 (and 1) have neither and still decode: the next cast makes
  * a key.
  *
+ * <p>Schema 4 adds, additively, the {@code attempt} that wrote the record (the id its operation's
+ * lease intent names). A record without one is written as schema 3, the same bytes an earlier
+ * Capstan writes and reads.
+ *
  * <p>Records hold the release's payloads, secrets included unless a cast kept their values out
  * ({@code recordSecretValues} off), and the key that hashes its Secrets: stores must keep the bytes
  * as secret as the secrets themselves (the Kubernetes store uses Secret objects).
  */
 public final class ReleaseRecordCodec {
   /** The schema version this library writes. */
-  public static final int SCHEMA_VERSION = 3;
+  public static final int SCHEMA_VERSION = 4;
+
+  /** The schema a record that names no attempt is written in, readable by earlier builds. */
+  private static final int WITHOUT_ATTEMPT = 3;
 
   /** The oldest schema version this library reads. */
   public static final int OLDEST_READABLE_VERSION = 1;
@@ -49,7 +56,7 @@ public final class ReleaseRecordCodec {
   /** Encodes a record. */
   public static byte[] encode(Release release) {
     ObjectNode root = Json.mapper().createObjectNode();
-    root.put("schemaVersion", SCHEMA_VERSION);
+    root.put("schemaVersion", release.attempt() == null ? WITHOUT_ATTEMPT : SCHEMA_VERSION);
     root.set("release", Json.mapper().valueToTree(release));
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (GZIPOutputStream gzip = new GZIPOutputStream(bytes)) {

@@ -35,6 +35,10 @@ import org.jspecify.annotations.Nullable;
  *     revision), or {@code null} in a record written before keys existed: the next cast makes one
  * @param withheldSecrets the Secrets whose values this revision did not record (their keys and
  *     keyed hashes only; {@link ReleaseOptions#recordSecretValues()}); {@code payloads} lacks them
+ * @param attempt the id of the operation that last wrote this record (a cast, an uninstall, or
+ *     whoever recorded one of them interrupted), shared with the intent its lease names, or {@code
+ *     null} in a record an earlier Capstan wrote: whoever takes an expired lease over tells by it
+ *     whether the holder recorded its outcome (ARCHITECTURE.md, "Leases and retries")
  */
 public record Release(
     String id,
@@ -54,7 +58,8 @@ public record Release(
     Instant updatedAt,
     @Nullable Lease lease,
     @Nullable SecretHashKey secretHashKey,
-    List<WithheldSecret> withheldSecrets) {
+    List<WithheldSecret> withheldSecrets,
+    @Nullable String attempt) {
 
   /** Requires every part; keeps {@code owns} in apply order and the ref lists sorted. */
   public Release {
@@ -81,6 +86,51 @@ public record Release(
         Copies.list(withheldSecrets, "withheldSecrets").stream()
             .sorted((a, b) -> ResourceRef.APPLY_ORDER.compare(a.ref(), b.ref()))
             .toList();
+    if (attempt != null) {
+      Names.requireText(attempt, "attempt");
+    }
+  }
+
+  /** A revision that names no attempt. */
+  public Release(
+      String id,
+      String namespace,
+      String name,
+      int revision,
+      ReleaseStatus status,
+      List<OwnedResource> owns,
+      List<ResourceRef> references,
+      List<ResourceRef> retained,
+      @Nullable String source,
+      @Nullable String version,
+      @Nullable String description,
+      Payloads payloads,
+      @Nullable String failure,
+      Instant createdAt,
+      Instant updatedAt,
+      @Nullable Lease lease,
+      @Nullable SecretHashKey secretHashKey,
+      List<WithheldSecret> withheldSecrets) {
+    this(
+        id,
+        namespace,
+        name,
+        revision,
+        status,
+        owns,
+        references,
+        retained,
+        source,
+        version,
+        description,
+        payloads,
+        failure,
+        createdAt,
+        updatedAt,
+        lease,
+        secretHashKey,
+        withheldSecrets,
+        null);
   }
 
   /** A revision without a secret hash key and with every Secret's values recorded. */
@@ -119,7 +169,8 @@ public record Release(
         updatedAt,
         lease,
         null,
-        List.of());
+        List.of(),
+        null);
   }
 
   /** The release's identity: namespace, name and id. */
@@ -192,6 +243,11 @@ public record Release(
     return edit(d -> d.lease = lease);
   }
 
+  /** A copy naming the operation {@code attempt} that writes it. */
+  public Release withAttempt(@Nullable String attempt) {
+    return edit(d -> d.attempt = attempt);
+  }
+
   /** A copy with the given secret hash key. */
   public Release withSecretHashKey(@Nullable SecretHashKey secretHashKey) {
     return edit(d -> d.secretHashKey = secretHashKey);
@@ -230,7 +286,8 @@ public record Release(
         d.updatedAt,
         d.lease,
         d.secretHashKey,
-        d.withheldSecrets);
+        d.withheldSecrets,
+        d.attempt);
   }
 
   /** The fields a wither may change. */
@@ -245,6 +302,7 @@ public record Release(
     Payloads payloads;
     List<WithheldSecret> withheldSecrets;
     @Nullable String description;
+    @Nullable String attempt;
 
     Draft(Release r) {
       status = r.status;
@@ -257,6 +315,7 @@ public record Release(
       payloads = r.payloads;
       withheldSecrets = r.withheldSecrets;
       description = r.description;
+      attempt = r.attempt;
     }
   }
 
