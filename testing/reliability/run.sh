@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Capstan's process-level reliability suite (testing/reliability/README.md): real `capstan` CLI
 # JVMs against a real control plane (testing/control-plane), with kill -9, concurrent casters,
-# a kube-apiserver restart and a stalled (SIGSTOP) holder. After each scenario it checks the
+# a kube-apiserver restart, an API server outage longer than the retry budget and a stalled
+# (SIGSTOP) holder. After each scenario it checks the
 # invariants (check.py): no lost record, no stuck PENDING or held lease, no orphan, no object
 # owned twice; and that the next cast converges (exit 0, then a plan that changes nothing).
 #
-#   run.sh [--rounds N] [--dir DIR] [--kubeconfig FILE] [--scenarios "kill concurrent race restart stall"]
+#   run.sh [--rounds N] [--dir DIR] [--kubeconfig FILE] [--scenarios "kill concurrent race restart outage stall"]
 #
 # Prints figures at the end; exits 1 if any check failed. Every process it starts is stopped by
 # pid (the control plane by its own stop.sh).
@@ -14,7 +15,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 rounds=1
 dir=/tmp/capstan-reliability-$$
 kubeconfig=
-scenarios="kill concurrent race restart stall"
+scenarios="kill concurrent race restart outage stall"
 while [[ $# -gt 0 ]]; do
   case $1 in
     --rounds) rounds=$2; shift ;;
@@ -230,14 +231,21 @@ scenario_race() {
 # The API server is stopped with SIGKILL, as a crash or a lost node stops it: with SIGTERM it
 # drains for about a minute (answering 503 "apiserver is shutting down"), which is not the outage
 # of at most 15 s the scenario is about.
-restart_apiserver() { # stops the API server by pid, waits DOWN s, starts it again with its argv
-  local down=$1 pidfile="$dir/cp/pids/kube-apiserver.pid" pid argv=() t0 i
+restart_apiserver() { # restart_apiserver DOWN [TERM]: stops the API server by pid (SIGKILL, then
+  # DOWN s; or SIGTERM: it drains, and stays down until DOWN s after the signal), starts it again
+  # with its argv
+  local down=$1 signal=${2:-KILL} pidfile="$dir/cp/pids/kube-apiserver.pid" pid argv=() t0 i left
   pid=$(cat "$pidfile")
   mapfile -d '' argv <"/proc/$pid/cmdline"
   t0=$(now_ms)
-  kill -9 "$pid"
+  kill "-$signal" "$pid"
   while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
-  sleep "$down"
+  if [[ $signal == KILL ]]; then
+    sleep "$down"
+  else
+    left=$((down * 1000 - ($(now_ms) - t0)))
+    if ((left > 0)); then sleep "$((left / 1000)).$(printf %03d $((left % 1000)))"; fi
+  fi
   HOME="$dir/cp" nohup "${argv[@]}" >>"$dir/cp/logs/kube-apiserver.log" 2>&1 </dev/null &
   echo $! >"$pidfile"
   for ((i = 0; i < 600; i++)); do
@@ -266,6 +274,56 @@ scenario_restart() {
   check "$ns" app
   converges "$ns" app "$f"
   figure "round $1: API server down ${outage} s, the cast exited $code, revision 1 $status"
+}
+
+# --- kube-apiserver stopped with SIGTERM for longer than the retry budget, mid-cast ------------
+# SIGTERM makes kube-apiserver drain, then exit; it stays down until 70 s after the signal, longer
+# than the retry budget (30 s of pauses) of a write and then of the failure's record. The cast
+# cannot record its outcome: its lease must keep its intent, and the next cast (no --adopt) must
+# record the interrupted revision failed and converge.
+outage_cast() { # outage_cast ROUND WHAT NS DIR: one cast held after 10 writes, the outage, the next cast
+  local ns=$3 f=$4 code=0 resume="$dir/resume-outage-$1-$2" intent revs restart_pid
+  cast_bg "$dir/outage-$1-$2.log" "CAPSTAN_TEST_HOLD_AFTER_WRITES=10 CAPSTAN_TEST_RESUME_FILE=$resume" "$ns" app "$f"
+  local pid=$bg
+  wait_for_hold "$dir/outage-$1-$2.log" "$pid" || { fail "$2: the caster did not reach write 10: $(tail -n 2 "$dir/outage-$1-$2.log")"; return 1; }
+  # in a subshell: its outage figure comes back through a file
+  (restart_apiserver 70 TERM; echo "$outage" >"$dir/outage-seconds") &
+  restart_pid=$!
+  # let the cast go on once the API server no longer answers
+  for ((i = 0; i < 300; i++)); do
+    "$kubectl" get --raw /readyz >/dev/null 2>&1 || break
+    sleep 0.2
+  done
+  touch "$resume"
+  wait "$pid" || code=$?
+  wait "$restart_pid" || true
+  restarts=$((restarts + 1))
+  outage=$(cat "$dir/outage-seconds" 2>/dev/null || echo "?")
+  intent=$("$kubectl" get lease capstan.release.v1.app -n "$ns" -o jsonpath='{.metadata.annotations.capstan\.dev/lease-intent}' 2>/dev/null || true)
+  log "outage ($2): the cast exited $code; its lease $([[ -n $intent ]] && echo "kept its intent" || echo "is GONE")"
+  [[ $code == 1 ]] || fail "$2: the cast exited $code, not 1: $(grep -v retrying "$dir/outage-$1-$2.log" | tail -n 3)"
+  [[ $intent == *'"operation":"cast"'* ]] || fail "$2: the lease no longer names the cast after the outage (intent '$intent')"
+  cast "$ns" app "$f" --wait 60s >"$dir/outage-next.log" 2>&1 || { fail "$2: the next cast failed: $(tail -n 2 "$dir/outage-next.log")"; return 1; }
+  grep -q "taking over from" "$dir/outage-next.log" || fail "$2: the next cast did not take the lease over"
+  return 0
+}
+scenario_outage() {
+  [[ -n $started ]] || { log "outage: skipped (needs a control plane this run started)"; figure "skipped"; return; }
+  local ns=rel-outage-$1 f g revs
+  f=$(manifests "$ns" app 3 40 "o$1")
+  outage_cast "$1" install "$ns" "$f" || return
+  revs=$("${capstan[@]}" release history app -n "$ns" -o json | python3 -c 'import json,sys; print(" ".join(str(r["revision"]) + "=" + r["status"] for r in json.load(sys.stdin)))')
+  log "outage during a first install: API server down ${outage} s; history after the next cast: $revs"
+  [[ $revs == "2=deployed 1=failed" ]] || fail "install: history is '$revs', not '2=deployed 1=failed'"
+  check "$ns" app
+  g=$(manifests "$ns" app 3 40 "o$1-b")
+  outage_cast "$1" upgrade "$ns" "$g" || return
+  revs=$("${capstan[@]}" release history app -n "$ns" -o json | python3 -c 'import json,sys; print(" ".join(str(r["revision"]) + "=" + r["status"] for r in json.load(sys.stdin)))')
+  log "outage during an upgrade: API server down ${outage} s; history after the next cast: $revs"
+  [[ $revs == "4=deployed 3=failed 2=superseded 1=failed" ]] || fail "upgrade: history is '$revs', not '4=deployed 3=failed 2=superseded 1=failed'"
+  check "$ns" app
+  converges "$ns" app "$g"
+  figure "round $1: API server down ${outage} s twice (install, upgrade); each interrupted revision recorded failed by the next cast, no --adopt"
 }
 
 # --- a stalled holder (SIGSTOP past its lease) wakes after a takeover --------------------------
@@ -305,6 +363,7 @@ declare -A what=(
   [concurrent]="4 casters of one release with --wait all deployed, one revision each; $inv"
   [race]="exactly one release owns configmap shared; the other failed naming the owner and wrote nothing to it; $inv"
   [restart]="the cast completed after the API server came back, or failed with its record FAILED and the lease released; $inv"
+  [outage]="with the API server down 70 s (SIGTERM) mid-install and mid-upgrade, the cast exited 1 keeping its lease's intent, and the next cast (no --adopt) recorded the revision failed and converged; $inv"
   [stall]="the woken holder wrote nothing after the takeover, exited 1, its revision recorded FAILED; $inv"
 )
 start=$(date +%s)

@@ -3,6 +3,7 @@ package dev.capstan.cli;
 import dev.capstan.common.Escapes;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.model.Release;
+import dev.capstan.release.result.ReleaseListing;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -37,10 +38,24 @@ final class ListCommand extends ReleaseSubcommand {
       throw new IllegalArgumentException(
           "-A lists every namespace and -n names one: pass one of them");
     }
-    List<Release> releases =
-        allNamespaces
-            ? controller.listInAllNamespaces(all)
-            : controller.list(common.namespace(), all);
+    List<Release> releases;
+    List<ReleaseListing.Unreadable> unreadable = List.of();
+    if (allNamespaces) {
+      releases = controller.listInAllNamespaces(all);
+    } else {
+      // a release whose record cannot be read fails alone: the others are listed, it is named
+      List<ReleaseListing> listing = controller.listing(common.namespace(), all);
+      releases =
+          listing.stream()
+              .filter(ReleaseListing.Recorded.class::isInstance)
+              .map(l -> ((ReleaseListing.Recorded) l).release())
+              .toList();
+      unreadable =
+          listing.stream()
+              .filter(ReleaseListing.Unreadable.class::isInstance)
+              .map(ReleaseListing.Unreadable.class::cast)
+              .toList();
+    }
     switch (common.output) {
       case json, yaml -> printJson(ReleaseOutput.json(releases));
       case name ->
@@ -52,6 +67,7 @@ final class ListCommand extends ReleaseSubcommand {
                   ReleaseOutput.table(
                       releases, allNamespaces, common.output == ReleaseCommand.Output.wide));
     }
-    return ExitCode.OK;
+    unreadable.forEach(u -> cli().err().println("capstan: " + Escapes.escape(u.problem())));
+    return unreadable.isEmpty() ? ExitCode.OK : ExitCode.FAILED;
   }
 }

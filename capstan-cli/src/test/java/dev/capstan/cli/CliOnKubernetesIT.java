@@ -7,9 +7,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.k8s.testing.ControlPlane;
 import dev.capstan.k8s.testing.ControlPlaneTest;
 import dev.capstan.k8s.testing.TestNamespace;
+import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.apis.ApiextensionsV1Api;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1Secret;
+import io.kubernetes.client.util.PatchUtils;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -128,6 +132,53 @@ class CliOnKubernetesIT {
     JsonNode result = new ObjectMapper().readTree(out).get("result");
     assertThat(result.get("workloads").get(0).get("status").asText()).isEqualTo("updated");
     assertThat(err).contains("Rolled out " + ns + "/web");
+  }
+
+  @Test
+  void aCorruptRecordFailsOnlyItsReleaseInTheListAndTheAdviceGivenMendsIt(
+      ControlPlane plane, TestNamespace ns) throws Exception {
+    String n = ns.name();
+    for (String name : List.of("a", "b")) {
+      Files.writeString(
+          dir.resolve(name + ".yaml"),
+          "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: " + name + "}\ndata: {k: v}\n");
+      assertThat(run(plane, "release", "cast", name, "-n", n, "-f", name + ".yaml", "--yes"))
+          .as(err)
+          .isZero();
+    }
+    // the head of b's only revision patched to garbage
+    PatchUtils.patch(
+        V1Secret.class,
+        () ->
+            new CoreV1Api(plane.client())
+                .patchNamespacedSecret(
+                    "capstan.release.v1.b.v1",
+                    n,
+                    new V1Patch("{\"data\":{\"release\":\"Z2FyYmFnZQ==\"}}"))
+                .buildCall(null),
+        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+        plane.client());
+
+    assertThat(run(plane, "release", "list", "-n", n)).isEqualTo(ExitCode.FAILED);
+    assertThat(out).startsWith("NAME").contains("\na ").doesNotContain("\nb ");
+    String removal = "kubectl -n " + n + " delete secret -l owner=capstan,name=b,version=1";
+    assertThat(err)
+        .contains("capstan: release " + n + "/b: the record of revision 1 cannot be read (")
+        .contains("to recover, delete that record (" + removal + ")")
+        .contains("--adopt");
+
+    // the advice followed: that kubectl command, then a cast with --adopt
+    new CoreV1Api(plane.client())
+        .deleteCollectionNamespacedSecret(n)
+        .labelSelector("owner=capstan,name=b,version=1")
+        .execute();
+    assertThat(run(plane, "release", "list", "-n", n)).as(err).isZero();
+    assertThat(run(plane, "release", "cast", "b", "-n", n, "-f", "b.yaml", "--adopt", "--yes"))
+        .as(err)
+        .isZero();
+    assertThat(out).endsWith("Release " + n + "/b revision 1 deployed.\n");
+    assertThat(run(plane, "release", "list", "-n", n)).as(err).isZero();
+    assertThat(out).contains("\na ").contains("\nb ");
   }
 
   @Test

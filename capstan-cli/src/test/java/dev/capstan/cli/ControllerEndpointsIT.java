@@ -228,7 +228,8 @@ class ControllerEndpointsIT {
     assertThat(
             sample(
                 port,
-                "capstan_release_operation_seconds_count{operation=\"cast\",outcome=\"succeeded\"}"))
+                "capstan_release_operation_seconds_count"
+                    + "{error=\"none\",operation=\"cast\",outcome=\"succeeded\"}"))
         .isEqualTo(1);
     List<String> lines = Files.readAllLines(err, UTF_8);
     assertThat(lines.get(0))

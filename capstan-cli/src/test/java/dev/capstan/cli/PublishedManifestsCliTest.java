@@ -267,7 +267,7 @@ class PublishedManifestsCliTest {
   }
 
   @Test
-  void theOldNamespaceAdviceAndTheStorageClassAdviceWorkWhenFollowed() throws IOException {
+  void theOldNamespaceAdviceWorksAndAStorageClassDocumentIsOwned() throws IOException {
     // the advice an earlier Capstan gave for a Namespace document: reference it, --create-namespace
     write(
         "k8s/app.yaml",
@@ -295,36 +295,31 @@ class PublishedManifestsCliTest {
         .isZero();
     assertThat(out).endsWith("Release tools/tools revision 1 deployed.\n");
 
-    // a StorageClass document is refused, and the advice is to drop it and create it outside
+    // a provisioner's own StorageClass document is owned like any object; a claim's class is no
+    // reference (a claim bound statically names a class no object backs)
     write(
         "sc/claim.yaml",
         """
         apiVersion: storage.k8s.io/v1
         kind: StorageClass
-        metadata: {name: standard}
+        metadata: {name: local-path}
         provisioner: example.com/disk
         ---
         apiVersion: v1
         kind: PersistentVolumeClaim
         metadata: {name: data, namespace: demo}
         spec:
-          storageClassName: standard
+          storageClassName: manual
           accessModes: [ReadWriteOnce]
           resources: {requests: {storage: 1Gi}}
         """);
-    assertThat(run("release", "cast", "data", "-n", "demo", "-f", "sc", "--yes"))
-        .isEqualTo(ExitCode.INVALID);
-    assertThat(err)
-        .contains(
-            "(claim.yaml#0): StorageClass 'standard' is shared between releases and never owned"
-                + " by one: remove this document and create the StorageClass outside the release");
-    // the in-memory cluster has the StorageClass standard, as if created outside
-    write(
-        "sc/claim.yaml",
-        Files.readString(dir.resolve("sc/claim.yaml"))
-            .substring(Files.readString(dir.resolve("sc/claim.yaml")).indexOf("---") + 4));
     assertThat(run("release", "cast", "data", "-n", "demo", "-f", "sc", "--yes")).as(err).isZero();
-    assertThat(out).contains("  = reference  storage.k8s.io/StorageClass//standard\n");
+    assertThat(out)
+        .contains("  + create     storage.k8s.io/StorageClass//local-path")
+        .contains("  + create     PersistentVolumeClaim/demo/data")
+        .doesNotContain("StorageClass//manual");
+    assertThat(run("release", "uninstall", "data", "-n", "demo", "--yes")).as(err).isZero();
+    assertThat(out).contains("storage.k8s.io/StorageClass//local-path");
   }
 
   @Test

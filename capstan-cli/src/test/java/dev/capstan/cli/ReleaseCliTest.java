@@ -78,7 +78,7 @@ class ReleaseCliTest {
     assertThat(out).isEqualTo("NAME  REVISION  STATUS  VERSION  UPDATED\n");
   }
 
-  /** The Widget CRD with the given versions (YAML flow items), plus a ConfigMap. */
+  /** The Widget CRD with the given versions (YAML flow items), a Widget, and a ConfigMap. */
   private static String widgets(String... versions) {
     return """
         apiVersion: apiextensions.k8s.io/v1
@@ -89,6 +89,11 @@ class ReleaseCliTest {
           scope: Namespaced
           names: {kind: Widget, plural: widgets}
           versions: [%s]
+        ---
+        apiVersion: example.com/v1
+        kind: Widget
+        metadata: {name: w1}
+        spec: {size: 1}
         ---
         apiVersion: v1
         kind: ConfigMap
@@ -122,9 +127,9 @@ class ReleaseCliTest {
     // a schema narrowed: shown in the plan, refused before any write, then allowed
     assertThat(run(concat(cast, "w2.yaml"))).isEqualTo(ExitCode.BLOCKED);
     String narrowed =
-        "unsafe CRD change: version v1: schema narrowed: property spec.color removed; allow"
-            + " unsafe CRD changes (allowUnsafeCrdChanges, --allow-unsafe-crd-changes) to apply it"
-            + " anyway";
+        "unsafe CRD change: version v1: schema narrowed: property spec.color removed (objects"
+            + " stored: at v1: example.com/Widget/demo/w1); allow unsafe CRD changes"
+            + " (allowUnsafeCrdChanges, --allow-unsafe-crd-changes) to apply it anyway";
     assertThat(out)
         .contains(
             "  ✗ conflict   apiextensions.k8s.io/CustomResourceDefinition//widgets.example.com  ("
@@ -158,7 +163,8 @@ class ReleaseCliTest {
         .contains(
             "  ~ update     apiextensions.k8s.io/CustomResourceDefinition//widgets.example.com "
                 + " (unsafe CRD change, applied because unsafe CRD changes are allowed: version v1:"
-                + " schema narrowed: property spec.color removed)\n");
+                + " schema narrowed: property spec.color removed (objects stored: at v1:"
+                + " example.com/Widget/demo/w1))\n");
     assertThat(run(concat(cast, "w2.yaml", "--allow-unsafe-crd-changes"))).isZero();
 
     // v2 the storage version, v1 kept: stored at both; a rollback to revision 2 drops v2
@@ -167,7 +173,8 @@ class ReleaseCliTest {
     String removedV2 =
         "unsafe CRD change: version v2: stored version removed (status.storedVersions lists it, so"
             + " objects may still be stored at v2 and could no longer be read); version v1: schema"
-            + " narrowed: property spec.color removed; migrate the objects stored at v2 to a version"
+            + " narrowed: property spec.color removed (objects stored: at v1:"
+            + " example.com/Widget/demo/w1); migrate the objects stored at v2 to a version"
             + " the CRD keeps (write each again there, resetting its metadata.managedFields, whose"
             + " entries at v2 would fail every later apply) and remove v2 from its"
             + " status.storedVersions, then cast again (the"

@@ -25,7 +25,8 @@ import org.jspecify.annotations.Nullable;
  *       the new one (not reported again when rule 1 or 2 already named that version);
  *   <li>a version kept in both specs has a narrower {@code openAPIV3Schema}: a property removed (at
  *       any level, unless the new schema preserves unknown fields there), or a required field added
- *       (at any level the old schema already had).
+ *       (outside the top-level {@code status}, which the kind's controller writes: status-only
+ *       changes never narrow) (at any level the old schema already had).
  * </ol>
  *
  * <p>Specs are plain trees (maps, lists, strings, numbers, booleans), as parsed.
@@ -233,6 +234,9 @@ public final class CrdGate {
     Map<String, ?> newProps = mapOrEmpty(after.get("properties"));
     boolean preserves = Boolean.TRUE.equals(after.get("x-kubernetes-preserve-unknown-fields"));
     for (Map.Entry<String, ?> p : oldProps.entrySet()) {
+      if (path.isEmpty() && p.getKey().equals(STATUS)) {
+        continue; // status-only: written by the kind's controller, never read back as a gate
+      }
       String at = join(path, p.getKey());
       Object next = newProps.get(p.getKey());
       if (next == null) {
@@ -245,6 +249,9 @@ public final class CrdGate {
     }
     Set<String> oldRequired = new HashSet<>(strings(before.get("required")));
     for (String r : strings(after.get("required"))) {
+      if (path.isEmpty() && r.equals(STATUS)) {
+        continue;
+      }
       if (!oldRequired.contains(r)) {
         out.add("required field " + Escapes.escape(join(path, r)) + " added");
       }
@@ -257,6 +264,13 @@ public final class CrdGate {
       narrowing(map(o), map(n), path + ".*", out);
     }
   }
+
+  /**
+   * The top-level property a schema change never narrows in a way that breaks stored objects: an
+   * object's {@code status} is its controller's to write (through the status subresource), so a
+   * status property removed or a required status field added is no finding.
+   */
+  private static final String STATUS = "status";
 
   private static String join(String path, String key) {
     return path.isEmpty() ? key : path + "." + key;

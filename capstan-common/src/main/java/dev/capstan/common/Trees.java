@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiPredicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -161,12 +162,26 @@ public final class Trees {
    * @return true when they are equal
    */
   public static boolean sameValue(@Nullable Object a, @Nullable Object b) {
+    return sameValue(a, b, Trees::sameDecimalOrEqual);
+  }
+
+  /**
+   * Tells whether two trees hold the same values: mappings key by key, lists item by item, and the
+   * scalars (neither null) as {@code sameScalar} tells.
+   *
+   * @param a one tree
+   * @param b another
+   * @param sameScalar whether two non-null scalars are equal
+   * @return true when they are equal
+   */
+  public static boolean sameValue(
+      @Nullable Object a, @Nullable Object b, BiPredicate<Object, Object> sameScalar) {
     if (a instanceof Map<?, ?> ma && b instanceof Map<?, ?> mb) {
       if (!ma.keySet().equals(mb.keySet())) {
         return false;
       }
       for (Map.Entry<?, ?> e : ma.entrySet()) {
-        if (!sameValue(e.getValue(), mb.get(e.getKey()))) {
+        if (!sameValue(e.getValue(), mb.get(e.getKey()), sameScalar)) {
           return false;
         }
       }
@@ -177,12 +192,19 @@ public final class Trees {
         return false;
       }
       for (int i = 0; i < la.size(); i++) {
-        if (!sameValue(la.get(i), lb.get(i))) {
+        if (!sameValue(la.get(i), lb.get(i), sameScalar)) {
           return false;
         }
       }
       return true;
     }
+    if (a == null || b == null) {
+      return a == b;
+    }
+    return sameScalar.test(a, b);
+  }
+
+  private static boolean sameDecimalOrEqual(Object a, Object b) {
     if (a instanceof Number na && b instanceof Number nb && decimal(na) && decimal(nb)) {
       return new BigDecimal(na.toString()).compareTo(new BigDecimal(nb.toString())) == 0;
     }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.StrictMap;
 import dev.capstan.common.StrictMap.Wording;
+import dev.capstan.release.model.DriftIgnore;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.UninstallOptions;
@@ -80,7 +81,10 @@ record ReleaseRequest(
           "timeout",
           "maxHistory",
           "crdDeletion",
-          "waitForLoadBalancer");
+          "waitForLoadBalancer",
+          "driftIgnore");
+  private static final Set<String> DRIFT_IGNORE =
+      StrictMap.fields("kind", "name", "paths", "managers");
   private static final Set<String> UNINSTALL =
       StrictMap.fields("purge", "keepVolumes", "deleteNamespaces");
 
@@ -234,6 +238,26 @@ record ReleaseRequest(
               .withTimeout(duration(o, "timeout", ReleaseOptions.DEFAULT_TIMEOUT))
               .withWaitForLoadBalancer(
                   !o.has("waitForLoadBalancer") || o.bool("waitForLoadBalancer"));
+      List<DriftIgnore> rules = new ArrayList<>();
+      for (StrictMap.Element e : o.objects("driftIgnore", DRIFT_IGNORE)) {
+        StrictMap r = e.map();
+        List<String> wrong =
+            DriftIgnore.problems(
+                r.string("kind"),
+                r.optionalString("name"),
+                r.strings("paths"),
+                r.strings("managers"));
+        wrong.forEach(w -> problems.add(o.field("driftIgnore") + "[" + e.index() + "]: " + w));
+        if (wrong.isEmpty()) {
+          rules.add(
+              new DriftIgnore(
+                  r.string("kind"),
+                  r.optionalString("name"),
+                  r.strings("paths"),
+                  r.strings("managers")));
+        }
+      }
+      options = options.withDriftIgnore(rules);
       Integer history = o.integer("maxHistory", false);
       if (history != null) {
         if (history < 1 || history > 1000) {

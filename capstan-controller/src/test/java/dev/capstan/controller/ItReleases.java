@@ -50,15 +50,12 @@ final class ItReleases {
   }
 
   static Map<String, Object> configMap(String name, String value) {
+    return configMap(name, Map.of("value", value));
+  }
+
+  static Map<String, Object> configMap(String name, Map<String, String> data) {
     return Map.of(
-        "apiVersion",
-        "v1",
-        "kind",
-        "ConfigMap",
-        "metadata",
-        Map.of("name", name),
-        "data",
-        Map.of("value", value));
+        "apiVersion", "v1", "kind", "ConfigMap", "metadata", Map.of("name", name), "data", data);
   }
 
   static Map<String, Object> deployment(String name) {

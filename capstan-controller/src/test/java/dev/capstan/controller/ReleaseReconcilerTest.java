@@ -225,6 +225,44 @@ class ReleaseReconcilerTest {
   }
 
   @Test
+  void aDriftIgnoreRuleOfTheReleaseLeavesItsFieldToItsWriterAndABadRuleIsNamed() {
+    objects.put(
+        FakeReleaseObjects.release(
+            NS,
+            "web",
+            spec(
+                "manifests",
+                List.of(configMap("a", "1")),
+                "options",
+                Map.of(
+                    "driftIgnore",
+                    List.of(
+                        Map.of("kind", "ConfigMap", "name", "a", "paths", List.of("/data")))))));
+    reconciler.reconcile(WEB);
+    cluster.edit(
+        ResourceRef.of(Kind.CONFIG_MAP, NS, "a"), m -> m.with("data", Map.of("value", "theirs")));
+
+    reconciler.reconcile(WEB);
+
+    assertThat(ready(WEB).get("message")).isEqualTo("revision 1: 1 created");
+    assertThat(cluster.object(ResourceRef.of(Kind.CONFIG_MAP, NS, "a")).orElseThrow().content())
+        .containsEntry("data", Map.of("value", "theirs"));
+
+    objects.changeSpec(
+        WEB,
+        spec(
+            "manifests",
+            List.of(configMap("a", "1")),
+            "options",
+            Map.of("driftIgnore", List.of(Map.of("kind", "ConfigMap")))));
+    reconciler.reconcile(WEB);
+    assertThat(ready(WEB).get("message"))
+        .isEqualTo(
+            "Release shop/web: spec.options.driftIgnore[0]: a rule must name at least one of paths"
+                + " and managers");
+  }
+
+  @Test
   void anObjectNoReleaseOwnsStallsTheReleaseWithoutAWriteUntilItIsGone() {
     objects.put(
         FakeReleaseObjects.release(NS, "web", spec("manifests", List.of(configMap("a", "1")))));

@@ -32,10 +32,12 @@ import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.plan.Action;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.AppsV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Scale;
 import io.kubernetes.client.util.PatchUtils;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -186,6 +188,99 @@ class ReleaseResourceControllerIT {
       ReleaseResource repaired = awaitReady(plane, ns, "drift", "True", "Cast");
       assertThat(message(repaired)).isEqualTo("revision 2: 1 repaired");
     }
+  }
+
+  /** {@code kubectl scale deploy NAME --replicas=N} as {@code manager}: the scale subresource. */
+  private static void scale(ControlPlane plane, String manager, String ns, String name, int n)
+      throws ApiException {
+    PatchUtils.patch(
+        V1Scale.class,
+        () ->
+            new AppsV1Api(plane.client())
+                .patchNamespacedDeploymentScale(
+                    name, ns, new V1Patch("{\"spec\":{\"replicas\":" + n + "}}"))
+                .fieldManager(manager)
+                .buildCall(null),
+        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+        plane.client());
+  }
+
+  private static int replicas(ControlPlane plane, String ns, String name) throws ApiException {
+    Integer n =
+        new AppsV1Api(plane.client())
+            .readNamespacedDeployment(name, ns)
+            .execute()
+            .getSpec()
+            .getReplicas();
+    return n == null ? -1 : n;
+  }
+
+  @Test
+  void kubectlScaleAndAJsonPatchRemoveAreRepairedWithinAnIntervalAndAReplicasRuleIsLeftAlone(
+      ControlPlane plane, TestNamespace tns) throws Exception {
+    String ns = tns.name();
+    Map<String, Object> settings =
+        configMap("scaled-settings", Map.of("value", "blue", "color", "red"));
+    apply(
+        plane,
+        ns,
+        release(
+            "scaled",
+            spec("manifests", List.of(settings, deployment("scaled")), "interval", "2s")));
+    // the Release resource's ignore rule: an HPA owns the replicas
+    apply(
+        plane,
+        ns,
+        release(
+            "autoscaled",
+            spec(
+                "manifests",
+                List.of(deployment("autoscaled")),
+                "interval",
+                "2s",
+                "options",
+                Map.of(
+                    "driftIgnore",
+                    List.of(
+                        Map.of("kind", "apps/Deployment", "paths", List.of("/spec/replicas")))))));
+    awaitReady(plane, ns, "scaled", "True", "Cast");
+    awaitReady(plane, ns, "autoscaled", "True", "Cast");
+
+    scale(plane, "kubectl", ns, "scaled", 5);
+    PatchUtils.patch(
+        V1ConfigMap.class,
+        () ->
+            new CoreV1Api(plane.client())
+                .patchNamespacedConfigMap(
+                    "scaled-settings",
+                    ns,
+                    new V1Patch("[{\"op\":\"remove\",\"path\":\"/data/color\"}]"))
+                .fieldManager("kubectl-patch")
+                .buildCall(null),
+        V1Patch.PATCH_FORMAT_JSON_PATCH,
+        plane.client());
+    scale(plane, "hpa-like", ns, "autoscaled", 3);
+    ReleaseResourceController running = java.util.Objects.requireNonNull(controller);
+    int before = running.reconciles();
+
+    Await.until(
+        "kubectl scale and the removed key repaired",
+        SOON,
+        () -> replicas(plane, ns, "scaled") == 1 ? configMapIn(plane, ns, "scaled-settings") : null,
+        c -> c.getData() != null && "red".equals(c.getData().get("color")));
+    ReleaseResource scaled = awaitReady(plane, ns, "scaled", "True", "Cast");
+    // one interval repairs both, unless the edits straddled a reconcile: then two do, one each
+    assertThat(message(scaled)).matches("revision 2: 2 repaired|revision 3: 1 repaired");
+
+    // intervals go by (each of the two Releases reconciled every 2 s): the HPA's value stays
+    Await.until(
+        "six more reconciles",
+        SOON,
+        () -> running.reconciles() >= before + 6 ? running.reconciles() : null);
+    assertThat(replicas(plane, ns, "autoscaled")).isEqualTo(3);
+    ReleaseResource autoscaled = awaitReady(plane, ns, "autoscaled", "True", "Cast");
+    assertThat(message(autoscaled)).isEqualTo("revision 1: 1 created");
+    assertThat(autoscaled.status()).containsEntry("lastAppliedRevision", 1L);
   }
 
   @Test

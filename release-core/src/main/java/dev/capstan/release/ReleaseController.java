@@ -31,6 +31,7 @@ import dev.capstan.release.result.CastOutcome;
 import dev.capstan.release.result.CastResult;
 import dev.capstan.release.result.DetachedCast;
 import dev.capstan.release.result.OperationInProgress;
+import dev.capstan.release.result.ReleaseListing;
 import dev.capstan.release.result.UninstallOutcome;
 import dev.capstan.release.result.UninstallResult;
 import java.time.Duration;
@@ -223,11 +224,23 @@ public final class ReleaseController {
   }
 
   /**
-   * The latest revision of every release in {@code namespace}, by name; uninstalled releases
-   * (tombstones) only when {@code includeUninstalled}.
+   * The latest revision of every release in {@code namespace} that can be read, by name;
+   * uninstalled releases (tombstones) only when {@code includeUninstalled}. A release whose record
+   * cannot be read is left out: {@link #listing} shows it, with how to recover.
    */
   public List<Release> list(String namespace, boolean includeUninstalled) {
     return reads.list(namespace, includeUninstalled);
+  }
+
+  /**
+   * Every release in {@code namespace}, by name: its latest revision ({@link
+   * ReleaseListing.Recorded}), or, when that revision's record cannot be read, the revision and
+   * why, with the record to delete to recover ({@link ReleaseListing.Unreadable}). One corrupt
+   * record fails only its own release; {@code get}, {@code history} and casts of that release fail
+   * with the same advice. Tombstones only when {@code includeUninstalled}.
+   */
+  public List<ReleaseListing> listing(String namespace, boolean includeUninstalled) {
+    return reads.listing(namespace, includeUninstalled);
   }
 
   /**

@@ -158,8 +158,7 @@ class AnyKindReleaseTest {
         .satisfies(
             c -> {
               assertThat(c.ref()).isEqualTo(ingress);
-              assertThat(c.reason())
-                  .isEqualTo("drift: live content differs from what revision 2 applied");
+              assertThat(c.reason()).isEqualTo("drift: field spec.ingressClassName set by edit");
             });
     h.cast("shop", ours);
     assertThat(h.cluster.object(ingress).orElseThrow().get("spec.ingressClassName"))
@@ -299,16 +298,14 @@ class AnyKindReleaseTest {
             "manifest ConfigMap: ConfigMap name must be a DNS-1123 subdomain (lower-case"
                 + " alphanumerics, '-' and '.', starting and ending with an alphanumeric, at most"
                 + " 253 characters): 'Bad_Name'");
-    assertThatThrownBy(
-            () ->
-                Payloads.of(
+    // a StorageClass document is the release's own (an install manifest shipping its class)
+    assertThat(
+            Payloads.of(
                     yaml(
                         "{apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name:"
-                            + " fast}, provisioner: x}")))
-        .hasMessage(
-            "payloads: storage.k8s.io/StorageClass//fast is of a shared kind a release only"
-                + " references, never owns; create it outside the release and list it under"
-                + " references instead of the object");
+                            + " fast}, provisioner: x}"))
+                .refs())
+        .containsExactly(ResourceRef.storageClass("fast"));
     assertThatThrownBy(
             () ->
                 Payloads.of(

@@ -111,7 +111,7 @@ class CastTest {
             .build();
     Payloads p = payloads(web("web:1"), creds("pw"));
 
-    controller.cast(spec("app", p), p);
+    CastResult cast = controller.cast(spec("app", p), p);
 
     assertThat(h.cluster.operations())
         .filteredOn(CastTest::recordOrWrite)
@@ -121,11 +121,16 @@ class CastTest {
             "apply:Service/default/web",
             "verify",
             "record:create:default/app#1:deployed");
+    // the record names the attempt its lease named: whoever took the lease over would know it
+    String attempt = cast.release().attempt();
+    assertThat(attempt).matches("[0-9a-f]{16}");
     assertThat(intents)
         .hasSize(3)
         .containsOnly(
             Optional.of(
-                "{\"v\":1,\"operation\":\"cast\",\"releaseId\":\"id-1\",\"objects\":"
+                "{\"v\":1,\"operation\":\"cast\",\"attempt\":\""
+                    + attempt
+                    + "\",\"releaseId\":\"id-1\",\"objects\":"
                     + "[\"Secret/default/creds\",\"apps/Deployment/default/web\","
                     + "\"Service/default/web\"]}"));
     assertThat(h.cluster.leaseIntent(NS, "app")).isEmpty();
@@ -249,8 +254,7 @@ class CastTest {
         .satisfies(
             c -> {
               assertThat(c.ref()).isEqualTo(SETTINGS);
-              assertThat(c.reason())
-                  .isEqualTo("drift: live content differs from what revision 1 applied");
+              assertThat(c.reason()).isEqualTo("drift: field data.value set by edit");
             });
 
     h.cluster.clearOperations();
@@ -675,14 +679,15 @@ class CastTest {
   }
 
   @Test
-  void storageClassAndNamespaceAreReferencedNeverOwned() {
+  void aStorageClassListedAsAReferenceAndTheNamespaceAreReferencedNeverOwned() {
     h.cluster.createStorageClass("fast");
     Payloads p =
         payloads(
             Fixtures.volume("data", dev.capstan.release.model.VolumeSpec.ReclaimPolicy.DELETE)
                 .withStorageClass("fast"));
 
-    CastResult r = h.cast("app", p);
+    CastResult r =
+        h.controller.cast(spec("app", p).withReference(ResourceRef.storageClass("fast")), p);
 
     assertThat(r.plan().changes(Action.REFERENCE))
         .extracting(c -> c.ref().key())
@@ -693,13 +698,21 @@ class CastTest {
   }
 
   @Test
-  void missingStorageClassIsAConflict() {
+  void aClaimNamingAClassNoObjectBacksIsCastButAMissingReferencedClassIsAConflict() {
     Payloads p =
         payloads(
             Fixtures.volume("data", dev.capstan.release.model.VolumeSpec.ReclaimPolicy.DELETE)
                 .withStorageClass("missing"));
 
-    assertThatThrownBy(() -> h.cast("app", p))
+    // static binding: a claim's class needs no StorageClass object
+    CastResult r = h.cast("app", p);
+    assertThat(r.plan().changes(Action.CONFLICT)).isEmpty();
+    assertThat(r.release().references()).containsExactly(ResourceRef.namespace("default"));
+
+    assertThatThrownBy(
+            () ->
+                h.controller.cast(
+                    spec("app", p).withReference(ResourceRef.storageClass("missing")), p))
         .isInstanceOf(ReleaseConflictException.class)
         .hasMessageContaining(
             "storage.k8s.io/StorageClass//missing: referenced storageclass 'missing' does not exist; create it"

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.release.error.ReleaseConflictException;
 import dev.capstan.release.memory.InMemoryCluster;
+import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
@@ -50,6 +51,11 @@ class CrdSafetyTest {
         + schema
         + "}";
   }
+
+  /** A Widget someone stored: what a narrowed schema could break. */
+  private static final Manifest WIDGET =
+      Fixtures.yaml(
+          "{apiVersion: example.com/v1, kind: Widget, metadata: {name: w1}, spec: {size: 1}}");
 
   private static Payloads widgets(String... versions) {
     return Payloads.of(
@@ -182,13 +188,16 @@ class CrdSafetyTest {
 
   @Test
   void bothPiecesOfAdviceFollowedLetARollbackAcrossAStoredVersionAndANarrowedSchemaThrough() {
+    h.cluster.put(WIDGET, null);
     String wider =
         "{openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {size:"
             + " {type: integer}, color: {type: string}, shape: {type: string}}}}}}";
     h.cast("app", V1);
     // v2 the storage version (v1 and v2 stored), v1's schema given a property
     h.cast("app", widgets(version("v1", true, false, wider), version("v2", true, true, SCHEMA)));
-    String narrowed = "version v1: schema narrowed: property spec.shape removed";
+    String narrowed =
+        "version v1: schema narrowed: property spec.shape removed (objects stored: at v1:"
+            + " example.com/Widget/default/w1)";
 
     // revision 1 drops v2 and narrows v1 again
     assertThat(h.controller.planRollback(NS, "app", 1).conflicts())
@@ -235,15 +244,40 @@ class CrdSafetyTest {
   }
 
   @Test
+  void aSchemaNarrowedWhereNoObjectIsStoredAndAStatusOnlyChangeNeverBlock() {
+    h.cast("app", V1);
+    h.cluster.clearOperations();
+    String narrowed =
+        "{openAPIV3Schema: {type: object, required: [status], properties: {spec: {type: object,"
+            + " required: [size], properties: {size: {type: integer}}}, status: {type: object,"
+            + " required: [phase], properties: {phase: {type: string}}}}}}";
+    Payloads next = widgets(version("v1", true, true, narrowed));
+
+    CastResult r = h.cast("app", next);
+
+    assertThat(r.plan().changes())
+        .filteredOn(c -> c.ref().key().equals(CRD_KEY))
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.action()).isEqualTo(Action.UPDATE);
+              assertThat(c.reason()).isNull();
+            });
+    // the one look at what is stored
+    assertThat(h.cluster.writes()).contains("apply:" + CRD_KEY);
+  }
+
+  @Test
   void aNarrowedSchemaIsRefusedAndAllowingUnsafeChangesLetsItThroughWithTheFindings() {
     h.cast("app", V1);
+    h.cluster.put(WIDGET, null);
     String narrowed =
         "{openAPIV3Schema: {type: object, properties: {spec: {type: object, required: [size],"
             + " properties: {size: {type: integer}}}}}}";
     Payloads next = widgets(version("v1", true, true, narrowed));
     String findings =
         "version v1: schema narrowed: property spec.color removed; version v1: schema narrowed:"
-            + " required field spec.size added";
+            + " required field spec.size added (objects stored: at v1: example.com/Widget/default/w1)";
 
     assertThatThrownBy(() -> h.cast("app", next))
         .isInstanceOf(ReleaseConflictException.class)

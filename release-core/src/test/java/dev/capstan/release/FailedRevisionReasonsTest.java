@@ -71,7 +71,7 @@ class FailedRevisionReasonsTest {
             "update "
                 + SETTINGS.key()
                 + " (finishes failed revision 2: the live object no longer holds what it applied"
-                + " (live content differs from what revision 2 applied))");
+                + " (field data.value set by edit))");
   }
 
   @Test
@@ -83,9 +83,6 @@ class FailedRevisionReasonsTest {
     h.cluster.edit(SETTINGS, m -> m.with("data.value", "edited by hand"));
 
     assertThat(lines(h.controller.plan(spec("app", v2))))
-        .contains(
-            "repair "
-                + SETTINGS.key()
-                + " (drift: live content differs from what revision 1 applied)");
+        .contains("repair " + SETTINGS.key() + " (drift: field data.value set by edit)");
   }
 }

@@ -122,7 +122,9 @@ class HealthCastTest {
     assertThat(e.result().release().failure())
         .isEqualTo(
             "verify failed: not ready after 20s: APIService v1beta1.metrics.k8s.io:"
-                + " Available=False: MissingEndpoints: no addresses");
+                + " Available=False: MissingEndpoints: no addresses"
+                + "; if what is pending only needs longer, cast again with a longer timeout (the"
+                + " CLI's --timeout): the next cast finishes this revision");
   }
 
   @Test
@@ -135,7 +137,9 @@ class HealthCastTest {
     assertThat(e.result().release().failure())
         .isEqualTo(
             "verify failed: not ready after 15m: Widget default/blue: Ready=False: Provisioning:"
-                + " disk 1 of 2 attached");
+                + " disk 1 of 2 attached"
+                + "; if what is pending only needs longer, cast again with a longer timeout (the"
+                + " CLI's --timeout): the next cast finishes this revision");
   }
 
   @Test
@@ -180,7 +184,12 @@ class HealthCastTest {
     assertThat(e.result().release().failure())
         .isEqualTo(
             "verify failed: not ready after 2m: Service default/edge: type LoadBalancer has no"
-                + " address yet (status.loadBalancer.ingress)");
+                + " address yet (status.loadBalancer.ingress); a cluster without a load balancer"
+                + " controller never gives a Service of type LoadBalancer an address: cast with"
+                + " waitForLoadBalancer off (the CLI's --no-wait-for-load-balancer) to count it"
+                + " healthy once it exists"
+                + "; if what is pending only needs longer, cast again with a longer timeout (the"
+                + " CLI's --timeout): the next cast finishes this revision");
 
     ReleaseSpec notWaiting = waiting.withOptions(waiting.options().withWaitForLoadBalancer(false));
     assertThat(h.controller.cast(notWaiting, loadBalancer()).release().status())

@@ -194,14 +194,50 @@ class ParallelWritesTest {
   }
 
   @Test
-  void anUninstallDeleteOnAStaleViewIsFencedAndTheReleaseKeepsOwningTheObject() {
+  void anUninstallDeletesAnOwnedObjectAControllerChangedSinceItWasObserved() {
     controller.cast(spec("app", all), all);
     hook =
         e -> {
           if (e instanceof ReleaseEvent.Started s
               && s.ref().equals(SETTINGS)
               && s.action() == Action.PRUNE) {
+            // a controller updates it: same object, still the release's, a new version
             cluster.edit(SETTINGS, m -> configMap("settings", "edited").render().get(0));
+          }
+        };
+
+    UninstallResult result = controller.uninstall(NS, "app", UninstallOptions.defaults());
+
+    // refused on the version it was observed at, looked at again, deleted on that look
+    assertThat(cluster.operations())
+        .filteredOn(
+            op ->
+                op.endsWith("ConfigMap/default/settings") || op.equals("observe:ConfigMap/default"))
+        .containsSubsequence(
+            "fenced:delete:ConfigMap/default/settings",
+            "observe:ConfigMap/default",
+            "delete:ConfigMap/default/settings");
+    assertThat(result.deleted()).contains(SETTINGS).hasSize(all.refs().size());
+    assertThat(cluster.objects()).isEmpty();
+    assertThat(controller.get(NS, "app").orElseThrow().status())
+        .isEqualTo(ReleaseStatus.UNINSTALLED);
+  }
+
+  @Test
+  void anUninstallDeleteOfAnObjectNoLongerTheReleasesIsFencedAndTheReleaseKeepsOwningIt() {
+    controller.cast(spec("app", all), all);
+    hook =
+        e -> {
+          if (e instanceof ReleaseEvent.Started s
+              && s.ref().equals(SETTINGS)
+              && s.action() == Action.PRUNE) {
+            // someone re-stamps it as another release's: ownership, not just the version, moved
+            cluster.put(
+                configMap("settings", "edited"),
+                dev.capstan.release.model.OwnershipStamp.of(
+                    new dev.capstan.release.model.ReleaseIdentity(NS, "other", "id-9"),
+                    1,
+                    "sha256:" + "0".repeat(64)));
           }
         };
 
@@ -214,20 +250,20 @@ class ParallelWritesTest {
     assertThat(failed.getCause())
         .hasMessageStartingWith("ConfigMap/default/settings changed since the plan (uid ")
         .hasMessageEndingWith(
-            "): it was modified, it carries the stamp of release default/app; not deleted");
+            "): it was modified, it carries the stamp of release default/other; not deleted");
     Release left = controller.get(NS, "app").orElseThrow();
     assertThat(left.status()).isEqualTo(ReleaseStatus.UNINSTALLING);
     // ConfigMaps of the same rank not yet started when the fence failed are not started at all
     assertThat(left.owns())
         .extracting(OwnedResource::ref)
         .contains(SETTINGS)
-        .containsExactlyInAnyOrderElementsOf(cluster.objects())
         .allMatch(ref -> ref.kind().equals(Kind.CONFIG_MAP));
     assertThat(cluster.object(SETTINGS).orElseThrow().get("data.value")).isEqualTo("edited");
 
     hook = e -> {};
     UninstallResult retried = controller.uninstall(NS, "app", UninstallOptions.defaults());
-    assertThat(retried.deleted()).contains(SETTINGS).hasSize(left.owns().size());
-    assertThat(cluster.objects()).isEmpty();
+    // the other release's object is not the release's to delete
+    assertThat(retried.deleted()).doesNotContain(SETTINGS).hasSize(left.owns().size() - 1);
+    assertThat(cluster.objects()).containsExactly(SETTINGS);
   }
 }

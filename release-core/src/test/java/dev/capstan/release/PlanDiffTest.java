@@ -132,7 +132,7 @@ class PlanDiffTest {
     assertThat(PlanRenderer.text(plan))
         .contains(
             """
-              ! repair     apps/Deployment/default/web  (drift: live content differs from what revision 1 applied)
+              ! repair     apps/Deployment/default/web  (drift: field spec.replicas set by edit)
                   - spec.replicas: 5
                   + spec.replicas: 1
             """);

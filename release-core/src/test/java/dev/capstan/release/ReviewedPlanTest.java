@@ -1,5 +1,6 @@
 package dev.capstan.release;
 
+import static dev.capstan.release.Fixtures.CREDS;
 import static dev.capstan.release.Fixtures.NS;
 import static dev.capstan.release.Fixtures.SECRET_VALUE;
 import static dev.capstan.release.Fixtures.SETTINGS;
@@ -60,7 +61,7 @@ class ReviewedPlanTest {
   }
 
   @Test
-  void castingAReviewedPlanRereadsTheRecordAndOnlyTheObjectsItWrites() {
+  void castingAReviewedPlanRereadsTheRecordAndEveryObjectItOwns() {
     h.cast("app", v1);
     Plan plan = h.controller.plan(spec("app", v2));
     h.cluster.clearOperations();
@@ -75,6 +76,7 @@ class ReviewedPlanTest {
             "lease:acquire:default/app",
             "record:read:default/app",
             "observe:ConfigMap/default",
+            "observe:Secret/default",
             "apply:ConfigMap/default/settings",
             "verify",
             "record:create:default/app#2:deployed",
@@ -83,15 +85,35 @@ class ReviewedPlanTest {
   }
 
   @Test
-  void aReviewedNoOpPlanObservesNothingAgain() {
+  void aReviewedNoOpPlanLooksAgainAtWhatItOwnsAndWritesNothing() {
     h.cast("app", v1);
     Plan plan = h.controller.plan(spec("app", v1));
     h.cluster.clearOperations();
 
     h.controller.cast(plan, v1);
 
-    assertThat(h.cluster.operations()).filteredOn(op -> op.startsWith("observe:")).isEmpty();
+    assertThat(h.cluster.operations())
+        .filteredOn(op -> op.startsWith("observe:"))
+        .containsExactlyInAnyOrder("observe:ConfigMap/default", "observe:Secret/default");
     assertThat(h.cluster.writes()).containsExactly("verify");
+  }
+
+  @Test
+  void anObjectPlannedUnchangedThatVanishedSinceMakesThePlanStale() {
+    h.cast("app", v1);
+    Plan plan = h.controller.plan(spec("app", v2));
+    // the plan updates settings and leaves creds unchanged; creds goes before the cast
+    h.cluster.deleteOutOfBand(CREDS);
+    h.cluster.clearOperations();
+
+    assertThatThrownBy(() -> h.controller.cast(plan, v2))
+        .isInstanceOf(StalePlanException.class)
+        .satisfies(
+            e ->
+                assertThat(((StalePlanException) e).moved())
+                    .containsExactly("Secret/default/creds was deleted since the plan"));
+    assertThat(h.cluster.writes()).isEmpty();
+    assertThat(h.controller.get(NS, "app").orElseThrow().revision()).isEqualTo(1);
   }
 
   @Test
@@ -119,6 +141,7 @@ class ReviewedPlanTest {
             "lease:acquire:default/app",
             "record:read:default/app",
             "observe:ConfigMap/default",
+            "observe:Secret/default",
             "lease:release:default/app");
     assertThat(h.controller.get(NS, "app").orElseThrow().revision()).isEqualTo(1);
   }

@@ -179,7 +179,8 @@ class UninstallTest {
     h.cluster.faults().clear();
     assertThat(h.controller.get(NS, "app").orElseThrow().status())
         .isEqualTo(ReleaseStatus.DEPLOYED);
-    assertThat(h.cluster.leaseIntent(NS, "app")).contains("{\"v\":1,\"operation\":\"uninstall\"}");
+    assertThat(h.cluster.leaseIntent(NS, "app").orElseThrow())
+        .matches("\\{\"v\":1,\"operation\":\"uninstall\",\"attempt\":\"[0-9a-f]{16}\"}");
 
     h.clock.advance(java.time.Duration.ofMinutes(3));
     ReleaseController other = h.other("caster-b");

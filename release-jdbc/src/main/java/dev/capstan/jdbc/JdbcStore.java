@@ -3,6 +3,7 @@ package dev.capstan.jdbc;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.ClusterException;
+import dev.capstan.release.codec.RecordFormatException;
 import dev.capstan.release.codec.ReleaseRecordCodec;
 import dev.capstan.release.error.ReleaseLockedException;
 import dev.capstan.release.error.StaleRecordException;
@@ -26,6 +27,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -167,6 +170,77 @@ public final class JdbcStore implements Store {
     } catch (SQLException e) {
       throw Sql.failure("read", RECORD, namespace, name, e);
     }
+  }
+
+  /**
+   * {@inheritDoc} One {@code SELECT} of the latest row of each release (the join {@link
+   * #latestRecords} makes), each record decoded when it is asked for: a row that cannot be read
+   * fails alone.
+   */
+  @Override
+  public SortedMap<String, RecordEntry> latestEntries(String namespace) {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT r.name, r.revision, r.status, r.row_version, r.record"
+                    + " FROM capstan_release_record r JOIN"
+                    + " (SELECT name, MAX(revision) AS revision FROM capstan_release_record"
+                    + " WHERE namespace = ? GROUP BY name) m"
+                    + " ON r.name = m.name AND r.revision = m.revision WHERE r.namespace = ?")) {
+      s.setString(1, namespace);
+      s.setString(2, namespace);
+      SortedMap<String, RecordEntry> found = new TreeMap<>();
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          String name = rs.getString(1);
+          int revision = rs.getInt(2);
+          ReleaseStatus status = status(rs.getString(3));
+          String version = Long.toString(rs.getLong(4));
+          byte[] bytes = rs.getBytes(5);
+          Supplier<StoredRelease> decode =
+              () -> new StoredRelease(ReleaseRecordCodec.decode(bytes), version);
+          found.put(name, entry(revision, status, decode));
+        }
+      }
+      return found;
+    } catch (SQLException e) {
+      throw Sql.failure("list", RECORD, namespace, null, e);
+    }
+  }
+
+  /**
+   * A row's entry: decoded when asked for, or at once for a status this store does not write; one
+   * that cannot be decoded then fails when asked for.
+   */
+  private static RecordEntry entry(
+      int revision, @Nullable ReleaseStatus status, Supplier<StoredRelease> decode) {
+    if (status != null) {
+      return RecordEntry.lazy(revision, status, decode);
+    }
+    try {
+      return RecordEntry.of(decode.get());
+    } catch (RecordFormatException e) {
+      return RecordEntry.lazy(
+          revision,
+          ReleaseStatus.PENDING,
+          () -> {
+            throw e;
+          });
+    }
+  }
+
+  /**
+   * {@inheritDoc} The SQL statement: {@code DELETE FROM capstan_release_record WHERE namespace =
+   * 'shop' AND name = 'web' AND revision = 3}.
+   */
+  @Override
+  public String recordRemoval(String namespace, String name, int revision) {
+    return "DELETE FROM capstan_release_record WHERE namespace = '"
+        + namespace.replace("'", "''")
+        + "' AND name = '"
+        + name.replace("'", "''")
+        + "' AND revision = "
+        + revision;
   }
 
   /** The status a row's column names, or {@code null} for one this store does not write. */
@@ -380,7 +454,7 @@ public final class JdbcStore implements Store {
    * {@inheritDoc} One transaction: the row read under its lock ({@code SELECT ... FOR UPDATE}),
    * then an {@code INSERT} of a row naming the intent, or an {@code UPDATE} that sets the {@code
    * intent} column to it (or {@code NULL}); the intent the row named is handed over only when it
-   * was another holder's expired lease.
+   * had expired (another holder's, or the holder's own, left by an operation that stopped).
    *
    * @throws IllegalArgumentException if {@code intent} is longer than {@link #MAX_LEASE_INTENT}
    *     characters (nothing is written)
@@ -462,11 +536,13 @@ public final class JdbcStore implements Store {
     }
     Lease held = row.get().held();
     Lease takenOver = null;
-    if (held != null && !held.holder().equals(lease.holder())) {
-      if (!held.expiredAt(now)) {
-        throw new ReleaseLockedException(
-            namespace + "/" + name, held.holder(), null, held.expiresAt(), now);
-      }
+    if (held != null && !held.holder().equals(lease.holder()) && !held.expiredAt(now)) {
+      throw new ReleaseLockedException(
+          namespace + "/" + name, held.holder(), null, held.expiresAt(), now);
+    }
+    if (held != null && (!held.holder().equals(lease.holder()) || held.expiredAt(now))) {
+      // another holder's expired lease, or the holder's own left expired by an operation that
+      // stopped without giving it up: its intent is handed over
       takenOver = held;
     }
     try (PreparedStatement s =
@@ -482,7 +558,7 @@ public final class JdbcStore implements Store {
       s.setString(6, name);
       s.executeUpdate();
     }
-    // the intent of the lease taken over, handed on only from another holder's expired lease
+    // the intent of the lease taken over, handed on only from an expired lease
     return new LeaseGrant(
         lease,
         takenOver,

@@ -286,6 +286,57 @@ class JdbcStoreTest {
         .isInstanceOf(RecordFormatException.class);
   }
 
+  @Test
+  void theLatestEntriesOfANamespaceDecodeEachAloneSoADamagedRowFailsOnlyItsRelease()
+      throws SQLException {
+    store.migrate();
+    store.createRecord(release(1, ReleaseStatus.SUPERSEDED));
+    StoredRelease latest = store.createRecord(release(2, ReleaseStatus.DEPLOYED));
+    Release other = release(1, ReleaseStatus.DEPLOYED);
+    store.createRecord(
+        new Release(
+            "id-db",
+            "prod",
+            "db",
+            1,
+            ReleaseStatus.DEPLOYED,
+            List.of(),
+            List.of(),
+            List.of(),
+            null,
+            null,
+            null,
+            other.payloads(),
+            null,
+            T0,
+            T0,
+            null));
+    try (Connection c = db.getConnection();
+        Statement s = c.createStatement()) {
+      s.executeUpdate("UPDATE capstan_release_record SET record = X'00' WHERE name = 'db'");
+    }
+
+    var entries = store.latestEntries("prod");
+
+    assertThat(entries.keySet()).containsExactly("app", "db");
+    RecordEntry app = java.util.Objects.requireNonNull(entries.get("app"));
+    RecordEntry damaged = java.util.Objects.requireNonNull(entries.get("db"));
+    assertThat(app.stored()).isEqualTo(latest);
+    assertThat(damaged.revision()).isEqualTo(1);
+    assertThatThrownBy(damaged::stored).isInstanceOf(RecordFormatException.class);
+    // the statement the advice names deletes exactly that record
+    String removal = store.recordRemoval("prod", "db", 1);
+    assertThat(removal)
+        .isEqualTo(
+            "DELETE FROM capstan_release_record WHERE namespace = 'prod' AND name = 'db' AND"
+                + " revision = 1");
+    try (Connection c = db.getConnection();
+        Statement s = c.createStatement()) {
+      assertThat(s.executeUpdate(removal)).isEqualTo(1);
+    }
+    assertThat(store.latestEntries("prod").keySet()).containsExactly("app");
+  }
+
   /** Creates the version table and runs {@code scripts}, as an older build's migrate() did. */
   private static void installScripts(Statement s, String... scripts) throws SQLException {
     s.execute(

@@ -43,6 +43,8 @@ final class BuiltInKinds {
     add("autoscaling", "v2", "HorizontalPodAutoscaler", "horizontalpodautoscalers", true);
     add("storage.k8s.io", "v1", "StorageClass", "storageclasses", false);
     add("scheduling.k8s.io", "v1", "PriorityClass", "priorityclasses", false);
+    add("node.k8s.io", "v1", "RuntimeClass", "runtimeclasses", false);
+    add("storage.k8s.io", "v1", "CSIDriver", "csidrivers", false);
     add("coordination.k8s.io", "v1", "Lease", "leases", true);
     add(
         "apiextensions.k8s.io",

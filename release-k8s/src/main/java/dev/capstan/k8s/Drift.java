@@ -4,54 +4,65 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.capstan.release.diff.AppliedFields;
 import dev.capstan.release.model.ContentHash;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
+import dev.capstan.release.plan.FieldDrift;
+import dev.capstan.release.plan.LiveObject;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Drift of a live object Capstan applied, read from {@code metadata.managedFields} alone, so a
- * no-op plan needs nothing beyond the observation LISTs.
+ * no-op plan needs nothing beyond the observation LISTs (ARCHITECTURE.md, "Drift by ownership").
  *
  * <p>First, what Capstan applied is rebuilt from the live object: the fields Capstan's own field
  * manager owns ({@code fieldsV1} of its {@code Apply} entry), with the object's identity and
  * without the stamp. When that hashes like the stamp's content hash, nothing Capstan applied moved,
  * whatever other managers added (a label, a data key of their own): no drift. Otherwise (a field
- * taken, or only the server's rewriting of a value, e.g. a quantity {@code 0.5} as {@code 500m}; or
- * a Secret, whose keyed hash cannot be recomputed from the object):
+ * taken or removed, or only the server's rewriting of a value, e.g. a quantity {@code 0.5} as
+ * {@code 500m}; or a Secret, whose keyed hash cannot be recomputed from the object):
  *
- * <p>The rule: an object drifted when a field manager other than Capstan, writing the object itself
- * (no subresource such as {@code status} or {@code scale}) with {@code Update} or {@code Apply} no
- * earlier than Capstan's own last apply, owns a field outside {@code metadata} that Capstan applied
- * with a value. Server-side apply moves a field to the manager that last changed its value, so a
- * field Capstan applied and someone then edited ({@code kubectl edit}, a merge patch, a forced
- * {@code kubectl apply}) shows up there, and Capstan's next apply (forced) takes it back. Whether
- * Capstan applied a value at a field is read from the object it applied, when the caller gives it
- * (the desired object, which is what the stamp names whenever the plan reads drift): a field that
- * object does not set, or sets to an empty map or list, is the other manager's alone (a controller
- * writing its certificate into a Secret shipped with {@code data: {}}, a webhook's injected
- * container), never drift, so the next cast writes nothing. Without that object every such field
- * counts (the managed fields alone cannot tell a field filled in from a field taken: SSA drops a
- * field Capstan applied empty from its entry once another manager fills it). A field that holds the
- * value Capstan applied is no drift whoever owns it (a Secret's key Capstan applied as {@code
- * stringData}, which another manager's {@code data} entry keeps owning after Capstan's repair).
- * Other managers' labels, annotations and finalizers are theirs, not drift, and so are fields the
- * API server's controllers set on the object (a claim's {@code spec.volumeName}). What the rule
- * cannot see: a field Capstan applied that someone removed without setting anything (no manager
- * owns it any more).
+ * <p>The rule, by ownership: every field of the object Capstan applied (the desired object, which
+ * is what the stamp names whenever the plan reads drift) that the live object no longer holds with
+ * the value applied ({@link AppliedFields}) and that Capstan's own apply no longer owns is drift:
+ * removed ({@code kubectl patch --type json} {@code remove}, a key deleted in {@code kubectl edit}:
+ * server-side apply takes a removed field from every manager), or held by the manager that wrote
+ * another value, through the object or a subresource ({@code kubectl scale} writes {@code
+ * spec.replicas} through {@code scale}). A field Capstan's apply still owns is its own, whatever it
+ * holds (the server rewrote it, or dropped a zero value it does not keep). What Capstan never
+ * applied, or applied as an empty map or list, is not walked: a controller's certificate in a
+ * Secret shipped with {@code data: {}}, a webhook's injected container, keys added to a map are
+ * theirs, never drift. The fields found are reported with their managers ({@link
+ * LiveObject#driftFields}); the planner applies the release's ignore rules to them.
+ *
+ * <p>Without the applied object (a plan from a spec alone, for objects the record does not hold at
+ * the desired content) the older rule stands: a field outside {@code metadata} and {@code status}
+ * that a manager other than Capstan wrote (through the object or a subresource) no earlier than
+ * Capstan's own last apply counts; what it cannot see is a field removed.
  */
 final class Drift {
   private Drift() {}
 
   /**
-   * Why the object drifted ({@code field .spec.rules owned by kubectl-edit}), or {@code null}.
+   * What the observation reports: the first drift in words ({@code field spec.replicas set by
+   * kubectl (scale subresource)}), or {@code null}, and every field found, with who holds it.
+   */
+  record Finding(@Nullable String reason, List<FieldDrift> fields) {
+    static final Finding NONE = new Finding(null, List.of());
+  }
+
+  /**
+   * Why the object drifted, or {@code null}, by the older rule (nothing known of what Capstan
+   * applied).
    *
    * @param object the raw object
    * @param manager Capstan's field manager
@@ -61,15 +72,13 @@ final class Drift {
   }
 
   /**
-   * Why the object drifted, or {@code null}; {@code null} at once when Capstan's fields rebuild to
-   * content hashing as {@code appliedHash}.
+   * Why the object drifted, or {@code null}; see {@link #find}.
    *
    * @param object the raw object
    * @param manager Capstan's field manager
    * @param kind the object's kind, to rebuild a manifest, or {@code null} to skip the hash check
    * @param appliedHash the content hash of what Capstan applied (the stamp's), or {@code null}
-   * @param applied the object Capstan applied, or {@code null} when unknown: every field another
-   *     manager took since then counts
+   * @param applied the object Capstan applied, or {@code null} when unknown
    */
   static @Nullable String of(
       JsonObject object,
@@ -77,22 +86,42 @@ final class Drift {
       @Nullable Kind kind,
       @Nullable String appliedHash,
       @Nullable Manifest applied) {
+    Manifest live = applied == null ? null : KubernetesOrchestrator.content(object, applied.kind());
+    return find(object, live, manager, kind, appliedHash, applied).reason();
+  }
+
+  /**
+   * The drift of the object: none at once when Capstan's fields rebuild to content hashing as
+   * {@code appliedHash}; else, with {@code applied} and the object's {@code live} content, every
+   * field of {@code applied} gone or held by another manager; else the older rule.
+   *
+   * @param object the raw object
+   * @param live its content ({@link KubernetesOrchestrator#content}), or {@code null}
+   * @param manager Capstan's field manager
+   * @param kind the object's kind, to rebuild a manifest, or {@code null} to skip the hash check
+   * @param appliedHash the content hash of what Capstan applied (the stamp's), or {@code null}
+   * @param applied the object Capstan applied, or {@code null} when unknown
+   */
+  static Finding find(
+      JsonObject object,
+      @Nullable Manifest live,
+      String manager,
+      @Nullable Kind kind,
+      @Nullable String appliedHash,
+      @Nullable Manifest applied) {
     JsonObject metadata = JsonTrees.object(object, "metadata");
     if (metadata == null || !(metadata.get("managedFields") instanceof JsonArray entries)) {
-      return null;
+      return Finding.NONE;
     }
     JsonObject capstans = ownedFields(entries, manager);
     if (kind != null && appliedHash != null) {
       if (capstans != null && appliedHash.equals(hashOf(object, capstans, kind))) {
-        return null;
+        return Finding.NONE;
       }
     }
     OffsetDateTime ours = null;
     for (JsonElement e : entries) {
-      if (e instanceof JsonObject entry
-          && manager.equals(JsonTrees.text(entry, "manager"))
-          && "Apply".equals(JsonTrees.text(entry, "operation"))
-          && JsonTrees.text(entry, "subresource") == null) {
+      if (e instanceof JsonObject entry && capstansApply(entry, manager)) {
         OffsetDateTime t = time(entry);
         if (t != null && (ours == null || t.isAfter(ours))) {
           ours = t;
@@ -100,12 +129,118 @@ final class Drift {
       }
     }
     if (ours == null) {
-      return null; // not applied by Capstan: nothing it applied can have moved
+      return Finding.NONE; // not applied by Capstan: nothing it applied can have moved
     }
-    boolean claim =
-        "PersistentVolumeClaim".equals(JsonTrees.text(object, "kind"))
-            && "v1".equals(JsonTrees.text(object, "apiVersion"));
-    JsonObject appliedTree = null; // converted once, and only when a field is in question
+    if (applied != null && live != null) {
+      return byOwnership(entries, capstans, manager, appliedTree(applied), live);
+    }
+    String reason = olderRule(entries, capstans, manager, ours);
+    return reason == null ? Finding.NONE : new Finding(reason, List.of());
+  }
+
+  private static boolean capstansApply(JsonObject entry, String manager) {
+    return manager.equals(JsonTrees.text(entry, "manager"))
+        && "Apply".equals(JsonTrees.text(entry, "operation"))
+        && JsonTrees.text(entry, "subresource") == null;
+  }
+
+  /** Every field of {@code applied} the live object departs from that Capstan no longer owns. */
+  private static Finding byOwnership(
+      JsonArray entries,
+      @Nullable JsonObject capstans,
+      String manager,
+      Manifest applied,
+      Manifest live) {
+    List<FieldDrift> fields = new ArrayList<>();
+    for (AppliedFields.Departure d :
+        AppliedFields.departures(applied, live, (path, items) -> listKeys(entries, path, items))) {
+      if (capstans != null && owns(capstans, d.fields())) {
+        continue; // Capstan's still: rewritten by the server, or a zero value it does not keep
+      }
+      if (d.removed()) {
+        fields.add(FieldDrift.removed(d.path(), d.pointer()));
+        continue;
+      }
+      JsonObject holder = null;
+      for (JsonElement e : entries) {
+        if (e instanceof JsonObject entry
+            && !capstansApply(entry, manager)
+            && entry.get("fieldsV1") instanceof JsonObject f
+            && owns(f, d.fields())) {
+          holder = entry;
+          break;
+        }
+      }
+      fields.add(
+          FieldDrift.taken(
+              d.path(),
+              d.pointer(),
+              holder == null ? null : JsonTrees.text(holder, "manager"),
+              holder == null ? null : JsonTrees.text(holder, "subresource")));
+    }
+    return fields.isEmpty() ? Finding.NONE : new Finding(fields.get(0).describe(), fields);
+  }
+
+  /**
+   * The key fields of the list at {@code path}, as the managed fields of any manager name its items
+   * ({@code k:{"containerPort":80,"protocol":"TCP"}}); a list some manager owns without keyed items
+   * is compared whole; one nobody owns any more, by name when its applied items all have one.
+   */
+  private static List<String> listKeys(JsonArray entries, List<String> path, List<?> applied) {
+    java.util.Set<String> keys = new java.util.TreeSet<>();
+    boolean owned = false;
+    for (JsonElement e : entries) {
+      if (!(e instanceof JsonObject entry)
+          || !(entry.get("fieldsV1") instanceof JsonObject fields)) {
+        continue;
+      }
+      JsonObject node = node(fields, path);
+      if (node == null) {
+        continue;
+      }
+      owned = true;
+      for (String key : node.keySet()) {
+        if (key.startsWith("k:")) {
+          try {
+            if (JsonParser.parseString(key.substring(2)) instanceof JsonObject item) {
+              keys.addAll(item.keySet());
+            }
+          } catch (RuntimeException bad) {
+            // not a list key
+          }
+        }
+      }
+    }
+    if (!keys.isEmpty()) {
+      return List.copyOf(keys);
+    }
+    return owned ? List.of() : wellKnownKeys(path, applied);
+  }
+
+  /**
+   * For a list no manager owns any more (every item removed): the merge keys of the built-in lists
+   * whose items also carry a {@code name} that is not their key (container and Service ports,
+   * volume mounts), else the items' name.
+   */
+  private static List<String> wellKnownKeys(List<String> path, List<?> applied) {
+    String last = path.isEmpty() ? "" : path.get(path.size() - 1);
+    for (String key : List.of("containerPort", "port", "mountPath", "devicePath")) {
+      boolean all =
+          !applied.isEmpty()
+              && applied.stream().allMatch(i -> i instanceof Map<?, ?> m && m.get(key) != null);
+      if (all
+          && (last.equals("f:ports")
+              || last.equals("f:volumeMounts")
+              || last.equals("f:volumeDevices"))) {
+        return List.of(key);
+      }
+    }
+    return AppliedFields.ListKeys.BY_NAME.at(path, applied);
+  }
+
+  /** The older rule: the first field another manager wrote since Capstan's last apply. */
+  private static @Nullable String olderRule(
+      JsonArray entries, @Nullable JsonObject capstans, String manager, OffsetDateTime ours) {
     for (JsonElement e : entries) {
       if (!(e instanceof JsonObject entry)) {
         continue;
@@ -114,8 +249,8 @@ final class Drift {
       String operation = JsonTrees.text(entry, "operation");
       OffsetDateTime t = time(entry);
       if (who == null
+          || capstansApply(entry, manager)
           || who.equals(manager)
-          || JsonTrees.text(entry, "subresource") != null
           || !("Update".equals(operation) || "Apply".equals(operation))
           || t == null
           || t.isBefore(ours)
@@ -123,29 +258,19 @@ final class Drift {
         continue;
       }
       List<Leaf> found = new ArrayList<>();
-      leaves(fields, "", new ArrayList<>(), found);
+      leaves(fields, new ArrayList<>(), found);
       for (Leaf leaf : found) {
-        if (leaf.display().startsWith(".metadata")
-            || (claim && leaf.display().equals(".spec.volumeName"))
-            || (capstans != null && owns(capstans, leaf.keys()))) {
-          continue; // a field Capstan still owns holds what it applied (or another applied it too)
+        String first = leaf.keys().get(0);
+        if (first.equals("f:metadata")
+            || first.equals("f:status")
+            || leaf.keys().equals(List.of("f:spec", "f:volumeName"))) {
+          continue; // others' metadata, status, a binder's volume name: theirs
         }
-        if (applied != null) {
-          if (leaf.container()) {
-            continue; // only the map or list itself, whose values Capstan still owns or never set
-          }
-          if (appliedTree == null) {
-            appliedTree = appliedTree(applied);
-          }
-          if (!setsValue(appliedTree, leaf.keys())) {
-            continue; // Capstan applied nothing (or only an empty map or list) there
-          }
-          JsonElement want = valueAt(appliedTree, leaf.keys());
-          if (want != null && want.equals(valueAt(object, leaf.keys()))) {
-            continue; // it holds what Capstan applied, whoever owns it now
-          }
+        if (capstans != null && owns(capstans, leaf.keys())) {
+          continue; // Capstan still owns it too: it holds what Capstan applied
         }
-        return "field " + leaf.display() + " owned by " + who;
+        String subresource = JsonTrees.text(entry, "subresource");
+        return FieldDrift.taken(AppliedFields.pathOf(leaf.keys()), "", who, subresource).describe();
       }
     }
     return null;
@@ -156,113 +281,94 @@ final class Drift {
    * data} entries, base64-encoded (the server moves them there, and Capstan's entry keeps them
    * under {@code stringData}, a field the stored object never has).
    */
-  private static JsonObject appliedTree(Manifest applied) {
-    JsonObject tree = JsonTrees.toJsonTree(applied.content());
-    if (applied.kind().equals(Kind.SECRET) && tree.get("stringData") instanceof JsonObject text) {
-      JsonObject data = tree.get("data") instanceof JsonObject d ? d : new JsonObject();
-      for (Map.Entry<String, JsonElement> e : text.entrySet()) {
-        data.addProperty(
-            e.getKey(),
-            e.getValue().isJsonPrimitive()
-                ? Base64.getEncoder()
-                    .encodeToString(e.getValue().getAsString().getBytes(StandardCharsets.UTF_8))
-                : "");
-      }
-      tree.add("data", data);
+  private static Manifest appliedTree(Manifest applied) {
+    if (!applied.kind().equals(Kind.SECRET)
+        || !(applied.content().get("stringData") instanceof Map<?, ?> text)) {
+      return applied;
     }
-    return tree;
-  }
-
-  /** Whether the managed-fields tree {@code fields} has the path {@code keys}. */
-  private static boolean owns(JsonObject fields, List<String> keys) {
-    JsonObject node = fields;
-    for (String key : keys) {
-      if (!(node.get(key) instanceof JsonObject child)) {
-        return false;
-      }
-      node = child;
+    Map<String, Object> data = new LinkedHashMap<>();
+    if (applied.content().get("data") instanceof Map<?, ?> d) {
+      d.forEach((k, v) -> data.put(String.valueOf(k), v));
     }
-    return true;
+    text.forEach(
+        (k, v) ->
+            data.put(
+                String.valueOf(k),
+                v instanceof String value
+                    ? Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8))
+                    : ""));
+    Map<String, Object> tree = new LinkedHashMap<>(applied.content());
+    tree.remove("stringData");
+    tree.put("data", data);
+    return applied.withContent(tree);
   }
 
   /**
-   * Whether {@code tree} holds a value at the {@code fieldsV1} path {@code keys} ({@code f:name},
-   * {@code k:{"name":"web"}}, {@code v:value}, {@code i:index}): a string, number or boolean, or a
-   * map or list that is not empty. An item of a keyed list is matched by the key fields it has (the
-   * server may have defaulted others, e.g. a port's {@code protocol}).
+   * Whether the managed-fields tree {@code fields} has the path {@code keys}; a list item ({@code
+   * k:{...}}) is matched by the key fields the path names (the server's key may hold more, which it
+   * defaulted: a port's {@code protocol}).
    */
-  static boolean setsValue(JsonElement tree, List<String> keys) {
-    JsonElement node = valueAt(tree, keys);
-    if (node == null) {
-      return false;
-    }
-    if (node instanceof JsonObject o) {
-      return o.size() > 0;
-    }
-    if (node instanceof JsonArray a) {
-      return a.size() > 0;
-    }
-    return true;
+  private static boolean owns(JsonObject fields, List<String> keys) {
+    return node(fields, keys) != null;
   }
 
-  /** The value at the {@code fieldsV1} path {@code keys}, or {@code null}. */
-  private static @Nullable JsonElement valueAt(JsonElement tree, List<String> keys) {
-    JsonElement node = tree;
+  /** The managed-fields node at {@code keys}, or {@code null}. */
+  private static @Nullable JsonObject node(JsonObject fields, List<String> keys) {
+    JsonObject node = fields;
     for (String key : keys) {
-      node = step(node, key);
-      if (node == null || node.isJsonNull()) {
+      JsonObject child = node.get(key) instanceof JsonObject exact ? exact : null;
+      if (child == null && key.startsWith("k:")) {
+        child = keyedItem(node, key.substring(2));
+      }
+      if (child == null) {
         return null;
       }
+      node = child;
     }
     return node;
   }
 
-  private static @Nullable JsonElement step(JsonElement node, String key) {
-    if (key.startsWith("f:")) {
-      return node instanceof JsonObject o ? o.get(key.substring(2)) : null;
-    }
-    if (!(node instanceof JsonArray items)) {
-      return null;
-    }
-    if (key.startsWith("i:")) {
-      try {
-        int i = Integer.parseInt(key.substring(2));
-        return i >= 0 && i < items.size() ? items.get(i) : null;
-      } catch (NumberFormatException e) {
-        return null;
-      }
-    }
-    JsonElement parsed;
+  /** The {@code k:} child of {@code node} whose key holds every field of {@code json}. */
+  private static @Nullable JsonObject keyedItem(JsonObject node, String json) {
+    JsonElement wanted;
     try {
-      parsed = JsonParser.parseString(key.substring(2));
+      wanted = JsonParser.parseString(json);
     } catch (RuntimeException e) {
       return null;
     }
-    for (JsonElement item : items) {
-      if (key.startsWith("v:") ? parsed.equals(item) : matchesKey(item, parsed)) {
-        return item;
+    if (!(wanted instanceof JsonObject want) || want.size() == 0) {
+      return null;
+    }
+    for (String key : node.keySet()) {
+      if (!key.startsWith("k:")) {
+        continue;
+      }
+      JsonElement parsed;
+      try {
+        parsed = JsonParser.parseString(key.substring(2));
+      } catch (RuntimeException e) {
+        continue;
+      }
+      if (parsed instanceof JsonObject have
+          && want.entrySet().stream()
+              .allMatch(
+                  e -> have.get(e.getKey()) != null && sameJson(have.get(e.getKey()), e.getValue()))
+          && node.get(key) instanceof JsonObject child) {
+        return child;
       }
     }
     return null;
   }
 
-  /** Whether a list item has every key field of {@code keyObject} it has at all, one at least. */
-  private static boolean matchesKey(JsonElement item, JsonElement keyObject) {
-    if (!(item instanceof JsonObject o) || !(keyObject instanceof JsonObject k)) {
-      return false;
+  /** Equal JSON values, numbers by value ({@code 8080} and {@code 8080.0}). */
+  private static boolean sameJson(JsonElement a, JsonElement b) {
+    if (a.isJsonPrimitive()
+        && b.isJsonPrimitive()
+        && a.getAsJsonPrimitive().isNumber()
+        && b.getAsJsonPrimitive().isNumber()) {
+      return a.getAsBigDecimal().compareTo(b.getAsBigDecimal()) == 0;
     }
-    int present = 0;
-    for (String field : k.keySet()) {
-      JsonElement mine = o.get(field);
-      if (mine == null) {
-        continue;
-      }
-      if (!mine.equals(k.get(field))) {
-        return false;
-      }
-      present++;
-    }
-    return present > 0;
+    return a.equals(b);
   }
 
   private static @Nullable JsonObject ownedFields(JsonArray entries, String manager) {
@@ -385,42 +491,29 @@ final class Drift {
   }
 
   /**
-   * A leaf of a {@code fieldsV1} tree: its path for people ({@code .spec.rules}), its keys ({@code
-   * [f:spec, f:rules]}), and whether the manager owns only the map or list there (a {@code "."}
-   * entry), not a value.
+   * A leaf of a {@code fieldsV1} tree: its keys ({@code [f:spec, f:rules]}), and whether the
+   * manager owns only the map or list there (a {@code "."} entry), not a value.
    */
-  private record Leaf(String display, List<String> keys, boolean container) {}
+  private record Leaf(List<String> keys, boolean container) {}
 
-  /** The leaves of a {@code fieldsV1} tree, e.g. {@code .spec.rules}. */
-  private static void leaves(JsonObject node, String prefix, List<String> keys, List<Leaf> out) {
+  /** The leaves of a {@code fieldsV1} tree. */
+  private static void leaves(JsonObject node, List<String> keys, List<Leaf> out) {
     boolean any = false;
     for (String key : node.keySet()) {
       if (key.equals(".")) {
         continue;
       }
       any = true;
-      String step;
-      if (key.startsWith("f:")) {
-        step = "." + key.substring(2);
-      } else if (key.startsWith("k:")) {
-        step = "[" + key.substring(2) + "]";
-      } else if (key.startsWith("v:")) {
-        step = "[=" + key.substring(2) + "]";
-      } else if (key.startsWith("i:")) {
-        step = "[" + key.substring(2) + "]";
-      } else {
-        step = "." + key;
-      }
       List<String> path = new ArrayList<>(keys);
       path.add(key);
       if (node.get(key) instanceof JsonObject child && child.size() > 0) {
-        leaves(child, prefix + step, path, out);
+        leaves(child, path, out);
       } else {
-        out.add(new Leaf(prefix + step, List.copyOf(path), false));
+        out.add(new Leaf(List.copyOf(path), false));
       }
     }
-    if (!any && !prefix.isEmpty()) {
-      out.add(new Leaf(prefix, List.copyOf(keys), node.has(".")));
+    if (!any && !keys.isEmpty()) {
+      out.add(new Leaf(List.copyOf(keys), node.has(".")));
     }
   }
 

@@ -252,23 +252,26 @@ public final class KubernetesOrchestrator implements Orchestrator {
         continue;
       }
       OwnershipStamp stamp = Stamps.read(annotations(raw));
-      String drift =
+      Manifest content = content(raw, kind);
+      Drift.Finding drift =
           stamp == null
-              ? null
-              : Drift.of(raw, Stamps.MANAGER_NAME, kind, stamp.contentHash(), applied.get(name));
+              ? Drift.Finding.NONE
+              : Drift.find(
+                  raw, content, Stamps.MANAGER_NAME, kind, stamp.contentHash(), applied.get(name));
       // a CRD's status (its storedVersions) is what the CRD safety gate reads; other statuses are
       // not converted (health reads them from its own watch)
       JsonObject status = kind.isCrd() ? JsonTrees.object(raw, "status") : null;
       out.add(
           new LiveObject(
               ref,
-              content(raw, kind),
+              content,
               stamp,
-              drift,
+              drift.reason(),
               JsonTrees.text(raw, "metadata", "uid"),
               JsonTrees.text(raw, "metadata", "resourceVersion"),
               List.of(),
-              status == null ? null : JsonTrees.toJava(status)));
+              status == null ? null : JsonTrees.toJava(status),
+              drift.fields()));
     }
   }
 
@@ -439,6 +442,33 @@ public final class KubernetesOrchestrator implements Orchestrator {
   /**
    * {@inheritDoc}
    *
+   * <p>With fields to give up on an observed object: a GET, and when Capstan's apply owns one of
+   * them a merge patch of its managed fields without them ({@link FieldManagers#giveUp}), then the
+   * apply on the patched resourceVersion.
+   */
+  @Override
+  public void apply(
+      Manifest object,
+      @Nullable OwnershipStamp stamp,
+      Precondition precondition,
+      List<String> givenUp) {
+    Precondition at = precondition;
+    if (!givenUp.isEmpty() && precondition instanceof Precondition.Observed observed) {
+      Discovery.Resource resource = served(object.kind(), "apply", object.ref());
+      at =
+          FieldManagers.giveUp(
+              apis.api(resource).calls,
+              object.kind().namespaced() ? object.namespace() : null,
+              object.ref(),
+              observed,
+              givenUp);
+    }
+    apply(object, stamp, at);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
    * <p>One server-side apply PATCH with {@code dryRun=All}, of the body {@link #apply} would send,
    * under the same field manager, forced; the result read back as {@link #observe} reads content.
    */
@@ -553,15 +583,22 @@ public final class KubernetesOrchestrator implements Orchestrator {
     Discovery.Resource resource = served(ref.kind(), "unstamp", ref);
     if (precondition instanceof Precondition.Observed observed) {
       try {
-        apis.api(resource)
-            .calls
-            .patch(
-                scope(ref.kind(), ref.namespace()),
-                ref.name(),
-                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+        var calls = apis.api(resource).calls;
+        String namespace = scope(ref.kind(), ref.namespace());
+        // Capstan's field-manager entry goes with its stamp, so that another tool's later
+        // server-side apply of the kept object meets no conflict with a manager that left
+        calls.patch(
+            namespace,
+            ref.name(),
+            V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+            FieldManagers.unstampPatch(
+                calls,
+                namespace,
+                ref,
+                observed,
                 Stamps.removalPatch(
-                    Stamps.stampOnly(), observed.resourceVersion(), KEPT_ON_UNSTAMP),
-                Stamps.MANAGER_NAME);
+                    Stamps.stampOnly(), observed.resourceVersion(), KEPT_ON_UNSTAMP)),
+            Stamps.MANAGER_NAME);
         return true;
       } catch (ClusterException e) {
         if (e.status() == 404) {
@@ -576,6 +613,31 @@ public final class KubernetesOrchestrator implements Orchestrator {
         ref.name(),
         owner,
         KEPT_ON_UNSTAMP);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One LIST of the kind at its version across every namespace, with {@code limit}; empty when
+   * the kind is not served at that version.
+   */
+  @Override
+  public Optional<Instances> instances(Kind kind, int limit) {
+    Optional<Discovery.Resource> resource = apis.resolve(kind);
+    if (resource.isEmpty()) {
+      return Optional.empty();
+    }
+    boolean[] more = new boolean[1];
+    List<ResourceRef> found = new ArrayList<>();
+    for (JsonObject raw : apis.api(resource.get()).calls.firstPage(limit, more).items()) {
+      String name = JsonTrees.text(raw, "metadata", "name");
+      if (name != null) {
+        String namespace = JsonTrees.text(raw, "metadata", "namespace");
+        found.add(
+            ResourceRef.of(kind, kind.namespaced() && namespace != null ? namespace : "", name));
+      }
+    }
+    return Optional.of(new Instances(found, more[0]));
   }
 
   /** {@inheritDoc} One CREATE; a namespace that exists already is left as it is. */

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -101,6 +102,24 @@ public final class KubernetesStore implements Store {
   @Override
   public List<StoredRelease> latestRecords(String namespace) {
     return records.latestOfEach(namespace);
+  }
+
+  /**
+   * {@inheritDoc} One LIST of the record heads that are not superseded, as {@link #latestRecords};
+   * each head decoded (and its chunks listed) when asked for.
+   */
+  @Override
+  public SortedMap<String, RecordEntry> latestEntries(String namespace) {
+    return records.latestEntries(namespace);
+  }
+
+  /**
+   * {@inheritDoc} {@code kubectl -n NAMESPACE delete secret -l
+   * owner=capstan,name=NAME,version=REVISION}: the record's head Secret and its chunks.
+   */
+  @Override
+  public String recordRemoval(String namespace, String name, int revision) {
+    return ReleaseRecords.removal(namespace, name, revision);
   }
 
   /**

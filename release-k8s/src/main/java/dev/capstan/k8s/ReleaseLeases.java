@@ -32,14 +32,14 @@ import org.jspecify.annotations.Nullable;
  * <p>A free release has no Lease: taking it is one CREATE, the intent among the created Lease's
  * annotations (409 AlreadyExists when it exists: then a GET and an UPDATE take it over, if it is
  * free or expired, setting the annotation to the new intent or removing it; the intent the Lease
- * named is handed over only when it was another holder's expired lease), and giving it up is one
- * DELETE conditioned on the uid and resourceVersion of the holder's own last write (remembered
- * here), so it deletes only a Lease nobody changed since, and the intent with it; when that DELETE
- * is refused (409), the Lease is read and given up only if still held by the holder. A Lease left
- * by an older version without a holder is taken over the same way. A renewal is one UPDATE
- * conditioned on the resourceVersion of the holder's own last write, carrying that write's labels
- * and annotations (the intent) unchanged, so it goes through after the expiry if nobody took the
- * Lease, and never after anyone else wrote it.
+ * named is handed over only when it had expired, whoever held it), and giving it up is one DELETE
+ * conditioned on the uid and resourceVersion of the holder's own last write (remembered here), so
+ * it deletes only a Lease nobody changed since, and the intent with it; when that DELETE is refused
+ * (409), the Lease is read and given up only if still held by the holder. A Lease left by an older
+ * version without a holder is taken over the same way. A renewal is one UPDATE conditioned on the
+ * resourceVersion of the holder's own last write, carrying that write's labels and annotations (the
+ * intent) unchanged, so it goes through after the expiry if nobody took the Lease, and never after
+ * anyone else wrote it.
  */
 final class ReleaseLeases {
   /** The annotation that keeps the intent the holder named when it took the Lease. */
@@ -104,11 +104,13 @@ final class ReleaseLeases {
         V1Lease current = live.get();
         Lease held = held(current);
         Lease takenOver = null;
-        if (held != null && !held.holder().equals(holder)) {
-          if (!held.expiredAt(now)) {
-            throw new ReleaseLockedException(
-                namespace + "/" + name, held.holder(), renewed(current), held.expiresAt(), now);
-          }
+        if (held != null && !held.holder().equals(holder) && !held.expiredAt(now)) {
+          throw new ReleaseLockedException(
+              namespace + "/" + name, held.holder(), renewed(current), held.expiresAt(), now);
+        }
+        if (held != null && (!held.holder().equals(holder) || held.expiredAt(now))) {
+          // another holder's expired lease, or the holder's own left expired by an operation
+          // that stopped without giving it up: its intent is handed over
           takenOver = held;
         }
         V1LeaseSpec old = current.getSpec() == null ? new V1LeaseSpec() : current.getSpec();
@@ -119,7 +121,7 @@ final class ReleaseLeases {
         V1ObjectMeta meta = current.getMetadata();
         Map<String, String> annotations =
             meta.getAnnotations() == null ? new HashMap<>() : new HashMap<>(meta.getAnnotations());
-        // the intent of the lease taken over, handed on only from another holder's expired lease
+        // the intent of the lease taken over, handed on only from an expired lease
         String takenOverIntent = takenOver == null ? null : annotations.get(INTENT);
         if (intent == null) {
           annotations.remove(INTENT);

@@ -25,8 +25,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -178,7 +180,53 @@ final class ReleaseRecords {
    * without a {@code status} label are kept by the selector, so records of any age are listed.
    */
   List<StoredRelease> latestOfEach(@Nullable String namespace) {
-    // by namespace, then name: one namespace's releases, or every namespace's (namespace null)
+    List<StoredRelease> out = new ArrayList<>();
+    for (V1Secret head : latestHeads(namespace).values()) {
+      out.add(read(head, chunksOf(head.getMetadata().getNamespace(), head)));
+    }
+    return out;
+  }
+
+  /**
+   * The latest revision of every release in the namespace, by name, as {@link #latestOfEach} finds
+   * them, each decoded (and its chunks listed) only when its record is asked for: a head that
+   * cannot be read fails alone. A head without the labels Capstan writes is decoded at once; when
+   * that fails, its entry fails when asked for.
+   */
+  SortedMap<String, RecordEntry> latestEntries(String namespace) {
+    SortedMap<String, RecordEntry> out = new TreeMap<>();
+    latestHeads(namespace)
+        .forEach(
+            (key, head) -> {
+              String release = key.get(1);
+              Supplier<StoredRelease> decode = () -> read(head, chunksOf(namespace, head));
+              ReleaseStatus status = status(head);
+              int revision = revision(head);
+              if (status != null && revision > 0) {
+                out.put(release, RecordEntry.lazy(revision, status, decode));
+                return;
+              }
+              try {
+                out.put(release, RecordEntry.of(decode.get()));
+              } catch (RecordFormatException e) {
+                out.put(
+                    release,
+                    RecordEntry.lazy(
+                        Math.max(revision, 1),
+                        ReleaseStatus.PENDING,
+                        () -> {
+                          throw e;
+                        }));
+              }
+            });
+    return out;
+  }
+
+  /**
+   * The head of the highest revision of each release not stored as superseded, by namespace, then
+   * name: one namespace's releases, or every namespace's ({@code namespace} null); one LIST.
+   */
+  private Map<List<String>, V1Secret> latestHeads(@Nullable String namespace) {
     Map<List<String>, V1Secret> latest =
         new TreeMap<>(
             Comparator.<List<String>, String>comparing(k -> k.get(0)).thenComparing(k -> k.get(1)));
@@ -198,25 +246,39 @@ final class ReleaseRecords {
         latest.put(key, head);
       }
     }
-    List<StoredRelease> out = new ArrayList<>();
-    for (V1Secret head : latest.values()) {
-      Map<String, V1Secret> chunks = new HashMap<>();
-      if (chunkCount(head) > 0) {
-        String selector =
-            "owner=capstan,name="
-                + label(head, "name")
-                + ",version="
-                + revision(head)
-                + ","
-                + PART
-                + "=chunk";
-        for (V1Secret c : secrets.list(head.getMetadata().getNamespace(), selector, null)) {
-          chunks.put(c.getMetadata().getName(), c);
-        }
+    return latest;
+  }
+
+  /** The chunks of a chunked head (one LIST), or none. */
+  private Map<String, V1Secret> chunksOf(String namespace, V1Secret head) {
+    Map<String, V1Secret> chunks = new HashMap<>();
+    if (chunkCount(head) > 0) {
+      String selector =
+          "owner=capstan,name="
+              + label(head, "name")
+              + ",version="
+              + revision(head)
+              + ","
+              + PART
+              + "=chunk";
+      for (V1Secret c : secrets.list(namespace, selector, null)) {
+        chunks.put(c.getMetadata().getName(), c);
       }
-      out.add(read(head, chunks));
     }
-    return out;
+    return chunks;
+  }
+
+  /**
+   * The {@code kubectl} command that deletes the record of one revision (its head and its chunks):
+   * {@code kubectl -n shop delete secret -l owner=capstan,name=web,version=3}.
+   */
+  static String removal(String namespace, String name, int revision) {
+    return "kubectl -n "
+        + namespace
+        + " delete secret -l owner=capstan,name="
+        + name
+        + ",version="
+        + revision;
   }
 
   /** Stores a new revision: chunks first, the head last. */

@@ -274,6 +274,23 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
     return version;
   }
 
+  /**
+   * One page of at most {@code limit} objects across every namespace (one LIST), as raw JSON, and
+   * whether more follow it (a continue token).
+   */
+  Listing<JsonObject> firstPage(int limit, boolean[] more) {
+    ListOptions options = new ListOptions().limit(limit);
+    DynamicKubernetesListObject page =
+        check("list", null, null, send("list", null, null, () -> raw.list(options)));
+    List<JsonObject> out = new ArrayList<>();
+    for (DynamicKubernetesObject item : page.getItems()) {
+      out.add(item.getRaw());
+    }
+    V1ListMeta meta = page.getMetadata();
+    more[0] = meta != null && meta.getContinue() != null && !meta.getContinue().isEmpty();
+    return new Listing<>(out, meta == null ? null : meta.getResourceVersion());
+  }
+
   /** A typed model of a raw object from {@link #listRaw}. */
   T fromRaw(JsonObject object) {
     return JSON.getGson().fromJson(object, kind.type());

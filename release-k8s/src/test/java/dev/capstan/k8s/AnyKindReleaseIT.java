@@ -236,7 +236,7 @@ class AnyKindReleaseIT {
         .satisfies(
             c -> {
               assertThat(c.ref().key()).isEqualTo("networking.k8s.io/Ingress/" + ns + "/web");
-              assertThat(c.reason()).isEqualTo("drift: field .spec.rules owned by kubectl-edit");
+              assertThat(c.reason()).isEqualTo("drift: field spec.rules set by kubectl-edit");
             });
     cluster.requests().reset();
     controller.cast(spec(ns, v2), v2);

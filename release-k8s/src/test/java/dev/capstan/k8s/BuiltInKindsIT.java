@@ -19,7 +19,7 @@ class BuiltInKindsIT {
   void everyBuiltInKindIsServedAsTheTableSays(ControlPlane plane) {
     Discovery discovery = new Discovery(plane.client());
 
-    assertThat(BuiltInKinds.all()).hasSize(29);
+    assertThat(BuiltInKinds.all()).hasSize(31);
     for (Discovery.Resource builtIn : BuiltInKinds.all()) {
       assertThat(discovery.find(builtIn.group(), builtIn.kind()))
           .as(builtIn.group() + "/" + builtIn.kind())

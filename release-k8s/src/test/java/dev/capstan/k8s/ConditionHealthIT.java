@@ -463,11 +463,20 @@ class ConditionHealthIT {
     CastFailedException failed =
         catchThrowableOfType(CastFailedException.class, () -> reporting.cast(waiting, payloads));
 
+    String advice =
+        String.join(
+            " ",
+            "a cluster without a load balancer controller never gives a Service of type",
+            "LoadBalancer an address: cast with waitForLoadBalancer off (the CLI's",
+            "--no-wait-for-load-balancer) to count it healthy once it exists; if what is pending",
+            "only needs longer, cast again with a longer timeout (the CLI's --timeout): the next",
+            "cast finishes this revision");
     assertThat(failed.result().release().failure())
         .isEqualTo(
             "verify failed: not ready after 6s: Service "
                 + ns
-                + "/edge: type LoadBalancer has no address yet (status.loadBalancer.ingress)");
+                + "/edge: type LoadBalancer has no address yet (status.loadBalancer.ingress); "
+                + advice);
     // a wait longer than 5s reports at least once before it times out
     assertThat(progress)
         .isNotEmpty()

@@ -113,8 +113,8 @@ class ControllerFilledFieldsIT {
         .filteredOn(c -> c.action() == Action.REPAIR)
         .extracting(c -> c.ref().name() + ": " + c.reason())
         .containsExactlyInAnyOrder(
-            "creds: drift: field .data.token owned by ops-tool",
-            "settings: drift: field .data.color owned by kubectl-edit");
+            "creds: drift: field data.token set by ops-tool",
+            "settings: drift: field data.color set by kubectl-edit");
     assertThat(drifted.changes())
         .filteredOn(c -> c.action() != Action.REFERENCE && c.action() != Action.REPAIR)
         .extracting(PlannedChange::action)

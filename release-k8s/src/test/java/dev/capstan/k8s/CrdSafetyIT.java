@@ -240,4 +240,105 @@ class CrdSafetyIT {
       extensions.deleteCustomResourceDefinition(crd).execute();
     }
   }
+
+  /** A Gadget CRD of one version whose schema is {@code schema} (YAML-free JSON). */
+  private static Payloads gadgets(String ns, String group, String schema) {
+    return Payloads.builder()
+        .namespace(ns)
+        .manifest(
+            json(
+                "{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":\"CustomResourceDefinition\","
+                    + "\"metadata\":{\"name\":\"gadgets."
+                    + group
+                    + "\"},\"spec\":{\"group\":\""
+                    + group
+                    + "\",\"scope\":\"Namespaced\",\"names\":{\"kind\":\"Gadget\","
+                    + "\"plural\":\"gadgets\"},\"versions\":[{\"name\":\"v1\",\"served\":true,"
+                    + "\"storage\":true,\"subresources\":{\"status\":{}},"
+                    + "\"schema\":{\"openAPIV3Schema\":"
+                    + schema
+                    + "}}]}}"))
+        .build();
+  }
+
+  private static final String OPEN =
+      "{\"type\":\"object\",\"properties\":{\"spec\":{\"type\":\"object\",\"properties\":"
+          + "{\"size\":{\"type\":\"integer\"}}},\"status\":{\"type\":\"object\","
+          + "\"properties\":{\"phase\":{\"type\":\"string\"}}}}}";
+
+  @Test
+  void aRequiredStatusFieldNeverBlocksAndASchemaNarrowedBlocksOnlyWhereObjectsAreStored(
+      ControlPlane plane, TestNamespace tns) throws Exception {
+    String ns = tns.name();
+    String group = ns + ".capstan.test";
+    String crd = "gadgets." + group;
+    Cluster cluster = new Cluster(plane);
+    ReleaseController releases = cluster.controller("caster");
+    ApiextensionsV1Api extensions = new ApiextensionsV1Api(plane.client());
+    try {
+      Payloads v1 = gadgets(ns, group, OPEN);
+      releases.cast(ReleaseSpec.of(ns, "gadgets", v1), v1);
+
+      // metallb's shape: a release adds a required status field; status-only, never a finding
+      Payloads statusRequired =
+          gadgets(
+              ns,
+              group,
+              OPEN.replace(
+                  "\"properties\":{\"phase\"",
+                  "\"required\":[\"phase\"],\"properties\":{\"phase\""));
+      cluster.requests().reset();
+      var status = releases.cast(ReleaseSpec.of(ns, "gadgets", statusRequired), statusRequired);
+      assertThat(status.plan().changes(Action.UPDATE))
+          .extracting(c -> c.ref().name())
+          .containsExactly(crd);
+      assertThat(cluster.requests().counts()).doesNotContainKey("LIST gadgets");
+
+      // a required spec field: judged by what is stored, one LIST (limit 1) of the kind; none
+      Payloads specRequired =
+          gadgets(
+              ns,
+              group,
+              OPEN.replace(
+                  "\"properties\":{\"size\"", "\"required\":[\"size\"],\"properties\":{\"size\""));
+      cluster.requests().reset();
+      var spec = releases.cast(ReleaseSpec.of(ns, "gadgets", specRequired), specRequired);
+      assertThat(spec.plan().changes(Action.UPDATE))
+          .extracting(c -> c.ref().name())
+          .containsExactly(crd);
+      assertThat(cluster.requests().counts()).containsEntry("LIST gadgets", 1L);
+
+      // with a Gadget stored, narrowing again (a property removed) is refused, naming it
+      new DynamicKubernetesApi(group, "v1", "gadgets", plane.client())
+          .create(
+              new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject(
+                  JsonParser.parseString(
+                          "{\"apiVersion\":\""
+                              + group
+                              + "/v1\",\"kind\":\"Gadget\",\"metadata\":{\"name\":\"g1\","
+                              + "\"namespace\":\""
+                              + ns
+                              + "\"},\"spec\":{\"size\":1}}")
+                      .getAsJsonObject()))
+          .throwsApiException();
+      Payloads narrower =
+          gadgets(
+              ns,
+              group,
+              OPEN.replace("\"size\":{\"type\":\"integer\"}", "\"count\":{\"type\":\"integer\"}"));
+      ReleaseConflictException refused =
+          catchThrowableOfType(
+              ReleaseConflictException.class,
+              () -> releases.cast(ReleaseSpec.of(ns, "gadgets", narrower), narrower));
+      assertThat(refused)
+          .hasMessageContaining(
+              "version v1: schema narrowed: property spec.size removed (objects stored: at v1: "
+                  + group
+                  + "/Gadget/"
+                  + ns
+                  + "/g1)");
+    } finally {
+      extensions.deleteCustomResourceDefinition(crd).execute();
+    }
+  }
 }

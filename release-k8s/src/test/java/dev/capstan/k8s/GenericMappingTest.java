@@ -179,7 +179,7 @@ class GenericMappingTest {
         null,
         "{\"f:data\":{\"f:color\":{}}}");
 
-    assertThat(Drift.of(raw, "capstan")).isEqualTo("field .data.color owned by kubectl-edit");
+    assertThat(Drift.of(raw, "capstan")).isEqualTo("field data.color set by kubectl-edit");
   }
 
   @Test
@@ -196,7 +196,7 @@ class GenericMappingTest {
 
     assertThat(Drift.of(raw, "capstan"))
         .isEqualTo(
-            "field .spec.template.spec.containers[{\"name\":\"web\"}].image owned by"
+            "field spec.template.spec.containers[name=web].image set by"
                 + " kubectl-client-side-apply");
   }
 
@@ -270,7 +270,7 @@ class GenericMappingTest {
 
     assertThat(Drift.of(raw, "capstan", Kind.CONFIG_MAP, hash, null)).isNull();
     // without the hash, the rule alone cannot tell an added key from a taken one
-    assertThat(Drift.of(raw, "capstan")).isEqualTo("field .data.extra owned by sidecar-tool");
+    assertThat(Drift.of(raw, "capstan")).isEqualTo("field data.extra set by sidecar-tool");
 
     // once Capstan's color is taken, its fields no longer hash as applied: drift
     raw.getAsJsonObject("data").addProperty("color", "red");
@@ -285,10 +285,10 @@ class GenericMappingTest {
         null,
         "{\"f:data\":{\"f:color\":{}}}");
     assertThat(Drift.of(raw, "capstan", Kind.CONFIG_MAP, hash, null))
-        .isEqualTo("field .data.extra owned by sidecar-tool");
+        .isEqualTo("field data.extra set by sidecar-tool");
     // with what Capstan applied, the key it never set is the sidecar's, and the taken one drift
     assertThat(Drift.of(raw, "capstan", Kind.CONFIG_MAP, hash, SETTINGS))
-        .isEqualTo("field .data.color owned by kubectl-edit");
+        .isEqualTo("field data.color set by kubectl-edit");
   }
 
   /** A Secret as the server returns it after Capstan applied {@code data}, stamped. */
@@ -335,10 +335,10 @@ class GenericMappingTest {
     assertThat(
             Drift.of(
                 raw, "capstan", Kind.SECRET, "hmac-sha256:00", secret(Map.of("tls.crt", "T0xE"))))
-        .isEqualTo("field .data.tls.crt owned by cert-controller");
+        .isEqualTo("field data[\"tls.crt\"] set by cert-controller");
     // not knowing what Capstan applied, every field taken since counts, as before
     assertThat(Drift.of(raw, "capstan", Kind.SECRET, "hmac-sha256:00", null))
-        .isEqualTo("field .data.tls.crt owned by cert-controller");
+        .isEqualTo("field data[\"tls.crt\"] set by cert-controller");
   }
 
   @Test
@@ -351,7 +351,7 @@ class GenericMappingTest {
     tree.put("stringData", Map.of("tls.crt", "OLD"));
 
     assertThat(Drift.of(raw, "capstan", Kind.SECRET, "hmac-sha256:00", Manifest.of(tree)))
-        .isEqualTo("field .data.tls.crt owned by ops-tool");
+        .isEqualTo("field data[\"tls.crt\"] set by ops-tool");
     // once repaired, ops-tool still owns data.tls.crt, but it holds what Capstan applied
     tree.put("stringData", Map.of("tls.crt", "CERT"));
     assertThat(Drift.of(raw, "capstan", Kind.SECRET, "hmac-sha256:00", Manifest.of(tree))).isNull();
@@ -403,7 +403,7 @@ class GenericMappingTest {
                                     java.util.List.of(
                                         Map.of("containerPort", 8080, "name", "http")))))))));
     JsonObject raw = JsonTrees.toJsonTree(applied.content());
-    // live, the server defaulted the port's protocol (part of its list key) and someone renamed it
+    // live, the server defaulted the port's protocol (part of its list key)
     JsonObject port =
         raw.getAsJsonObject("spec")
             .getAsJsonObject("template")
@@ -415,9 +415,17 @@ class GenericMappingTest {
             .get(0)
             .getAsJsonObject();
     port.addProperty("protocol", "TCP");
-    port.addProperty("name", "web-http");
-    entry(raw, "capstan", "Apply", "2026-11-30T06:00:00Z", null, "{\"f:spec\":{}}");
-    String containers = "{\"f:spec\":{\"f:template\":{\"f:spec\":{\"f:containers\":{";
+    String containers = "{'f:spec':{'f:template':{'f:spec':{'f:containers':{";
+    String webPort =
+        "'k:{\\\"name\\\":\\\"web\\\"}':{'f:ports':{'k:{\\\"containerPort\\\":8080,\\\"protocol\\\":\\\"TCP\\\"}':{";
+    entry(
+        raw,
+        "capstan",
+        "Apply",
+        "2026-11-30T06:00:00Z",
+        null,
+        (containers + webPort + "'.':{},'f:containerPort':{},'f:name':{}}}}}}}}}")
+            .replace('\'', '"'));
     // a webhook injected a sidecar: its item and fields are the webhook's alone
     entry(
         raw,
@@ -425,26 +433,174 @@ class GenericMappingTest {
         "Update",
         "2026-11-30T06:00:05Z",
         null,
-        containers + "\"k:{\\\"name\\\":\\\"proxy\\\"}\":{\".\":{},\"f:image\":{}}}}}}}");
+        (containers + "'k:{\\\"name\\\":\\\"proxy\\\"}':{'.':{},'f:image':{}}}}}}}")
+            .replace('\'', '"'));
     assertThat(Drift.of(raw, "capstan", Kind.DEPLOYMENT, null, applied)).isNull();
 
-    // the port Capstan applied, keyed with the protocol the server defaulted, renamed by hand
+    // the port Capstan applied, keyed with the protocol the server defaulted, renamed by hand:
+    // the name is kubectl-edit's now
+    port.addProperty("name", "web-http");
+    JsonObject capstans =
+        raw.getAsJsonObject("metadata").getAsJsonArray("managedFields").get(0).getAsJsonObject();
+    capstans
+        .getAsJsonObject("fieldsV1")
+        .getAsJsonObject("f:spec")
+        .getAsJsonObject("f:template")
+        .getAsJsonObject("f:spec")
+        .getAsJsonObject("f:containers")
+        .getAsJsonObject("k:{\"name\":\"web\"}")
+        .getAsJsonObject("f:ports")
+        .getAsJsonObject("k:{\"containerPort\":8080,\"protocol\":\"TCP\"}")
+        .remove("f:name");
     entry(
         raw,
         "kubectl-edit",
         "Update",
         "2026-11-30T06:00:09Z",
         null,
-        containers
-            + "\"k:{\\\"name\\\":\\\"web\\\"}\":{\"f:ports\":{\"k:{\\\"containerPort\\\":8080,"
-            + "\\\"protocol\\\":\\\"TCP\\\"}\":{\"f:name\":{}}}}}}}}}");
+        (containers + webPort + "'f:name':{}}}}}}}}}").replace('\'', '"'));
     assertThat(Drift.of(raw, "capstan", Kind.DEPLOYMENT, null, applied))
         .isEqualTo(
-            "field .spec.template.spec.containers[{\"name\":\"web\"}].ports[{\"containerPort\":8080,"
-                + "\"protocol\":\"TCP\"}].name owned by kubectl-edit");
+            "field spec.template.spec.containers[name=web].ports[containerPort=8080].name set by"
+                + " kubectl-edit");
     // renamed back to what Capstan applied: no drift, whoever owns the name
     port.addProperty("name", "http");
     assertThat(Drift.of(raw, "capstan", Kind.DEPLOYMENT, null, applied)).isNull();
+  }
+
+  /** A Deployment Capstan applied with {@code replicas} and a container, as served. */
+  private static Manifest deployment(Map<String, Object> container) {
+    return Manifest.of(
+        Map.of(
+            "apiVersion",
+            "apps/v1",
+            "kind",
+            "Deployment",
+            "metadata",
+            Map.of("name", "web", "namespace", "shop"),
+            "spec",
+            Map.of(
+                "replicas",
+                2,
+                "template",
+                Map.of("spec", Map.of("containers", java.util.List.of(container))))));
+  }
+
+  private static final String CAPSTANS_DEPLOYMENT =
+      ("{'f:spec':{'f:replicas':{},'f:template':{'f:spec':{'f:containers':"
+              + "{'k:{\\\"name\\\":\\\"web\\\"}':{'.':{},'f:name':{},'f:image':{},'f:stdin':{}}}}}}}")
+          .replace('\'', '"');
+
+  @Test
+  void aFieldRemovedByHandIsDriftThoughNoManagerHoldsIt() {
+    Manifest applied =
+        Manifest.of(
+            Map.of(
+                "apiVersion",
+                "v1",
+                "kind",
+                "ConfigMap",
+                "metadata",
+                Map.of("name", "settings", "namespace", "shop"),
+                "data",
+                Map.of("color", "blue", "size", "m")));
+    // kubectl patch --type json remove /data/color: the field is gone, and so is every
+    // manager's ownership of it (Capstan's entry keeps size only)
+    JsonObject raw =
+        JsonParser.parseString(
+                "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":"
+                    + "\"settings\",\"namespace\":\"shop\"},\"data\":{\"size\":\"m\"}}")
+            .getAsJsonObject();
+    entry(raw, "capstan", "Apply", "2026-11-30T06:00:00Z", null, "{\"f:data\":{\"f:size\":{}}}");
+
+    assertThat(Drift.of(raw, "capstan", Kind.CONFIG_MAP, ContentHash.of(applied), applied))
+        .isEqualTo("field data.color removed");
+    Drift.Finding finding =
+        Drift.find(
+            raw,
+            KubernetesOrchestrator.content(raw, Kind.CONFIG_MAP),
+            "capstan",
+            Kind.CONFIG_MAP,
+            ContentHash.of(applied),
+            applied);
+    assertThat(finding.fields())
+        .containsExactly(dev.capstan.release.plan.FieldDrift.removed("data.color", "/data/color"));
+    // the older rule, not knowing what Capstan applied, cannot see it
+    assertThat(Drift.of(raw, "capstan")).isNull();
+  }
+
+  @Test
+  void replicasWrittenThroughTheScaleSubresourceAreDriftNamingItAndAZeroValueCapstanOwnsIsNot() {
+    Manifest applied = deployment(Map.of("name", "web", "image", "web:1", "stdin", false));
+    JsonObject raw = JsonTrees.toJsonTree(applied.content());
+    // stored without the false Capstan applied (omitempty), which Capstan's entry still owns
+    raw.getAsJsonObject("spec")
+        .getAsJsonObject("template")
+        .getAsJsonObject("spec")
+        .getAsJsonArray("containers")
+        .get(0)
+        .getAsJsonObject()
+        .remove("stdin");
+    raw.getAsJsonObject("spec").addProperty("replicas", 5);
+    entry(
+        raw,
+        "capstan",
+        "Apply",
+        "2026-11-30T06:00:00Z",
+        null,
+        CAPSTANS_DEPLOYMENT.replace("\"f:replicas\":{},", ""));
+    entry(
+        raw,
+        "kubectl",
+        "Update",
+        "2026-11-30T06:00:05Z",
+        "scale",
+        "{\"f:spec\":{\"f:replicas\":{}}}");
+
+    Drift.Finding finding =
+        Drift.find(
+            raw,
+            KubernetesOrchestrator.content(raw, Kind.DEPLOYMENT),
+            "capstan",
+            Kind.DEPLOYMENT,
+            "sha256:00",
+            applied);
+
+    assertThat(finding.reason())
+        .isEqualTo("field spec.replicas set by kubectl (scale subresource)");
+    assertThat(finding.fields())
+        .containsExactly(
+            dev.capstan.release.plan.FieldDrift.taken(
+                "spec.replicas", "/spec/replicas", "kubectl", "scale"));
+  }
+
+  @Test
+  void givingUpAFieldTakesItOutOfCapstansApplyEntryOnly() {
+    Manifest applied = deployment(Map.of("name", "web", "image", "web:1"));
+    JsonObject raw = JsonTrees.toJsonTree(applied.content());
+    entry(raw, "capstan", "Apply", "2026-11-30T06:00:00Z", null, CAPSTANS_DEPLOYMENT);
+    entry(
+        raw,
+        "kube-controller-manager",
+        "Update",
+        "2026-11-30T06:00:01Z",
+        "status",
+        "{\"f:status\":{\"f:replicas\":{}}}");
+
+    com.google.gson.JsonArray kept =
+        FieldManagers.withoutFields(
+            raw, java.util.List.of("/spec/replicas", "/spec/template/spec/containers/0/image"));
+
+    assertThat(kept).isNotNull();
+    assertThat(kept.get(0).getAsJsonObject().get("fieldsV1").toString())
+        .isEqualTo(
+            ("{'f:spec':{'f:template':{'f:spec':{'f:containers':{'k:{\\\"name\\\":\\\"web\\\"}':"
+                    + "{'.':{},'f:name':{},'f:stdin':{}}}}}}}")
+                .replace('\'', '"'));
+    assertThat(kept.get(1))
+        .isEqualTo(raw.getAsJsonObject("metadata").getAsJsonArray("managedFields").get(1));
+    // nothing of Capstan's at those pointers: nothing to give up
+    assertThat(FieldManagers.withoutFields(raw, java.util.List.of("/spec/paused"))).isNull();
   }
 
   @Test

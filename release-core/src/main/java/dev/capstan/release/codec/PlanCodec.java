@@ -122,10 +122,23 @@ public final class PlanCodec {
       throw new PlanFormatException(
           "plan file holds a key it must not hold: plan.fingerprint.secretHashKey", null);
     }
-    // a plan saved before waitForLoadBalancer existed waited for load balancers
-    if (plan.path("fingerprint").path("spec").path("options") instanceof ObjectNode options
-        && !options.has("waitForLoadBalancer")) {
-      options.put("waitForLoadBalancer", true);
+    // a plan saved before waitForLoadBalancer existed waited for load balancers; one saved
+    // before drift ignore rules and replacements had neither
+    if (plan.path("fingerprint").path("spec").path("options") instanceof ObjectNode options) {
+      if (!options.has("waitForLoadBalancer")) {
+        options.put("waitForLoadBalancer", true);
+      }
+      if (!options.has("driftIgnore")) {
+        options.putArray("driftIgnore");
+      }
+      if (!options.has("replaceOnImmutable")) {
+        options.put("replaceOnImmutable", false);
+      }
+    }
+    for (JsonNode change : plan.path("changes")) {
+      if (change instanceof ObjectNode c && !c.has("ignored")) {
+        c.putArray("ignored");
+      }
     }
     Plan decoded;
     try {

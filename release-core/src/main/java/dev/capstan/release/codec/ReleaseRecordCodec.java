@@ -14,7 +14,7 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * The one encoding of release records that every store shares: gzip-compressed JSON {@code
- * {"schemaVersion": 3, "release": {...}}}, keys sorted, so the same record is the same bytes in a
+ * {"schemaVersion": 4, "release": {...}}}, keys sorted, so the same record is the same bytes in a
  * Kubernetes Secret, a database row or a file.
  *
  * <p>Schema 2 (open kinds) names objects by apiVersion, kind, namespace and name, and holds any
@@ -28,8 +28,9 @@ import java.util.zip.GZIPOutputStream;
  * a key.
  *
  * <p>Schema 4 adds, additively, the {@code chart} a revision was rendered from ({@link
- * dev.capstan.release.model.ChartOrigin}). A record without one is written as schema 3, the same
- * bytes an earlier Capstan writes and reads; one with a chart is refused by an earlier Capstan as
+ * dev.capstan.release.model.ChartOrigin}) and the {@code attempt} that wrote the record (the id
+ * its operation's lease intent names). A record with neither is written as schema 3, the same
+ * bytes an earlier Capstan writes and reads; one with either is refused by an earlier Capstan as
  * written by a different version, rather than misread.
  *
  * <p>Records hold the release's payloads, secrets included unless a cast kept their values out
@@ -37,11 +38,14 @@ import java.util.zip.GZIPOutputStream;
  * as secret as the secrets themselves (the Kubernetes store uses Secret objects).
  */
 public final class ReleaseRecordCodec {
-  /** The newest schema version this library writes: a record with a chart. */
+  /** The newest schema version this library writes: a record with a chart or an attempt. */
   public static final int SCHEMA_VERSION = 4;
 
-  /** The schema a record rendered from no chart is written in, readable by earlier builds. */
-  private static final int WITHOUT_CHART = 3;
+  /**
+   * The schema a record with neither a chart nor an attempt is written in, readable by earlier
+   * builds.
+   */
+  private static final int SCHEMA_3 = 3;
 
   /** The oldest schema version this library reads. */
   public static final int OLDEST_READABLE_VERSION = 1;
@@ -57,7 +61,9 @@ public final class ReleaseRecordCodec {
   /** Encodes a record. */
   public static byte[] encode(Release release) {
     ObjectNode root = Json.mapper().createObjectNode();
-    root.put("schemaVersion", release.chart() == null ? WITHOUT_CHART : SCHEMA_VERSION);
+    root.put(
+        "schemaVersion",
+        release.chart() == null && release.attempt() == null ? SCHEMA_3 : SCHEMA_VERSION);
     root.set("release", Json.mapper().valueToTree(release));
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (GZIPOutputStream gzip = new GZIPOutputStream(bytes)) {

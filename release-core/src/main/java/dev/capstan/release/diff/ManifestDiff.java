@@ -2,13 +2,9 @@ package dev.capstan.release.diff;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.capstan.common.JsonMappers;
 import dev.capstan.release.diff.FieldChange.Op;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -17,7 +13,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -46,9 +41,6 @@ import org.jspecify.annotations.Nullable;
 public final class ManifestDiff {
   /** The annotation in which a client-side {@code kubectl apply} keeps the whole object. */
   static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
-
-  private static final Pattern WORD = Pattern.compile("[A-Za-z0-9_-]+");
-  private static final ObjectMapper JSON = JsonMappers.trees();
 
   private ManifestDiff() {}
 
@@ -181,33 +173,14 @@ public final class ManifestDiff {
   }
 
   private static boolean sameScalar(Object a, Object b) {
-    if (a instanceof Number na && b instanceof Number nb) {
-      try {
-        return new BigDecimal(na.toString()).compareTo(new BigDecimal(nb.toString())) == 0;
-      } catch (NumberFormatException e) {
-        return na.equals(nb);
-      }
-    }
-    return a.equals(b);
+    return FieldPaths.sameScalar(a, b);
   }
 
   private static String child(String path, String key) {
-    String step = WORD.matcher(key).matches() ? key : "[" + jsonString(key) + "]";
-    if (path.isEmpty()) {
-      return step;
-    }
-    return step.startsWith("[") ? path + step : path + "." + step;
+    return FieldPaths.child(path, key);
   }
 
   private static String item(String path, String name) {
-    return path + "[name=" + (WORD.matcher(name).matches() ? name : jsonString(name)) + "]";
-  }
-
-  private static String jsonString(String s) {
-    try {
-      return JSON.writeValueAsString(s);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write a string as JSON", e);
-    }
+    return FieldPaths.item(path, "name", name);
   }
 }

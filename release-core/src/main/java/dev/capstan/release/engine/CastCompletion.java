@@ -50,8 +50,7 @@ final class CastCompletion {
         attempt.pendingRecord().identity(),
         context.parallelism,
         context.deleteParallelism,
-        spec.options().timeout(),
-        spec.options().waitForLoadBalancer(),
+        spec.options(),
         attempt.lease(),
         context.events(),
         attempt.previousStatus() != ReleaseStatus.DEPLOYED);
@@ -160,7 +159,7 @@ final class CastCompletion {
     } catch (StaleRecordException e) {
       return new Recorded(recordedByNewHolder(attempt, failed, cause, e), false);
     } catch (RuntimeException e) {
-      unrecorded(spec, cause, e);
+      unrecorded(attempt, cause, e);
       return new Recorded(failed, false);
     }
     return new Recorded(failed, true);
@@ -187,17 +186,26 @@ final class CastCompletion {
                   + now.failure()));
       return now;
     }
-    unrecorded(spec, cause, e);
+    unrecorded(attempt, cause, e);
     return failed;
   }
 
-  private void unrecorded(ReleaseSpec spec, RuntimeException cause, RuntimeException e) {
+  /**
+   * The failure could not be recorded ({@code e}): the lease keeps the cast's intent (or its {@code
+   * PENDING} record stays), and the next cast records the attempt failed when it takes the lease
+   * over ({@link Housekeeping#recover}). Nothing the cast wrote is forgotten.
+   */
+  private void unrecorded(CastAttempt attempt, RuntimeException cause, RuntimeException e) {
     cause.addSuppressed(e);
+    attempt.lease().keepIntent();
     context.emit(
         new ReleaseEvent.Warning(
-            spec.qualifiedName(),
-            "could not record the failure; the revision stays pending until the next cast: "
-                + e.getMessage()));
+            attempt.effective().spec.qualifiedName(),
+            "could not record the failure of revision "
+                + attempt.plan().revision()
+                + " ("
+                + e.getMessage()
+                + "); its lease keeps what it wrote, and the next cast records it failed"));
   }
 
   /** Records a cast's outcome: over its pending record, or as a new record when it has none. */

@@ -1,8 +1,11 @@
 package dev.capstan.release.engine;
 
 import dev.capstan.common.CapstanException;
+import dev.capstan.common.ClusterException;
+import dev.capstan.common.Durations;
 import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.event.ReleaseEvent;
+import dev.capstan.release.model.DriftIgnore;
 import dev.capstan.release.model.EnsuredNamespace;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
@@ -10,13 +13,14 @@ import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseIdentity;
+import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.Action;
+import dev.capstan.release.plan.IgnoredField;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlannedChange;
-import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Precondition;
 import dev.capstan.release.port.PreconditionFailedException;
 import dev.capstan.release.port.Readiness;
@@ -58,6 +62,11 @@ final class CastExecution {
   private final Consumer<ReleaseEvent> events;
   private final String release;
   private final boolean verifyAll;
+  private final boolean replaceOnImmutable;
+
+  /** When the cast's wait for health ends ({@link System#nanoTime}), set when it runs. */
+  private long deadline;
+
   private final Map<PlannedChange, Integer> order = new HashMap<>();
 
   /** Changes whose port call was attempted (the failing one included), by plan position. */
@@ -82,8 +91,7 @@ final class CastExecution {
       ReleaseIdentity identity,
       int parallelism,
       int deleteParallelism,
-      Duration timeout,
-      boolean waitForLoadBalancer,
+      ReleaseOptions options,
       LeaseKeeper lease,
       Consumer<ReleaseEvent> events,
       boolean verifyAll) {
@@ -95,8 +103,9 @@ final class CastExecution {
     this.identity = identity;
     this.parallelism = parallelism;
     this.deleteParallelism = deleteParallelism;
-    this.timeout = timeout;
-    this.waitForLoadBalancer = waitForLoadBalancer;
+    this.timeout = options.timeout();
+    this.waitForLoadBalancer = options.waitForLoadBalancer();
+    this.replaceOnImmutable = options.replaceOnImmutable();
     this.lease = lease;
     this.events = events;
     this.release = identity.qualifiedName();
@@ -111,7 +120,7 @@ final class CastExecution {
    * @throws RuntimeException the first failure; the attempt's state is kept for {@link #failedOwns}
    */
   void run() {
-    long deadline = System.nanoTime() + timeout.toNanos();
+    deadline = System.nanoTime() + timeout.toNanos();
     // namespaces first: referenced ones created with createNamespace, ensured ones created or
     // labelled; a missing home namespace was created before the lease was taken (ReleaseController)
     List<PlannedChange> namespaces =
@@ -197,12 +206,39 @@ final class CastExecution {
       // the deadline is the cast's: it ran out the whole timeout since the cast began
       readiness = Readiness.timedOut(t.pending(), timeout, t.reasons());
     }
+    if (readiness instanceof Readiness.TimedOut t) {
+      throw new ReleaseException("verify failed: " + t.describe() + timeoutAdvice(t));
+    }
     if (!readiness.isReady()) {
       throw new ReleaseException("verify failed: " + readiness.describe());
     }
     if (!objects.isEmpty()) {
       events.accept(new ReleaseEvent.Verified(release, objects.size()));
     }
+  }
+
+  /**
+   * What to do about a wait that timed out, each piece of advice one that works when followed: a
+   * Service of type LoadBalancer still without an address, on a cluster that has no load balancer
+   * controller, never gets one, and the cast counts it healthy once it exists with {@code
+   * waitForLoadBalancer} off; anything else pending may only need longer, and the next cast, with a
+   * longer timeout, finishes the revision recorded failed.
+   */
+  private String timeoutAdvice(Readiness.TimedOut t) {
+    boolean loadBalancer =
+        waitForLoadBalancer
+            && t.pending().stream()
+                .anyMatch(
+                    r ->
+                        r.kind().equals(Kind.SERVICE)
+                            && String.valueOf(t.reasons().get(r)).contains("type LoadBalancer"));
+    return (loadBalancer
+            ? "; a cluster without a load balancer controller never gives a Service of type"
+                + " LoadBalancer an address: cast with waitForLoadBalancer off (the CLI's"
+                + " --no-wait-for-load-balancer) to count it healthy once it exists"
+            : "")
+        + "; if what is pending only needs longer, cast again with a longer timeout (the CLI's"
+        + " --timeout): the next cast finishes this revision";
   }
 
   private void runGroup(List<PlannedChange> group, Consumer<PlannedChange> write) {
@@ -228,19 +264,84 @@ final class CastExecution {
       if (hash == null) {
         throw new IllegalStateException("no desired hash for " + c.ref().key());
       }
+      Manifest full = object;
+      List<String> givenUp = List.of();
+      if (c.action() != Action.CREATE && !c.ignored().isEmpty()) {
+        // fields ignore rules leave to others: not written; those of rules of paths given up
+        object =
+            object.withContent(
+                DriftIgnore.without(
+                    object.content(), c.ignored().stream().map(IgnoredField::pointer).toList()));
+        givenUp =
+            c.ignored().stream().filter(IgnoredField::givenUp).map(IgnoredField::pointer).toList();
+      }
+      OwnershipStamp stamp = OwnershipStamp.of(identity, plan.revision(), hash);
       try {
-        ports
-            .orchestrator()
-            .apply(
-                object,
-                OwnershipStamp.of(identity, plan.revision(), hash),
-                Precondition.of(live.get(c.ref())));
+        if (c.action() == Action.REPLACE) {
+          replace(c, full, stamp);
+        } else {
+          ports.orchestrator().apply(object, stamp, Precondition.of(live.get(c.ref())), givenUp);
+        }
       } catch (PreconditionFailedException e) {
         throw fenced(c, e);
+      } catch (ClusterException e) {
+        if (!Replacements.refusedAsImmutable(e.status(), e.getMessage())
+            || c.action() == Action.CREATE
+            || c.action() == Action.REPLACE) {
+          throw e;
+        }
+        if (!replaceOnImmutable && !Replacements.optedIn(full, ReleaseOptions.defaults())) {
+          throw new ReleaseException(
+              e.getMessage()
+                  + "; the API server cannot update "
+                  + c.ref().key()
+                  + " in place: to delete and create it again, give it the annotation "
+                  + Replacements.ANNOTATION
+                  + ": \"true\" (or cast with replaceOnImmutable)",
+              e);
+        }
+        // refused as immutable for a field the plan could not see: replaced, as opted in
+        events.accept(
+            new ReleaseEvent.Warning(
+                release,
+                c.ref().key() + ": update refused as immutable; deleted and created again"));
+        try {
+          replace(c, full, stamp);
+        } catch (PreconditionFailedException fencedAgain) {
+          throw fenced(c, fencedAgain);
+        }
       }
       applied.add(c.ref());
     }
     events.accept(new ReleaseEvent.Done(release, c.ref(), c.action()));
+  }
+
+  /**
+   * Replaces an object whose update changes an immutable field: deletes it (on ownership and uid,
+   * {@link Fencing#removeOwned}), waits until it is gone (finalizers run), and creates it again as
+   * a create writes it (the whole object, fenced on its absence).
+   */
+  private void replace(PlannedChange c, Manifest object, OwnershipStamp stamp) {
+    Fencing.removeOwned(
+        ports.orchestrator(),
+        c.ref(),
+        identity,
+        Action.PRUNE,
+        Precondition.of(live.get(c.ref())),
+        events,
+        release);
+    Duration left = Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
+    Readiness gone = ports.orchestrator().awaitDeleted(List.of(c.ref()), left);
+    if (!gone.isReady()) {
+      throw new ReleaseException(
+          "replace of "
+              + c.ref().key()
+              + ": the object was deleted but is not gone within the cast's timeout of "
+              + Durations.format(timeout)
+              + " (a finalizer holds it); not created again");
+    }
+    lease.checkHeld();
+    ports.orchestrator().apply(object, stamp, Precondition.absent());
   }
 
   /** The Namespace object that ensures {@code ref}: only its name, labels and annotations. */
@@ -256,18 +357,25 @@ final class CastExecution {
     lease.checkHeld();
     events.accept(new ReleaseEvent.Started(release, c.ref(), c.action()));
     attempted.add(c);
-    Orchestrator port = ports.orchestrator();
-    Precondition precondition = Precondition.of(live.get(c.ref()));
     try {
+      // on ownership and uid: an owned object a controller changed since the plan is still removed
+      boolean removed =
+          Fencing.removeOwned(
+              ports.orchestrator(),
+              c.ref(),
+              identity,
+              c.action(),
+              Precondition.of(live.get(c.ref())),
+              events,
+              release);
       if (c.action() == Action.PRUNE) {
-        port.delete(c.ref(), identity, precondition);
         pruned.add(c.ref());
-      } else {
-        port.unstamp(c.ref(), identity, precondition);
+      } else if (removed) {
         unstamped.add(c.ref());
       }
-    } catch (PreconditionFailedException e) {
-      throw fenced(c, e);
+    } catch (ReleaseException e) {
+      attempted.remove(c); // fenced: nothing was written to it
+      throw e;
     }
     events.accept(new ReleaseEvent.Done(release, c.ref(), c.action()));
   }

@@ -89,8 +89,8 @@ final class CastIntent {
     Release latest = attempt.latest();
     String release = spec.qualifiedName();
     LeaseIntent leaseIntent = attempt.lease().intent();
-    // created when the cast took its lease: whoever takes the lease over after it expired knows
-    // the revision that lease recorded by that instant (Housekeeping.recover)
+    // created when the cast took its lease; whoever takes the lease over after it expired tells
+    // whether this cast recorded its revision by the attempt both name (Housekeeping.recover)
     Instant at = attempt.lease().grant().lease().acquiredAt();
     String id =
         latest != null
@@ -124,8 +124,11 @@ final class CastIntent {
             attempt.lease().grant().lease(),
             null,
             List.of(),
-            spec.chart());
-    pending = withSecrets(pending, effective, payloads, spec.options());
+            spec.chart(),
+            null);
+    pending =
+        withSecrets(pending, effective, payloads, spec.options())
+            .withAttempt(attempt.lease().attempt());
     // A plan that writes no object leaves nothing half-done if the process dies: its revision is
     // recorded once, with its outcome.
     StoredRelease saved = null;

@@ -182,7 +182,7 @@ public final class CastOperation {
       @Nullable Release latest,
       EffectiveRelease effective,
       LiveState live) {
-    Plan plan = intent.checkPlan(Planning.plan(effective, latest, live), attempt.detached());
+    Plan plan = intent.checkPlan(planning.plan(effective, latest, live), attempt.detached());
     intent.createHomeNamespace(attempt.spec(), plan, attempt.payloads());
     return intent.savePending(
         attempt.leased(lease, records).planned(latest, effective, live, plan));
@@ -206,7 +206,7 @@ public final class CastOperation {
     SecretHashKey fresh = SecretHashKey.generate();
     EffectiveRelease effective = Planning.effective(spec, payloads, latest, fresh);
     LiveState live = planning.observe(spec, latest, effective);
-    Plan first = Planning.plan(effective, latest, live);
+    Plan first = planning.plan(effective, latest, live);
     if (!first.applyable()) {
       // Another caster may have recorded and written between our two reads: look again once,
       // so it shows up as a held lease rather than as objects of an unknown install.
@@ -217,7 +217,7 @@ public final class CastOperation {
         Planning.checkCastable(spec, latest);
         effective = Planning.effective(spec, payloads, latest, fresh);
         live = planning.observe(spec, latest, effective);
-        first = Planning.plan(effective, latest, live);
+        first = planning.plan(effective, latest, live);
       }
     }
     // A held lease may explain the conflicts: a cast under way, or one that died before it
@@ -263,7 +263,7 @@ public final class CastOperation {
       Planning.checkCastable(spec, latest);
       EffectiveRelease effective = Planning.effective(spec, planned.payloads(), latest, fresh);
       LiveState live = planning.observe(spec, latest, effective);
-      Plan plan = intent.checkPlan(Planning.plan(effective, latest, live), planned.detached());
+      Plan plan = intent.checkPlan(planning.plan(effective, latest, live), planned.detached());
       attempt = attempt.planned(latest, effective, live, plan);
     } else {
       if (deferred) {

@@ -2,6 +2,7 @@ package dev.capstan.release.engine;
 
 import dev.capstan.common.CrdGate;
 import dev.capstan.common.Escapes;
+import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ResourceRef;
@@ -10,7 +11,9 @@ import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlannedChange;
+import dev.capstan.release.port.Orchestrator;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,7 +48,11 @@ final class CrdSafety {
    * @param options the cast's options
    */
   static Plan gate(
-      Plan plan, LiveState live, Map<ResourceRef, Manifest> desired, ReleaseOptions options) {
+      Plan plan,
+      LiveState live,
+      Map<ResourceRef, Manifest> desired,
+      ReleaseOptions options,
+      Orchestrator cluster) {
     List<PlannedChange> changes = null;
     for (int i = 0; i < plan.changes().size(); i++) {
       PlannedChange c = plan.changes().get(i);
@@ -55,7 +62,8 @@ final class CrdSafety {
               || c.action() == Action.ADOPT)) {
         continue; // only a write over a live CRD (and only its scope need have been observed)
       }
-      Optional<PlannedChange> gated = gate(c, live.get(c.ref()), desired.get(c.ref()), options);
+      Optional<PlannedChange> gated =
+          gate(c, live.get(c.ref()), desired.get(c.ref()), options, cluster);
       if (gated.isPresent()) {
         if (changes == null) {
           changes = new ArrayList<>(plan.changes());
@@ -63,16 +71,7 @@ final class CrdSafety {
         changes.set(i, gated.get());
       }
     }
-    return changes == null
-        ? plan
-        : new Plan(
-            plan.namespace(),
-            plan.name(),
-            plan.releaseId(),
-            plan.revision(),
-            plan.previousRevision(),
-            changes,
-            plan.fingerprint());
+    return changes == null ? plan : plan.withChanges(changes);
   }
 
   /** The change as the gate leaves it, or empty when it passes unchanged. */
@@ -80,18 +79,26 @@ final class CrdSafety {
       PlannedChange c,
       Optional<LiveObject> live,
       @Nullable Manifest desired,
-      ReleaseOptions options) {
+      ReleaseOptions options,
+      Orchestrator cluster) {
     Manifest content = live.map(LiveObject::content).orElse(null);
     if (content == null || desired == null) {
       return Optional.empty();
     }
     Map<String, ?> liveSpec = spec(content.content());
+    List<String> stored = new ArrayList<>();
     List<CrdGate.Finding> findings =
-        CrdGate.findings(liveSpec, storedVersions(live, liveSpec), spec(desired.content()));
+        judgedByWhatIsStored(
+            CrdGate.findings(liveSpec, storedVersions(live, liveSpec), spec(desired.content())),
+            content,
+            cluster,
+            stored);
     if (findings.isEmpty()) {
       return Optional.empty();
     }
-    String text = String.join("; ", findings.stream().map(CrdGate.Finding::text).toList());
+    String text =
+        String.join("; ", findings.stream().map(CrdGate.Finding::text).toList())
+            + (stored.isEmpty() ? "" : " (objects stored: " + String.join("; ", stored) + ")");
     List<String> removed =
         findings.stream()
             .filter(f -> f.rule() == CrdGate.Rule.STORED_VERSION_REMOVED)
@@ -142,6 +149,62 @@ final class CrdSafety {
             false,
             c.wave(),
             List.of()));
+  }
+
+  /**
+   * The findings with each narrowed schema judged against the objects stored: a property removed or
+   * a required field added breaks only objects that exist. For each version narrowed, one look at
+   * the objects of the CRD at that version (at its storage version when that one is no longer
+   * served; on Kubernetes one LIST with limit 1): none stored, the narrowing is dropped; some, they
+   * are added to {@code stored} for the refusal to name. A cluster that cannot tell keeps the
+   * finding.
+   */
+  private static List<CrdGate.Finding> judgedByWhatIsStored(
+      List<CrdGate.Finding> findings, Manifest liveCrd, Orchestrator cluster, List<String> stored) {
+    if (findings.stream().noneMatch(f -> f.rule() == CrdGate.Rule.SCHEMA_NARROWED)) {
+      return findings;
+    }
+    Kind defined = Kind.definedBy(liveCrd.content());
+    if (defined == null) {
+      return findings;
+    }
+    Map<String, Optional<Orchestrator.Instances>> looked = new LinkedHashMap<>();
+    List<String> served =
+        CrdGate.versions(spec(liveCrd.content())).stream()
+            .filter(CrdGate.Version::served)
+            .map(CrdGate.Version::name)
+            .toList();
+    List<CrdGate.Finding> out = new ArrayList<>();
+    for (CrdGate.Finding f : findings) {
+      if (f.rule() != CrdGate.Rule.SCHEMA_NARROWED) {
+        out.add(f);
+        continue;
+      }
+      String at = served.contains(f.version()) ? f.version() : defined.version();
+      Optional<Orchestrator.Instances> found =
+          looked.computeIfAbsent(
+              at,
+              v -> {
+                Optional<Orchestrator.Instances> i =
+                    cluster.instances(
+                        Kind.custom(defined.group(), v, defined.kind(), defined.namespaced()), 1);
+                i.filter(x -> !x.none())
+                    .ifPresent(
+                        x ->
+                            stored.add(
+                                "at "
+                                    + v
+                                    + ": "
+                                    + String.join(
+                                        ", ", x.found().stream().map(ResourceRef::key).toList())
+                                    + (x.more() ? " and more" : "")));
+                return i;
+              });
+      if (found.isEmpty() || !found.get().none()) {
+        out.add(f);
+      }
+    }
+    return out;
   }
 
   /** {@code status.storedVersions} as observed; unknown, the storage version(s) of the spec. */

@@ -2,16 +2,20 @@ package dev.capstan.release.engine;
 
 import dev.capstan.release.model.ContentHash;
 import dev.capstan.release.model.DesiredResource;
+import dev.capstan.release.model.DriftIgnore;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.SecretHashKey;
 import dev.capstan.release.model.WithheldSecret;
+import dev.capstan.release.plan.IgnoredField;
 import dev.capstan.release.rollout.ConfigRollout;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,17 +49,25 @@ public final class EffectiveRelease {
    */
   final Map<ResourceRef, Manifest> applied;
 
+  /**
+   * The fields that rules of paths ({@link ReleaseOptions#driftIgnore()}) leave to others, by
+   * object: present in the object, left out of {@link #applied} and of its content hash.
+   */
+  final Map<ResourceRef, List<IgnoredField>> ignored;
+
   private EffectiveRelease(
       ReleaseSpec spec,
       SecretHashKey key,
       Payloads objects,
       Map<ResourceRef, String> reasons,
-      Map<ResourceRef, Manifest> applied) {
+      Map<ResourceRef, Manifest> applied,
+      Map<ResourceRef, List<IgnoredField>> ignored) {
     this.spec = spec;
     this.key = key;
     this.objects = objects;
     this.reasons = reasons;
     this.applied = applied;
+    this.ignored = ignored;
   }
 
   /**
@@ -110,13 +122,53 @@ public final class EffectiveRelease {
                 reasons.put(workload, "config changed: " + String.join(", ", changed));
               }
             });
+    Map<ResourceRef, Manifest> applied = new HashMap<>(rollout.objects());
+    Map<ResourceRef, List<IgnoredField>> ignored = new HashMap<>();
+    if (!spec.options().driftIgnore().isEmpty()) {
+      for (DesiredResource d : spec.resources()) {
+        Manifest object = applied.get(d.ref());
+        if (object == null) {
+          continue;
+        }
+        List<IgnoredField> fields = ignoredPaths(object, spec.options());
+        if (!fields.isEmpty()) {
+          Manifest kept =
+              object.withContent(
+                  DriftIgnore.without(
+                      object.content(), fields.stream().map(IgnoredField::pointer).toList()));
+          applied.put(d.ref(), kept);
+          ignored.put(d.ref(), List.copyOf(fields));
+          String plain = ContentHash.of(kept);
+          hashes.put(d.ref(), d.ref().kind().equals(Kind.SECRET) ? key.keyed(plain) : plain);
+        }
+      }
+    }
     List<DesiredResource> resources = new ArrayList<>();
     for (DesiredResource d : spec.resources()) {
       resources.add(
           new DesiredResource(d.ref(), Objects.requireNonNull(hashes.get(d.ref())), d.wave()));
     }
     return new EffectiveRelease(
-        spec.withResources(resources), key, objects, reasons, Map.copyOf(rollout.objects()));
+        spec.withResources(resources),
+        key,
+        objects,
+        reasons,
+        Map.copyOf(applied),
+        Map.copyOf(ignored));
+  }
+
+  /** The fields of {@code object} at the pointers of the rules of paths that apply to it. */
+  private static List<IgnoredField> ignoredPaths(Manifest object, ReleaseOptions options) {
+    List<IgnoredField> out = new ArrayList<>();
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (DriftIgnore rule : options.driftIgnoreFor(object.ref())) {
+      for (String pointer : rule.paths()) {
+        if (DriftIgnore.at(object.content(), pointer) != null && seen.add(pointer)) {
+          out.add(new IgnoredField(pointer, pointer, rule.describe(), null));
+        }
+      }
+    }
+    return out;
   }
 
   /**

@@ -1,6 +1,9 @@
 package dev.capstan.release.engine;
 
+import dev.capstan.release.error.ReleaseException;
+import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.model.OwnershipStamp;
+import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.LiveObject;
@@ -9,10 +12,87 @@ import dev.capstan.release.port.Precondition;
 import dev.capstan.release.port.PreconditionFailedException;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
-/** Says what happened to an object whose write was fenced, after observing it once more. */
+/**
+ * Says what happened to an object whose write was fenced, after observing it once more; and removes
+ * an owned object on ownership and uid rather than on the exact version observed.
+ */
 final class Fencing {
+  /** How many times a removal is written again on a fresh look at a changed object. */
+  static final int REMOVAL_ATTEMPTS = 4;
+
   private Fencing() {}
+
+  /**
+   * Deletes ({@link Action#PRUNE}) or un-stamps ({@link Action#RETAIN}) an object {@code owner}
+   * owns, on the observation {@code precondition} was taken from. The object's version is no
+   * condition of the release's ownership: when a controller changed the object since (the quota
+   * controller updating a ResourceQuota as the Deployments go, the volume binder a claim), the
+   * write is refused, and the object is observed again; while it is still the one observed (same
+   * uid) and still carries {@code owner}'s stamp, the removal is written again on that look (up to
+   * {@value #REMOVAL_ATTEMPTS} writes in all). An object gone meanwhile needs nothing.
+   *
+   * @return whether the object was removed by this call ({@code false}: it was gone)
+   * @throws ReleaseException naming what happened ({@link #describe}) when the object was
+   *     re-created or is no longer {@code owner}'s, or kept changing; nothing was written to it
+   */
+  static boolean removeOwned(
+      Orchestrator orchestrator,
+      ResourceRef ref,
+      ReleaseIdentity owner,
+      Action action,
+      Precondition precondition,
+      Consumer<ReleaseEvent> events,
+      String release) {
+    Precondition at = precondition;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        if (action == Action.PRUNE) {
+          orchestrator.delete(ref, owner, at);
+        } else {
+          orchestrator.unstamp(ref, owner, at);
+        }
+        return true;
+      } catch (PreconditionFailedException e) {
+        Look now = attempt < REMOVAL_ATTEMPTS ? lookAgain(orchestrator, ref) : Look.UNSEEN;
+        if (now.seen() && at instanceof Precondition.Observed observed) {
+          LiveObject o = now.object();
+          if (o == null) {
+            return false; // gone since: nothing left to remove
+          }
+          if (observed.uid().equals(o.uid()) && o.stamp() != null && o.stamp().ownedBy(owner)) {
+            at = Precondition.of(Optional.of(o));
+            continue;
+          }
+        }
+        String reason = describe(orchestrator, ref, action, e);
+        events.accept(new ReleaseEvent.Fenced(release, ref, action, reason));
+        throw new ReleaseException(reason, e);
+      }
+    }
+  }
+
+  /**
+   * A look at one object: whether it could be observed, and what was there ({@code null}: none).
+   */
+  private record Look(boolean seen, @Nullable LiveObject object) {
+    static final Look UNSEEN = new Look(false, null);
+  }
+
+  private static Look lookAgain(Orchestrator orchestrator, ResourceRef ref) {
+    try {
+      return new Look(
+          true,
+          orchestrator.observe(ref.kind(), ref.namespace(), Set.of(ref.name())).stream()
+              .filter(o -> o.ref().equals(ref))
+              .findFirst()
+              .orElse(null));
+    } catch (RuntimeException e) {
+      return Look.UNSEEN;
+    }
+  }
 
   /**
    * {@code ConfigMap/shop/shared was created by release shop/b since the plan; not taken} for a
@@ -81,6 +161,7 @@ final class Fencing {
       case RETAIN -> "un-stamped";
       case ADOPT -> "adopted";
       case REPAIR -> "repaired";
+      case REPLACE -> "replaced";
       case CREATE -> "created";
       default -> "updated";
     };

@@ -2,6 +2,7 @@ package dev.capstan.release.engine;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.release.codec.RecordFormatException;
 import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.event.Operation;
 import dev.capstan.release.event.ReleaseEvent;
@@ -130,7 +131,7 @@ public final class FleetCast {
     LiveState shared = observeTogether(candidates);
     for (Candidate c : candidates) {
       Plan plan =
-          Planning.plan(
+          planning.plan(
               c.effective(), c.latest(), Ports.slice(shared, c.reads().names(), c.reads().known()));
       if (asAsked(plan, requireNonNull(c.latest()), c.spec())) {
         found.put(c.index(), unchanged(c, plan));
@@ -139,11 +140,23 @@ public final class FleetCast {
     return found;
   }
 
+  /**
+   * The latest revision of each release of {@code namespace} that can be read: one that cannot is
+   * left out here (its own cast reads it, and fails naming how to recover), not failing the others.
+   */
   private Map<String, StoredRelease> latestByName(String namespace) {
     Map<String, StoredRelease> byName = new HashMap<>();
-    for (StoredRelease r : context.store.latestRecords(namespace)) {
-      byName.put(r.release().name(), r);
-    }
+    context
+        .store
+        .latestEntries(namespace)
+        .forEach(
+            (name, entry) -> {
+              try {
+                byName.put(name, entry.stored());
+              } catch (RecordFormatException unreadable) {
+                // cast on its own, which reads it again and fails with the advice
+              }
+            });
     return byName;
   }
 

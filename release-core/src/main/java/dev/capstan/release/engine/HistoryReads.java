@@ -1,12 +1,15 @@
 package dev.capstan.release.engine;
 
+import dev.capstan.release.codec.RecordFormatException;
 import dev.capstan.release.error.ReleaseNotFoundException;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
 import dev.capstan.release.result.OperationInProgress;
+import dev.capstan.release.result.ReleaseListing;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +26,10 @@ public final class HistoryReads {
 
   /** The latest revision of a release, tombstones included. */
   public Optional<Release> get(String namespace, String name) {
-    return context.store.latestRecord(namespace, name).map(StoredRelease::release);
+    List<RecordEntry> entries = context.store.recordEntries(namespace, name);
+    return entries.isEmpty()
+        ? Optional.empty()
+        : Optional.of(Unreadable.stored(context.store, namespace, name, entries.get(0)).release());
   }
 
   /** What holds the release's operation lease, if anything ({@link Store#heldLease}). */
@@ -52,7 +58,9 @@ public final class HistoryReads {
    */
   public List<Release> history(String namespace, String name) {
     return superseding(
-        context.store.records(namespace, name).stream().map(StoredRelease::release).toList());
+        context.store.recordEntries(namespace, name).stream()
+            .map(e -> Unreadable.stored(context.store, namespace, name, e).release())
+            .toList());
   }
 
   /**
@@ -92,10 +100,41 @@ public final class HistoryReads {
    * includeUninstalled}.
    */
   public List<Release> list(String namespace, boolean includeUninstalled) {
-    return context.store.latestRecords(namespace).stream()
-        .map(StoredRelease::release)
-        .filter(r -> includeUninstalled || r.status() != ReleaseStatus.UNINSTALLED)
+    return listing(namespace, includeUninstalled).stream()
+        .filter(l -> l instanceof ReleaseListing.Recorded)
+        .map(l -> ((ReleaseListing.Recorded) l).release())
         .toList();
+  }
+
+  /**
+   * Every release in {@code namespace} by name, its latest revision read, or, when its record
+   * cannot be read, what is known of it and how to recover ({@link ReleaseListing.Unreadable}): one
+   * corrupt record fails its own release alone. Tombstones only when {@code includeUninstalled}; an
+   * unreadable release is always listed.
+   */
+  public List<ReleaseListing> listing(String namespace, boolean includeUninstalled) {
+    List<ReleaseListing> out = new ArrayList<>();
+    context
+        .store
+        .latestEntries(namespace)
+        .forEach(
+            (name, entry) -> {
+              try {
+                Release r = entry.stored().release();
+                if (includeUninstalled || r.status() != ReleaseStatus.UNINSTALLED) {
+                  out.add(new ReleaseListing.Recorded(r));
+                }
+              } catch (RecordFormatException e) {
+                out.add(
+                    new ReleaseListing.Unreadable(
+                        namespace,
+                        name,
+                        entry.revision(),
+                        Unreadable.advice(
+                            context.store, namespace, name, entry.revision(), e.getMessage())));
+              }
+            });
+    return List.copyOf(out);
   }
 
   /**

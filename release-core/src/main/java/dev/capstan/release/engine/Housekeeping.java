@@ -119,7 +119,7 @@ final class Housekeeping {
    * <ul>
    *   <li>a {@code PENDING} latest revision is recorded {@code FAILED} ({@link #failInterrupted});
    *   <li>else, when the expired lease names a cast ({@link LeaseIntent}) that recorded nothing
-   *       (the latest revision was not created under that lease), a new {@code FAILED} revision
+   *       (the latest record names another attempt than the lease's), a new {@code FAILED} revision
    *       owning what the latest one owns and every object the cast named, so the next cast prunes
    *       what the interrupted one created and no longer wants;
    *   <li>else, when it names an uninstall of a release whose latest revision is neither {@code
@@ -138,7 +138,7 @@ final class Housekeeping {
       return Optional.of(failInterrupted(latest.get(), lease));
     }
     LeaseIntent intent = lease.takenOverIntent();
-    if (intent == null || (r != null && r.createdAt().equals(old.acquiredAt()))) {
+    if (intent == null || intent.recordedBy(r, old.acquiredAt())) {
       return latest; // nothing named, or the interrupted operation recorded its revision
     }
     return switch (intent.operation()) {
@@ -148,7 +148,7 @@ final class Housekeeping {
                   || r.status() == ReleaseStatus.UNINSTALLING
                   || r.status() == ReleaseStatus.UNINSTALLED
               ? latest
-              : Optional.of(recordInterruptedUninstall(latest.get(), old));
+              : Optional.of(recordInterruptedUninstall(latest.get(), old, intent));
     };
   }
 
@@ -204,7 +204,8 @@ final class Housekeeping {
             context.clock.instant(),
             null,
             latest == null ? null : latest.secretHashKey(),
-            List.of());
+            List.of(),
+            intent.attempt());
     try {
       StoredRelease saved = context.store.createRecord(failed);
       context.emit(
@@ -219,12 +220,14 @@ final class Housekeeping {
   }
 
   /** Records an uninstall an expired lease names as {@code UNINSTALLING}, interrupted. */
-  private StoredRelease recordInterruptedUninstall(StoredRelease latest, Lease old) {
+  private StoredRelease recordInterruptedUninstall(
+      StoredRelease latest, Lease old, LeaseIntent intent) {
     Release r = latest.release();
     Release uninstalling =
         r.withStatus(ReleaseStatus.UNINSTALLING, context.clock.instant())
             .withFailure(interrupted(old, "uninstall"))
-            .withLease(null);
+            .withLease(null)
+            .withAttempt(intent.attempt());
     StoredRelease saved = context.store.updateRecord(uninstalling, latest.version());
     context.emit(
         new ReleaseEvent.RecordSaved(r.qualifiedName(), r.revision(), ReleaseStatus.UNINSTALLING));

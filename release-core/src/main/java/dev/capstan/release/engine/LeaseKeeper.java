@@ -73,6 +73,7 @@ public final class LeaseKeeper implements AutoCloseable {
   private final String name;
   private final LeaseGrant grant;
   private final @Nullable LeaseIntent intent;
+  private final String attempt;
   private final Consumer<ReleaseEvent> events;
   private final ScheduledExecutorService renewer;
 
@@ -95,6 +96,10 @@ public final class LeaseKeeper implements AutoCloseable {
   private volatile String version;
 
   private boolean forget;
+
+  /** Set when the operation could not record its outcome: the lease keeps its intent. */
+  private volatile boolean keepIntent;
+
   private int renewalFailures;
 
   private LeaseKeeper(
@@ -103,9 +108,11 @@ public final class LeaseKeeper implements AutoCloseable {
       String name,
       LeaseGrant grant,
       @Nullable LeaseIntent intent,
+      String attempt,
       Consumer<ReleaseEvent> events) {
     this.terms = terms;
     this.intent = intent;
+    this.attempt = attempt;
     this.namespace = namespace;
     this.name = name;
     this.grant = grant;
@@ -210,7 +217,10 @@ public final class LeaseKeeper implements AutoCloseable {
       }
     }
     events.accept(new ReleaseEvent.LeaseAcquired(release, terms.holder(), grant.takenOver()));
-    return new LeaseKeeper(terms, namespace, name, grant, text == null ? null : intent, events);
+    String attempt =
+        intent != null && intent.attempt() != null ? intent.attempt() : LeaseIntent.newAttempt();
+    return new LeaseKeeper(
+        terms, namespace, name, grant, text == null ? null : intent, attempt, events);
   }
 
   private static void pause(Sleeper sleeper, Duration d, String release) {
@@ -233,6 +243,25 @@ public final class LeaseKeeper implements AutoCloseable {
    */
   @Nullable LeaseIntent intent() {
     return intent;
+  }
+
+  /**
+   * The id of the operation holding this lease: its intent's, when it named one. Every record the
+   * operation writes carries it ({@code Release.attempt}).
+   */
+  String attempt() {
+    return attempt;
+  }
+
+  /**
+   * Keeps the lease's intent when the lease is given up: the operation could not record its outcome
+   * (the store failed), so the intent, or its {@code PENDING} record, is the only trace of what it
+   * wrote. {@link #close} then leaves the lease in place, expired at once rather than deleted (or,
+   * when even that write fails, lapsing at its expiry), and the next operation takes it over and
+   * records the attempt ({@code Housekeeping.recover}).
+   */
+  void keepIntent() {
+    keepIntent = true;
   }
 
   /** The intent the expired lease this one took over named, if it named one that can be read. */
@@ -384,6 +413,31 @@ public final class LeaseKeeper implements AutoCloseable {
             + "); stopped before the next write");
   }
 
+  /** Ends the lease now, keeping it and its intent for the next holder to take over. */
+  private void expireKeepingIntent() {
+    if (lost != null) {
+      return; // someone took it over already: its intent is theirs now
+    }
+    Instant now = terms.clock().instant();
+    try {
+      terms.store().renewLease(namespace, name, terms.holder(), version, now, Duration.ZERO);
+      events.accept(
+          new ReleaseEvent.Warning(
+              release(),
+              "kept the operation lease, expired, with what this operation was doing: the next"
+                  + " operation on the release takes it over and records it"));
+    } catch (RuntimeException e) {
+      events.accept(
+          new ReleaseEvent.Warning(
+              release(),
+              "kept the operation lease with what this operation was doing; it lapses at "
+                  + expiresAt
+                  + ", and the next operation on the release then takes it over and records it ("
+                  + e.getMessage()
+                  + ")"));
+    }
+  }
+
   /**
    * Stops renewing without giving the lease up: after an {@link Error} the process is treated as
    * dead, and the lease lapses at its expiry, as it would after a crash.
@@ -425,7 +479,9 @@ public final class LeaseKeeper implements AutoCloseable {
    * Stops renewing and gives the lease up. A renewal in flight is let finish first (for up to
    * {@link #RENEWAL_DRAIN}): a release sent beside it is refused, since the renewal changed the
    * lease, and costs a read and a second delete where one request does. On an interrupted thread
-   * too: the interrupt status is cleared meanwhile and set again after.
+   * too: the interrupt status is cleared meanwhile and set again after. After {@link #keepIntent}
+   * the lease is not deleted: one renewal conditioned on the keeper's last write sets its expiry to
+   * now, so the next operation takes it over at once, with its intent.
    */
   @Override
   public void close() {
@@ -441,13 +497,17 @@ public final class LeaseKeeper implements AutoCloseable {
             renewer.shutdownNow();
             interrupted = true; // set again once the lease is given up
           }
-          try {
-            terms.store().releaseLease(namespace, name, terms.holder(), forget);
-          } catch (RuntimeException e) {
-            events.accept(
-                new ReleaseEvent.Warning(
-                    release(),
-                    "could not release the lease (it lapses at its expiry): " + e.getMessage()));
+          if (keepIntent) {
+            expireKeepingIntent();
+          } else {
+            try {
+              terms.store().releaseLease(namespace, name, terms.holder(), forget);
+            } catch (RuntimeException e) {
+              events.accept(
+                  new ReleaseEvent.Warning(
+                      release(),
+                      "could not release the lease (it lapses at its expiry): " + e.getMessage()));
+            }
           }
           if (interrupted) {
             Thread.currentThread().interrupt();

@@ -10,7 +10,6 @@ import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.ResourceSpec;
 import dev.capstan.release.model.ServiceSpec;
-import dev.capstan.release.model.VolumeSpec;
 import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.rollout.ConfigRollout;
 import dev.capstan.release.validate.ApiServerLimits;
@@ -96,11 +95,9 @@ final class PayloadValidator {
               at + ".volumeMounts[" + i + "]",
               problems);
         }
-      } else if (payload instanceof VolumeSpec v && v.storageClass() != null) {
-        String storageClass = v.storageClass();
-        requireKnown(
-            known, () -> ResourceRef.storageClass(storageClass), at + ".storageClass", problems);
       }
+      // a volume's storage class needs no StorageClass object: a claim bound statically names a
+      // class none backs
     }
     problems.addAll(ConfigRollout.problems(payloads.objects()));
     problems.addAll(ApiServerLimits.check(payloads));

@@ -35,14 +35,7 @@ final class PlanDiffs {
     for (PlannedChange c : plan.changes()) {
       changes.add(diffed(plan, c, live, payloads, cluster));
     }
-    return new Plan(
-        plan.namespace(),
-        plan.name(),
-        plan.releaseId(),
-        plan.revision(),
-        plan.previousRevision(),
-        changes,
-        plan.fingerprint());
+    return plan.withChanges(changes);
   }
 
   private static PlannedChange diffed(

@@ -113,7 +113,9 @@ final class Planning {
       @Nullable List<RecordEntry> records, String namespace, String name) {
     return records == null
         ? context.store.latestRecord(namespace, name)
-        : records.stream().findFirst().map(RecordEntry::stored);
+        : records.stream()
+            .findFirst()
+            .map(e -> Unreadable.stored(context.store, namespace, name, e));
   }
 
   /**
@@ -146,12 +148,15 @@ final class Planning {
    * Plans the effective release (keyed Secret hashes, config rollouts and their reasons), with its
    * CRD changes through the safety gate ({@link CrdSafety}).
    */
-  static Plan plan(EffectiveRelease effective, @Nullable Release latest, LiveState live) {
+  Plan plan(EffectiveRelease effective, @Nullable Release latest, LiveState live) {
+    Plan planned =
+        Replacements.mark(
+            Planner.plan(effective.spec, latest, live, effective.reasons, effective.ignored),
+            live,
+            effective.applied,
+            effective.spec.options());
     return CrdSafety.gate(
-        Planner.plan(effective.spec, latest, live, effective.reasons),
-        live,
-        effective.applied,
-        effective.spec.options());
+        planned, live, effective.applied, effective.spec.options(), context.ports.orchestrator());
   }
 
   static void checkCastable(ReleaseSpec spec, @Nullable Release latest) {

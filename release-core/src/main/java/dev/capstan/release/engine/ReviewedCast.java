@@ -25,9 +25,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The preparation of a reviewed plan's cast ({@code ReleaseController.cast(Plan, Payloads)}): the
- * plan and its payloads checked ({@link ReviewedPlans}), the lease taken, the record and the
- * objects the plan writes observed again (refused when they moved), the intent record saved. No
- * planner runs.
+ * plan and its payloads checked ({@link ReviewedPlans}), the lease taken, the record and every
+ * object the plan owns or references observed again (refused when one moved), the intent record
+ * saved. No planner runs.
  */
 final class ReviewedCast {
   private final EngineContext context;
@@ -91,17 +91,24 @@ final class ReviewedCast {
           Planning.checkNotEmpty(planned, now.map(StoredRelease::release).orElse(null));
           List<String> moved = new ArrayList<>();
           ReviewedPlans.recordMoved(fingerprint, now).ifPresent(moved::add);
-          List<ResourceRef> changing = ReviewedPlans.changing(plan);
+          // the lease (a Kubernetes Lease lives in the namespace), or a record read from it,
+          // proves the release's home namespace
+          boolean homeProven =
+              lease.grant().namespaceExists()
+                  || (context.store.recordsInNamespace() && now.isPresent());
+          List<ResourceRef> looked = ReviewedPlans.looked(plan, homeProven);
           LiveState live =
               context.ports.observe(
-                  Planner.names(changing), now.map(StoredRelease::release).orElse(null));
-          moved.addAll(ReviewedPlans.objectsMoved(fingerprint, changing, live));
+                  Planner.names(looked), now.map(StoredRelease::release).orElse(null));
+          moved.addAll(ReviewedPlans.objectsMoved(fingerprint, plan, looked, live));
           if (!moved.isEmpty()) {
             throw new StalePlanException(plan, moved);
           }
           // a plan made from the spec alone could not check its CRD changes; with the payloads
           // and the objects it writes observed again, the gate can, before any write
-          Plan gated = CrdSafety.gate(plan, live, effective.applied, planned.options());
+          Plan gated =
+              CrdSafety.gate(
+                  plan, live, effective.applied, planned.options(), context.ports.orchestrator());
           if (!gated.applyable()) {
             throw new ReleaseConflictException(gated);
           }

@@ -164,20 +164,34 @@ final class ReviewedPlans {
     return Optional.empty();
   }
 
-  /** The objects the plan writes or deletes (not references, not unchanged objects). */
-  static List<ResourceRef> changing(Plan plan) {
+  /**
+   * Every object the plan owns or references, which a reviewed plan's cast observes again: what it
+   * writes or deletes, what it leaves unchanged (an object deleted since would be recorded as owned
+   * while missing), and its references (a namespace or storage class gone since). The release's
+   * home namespace is left out when {@code homeProven} (the lease, which lives in it, proves it).
+   */
+  static List<ResourceRef> looked(Plan plan, boolean homeProven) {
+    ResourceRef home = ResourceRef.namespace(plan.namespace());
     return plan.changes().stream()
-        .filter(
-            c -> c.action().writes() || c.action() == Action.PRUNE || c.action() == Action.RETAIN)
         .map(PlannedChange::ref)
+        .filter(ref -> !(homeProven && ref.equals(home)))
+        .distinct()
         .toList();
   }
 
-  /** How each of {@code refs} differs in {@code live} from the plan's observation. */
+  /**
+   * How each of {@code refs} differs in {@code live} from the plan's observation: an object the
+   * plan writes, deletes or leaves unchanged by its uid, resourceVersion and presence; a reference
+   * (shared, and written by others: other releases label an ensured namespace) by its presence.
+   */
   static List<String> objectsMoved(
-      PlanFingerprint planned, List<ResourceRef> refs, LiveState live) {
+      PlanFingerprint planned, Plan plan, List<ResourceRef> refs, LiveState live) {
     Map<ResourceRef, PlanFingerprint.Observed> before = new HashMap<>();
     planned.observed().forEach(o -> before.put(o.ref(), o));
+    java.util.Set<ResourceRef> references = new java.util.HashSet<>();
+    plan.changes().stream()
+        .filter(c -> c.action() == Action.REFERENCE)
+        .forEach(c -> references.add(c.ref()));
     List<String> moved = new ArrayList<>();
     for (ResourceRef ref : refs) {
       PlanFingerprint.Observed now = PlanFingerprint.Observed.of(ref, live.get(ref));
@@ -186,7 +200,12 @@ final class ReviewedPlans {
         moved.add(ref.key() + " was not observed by the plan");
         continue;
       }
-      then.change(now).ifPresent(change -> moved.add(ref.key() + " " + change));
+      if (references.contains(ref)) {
+        then = new PlanFingerprint.Observed(ref, then.present(), null, null);
+        now = new PlanFingerprint.Observed(ref, now.present(), null, null);
+      }
+      String key = ref.key();
+      then.change(now).ifPresent(change -> moved.add(key + " " + change));
     }
     return moved;
   }

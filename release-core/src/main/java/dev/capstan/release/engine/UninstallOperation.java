@@ -24,6 +24,7 @@ import dev.capstan.release.plan.Planner;
 import dev.capstan.release.port.Precondition;
 import dev.capstan.release.port.PreconditionFailedException;
 import dev.capstan.release.port.Readiness;
+import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.StoredRelease;
 import dev.capstan.release.result.UninstallResult;
 import java.time.Duration;
@@ -75,8 +76,12 @@ public final class UninstallOperation {
   /** Uninstalls under {@code lease}, reading the record and observing for itself. */
   UninstallResult uninstallLeased(
       String namespace, String name, UninstallOptions options, LeaseKeeper lease) {
-    return uninstallRead(
-        namespace, name, options, lease, context.store.latestRecord(namespace, name), null);
+    List<RecordEntry> entries = context.store.recordEntries(namespace, name);
+    Optional<StoredRelease> latest =
+        entries.isEmpty()
+            ? Optional.empty()
+            : Optional.of(Unreadable.stored(context.store, namespace, name, entries.get(0)));
+    return uninstallRead(namespace, name, options, lease, latest, null);
   }
 
   /** Takes the lease of an uninstall of {@code namespace/name}, naming the uninstall. */
@@ -168,7 +173,10 @@ public final class UninstallOperation {
       // The observation runs while the record is saved UNINSTALLING (nothing is deleted before
       // both are done): on Kubernetes each is a request plus a few hundred ms of decoding.
       CompletableFuture<LiveState> observing = observeAside();
-      Release uninstalling = latest.withStatus(ReleaseStatus.UNINSTALLING, context.clock.instant());
+      Release uninstalling =
+          latest
+              .withStatus(ReleaseStatus.UNINSTALLING, context.clock.instant())
+              .withAttempt(lease.attempt());
       if (lease.intent() == null) {
         // the lease names no intent: the record says an uninstall is under way
         uninstalling = uninstalling.withLease(lease.grant().lease());
@@ -306,6 +314,7 @@ public final class UninstallOperation {
               context.store.updateRecord(progress, version);
             } catch (RuntimeException saveError) {
               e.addSuppressed(saveError);
+              lease.keepIntent(); // the next operation records the interrupted uninstall
             }
           });
       context.emit(new ReleaseEvent.Failed(release, e.getMessage() == null ? "" : e.getMessage()));
@@ -331,7 +340,12 @@ public final class UninstallOperation {
           }
         }
       } else {
-        context.store.updateRecord(tombstone, stored.version());
+        try {
+          context.store.updateRecord(tombstone, stored.version());
+        } catch (RuntimeException e) {
+          lease.keepIntent(); // objects were deleted: the next operation records the uninstall
+          throw e;
+        }
         context.emit(
             new ReleaseEvent.RecordSaved(release, latest.revision(), ReleaseStatus.UNINSTALLED));
       }
@@ -388,21 +402,21 @@ public final class UninstallOperation {
               ? options.keepVolumes() || uninstalling.retainsVolume(ref, obj.get().content())
               : ref.kind().isCrd() && !options.deleteCrds();
       Action action = keep ? Action.RETAIN : Action.PRUNE;
-      Precondition precondition = Precondition.of(obj);
       events.accept(new ReleaseEvent.Started(release, ref, action));
-      try {
-        if (keep) {
-          context.ports.orchestrator().unstamp(ref, uninstalling.identity(), precondition);
-          retained.add(ref);
-          kept.add(ref);
-        } else {
-          context.ports.orchestrator().delete(ref, uninstalling.identity(), precondition);
-          deleted.add(ref);
-        }
-      } catch (PreconditionFailedException e) {
-        String reason = Fencing.describe(context.ports.orchestrator(), ref, action, e);
-        events.accept(new ReleaseEvent.Fenced(release, ref, action, reason));
-        throw new ReleaseException(reason, e);
+      boolean removed =
+          Fencing.removeOwned(
+              context.ports.orchestrator(),
+              ref,
+              uninstalling.identity(),
+              action,
+              Precondition.of(obj),
+              events,
+              release);
+      if (removed && keep) {
+        retained.add(ref);
+        kept.add(ref);
+      } else if (removed) {
+        deleted.add(ref);
       }
       events.accept(new ReleaseEvent.Done(release, ref, action));
     }

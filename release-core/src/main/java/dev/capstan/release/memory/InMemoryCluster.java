@@ -118,14 +118,36 @@ public final class InMemoryCluster implements Orchestrator, Store {
     return this;
   }
 
+  /** The field manager of {@link #edit(ResourceRef, UnaryOperator)}. */
+  public static final String EDIT_MANAGER = "edit";
+
   /**
    * Changes an object's content, keeping its stamp, as an out-of-band edit would (another writer: a
-   * person, a controller). Drift is told by what was applied: a field the edit changes or removes
-   * that the last stamped write set with a value is drift; a field it fills in that that write did
-   * not set, or set to an empty map or list, is not.
+   * person, a controller), under the field manager {@value #EDIT_MANAGER}. Drift is told by what
+   * was applied: a field the edit changes or removes that the last stamped write set with a value
+   * is drift; a field it fills in that that write did not set, or set to an empty map or list, is
+   * not.
    */
   public synchronized InMemoryCluster edit(ResourceRef ref, UnaryOperator<Manifest> change) {
-    objects.edit(ref, change);
+    return edit(ref, EDIT_MANAGER, null, change);
+  }
+
+  /**
+   * Changes an object's content as {@link #edit(ResourceRef, UnaryOperator)} does, as field manager
+   * {@code manager} writing through {@code subresource} ({@code scale}, or {@code null} for the
+   * object itself), as server-side apply's managed fields would record it: a field Capstan applied
+   * that the edit changes is then {@code manager}'s (the plan says {@code field spec.replicas set
+   * by kubectl (scale subresource)}), which a drift ignore rule of managers may trust; a field it
+   * removes is nobody's. {@code kubectl scale deploy web --replicas=5} is {@code edit(web,
+   * "kubectl", "scale", o -> o.with("spec.replicas", 5))}.
+   */
+  public synchronized InMemoryCluster edit(
+      ResourceRef ref,
+      String manager,
+      @Nullable String subresource,
+      UnaryOperator<Manifest> change) {
+    objects.edit(
+        ref, new StoredObject.Writer(requireNonNull(manager, "manager"), subresource), change);
     return this;
   }
 
@@ -313,7 +335,19 @@ public final class InMemoryCluster implements Orchestrator, Store {
 
   @Override
   public List<LiveObject> observe(Kind kind, String namespace, Set<String> names) {
-    return objects.observe(kind, namespace, names);
+    return objects.observe(kind, namespace, names, Map.of());
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>In memory as on Kubernetes: drift is the fields of {@code applied}'s object (else of what
+   * was last written with a stamp) that the live object no longer holds as applied.
+   */
+  @Override
+  public List<LiveObject> observe(
+      Kind kind, String namespace, Set<String> names, Map<String, Manifest> applied) {
+    return objects.observe(kind, namespace, names, applied);
   }
 
   /**
@@ -326,7 +360,23 @@ public final class InMemoryCluster implements Orchestrator, Store {
    */
   @Override
   public void apply(Manifest object, @Nullable OwnershipStamp stamp, Precondition precondition) {
-    objects.apply(object, stamp, precondition);
+    objects.apply(object, stamp, precondition, List.of());
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>In memory as on Kubernetes: a field the object leaves out keeps its live value when another
+   * writer changed it since Capstan's last write ({@link #edit(ResourceRef, String, String,
+   * UnaryOperator)}), or when it is among {@code givenUp}.
+   */
+  @Override
+  public void apply(
+      Manifest object,
+      @Nullable OwnershipStamp stamp,
+      Precondition precondition,
+      List<String> givenUp) {
+    objects.apply(object, stamp, precondition, givenUp);
   }
 
   /**
@@ -338,6 +388,20 @@ public final class InMemoryCluster implements Orchestrator, Store {
   @Override
   public synchronized Manifest dryRunApply(Manifest object, @Nullable OwnershipStamp stamp) {
     return objects.dryRunApply(object, stamp);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>In memory, the objects of {@code kind}'s group and kind, whatever their version (an API
+   * server lists every object of a CRD at each served version), in apply order.
+   */
+  @Override
+  public synchronized Optional<Orchestrator.Instances> instances(Kind kind, int limit) {
+    List<ResourceRef> all = objects.objects().stream().filter(r -> r.kind().equals(kind)).toList();
+    return Optional.of(
+        new Orchestrator.Instances(
+            all.subList(0, Math.min(limit, all.size())), all.size() > limit));
   }
 
   @Override

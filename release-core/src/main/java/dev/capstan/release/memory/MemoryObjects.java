@@ -2,19 +2,24 @@ package dev.capstan.release.memory;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.ClusterException;
 import dev.capstan.common.CrdGate;
 import dev.capstan.common.health.Health;
 import dev.capstan.common.health.HealthRules;
+import dev.capstan.release.diff.AppliedFields;
 import dev.capstan.release.health.WaveHealth;
 import dev.capstan.release.internal.json.Json;
 import dev.capstan.release.model.ContentHash;
+import dev.capstan.release.model.DriftIgnore;
 import dev.capstan.release.model.EnsuredNamespace;
+import dev.capstan.release.model.ImmutableFields;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.ResourceSpec;
+import dev.capstan.release.plan.FieldDrift;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.port.Precondition;
 import dev.capstan.release.port.PreconditionFailedException;
@@ -99,7 +104,7 @@ final class MemoryObjects {
     }
   }
 
-  void edit(ResourceRef ref, UnaryOperator<Manifest> change) {
+  void edit(ResourceRef ref, StoredObject.Writer writer, UnaryOperator<Manifest> change) {
     StoredObject current = objects.get(ref);
     if (current == null) {
       throw new IllegalArgumentException("no object " + ref.key() + " to edit");
@@ -108,8 +113,18 @@ final class MemoryObjects {
     if (!changed.ref().equals(ref)) {
       throw new IllegalArgumentException("an edit must keep the ref " + ref.key());
     }
+    // as server-side apply's managed fields do: each field this edit sets or changes is the
+    // writer's now, one it removes is nobody's
+    Map<String, StoredObject.Writer> takenBy = new HashMap<>(current.takenBy);
+    changedLeaves("", current.content.content(), changed.content(), writer, takenBy);
     store(
-        ref, changed, current.stamp, ContentHash.of(changed), current.appliedHash, current.applied);
+        ref,
+        changed,
+        current.stamp,
+        ContentHash.of(changed),
+        current.appliedHash,
+        current.applied,
+        takenBy);
   }
 
   void storedVersions(ResourceRef crd, List<String> versions) {
@@ -190,7 +205,8 @@ final class MemoryObjects {
     return state == null ? Optional.empty() : Optional.of(state.manifest(name));
   }
 
-  List<LiveObject> observe(Kind kind, String namespace, Set<String> names) {
+  List<LiveObject> observe(
+      Kind kind, String namespace, Set<String> names, Map<String, Manifest> applied) {
     String target = kind.key() + "/" + namespace;
     boolean crash = calls.enter(Operation.OBSERVE, target);
     List<LiveObject> found = new ArrayList<>();
@@ -212,20 +228,26 @@ final class MemoryObjects {
                     state.ensuredBy(),
                     null));
           }
-        } else if (kind.equals(Kind.STORAGE_CLASS)) {
+        } else if (kind.equals(Kind.STORAGE_CLASS) && !objects.containsKey(ref)) {
+          // a class the cluster has (createStorageClass), as if created outside any release
           if (storageClasses.contains(name)) {
             found.add(LiveObject.present(ref));
           }
         } else {
           StoredObject o = objects.get(ref);
           if (o != null) {
-            String drift =
-                o.stamp != null
-                        && !o.appliedHash.equals(o.hash)
-                        && (o.applied == null
-                            || !StoredObject.holds(o.content.content(), o.applied.content()))
-                    ? "live content differs from what revision " + o.stamp.revision() + " applied"
-                    : null;
+            List<FieldDrift> fields = List.of();
+            String drift = null;
+            if (o.stamp != null && !o.appliedHash.equals(o.hash)) {
+              if (o.applied == null) {
+                drift =
+                    "live content differs from what revision " + o.stamp.revision() + " applied";
+              } else {
+                Manifest given = applied.get(name);
+                fields = driftFields(o, given != null ? given : o.applied);
+                drift = fields.isEmpty() ? null : fields.get(0).describe();
+              }
+            }
             List<String> stored = storedVersions.get(ref);
             found.add(
                 new LiveObject(
@@ -236,7 +258,8 @@ final class MemoryObjects {
                     o.uid,
                     Long.toString(o.version),
                     List.of(),
-                    stored == null ? null : Map.of("storedVersions", stored)));
+                    stored == null ? null : Map.of("storedVersions", stored),
+                    fields));
           }
         }
       }
@@ -245,7 +268,106 @@ final class MemoryObjects {
     return found;
   }
 
-  void apply(Manifest object, @Nullable OwnershipStamp stamp, Precondition precondition) {
+  /**
+   * The fields of {@code applied} (the object as the caller applies it, else as last written with a
+   * stamp) that the object no longer holds as applied, with who changed them ({@link
+   * StoredObject#takenBy}), as the Kubernetes adapter reads them from managed fields.
+   */
+  private static List<FieldDrift> driftFields(StoredObject o, Manifest applied) {
+    List<FieldDrift> out = new ArrayList<>();
+    for (AppliedFields.Departure d :
+        AppliedFields.departures(applied, o.content, AppliedFields.ListKeys.BY_NAME)) {
+      StoredObject.Writer w = writerOf(o.takenBy, d.pointer());
+      out.add(
+          d.removed()
+              ? FieldDrift.removed(d.path(), d.pointer())
+              : FieldDrift.taken(
+                  d.path(),
+                  d.pointer(),
+                  w == null ? null : w.manager(),
+                  w == null ? null : w.subresource()));
+    }
+    return out;
+  }
+
+  /**
+   * The first field the API server keeps immutable ({@link ImmutableFields}) at which {@code next}
+   * sets a value {@code live} does not hold, or {@code null}: such an apply is refused, as the API
+   * server refuses it.
+   */
+  private static @Nullable String immutableChange(Manifest live, Manifest next) {
+    List<String> changed = AppliedFields.changedAt(next, live, ImmutableFields.of(next.kind()));
+    return changed.isEmpty() ? null : changed.get(0);
+  }
+
+  /**
+   * Who wrote the field at {@code pointer}: its own entry, else the nearest enclosing field written
+   * whole (a list replaced), else a field written inside it.
+   */
+  private static StoredObject.@Nullable Writer writerOf(
+      Map<String, StoredObject.Writer> takenBy, String pointer) {
+    StoredObject.Writer exact = takenBy.get(pointer);
+    if (exact != null) {
+      return exact;
+    }
+    String best = null;
+    for (String key : takenBy.keySet()) {
+      if (pointer.startsWith(key + "/") && (best == null || key.length() > best.length())) {
+        best = key;
+      }
+    }
+    if (best != null) {
+      return takenBy.get(best);
+    }
+    for (Map.Entry<String, StoredObject.Writer> e : new TreeMap<>(takenBy).entrySet()) {
+      if (e.getKey().startsWith(pointer + "/")) {
+        return e.getValue();
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Records {@code writer} for every field that differs between {@code before} and {@code after}
+   * (maps key by key, lists of one length item by item, other lists whole), and forgets the writer
+   * of every field {@code after} no longer has.
+   */
+  private static void changedLeaves(
+      String pointer,
+      @Nullable Object before,
+      @Nullable Object after,
+      StoredObject.Writer writer,
+      Map<String, StoredObject.Writer> takenBy) {
+    if (before instanceof Map<?, ?> b && after instanceof Map<?, ?> a) {
+      java.util.Set<Object> keys = new java.util.LinkedHashSet<>(b.keySet());
+      keys.addAll(a.keySet());
+      for (Object key : keys) {
+        changedLeaves(
+            pointer + "/" + AppliedFields.escape(String.valueOf(key)),
+            b.get(key),
+            a.get(key),
+            writer,
+            takenBy);
+      }
+    } else if (before instanceof List<?> b && after instanceof List<?> a && b.size() == a.size()) {
+      for (int i = 0; i < a.size(); i++) {
+        changedLeaves(pointer + "/" + i, b.get(i), a.get(i), writer, takenBy);
+      }
+    } else if (after == null) {
+      if (before != null) {
+        takenBy.keySet().removeIf(k -> k.equals(pointer) || k.startsWith(pointer + "/"));
+      }
+    } else if (!dev.capstan.common.Trees.sameValue(before, after)) {
+      takenBy.keySet().removeIf(k -> k.startsWith(pointer + "/"));
+      takenBy.put(pointer, writer);
+    }
+  }
+
+  void apply(
+      Manifest object,
+      @Nullable OwnershipStamp stamp,
+      Precondition precondition,
+      List<String> givenUp) {
     requireNonNull(precondition, "precondition");
     String key = object.ref().key();
     boolean crash = calls.enter(Operation.APPLY, key);
@@ -261,9 +383,55 @@ final class MemoryObjects {
             fenced,
             null);
       }
+      StoredObject current = objects.get(object.ref());
+      String immutable = current == null ? null : immutableChange(current.content, object);
+      if (immutable != null) {
+        calls.log("refused:apply:" + key);
+        throw new ClusterException(
+            "apply",
+            object.kind().kind(),
+            object.namespace(),
+            object.name(),
+            422,
+            object.kind().kind()
+                + " \""
+                + object.name()
+                + "\" is invalid: "
+                + immutable
+                + ": field is immutable",
+            null);
+      }
       calls.log("apply:" + key);
-      String hash = ContentHash.of(object);
-      store(object.ref(), object, stamp, hash, hash, object);
+      Manifest written = object;
+      Map<String, StoredObject.Writer> kept = new HashMap<>();
+      if (current != null) {
+        // as server-side apply does: a field the apply leaves out that another writer holds, or
+        // that Capstan gives up, keeps its value (and its writer)
+        Map<String, Object> content = new java.util.LinkedHashMap<>(object.content());
+        java.util.Set<String> keep = new java.util.TreeSet<>(givenUp);
+        current.takenBy.forEach(
+            (pointer, writer) -> {
+              if (DriftIgnore.at(object.content(), pointer) == null) {
+                keep.add(pointer);
+                kept.put(pointer, writer);
+              }
+            });
+        for (String pointer : keep) {
+          Object live = DriftIgnore.at(current.content.content(), pointer);
+          if (live != null && DriftIgnore.at(content, pointer) == null) {
+            content = withAt(content, pointer, live);
+          }
+        }
+        written = object.withContent(content);
+      }
+      store(
+          object.ref(),
+          written,
+          stamp,
+          ContentHash.of(written),
+          ContentHash.of(object),
+          object,
+          kept);
       learnKind(object);
     }
     Calls.crashIf(crash, Operation.APPLY, key);
@@ -541,9 +709,48 @@ final class MemoryObjects {
       String hash,
       String appliedHash,
       @Nullable Manifest applied) {
+    store(ref, content, stamp, hash, appliedHash, applied, Map.of());
+  }
+
+  private void store(
+      ResourceRef ref,
+      Manifest content,
+      @Nullable OwnershipStamp stamp,
+      String hash,
+      String appliedHash,
+      @Nullable Manifest applied,
+      Map<String, StoredObject.Writer> takenBy) {
     StoredObject current = objects.get(ref);
     long version = ++objectWrites;
     String uid = current == null ? "uid-" + version : current.uid;
-    objects.put(ref, new StoredObject(content, stamp, hash, appliedHash, applied, uid, version));
+    objects.put(
+        ref, new StoredObject(content, stamp, hash, appliedHash, applied, uid, version, takenBy));
+  }
+
+  /** {@code tree} with {@code value} at the map path {@code pointer} (maps created on the way). */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> withAt(
+      Map<String, Object> tree, String pointer, Object value) {
+    String[] steps = pointer.substring(1).split("/", -1);
+    Map<String, Object> out = new java.util.LinkedHashMap<>(tree);
+    Map<String, Object> node = out;
+    for (int i = 0; i < steps.length; i++) {
+      String step = steps[i].replace("~1", "/").replace("~0", "~");
+      if (i == steps.length - 1) {
+        node.put(step, value);
+      } else {
+        Object child = node.get(step);
+        if (child instanceof List<?>) {
+          return out; // a list item's field: kept as the object has it
+        }
+        Map<String, Object> copy =
+            child instanceof Map<?, ?> m
+                ? new java.util.LinkedHashMap<>((Map<String, Object>) m)
+                : new java.util.LinkedHashMap<>();
+        node.put(step, copy);
+        node = copy;
+      }
+    }
+    return out;
   }
 }

@@ -261,15 +261,17 @@ final class MemoryRecords {
       }
       Lease current = leases.get(key);
       Lease takenOver = null;
-      if (current != null && !current.holder().equals(holder)) {
-        if (!current.expiredAt(now)) {
-          throw new ReleaseLockedException(
-              key,
-              current.holder(),
-              renewed.getOrDefault(key, current.acquiredAt()),
-              current.expiresAt(),
-              now);
-        }
+      if (current != null && !current.holder().equals(holder) && !current.expiredAt(now)) {
+        throw new ReleaseLockedException(
+            key,
+            current.holder(),
+            renewed.getOrDefault(key, current.acquiredAt()),
+            current.expiresAt(),
+            now);
+      }
+      if (current != null && (!current.holder().equals(holder) || current.expiredAt(now))) {
+        // another holder's expired lease, or this holder's own left expired by an operation that
+        // stopped without giving it up: its intent is handed over
         takenOver = current;
       }
       String takenOverIntent = takenOver == null ? null : leaseIntents.get(key);

@@ -89,6 +89,18 @@ final class StateFormat {
           node.put("appliedHash", o.appliedHash);
         }
       }
+      if (!o.takenBy.isEmpty()) {
+        ObjectNode taken = node.putObject("takenBy");
+        new TreeMap<>(o.takenBy)
+            .forEach(
+                (pointer, writer) -> {
+                  ObjectNode w = taken.putObject(pointer);
+                  w.put("manager", writer.manager());
+                  if (writer.subresource() != null) {
+                    w.put("subresource", writer.subresource());
+                  }
+                });
+      }
     }
     ObjectNode recs = root.putObject("records");
     new TreeMap<>(mr.records)
@@ -187,10 +199,25 @@ final class StateFormat {
           Map<String, Object> appliedTree =
               Json.mapper().treeToValue(node.get("applied"), Map.class);
           Manifest applied = Manifest.of(appliedTree);
+          Map<String, StoredObject.Writer> takenBy = new java.util.HashMap<>();
+          for (Map.Entry<String, JsonNode> t : node.path("takenBy").properties()) {
+            JsonNode sub = t.getValue().get("subresource");
+            takenBy.put(
+                t.getKey(),
+                new StoredObject.Writer(
+                    t.getValue().path("manager").asText(), sub == null ? null : sub.asText()));
+          }
           mo.objects.put(
               spec.ref(),
               new StoredObject(
-                  o.content, o.stamp, o.hash, ContentHash.of(applied), applied, o.uid, o.version));
+                  o.content,
+                  o.stamp,
+                  o.hash,
+                  ContentHash.of(applied),
+                  applied,
+                  o.uid,
+                  o.version,
+                  takenBy));
         } else {
           // a state from before the applied content was kept: drift by hash alone
           String appliedHash =

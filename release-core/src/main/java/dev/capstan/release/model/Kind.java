@@ -46,9 +46,21 @@ public final class Kind implements Comparable<Kind> {
   public static final Kind NAMESPACE = builtIn("", "v1", "Namespace", false, true, 0);
 
   // rank 10: cluster-wide classes and RBAC
-  /** {@code storage.k8s.io/v1} StorageClass: shared and cluster-scoped. */
+  /**
+   * {@code storage.k8s.io/v1} StorageClass (cluster-scoped): owned by the release whose document
+   * creates it (an install manifest that ships its provisioner's class); a volume claim naming one
+   * needs no object of it (static binding names a class no object backs).
+   */
   public static final Kind STORAGE_CLASS =
-      builtIn("storage.k8s.io", "v1", "StorageClass", false, true, 10);
+      builtIn("storage.k8s.io", "v1", "StorageClass", false, false, 10);
+
+  /** {@code node.k8s.io/v1} RuntimeClass (cluster-scoped): before the pods that name it. */
+  public static final Kind RUNTIME_CLASS =
+      builtIn("node.k8s.io", "v1", "RuntimeClass", false, false, 10);
+
+  /** {@code storage.k8s.io/v1} CSIDriver (cluster-scoped): before the claims of its driver. */
+  public static final Kind CSI_DRIVER =
+      builtIn("storage.k8s.io", "v1", "CSIDriver", false, false, 10);
 
   /** {@code scheduling.k8s.io/v1} PriorityClass (cluster-scoped). */
   public static final Kind PRIORITY_CLASS =

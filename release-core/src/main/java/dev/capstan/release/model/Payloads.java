@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * object's content hash is computed once, when first asked for.
  *
  * <p>A {@code Namespace} object is an ensured namespace ({@link EnsuredNamespace}), never owned;
- * other shared kinds (StorageClass) are refused: a release only references them.
+ * other shared kinds are refused: a release only references them.
  */
 public final class Payloads {
   private static final Payloads EMPTY = new Payloads(List.of());

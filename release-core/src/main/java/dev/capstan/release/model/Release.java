@@ -38,6 +38,10 @@ import org.jspecify.annotations.Nullable;
  * @param chart the Helm chart its objects were rendered from (name, version, digest, the values
  *     with secret ones masked), or {@code null}: they came from elsewhere, or the record was
  *     written before charts were recorded
+ * @param attempt the id of the operation that last wrote this record (a cast, an uninstall, or
+ *     whoever recorded one of them interrupted), shared with the intent its lease names, or {@code
+ *     null} in a record an earlier Capstan wrote: whoever takes an expired lease over tells by it
+ *     whether the holder recorded its outcome (ARCHITECTURE.md, "Leases and retries")
  */
 public record Release(
     String id,
@@ -58,7 +62,8 @@ public record Release(
     @Nullable Lease lease,
     @Nullable SecretHashKey secretHashKey,
     List<WithheldSecret> withheldSecrets,
-    @Nullable ChartOrigin chart) {
+    @Nullable ChartOrigin chart,
+    @Nullable String attempt) {
 
   /** Requires every part; keeps {@code owns} in apply order and the ref lists sorted. */
   public Release {
@@ -85,9 +90,12 @@ public record Release(
         Copies.list(withheldSecrets, "withheldSecrets").stream()
             .sorted((a, b) -> ResourceRef.APPLY_ORDER.compare(a.ref(), b.ref()))
             .toList();
+    if (attempt != null) {
+      Names.requireText(attempt, "attempt");
+    }
   }
 
-  /** A revision rendered from no chart. */
+  /** A revision rendered from no chart that names no attempt. */
   public Release(
       String id,
       String namespace,
@@ -126,6 +134,7 @@ public record Release(
         lease,
         secretHashKey,
         withheldSecrets,
+        null,
         null);
   }
 
@@ -166,6 +175,7 @@ public record Release(
         lease,
         null,
         List.of(),
+        null,
         null);
   }
 
@@ -239,6 +249,11 @@ public record Release(
     return edit(d -> d.lease = lease);
   }
 
+  /** A copy naming the operation {@code attempt} that writes it. */
+  public Release withAttempt(@Nullable String attempt) {
+    return edit(d -> d.attempt = attempt);
+  }
+
   /** A copy with the given secret hash key. */
   public Release withSecretHashKey(@Nullable SecretHashKey secretHashKey) {
     return edit(d -> d.secretHashKey = secretHashKey);
@@ -278,7 +293,8 @@ public record Release(
         d.lease,
         d.secretHashKey,
         d.withheldSecrets,
-        chart);
+        chart,
+        d.attempt);
   }
 
   /** The fields a wither may change. */
@@ -293,6 +309,7 @@ public record Release(
     Payloads payloads;
     List<WithheldSecret> withheldSecrets;
     @Nullable String description;
+    @Nullable String attempt;
 
     Draft(Release r) {
       status = r.status;
@@ -305,6 +322,7 @@ public record Release(
       payloads = r.payloads;
       withheldSecrets = r.withheldSecrets;
       description = r.description;
+      attempt = r.attempt;
     }
   }
 

@@ -3,6 +3,7 @@ package dev.capstan.release.model;
 import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * How a cast behaves.
@@ -30,6 +31,13 @@ import java.time.Duration;
  *     plan is refused before any write. A stored version removed from {@code spec.versions} is
  *     refused whatever this says, since the API server refuses it too (ARCHITECTURE.md, "The 3-way
  *     plan")
+ * @param driftIgnore the rules that leave fields of the release's objects to other writers: neither
+ *     reported as drift nor written over ({@link DriftIgnore}); none by default
+ * @param replaceOnImmutable let a cast delete and re-create an object whose update the API server
+ *     refuses because a field it changes is immutable (a Deployment's selector, a Job's template);
+ *     off by default. An object opts in alone with the annotation {@code
+ *     capstan.dev/replace-on-immutable: "true"}. The plan shows such a change as {@code replace},
+ *     destructive
  */
 public record ReleaseOptions(
     boolean adopt,
@@ -40,20 +48,49 @@ public record ReleaseOptions(
     boolean recordSecretValues,
     boolean waitForLoadBalancer,
     boolean dangerousAllowEmpty,
-    boolean allowUnsafeCrdChanges) {
+    boolean allowUnsafeCrdChanges,
+    List<DriftIgnore> driftIgnore,
+    boolean replaceOnImmutable) {
   /** The default readiness timeout, 15 minutes. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(15);
 
   private static final ReleaseOptions DEFAULTS =
-      new ReleaseOptions(false, false, false, DEFAULT_TIMEOUT, false, true, true, false, false);
+      new ReleaseOptions(
+          false, false, false, DEFAULT_TIMEOUT, false, true, true, false, false, List.of(), false);
 
-  /** Requires a positive timeout. */
+  /** Requires a positive timeout; copies the rules. */
   public ReleaseOptions {
     requireNonNull(timeout, "timeout");
     if (timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException(
           "timeout must be positive: " + dev.capstan.common.Durations.format(timeout));
     }
+    driftIgnore = List.copyOf(driftIgnore);
+  }
+
+  /** Options without ignore rules that never replace an object. */
+  public ReleaseOptions(
+      boolean adopt,
+      boolean atomic,
+      boolean createNamespace,
+      Duration timeout,
+      boolean allowCrdDeletion,
+      boolean recordSecretValues,
+      boolean waitForLoadBalancer,
+      boolean dangerousAllowEmpty,
+      boolean allowUnsafeCrdChanges) {
+    this(
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        waitForLoadBalancer,
+        dangerousAllowEmpty,
+        allowUnsafeCrdChanges,
+        List.of(),
+        false);
   }
 
   /**
@@ -71,10 +108,19 @@ public record ReleaseOptions(
 
   /**
    * No adopt, not atomic, no namespace creation, 15 minutes, Secrets' values recorded, load
-   * balancer addresses waited for, no empty cast over owned objects, no unsafe CRD change.
+   * balancer addresses waited for, no empty cast over owned objects, no unsafe CRD change, no
+   * ignore rule, no replacement.
    */
   public static ReleaseOptions defaults() {
     return DEFAULTS;
+  }
+
+  /** The rules that apply to {@code ref}, in order. */
+  public List<DriftIgnore> driftIgnoreFor(ResourceRef ref) {
+    if (driftIgnore.isEmpty()) {
+      return List.of();
+    }
+    return driftIgnore.stream().filter(r -> r.matches(ref)).toList();
   }
 
   /** A copy with {@code adopt} set. */
@@ -88,7 +134,9 @@ public record ReleaseOptions(
         recordSecretValues,
         waitForLoadBalancer,
         dangerousAllowEmpty,
-        allowUnsafeCrdChanges);
+        allowUnsafeCrdChanges,
+        driftIgnore,
+        replaceOnImmutable);
   }
 
   /** A copy with {@code atomic} set. */
@@ -102,7 +150,9 @@ public record ReleaseOptions(
         recordSecretValues,
         waitForLoadBalancer,
         dangerousAllowEmpty,
-        allowUnsafeCrdChanges);
+        allowUnsafeCrdChanges,
+        driftIgnore,
+        replaceOnImmutable);
   }
 
   /** A copy with {@code createNamespace} set. */
@@ -116,7 +166,9 @@ public record ReleaseOptions(
         recordSecretValues,
         waitForLoadBalancer,
         dangerousAllowEmpty,
-        allowUnsafeCrdChanges);
+        allowUnsafeCrdChanges,
+        driftIgnore,
+        replaceOnImmutable);
   }
 
   /** A copy with the given readiness timeout. */
@@ -130,7 +182,9 @@ public record ReleaseOptions(
         recordSecretValues,
         waitForLoadBalancer,
         dangerousAllowEmpty,
-        allowUnsafeCrdChanges);
+        allowUnsafeCrdChanges,
+        driftIgnore,
+        replaceOnImmutable);
   }
 
   /** A copy with {@code allowCrdDeletion} set. */
@@ -144,7 +198,9 @@ public record ReleaseOptions(
         recordSecretValues,
         waitForLoadBalancer,
         dangerousAllowEmpty,
-        allowUnsafeCrdChanges);
+        allowUnsafeCrdChanges,
+        driftIgnore,
+        replaceOnImmutable);
   }
 
   /** A copy with {@code recordSecretValues} set. */
@@ -158,7 +214,9 @@ public record ReleaseOptions(
         recordSecretValues,
         waitForLoadBalancer,
         dangerousAllowEmpty,
-        allowUnsafeCrdChanges);
+        allowUnsafeCrdChanges,
+        driftIgnore,
+        replaceOnImmutable);
   }
 
   /** A copy with {@code waitForLoadBalancer} set. */
@@ -172,7 +230,9 @@ public record ReleaseOptions(
         recordSecretValues,
         waitForLoadBalancer,
         dangerousAllowEmpty,
-        allowUnsafeCrdChanges);
+        allowUnsafeCrdChanges,
+        driftIgnore,
+        replaceOnImmutable);
   }
 
   /** A copy with {@code dangerousAllowEmpty} set. */
@@ -186,7 +246,9 @@ public record ReleaseOptions(
         recordSecretValues,
         waitForLoadBalancer,
         dangerousAllowEmpty,
-        allowUnsafeCrdChanges);
+        allowUnsafeCrdChanges,
+        driftIgnore,
+        replaceOnImmutable);
   }
 
   /** A copy with {@code allowUnsafeCrdChanges} set. */
@@ -200,6 +262,40 @@ public record ReleaseOptions(
         recordSecretValues,
         waitForLoadBalancer,
         dangerousAllowEmpty,
-        allowUnsafeCrdChanges);
+        allowUnsafeCrdChanges,
+        driftIgnore,
+        replaceOnImmutable);
+  }
+
+  /** A copy with the given ignore rules. */
+  public ReleaseOptions withDriftIgnore(List<DriftIgnore> driftIgnore) {
+    return new ReleaseOptions(
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        waitForLoadBalancer,
+        dangerousAllowEmpty,
+        allowUnsafeCrdChanges,
+        driftIgnore,
+        replaceOnImmutable);
+  }
+
+  /** A copy with {@code replaceOnImmutable} set. */
+  public ReleaseOptions withReplaceOnImmutable(boolean replaceOnImmutable) {
+    return new ReleaseOptions(
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        waitForLoadBalancer,
+        dangerousAllowEmpty,
+        allowUnsafeCrdChanges,
+        driftIgnore,
+        replaceOnImmutable);
   }
 }

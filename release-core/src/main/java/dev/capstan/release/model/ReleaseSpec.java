@@ -171,17 +171,16 @@ public record ReleaseSpec(
     return ensured.stream().filter(e -> e.name().equals(namespaceName)).findFirst();
   }
 
-  /** The namespaces and storage classes {@code payloads} need. */
+  /**
+   * The namespaces {@code payloads} need. A volume claim's storage class is not among them: a claim
+   * bound statically names a class no StorageClass object backs, as Kubernetes allows; a class the
+   * release creates is one of its objects, and one it relies on can be listed as a reference.
+   */
   public static List<ResourceRef> implicitReferences(Payloads payloads) {
     Set<ResourceRef> refs = new TreeSet<>();
     for (Manifest object : payloads.objects()) {
       if (!object.namespace().isEmpty()) {
         refs.add(ResourceRef.namespace(object.namespace()));
-      }
-      if (object.kind().isVolumeClaim()
-          && object.get("spec.storageClassName") instanceof String storageClass
-          && !storageClass.isEmpty()) {
-        refs.add(ResourceRef.storageClass(storageClass));
       }
     }
     return List.copyOf(refs);

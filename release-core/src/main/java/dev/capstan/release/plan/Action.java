@@ -10,6 +10,12 @@ public enum Action {
   UPDATE("~", false),
   /** Re-apply an unchanged spec to an owned object whose live content drifted. */
   REPAIR("!", false),
+  /**
+   * Delete an owned object and create it again: its update changes a field the API server keeps
+   * immutable, and the object or the release opted in ({@code capstan.dev/replace-on-immutable},
+   * {@code ReleaseOptions.replaceOnImmutable}).
+   */
+  REPLACE("±", true),
   /** Nothing to do: owned, same spec, no drift. */
   UNCHANGED(" ", false),
   /** Take ownership of an existing object no release owns. */
@@ -46,7 +52,7 @@ public enum Action {
 
   /** Whether the action writes to the object. */
   public boolean writes() {
-    return this == CREATE || this == UPDATE || this == REPAIR || this == ADOPT;
+    return this == CREATE || this == UPDATE || this == REPAIR || this == REPLACE || this == ADOPT;
   }
 
   /** The lower-case name, as shown in text and JSON. */

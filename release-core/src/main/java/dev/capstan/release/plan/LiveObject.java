@@ -33,6 +33,11 @@ import org.jspecify.annotations.Nullable;
  * @param status the object's {@code status} as observed, for the kinds whose status a plan reads: a
  *     CustomResourceDefinition's ({@code storedVersions}, for the CRD safety gate); {@code null}
  *     for other kinds, or when the adapter does not report it
+ * @param driftFields the fields Capstan applied that the object no longer holds as applied and that
+ *     Capstan no longer owns, each with who holds it now, in the applied object's order; {@link
+ *     #drift} describes the first. The planner judges them against the release's ignore rules.
+ *     Empty when nothing moved, or when the adapter tells drift otherwise (then {@code drift} alone
+ *     says how)
  */
 public record LiveObject(
     ResourceRef ref,
@@ -42,7 +47,8 @@ public record LiveObject(
     @Nullable String uid,
     @Nullable String resourceVersion,
     List<String> ensuredBy,
-    @Nullable Map<String, Object> status) {
+    @Nullable Map<String, Object> status,
+    List<FieldDrift> driftFields) {
 
   /** Requires the ref; content must match it; copies the status. */
   public LiveObject {
@@ -53,6 +59,20 @@ public record LiveObject(
     }
     ensuredBy = List.copyOf(new java.util.TreeSet<>(ensuredBy));
     status = status == null ? null : Trees.copyObject(status, "status");
+    driftFields = List.copyOf(driftFields);
+  }
+
+  /** An observed object whose drift, if any, is told by {@code drift} alone. */
+  public LiveObject(
+      ResourceRef ref,
+      @Nullable Manifest content,
+      @Nullable OwnershipStamp stamp,
+      @Nullable String drift,
+      @Nullable String uid,
+      @Nullable String resourceVersion,
+      List<String> ensuredBy,
+      @Nullable Map<String, Object> status) {
+    this(ref, content, stamp, drift, uid, resourceVersion, ensuredBy, status, List.of());
   }
 
   /** An observed object that no release ensures, whose status the adapter does not report. */

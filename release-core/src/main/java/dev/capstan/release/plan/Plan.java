@@ -50,6 +50,11 @@ public record Plan(
     this(namespace, name, releaseId, revision, previousRevision, changes, null);
   }
 
+  /** A copy with other changes (a gate's or a diff's), the same fingerprint. */
+  public Plan withChanges(List<PlannedChange> changes) {
+    return new Plan(namespace, name, releaseId, revision, previousRevision, changes, fingerprint);
+  }
+
   /** A copy with another fingerprint. */
   public Plan withFingerprint(@Nullable PlanFingerprint fingerprint) {
     return new Plan(namespace, name, releaseId, revision, previousRevision, changes, fingerprint);
@@ -77,6 +82,13 @@ public record Plan(
         "dangerousAllowEmpty", planned.dangerousAllowEmpty(), options.dangerousAllowEmpty());
     requireSame(
         "allowUnsafeCrdChanges", planned.allowUnsafeCrdChanges(), options.allowUnsafeCrdChanges());
+    requireSame("replaceOnImmutable", planned.replaceOnImmutable(), options.replaceOnImmutable());
+    if (!planned.driftIgnore().equals(options.driftIgnore())) {
+      throw new IllegalArgumentException(
+          "driftIgnore shapes the plan and must stay as planned ("
+              + planned.driftIgnore().size()
+              + " rule(s)); plan again with the rules to cast");
+    }
     return withFingerprint(fingerprint.withSpec(fingerprint.spec().withOptions(options)));
   }
 
@@ -127,9 +139,9 @@ public record Plan(
     return changes.stream().anyMatch(c -> c.action() == Action.ADOPT);
   }
 
-  /** Whether a person should confirm before it is cast: it prunes or adopts. */
+  /** Whether a person should confirm before it is cast: it prunes, replaces or adopts. */
   public boolean needsConfirmation() {
-    return hasPrune() || hasAdopt();
+    return hasPrune() || hasAdopt() || changes.stream().anyMatch(c -> c.action() == Action.REPLACE);
   }
 
   /** Whether casting the plan would change no object (only the record). */

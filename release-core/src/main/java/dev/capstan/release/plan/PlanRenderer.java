@@ -26,7 +26,9 @@ import java.util.StringJoiner;
  *       + spec.template.spec.containers[name=web].image: "ghcr.io/acme/web:1.1.0"
  *   ~ update     Secret/default/db
  *       ~ data.password: (changed)
- *   ! repair     Service/default/web  (drift: live content differs from what revision 1 applied)
+ *   ! repair     Service/default/web  (drift: field spec.ports[name=http].port set by kubectl-edit)
+ *     unchanged  apps/Deployment/default/api
+ *       ignored spec.replicas (set by kube-controller-manager; rule apps/Deployment: managers ...)
  *   - prune      ConfigMap/default/legacy  ⚠ destructive
  * </pre>
  */
@@ -62,7 +64,8 @@ public final class PlanRenderer {
     }
     out.append('\n');
     for (PlannedChange c : plan.changes()) {
-      if (c.action() == Action.UNCHANGED && !showUnchanged) {
+      boolean ignoredDrift = c.ignored().stream().anyMatch(i -> !i.givenUp());
+      if (c.action() == Action.UNCHANGED && !showUnchanged && !ignoredDrift) {
         continue;
       }
       out.append("  ")
@@ -78,6 +81,9 @@ public final class PlanRenderer {
         out.append("  ⚠ destructive");
       }
       out.append('\n');
+      for (IgnoredField i : c.ignored()) {
+        out.append("      ignored ").append(Escapes.escape(i.describe())).append('\n');
+      }
       diffText(out, c.diff());
     }
     out.append("Summary: ").append(summary(plan)).append('\n');
@@ -197,6 +203,18 @@ public final class PlanRenderer {
       }
       if (c.wave() != 0) {
         node.put("wave", c.wave());
+      }
+      if (!c.ignored().isEmpty()) {
+        ArrayNode ignored = node.putArray("ignored");
+        for (IgnoredField i : c.ignored()) {
+          ObjectNode field = ignored.addObject();
+          field.put("field", i.field());
+          field.put("pointer", i.pointer());
+          field.put("rule", i.rule());
+          if (i.manager() != null) {
+            field.put("manager", i.manager());
+          }
+        }
       }
       if (!c.diff().isEmpty()) {
         ArrayNode diff = node.putArray("diff");

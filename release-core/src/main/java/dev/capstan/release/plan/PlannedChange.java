@@ -23,6 +23,9 @@ import org.jspecify.annotations.Nullable;
  * @param diff the field-level changes of an update, repair or adoption, attached only where a
  *     person reviews the plan ({@code ReleaseController.planWithDiff}); empty otherwise, and for
  *     creates (the whole object is new), prunes, retains, references and conflicts
+ * @param ignored the fields of the object that drift ignore rules leave to other writers: not
+ *     drift, and left out when the cast writes the object; empty for a create (the object starts as
+ *     the manifest has it) and for removals, references and conflicts
  */
 public record PlannedChange(
     ResourceRef ref,
@@ -32,13 +35,28 @@ public record PlannedChange(
     @Nullable ReleaseIdentity owner,
     boolean createReference,
     int wave,
-    List<FieldChange> diff) {
+    List<FieldChange> diff,
+    List<IgnoredField> ignored) {
 
-  /** Requires the ref and action; copies the diff. */
+  /** Requires the ref and action; copies the diff and the ignored fields. */
   public PlannedChange {
     requireNonNull(ref, "ref");
     requireNonNull(action, "action");
     diff = List.copyOf(diff);
+    ignored = List.copyOf(ignored);
+  }
+
+  /** A change that ignores no field. */
+  public PlannedChange(
+      ResourceRef ref,
+      Action action,
+      @Nullable String reason,
+      @Nullable String desiredHash,
+      @Nullable ReleaseIdentity owner,
+      boolean createReference,
+      int wave,
+      List<FieldChange> diff) {
+    this(ref, action, reason, desiredHash, owner, createReference, wave, diff, List.of());
   }
 
   /** A change without a field-level diff. */
@@ -66,7 +84,14 @@ public record PlannedChange(
 
   /** This change with {@code diff} as its field-level diff. */
   public PlannedChange withDiff(List<FieldChange> diff) {
-    return new PlannedChange(ref, action, reason, desiredHash, owner, createReference, wave, diff);
+    return new PlannedChange(
+        ref, action, reason, desiredHash, owner, createReference, wave, diff, ignored);
+  }
+
+  /** This change with {@code ignored} as the fields ignore rules leave to others. */
+  public PlannedChange withIgnored(List<IgnoredField> ignored) {
+    return new PlannedChange(
+        ref, action, reason, desiredHash, owner, createReference, wave, diff, ignored);
   }
 
   static PlannedChange of(

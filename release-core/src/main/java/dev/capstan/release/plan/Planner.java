@@ -1,6 +1,7 @@
 package dev.capstan.release.plan;
 
 import dev.capstan.release.model.DesiredResource;
+import dev.capstan.release.model.DriftIgnore;
 import dev.capstan.release.model.EnsuredNamespace;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.OwnedResource;
@@ -112,6 +113,22 @@ public final class Planner {
       @Nullable Release latest,
       LiveState live,
       Map<ResourceRef, String> updateReasons) {
+    return plan(spec, latest, live, updateReasons, Map.of());
+  }
+
+  /**
+   * Plans a cast of {@code spec} as {@link #plan(ReleaseSpec, Release, LiveState, Map)} does, with
+   * {@code ignoredPaths}: by object, the fields of the desired object that a rule of paths ({@code
+   * ReleaseOptions.driftIgnore}) leaves to others, as the cast's effective release found them.
+   * Rules of managers are judged here, against the drift the observation reports ({@link
+   * LiveObject#driftFields}).
+   */
+  public static Plan plan(
+      ReleaseSpec spec,
+      @Nullable Release latest,
+      LiveState live,
+      Map<ResourceRef, String> updateReasons,
+      Map<ResourceRef, List<IgnoredField>> ignoredPaths) {
     ReleaseIdentity self = latest == null ? null : latest.identity();
     Integer failed =
         latest != null && latest.status() == ReleaseStatus.FAILED ? latest.revision() : null;
@@ -151,7 +168,8 @@ public final class Planner {
               self,
               failed,
               spec,
-              updateReasons.get(d.ref())));
+              updateReasons.get(d.ref()),
+              ignoredPaths.getOrDefault(d.ref(), List.of())));
     }
     dropped.addAll(owns.subList(next, owns.size()));
     applies.sort(EXECUTION_ORDER);
@@ -292,6 +310,73 @@ public final class Planner {
       @Nullable ReleaseIdentity self,
       @Nullable Integer failed,
       ReleaseSpec spec,
+      @Nullable String updateReason,
+      List<IgnoredField> ignoredPaths) {
+    Drift drift = liveObject.map(l -> drift(l, spec)).orElse(new Drift(null, List.of()));
+    PlannedChange change =
+        decide(
+            d,
+            liveObject,
+            drift.reason(),
+            recordedHash,
+            retained,
+            self,
+            failed,
+            spec,
+            updateReason);
+    if (change.action() == Action.CREATE
+        || change.action() == Action.CONFLICT
+        || (ignoredPaths.isEmpty() && drift.ignored().isEmpty())) {
+      return change;
+    }
+    List<IgnoredField> ignored = new ArrayList<>(ignoredPaths);
+    ignored.addAll(drift.ignored());
+    return change.withIgnored(ignored);
+  }
+
+  /**
+   * The drift of an object that is not ignored, and the fields rules of managers ignore: the
+   * observation's field drift less what trusted managers hold ({@code null} when that leaves
+   * nothing), or, when the adapter reports no fields, its drift as it says it.
+   */
+  record Drift(@Nullable String reason, List<IgnoredField> ignored) {}
+
+  static Drift drift(LiveObject live, ReleaseSpec spec) {
+    if (live.driftFields().isEmpty()) {
+      return new Drift(live.drift(), List.of());
+    }
+    List<DriftIgnore> rules = spec.options().driftIgnoreFor(live.ref());
+    List<IgnoredField> ignored = new ArrayList<>();
+    String reason = null;
+    for (FieldDrift f : live.driftFields()) {
+      DriftIgnore rule = f.removed() || f.manager() == null ? null : trusting(rules, f.manager());
+      if (rule != null) {
+        ignored.add(new IgnoredField(f.path(), f.pointer(), rule.describe(), f.manager()));
+      } else if (reason == null) {
+        reason = f.describe();
+      }
+    }
+    return new Drift(reason, ignored);
+  }
+
+  private static @Nullable DriftIgnore trusting(List<DriftIgnore> rules, String manager) {
+    for (DriftIgnore r : rules) {
+      if (r.managers().contains(manager)) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  private static PlannedChange decide(
+      DesiredResource d,
+      Optional<LiveObject> liveObject,
+      @Nullable String drift,
+      @Nullable String recordedHash,
+      boolean retained,
+      @Nullable ReleaseIdentity self,
+      @Nullable Integer failed,
+      ReleaseSpec spec,
       @Nullable String updateReason) {
     ResourceRef ref = d.ref();
     String hash = d.contentHash();
@@ -344,7 +429,7 @@ public final class Planner {
             hash,
             wave);
       }
-      if (failed != null && stamp.revision() == failed && live.drift() != null) {
+      if (failed != null && stamp.revision() == failed && drift != null) {
         // written by the failed revision and changed since (undone, reverted by hand): not drift
         // from a deployed revision, but an attempt to finish
         return PlannedChange.of(
@@ -353,7 +438,7 @@ public final class Planner {
             "finishes failed revision "
                 + failed
                 + ": the live object no longer holds what it applied ("
-                + live.drift()
+                + drift
                 + ")",
             hash,
             wave);
@@ -369,8 +454,8 @@ public final class Planner {
             hash,
             wave);
       }
-      if (live.drift() != null) {
-        return PlannedChange.of(ref, Action.REPAIR, "drift: " + live.drift(), hash, wave);
+      if (drift != null) {
+        return PlannedChange.of(ref, Action.REPAIR, "drift: " + drift, hash, wave);
       }
       return PlannedChange.of(ref, Action.UNCHANGED, null, hash, wave);
     }

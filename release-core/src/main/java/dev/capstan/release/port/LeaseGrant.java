@@ -9,7 +9,8 @@ import org.jspecify.annotations.Nullable;
  * A lease acquired on a release.
  *
  * @param lease the lease now held
- * @param takenOver the expired lease of another holder that this one replaced, or {@code null}
+ * @param takenOver the expired lease that this one replaced (another holder's, or this holder's own
+ *     left by an operation that stopped without giving it up), or {@code null}
  * @param namespaceExists whether taking the lease proved that the release's namespace exists in the
  *     cluster its objects go to (a Kubernetes Lease object lives in it); the controller then does
  *     not observe that namespace again when the release merely references it

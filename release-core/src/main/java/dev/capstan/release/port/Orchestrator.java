@@ -104,6 +104,30 @@ public interface Orchestrator {
   void apply(Manifest object, @Nullable OwnershipStamp stamp, Precondition precondition);
 
   /**
+   * Writes the object as {@link #apply(Manifest, OwnershipStamp, Precondition)} does, giving up the
+   * fields at {@code givenUp} (JSON pointers, RFC 6901, of fields {@code object} leaves out)
+   * without removing them: a field a drift ignore rule now leaves to other writers keeps its live
+   * value even when Capstan's earlier write is its only owner (on Kubernetes, server-side apply
+   * would remove such a field; the adapter first removes it from Capstan's managed fields,
+   * conditioned on the observed resourceVersion, so it stays, owned by nobody until another writer
+   * sets it). Fields other writers hold stay as server-side apply leaves them.
+   *
+   * <p>The default ignores {@code givenUp}: right for a cluster that keeps every field an apply
+   * leaves out.
+   *
+   * @param givenUp the pointers of the fields given up; may be empty
+   * @throws PreconditionFailedException if the object is not what the precondition requires;
+   *     nothing was written
+   */
+  default void apply(
+      Manifest object,
+      @Nullable OwnershipStamp stamp,
+      Precondition precondition,
+      List<String> givenUp) {
+    apply(object, stamp, precondition);
+  }
+
+  /**
    * The object as the cluster would store it if {@link #apply} wrote {@code object} with {@code
    * stamp} now, without writing anything: on Kubernetes a server-side apply dry run ({@code
    * dryRun=All}, same field manager and force as {@link #apply}), so the result has the server's
@@ -214,6 +238,40 @@ public interface Orchestrator {
    *     Readiness.TimedOut} with what each pending object was last waiting for
    */
   Readiness awaitReady(List<ResourceRef> objects, ReadinessWait wait);
+
+  /**
+   * Some of the objects of the custom kind {@code kind} the cluster stores, read at {@code kind}'s
+   * version across every namespace (on Kubernetes one LIST with {@code limit}): whether a CRD
+   * change that narrows a schema can break anything (the CRD gate asks only when it finds a
+   * property removed or a required field added). Empty when the cluster cannot tell: the gate then
+   * judges as if objects were stored.
+   *
+   * <p>The default cannot tell.
+   *
+   * @param kind the custom kind, at the version to read
+   * @param limit at most how many objects to name
+   */
+  default Optional<Instances> instances(Kind kind, int limit) {
+    return Optional.empty();
+  }
+
+  /**
+   * Objects of a kind as {@link #instances} found them.
+   *
+   * @param found some of them, at most the limit asked
+   * @param more whether there are more than {@code found}
+   */
+  record Instances(List<ResourceRef> found, boolean more) {
+    /** Copies the list. */
+    public Instances {
+      found = List.copyOf(found);
+    }
+
+    /** Whether none is stored. */
+    public boolean none() {
+      return found.isEmpty() && !more;
+    }
+  }
 
   /**
    * Why the cluster cannot hold objects of {@code kind} as the release has them (a kind it does not

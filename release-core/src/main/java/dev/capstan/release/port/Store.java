@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
@@ -74,6 +75,36 @@ public interface Store {
 
   /** The latest revision of every release in {@code namespace}, ordered by name. */
   List<StoredRelease> latestRecords(String namespace);
+
+  /**
+   * The latest revision of every release in {@code namespace}, by release name in order, each
+   * decoded only when its {@link RecordEntry#stored()} is asked for: a record that cannot be read
+   * fails alone, and a listing shows the others beside it. The default decodes them all ({@link
+   * #latestRecords}); a store that knows each head's revision and status without decoding (the
+   * Kubernetes store: its record Secrets' labels; the SQL store: its columns) overrides it.
+   */
+  default SortedMap<String, RecordEntry> latestEntries(String namespace) {
+    SortedMap<String, RecordEntry> out = new TreeMap<>();
+    for (StoredRelease r : latestRecords(namespace)) {
+      out.put(r.release().name(), RecordEntry.of(r));
+    }
+    return out;
+  }
+
+  /**
+   * How a person deletes the record of one revision from this store, for the advice given when it
+   * cannot be read: the Kubernetes store names the {@code kubectl} command, the SQL store the
+   * statement. The default names {@link #deleteRecord}.
+   */
+  default String recordRemoval(String namespace, String name, int revision) {
+    return "delete revision "
+        + revision
+        + " of release "
+        + namespace
+        + "/"
+        + name
+        + " from the store (Store.deleteRecord)";
+  }
 
   /**
    * The latest revision of every release in every namespace, ordered by namespace, then name (what

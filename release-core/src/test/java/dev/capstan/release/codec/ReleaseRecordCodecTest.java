@@ -118,6 +118,24 @@ class ReleaseRecordCodecTest {
   }
 
   @Test
+  void aRecordNamingItsAttemptIsSchema4AndOneWithoutIsTheSchema3BytesEarlierBuildsRead()
+      throws Exception {
+    Release named = sample().withAttempt("0123456789abcdef");
+
+    String json =
+        new String(
+            new GZIPInputStream(new java.io.ByteArrayInputStream(ReleaseRecordCodec.encode(named)))
+                .readAllBytes(),
+            StandardCharsets.UTF_8);
+
+    assertThat(json)
+        .startsWith("{\"schemaVersion\":4,\"release\":{\"attempt\":\"0123456789abcdef\",");
+    assertThat(ReleaseRecordCodec.decode(ReleaseRecordCodec.encode(named))).isEqualTo(named);
+    assertThat(ReleaseRecordCodec.encode(named.withAttempt(null)))
+        .isEqualTo(ReleaseRecordCodec.encode(sample()));
+  }
+
+  @Test
   void manifestsRoundTripExactlyWithDecimalsAsWrittenAndNullFieldsLeftOut() {
     Map<String, Object> widget = new java.util.LinkedHashMap<>();
     widget.put("apiVersion", "example.com/v1");

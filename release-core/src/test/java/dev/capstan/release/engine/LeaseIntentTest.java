@@ -26,13 +26,14 @@ class LeaseIntentTest {
     ReleaseSpec spec =
         ReleaseSpec.of("shop", "web", payloads).withSource("oci://charts/web").withVersion("1.2");
 
-    LeaseIntent intent = LeaseIntent.cast("id-7", spec);
+    LeaseIntent intent = LeaseIntent.cast("0123456789abcdef", "id-7", spec);
     String text = intent.encode();
 
     assertThat(text)
         .isEqualTo(
-            "{\"v\":1,\"operation\":\"cast\",\"releaseId\":\"id-7\",\"source\":\"oci://charts/web\","
-                + "\"version\":\"1.2\",\"objects\":[\"ConfigMap/shop/a\",\"ConfigMap/shop/b\"]}");
+            "{\"v\":1,\"operation\":\"cast\",\"attempt\":\"0123456789abcdef\",\"releaseId\":\"id-7\","
+                + "\"source\":\"oci://charts/web\",\"version\":\"1.2\","
+                + "\"objects\":[\"ConfigMap/shop/a\",\"ConfigMap/shop/b\"]}");
     assertThat(LeaseIntent.decode(text)).isEqualTo(intent);
     assertThat(intent.covers(List.of(B))).isTrue();
     assertThat(intent.covers(List.of(A, ResourceRef.of(Kind.SECRET, "shop", "a")))).isFalse();
@@ -40,10 +41,11 @@ class LeaseIntentTest {
 
   @Test
   void anUninstallNamesNothingMoreAndCoversNoObject() {
-    String text = LeaseIntent.uninstall().encode();
+    String text = LeaseIntent.uninstall("00000000000000ff").encode();
 
-    assertThat(text).isEqualTo("{\"v\":1,\"operation\":\"uninstall\"}");
-    assertThat(LeaseIntent.decode(text)).isEqualTo(LeaseIntent.uninstall());
+    assertThat(text)
+        .isEqualTo("{\"v\":1,\"operation\":\"uninstall\",\"attempt\":\"00000000000000ff\"}");
+    assertThat(LeaseIntent.decode(text)).isEqualTo(LeaseIntent.uninstall("00000000000000ff"));
     assertThat(LeaseIntent.uninstall().covers(List.of())).isFalse();
   }
 
@@ -54,9 +56,22 @@ class LeaseIntentTest {
             .mapToObj(i -> ResourceRef.of(Kind.CONFIG_MAP, "shop", "config-" + i))
             .toList();
 
-    LeaseIntent intent = new LeaseIntent(LeaseIntent.Operation.CAST, "id-1", null, null, many);
+    LeaseIntent intent =
+        new LeaseIntent(LeaseIntent.Operation.CAST, "a1", "id-1", null, null, many);
 
     assertThat(intent.encode()).isNull();
+  }
+
+  @Test
+  void everyAttemptHasItsOwnIdAndAnIntentOfAnEarlierCapstanNamesNone() {
+    LeaseIntent a = LeaseIntent.uninstall();
+    LeaseIntent b = LeaseIntent.uninstall();
+
+    assertThat(a.attempt()).matches("[0-9a-f]{16}").isNotEqualTo(b.attempt());
+    // written before attempts existed: read, with no attempt
+    assertThat(LeaseIntent.decode("{\"v\":1,\"operation\":\"uninstall\"}"))
+        .isEqualTo(
+            new LeaseIntent(LeaseIntent.Operation.UNINSTALL, null, null, null, null, List.of()));
   }
 
   @Test

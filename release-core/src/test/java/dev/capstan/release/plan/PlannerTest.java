@@ -244,7 +244,9 @@ class PlannerTest {
   @Test
   void storageClassAndNamespaceAreReferences() {
     VolumeSpec v = VolumeSpec.of("default", "data", "1Gi").withStorageClass("fast");
-    ReleaseSpec spec = ReleaseSpec.of("default", "app", Payloads.of(v));
+    ReleaseSpec spec =
+        ReleaseSpec.of("default", "app", Payloads.of(v))
+            .withReference(ResourceRef.storageClass("fast"));
 
     Plan plan = plan(spec, null, live().shared(ResourceRef.storageClass("fast")));
 

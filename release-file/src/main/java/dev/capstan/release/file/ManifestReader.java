@@ -50,6 +50,9 @@ final class ManifestReader {
   /** A document and where it comes from. */
   private record Located(String at, @Nullable Object tree) {}
 
+  /** A list item refused while the lists were read: reported in document order, with the rest. */
+  private record Refused(String problem) {}
+
   ManifestReader(List<String> problems) {
     this(problems, 0);
   }
@@ -142,6 +145,70 @@ final class ManifestReader {
   }
 
   /**
+   * The items of a list document, as kubectl reads them: {@code kind: List} (of any apiVersion)
+   * holds objects of any kind; a typed list ({@code ConfigMapList}, {@code
+   * rbac.authorization.k8s.io/v1 RoleList}, any {@code <Kind>List} with {@code items}) holds
+   * objects of its item kind, each of which gets the list's apiVersion and the item kind when it
+   * names none, and is refused, naming the item, when it names another.
+   */
+  private void listItems(
+      Located entry, Map<?, ?> tree, String apiVersion, String kind, List<@Nullable Located> out) {
+    if (!(tree.get("items") instanceof List<?> items)) {
+      out.add(
+          new Located(
+              entry.at(),
+              new Refused(
+                  "items must be a list of objects in a "
+                      + kind
+                      + ": "
+                      + describe(tree.get("items")))));
+      return;
+    }
+    String itemKind =
+        kind.equals("List") ? null : kind.substring(0, kind.length() - "List".length());
+    for (int i = 0; i < items.size(); i++) {
+      String at = entry.at() + ".items[" + i + "]";
+      Object item = items.get(i);
+      if (itemKind != null && item instanceof Map<?, ?> m) {
+        Object itemKindGiven = m.get("kind");
+        Object itemApiVersion = m.get("apiVersion");
+        if (itemKindGiven != null && !itemKind.equals(itemKindGiven)) {
+          out.add(
+              new Located(
+                  at,
+                  new Refused(
+                      "kind must be "
+                          + itemKind
+                          + " in a "
+                          + kind
+                          + ": "
+                          + Escapes.quote(String.valueOf(itemKindGiven)))));
+          continue;
+        }
+        if (itemApiVersion != null && !apiVersion.equals(itemApiVersion)) {
+          out.add(
+              new Located(
+                  at,
+                  new Refused(
+                      "apiVersion must be "
+                          + apiVersion
+                          + " in a "
+                          + kind
+                          + " of that apiVersion: "
+                          + Escapes.quote(String.valueOf(itemApiVersion)))));
+          continue;
+        }
+        Map<String, Object> filled = new java.util.LinkedHashMap<>();
+        filled.put("apiVersion", apiVersion);
+        filled.put("kind", itemKind);
+        m.forEach((k, v) -> filled.put(String.valueOf(k), v));
+        item = filled;
+      }
+      out.add(new Located(at, item));
+    }
+  }
+
+  /**
    * The manifests, checked; problems are added to the list given at construction.
    *
    * @param namespace the namespace of namespaced objects that name none
@@ -156,15 +223,9 @@ final class ManifestReader {
       } else if (entry.tree() instanceof Map<?, ?> tree
           && tree.get("apiVersion") instanceof String apiVersion
           && tree.get("kind") instanceof String kind
-          && "List".equals(kind)
-          && "v1".equals(apiVersion)) {
-        if (!(tree.get("items") instanceof List<?> items)) {
-          problems.add(entry.at() + ": items must be a list of objects in a v1 List");
-          continue;
-        }
-        for (int i = 0; i < items.size(); i++) {
-          documents.add(new Located(entry.at() + ".items[" + i + "]", items.get(i)));
-        }
+          && kind.endsWith("List")
+          && (kind.equals("List") || tree.containsKey("items"))) {
+        listItems(entry, tree, apiVersion, kind, documents);
       } else {
         documents.add(entry);
       }
@@ -187,6 +248,10 @@ final class ManifestReader {
       // each document's tree is let go once its manifest (a copy) is made: at most one of the
       // two is held per document
       documents.set(i, null);
+      if (doc.tree() instanceof Refused refused) {
+        problems.add(doc.at() + ": " + refused.problem());
+        continue;
+      }
       Manifest manifest = check(doc, namespace, defined);
       if (manifest == null) {
         continue;
@@ -241,11 +306,6 @@ final class ManifestReader {
       return null;
     }
     Kind builtIn = Kind.builtIn(group, kind);
-    if (builtIn != null && builtIn.shared() && !builtIn.equals(Kind.NAMESPACE)) {
-      // a Namespace is ensured (EnsuredNamespace); the other shared kinds are only referenced
-      problems.add(at + ": " + shared(builtIn, name));
-      return null;
-    }
     Kind known = builtIn != null ? null : defined.get(group.isEmpty() ? kind : group + "/" + kind);
     try {
       @SuppressWarnings("unchecked")
@@ -257,20 +317,6 @@ final class ManifestReader {
       problems.add(at + ": " + e.getMessage());
       return null;
     }
-  }
-
-  private static String shared(Kind kind, String name) {
-    return kind.kind()
-        + " "
-        + Escapes.quote(name)
-        + " is shared between releases and never owned by one: remove this document and create"
-        + " the "
-        + kind.kind()
-        + " outside the release (kubectl apply -f); the release then refers to it (its volume"
-        + " claims' storageClassName, or "
-        + ResourceRef.of(kind, "", name).key()
-        + " under spec.references in a release file), and a cast refuses it while it is"
-        + " missing";
   }
 
   private @Nullable String requiredString(@Nullable Object value, String at, String field) {

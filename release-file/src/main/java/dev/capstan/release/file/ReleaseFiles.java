@@ -8,6 +8,7 @@ import dev.capstan.common.StrictDocuments;
 import dev.capstan.common.StrictMap;
 import dev.capstan.common.StrictMap.Wording;
 import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.DriftIgnore;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
@@ -95,7 +96,10 @@ public final class ReleaseFiles {
   private static final Set<String> SPEC =
       StrictMap.fields(
           "references", "services", "secrets", "configMaps", "volumes", "manifests", "options");
-  private static final Set<String> OPTIONS = StrictMap.fields("allowUnsafeCrdChanges");
+  private static final Set<String> OPTIONS =
+      StrictMap.fields("allowUnsafeCrdChanges", "driftIgnore", "replaceOnImmutable");
+  private static final Set<String> DRIFT_IGNORE =
+      StrictMap.fields("kind", "name", "paths", "managers");
   private static final Set<String> SERVICE =
       StrictMap.fields(
           "name",
@@ -206,8 +210,26 @@ public final class ReleaseFiles {
     if (namespace == null || namespace.isBlank()) {
       namespace = overrides.fallbackNamespace();
     }
+    List<DriftIgnore> rules = new ArrayList<>();
+    each(
+        doc.driftIgnore(),
+        "spec.options.driftIgnore",
+        DRIFT_IGNORE,
+        DriftIgnoreDoc::read,
+        problems,
+        (d, at) -> {
+          List<String> wrong = DriftIgnore.problems(d.kind(), d.name(), d.paths(), d.managers());
+          if (wrong.isEmpty()) {
+            rules.add(new DriftIgnore(d.kind(), d.name(), d.paths(), d.managers()));
+          } else {
+            wrong.forEach(w -> problems.add(at + ": " + w));
+          }
+        });
     ReleaseOptions options =
-        ReleaseOptions.defaults().withAllowUnsafeCrdChanges(doc.allowUnsafeCrdChanges());
+        ReleaseOptions.defaults()
+            .withAllowUnsafeCrdChanges(doc.allowUnsafeCrdChanges())
+            .withDriftIgnore(rules)
+            .withReplaceOnImmutable(doc.replaceOnImmutable());
 
     List<ResourceSpec> specs = new ArrayList<>();
     String ns = namespace;
@@ -669,7 +691,9 @@ public final class ReleaseFiles {
       List<@Nullable Object> configMaps,
       List<@Nullable Object> volumes,
       boolean manifests,
-      boolean allowUnsafeCrdChanges) {
+      boolean allowUnsafeCrdChanges,
+      List<@Nullable Object> driftIgnore,
+      boolean replaceOnImmutable) {
 
     /**
      * Binds the document's shape: its first problem is reported (and null returned), as the whole
@@ -700,6 +724,9 @@ public final class ReleaseFiles {
       boolean manifests = spec != null && spec.has("manifests");
       StrictMap options = spec == null ? null : spec.object("options", OPTIONS);
       boolean allowUnsafeCrdChanges = options != null && options.bool("allowUnsafeCrdChanges");
+      List<@Nullable Object> driftIgnore =
+          options == null ? List.of() : options.list("driftIgnore");
+      boolean replaceOnImmutable = options != null && options.bool("replaceOnImmutable");
       Document doc =
           new Document(
               apiVersion,
@@ -714,7 +741,9 @@ public final class ReleaseFiles {
               configMaps,
               volumes,
               manifests,
-              allowUnsafeCrdChanges);
+              allowUnsafeCrdChanges,
+              driftIgnore,
+              replaceOnImmutable);
       if (!shape.isEmpty()) {
         problems.add(shape.get(0));
         return null;
@@ -960,6 +989,15 @@ public final class ReleaseFiles {
         throw new IllegalArgumentException(
             "key " + quote(key) + " is given more than once across stringData, data and fromEnv");
       }
+    }
+  }
+
+  /** A drift ignore rule of {@code spec.options.driftIgnore}: {@link DriftIgnore}. */
+  record DriftIgnoreDoc(
+      String kind, @Nullable String name, List<String> paths, List<String> managers) {
+    static DriftIgnoreDoc read(StrictMap m) {
+      return new DriftIgnoreDoc(
+          m.string("kind"), m.optionalString("name"), m.strings("paths"), m.strings("managers"));
     }
   }
 

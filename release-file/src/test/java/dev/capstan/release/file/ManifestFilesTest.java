@@ -100,6 +100,57 @@ class ManifestFilesTest {
   }
 
   @Test
+  void typedListsOfAnyGroupAndListsOfAnyApiVersionAreReadItemByItemAsKubectlDoes()
+      throws IOException {
+    write(
+        "lists.yaml",
+        """
+        apiVersion: v1
+        kind: ConfigMapList
+        items:
+        - metadata: {name: dashboards}
+          data: {a.json: "{}"}
+        - {apiVersion: v1, kind: ConfigMap, metadata: {name: rules}}
+        ---
+        apiVersion: rbac.authorization.k8s.io/v1
+        kind: RoleList
+        items:
+        - {metadata: {name: reader}, rules: []}
+        ---
+        apiVersion: rbac.authorization.k8s.io/v1
+        kind: RoleBindingList
+        items:
+        - metadata: {name: reader}
+          roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: reader}
+          subjects: [{kind: ServiceAccount, name: default}]
+        ---
+        apiVersion: meta/v1
+        kind: List
+        items:
+        - {apiVersion: v1, kind: Secret, metadata: {name: s}}
+        - apiVersion: storage.k8s.io/v1
+          kind: StorageClass
+          metadata: {name: local-path}
+          provisioner: rancher.io/local-path
+        """);
+
+    ReleaseFile f =
+        ReleaseFiles.read(
+            dir.resolve("lists.yaml"), new Overrides("mon", "m"), ManifestFilesTest::noEnv);
+
+    assertThat(keys(f))
+        .isEqualTo(
+            "storage.k8s.io/StorageClass//local-path,"
+                + " rbac.authorization.k8s.io/Role/mon/reader,"
+                + " rbac.authorization.k8s.io/RoleBinding/mon/reader, ConfigMap/mon/dashboards,"
+                + " ConfigMap/mon/rules, Secret/mon/s");
+    assertThat(
+            f.payloads().get(ResourceRef.parse("ConfigMap/mon/dashboards")).orElseThrow().content())
+        .containsEntry("apiVersion", "v1")
+        .containsEntry("kind", "ConfigMap");
+  }
+
+  @Test
   void aDirectoryIsReadLikeKubectlApplyF() throws IOException {
     write(
         "app/b.yaml",
@@ -234,10 +285,10 @@ class ManifestFilesTest {
         - just
         - a list
         ---
-        apiVersion: storage.k8s.io/v1
-        kind: StorageClass
-        metadata: {name: fast}
-        provisioner: example.com/fast
+        apiVersion: v1
+        kind: ConfigMapList
+        items:
+        - {apiVersion: v1, kind: Secret, metadata: {name: s}}
         ---
         apiVersion: apps/v1
         kind: Deployment
@@ -284,11 +335,8 @@ class ManifestFilesTest {
             "spec.manifests[0] (k8s/a.yaml#1): metadata.name must be a non-empty string: missing",
             "spec.manifests[0] (k8s/a.yaml#2): a manifest must be a mapping with apiVersion, kind"
                 + " and metadata: a list",
-            "spec.manifests[0] (k8s/a.yaml#3): StorageClass 'fast' is shared between releases and"
-                + " never owned by one: remove this document and create the StorageClass outside"
-                + " the release (kubectl apply -f); the release then refers to it (its volume"
-                + " claims' storageClassName, or storage.k8s.io/StorageClass//fast under"
-                + " spec.references in a release file), and a cast refuses it while it is missing",
+            "spec.manifests[0] (k8s/a.yaml#3).items[0]: kind must be ConfigMap in a"
+                + " ConfigMapList: 'Secret'",
             "spec.manifests[0] (k8s/a.yaml#4): manifest apps/Deployment: apps/Deployment name"
                 + " must be a DNS-1123 subdomain (lower-case alphanumerics, '-' and '.', starting and"
                 + " ending with an alphanumeric, at most 253 characters): 'Web_1'",

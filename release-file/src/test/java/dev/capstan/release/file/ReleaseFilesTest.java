@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.DriftIgnore;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
@@ -86,11 +87,10 @@ class ReleaseFilesTest {
                 .withStorageClass("fast")
                 .withReclaimPolicy(VolumeSpec.ReclaimPolicy.RETAIN));
     ReleaseSpec spec = f.toSpec();
+    // a volume's storage class is no reference: a claim may name a class no object backs
     assertThat(spec.references())
         .containsExactly(
-            ResourceRef.namespace("shop"),
-            ResourceRef.storageClass("fast"),
-            ResourceRef.parse("Secret/shop/registry-pull"));
+            ResourceRef.namespace("shop"), ResourceRef.parse("Secret/shop/registry-pull"));
     assertThat(spec.version()).isEqualTo("1.4.2");
   }
 
@@ -160,6 +160,57 @@ class ReleaseFilesTest {
                 assertThat(e.problems())
                     .singleElement()
                     .satisfies(p -> assertThat(p).startsWith("spec.options.")));
+  }
+
+  @Test
+  void driftIgnoreRulesAreReadAndEveryProblemNamedWithItsField() {
+    ReleaseFile f =
+        parse(
+            """
+            apiVersion: capstan.dev/v1
+            kind: Release
+            metadata: {name: web}
+            spec:
+              options:
+                driftIgnore:
+                  - {kind: apps/Deployment, name: web, paths: [/spec/replicas]}
+                  - {kind: admissionregistration.k8s.io/ValidatingWebhookConfiguration,
+                     managers: [cert-injector]}
+              configMaps: [{name: c}]
+            """);
+
+    assertThat(f.toSpec().options().driftIgnore())
+        .containsExactly(
+            DriftIgnore.paths("apps/Deployment", "/spec/replicas").forName("web"),
+            DriftIgnore.managers(
+                "admissionregistration.k8s.io/ValidatingWebhookConfiguration", "cert-injector"));
+    assertThatThrownBy(
+            () ->
+                parse(
+                    """
+                    apiVersion: capstan.dev/v1
+                    kind: Release
+                    metadata: {name: web}
+                    spec:
+                      options:
+                        driftIgnore:
+                          - {kind: Deployment, paths: [spec/replicas], managers: [capstan]}
+                          - {kind: ConfigMap}
+                          - {kind: ConfigMap, paths: "/data", match: x}
+                      configMaps: [{name: c}]
+                    """))
+        .isInstanceOfSatisfying(
+            InvalidReleaseFileException.class,
+            e ->
+                assertThat(e.problems())
+                    .containsExactly(
+                        "spec.options.driftIgnore[0]: paths[0]: must be a JSON pointer to a field,"
+                            + " e.g. /spec/replicas: 'spec/replicas'",
+                        "spec.options.driftIgnore[0]: managers[0]: Capstan's own field manager"
+                            + " cannot be trusted over itself: 'capstan'",
+                        "spec.options.driftIgnore[1]: a rule must name at least one of paths and"
+                            + " managers",
+                        "spec.options.driftIgnore[2].paths: must be a list"));
   }
 
   @Test

@@ -110,7 +110,11 @@ public final class ControlPlane implements AutoCloseable {
               + String.join("\n", tail));
     }
     Map<String, String> env = readEnv(state);
-    Launch launch = new Launch(stateDir, scriptDir, readPids(stateDir.resolve("pids")));
+    Launch launch =
+        new Launch(
+            stateDir,
+            scriptDir,
+            new java.util.concurrent.ConcurrentHashMap<>(readPids(stateDir.resolve("pids"))));
     return new ControlPlane(Path.of(requireNonNull(env.get("KUBECONFIG"), "KUBECONFIG")), launch);
   }
 
@@ -170,6 +174,88 @@ public final class ControlPlane implements AutoCloseable {
           "cannot release the held pods of " + namespace + ": HTTP " + e.getCode(), e);
     }
     return released;
+  }
+
+  /**
+   * An outage of the API server as an operator's restart makes it: kube-apiserver is sent SIGTERM
+   * (it drains, answering 503 or refusing, then exits), kept down until {@code down} has passed
+   * since the signal, started again with the same command line and environment, and waited for
+   * until it answers. Only for a control plane this JVM started; the new pid is recorded where
+   * {@code stop.sh} finds it.
+   *
+   * @return the outage, from the signal until the API server answered again
+   */
+  public Duration restartApiServer(Duration down) {
+    Launch l = requireNonNull(launch, "the API server of a control plane started elsewhere");
+    long pid = requireNonNull(l.pids().get("kube-apiserver"), "kube-apiserver pid");
+    ProcessHandle old =
+        ProcessHandle.of(pid).orElseThrow(() -> new IllegalStateException("no pid " + pid));
+    List<String> argv;
+    try {
+      argv =
+          List.of(
+              new String(Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")), UTF_8)
+                  .split("\0"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the command line of pid " + pid, e);
+    }
+    long t0 = System.nanoTime();
+    log("stopping kube-apiserver (pid " + pid + ") with SIGTERM for " + down.toSeconds() + " s");
+    old.destroy();
+    try {
+      old.onExit().get(down.toMillis() + 60_000, TimeUnit.MILLISECONDS);
+      long left = down.toNanos() - (System.nanoTime() - t0);
+      if (left > 0) {
+        Thread.sleep(left / 1_000_000);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while the API server was down", e);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException("kube-apiserver (pid " + pid + ") did not exit", e);
+    }
+    ProcessBuilder builder =
+        new ProcessBuilder(argv)
+            .redirectErrorStream(true)
+            .redirectOutput(
+                ProcessBuilder.Redirect.appendTo(
+                    l.stateDir().resolve("logs").resolve("kube-apiserver.log").toFile()))
+            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    builder.environment().put("HOME", l.stateDir().toString());
+    Process started;
+    try {
+      started = builder.start();
+      Files.writeString(
+          l.stateDir().resolve("pids").resolve("kube-apiserver.pid"), started.pid() + "\n");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start kube-apiserver again", e);
+    }
+    l.pids().put("kube-apiserver", started.pid());
+    log("started kube-apiserver again (pid " + started.pid() + ")");
+    io.kubernetes.client.openapi.apis.VersionApi version =
+        new io.kubernetes.client.openapi.apis.VersionApi(newClient(Duration.ofSeconds(5)));
+    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+    while (true) {
+      try {
+        version.getCode().execute();
+        new CoreV1Api(client).readNamespace("default").execute();
+        break;
+      } catch (ApiException e) {
+        if (!started.isAlive() || System.nanoTime() > deadline) {
+          throw new IllegalStateException(
+              "kube-apiserver did not come back (see " + l.stateDir().resolve("logs") + ")", e);
+        }
+        try {
+          Thread.sleep(200);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while the API server restarted", ie);
+        }
+      }
+    }
+    Duration outage = Duration.ofNanos(System.nanoTime() - t0);
+    log("kube-apiserver answers again, " + outage.toSeconds() + " s after SIGTERM");
+    return outage;
   }
 
   /** Whether this JVM started the control plane (and so stops it). */

@@ -786,30 +786,55 @@ public abstract class StoreContract {
   }
 
   /**
-   * A holder taking its own lease again, before or after it expired, is handed nothing, and the
-   * intent it names now (or none) replaces the one it named before.
+   * A holder taking its own lease again before it expired is handed nothing, and the intent it
+   * names now (or none) replaces the one it named before. After it expired, the holder takes it
+   * over as anyone would: an operation of that holder stopped without giving it up (a process that
+   * died under the same holder name, or one that could not record its outcome and kept its intent),
+   * so the expired lease and its intent are handed over.
    */
   @Test
-  public void aHolderTakingItsOwnLeaseAgainReplacesTheIntent() {
+  public void aHolderTakingItsOwnLeaseAgainReplacesTheIntentAndTakesAnExpiredOneOver() {
     assumeIntentsKept();
-    store().acquireLease(namespace(), "app", "alice", "cast 2", T0, TTL);
-    store().acquireLease(namespace(), "web", "alice", "cast 2", T0, TTL);
+    LeaseGrant app0 = store().acquireLease(namespace(), "app", "alice", "cast 2", T0, TTL);
+    LeaseGrant web0 = store().acquireLease(namespace(), "web", "alice", "cast 2", T0, TTL);
     Instant before = T0.plusSeconds(5);
     Instant after = T0.plus(TTL).plusSeconds(5);
 
     LeaseGrant appAgain = store().acquireLease(namespace(), "app", "alice", "cast 3", before, TTL);
     LeaseGrant webAgain = store().acquireLease(namespace(), "web", "alice", after, TTL);
 
+    assertThat(app0.takenOver()).isNull();
     assertThat(appAgain.takenOver()).isNull();
     assertThat(appAgain.takenOverIntent()).isNull();
-    assertThat(webAgain.takenOver()).isNull();
-    assertThat(webAgain.takenOverIntent()).isNull();
+    assertThat(webAgain.takenOver()).isEqualTo(web0.lease());
+    assertThat(webAgain.takenOverIntent()).isEqualTo("cast 2");
     LeaseGrant app = store().acquireLease(namespace(), "app", "bob", null, before.plus(TTL), TTL);
     LeaseGrant web = store().acquireLease(namespace(), "web", "bob", null, after.plus(TTL), TTL);
     assertThat(app.takenOver()).isEqualTo(appAgain.lease());
     assertThat(app.takenOverIntent()).isEqualTo("cast 3");
     assertThat(web.takenOver()).isEqualTo(webAgain.lease());
     assertThat(web.takenOverIntent()).isNull();
+  }
+
+  /**
+   * A renewal to {@code now} (a zero duration) ends the lease at once, or within the store's
+   * smallest duration (a Kubernetes Lease counts whole seconds), keeping its intent: an operation
+   * that could not record its outcome leaves it so, and the next holder takes it over with the
+   * intent.
+   */
+  @Test
+  public void aLeaseRenewedForNoTimeIsTakenOverWithItsIntent() {
+    assumeIntentsKept();
+    LeaseGrant alice = store().acquireLease(namespace(), "app", "alice", "cast 2", T0, TTL);
+    Instant now = T0.plusSeconds(3);
+
+    store().renewLease(namespace(), "app", "alice", alice.version(), now, Duration.ZERO);
+    LeaseGrant bob = store().acquireLease(namespace(), "app", "bob", null, now.plusSeconds(1), TTL);
+
+    assertThat(bob.takenOver()).isNotNull();
+    assertThat(bob.takenOver().holder()).isEqualTo("alice");
+    assertThat(bob.takenOver().expiresAt()).isBetween(now, now.plusSeconds(1));
+    assertThat(bob.takenOverIntent()).isEqualTo("cast 2");
   }
 
   /**
