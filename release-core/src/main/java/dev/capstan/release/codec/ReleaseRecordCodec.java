@@ -27,20 +27,25 @@ import java.util.zip.GZIPOutputStream;
  * withheldSecrets}; records of schema 2 (and 1) have neither and still decode: the next cast makes
  * a key.
  *
- * <p>Schema 4 adds, additively, the {@code attempt} that wrote the record (the id its operation's
- * lease intent names). A record without one is written as schema 3, the same bytes an earlier
- * Capstan writes and reads.
+ * <p>Schema 4 adds, additively, the {@code chart} a revision was rendered from ({@link
+ * dev.capstan.release.model.ChartOrigin}) and the {@code attempt} that wrote the record (the id
+ * its operation's lease intent names). A record with neither is written as schema 3, the same
+ * bytes an earlier Capstan writes and reads; one with either is refused by an earlier Capstan as
+ * written by a different version, rather than misread.
  *
  * <p>Records hold the release's payloads, secrets included unless a cast kept their values out
  * ({@code recordSecretValues} off), and the key that hashes its Secrets: stores must keep the bytes
  * as secret as the secrets themselves (the Kubernetes store uses Secret objects).
  */
 public final class ReleaseRecordCodec {
-  /** The schema version this library writes. */
+  /** The newest schema version this library writes: a record with a chart or an attempt. */
   public static final int SCHEMA_VERSION = 4;
 
-  /** The schema a record that names no attempt is written in, readable by earlier builds. */
-  private static final int WITHOUT_ATTEMPT = 3;
+  /**
+   * The schema a record with neither a chart nor an attempt is written in, readable by earlier
+   * builds.
+   */
+  private static final int SCHEMA_3 = 3;
 
   /** The oldest schema version this library reads. */
   public static final int OLDEST_READABLE_VERSION = 1;
@@ -56,7 +61,9 @@ public final class ReleaseRecordCodec {
   /** Encodes a record. */
   public static byte[] encode(Release release) {
     ObjectNode root = Json.mapper().createObjectNode();
-    root.put("schemaVersion", release.attempt() == null ? WITHOUT_ATTEMPT : SCHEMA_VERSION);
+    root.put(
+        "schemaVersion",
+        release.chart() == null && release.attempt() == null ? SCHEMA_3 : SCHEMA_VERSION);
     root.set("release", Json.mapper().valueToTree(release));
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (GZIPOutputStream gzip = new GZIPOutputStream(bytes)) {

@@ -35,6 +35,9 @@ import org.jspecify.annotations.Nullable;
  *     revision), or {@code null} in a record written before keys existed: the next cast makes one
  * @param withheldSecrets the Secrets whose values this revision did not record (their keys and
  *     keyed hashes only; {@link ReleaseOptions#recordSecretValues()}); {@code payloads} lacks them
+ * @param chart the Helm chart its objects were rendered from (name, version, digest, the values
+ *     with secret ones masked), or {@code null}: they came from elsewhere, or the record was
+ *     written before charts were recorded
  * @param attempt the id of the operation that last wrote this record (a cast, an uninstall, or
  *     whoever recorded one of them interrupted), shared with the intent its lease names, or {@code
  *     null} in a record an earlier Capstan wrote: whoever takes an expired lease over tells by it
@@ -59,6 +62,7 @@ public record Release(
     @Nullable Lease lease,
     @Nullable SecretHashKey secretHashKey,
     List<WithheldSecret> withheldSecrets,
+    @Nullable ChartOrigin chart,
     @Nullable String attempt) {
 
   /** Requires every part; keeps {@code owns} in apply order and the ref lists sorted. */
@@ -91,7 +95,7 @@ public record Release(
     }
   }
 
-  /** A revision that names no attempt. */
+  /** A revision rendered from no chart that names no attempt. */
   public Release(
       String id,
       String namespace,
@@ -130,6 +134,7 @@ public record Release(
         lease,
         secretHashKey,
         withheldSecrets,
+        null,
         null);
   }
 
@@ -170,6 +175,7 @@ public record Release(
         lease,
         null,
         List.of(),
+        null,
         null);
   }
 
@@ -287,6 +293,7 @@ public record Release(
         d.lease,
         d.secretHashKey,
         d.withheldSecrets,
+        chart,
         d.attempt);
   }
 
