@@ -275,7 +275,8 @@ class ReleaseRecordCodecTest {
             null,
             null,
             List.of(),
-            chart());
+            chart(),
+            null);
 
     byte[] bytes = ReleaseRecordCodec.encode(release);
     Release back = ReleaseRecordCodec.decode(bytes);
