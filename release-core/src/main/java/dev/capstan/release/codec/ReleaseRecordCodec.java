@@ -28,10 +28,10 @@ import java.util.zip.GZIPOutputStream;
  * a key.
  *
  * <p>Schema 4 adds, additively, the {@code chart} a revision was rendered from ({@link
- * dev.capstan.release.model.ChartOrigin}) and the {@code attempt} that wrote the record (the id
- * its operation's lease intent names). A record with neither is written as schema 3, the same
- * bytes an earlier Capstan writes and reads; one with either is refused by an earlier Capstan as
- * written by a different version, rather than misread.
+ * dev.capstan.release.model.ChartOrigin}) and the {@code attempt} that wrote the record (the id its
+ * operation's lease intent names). A record with neither is written as schema 3, the same bytes an
+ * earlier Capstan writes and reads; one with either is refused by an earlier Capstan as written by
+ * a different version, rather than misread.
  *
  * <p>Records hold the release's payloads, secrets included unless a cast kept their values out
  * ({@code recordSecretValues} off), and the key that hashes its Secrets: stores must keep the bytes
