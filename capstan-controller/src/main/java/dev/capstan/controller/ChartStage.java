@@ -2,6 +2,7 @@ package dev.capstan.controller;
 
 import dev.capstan.common.Escapes;
 import dev.capstan.common.JsonMappers;
+import dev.capstan.common.PrivateFolder;
 import dev.capstan.release.chart.ChartException;
 import dev.capstan.release.chart.ChartRequest;
 import dev.capstan.release.chart.ChartValues;
@@ -91,10 +92,16 @@ final class ChartStage {
                 + ChartSpec.PASSWORD_KEY
                 + keys(secret));
       } else {
-        access =
-            access.withCredentials(
-                secret.get(ChartSpec.USERNAME_KEY).strip(),
-                secret.get(ChartSpec.PASSWORD_KEY).strip());
+        String username = secret.get(ChartSpec.USERNAME_KEY).strip();
+        if (username.isEmpty() || username.contains(":")) {
+          problems.add(
+              named
+                  + ": its username must be a user's name without ':' (it separates user and"
+                  + " password in Basic authentication): "
+                  + Escapes.quote(username));
+        } else {
+          access = access.withCredentials(username, secret.get(ChartSpec.PASSWORD_KEY).strip());
+        }
       }
     }
     String ca = null;
@@ -114,7 +121,7 @@ final class ChartStage {
       throw new InvalidReleaseResourceException(key, problems);
     }
     ChartRelease release;
-    try (PrivateFolder folder = PrivateFolder.create()) {
+    try (PrivateFolder folder = PrivateFolder.create(null, "capstan-chart-")) {
       if (ca != null) {
         access = access.withCaFile(folder.write("ca.crt", ca).toString());
       }

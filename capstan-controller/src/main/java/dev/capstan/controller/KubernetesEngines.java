@@ -2,6 +2,7 @@ package dev.capstan.controller;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.PrivateFolder;
 import dev.capstan.k8s.AccessReviews;
 import dev.capstan.k8s.KubeCapabilities;
 import dev.capstan.k8s.KubeClients;
@@ -9,6 +10,7 @@ import dev.capstan.k8s.KubernetesOrchestrator;
 import dev.capstan.k8s.KubernetesStore;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.ReleaseControllerBuilder;
+import dev.capstan.release.chart.ChartException;
 import dev.capstan.release.chart.ChartRenderer;
 import dev.capstan.release.chart.ClusterAccess;
 import java.util.List;
@@ -98,12 +100,20 @@ final class KubernetesEngines implements Engines, AutoCloseable {
   private ChartRenderer charts(KubeClients as) {
     return request -> {
       var capabilities = KubeCapabilities.read(as);
-      try (PrivateFolder folder = PrivateFolder.create();
+      try (PrivateFolder folder = PrivateFolder.create(null, "capstan-chart-");
           LookupProxy.Grant grant = proxy().grant(as.apiClient())) {
         ClusterAccess lookup =
             ClusterAccess.of(
                 List.of(grant.kubeconfig(folder, request.namespace()).toString()), null, Map.of());
-        return renderer.render(request.withCapabilities(capabilities).withCluster(lookup));
+        try {
+          return renderer.render(request.withCapabilities(capabilities).withCluster(lookup));
+        } catch (ChartException e) {
+          String message = String.valueOf(e.getMessage());
+          if (!message.contains(grant.token())) {
+            throw e;
+          }
+          throw new ChartException(message.replace(grant.token(), "TOKEN"), e);
+        }
       }
     };
   }

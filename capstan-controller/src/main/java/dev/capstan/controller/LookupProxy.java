@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.capstan.common.PrivateFolder;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
@@ -33,13 +34,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * How a chart's {@code lookup} reads the cluster as the Release's account, and as nothing else: a
  * read-only HTTP proxy on the loopback address, in the controller's process. Each rendering gets a
- * {@link Grant}: a random bearer token of its own, valid until the rendering ends, that maps to the
- * account's (impersonating) client. Helm's kubeconfig names the proxy and that token only, so no
- * credential of the controller — its token, its kubeconfig, its certificates — reaches Helm or a
- * template, and Helm can send nothing but {@code GET} requests for API paths ({@code /api}, {@code
- * /apis}, {@code /version}, {@code /openapi}): no write, no watch, no proxy to pods or services,
- * each request decided by the API server as the account (ARCHITECTURE.md, "The Release
- * controller").
+ * {@link Grant}: a random token of its own, valid until the rendering ends, that maps to the
+ * account's (impersonating) client. Helm's kubeconfig names the proxy with that token as the first
+ * segment of its path (client-go sends a kubeconfig's credentials over TLS only, so a bearer token
+ * would never reach a plain-HTTP server), and nothing else, so no credential of the controller —
+ * its token, its kubeconfig, its certificates — reaches Helm or a template, and Helm can send
+ * nothing but {@code GET} requests for API paths ({@code /api}, {@code /apis}, {@code /version},
+ * {@code /openapi}): no write, no watch, no proxy to pods or services, each request decided by the
+ * API server as the account (ARCHITECTURE.md, "The Release controller").
  */
 final class LookupProxy implements AutoCloseable {
   private static final List<String> READABLE = List.of("/api", "/apis", "/version", "/openapi");
@@ -78,7 +80,7 @@ final class LookupProxy implements AutoCloseable {
     return proxy;
   }
 
-  /** The proxy's URL: {@code http://127.0.0.1:PORT}. */
+  /** The proxy's address: {@code http://127.0.0.1:PORT}. */
   String url() {
     InetSocketAddress a = server.getAddress();
     return "http://" + a.getAddress().getHostAddress() + ":" + a.getPort();
@@ -105,6 +107,11 @@ final class LookupProxy implements AutoCloseable {
       this.token = token;
     }
 
+    /** The grant's token, which messages must not show. */
+    String token() {
+      return token;
+    }
+
     /**
      * A kubeconfig naming the proxy and this grant's token only, written to {@code folder}.
      *
@@ -118,12 +125,12 @@ final class LookupProxy implements AutoCloseable {
               + "- name: lookup\n"
               + "  cluster: {server: \""
               + url()
+              + "/"
+              + token
               + "\"}\n"
               + "users:\n"
               + "- name: lookup\n"
-              + "  user: {token: \""
-              + token
-              + "\"}\n"
+              + "  user: {}\n"
               + "contexts:\n"
               + "- name: lookup\n"
               + "  context: {cluster: lookup, user: lookup, namespace: \""
@@ -141,13 +148,12 @@ final class LookupProxy implements AutoCloseable {
 
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
-      String auth = exchange.getRequestHeaders().getFirst("Authorization");
-      ApiClient client =
-          auth != null && auth.startsWith("Bearer ")
-              ? grants.get(auth.substring("Bearer ".length()).strip())
-              : null;
       URI uri = exchange.getRequestURI();
-      String path = uri.getRawPath() == null ? "/" : uri.getRawPath();
+      String full = uri.getRawPath() == null ? "/" : uri.getRawPath();
+      int slash = full.indexOf('/', 1);
+      String token = slash < 0 ? full.substring(1) : full.substring(1, slash);
+      ApiClient client = grants.get(token);
+      String path = slash < 0 ? "/" : full.substring(slash);
       String query = uri.getRawQuery();
       if (client == null) {
         status(exchange, 401, "Unauthorized", "no rendering holds this token");

@@ -457,7 +457,7 @@ public final class ReleaseResourceController implements AutoCloseable {
               observer,
               endpoints,
               metrics,
-              charts != null ? charts : new HelmFromEnvironment()));
+              charts != null ? charts : new HelmFromEnvironment(System::getenv)));
     }
   }
 
@@ -465,8 +465,16 @@ public final class ReleaseResourceController implements AutoCloseable {
    * The Helm binary of the controller's environment, found at the first chart: a controller that
    * casts no chart needs none, and one without it refuses each chart in one line.
    */
-  private static final class HelmFromEnvironment implements ChartRenderer {
+  static final class HelmFromEnvironment implements ChartRenderer {
+    private final java.util.function.Function<String, @Nullable String> env;
     private volatile @Nullable ChartRenderer helm;
+
+    /**
+     * The binary {@code env} names ({@code CAPSTAN_HELM}, else {@code helm} on its {@code PATH}).
+     */
+    HelmFromEnvironment(java.util.function.Function<String, @Nullable String> env) {
+      this.env = requireNonNull(env, "env");
+    }
 
     @Override
     public dev.capstan.release.chart.RenderedChart render(
@@ -474,7 +482,7 @@ public final class ReleaseResourceController implements AutoCloseable {
       ChartRenderer h = helm;
       if (h == null) {
         try {
-          h = HelmChartRenderer.fromEnvironment(System::getenv);
+          h = HelmChartRenderer.fromEnvironment(env);
         } catch (ChartException e) {
           throw new ChartException(
               "the controller cannot render charts: "

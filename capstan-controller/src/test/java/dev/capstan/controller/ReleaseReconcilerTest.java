@@ -1046,4 +1046,25 @@ class ReleaseReconcilerTest {
     assertThat(String.join("\n", objects.events) + web().status() + outcomes)
         .doesNotContain("s3cret-pw");
   }
+
+  @Test
+  void aControllerWithoutAHelmBinaryRefusesEachChartInOneLineSayingHowToAddOne() {
+    renderer = new ReleaseResourceController.HelmFromEnvironment(name -> null);
+    objects.put(FakeReleaseObjects.release(NS, "web", spec("chart", chart())));
+
+    reconciler.reconcile(WEB);
+
+    assertThat(ready(WEB))
+        .containsEntry("reason", "ChartFailed")
+        .containsEntry(
+            "message",
+            "the controller cannot render charts: no Helm binary: 'helm' is not on PATH and"
+                + " CAPSTAN_HELM is not set; install Helm 3.13 or later, or 4"
+                + " (https://helm.sh/docs/intro/install/), or name the binary with"
+                + " CAPSTAN_HELM=/path/to/helm in the controller's environment"
+                + " (docs/controller.md, \"Charts\")");
+    assertThat(objects.events)
+        .containsExactly("Warning ChartFailed shop/web: " + ready(WEB).get("message"));
+    assertThat(cluster.objects()).isEmpty();
+  }
 }
