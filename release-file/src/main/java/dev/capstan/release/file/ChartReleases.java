@@ -109,7 +109,13 @@ public final class ChartReleases {
     hooks.sort(order);
     tests.sort(order);
     Payloads payloads = ConfigRollout.optedOut(Payloads.of(objects));
-    SecretValues.Masked values = SecretValues.mask(rendered.values(), all.objects());
+    List<String> givenSecret = new ArrayList<>();
+    for (dev.capstan.release.chart.ChartValues.File file : request.values().files()) {
+      if (file.secret()) {
+        givenSecret.addAll(SecretValues.leafTexts(file.content()));
+      }
+    }
+    SecretValues.Masked values = SecretValues.mask(rendered.values(), all.objects(), givenSecret);
     ChartOrigin origin =
         new ChartOrigin(
             request.chart().describe(),
