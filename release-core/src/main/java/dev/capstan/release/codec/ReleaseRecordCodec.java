@@ -14,7 +14,7 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * The one encoding of release records that every store shares: gzip-compressed JSON {@code
- * {"schemaVersion": 4, "release": {...}}}, keys sorted, so the same record is the same bytes in a
+ * {"schemaVersion": 5, "release": {...}}}, keys sorted, so the same record is the same bytes in a
  * Kubernetes Secret, a database row or a file.
  *
  * <p>Schema 2 (open kinds) names objects by apiVersion, kind, namespace and name, and holds any
@@ -31,13 +31,20 @@ import java.util.zip.GZIPOutputStream;
  * lease intent names). A record without one is written as schema 3, the same bytes an earlier
  * Capstan writes and reads.
  *
+ * <p>Schema 5 adds, additively, the {@code hooks} a revision ran and how each ended. A record
+ * without any is written as schema 4 (or 3), the bytes an earlier Capstan writes and reads; one
+ * with hooks is refused by an earlier Capstan as of a newer schema, not as malformed.
+ *
  * <p>Records hold the release's payloads, secrets included unless a cast kept their values out
  * ({@code recordSecretValues} off), and the key that hashes its Secrets: stores must keep the bytes
  * as secret as the secrets themselves (the Kubernetes store uses Secret objects).
  */
 public final class ReleaseRecordCodec {
   /** The schema version this library writes. */
-  public static final int SCHEMA_VERSION = 4;
+  public static final int SCHEMA_VERSION = 5;
+
+  /** The schema a record without hook outcomes is written in, readable by earlier builds. */
+  private static final int WITHOUT_HOOKS = 4;
 
   /** The schema a record that names no attempt is written in, readable by earlier builds. */
   private static final int WITHOUT_ATTEMPT = 3;
@@ -56,7 +63,11 @@ public final class ReleaseRecordCodec {
   /** Encodes a record. */
   public static byte[] encode(Release release) {
     ObjectNode root = Json.mapper().createObjectNode();
-    root.put("schemaVersion", release.attempt() == null ? WITHOUT_ATTEMPT : SCHEMA_VERSION);
+    root.put(
+        "schemaVersion",
+        !release.hooks().isEmpty()
+            ? SCHEMA_VERSION
+            : release.attempt() == null ? WITHOUT_ATTEMPT : WITHOUT_HOOKS);
     root.set("release", Json.mapper().valueToTree(release));
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (GZIPOutputStream gzip = new GZIPOutputStream(bytes)) {
