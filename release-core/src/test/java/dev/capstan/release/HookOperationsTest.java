@@ -14,6 +14,7 @@ import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.result.CastResult;
+import dev.capstan.release.result.TestResult;
 import dev.capstan.release.result.UninstallResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -147,5 +148,76 @@ class HookOperationsTest {
         .containsExactly(
             "pre-rollback batch/Job/default/down succeeded",
             "post-rollback batch/Job/default/check succeeded");
+  }
+
+  @Test
+  void releaseTestRunsTheTestHooksInOrderStopsAtTheFirstFailureAndRecordsThem() {
+    h.cluster.failToComplete("acme/t:bad", "pod b-1: container main: Error (exit code 4)");
+    h.cast(
+        "web",
+        Payloads.of(
+            configMap("settings", "1"),
+            job("a", "test", "acme/t:1"),
+            job("b", "test", "acme/t:bad", "helm.sh/hook-weight", "1"),
+            job("c", "test", "acme/t:1", "helm.sh/hook-weight", "2"),
+            job("migrate", "pre-install", "acme/m:1")));
+    h.cluster.clearOperations();
+
+    TestResult t = h.controller.test(NS, "web", java.time.Duration.ofMinutes(1));
+
+    assertThat(operations())
+        .containsExactly(
+            "apply:batch/Job/default/a",
+            "await:batch/Job/default/a",
+            "apply:batch/Job/default/b",
+            "await:batch/Job/default/b");
+    assertThat(t.passed()).isFalse();
+    assertThat(t.declared()).isEqualTo(3);
+    assertThat(t.outcomes())
+        .extracting(HookOutcome::describe)
+        .containsExactly(
+            "test batch/Job/default/a succeeded",
+            "test batch/Job/default/b failed: pod b-1: container main: Error (exit code 4)");
+    Release recorded = h.controller.get(NS, "web").orElseThrow();
+    assertThat(recorded.revision()).isEqualTo(1);
+    assertThat(recorded.hooks())
+        .extracting(HookOutcome::describe)
+        .containsExactly(
+            "pre-install batch/Job/default/migrate succeeded",
+            "test batch/Job/default/a succeeded",
+            "test batch/Job/default/b failed: pod b-1: container main: Error (exit code 4)");
+
+    h.cluster.failToComplete("acme/t:bad", "pod b-1: container main: Error (exit code 4)");
+    TestResult again = h.controller.test(NS, "web", java.time.Duration.ofMinutes(1));
+    assertThat(h.controller.get(NS, "web").orElseThrow().hooks()).hasSize(3);
+    assertThat(again.outcomes()).hasSize(2);
+  }
+
+  @Test
+  void releaseTestRefusesARevisionThatIsNotDeployed() {
+    h.cluster.neverReady("acme/web:broken", "CrashLoopBackOff");
+    assertThat(
+            catchThrowableOfType(
+                RuntimeException.class,
+                () ->
+                    h.cast(
+                        "web",
+                        Payloads.of(
+                            Fixtures.web("acme/web:broken"),
+                            Fixtures.creds("pw"),
+                            job("t", "test", "x:1")))))
+        .hasMessageContaining("CrashLoopBackOff");
+    h.cluster.clearOperations();
+
+    RuntimeException e =
+        catchThrowableOfType(
+            RuntimeException.class,
+            () -> h.controller.test(NS, "web", java.time.Duration.ofMinutes(1)));
+
+    assertThat(e)
+        .hasMessageContaining(
+            "its latest revision 1 is failed: only a deployed revision is tested; cast it (or roll"
+                + " back) first");
+    assertThat(h.cluster.writes()).isEmpty();
   }
 }

@@ -13,11 +13,13 @@ import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanRenderer;
+import dev.capstan.release.result.CastOutcome;
 import dev.capstan.release.result.CastResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -396,5 +398,25 @@ class HooksTest {
     assertThat(h.controller.plan(Fixtures.spec("web", p), p).hooks())
         .extracting(x -> x.phase() + " " + x.ref().name())
         .containsExactly("pre-upgrade migrate", "post-upgrade smoke");
+  }
+
+  @Test
+  void castAllLeavesAnUnchangedReleaseAloneButCastsOneWhoseHooksAloneChanged() {
+    Payloads v1 =
+        Payloads.of(configMap("settings", "1"), job("migrate", "pre-install,pre-upgrade", "m:1"));
+    cast(v1);
+    h.cluster.clearOperations();
+
+    List<CastOutcome> same = h.controller.castAll(List.of(ReleaseInput.of(NS, "web", v1)), 1);
+    assertThat(same.get(0)).isInstanceOf(CastOutcome.Unchanged.class);
+    assertThat(h.cluster.writes()).isEmpty();
+
+    Payloads v2 =
+        Payloads.of(configMap("settings", "1"), job("migrate", "pre-install,pre-upgrade", "m:2"));
+    List<CastOutcome> changed = h.controller.castAll(List.of(ReleaseInput.of(NS, "web", v2)), 1);
+    assertThat(changed.get(0)).isInstanceOf(CastOutcome.Cast.class);
+    assertThat(h.cluster.writes())
+        .containsExactly(
+            "delete:batch/Job/default/migrate", "apply:batch/Job/default/migrate", "verify");
   }
 }
