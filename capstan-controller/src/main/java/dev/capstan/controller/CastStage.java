@@ -10,6 +10,7 @@ import dev.capstan.release.error.StalePlanException;
 import dev.capstan.release.file.InvalidReleaseFileException;
 import dev.capstan.release.file.ReleaseFile;
 import dev.capstan.release.model.Manifest;
+import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseSpec;
@@ -83,7 +84,7 @@ final class CastStage {
               .withCast(null, plan.revision(), counts));
     }
     if (plan.changesNothing()) {
-      Integer deployed = deployedRevision(release, plan, releases);
+      Integer deployed = deployedRevision(release, plan, releases, file.payloads());
       if (deployed != null) {
         if (!upToDate(release, deployed) || release.reconcileRequested()) {
           status.report(
@@ -217,9 +218,12 @@ final class CastStage {
     return out.size() > 5 ? out.subList(0, 5) : out;
   }
 
-  /** The revision deployed now, when the plan's previous revision is it; else null. */
+  /**
+   * The revision deployed now, when the plan's previous revision is it and it holds the same hooks
+   * as {@code payloads}; else null (a change of hooks alone is cast).
+   */
   private static @Nullable Integer deployedRevision(
-      ReleaseResource release, Plan plan, ReleaseController engine) {
+      ReleaseResource release, Plan plan, ReleaseController engine, Payloads payloads) {
     Integer previous = plan.previousRevision();
     if (previous == null) {
       return null;
@@ -231,6 +235,8 @@ final class CastStage {
     return latest.isPresent()
             && latest.get().revision() == previous
             && latest.get().status() == ReleaseStatus.DEPLOYED
+            // hooks changed alone: cast, so the revision records them (and runs the upgrade's)
+            && latest.get().payloads().hooks().equals(payloads.hooks())
         ? previous
         : null;
   }

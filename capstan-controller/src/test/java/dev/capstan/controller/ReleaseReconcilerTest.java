@@ -202,6 +202,47 @@ class ReleaseReconcilerTest {
     assertThat(cluster.recordCount(NS, "web")).isEqualTo(1);
   }
 
+  private static Map<String, Object> migration(String image) {
+    return Map.of(
+        "apiVersion",
+        "batch/v1",
+        "kind",
+        "Job",
+        "metadata",
+        Map.of("name", "migrate", "annotations", Map.of("helm.sh/hook", "pre-install,pre-upgrade")),
+        "spec",
+        Map.of(
+            "template",
+            Map.of(
+                "spec",
+                Map.of(
+                    "restartPolicy",
+                    "Never",
+                    "containers",
+                    List.of(Map.of("name", "migrate", "image", image))))));
+  }
+
+  @Test
+  void hooksOfTheReleaseResourceRunOnItsCastsNotOnAResyncAndAHookChangeAloneIsCast() {
+    objects.put(
+        FakeReleaseObjects.release(
+            NS, "web", spec("manifests", List.of(configMap("a", "1"), migration("m:1")))));
+    reconciler.reconcile(WEB);
+    assertThat(cluster.writes())
+        .containsExactly("apply:batch/Job/shop/migrate", "apply:ConfigMap/shop/a", "verify");
+    cluster.clearOperations();
+
+    reconciler.reconcile(WEB); // a resync: nothing changed, no cast, no hook
+    assertThat(cluster.writes()).isEmpty();
+
+    objects.changeSpec(WEB, spec("manifests", List.of(configMap("a", "1"), migration("m:2"))));
+    reconciler.reconcile(WEB);
+    assertThat(cluster.writes())
+        .containsExactly("delete:batch/Job/shop/migrate", "apply:batch/Job/shop/migrate", "verify");
+    assertThat(cluster.recordCount(NS, "web")).isEqualTo(2);
+    assertThat(ready(WEB).get("message")).isEqualTo("revision 2: nothing changed");
+  }
+
   @Test
   void driftIsRepairedAndAChangedSpecUpdates() {
     objects.put(
