@@ -8,6 +8,7 @@ module dev.capstan.release {
   requires transitive dev.capstan.common;
 
   exports dev.capstan.release;
+  exports dev.capstan.release.chart;
   exports dev.capstan.release.codec;
   exports dev.capstan.release.diff;
   exports dev.capstan.release.error;

@@ -5,4 +5,5 @@ module dev.capstan.helm {
   requires transitive dev.capstan.k8s;
 
   exports dev.capstan.helm;
+  exports dev.capstan.helm.chart;
 }

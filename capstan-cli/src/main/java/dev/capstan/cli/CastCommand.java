@@ -7,7 +7,6 @@ import dev.capstan.release.ReleaseController;
 import dev.capstan.release.codec.PlanCodec;
 import dev.capstan.release.error.ReleaseConflictException;
 import dev.capstan.release.error.StalePlanException;
-import dev.capstan.release.file.ReleaseFile;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseOptions;
@@ -27,7 +26,8 @@ import picocli.CommandLine.Option;
 @Command(
     name = "cast",
     description =
-        "Plan and apply a release file. Plans that prune or adopt need confirmation (--yes).")
+        "Plan and apply a release file, manifests or a Helm chart (--chart). Plans that prune or"
+            + " adopt need confirmation (--yes).")
 final class CastCommand extends ReleaseSubcommand {
   /**
    * How often a cast plans again when its own plan went stale while it waited for the lease (each
@@ -36,6 +36,8 @@ final class CastCommand extends ReleaseSubcommand {
   private static final int MAX_REPLANS = 10;
 
   @Mixin FileOptions file = new FileOptions();
+
+  @Mixin ChartOptions chart = new ChartOptions();
 
   @Option(names = "--dry-run", description = "Show the plan only.")
   boolean dryRun;
@@ -72,8 +74,9 @@ final class CastCommand extends ReleaseSubcommand {
 
   @Override
   int run(Target target, ReleaseController controller) {
-    ReleaseFile f = load(file);
-    ReleaseSpec spec = spec(f, file, timeout);
+    ReleaseInput in = input(file, chart, timeout, target, controller);
+    ReleaseSpec spec = in.spec();
+    Payloads payloads = in.payloads();
     Path saved = planFile;
     Plan reviewed = saved != null ? readPlan(saved, spec) : null;
     if (!dryRun) {
@@ -81,16 +84,14 @@ final class CastCommand extends ReleaseSubcommand {
     }
     ManagedReleases.warn(cli(), controller.get(spec.namespace(), spec.name()).orElse(null), "cast");
     if (yes && !diff && !dryRun && saved == null) {
-      return castUnreviewed(controller, spec, f.payloads());
+      return castUnreviewed(controller, spec, payloads);
     }
     // the plan shown is the plan cast: one observation, no second planner run; field-level
     // diffs where a person reads the plan (text, or --dry-run), scripts pay nothing
     Plan plan =
         reviewed != null
             ? reviewed
-            : json() && !dryRun
-                ? controller.plan(new ReleaseInput(spec, f.payloads()))
-                : controller.planWithDiff(new ReleaseInput(spec, f.payloads()));
+            : json() && !dryRun ? controller.plan(in) : controller.planWithDiff(in);
     showPlan(plan, !json());
     if (dryRun) {
       if (json()) {
@@ -107,7 +108,7 @@ final class CastCommand extends ReleaseSubcommand {
     CastResult result;
     for (int replans = 0; ; replans++) {
       try {
-        result = controller.cast(plan, f.payloads());
+        result = controller.cast(plan, payloads);
         break;
       } catch (StalePlanException stale) {
         // a plan this command made (not a reviewed --plan file) went stale because another
@@ -123,10 +124,7 @@ final class CastCommand extends ReleaseSubcommand {
                     + spec.qualifiedName()
                     + ": the release moved since the plan; planning again: "
                     + Escapes.escape(String.join("; ", stale.moved())));
-        plan =
-            json()
-                ? controller.plan(new ReleaseInput(spec, f.payloads()))
-                : controller.planWithDiff(new ReleaseInput(spec, f.payloads()));
+        plan = json() ? controller.plan(in) : controller.planWithDiff(in);
         showPlan(plan, !json());
         confirm(plan, target);
       }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.capstan.common.CapstanException;
 import dev.capstan.common.Escapes;
 import dev.capstan.common.InvalidDocumentException;
+import dev.capstan.release.chart.ChartException;
 import dev.capstan.release.codec.PlanFormatException;
 import dev.capstan.release.error.CastFailedException;
 import dev.capstan.release.error.InvalidReleaseException;
@@ -165,7 +166,8 @@ public final class Cli {
     if (e instanceof NotConfirmedException) {
       return ExitCode.NOT_CONFIRMED;
     }
-    if (e instanceof InvalidReleaseFileException
+    if (e instanceof ChartException // a chart not fetched or not rendered: nothing was written
+        || e instanceof InvalidReleaseFileException
         || e instanceof InvalidReleaseException
         || e instanceof PlanFormatException
         || e instanceof IllegalArgumentException

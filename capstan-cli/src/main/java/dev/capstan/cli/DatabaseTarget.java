@@ -48,6 +48,11 @@ final class DatabaseTarget implements Target {
   }
 
   @Override
+  public @Nullable KubernetesTarget kubernetes() {
+    return cluster.kubernetes();
+  }
+
+  @Override
   public String defaultNamespace() {
     return cluster.defaultNamespace();
   }

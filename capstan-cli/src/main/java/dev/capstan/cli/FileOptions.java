@@ -1,6 +1,8 @@
 package dev.capstan.cli;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -15,19 +17,35 @@ final class FileOptions {
   @Nullable String name;
 
   @Option(
-      names = {"-f", "--file"},
-      required = true,
+      names = {"-f", "--file", "--values"},
       paramLabel = "FILE|DIR",
       description =
           "A release file, or plain Kubernetes manifests: a YAML/JSON file (multi-document),"
-              + " a directory of them or a glob such as 'k8s/*.yaml'.")
-  @Nullable Path file;
+              + " a directory of them or a glob such as 'k8s/*.yaml'. With --chart, a values file"
+              + " instead (repeatable; a later one wins).")
+  List<Path> files = new ArrayList<>();
 
   @Option(
       names = "--release",
       paramLabel = "NAME",
       description = "The release name (same as NAME).")
   @Nullable String release;
+
+  /**
+   * The one release file or manifests {@code -f} names (without {@code --chart}).
+   *
+   * @throws IllegalArgumentException when none, or more than one, is given
+   */
+  Path releaseFile() {
+    if (files.size() != 1) {
+      throw new IllegalArgumentException(
+          files.isEmpty()
+              ? "give the release: -f FILE (a release file or manifests), or --chart REF"
+              : "-f names one release file or manifests (a directory or a glob for several);"
+                  + " several -f are values files, with --chart");
+    }
+    return files.get(0);
+  }
 
   @Option(names = "--adopt", description = "Take ownership of existing objects no release owns.")
   boolean adopt;

@@ -3,12 +3,15 @@ package dev.capstan.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.common.Escapes;
 import dev.capstan.release.ReleaseController;
+import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.error.ReleaseNotFoundException;
+import dev.capstan.release.model.ChartOrigin;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.result.OperationInProgress;
 import java.time.Instant;
 import java.util.Optional;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code capstan release get}. */
@@ -16,6 +19,13 @@ import picocli.CommandLine.Parameters;
 final class GetCommand extends ReleaseSubcommand {
   @Parameters(paramLabel = "NAME", description = "The release name.")
   String name = "";
+
+  @Option(
+      names = "--values",
+      description =
+          "Show the values the release's chart was cast with (secret ones masked), as helm get"
+              + " values does.")
+  boolean values;
 
   @Override
   java.util.Set<ReleaseCommand.Output> outputs() {
@@ -44,6 +54,23 @@ final class GetCommand extends ReleaseSubcommand {
       throw new ReleaseNotFoundException(ns + "/" + name, null);
     }
     Release r = found.get();
+    if (values) {
+      ChartOrigin chart = r.chart();
+      if (chart == null) {
+        throw new ReleaseException(
+            "release "
+                + Escapes.escape(r.qualifiedName())
+                + " revision "
+                + r.revision()
+                + " was not cast from a chart: it records no values");
+      }
+      if (json()) {
+        printJson(ReleaseOutput.values(r, chart));
+      } else {
+        out().print(ReleaseOutput.valuesText(r, chart));
+      }
+      return ExitCode.OK;
+    }
     if (common.output == ReleaseCommand.Output.name) {
       out().println(Escapes.escape(r.name()));
     } else if (json()) {

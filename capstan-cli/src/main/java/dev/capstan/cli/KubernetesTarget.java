@@ -13,6 +13,7 @@ import org.jspecify.annotations.Nullable;
 /** A Kubernetes cluster named by a kubeconfig file and context. */
 final class KubernetesTarget implements Target {
   private final KubeClients clients;
+  private final ClusterChoice.Kubernetes choice;
   private final KubeConnections connections;
   private final KubernetesOrchestrator orchestrator;
   private final KubernetesStore store;
@@ -22,8 +23,10 @@ final class KubernetesTarget implements Target {
    */
   private @Nullable KubernetesPlatformCluster platform;
 
-  private KubernetesTarget(KubeClients clients, KubeConnections connections) {
+  private KubernetesTarget(
+      KubeClients clients, ClusterChoice.Kubernetes choice, KubeConnections connections) {
     this.clients = clients;
+    this.choice = choice;
     this.connections = connections;
     this.orchestrator = new KubernetesOrchestrator(clients);
     this.store = new KubernetesStore(clients);
@@ -39,14 +42,24 @@ final class KubernetesTarget implements Target {
     KubeClients clients = connections.open(choice.kubeconfigs(), choice.context());
     ApiServerProbe.install(clients);
     ApiServerProbe.arm();
-    KubernetesTarget target = new KubernetesTarget(clients, connections);
+    KubernetesTarget target = new KubernetesTarget(clients, choice, connections);
     StartupTrace.mark("clients built");
     return target;
   }
 
-  /** The clients, for what works beside the ports (the Helm import). */
+  /** The clients, for what works beside the ports (the Helm import, a chart's capabilities). */
   KubeClients clients() {
     return clients;
+  }
+
+  /** The kubeconfig files and context the clients were built from (a chart's {@code lookup}). */
+  ClusterChoice.Kubernetes choice() {
+    return choice;
+  }
+
+  @Override
+  public KubernetesTarget kubernetes() {
+    return this;
   }
 
   @Override

@@ -3,7 +3,6 @@ package dev.capstan.cli;
 import dev.capstan.common.Escapes;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.codec.PlanCodec;
-import dev.capstan.release.file.ReleaseFile;
 import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.plan.Plan;
@@ -21,6 +20,8 @@ import picocli.CommandLine.Option;
 @Command(name = "plan", description = "Show what a cast would do, without changing anything.")
 final class PlanCommand extends ReleaseSubcommand {
   @Mixin FileOptions file = new FileOptions();
+
+  @Mixin ChartOptions chart = new ChartOptions();
 
   @Option(names = "--show-unchanged", description = "List unchanged objects too.")
   boolean showUnchanged;
@@ -42,8 +43,8 @@ final class PlanCommand extends ReleaseSubcommand {
 
   @Override
   int run(Target target, ReleaseController controller) {
-    ReleaseFile f = load(file);
-    Plan plan = controller.planWithDiff(new ReleaseInput(spec(f, file, timeout), f.payloads()));
+    ReleaseInput in = input(file, chart, timeout, target, controller);
+    Plan plan = controller.planWithDiff(in);
     if (json()) {
       printJson(PlanRenderer.jsonTree(plan));
     } else {
@@ -60,10 +61,13 @@ final class PlanCommand extends ReleaseSubcommand {
           .println(
               "capstan: plan saved to "
                   + Escapes.quote(given)
-                  + "; cast exactly it with: capstan release cast -f "
-                  + Escapes.quote(file.file)
+                  + "; cast exactly it with: capstan release cast "
+                  + (chart.given()
+                      ? Escapes.escape(in.spec().name()) + " " + ChartInput.describe(chart)
+                      : "-f " + Escapes.quote(file.releaseFile()))
                   + " --plan "
-                  + Escapes.quote(given));
+                  + Escapes.quote(given)
+                  + (chart.given() ? " (and the same values)" : ""));
     }
     return ExitCode.OK;
   }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.common.Escapes;
 import dev.capstan.common.JsonMappers;
+import dev.capstan.release.model.ChartOrigin;
 import dev.capstan.release.model.HookOutcome;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.OwnedResource;
@@ -50,6 +51,22 @@ final class ReleaseOutput {
     line(sb, "Revision", Integer.toString(r.revision()));
     line(sb, "Status", r.status().id());
     line(sb, "Version", r.version() == null ? "-" : r.version());
+    ChartOrigin chart = r.chart();
+    if (chart != null) {
+      line(
+          sb,
+          "Chart",
+          chart.describe()
+              + " from "
+              + chart.reference()
+              + " ("
+              + chart.digest()
+              + ", "
+              + chart.renderer()
+              + "; its values: release get "
+              + r.name()
+              + " --values)");
+    }
     if (r.description() != null) {
       line(sb, "Description", r.description());
     }
@@ -296,12 +313,59 @@ final class ReleaseOutput {
     if (!r.hooks().isEmpty()) {
       n.set("hooks", json(r.hooks(), true));
     }
+    ChartOrigin chart = r.chart();
+    if (chart != null) {
+      ObjectNode c = n.putObject("chart");
+      c.put("reference", chart.reference());
+      c.put("name", chart.name());
+      c.put("version", chart.version());
+      putIfSet(c, "appVersion", chart.appVersion());
+      c.put("digest", chart.digest());
+      c.put("renderer", chart.renderer());
+    }
     if (r.lease() != null) {
       ObjectNode l = n.putObject("lease");
       l.put("holder", r.lease().holder());
       l.put("expiresAt", r.lease().expiresAt().toString());
     }
     return n;
+  }
+
+  /**
+   * The values a revision's chart was cast with, secret ones masked: {@code {"chart": "store
+   * 1.0.0", "revision": 3, "values": {...}, "maskedValues": [...]}}.
+   */
+  static ObjectNode values(Release r, ChartOrigin chart) {
+    ObjectNode n = JSON.createObjectNode();
+    n.put("release", r.qualifiedName());
+    n.put("revision", r.revision());
+    n.put("chart", chart.describe());
+    n.set("values", JSON.valueToTree(chart.values()));
+    ArrayNode masked = n.putArray("maskedValues");
+    chart.maskedValues().forEach(masked::add);
+    return n;
+  }
+
+  /**
+   * The values as {@code helm get values} prints them (YAML), after a comment naming the chart and
+   * the masked values.
+   */
+  static String valuesText(Release r, ChartOrigin chart) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("# ")
+        .append(Escapes.escape(r.qualifiedName()))
+        .append(" revision ")
+        .append(r.revision())
+        .append(": chart ")
+        .append(Escapes.escape(chart.describe()))
+        .append('\n');
+    if (!chart.maskedValues().isEmpty()) {
+      sb.append("# masked (secret, not recorded): ")
+          .append(Escapes.escape(String.join(", ", chart.maskedValues())))
+          .append('\n');
+    }
+    sb.append(chart.values().isEmpty() ? "{}\n" : yaml(chart.values()));
+    return sb.toString();
   }
 
   /**

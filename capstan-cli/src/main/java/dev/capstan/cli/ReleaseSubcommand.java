@@ -12,6 +12,8 @@ import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.file.Overrides;
 import dev.capstan.release.file.ReleaseFile;
 import dev.capstan.release.file.ReleaseFiles;
+import dev.capstan.release.model.ReleaseInput;
+import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.Plan;
@@ -212,8 +214,50 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
     }
   }
 
+  /**
+   * What a cast or plan casts: the release file or manifests of {@code -f}, or the chart of {@code
+   * --chart} rendered for the target ({@code -f} then names values files), with the options of the
+   * command line over the file's; checked against the API server's limits.
+   */
+  ReleaseInput input(
+      FileOptions f,
+      ChartOptions chart,
+      Duration timeout,
+      Target target,
+      ReleaseController controller) {
+    if (f.name != null && f.release != null && !f.name.equals(f.release)) {
+      throw new IllegalArgumentException(
+          "NAME and --release name different releases: " + f.name + ", " + f.release);
+    }
+    ReleaseInput in;
+    ReleaseOptions options;
+    if (chart.given()) {
+      in =
+          ChartInput.load(
+              cli(),
+              chart,
+              f.files,
+              common.namespace(),
+              f.name != null ? f.name : f.release,
+              target,
+              controller);
+      options = ReleaseOptions.defaults();
+    } else {
+      chart.refuseWithoutChart();
+      ReleaseFile file = load(f);
+      in = new ReleaseInput(file.toSpec(), file.payloads());
+      options = file.options();
+    }
+    List<String> problems = ApiServerLimits.check(in.payloads());
+    if (!problems.isEmpty()) {
+      // plan and cast alike: a plan the API server would refuse is not shown as applyable
+      throw new InvalidReleaseException(in.qualifiedName(), problems);
+    }
+    return new ReleaseInput(spec(in.spec(), options, f, timeout), in.payloads());
+  }
+
   ReleaseFile load(FileOptions f) {
-    Path given = java.util.Objects.requireNonNull(f.file, "file");
+    Path given = f.releaseFile();
     Path file = cli().resolve(given);
     boolean glob = given.toString().chars().anyMatch(c -> "*?[{".indexOf(c) >= 0);
     if (!glob && !Files.exists(file)) {
@@ -225,40 +269,29 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
               + Escapes.quote(given)
               + " is not a regular file (a device, pipe or socket); give a file or a directory");
     }
-    if (f.name != null && f.release != null && !f.name.equals(f.release)) {
-      throw new IllegalArgumentException(
-          "NAME and --release name different releases: " + f.name + ", " + f.release);
-    }
     Function<String, @Nullable String> env = cli().env();
-    ReleaseFile release =
-        ReleaseFiles.read(
-            file,
-            String.valueOf(given),
-            new Overrides(
-                common.namespace, f.name != null ? f.name : f.release, common.defaultNamespace),
-            env);
-    List<String> problems = ApiServerLimits.check(release.payloads());
-    if (!problems.isEmpty()) {
-      // plan and cast alike: a plan the API server would refuse is not shown as applyable
-      throw new InvalidReleaseException(release.namespace() + "/" + release.name(), problems);
-    }
-    return release;
+    return ReleaseFiles.read(
+        file,
+        String.valueOf(given),
+        new Overrides(
+            common.namespace, f.name != null ? f.name : f.release, common.defaultNamespace),
+        env);
   }
 
-  static ReleaseSpec spec(ReleaseFile file, FileOptions f, Duration timeout) {
-    return file.toSpec()
-        .withOptions(
-            file.options()
-                .withAdopt(f.adopt)
-                .withAtomic(f.atomic)
-                .withCreateNamespace(f.createNamespace)
-                .withAllowCrdDeletion(f.allowCrdDeletion)
-                .withRecordSecretValues(!f.noRecordSecretValues)
-                .withWaitForLoadBalancer(!f.noWaitForLoadBalancer)
-                .withDangerousAllowEmpty(f.dangerousAllowEmpty)
-                .withAllowUnsafeCrdChanges(
-                    file.options().allowUnsafeCrdChanges() || f.allowUnsafeCrdChanges)
-                .withTimeout(timeout));
+  /** {@code spec} with the command line's options over {@code options} (a release file's). */
+  static ReleaseSpec spec(
+      ReleaseSpec spec, ReleaseOptions options, FileOptions f, Duration timeout) {
+    return spec.withOptions(
+        options
+            .withAdopt(f.adopt)
+            .withAtomic(f.atomic)
+            .withCreateNamespace(f.createNamespace)
+            .withAllowCrdDeletion(f.allowCrdDeletion)
+            .withRecordSecretValues(!f.noRecordSecretValues)
+            .withWaitForLoadBalancer(!f.noWaitForLoadBalancer)
+            .withDangerousAllowEmpty(f.dangerousAllowEmpty)
+            .withAllowUnsafeCrdChanges(options.allowUnsafeCrdChanges() || f.allowUnsafeCrdChanges)
+            .withTimeout(timeout));
   }
 
   /** Prints a plan (text) and refuses it when it has conflicts. */

@@ -95,7 +95,7 @@ final class RollbackCommand extends ReleaseSubcommand {
     Payloads given = Payloads.empty();
     if (secrets != null) {
       FileOptions f = new FileOptions();
-      f.file = secrets;
+      f.files.add(secrets);
       f.name = name;
       given = load(f).payloads();
     }

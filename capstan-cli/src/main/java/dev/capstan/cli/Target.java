@@ -28,6 +28,14 @@ interface Target extends AutoCloseable {
     return "default";
   }
 
+  /**
+   * The Kubernetes cluster the objects go to, for what reads it beside the ports (a chart's
+   * capabilities and {@code lookup}), or {@code null} for the in-memory cluster.
+   */
+  default @Nullable KubernetesTarget kubernetes() {
+    return null;
+  }
+
   /** One line saying which cluster this is. */
   String describe();
 

@@ -51,4 +51,60 @@ public record CliRun(int code, String out, String err) {
             .run(args);
     return new CliRun(code, out.toString(UTF_8), err.toString(UTF_8));
   }
+
+  /**
+   * The words of a documented command line, as a shell splits them: single- and double-quoted words
+   * kept whole, without their quotes.
+   */
+  public static String[] words(String line) {
+    java.util.List<String> words = new java.util.ArrayList<>();
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("'([^']*)'|\"([^\"]*)\"|(\\S+)").matcher(line);
+    while (m.find()) {
+      words.add(m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3));
+    }
+    return words.toArray(String[]::new);
+  }
+
+  /**
+   * One line of a documented tour: its command without the trailing comment, and the exit code a
+   * trailing {@code # exit N} gives (0 without one).
+   *
+   * @param command the command, e.g. {@code ./capstan release get web} or {@code export A=b}
+   * @param exit the exit code it must end with
+   */
+  public record TourLine(String command, int exit) {
+    /** The words after {@code ./capstan}. */
+    public String[] args() {
+      if (!command.startsWith("./capstan ")) {
+        throw new IllegalStateException("a tour line runs ./capstan: " + command);
+      }
+      return words(command.substring("./capstan ".length()));
+    }
+  }
+
+  /**
+   * The lines of the {@code bash} block that follows {@code marker} in {@code page}, blank ones
+   * left out.
+   *
+   * @throws IllegalStateException when the page has no such block
+   */
+  public static java.util.List<TourLine> tour(String page, String marker) {
+    int at = page.indexOf(marker);
+    if (at < 0) {
+      throw new IllegalStateException("the page has no " + marker + " block");
+    }
+    int start = page.indexOf("```bash\n", at) + "```bash\n".length();
+    String block = page.substring(start, page.indexOf("```", start));
+    java.util.List<TourLine> lines = new java.util.ArrayList<>();
+    java.util.regex.Pattern exit = java.util.regex.Pattern.compile("#.*\\bexit (\\d+)");
+    for (String line : block.lines().toList()) {
+      String command = line.replaceFirst("\\s+#.*$", "").strip();
+      if (!command.isEmpty()) {
+        java.util.regex.Matcher m = exit.matcher(line);
+        lines.add(new TourLine(command, m.find() ? Integer.parseInt(m.group(1)) : 0));
+      }
+    }
+    return lines;
+  }
 }

@@ -1,13 +1,12 @@
 package dev.capstan.cli;
 
+import dev.capstan.k8s.testing.Programs;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -106,33 +105,9 @@ public final class LoopbackRegistry implements AutoCloseable {
 
   /** Runs a build script, its output echoed; returns the output, or fails with it. */
   private static String script(List<String> command, int minutes) {
-    try {
-      Path out = Files.createTempFile("registry-build", ".out");
-      try {
-        Process p =
-            new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(out.toFile())
-                .start();
-        if (!p.waitFor(minutes, TimeUnit.MINUTES)) {
-          p.destroyForcibly();
-          throw new IllegalStateException(command + " did not finish in " + minutes + " min");
-        }
-        String text = Files.readString(out, StandardCharsets.UTF_8);
-        System.out.print(text);
-        if (p.exitValue() != 0) {
-          throw new IllegalStateException(command + " failed (" + p.exitValue() + "):\n" + text);
-        }
-        return text;
-      } finally {
-        Files.deleteIfExists(out);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot run " + command, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while running " + command, e);
-    }
+    String text = Programs.run(command, null, Duration.ofMinutes(minutes));
+    System.out.print(text);
+    return text;
   }
 
   /** {@code 127.0.0.1:<port>}, the registry part of image references. */

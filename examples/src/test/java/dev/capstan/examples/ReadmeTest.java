@@ -44,13 +44,10 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -431,45 +428,23 @@ class ReadmeTest {
    */
   @Test
   void commandLineTourRunsAsDocumented(@TempDir Path dir) throws IOException {
-    String readme = page("cli.md");
-    int marker = readme.indexOf("<!-- cli-tour -->");
-    assertThat(marker).as("docs/cli.md has a <!-- cli-tour --> block").isPositive();
-    int start = readme.indexOf("```bash\n", marker) + "```bash\n".length();
-    String block = readme.substring(start, readme.indexOf("```", start));
     Map<String, String> env = new HashMap<>();
     env.put("CAPSTAN_STATE", dir.resolve("state.json").toString());
     int ran = 0;
-    for (String line : block.lines().toList()) {
-      String command = line.replaceFirst("\\s+#.*$", "").strip();
-      if (command.isEmpty()) {
-        continue;
-      }
+    for (CliRun.TourLine line : CliRun.tour(page("cli.md"), "<!-- cli-tour -->")) {
+      String command = line.command();
       if (command.startsWith("export ")) {
         String[] kv = command.substring("export ".length()).split("=", 2);
         // the tour's state file, in this test's folder rather than the repository
         env.put(kv[0], kv[0].equals("CAPSTAN_STATE") ? dir.resolve(kv[1]).toString() : kv[1]);
         continue;
       }
-      assertThat(command).as("tour line").startsWith("./capstan ");
-      Matcher expect = Pattern.compile("#.*\\bexit (\\d+)").matcher(line);
-      int expected = expect.find() ? Integer.parseInt(expect.group(1)) : 0;
-      CliRun run =
-          CliRun.of(
-              Terminal.none(), env::get, ROOT, words(command.substring("./capstan ".length())));
+      CliRun run = CliRun.of(Terminal.none(), env::get, ROOT, line.args());
       assertThat(run.code())
           .as("%s%nstdout:%n%s%nstderr:%n%s", command, run.out(), run.err())
-          .isEqualTo(expected);
+          .isEqualTo(line.exit());
       ran++;
     }
     assertThat(ran).isGreaterThanOrEqualTo(8);
-  }
-
-  private static String[] words(String line) {
-    List<String> words = new ArrayList<>();
-    Matcher m = Pattern.compile("'([^']*)'|\"([^\"]*)\"|(\\S+)").matcher(line);
-    while (m.find()) {
-      words.add(m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3));
-    }
-    return words.toArray(String[]::new);
   }
 }

@@ -14,7 +14,6 @@ import dev.capstan.release.file.ReleaseFiles;
 import dev.capstan.release.model.DesiredResource;
 import dev.capstan.release.model.Hook;
 import dev.capstan.release.model.Kind;
-import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseInput;
@@ -355,7 +354,8 @@ public final class HelmImport {
   private static Payloads payloads(HelmRevision r, String namespace, String release) {
     String source = "Helm release " + release + " revision " + r.revision() + " manifest";
     try {
-      return withoutConfigRollouts(
+      // opted out of config rollouts: taking them over replaces no pod (ConfigRollout.optedOut)
+      return ConfigRollout.optedOut(
           ReleaseFiles.manifestText(r.manifest(), source, new Overrides(namespace, release))
               .payloads());
     } catch (InvalidReleaseFileException e) {
@@ -400,31 +400,6 @@ public final class HelmImport {
     } catch (InvalidReleaseFileException e) {
       throw new ReleaseException(e.getMessage() + "\nnothing was written", e);
     }
-  }
-
-  /** The kinds whose pod template a config rollout would annotate. */
-  private static final Set<String> WORKLOADS =
-      Set.of("apps/Deployment", "apps/StatefulSet", "apps/DaemonSet", "batch/CronJob");
-
-  /**
-   * Helm's objects as the import writes them: workloads opted out of config rollouts ({@link
-   * ConfigRollout#OPT_OUT} {@code "false"}, a metadata annotation outside the pod template), so
-   * taking them over adds no {@link ConfigRollout#CONFIG_HASH} to a pod template and replaces no
-   * pod. A later cast from the host's own release file decides for itself.
-   */
-  static Payloads withoutConfigRollouts(Payloads payloads) {
-    List<Manifest> objects = new ArrayList<>();
-    boolean changed = false;
-    for (Manifest object : payloads.objects()) {
-      if (WORKLOADS.contains(object.kind().key())
-          && !object.annotations().containsKey(ConfigRollout.OPT_OUT)) {
-        objects.add(object.withEntry("metadata.annotations", ConfigRollout.OPT_OUT, "false"));
-        changed = true;
-      } else {
-        objects.add(object);
-      }
-    }
-    return changed ? Payloads.of(objects) : payloads;
   }
 
   private List<HelmImportPlan.HookObject> hooks(HelmRevision r, String namespace, String release) {

@@ -1,26 +1,17 @@
 package dev.capstan.helm;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.capstan.helm.testing.HelmBinaries;
+import dev.capstan.k8s.testing.Programs;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 /**
- * A real Helm binary against the test control plane. The binaries come from {@code
- * testing/helm/build.sh} (system property {@code capstan.helm.build}), which builds Helm 3 and 4
- * from the Go module proxy into {@code ~/.cache/capstan} the first time and only checks them
- * afterwards, so a clean CI machine builds them here. Helm's own config, cache and data go to a
- * folder under {@code target}.
+ * A real Helm binary against the test control plane ({@link HelmBinaries}). Helm's own config,
+ * cache and data go to a folder under {@code target}.
  */
 final class Helm {
-  private static final Map<String, Path> BIN = new ConcurrentHashMap<>();
-
   private final Path binary;
   private final Path kubeconfig;
   private final Path home;
@@ -33,15 +24,13 @@ final class Helm {
 
   /** Helm {@code major} (3 or 4) talking to the cluster of {@code kubeconfig}. */
   static Helm of(int major, Path kubeconfig) {
-    Path bin = BIN.computeIfAbsent("bin", k -> build());
     Path home = Path.of("target", "helm-home", "helm" + major).toAbsolutePath();
-    return new Helm(bin.resolve("helm" + major), kubeconfig, home);
+    return new Helm(binary(major), kubeconfig, home);
   }
 
-  private static Path build() {
-    String script = System.getProperty("capstan.helm.build", "../testing/helm/build.sh");
-    run(List.of("bash", script), Map.of(), 60);
-    return Path.of(run(List.of("bash", script, "--print-bin"), Map.of(), 1).strip());
+  /** The binary of Helm {@code major} (3 or 4), built the first time ({@link HelmBinaries}). */
+  static Path binary(int major) {
+    return HelmBinaries.of(major);
   }
 
   /** Runs {@code helm args...}; returns its standard output; fails with its output on an error. */
@@ -60,27 +49,8 @@ final class Helm {
   }
 
   private static String run(List<String> command, Map<String, String> env, int minutes) {
-    try {
-      Path out = Files.createTempFile("helm", ".out");
-      ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-      pb.redirectOutput(out.toFile());
-      pb.environment().putAll(env);
-      Process p = pb.start();
-      if (!p.waitFor(minutes, TimeUnit.MINUTES)) {
-        p.destroyForcibly();
-        throw new IllegalStateException(command + " did not finish in " + minutes + " min");
-      }
-      String text = Files.readString(out, StandardCharsets.UTF_8);
-      Files.delete(out);
-      if (p.exitValue() != 0) {
-        throw new IllegalStateException(command + " failed (" + p.exitValue() + "):\n" + text);
-      }
-      return text;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    Map<String, String> all = new java.util.HashMap<>(System.getenv());
+    all.putAll(env);
+    return Programs.run(command, all, java.time.Duration.ofMinutes(minutes));
   }
 }

@@ -6,6 +6,8 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.capstan.helm.chart.HelmChartRenderer;
+import dev.capstan.k8s.KubeCapabilities;
 import dev.capstan.k8s.KubeClients;
 import dev.capstan.k8s.KubernetesOrchestrator;
 import dev.capstan.k8s.KubernetesStore;
@@ -15,6 +17,13 @@ import dev.capstan.k8s.testing.ControlPlaneExtension;
 import dev.capstan.k8s.testing.ControlPlaneTest;
 import dev.capstan.k8s.testing.TestNamespace;
 import dev.capstan.release.ReleaseController;
+import dev.capstan.release.chart.ChartReference;
+import dev.capstan.release.chart.ChartRequest;
+import dev.capstan.release.chart.ChartValues;
+import dev.capstan.release.chart.ClusterAccess;
+import dev.capstan.release.file.ChartHook;
+import dev.capstan.release.file.ChartRelease;
+import dev.capstan.release.file.ChartReleases;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
@@ -232,12 +241,37 @@ class HelmImportIT {
       assertThat(helm.run("list", "-n", ns, "-q")).isEqualTo("shop\n");
     }
 
+    // the same chart with the same values, now cast by Capstan: nothing to write, history goes on
+    ChartRelease chart =
+        ChartReleases.render(
+            HelmChartRenderer.of(Helm.binary(major)),
+            ChartRequest.of(new ChartReference.Directory(CHART.toString()), ns, "shop")
+                .withValues(
+                    ChartValues.none()
+                        .withSet("mode=slow")
+                        .withSet("image=registry.example/shop:1.1"))
+                .withCapabilities(KubeCapabilities.read(kube))
+                .withCluster(
+                    ClusterAccess.of(List.of(plane.kubeconfig().toString()), null, Map.of()))
+                .withUpgrade(true));
+    assertThat(chart.hooks())
+        .extracting(ChartHook::describe)
+        .containsExactly("ConfigMap/" + ns + "/shop-migrated (post-install, post-upgrade)");
+    kube.requests().reset();
+    CastResult fromChart = controller.cast(chart.input());
+    assertThat(ObjectWrites.of(kube)).isEmpty();
+    assertThat(fromChart.plan().changes(Action.UNCHANGED)).hasSize(5);
+    assertThat(fromChart.release().revision()).isEqualTo(5);
+    assertThat(java.util.Objects.requireNonNull(fromChart.release().chart()).describe())
+        .isEqualTo("shop 0.1.0");
+    assertThat(pods(core, ns)).isEqualTo(podsBefore);
+
     // a Capstan cast changing one ConfigMap writes exactly that object
     Payloads changed = edit(plan.payloads(), "shop-config", m -> put(m, "data.mode", "turbo"));
     kube.requests().reset();
     CastResult next = controller.cast(spec(ns, changed), changed);
-    assertThat(next.release().revision()).isEqualTo(5);
-    assertThat(objectWrites(kube)).containsExactly("PATCH configmaps " + ns + "/shop-config");
+    assertThat(next.release().revision()).isEqualTo(6);
+    assertThat(ObjectWrites.of(kube)).containsExactly("PATCH configmaps " + ns + "/shop-config");
     assertThat(pods(core, ns)).isEqualTo(podsBefore);
 
     // a field Capstan stops applying is removed: no stale co-owner keeps it alive
@@ -334,19 +368,6 @@ class HelmImportIT {
   // ------------------------------------------------------------------ reads
 
   /** The writes to objects: no reads, no Capstan records, no lease. */
-  private static List<String> objectWrites(KubeClients kube) {
-    return kube.requests().log().stream()
-        .filter(
-            l ->
-                !(l.startsWith("GET ")
-                    || l.startsWith("LIST ")
-                    || l.startsWith("WATCH ")
-                    || l.startsWith("DRYRUN-")))
-        .filter(l -> !l.contains(" leases ") && !l.contains("/capstan.release.v1."))
-        .filter(l -> !l.startsWith("CREATE secrets "))
-        .toList();
-  }
-
   /** Waits until Helm's last upgrade rolled out: two pods (web, db-0), both Ready. */
   private static void settled(CoreV1Api core, String ns) {
     Await.until(

@@ -19,7 +19,8 @@ import java.util.Iterator;
  * {...}}}, keys sorted: the release, the revisions, every change, and the fingerprint (the spec
  * with content hashes, the record's revision and version, the observed uid and resourceVersion of
  * every object looked at). It holds no object content and so no secret value: the payloads are
- * given again at cast, and must hash to the plan's hashes.
+ * given again at cast, and must hash to the plan's hashes. A spec rendered from a chart keeps its
+ * {@code chart} (the values with secret ones masked), which the cast records.
  *
  * <p>Reading is strict: at most {@link #MAX_BYTES}, nesting bounded, duplicate keys, unknown keys,
  * trailing content and other format versions refused with a {@link PlanFormatException}.
@@ -31,8 +32,12 @@ public final class PlanCodec {
   /** The largest plan file read: 16 MiB (a 500-object plan is about 0.3 MiB). */
   public static final int MAX_BYTES = 16 << 20;
 
+  /**
+   * The deepest nesting read: a plan's own structure is 8 levels deep; the rest is room for the
+   * values of a chart the spec was rendered from ({@code fingerprint.spec.chart.values}).
+   */
   private static final InputLimits LIMITS =
-      InputLimits.oneDocument().withMaxBytes(MAX_BYTES).withMaxDepth(16).withMaxAliases(0);
+      InputLimits.oneDocument().withMaxBytes(MAX_BYTES).withMaxDepth(48).withMaxAliases(0);
 
   private PlanCodec() {}
 

@@ -27,9 +27,11 @@ import java.util.zip.GZIPOutputStream;
  * withheldSecrets}; records of schema 2 (and 1) have neither and still decode: the next cast makes
  * a key.
  *
- * <p>Schema 4 adds, additively, the {@code attempt} that wrote the record (the id its operation's
- * lease intent names). A record without one is written as schema 3, the same bytes an earlier
- * Capstan writes and reads.
+ * <p>Schema 4 adds, additively, the {@code chart} a revision was rendered from ({@link
+ * dev.capstan.release.model.ChartOrigin}) and the {@code attempt} that wrote the record (the id its
+ * operation's lease intent names). A record with neither is written as schema 3, the same bytes an
+ * earlier Capstan writes and reads; one with either is refused by an earlier Capstan as written by
+ * a different version, rather than misread.
  *
  * <p>Schema 5 adds, additively, the {@code hooks} a revision ran and how each ended. A record
  * without any is written as schema 4 (or 3), the bytes an earlier Capstan writes and reads; one
@@ -40,14 +42,17 @@ import java.util.zip.GZIPOutputStream;
  * as secret as the secrets themselves (the Kubernetes store uses Secret objects).
  */
 public final class ReleaseRecordCodec {
-  /** The schema version this library writes. */
+  /** The newest schema version this library writes: a record with hook outcomes. */
   public static final int SCHEMA_VERSION = 5;
 
-  /** The schema a record without hook outcomes is written in, readable by earlier builds. */
-  private static final int WITHOUT_HOOKS = 4;
+  /** The schema a record with a chart or an attempt and no hook outcomes is written in. */
+  private static final int SCHEMA_4 = 4;
 
-  /** The schema a record that names no attempt is written in, readable by earlier builds. */
-  private static final int WITHOUT_ATTEMPT = 3;
+  /**
+   * The schema a record with neither a chart nor an attempt is written in, readable by earlier
+   * builds.
+   */
+  private static final int SCHEMA_3 = 3;
 
   /** The oldest schema version this library reads. */
   public static final int OLDEST_READABLE_VERSION = 1;
@@ -67,7 +72,7 @@ public final class ReleaseRecordCodec {
         "schemaVersion",
         !release.hooks().isEmpty()
             ? SCHEMA_VERSION
-            : release.attempt() == null ? WITHOUT_ATTEMPT : WITHOUT_HOOKS);
+            : release.chart() == null && release.attempt() == null ? SCHEMA_3 : SCHEMA_4);
     root.set("release", Json.mapper().valueToTree(release));
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (GZIPOutputStream gzip = new GZIPOutputStream(bytes)) {

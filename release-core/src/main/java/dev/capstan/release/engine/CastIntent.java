@@ -121,7 +121,11 @@ final class CastIntent {
             null,
             at,
             at,
-            attempt.lease().grant().lease());
+            attempt.lease().grant().lease(),
+            null,
+            List.of(),
+            spec.chart(),
+            null);
     pending =
         withSecrets(pending, effective, payloads, spec.options())
             .withAttempt(attempt.lease().attempt());

@@ -191,7 +191,7 @@ public final class FleetCast {
 
   /**
    * Whether a cast of {@code plan} would change nothing but the revision number: no object to write
-   * or delete, the same objects owned in the same order, and the same version, source and
+   * or delete, the same objects owned in the same order, and the same version, source, chart and
    * references as {@code latest} records (its caller checks the hooks are the same too).
    */
   private static boolean asAsked(Plan plan, Release latest, ReleaseSpec spec) {
@@ -204,6 +204,7 @@ public final class FleetCast {
         && latest.retained().isEmpty()
         && Objects.equals(latest.version(), spec.version())
         && Objects.equals(latest.source(), spec.source())
+        && Objects.equals(latest.chart(), spec.chart())
         && Set.copyOf(latest.references()).equals(Set.copyOf(spec.references()));
   }
 

@@ -205,6 +205,7 @@ final class Housekeeping {
             null,
             latest == null ? null : latest.secretHashKey(),
             List.of(),
+            null,
             intent.attempt());
     try {
       StoredRelease saved = context.store.createRecord(failed);

@@ -160,6 +160,7 @@ public final class RollbackOperation {
         options.withRecordSecretValues(
             options.recordSecretValues() && target.withheldSecrets().isEmpty()),
         target.source(),
-        target.version());
+        target.version(),
+        target.chart());
   }
 }

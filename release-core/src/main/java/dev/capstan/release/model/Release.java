@@ -36,6 +36,9 @@ import org.jspecify.annotations.Nullable;
  *     revision), or {@code null} in a record written before keys existed: the next cast makes one
  * @param withheldSecrets the Secrets whose values this revision did not record (their keys and
  *     keyed hashes only; {@link ReleaseOptions#recordSecretValues()}); {@code payloads} lacks them
+ * @param chart the Helm chart its objects were rendered from (name, version, digest, the values
+ *     with secret ones masked), or {@code null}: they came from elsewhere, or the record was
+ *     written before charts were recorded
  * @param attempt the id of the operation that last wrote this record (a cast, an uninstall, or
  *     whoever recorded one of them interrupted), shared with the intent its lease names, or {@code
  *     null} in a record an earlier Capstan wrote: whoever takes an expired lease over tells by it
@@ -62,6 +65,7 @@ public record Release(
     @Nullable Lease lease,
     @Nullable SecretHashKey secretHashKey,
     List<WithheldSecret> withheldSecrets,
+    @Nullable ChartOrigin chart,
     @Nullable String attempt,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<HookOutcome> hooks) {
 
@@ -117,6 +121,7 @@ public record Release(
       @Nullable Lease lease,
       @Nullable SecretHashKey secretHashKey,
       List<WithheldSecret> withheldSecrets,
+      @Nullable ChartOrigin chart,
       @Nullable String attempt) {
     this(
         id,
@@ -137,11 +142,12 @@ public record Release(
         lease,
         secretHashKey,
         withheldSecrets,
+        chart,
         attempt,
         List.of());
   }
 
-  /** A revision that names no attempt. */
+  /** A revision rendered from no chart that names no attempt. */
   public Release(
       String id,
       String namespace,
@@ -180,6 +186,7 @@ public record Release(
         lease,
         secretHashKey,
         withheldSecrets,
+        null,
         null);
   }
 
@@ -220,6 +227,7 @@ public record Release(
         lease,
         null,
         List.of(),
+        null,
         null);
   }
 
@@ -342,6 +350,7 @@ public record Release(
         d.lease,
         d.secretHashKey,
         d.withheldSecrets,
+        chart,
         d.attempt,
         d.hooks);
   }

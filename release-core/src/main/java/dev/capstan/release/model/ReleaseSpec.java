@@ -36,6 +36,8 @@ import org.jspecify.annotations.Nullable;
  * @param options the cast options
  * @param source where the release came from (free text, shown in history), or {@code null}
  * @param version the release's version label (free text), or {@code null}
+ * @param chart the Helm chart the objects were rendered from, recorded with the revision, or {@code
+ *     null} when they came from elsewhere
  */
 public record ReleaseSpec(
     String namespace,
@@ -45,7 +47,8 @@ public record ReleaseSpec(
     List<EnsuredNamespace> ensured,
     ReleaseOptions options,
     @Nullable String source,
-    @Nullable String version) {
+    @Nullable String version,
+    @Nullable ChartOrigin chart) {
 
   /** The longest release name: Kubernetes object names derived from it must stay valid. */
   public static final int MAX_NAME_LENGTH = 53;
@@ -98,6 +101,19 @@ public record ReleaseSpec(
     }
     resources = List.copyOf(resources);
     requireNonNull(options, "options");
+  }
+
+  /** A spec rendered from no chart. */
+  public ReleaseSpec(
+      String namespace,
+      String name,
+      List<DesiredResource> resources,
+      List<ResourceRef> references,
+      List<EnsuredNamespace> ensured,
+      ReleaseOptions options,
+      @Nullable String source,
+      @Nullable String version) {
+    this(namespace, name, resources, references, ensured, options, source, version, null);
   }
 
   /** A spec that ensures no namespace. */
@@ -185,25 +201,26 @@ public record ReleaseSpec(
   public ReleaseSpec withReference(ResourceRef ref) {
     List<ResourceRef> copy = new ArrayList<>(references);
     copy.add(ref);
-    return new ReleaseSpec(namespace, name, resources, copy, ensured, options, source, version);
+    return new ReleaseSpec(
+        namespace, name, resources, copy, ensured, options, source, version, chart);
   }
 
   /** A copy with the given desired resources (kept in apply order). */
   public ReleaseSpec withResources(List<DesiredResource> resources) {
     return new ReleaseSpec(
-        namespace, name, resources, references, ensured, options, source, version);
+        namespace, name, resources, references, ensured, options, source, version, chart);
   }
 
   /** A copy ensuring the given namespaces (added to the references). */
   public ReleaseSpec withEnsured(List<EnsuredNamespace> ensured) {
     return new ReleaseSpec(
-        namespace, name, resources, references, ensured, options, source, version);
+        namespace, name, resources, references, ensured, options, source, version, chart);
   }
 
   /** A copy with the given options. */
   public ReleaseSpec withOptions(ReleaseOptions options) {
     return new ReleaseSpec(
-        namespace, name, resources, references, ensured, options, source, version);
+        namespace, name, resources, references, ensured, options, source, version, chart);
   }
 
   /** A copy with {@code adopt} set. */
@@ -224,13 +241,22 @@ public record ReleaseSpec(
   /** A copy with the given source description. */
   public ReleaseSpec withSource(@Nullable String source) {
     return new ReleaseSpec(
-        namespace, name, resources, references, ensured, options, source, version);
+        namespace, name, resources, references, ensured, options, source, version, chart);
+  }
+
+  /**
+   * A copy recording that its objects were rendered from {@code chart} (each revision it casts
+   * keeps it; see {@link Release#chart()}).
+   */
+  public ReleaseSpec withChart(@Nullable ChartOrigin chart) {
+    return new ReleaseSpec(
+        namespace, name, resources, references, ensured, options, source, version, chart);
   }
 
   /** A copy with the given version label. */
   public ReleaseSpec withVersion(@Nullable String version) {
     return new ReleaseSpec(
-        namespace, name, resources, references, ensured, options, source, version);
+        namespace, name, resources, references, ensured, options, source, version, chart);
   }
 
   /**

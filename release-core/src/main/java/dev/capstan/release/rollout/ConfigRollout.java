@@ -68,6 +68,33 @@ public final class ConfigRollout {
   }
 
   /**
+   * The objects as a tool other than Capstan rendered them, to be written as rendered: every
+   * workload this transform would annotate (Deployment, StatefulSet, DaemonSet, CronJob) and that
+   * does not say otherwise gets {@value #OPT_OUT}{@code : "false"} (a metadata annotation, outside
+   * the pod template), so casting them adds no {@value #CONFIG_HASH} to a pod template and replaces
+   * no pod. A Helm import and a chart cast write their objects so (Helm charts roll their own
+   * config out, by a checksum annotation of their own), and so a chart cast after an import of the
+   * same chart writes nothing.
+   *
+   * @param payloads the rendered objects
+   * @return the same payloads when no workload was opted out, else the objects with the annotation
+   */
+  public static dev.capstan.release.model.Payloads optedOut(
+      dev.capstan.release.model.Payloads payloads) {
+    List<Manifest> objects = new ArrayList<>();
+    boolean changed = false;
+    for (Manifest object : payloads.objects()) {
+      if (templatePath(object.kind()) != null && !object.annotations().containsKey(OPT_OUT)) {
+        objects.add(object.withEntry("metadata.annotations", OPT_OUT, "false"));
+        changed = true;
+      } else {
+        objects.add(object);
+      }
+    }
+    return changed ? dev.capstan.release.model.Payloads.of(objects) : payloads;
+  }
+
+  /**
    * Annotates the readers among {@code objects}.
    *
    * @param objects a release's rendered objects

@@ -3,6 +3,7 @@ package dev.capstan.release.codec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.capstan.release.model.ChartOrigin;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.ContentHash;
 import dev.capstan.release.model.Lease;
@@ -261,6 +262,100 @@ class ReleaseRecordCodecTest {
         .hasMessage(
             "release record schemaVersion must be from 1 to 5: 6 (written by a different Capstan"
                 + " version)");
+  }
+
+  static ChartOrigin chart() {
+    return new ChartOrigin(
+        "oci://127.0.0.1:5000/charts/shop",
+        "shop",
+        "1.2.0",
+        "2.1",
+        "sha256:" + "0f".repeat(32),
+        Map.of(
+            "replicas",
+            3,
+            "auth",
+            Map.of("user", "app", "password", ChartOrigin.MASKED),
+            "ratio",
+            new java.math.BigDecimal("1.50"),
+            "tags",
+            List.of("a", "b")),
+        List.of("auth.password"),
+        "helm v3.22.0");
+  }
+
+  @Test
+  void aRevisionRenderedFromAChartIsSchema4AndKeepsItsChartExactly() throws Exception {
+    Release release =
+        new Release(
+            "id-1",
+            "default",
+            "app",
+            4,
+            ReleaseStatus.DEPLOYED,
+            sample().owns(),
+            sample().references(),
+            List.of(),
+            "chart oci://127.0.0.1:5000/charts/shop",
+            "2.1",
+            null,
+            sample().payloads(),
+            null,
+            T,
+            T,
+            null,
+            null,
+            List.of(),
+            chart(),
+            null);
+
+    byte[] bytes = ReleaseRecordCodec.encode(release);
+    Release back = ReleaseRecordCodec.decode(bytes);
+
+    assertThat(back).isEqualTo(release);
+    assertThat(back.chart()).isEqualTo(chart());
+    assertThat(java.util.Objects.requireNonNull(back.chart()).values().get("replicas"))
+        .isEqualTo(3L);
+    assertThat(java.util.Objects.requireNonNull(back.chart()).values().get("ratio"))
+        .isEqualTo(new java.math.BigDecimal("1.50"));
+    String json =
+        new String(
+            new GZIPInputStream(new java.io.ByteArrayInputStream(bytes)).readAllBytes(),
+            StandardCharsets.UTF_8);
+    assertThat(json)
+        .startsWith("{\"schemaVersion\":4,")
+        .contains(
+            "\"chart\":{\"appVersion\":\"2.1\",\"digest\":\"sha256:"
+                + "0f".repeat(32)
+                + "\",\"maskedValues\":[\"auth.password\"],\"name\":\"shop\"");
+    assertThat(String.valueOf(release.chart()))
+        .isEqualTo(
+            "ChartOrigin[oci://127.0.0.1:5000/charts/shop shop 1.2.0 sha256:"
+                + "0f".repeat(32)
+                + ", 1 masked value(s)]");
+  }
+
+  @Test
+  void aRevisionWithoutAChartIsWrittenAsSchema3AsEarlierBuildsWroteIt() throws Exception {
+    String json =
+        new String(
+            new GZIPInputStream(
+                    new java.io.ByteArrayInputStream(ReleaseRecordCodec.encode(sample())))
+                .readAllBytes(),
+            StandardCharsets.UTF_8);
+
+    assertThat(json).startsWith("{\"schemaVersion\":3,").doesNotContain("\"chart\"");
+    assertThat(ReleaseRecordCodec.decode(gzip(json)).chart()).isNull();
+  }
+
+  @Test
+  void aChartWithABadDigestIsRefusedNamingTheField() {
+    assertThatThrownBy(
+            () ->
+                new ChartOrigin(
+                    "./shop", "shop", "1.0.0", null, "md5:abc", Map.of(), List.of(), "helm v4.3.1"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("chart.digest must be sha256: and 64 lower-case hex digits: 'md5:abc'");
   }
 
   @Test

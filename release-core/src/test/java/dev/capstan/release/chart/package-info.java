@@ -1,0 +1,4 @@
+@NullMarked
+package dev.capstan.release.chart;
+
+import org.jspecify.annotations.NullMarked;

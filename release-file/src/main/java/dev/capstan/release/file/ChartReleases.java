@@ -1,0 +1,160 @@
+package dev.capstan.release.file;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.capstan.common.Escapes;
+import dev.capstan.release.chart.ChartRenderer;
+import dev.capstan.release.chart.ChartRequest;
+import dev.capstan.release.chart.RenderedChart;
+import dev.capstan.release.model.ChartOrigin;
+import dev.capstan.release.model.Manifest;
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.ReleaseInput;
+import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.rollout.ConfigRollout;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A Helm chart as a release: renders it through a {@link ChartRenderer}, reads what it rendered
+ * with the manifest reader every manifest goes through ({@link ReleaseFiles#manifestText}: strict,
+ * each problem named by document and field, never a value), keeps its hooks apart from its objects,
+ * and records the chart with the spec ({@link ChartOrigin}: name, version, digest, the values with
+ * secret ones masked).
+ *
+ * <p>The objects are cast as the chart rendered them: workloads are opted out of Capstan's config
+ * rollouts ({@link ConfigRollout#optedOut}; charts roll config out with checksum annotations of
+ * their own), so an import of a Helm release and a cast of its chart write the same objects.
+ */
+public final class ChartReleases {
+  /** Helm's hook annotation: the events an object is run at instead of installed. */
+  public static final String HOOK = "helm.sh/hook";
+
+  /** Helm's hook order within an event. */
+  public static final String HOOK_WEIGHT = "helm.sh/hook-weight";
+
+  /** Helm's hook delete policies. */
+  public static final String HOOK_DELETE_POLICY = "helm.sh/hook-delete-policy";
+
+  /** The hook events Helm 3 and 4 know; an object naming another is skipped, as Helm skips it. */
+  static final Set<String> EVENTS =
+      Set.of(
+          "pre-install",
+          "post-install",
+          "pre-delete",
+          "post-delete",
+          "pre-upgrade",
+          "post-upgrade",
+          "pre-rollback",
+          "post-rollback",
+          "test",
+          "test-success");
+
+  private ChartReleases() {}
+
+  /**
+   * Renders {@code request} with {@code renderer} and reads it as the release {@code
+   * request.namespace()/request.release()}.
+   *
+   * @param renderer the renderer
+   * @param request what to render
+   * @return the release, its hooks apart
+   * @throws dev.capstan.release.chart.ChartException when the chart cannot be rendered
+   * @throws InvalidReleaseFileException naming each document and field the manifest reader refuses
+   */
+  public static ChartRelease render(ChartRenderer renderer, ChartRequest request) {
+    RenderedChart rendered = requireNonNull(renderer, "renderer").render(request);
+    String source = "chart " + rendered.name() + " " + rendered.version();
+    Payloads all =
+        ReleaseFiles.manifestText(
+                rendered.manifests(), source, new Overrides(request.namespace(), request.release()))
+            .payloads();
+    List<Manifest> objects = new ArrayList<>();
+    List<ChartHook> hooks = new ArrayList<>();
+    List<ChartHook> tests = new ArrayList<>();
+    List<String> skipped = new ArrayList<>();
+    for (Manifest object : all.objects()) {
+      String annotation = object.annotations().get(HOOK);
+      if (annotation == null) {
+        objects.add(object);
+        continue;
+      }
+      List<String> events = new ArrayList<>();
+      for (String item : annotation.split(",", -1)) {
+        events.add(item.strip().toLowerCase(Locale.ROOT));
+      }
+      if (!EVENTS.containsAll(events)) {
+        skipped.add(
+            object.ref().key()
+                + ": skipped, as Helm skips it: "
+                + HOOK
+                + " names no hook event Helm knows: "
+                + Escapes.quote(annotation));
+        continue;
+      }
+      ChartHook hook =
+          new ChartHook(
+              object,
+              events,
+              weight(object.annotations().get(HOOK_WEIGHT)),
+              list(object.annotations().getOrDefault(HOOK_DELETE_POLICY, "")));
+      (hook.isTest() ? tests : hooks).add(hook);
+    }
+    Comparator<ChartHook> order =
+        Comparator.comparingInt(ChartHook::weight).thenComparing(h -> h.object().ref().key());
+    hooks.sort(order);
+    tests.sort(order);
+    Payloads payloads = ConfigRollout.optedOut(Payloads.of(objects));
+    SecretValues.Masked values = SecretValues.mask(rendered.values(), all.objects());
+    ChartOrigin origin =
+        new ChartOrigin(
+            request.chart().describe(),
+            rendered.name(),
+            rendered.version(),
+            rendered.appVersion(),
+            rendered.digest(),
+            values.values(),
+            values.paths(),
+            rendered.renderer());
+    ReleaseSpec spec =
+        ReleaseSpec.of(request.namespace(), request.release(), payloads)
+            .withSource("chart " + request.chart().describe())
+            .withVersion(rendered.appVersion() != null ? rendered.appVersion() : rendered.version())
+            .withChart(origin);
+    return new ChartRelease(
+        new ReleaseInput(spec, payloads), hooks, tests, skipped, rendered.warnings());
+  }
+
+  /** {@code name version}, escaped for a message. */
+  static String describe(ChartOrigin chart) {
+    return Escapes.escape(chart.describe());
+  }
+
+  /** A comma-separated annotation's items, trimmed and lower-case, empty ones left out. */
+  private static List<String> list(String annotation) {
+    List<String> out = new ArrayList<>();
+    for (String item : annotation.split(",", -1)) {
+      String trimmed = item.strip().toLowerCase(Locale.ROOT);
+      if (!trimmed.isEmpty()) {
+        out.add(trimmed);
+      }
+    }
+    return out;
+  }
+
+  /** Helm's weight: an integer, or 0 when it is not one (as Helm reads it). */
+  private static int weight(@Nullable String annotation) {
+    if (annotation == null) {
+      return 0;
+    }
+    try {
+      return Integer.parseInt(annotation);
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+}

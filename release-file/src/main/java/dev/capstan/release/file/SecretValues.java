@@ -1,0 +1,145 @@
+package dev.capstan.release.file;
+
+import dev.capstan.release.model.ChartOrigin;
+import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.Manifest;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Which of a chart's values are secret, so a record keeps them {@link ChartOrigin#MASKED}, as the
+ * values of a Secret never show. A value is secret when
+ *
+ * <ul>
+ *   <li>its key names a secret: it holds {@code password}, {@code passwd}, {@code passphrase},
+ *       {@code secret}, {@code token}, {@code apikey}, {@code privatekey} or {@code credential}
+ *       (case, {@code -} and {@code _} ignored), unless it names one by its name ({@code ...name},
+ *       {@code existing...}) or says whether to use one ({@code ...enabled}); or
+ *   <li>its text is a value of a Secret the chart rendered ({@code data}, decoded, or {@code
+ *       stringData}), or, from {@value #MIN_CONTAINED} characters on, is found inside one (a
+ *       password within a connection string).
+ * </ul>
+ *
+ * Booleans are never secret. A masked value's path is written {@code a.b}, {@code a[0]}, {@code
+ * a["k.8s"]}.
+ */
+final class SecretValues {
+  /** The shortest value found inside a Secret's value that counts as secret. */
+  static final int MIN_CONTAINED = 6;
+
+  private static final Pattern SECRET_KEY =
+      Pattern.compile(".*(password|passwd|passphrase|secret|token|apikey|privatekey|credential).*");
+  private static final Pattern NAMES_ONE = Pattern.compile("(existing.*|.*name|.*enabled)");
+  private static final Pattern PLAIN_KEY = Pattern.compile("[A-Za-z0-9_\\-]+");
+
+  private SecretValues() {}
+
+  /**
+   * Values with every secret one replaced by {@link ChartOrigin#MASKED}, and the paths replaced.
+   *
+   * @param values the masked values
+   * @param paths the paths of the masked ones, in the order found
+   */
+  record Masked(Map<String, Object> values, List<String> paths) {}
+
+  /**
+   * {@code values} with every secret value masked, judged against the Secrets among {@code
+   * objects}.
+   */
+  @SuppressWarnings("unchecked")
+  static Masked mask(Map<String, Object> values, Collection<Manifest> objects) {
+    List<String> paths = new ArrayList<>();
+    Map<String, Object> out =
+        (Map<String, Object>) walk(values, "", false, secretTexts(objects), paths);
+    return new Masked(out, paths);
+  }
+
+  private static Object walk(
+      Object node, String path, boolean secretKey, List<String> secrets, List<String> paths) {
+    if (node instanceof Map<?, ?> map) {
+      Map<String, Object> out = new LinkedHashMap<>();
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        String key = String.valueOf(e.getKey());
+        Object value = e.getValue();
+        if (value != null) {
+          out.put(key, walk(value, child(path, key), isSecretKey(key), secrets, paths));
+        }
+      }
+      return out;
+    }
+    if (node instanceof List<?> list) {
+      List<Object> out = new ArrayList<>();
+      for (int i = 0; i < list.size(); i++) {
+        Object item = list.get(i);
+        if (item != null) {
+          out.add(walk(item, path + "[" + i + "]", secretKey, secrets, paths));
+        }
+      }
+      return out;
+    }
+    if (node instanceof Boolean || !(secretKey || inASecret(String.valueOf(node), secrets))) {
+      return node;
+    }
+    paths.add(path);
+    return ChartOrigin.MASKED;
+  }
+
+  static boolean isSecretKey(String key) {
+    String k = key.toLowerCase(Locale.ROOT).replace("-", "").replace("_", "");
+    return SECRET_KEY.matcher(k).matches() && !NAMES_ONE.matcher(k).matches();
+  }
+
+  private static boolean inASecret(String text, List<String> secrets) {
+    if (text.isEmpty()) {
+      return false;
+    }
+    for (String s : secrets) {
+      if (s.equals(text) || (text.length() >= MIN_CONTAINED && s.contains(text))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Every value of every Secret among {@code objects}: {@code stringData}, and {@code data}
+   * decoded.
+   */
+  private static List<String> secretTexts(Collection<Manifest> objects) {
+    List<String> out = new ArrayList<>();
+    for (Manifest object : objects) {
+      if (!object.kind().equals(Kind.SECRET)) {
+        continue;
+      }
+      if (object.get("stringData") instanceof Map<?, ?> strings) {
+        strings.values().forEach(v -> out.add(String.valueOf(v)));
+      }
+      if (object.get("data") instanceof Map<?, ?> data) {
+        for (Object v : data.values()) {
+          try {
+            out.add(
+                new String(
+                    Base64.getMimeDecoder().decode(String.valueOf(v)), StandardCharsets.UTF_8));
+          } catch (IllegalArgumentException notBase64) {
+            out.add(String.valueOf(v)); // the API server would refuse it; compare it as it is
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  private static String child(String path, String key) {
+    if (PLAIN_KEY.matcher(key).matches()) {
+      return path.isEmpty() ? key : path + "." + key;
+    }
+    return path + "[\"" + key.replace("\\", "\\\\").replace("\"", "\\\"") + "\"]";
+  }
+}

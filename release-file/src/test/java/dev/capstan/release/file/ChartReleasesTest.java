@@ -1,0 +1,289 @@
+package dev.capstan.release.file;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.capstan.release.chart.ChartException;
+import dev.capstan.release.chart.ChartReference;
+import dev.capstan.release.chart.ChartRequest;
+import dev.capstan.release.chart.ChartValues;
+import dev.capstan.release.chart.InMemoryCharts;
+import dev.capstan.release.model.ChartOrigin;
+import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.rollout.ConfigRollout;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link ChartReleases}: a rendered chart read strictly, its hooks kept apart, its workloads cast
+ * as rendered, its chart recorded with the secret values masked.
+ */
+class ChartReleasesTest {
+  private static final String OCI = "oci://registry.example/charts/shop";
+
+  /** A chart shaped like public ones: a Deployment, a Secret from values, hooks and a test. */
+  private static final String TEMPLATES =
+      """
+      ---
+      # Source: shop/templates/web.yaml
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: web}
+      spec:
+        replicas: %s
+        selector: {matchLabels: {app: web}}
+        template:
+          metadata: {labels: {app: web}}
+          spec:
+            containers:
+            - name: web
+              image: registry.example/web:1
+              envFrom: [{secretRef: {name: db}}]
+      ---
+      # Source: shop/templates/secret.yaml
+      apiVersion: v1
+      kind: Secret
+      metadata: {name: db}
+      data:
+        password: %s
+        url: %s
+      ---
+      # Source: shop/templates/migrate.yaml
+      apiVersion: batch/v1
+      kind: Job
+      metadata:
+        name: migrate
+        annotations:
+          helm.sh/hook: "pre-upgrade, Pre-Install"
+          helm.sh/hook-weight: "5"
+          helm.sh/hook-delete-policy: before-hook-creation,hook-succeeded
+      spec:
+        template:
+          spec:
+            restartPolicy: Never
+            containers: [{name: m, image: registry.example/migrate:1}]
+      ---
+      # Source: shop/templates/seed.yaml
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: seed
+        annotations: {helm.sh/hook: post-install, helm.sh/hook-weight: "-1"}
+      ---
+      # Source: shop/templates/tests/ping.yaml
+      apiVersion: v1
+      kind: Pod
+      metadata:
+        name: ping
+        annotations: {helm.sh/hook: test}
+      spec:
+        containers: [{name: ping, image: registry.example/ping:1}]
+      ---
+      # Source: shop/templates/legacy.yaml
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: legacy
+        annotations: {helm.sh/hook: crd-install}
+      """;
+
+  private static final InMemoryCharts CHARTS =
+      new InMemoryCharts()
+          .chart(
+              OCI,
+              "shop",
+              "1.2.0",
+              (request, values) -> {
+                Map<?, ?> auth = (Map<?, ?>) values.getOrDefault("auth", Map.of());
+                String password = String.valueOf(auth.get("password"));
+                return TEMPLATES.formatted(
+                    values.getOrDefault("replicas", 1),
+                    b64(password),
+                    b64("postgres://app:" + password + "@db:5432/shop"));
+              });
+
+  private static String b64(String text) {
+    return Base64.getEncoder()
+        .encodeToString(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  private static ChartRequest request(ChartValues values) {
+    return ChartRequest.of(new ChartReference.Oci(OCI), "shop", "web").withValues(values);
+  }
+
+  private static final ChartValues VALUES =
+      ChartValues.none()
+          .withFile(
+              "values.yaml",
+              "replicas: 3\nauth: {user: app, password: correct-horse}\ningress: {host: shop.example}\n")
+          .withSet("apiToken=abc,tokenEnabled=true,existingSecretName=db-creds");
+
+  @Test
+  void theObjectsAreTheChartsOwnWithHooksAndTestsApartAndUnknownHooksSkippedAsHelmDoes() {
+    ChartRelease release = ChartReleases.render(CHARTS, request(VALUES));
+
+    assertThat(release.input().payloads().refs())
+        .extracting(ResourceRef::key)
+        .containsExactly("Secret/shop/db", "apps/Deployment/shop/web");
+    assertThat(release.hooks())
+        .extracting(ChartHook::describe)
+        .containsExactly(
+            "ConfigMap/shop/seed (post-install)",
+            "batch/Job/shop/migrate (pre-upgrade, pre-install)");
+    assertThat(release.hooks().get(1).weight()).isEqualTo(5);
+    assertThat(release.hooks().get(1).deletePolicies())
+        .containsExactly("before-hook-creation", "hook-succeeded");
+    assertThat(release.tests())
+        .extracting(ChartHook::describe)
+        .containsExactly("Pod/shop/ping (test)");
+    assertThat(release.skipped())
+        .containsExactly(
+            "ConfigMap/shop/legacy: skipped, as Helm skips it: helm.sh/hook names no hook event"
+                + " Helm knows: 'crd-install'");
+  }
+
+  @Test
+  void theSpecRecordsTheChartWithTheSecretValuesMasked() {
+    ChartRelease release = ChartReleases.render(CHARTS, request(VALUES));
+    ReleaseSpec spec = release.input().spec();
+    ChartOrigin chart = release.chart();
+
+    assertThat(spec.source()).isEqualTo("chart " + OCI);
+    assertThat(spec.version()).isEqualTo("1.2.0");
+    assertThat(chart.name()).isEqualTo("shop");
+    assertThat(chart.version()).isEqualTo("1.2.0");
+    assertThat(chart.renderer()).isEqualTo("in-memory");
+    assertThat(chart.values())
+        .isEqualTo(
+            Map.of(
+                "replicas",
+                3L,
+                "auth",
+                Map.of("user", "app", "password", ChartOrigin.MASKED),
+                "ingress",
+                Map.of("host", "shop.example"),
+                "apiToken",
+                ChartOrigin.MASKED,
+                "tokenEnabled",
+                true,
+                "existingSecretName",
+                "db-creds"));
+    assertThat(chart.maskedValues()).containsExactly("apiToken", "auth.password");
+    assertThat(spec.toString() + chart + release.input()).doesNotContain("correct-horse");
+  }
+
+  @Test
+  void aValueFoundInARenderedSecretIsMaskedWhateverItsKey() {
+    ChartValues values =
+        ChartValues.none()
+            .withSet("auth.pw=s3cr3t-value,db.name=shop")
+            .withSetString("auth.password=x");
+
+    ChartOrigin chart = ChartReleases.render(CHARTS, request(values)).chart();
+
+    // "x" is the Secret's password (masked by its key and its value); "s3cr3t-value" is not
+    // rendered into any Secret; "shop" is inside the url, but shorter than 6 characters
+    assertThat(chart.maskedValues()).containsExactly("auth.password");
+    assertThat(chart.values().get("db")).isEqualTo(Map.of("name", "shop"));
+
+    ChartValues inUrl = ChartValues.none().withSetString("auth.password=hunter22,db.pw=hunter22");
+    assertThat(ChartReleases.render(CHARTS, request(inUrl)).chart().maskedValues())
+        .containsExactly("auth.password", "db.pw");
+  }
+
+  @Test
+  void workloadsAreCastAsRenderedWithoutCapstansConfigHash() {
+    ChartRelease release = ChartReleases.render(CHARTS, request(VALUES));
+
+    assertThat(
+            release
+                .input()
+                .payloads()
+                .get(ResourceRef.parse("apps/Deployment/shop/web"))
+                .orElseThrow()
+                .annotations())
+        .containsEntry(ConfigRollout.OPT_OUT, "false");
+  }
+
+  @Test
+  void aChartWithHooksIsRefusedNamingThemAndTheWayWithout() {
+    ChartRelease release = ChartReleases.render(CHARTS, request(VALUES));
+
+    assertThatThrownBy(release::requireNoHooks)
+        .isInstanceOf(ChartException.class)
+        .hasMessage(
+            "chart shop 1.2.0 has hooks, which Capstan does not run yet: ConfigMap/shop/seed"
+                + " (post-install), batch/Job/shop/migrate (pre-upgrade, pre-install); cast it"
+                + " with --no-hooks to cast its other objects without them (as helm install"
+                + " --no-hooks does); nothing was written");
+  }
+
+  @Test
+  void whatTheChartRendersIsReadStrictlyNamingTheDocumentAndNeverAValue() {
+    InMemoryCharts broken =
+        new InMemoryCharts()
+            .chart(
+                OCI,
+                "shop",
+                "1.2.0",
+                (request, values) ->
+                    """
+                    apiVersion: v1
+                    kind: Secret
+                    metadata: {name: db}
+                    data: {password: hunter2}
+                    ---
+                    apiVersion: v1
+                    kind: ConfigMap
+                    metadata: {name: a, name: b}
+                    """);
+
+    assertThatThrownBy(() -> ChartReleases.render(broken, request(ChartValues.none())))
+        .isInstanceOf(InvalidReleaseFileException.class)
+        .hasMessageContaining("chart shop 1.2.0")
+        .message()
+        .doesNotContain("hunter2");
+  }
+
+  @Test
+  void aChartThatRendersNothingButHooksCastsNoObject() {
+    InMemoryCharts hooksOnly =
+        new InMemoryCharts()
+            .chart(
+                OCI,
+                "shop",
+                "1.2.0",
+                (request, values) ->
+                    "apiVersion: v1\nkind: Pod\nmetadata: {name: t, annotations: {helm.sh/hook:"
+                        + " test}}\nspec: {containers: [{name: t, image: x}]}\n");
+
+    ChartRelease release = ChartReleases.render(hooksOnly, request(ChartValues.none()));
+
+    assertThat(release.input().payloads().size()).isZero();
+    assertThat(release.tests()).hasSize(1);
+    assertThat(release.requireNoHooks()).isSameAs(release);
+  }
+
+  @Test
+  void secretKeyNamesFollowTheRule() {
+    assertThat(
+            List.of(
+                "password",
+                "adminPassword",
+                "api-key",
+                "apiKey",
+                "client_secret",
+                "TOKEN",
+                "privateKey",
+                "credentials",
+                "passphrase"))
+        .allMatch(SecretValues::isSecretKey);
+    assertThat(
+            List.of(
+                "existingSecret", "secretName", "tokenEnabled", "replicas", "key", "user", "host"))
+        .noneMatch(SecretValues::isSecretKey);
+  }
+}

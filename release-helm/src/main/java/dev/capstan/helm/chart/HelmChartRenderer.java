@@ -1,0 +1,301 @@
+package dev.capstan.helm.chart;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.capstan.common.Escapes;
+import dev.capstan.release.chart.ChartException;
+import dev.capstan.release.chart.ChartRenderer;
+import dev.capstan.release.chart.ChartRequest;
+import dev.capstan.release.chart.ClusterAccess;
+import dev.capstan.release.chart.RenderedChart;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The {@link ChartRenderer} that runs the Helm 3 (3.13 or later) or Helm 4 binary: {@code helm
+ * pull} fetches a repository or OCI chart, {@code helm dependency build} a directory's missing
+ * dependencies, and {@code helm template} renders it, CRDs included. The binary is {@value
+ * #HELM_ENV} or {@code helm} on {@code PATH}; its version is checked once and recorded with each
+ * revision it renders.
+ *
+ * <p>Every run gets a private folder (0700) for Helm's config, cache and data, and an environment
+ * built from nothing: the process's own variables never reach Helm (no {@code KUBECONFIG}, no
+ * in-cluster service account, no {@code HELM_*} setting, no plugin). Repository credentials go to
+ * Helm in files of that folder, never on its command line. With cluster access, templates' {@code
+ * lookup} reads the cluster through the caller's kubeconfig only (ARCHITECTURE.md, "Charts"):
+ *
+ * <ul>
+ *   <li>Helm 3: {@code --dry-run=server} with the request's capabilities ({@code --kube-version},
+ *       {@code --api-versions}); Helm adds its built-in API versions to them.
+ *   <li>Helm 4: {@code --dry-run=server}, which discovers the capabilities itself and maps every
+ *       rendered object (with {@code --take-ownership}: nothing is written, so no ownership is
+ *       checked). A chart whose custom resources are of CRDs the cluster does not serve yet (its
+ *       own {@code crds/}, on a first cast) cannot be mapped: it is rendered again without lookup,
+ *       with a warning.
+ * </ul>
+ */
+public final class HelmChartRenderer implements ChartRenderer {
+  /** The environment variable naming the Helm binary. */
+  public static final String HELM_ENV = "CAPSTAN_HELM";
+
+  /** How long one Helm process may run: a pull of a large chart over a slow link included. */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(5);
+
+  /** How to get a Helm binary, ending every message about a missing or unusable one. */
+  static final String HOW =
+      "install Helm 3.13 or later, or 4 (https://helm.sh/docs/intro/install/), or name the binary"
+          + " with "
+          + HELM_ENV
+          + "=/path/to/helm";
+
+  private static final String MISSING_CRD = "ensure CRDs are installed first";
+
+  private final HelmProcess helm;
+  private final Duration timeout;
+  private final @Nullable Path workRoot;
+  private volatile @Nullable HelmVersion version;
+
+  private HelmChartRenderer(Path binary, Duration timeout, @Nullable Path workRoot) {
+    this.helm = new HelmProcess(binary, timeout);
+    this.timeout = timeout;
+    this.workRoot = workRoot;
+  }
+
+  /**
+   * The renderer running {@code binary}. Nothing is run until the first rendering (or {@link
+   * #version()}).
+   */
+  public static HelmChartRenderer of(Path binary) {
+    return new HelmChartRenderer(requireNonNull(binary, "binary"), DEFAULT_TIMEOUT, null);
+  }
+
+  /**
+   * The renderer running the binary {@value #HELM_ENV} names, else {@code helm} on {@code PATH}.
+   *
+   * @param env the environment to read them from
+   * @throws ChartException in one line saying how to get a Helm binary, when there is none
+   */
+  public static HelmChartRenderer fromEnvironment(Function<String, @Nullable String> env) {
+    String named = env.apply(HELM_ENV);
+    if (named != null && !named.isBlank()) {
+      Path binary = Path.of(named);
+      if (!Files.isRegularFile(binary) || !Files.isExecutable(binary)) {
+        throw new ChartException(
+            HELM_ENV + " names no executable file: " + Escapes.quote(named) + "; " + HOW);
+      }
+      return of(binary);
+    }
+    String path = env.apply("PATH");
+    if (path != null) {
+      for (String dir : path.split(File.pathSeparator, -1)) {
+        Path binary = Path.of(dir.isEmpty() ? "." : dir, "helm");
+        if (Files.isRegularFile(binary) && Files.isExecutable(binary)) {
+          return of(binary);
+        }
+      }
+    }
+    throw new ChartException(
+        "no Helm binary: 'helm' is not on PATH and " + HELM_ENV + " is not set; " + HOW);
+  }
+
+  /** A copy whose Helm processes may each run for {@code timeout}. */
+  public HelmChartRenderer withTimeout(Duration timeout) {
+    return new HelmChartRenderer(helm.binary(), requireNonNull(timeout, "timeout"), workRoot);
+  }
+
+  /** A copy that makes its private folders under {@code dir} (default: the temporary folder). */
+  public HelmChartRenderer withWorkRoot(Path dir) {
+    return new HelmChartRenderer(helm.binary(), timeout, requireNonNull(dir, "dir"));
+  }
+
+  /**
+   * The binary's version, as it reports it ({@code v3.22.0}), checked once.
+   *
+   * @throws ChartException when it is no Helm, or one Capstan does not render with
+   */
+  public String version() {
+    return helmVersion().text();
+  }
+
+  private HelmVersion helmVersion() {
+    HelmVersion v = version;
+    if (v == null) {
+      try (Workspace ws = Workspace.create(workRoot)) {
+        HelmProcess.Result r =
+            helm.run(List.of("version", "--template", "{{.Version}}"), base(ws), ws);
+        if (r.exitCode() != 0) {
+          throw new ChartException(
+              Escapes.quote(helm.binary())
+                  + " does not run as Helm ('version' failed: "
+                  + r.reason()
+                  + "); "
+                  + HOW);
+        }
+        v = HelmVersion.check(r.out(), helm.binary().toString());
+        version = v;
+      }
+    }
+    return v;
+  }
+
+  @Override
+  public RenderedChart render(ChartRequest request) {
+    requireNonNull(request, "request");
+    HelmVersion v = helmVersion();
+    try (Workspace ws = Workspace.create(workRoot)) {
+      Map<String, String> env = environment(ws, request.cluster());
+      ChartSources.Fetched chart = new ChartSources(helm, v, ws, env).fetch(request);
+      List<String> values = HelmValues.args(request.values(), ws);
+      List<String> warnings = new ArrayList<>();
+      String manifests = template(request, v, ws, env, chart, values, warnings);
+      return new RenderedChart(
+          manifests,
+          chart.meta().name(),
+          chart.meta().version(),
+          chart.meta().appVersion(),
+          chart.digest(),
+          HelmValues.merged(helm, ws, base(ws), values, chart.label()),
+          v.describe(),
+          warnings);
+    }
+  }
+
+  private String template(
+      ChartRequest request,
+      HelmVersion v,
+      Workspace ws,
+      Map<String, String> env,
+      ChartSources.Fetched chart,
+      List<String> values,
+      List<String> warnings) {
+    ClusterAccess cluster = request.cluster();
+    List<String> args = templateArgs(request, v, chart, values, cluster != null);
+    HelmProcess.Result r = helm.run(args, env, ws);
+    if (r.exitCode() != 0 && v.major() == 4 && cluster != null && r.err().contains(MISSING_CRD)) {
+      warnings.add(
+          "chart "
+              + chart.label()
+              + " renders custom resources of CRDs the cluster does not serve yet (its own"
+              + " crds/, cast first): Helm 4 renders against the cluster only when it serves"
+              + " every kind, so it was rendered without lookup (templates that look up existing"
+              + " objects saw none); cast again once the CRDs are in to render with lookup");
+      r = helm.run(templateArgs(request, v, chart, values, false), base(ws), ws);
+    }
+    if (r.exitCode() != 0) {
+      throw new ChartException(
+          "chart "
+              + chart.label()
+              + ": helm template failed: "
+              + r.reason()
+              + "; nothing was written");
+    }
+    return r.out();
+  }
+
+  /** {@code helm template}'s arguments; {@code lookup}: read the cluster for lookups. */
+  static List<String> templateArgs(
+      ChartRequest request,
+      HelmVersion v,
+      ChartSources.Fetched chart,
+      List<String> values,
+      boolean lookup) {
+    List<String> args = new ArrayList<>();
+    args.add("template");
+    args.add(request.release());
+    args.add(chart.path().toString());
+    args.add("--namespace");
+    args.add(request.namespace());
+    args.add("--include-crds");
+    args.addAll(values);
+    if (request.upgrade()) {
+      args.add("--is-upgrade");
+    }
+    boolean helmDiscovers = lookup && v.major() == 4;
+    if (!helmDiscovers && request.capabilities() != null) {
+      args.add("--kube-version");
+      args.add(request.capabilities().kubeVersion());
+      if (!request.capabilities().apiVersions().isEmpty()) {
+        args.add("--api-versions");
+        args.add(String.join(",", request.capabilities().apiVersions()));
+      }
+    }
+    ClusterAccess cluster = request.cluster();
+    if (lookup && cluster != null) {
+      args.add("--dry-run=server");
+      if (v.major() == 4) {
+        args.add("--take-ownership");
+        args.add("--disable-openapi-validation");
+      }
+      if (cluster.context() != null) {
+        args.add("--kube-context");
+        args.add(cluster.context());
+      }
+      if (cluster.asUser() != null) {
+        args.add("--kube-as-user");
+        args.add(cluster.asUser());
+        for (String group : cluster.asGroups()) {
+          args.add("--kube-as-group");
+          args.add(group);
+        }
+      }
+    }
+    return args;
+  }
+
+  /**
+   * Helm's environment: its homes in the workspace and nothing of this process; with cluster
+   * access, the caller's kubeconfig and the variables the caller passes for its credential plugins.
+   */
+  static Map<String, String> environment(Workspace ws, @Nullable ClusterAccess cluster) {
+    Map<String, String> env = new LinkedHashMap<>();
+    if (cluster != null) {
+      cluster
+          .environment()
+          .forEach(
+              (k, val) -> {
+                if (!k.startsWith("HELM_") && !k.equals("KUBECONFIG")) {
+                  env.put(k, val);
+                }
+              });
+      env.put("KUBECONFIG", String.join(File.pathSeparator, cluster.kubeconfigs()));
+    }
+    base(ws).forEach(env::putIfAbsent);
+    base(ws)
+        .forEach(
+            (k, val) -> {
+              if (k.startsWith("HELM_")) {
+                env.put(k, val);
+              }
+            });
+    return env;
+  }
+
+  /** Helm's homes, credentials files and an empty plugin folder, all in the workspace. */
+  static Map<String, String> base(Workspace ws) {
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("HOME", ws.dir("home").toString());
+    env.put("TMPDIR", ws.dir("tmp").toString());
+    env.put("HELM_CONFIG_HOME", ws.dir("config").toString());
+    env.put("HELM_CACHE_HOME", ws.dir("cache").toString());
+    env.put("HELM_DATA_HOME", ws.dir("data").toString());
+    env.put("HELM_PLUGINS", ws.dir("plugins").toString());
+    env.put("HELM_REGISTRY_CONFIG", ws.root().resolve("config/registry.json").toString());
+    env.put("HELM_REPOSITORY_CONFIG", ws.root().resolve("config/repositories.yaml").toString());
+    env.put("HELM_REPOSITORY_CACHE", ws.dir("cache/repository").toString());
+    return env;
+  }
+
+  @Override
+  public String toString() {
+    HelmVersion v = version;
+    return "HelmChartRenderer[" + helm.binary() + (v == null ? "" : " " + v.text()) + "]";
+  }
+}
