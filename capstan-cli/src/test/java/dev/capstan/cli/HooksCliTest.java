@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,19 +49,7 @@ class HooksCliTest {
       """;
 
   private int run(String... args) {
-    Terminal terminal =
-        new Terminal() {
-          @Override
-          public boolean interactive() {
-            return false;
-          }
-
-          @Override
-          public @Nullable String ask(String question) {
-            return null;
-          }
-        };
-    CliRun run = CliRun.of(terminal, Map.<String, String>of()::get, dir, args);
+    CliRun run = CliRun.of(Terminal.none(), Map.<String, String>of()::get, dir, args);
     out = run.out();
     return run.code();
   }

@@ -16,7 +16,6 @@ import dev.capstan.release.plan.Plan;
 import dev.capstan.release.result.CastResult;
 import dev.capstan.release.result.TestResult;
 import dev.capstan.release.result.UninstallResult;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -29,16 +28,9 @@ class HookOperationsTest {
   private final Fixtures.Harness h = new Fixtures.Harness();
 
   private List<String> operations() {
-    List<String> out = new ArrayList<>();
-    for (String op : h.cluster.operations()) {
-      if (op.startsWith("apply:")
-          || op.startsWith("delete:")
-          || op.startsWith("await:")
-          || op.equals("verify")) {
-        out.add(op);
-      }
-    }
-    return out;
+    return HooksTest.operations(h.cluster, false).stream()
+        .filter(op -> !op.equals("await-deleted"))
+        .toList();
   }
 
   @Test

@@ -67,14 +67,20 @@ class HooksTest {
 
   /** The operations on objects: writes, waits and observations of hooks, in order. */
   private List<String> operations() {
+    return operations(h.cluster, true);
+  }
+
+  /** {@code cluster}'s writes, waits and health waits in order, with observations of Jobs. */
+  static List<String> operations(
+      dev.capstan.release.memory.InMemoryCluster cluster, boolean observations) {
     List<String> out = new ArrayList<>();
-    for (String op : h.cluster.operations()) {
+    for (String op : cluster.operations()) {
       if (op.startsWith("apply:")
           || op.startsWith("delete:")
           || op.startsWith("await:")
           || op.startsWith("await-deleted")
           || op.equals("verify")
-          || op.startsWith("observe:batch/Job")) {
+          || (observations && op.startsWith("observe:batch/Job"))) {
         out.add(op);
       }
     }
@@ -418,5 +424,37 @@ class HooksTest {
     assertThat(h.cluster.writes())
         .containsExactly(
             "delete:batch/Job/default/migrate", "apply:batch/Job/default/migrate", "verify");
+  }
+
+  @Test
+  void aSecretHookOfAReleaseThatRecordsNoSecretValuesIsRunButNotRecorded()
+      throws java.io.IOException {
+    Manifest seed =
+        yaml(
+            """
+            apiVersion: v1
+            kind: Secret
+            metadata:
+              name: seed
+              annotations: {helm.sh/hook: pre-install}
+            stringData: {token: %s}
+            """
+                .formatted(Fixtures.SECRET_VALUE));
+
+    CastResult r =
+        cast(
+            Payloads.of(configMap("settings", "1"), seed),
+            ReleaseOptions.defaults().withRecordSecretValues(false));
+
+    assertThat(h.cluster.object(ResourceRef.parse("Secret/default/seed"))).isPresent();
+    assertThat(r.release().payloads().hooks()).isEmpty();
+    byte[] record =
+        new java.util.zip.GZIPInputStream(
+                new java.io.ByteArrayInputStream(h.cluster.recordBytes(NS, "web", 1).orElseThrow()))
+            .readAllBytes();
+    assertThat(new String(record, java.nio.charset.StandardCharsets.UTF_8))
+        .contains("settings")
+        .doesNotContain(Fixtures.SECRET_VALUE);
+    assertThat(h.controller.get(NS, "web").orElseThrow().payloads().hooks()).isEmpty();
   }
 }

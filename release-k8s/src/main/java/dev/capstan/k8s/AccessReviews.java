@@ -143,7 +143,7 @@ public final class AccessReviews {
     // a hook's object is written with the same rights: observed, created, awaited, deleted
     for (PlannedHook h : plan.hooks()) {
       ResourceRef ref = h.ref();
-      for (String verb : List.of("list", "create", "patch", "delete")) {
+      for (String verb : List.of("get", "list", "create", "patch", "delete")) {
         want(wanted, verb, ref.kind(), ref.namespace(), ref);
       }
       if (ref.kind().equals(Kind.JOB) || ref.kind().equals(Kind.POD)) {

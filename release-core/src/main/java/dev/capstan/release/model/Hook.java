@@ -20,8 +20,9 @@ import org.jspecify.annotations.Nullable;
  * annotations name phases is a hook, with Helm's annotations ({@value #HELM_HOOK}, {@value
  * #HELM_WEIGHT}, {@value #HELM_DELETE_POLICY}, as rendered charts carry them) or Capstan's own
  * ({@value #HOOK}, {@value #WEIGHT}, {@value #DELETE_POLICY}), and {@value #TIMEOUT} for its own
- * timeout. A hook is never owned, stamped or pruned; a Job or Pod is awaited to completion, any
- * other kind counts done once created (ARCHITECTURE.md, "Hooks").
+ * timeout. Phases and policies are read as Helm reads them: comma-separated, blanks around each and
+ * letter case ignored. A hook is never owned, stamped or pruned; a Job or Pod is awaited to
+ * completion, any other kind counts done once created (ARCHITECTURE.md, "Hooks").
  *
  * @param object the object created when the hook runs, as given
  * @param phases when it runs, in declaration order of {@link HookPhase}, at least one
@@ -214,7 +215,7 @@ public record Hook(
       String known) {
     List<T> out = new ArrayList<>();
     for (String part : value.split(",", -1)) {
-      String item = part.strip();
+      String item = part.strip().toLowerCase(java.util.Locale.ROOT); // as Helm reads them
       T parsed = parse.apply(item).orElse(null);
       if (parsed == null) {
         throw new IllegalArgumentException(
