@@ -244,6 +244,7 @@ public final class HelmImport {
         handedOver.put(d.ref(), removed);
       }
     }
+    markHooks(now, spec);
     List<String> removedRecords = new ArrayList<>();
     if (removeHelmRecords) {
       for (HelmRevision r : now.revisions()) {
@@ -252,6 +253,28 @@ public final class HelmImport {
       }
     }
     return new HelmImportResult(cast, imported, handedOver, removedRecords);
+  }
+
+  /**
+   * Marks the hook objects Helm left as this release's hooks ({@link Hook#HOOK_OF}), so that the
+   * next cast's {@code before-hook-creation} may delete them, as it deletes only its own release's
+   * hook objects: each present one written once as Helm rendered it, with the mark; an absent one
+   * is not created.
+   */
+  private void markHooks(HelmImportPlan now, ReleaseSpec spec) {
+    HelmRevision deployed = now.deployed();
+    for (HelmHook hook : deployed.hooks()) {
+      for (Hook h : hookPayloads(hook, deployed, spec.namespace(), spec.name()).hooks()) {
+        boolean present =
+            now.hooks().stream().anyMatch(o -> o.ref().equals(h.ref()) && o.present());
+        if (present) {
+          orchestrator.apply(
+              h.object().withEntry("metadata.annotations", Hook.HOOK_OF, spec.qualifiedName()),
+              null,
+              dev.capstan.release.port.Precondition.none());
+        }
+      }
+    }
   }
 
   // ------------------------------------------------------------------ history

@@ -211,7 +211,12 @@ class HooksIT {
             ns,
             "failing",
             ControlPlane.FAILING_IMAGE,
-            hook("pre-upgrade", "helm.sh/hook-delete-policy", "hook-failed"));
+            hook(
+                "pre-upgrade",
+                "helm.sh/hook-delete-policy",
+                "hook-failed",
+                "helm.sh/hook-weight",
+                "1")); // after rerun (weight 0): the first failure stops the phase
     assertThat(
             catchThrowableOfType(
                 CastFailedException.class,
