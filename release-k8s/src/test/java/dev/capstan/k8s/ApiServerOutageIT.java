@@ -94,7 +94,7 @@ class ApiServerOutageIT {
         .isInstanceOfSatisfying(
             CastFailedException.class,
             e -> assertThat(e.result().release().status()).isEqualTo(ReleaseStatus.FAILED));
-    Duration down = outage.get(4, TimeUnit.MINUTES);
+    Duration down = outage.get(7, TimeUnit.MINUTES);
     assertThat(down).isGreaterThanOrEqualTo(OUTAGE);
 
     // no record could be written: the lease is still there, naming the cast and its objects

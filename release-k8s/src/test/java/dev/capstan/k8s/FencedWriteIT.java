@@ -19,8 +19,11 @@ import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.port.Precondition;
 import dev.capstan.release.result.CastResult;
+import io.kubernetes.client.custom.V1Patch;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ManagedFieldsEntry;
+import io.kubernetes.client.util.PatchUtils;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -162,7 +165,41 @@ class FencedWriteIT {
   }
 
   @Test
-  void aPruneAndAnUninstallPlannedOnAStaleViewAreFencedAndTheObjectStays(
+  void aPruneOfAnOwnedObjectEditedSinceThePlanIsRefusedLookedAtAgainAndDeleted(
+      ControlPlane plane, TestNamespace tns) throws Exception {
+    Cluster cluster = new Cluster(plane);
+    String ns = tns.name();
+    Payloads v1 =
+        Payloads.of(
+            ConfigMapSpec.of(ns, "settings", Map.of("color", "blue")),
+            ConfigMapSpec.of(ns, "old", Map.of("k", "v")));
+    cluster.controller().build().cast(ReleaseSpec.of(ns, "app", v1), v1);
+    // v2 drops "old": the cast plans to prune it; a controller edits it before the delete, and
+    // it is still the same object, still the release's
+    Payloads v2 = Payloads.of(ConfigMapSpec.of(ns, "settings", Map.of("color", "blue")));
+    ReleaseController controller =
+        cluster
+            .controllerPausingBeforeTheFirstWrite(
+                () ->
+                    cluster.applyConfigMapAs(
+                        "kubectl-edit", ns, "old", Map.of("k", "edited"), true))
+            .build();
+    cluster.requests().reset();
+
+    CastResult result = controller.cast(ReleaseSpec.of(ns, "app", v2), v2);
+
+    assertThat(result.release().status()).isEqualTo(ReleaseStatus.DEPLOYED);
+    assertThat(cluster.core.listNamespacedConfigMap(ns).execute().getItems())
+        .extracting(c -> c.getMetadata().getName())
+        .doesNotContain("old");
+    // refused on the version it was planned at, then deleted on the look that found it the
+    // release's still
+    assertThat(ReleaseLifecycleIT.objectWrites(cluster))
+        .containsExactly("DELETE configmaps " + ns + "/old", "DELETE configmaps " + ns + "/old");
+  }
+
+  @Test
+  void aPruneAndAnUninstallPlannedOnAStaleViewOfAnObjectNoLongerTheReleasesAreFenced(
       ControlPlane plane, TestNamespace tns) throws Exception {
     Cluster cluster = new Cluster(plane);
     String ns = tns.name();
@@ -172,14 +209,12 @@ class FencedWriteIT {
             ConfigMapSpec.of(ns, "old", Map.of("k", "v")));
     cluster.controller().build().cast(ReleaseSpec.of(ns, "app", v1), v1);
     LiveObject planned = cluster.orchestrator.observe(Kind.CONFIG_MAP, ns, Set.of("old")).get(0);
-    // v2 drops "old": the cast plans to prune it; someone edits it before the delete
+    // v2 drops "old": the cast plans to prune it; before the delete, someone stamps it as another
+    // release's (ownership moved, not only the version)
     Payloads v2 = Payloads.of(ConfigMapSpec.of(ns, "settings", Map.of("color", "blue")));
     ReleaseController controller =
         cluster
-            .controllerPausingBeforeTheFirstWrite(
-                () ->
-                    cluster.applyConfigMapAs(
-                        "kubectl-edit", ns, "old", Map.of("k", "edited"), true))
+            .controllerPausingBeforeTheFirstWrite(() -> restampAsOtherRelease(cluster, ns, "old"))
             .build();
     cluster.requests().reset();
 
@@ -197,9 +232,15 @@ class FencedWriteIT {
                 + planned.resourceVersion()
                 + "): it was modified, it carries the stamp of release "
                 + ns
-                + "/app; not deleted");
-    assertThat(cluster.core.readNamespacedConfigMap("old", ns).execute().getData())
-        .containsExactly(Map.entry("k", "edited"));
+                + "/other; not deleted");
+    assertThat(
+            cluster
+                .core
+                .readNamespacedConfigMap("old", ns)
+                .execute()
+                .getMetadata()
+                .getAnnotations())
+        .containsEntry(Stamps.RELEASE, ns + "/other");
     assertThat(ReleaseLifecycleIT.objectWrites(cluster))
         .containsExactly("DELETE configmaps " + ns + "/old"); // the refused delete
 
@@ -216,5 +257,37 @@ class FencedWriteIT {
         .extracting(c -> c.getMetadata().getName())
         .doesNotContain("old");
     assertThat(cluster.orchestrator.delete(old, owner.identity(), observed)).isFalse();
+  }
+
+  /**
+   * A JSON merge patch stamping an object as release {@code other}'s (field manager kubectl-edit).
+   */
+  private static void restampAsOtherRelease(Cluster cluster, String ns, String name) {
+    String json =
+        "{\"metadata\":{\"labels\":{\""
+            + Stamps.LABEL_NAME
+            + "\":\"other\",\""
+            + Stamps.LABEL_ID
+            + "\":\"id-9\"},\"annotations\":{\""
+            + Stamps.RELEASE
+            + "\":\""
+            + ns
+            + "/other\",\""
+            + Stamps.RELEASE_ID
+            + "\":\"id-9\"}}}";
+    try {
+      PatchUtils.patch(
+          V1ConfigMap.class,
+          () ->
+              cluster
+                  .core
+                  .patchNamespacedConfigMap(name, ns, new V1Patch(json))
+                  .fieldManager("kubectl-edit")
+                  .buildCall(null),
+          V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+          cluster.client());
+    } catch (ApiException e) {
+      throw new IllegalStateException(e);
+    }
   }
 }

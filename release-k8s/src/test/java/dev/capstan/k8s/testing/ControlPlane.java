@@ -186,7 +186,8 @@ public final class ControlPlane implements AutoCloseable {
    * An outage of the API server as an operator's restart makes it: kube-apiserver is sent SIGTERM
    * (it drains, answering 503 or refusing, then exits), kept down until {@code down} has passed
    * since the signal, started again with the same command line and environment, and waited for
-   * until it answers. Only for a control plane this JVM started; the new pid is recorded where
+   * until it answers and kube-controller-manager has caught up (a new namespace gets its default
+   * ServiceAccount). Only for a control plane this JVM started; the new pid is recorded where
    * {@code stop.sh} finds it.
    *
    * @return the outage, from the signal until the API server answered again
@@ -261,7 +262,65 @@ public final class ControlPlane implements AutoCloseable {
     }
     Duration outage = Duration.ofNanos(System.nanoTime() - t0);
     log("kube-apiserver answers again, " + outage.toSeconds() + " s after SIGTERM");
+    awaitControllersCaughtUp(Duration.ofMinutes(3));
     return outage;
+  }
+
+  /**
+   * Until kube-controller-manager works again after an API server restart: a new namespace gets its
+   * {@code default} ServiceAccount. Its informers relist after the outage, and until they have, a
+   * later test's namespace would wait for that account in vain. The namespace is deleted again.
+   */
+  private void awaitControllersCaughtUp(Duration timeout) {
+    CoreV1Api core = new CoreV1Api(client);
+    String name = "it-after-restart-" + Long.toHexString(System.nanoTime());
+    long t0 = System.nanoTime();
+    try {
+      core.createNamespace(
+              new io.kubernetes.client.openapi.models.V1Namespace()
+                  .metadata(
+                      new io.kubernetes.client.openapi.models.V1ObjectMeta()
+                          .name(name)
+                          .labels(Map.of("capstan.dev/test", "true"))))
+          .execute();
+      while (true) {
+        try {
+          core.readNamespacedServiceAccount("default", name).execute();
+          break;
+        } catch (ApiException e) {
+          if (e.getCode() != 404 || System.nanoTime() - t0 > timeout.toNanos()) {
+            throw new IllegalStateException(
+                "no ServiceAccount "
+                    + name
+                    + "/default "
+                    + timeout.toSeconds()
+                    + " s after the API server came back: kube-controller-manager did not catch"
+                    + " up (see "
+                    + logDir().map(Path::toString).orElse("its log")
+                    + ")",
+                e);
+          }
+          Thread.sleep(250);
+        }
+      }
+    } catch (ApiException e) {
+      throw new IllegalStateException(
+          "cannot create namespace " + name + ": HTTP " + e.getCode() + " " + e.getResponseBody(),
+          e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while the controllers caught up", e);
+    } finally {
+      try {
+        core.deleteNamespace(name).execute();
+      } catch (ApiException ignored) {
+        // not created, or already going
+      }
+    }
+    log(
+        "kube-controller-manager caught up, "
+            + Duration.ofNanos(System.nanoTime() - t0).toSeconds()
+            + " s after kube-apiserver answered");
   }
 
   /** Whether this JVM started the control plane (and so stops it). */
