@@ -8,6 +8,7 @@ module dev.capstan.controller {
   requires transitive dev.capstan.release;
   requires transitive dev.capstan.release.file;
   requires transitive dev.capstan.k8s;
+  requires dev.capstan.helm;
   requires jdk.httpserver;
 
   exports dev.capstan.controller;

@@ -1,7 +1,9 @@
 package dev.capstan.controller;
 
 import dev.capstan.common.ClusterException;
+import dev.capstan.common.Escapes;
 import dev.capstan.release.ReleaseController;
+import dev.capstan.release.chart.ChartException;
 import dev.capstan.release.error.CastFailedException;
 import dev.capstan.release.error.InvalidReleaseException;
 import dev.capstan.release.error.ReleaseConflictException;
@@ -29,11 +31,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The cast of one Release whose spec, dependencies and name were checked, as its account ({@link
- * Engines.Engine}): the manifests from its sources, the API server's limits, the plan; a plan with
- * conflicts is reported and never cast; a plan that changes nothing over a deployed revision ends
- * with no write when the status already says so; otherwise the account's access to every request of
- * the cast is reviewed, and only a plan it may cast whole is cast, exactly as planned. A failure is
- * tried again after {@link RetrySchedule#pause}.
+ * Engines.Engine}): the manifests from its sources (or its chart rendered, {@link ChartStage}), the
+ * API server's limits, the plan; a plan with conflicts is reported and never cast; a plan that
+ * changes nothing over a deployed revision ends with no write when the status already says so;
+ * otherwise the account's access to every request of the cast is reviewed, and only a plan it may
+ * cast whole is cast, exactly as planned. A failure is tried again after {@link
+ * RetrySchedule#pause}.
  */
 final class CastStage {
   private final StatusWriter status;
@@ -48,32 +51,41 @@ final class CastStage {
       ReleaseResource release, ReleaseRequest request, Engines.Engine engine) {
     ReleaseKey key = release.key();
     String name = request.releaseName();
-    ReleaseFile file;
+    ReleaseController releases = engine.releases();
+    ReleaseInput desired;
     try {
-      file = ManifestSources.read(key, request, engine.sources());
-      List<String> limits = ApiServerLimits.check(file.payloads());
+      desired = desired(key, request, engine);
+      List<String> limits = ApiServerLimits.check(desired.payloads());
       if (!limits.isEmpty()) {
         throw new InvalidReleaseException(key.namespace() + "/" + name, limits);
       }
     } catch (InvalidReleaseResourceException
         | InvalidReleaseFileException
         | InvalidReleaseException e) {
-      status.report(release, name, StatusReport.stalled("InvalidManifests", message(e)));
+      status.report(
+          release,
+          name,
+          StatusReport.stalled(
+              request.chart() != null ? "InvalidChart" : "InvalidManifests", message(e)));
       return ReleaseReconciler.Next.after(request.interval());
+    } catch (ChartException e) {
+      return retry(release, request, StatusReport.stalled("ChartFailed", message(e)));
     } catch (ClusterException e) {
       return retry(release, request, clusterFailure(e, request.account(), List.of()));
     }
     ReleaseSpec spec =
-        file.toSpec().withOptions(request.options()).withSource(ReleaseResource.source(key));
-    ReleaseController releases = engine.releases();
+        desired.spec().withOptions(request.options()).withSource(ReleaseResource.source(key));
+    Payloads payloads = desired.payloads();
+    String chart = spec.chart() == null ? "" : "; chart " + Escapes.escape(spec.chart().describe());
     Plan plan;
     try {
-      plan = releases.plan(new ReleaseInput(spec, file.payloads()));
+      plan = releases.plan(new ReleaseInput(spec, payloads));
     } catch (InvalidReleaseException e) {
       status.report(release, name, StatusReport.stalled("InvalidManifests", message(e)));
       return ReleaseReconciler.Next.after(request.interval());
     } catch (ClusterException e) {
-      return retry(release, request, clusterFailure(e, request.account(), neededFor(e, key, file)));
+      return retry(
+          release, request, clusterFailure(e, request.account(), neededFor(e, key, payloads)));
     }
     Map<Action, Integer> counts = plan.counts();
     if (!plan.applyable()) {
@@ -84,13 +96,13 @@ final class CastStage {
               .withCast(null, plan.revision(), counts));
     }
     if (plan.changesNothing()) {
-      Integer deployed = deployedRevision(release, plan, releases, file.payloads());
+      Integer deployed = deployedRevision(release, plan, releases, spec, payloads);
       if (deployed != null) {
         if (!upToDate(release, deployed) || release.reconcileRequested()) {
           status.report(
               release,
               name,
-              StatusReport.ready("UpToDate", "revision " + deployed + " is deployed")
+              StatusReport.ready("UpToDate", "revision " + deployed + " is deployed" + chart)
                   .withCast(deployed, deployed, counts));
         }
         return ReleaseReconciler.Next.after(request.interval());
@@ -124,9 +136,9 @@ final class CastStage {
                 name,
                 StatusReport.reconciling("Progressing", "casting revision " + plan.revision()));
     try {
-      CastResult result = releases.cast(plan, file.payloads());
+      CastResult result = releases.cast(plan, payloads);
       int revision = result.release().revision();
-      String message = "revision " + revision + ": " + summary(counts);
+      String message = "revision " + revision + ": " + summary(counts) + chart;
       current =
           status.report(
               current,
@@ -156,6 +168,23 @@ final class CastStage {
     } catch (ClusterException e) {
       return retry(current, request, clusterFailure(e, request.account(), List.of()));
     }
+  }
+
+  /**
+   * What the Release asks to cast: its chart rendered as its account, or its manifests read from
+   * its sources.
+   */
+  private static ReleaseInput desired(
+      ReleaseKey key, ReleaseRequest request, Engines.Engine engine) {
+    if (request.chart() == null) {
+      ReleaseFile file = ManifestSources.read(key, request, engine.sources());
+      return new ReleaseInput(file.toSpec(), file.payloads());
+    }
+    boolean upgrade = engine.releases().get(key.namespace(), request.releaseName()).isPresent();
+    dev.capstan.release.file.ChartRelease chart = ChartStage.render(key, request, engine, upgrade);
+    return java.util.Objects.requireNonNull(request.chart()).noHooks()
+        ? chart.inputWithoutHooks()
+        : chart.input();
   }
 
   /** Reports a failure and tries again after the pause the Release's failing time gives. */
@@ -195,14 +224,14 @@ final class CastStage {
    * read of namespaces, the objects in the namespace it named, or else in every namespace but the
    * release's own.
    */
-  private static List<String> neededFor(ClusterException e, ReleaseKey key, ReleaseFile file) {
+  private static List<String> neededFor(ClusterException e, ReleaseKey key, Payloads payloads) {
     String kind = e.kind();
     if (kind == null) {
       return List.of();
     }
     boolean namespaces = kind.equals("Namespace");
     List<String> out = new ArrayList<>();
-    for (Manifest m : file.payloads().objects()) {
+    for (Manifest m : payloads.objects()) {
       String ns = m.ref().namespace();
       boolean needs =
           namespaces
@@ -219,22 +248,29 @@ final class CastStage {
   }
 
   /**
-   * The revision deployed now, when the plan's previous revision is it and it holds the same hooks
-   * as {@code payloads}; else null (a change of hooks alone is cast).
+   * The revision deployed now, when the plan's previous revision is it (and, for a chart, records
+   * the chart {@code spec} renders: a new chart version or values that render the same objects are
+   * still recorded by a cast) and it holds the same hooks as {@code payloads} (a change of hooks
+   * alone is cast, so the revision records them); else null.
    */
   private static @Nullable Integer deployedRevision(
-      ReleaseResource release, Plan plan, ReleaseController engine, Payloads payloads) {
+      ReleaseResource release,
+      Plan plan,
+      ReleaseController engine,
+      ReleaseSpec spec,
+      Payloads payloads) {
     Integer previous = plan.previousRevision();
     if (previous == null) {
       return null;
     }
-    if (upToDate(release, previous)) {
+    if (spec.chart() == null && upToDate(release, previous)) {
       return previous;
     }
     Optional<Release> latest = engine.get(plan.namespace(), plan.name());
     return latest.isPresent()
             && latest.get().revision() == previous
             && latest.get().status() == ReleaseStatus.DEPLOYED
+            && java.util.Objects.equals(latest.get().chart(), spec.chart())
             // hooks changed alone: cast, so the revision records them (and runs the upgrade's)
             && latest.get().payloads().hooks().equals(payloads.hooks())
         ? previous

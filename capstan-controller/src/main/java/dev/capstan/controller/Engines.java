@@ -1,6 +1,8 @@
 package dev.capstan.controller;
 
 import dev.capstan.release.ReleaseController;
+import dev.capstan.release.chart.ChartException;
+import dev.capstan.release.chart.ChartRenderer;
 import dev.capstan.release.plan.Plan;
 import java.util.List;
 import java.util.function.Function;
@@ -9,7 +11,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * What the reconciler does a Release's work with, all with the rights of the account the Release is
  * cast as ({@link Tenancy}): the release engine, the reader of its ConfigMap and Secret sources,
- * and the review of the requests a cast of a plan would send.
+ * the review of the requests a cast of a plan would send, and the renderer of its charts.
  */
 interface Engines {
   /**
@@ -27,13 +29,31 @@ interface Engines {
    * @param denied the requests a cast of a plan would send that the account may not send, one line
    *     each ({@code create clusterrolebindings.rbac.authorization.k8s.io cluster-wide (for
    *     ClusterRoleBinding/pwn)}); empty when it may send them all
+   * @param charts renders a Release's chart for the account's cluster: its capabilities, and its
+   *     templates' {@code lookup} reading as the account
    */
   record Engine(
-      ReleaseController releases, ManifestSources sources, Function<Plan, List<String>> denied) {
+      ReleaseController releases,
+      ManifestSources sources,
+      Function<Plan, List<String>> denied,
+      ChartRenderer charts) {
     public Engine {
       java.util.Objects.requireNonNull(releases, "releases");
       java.util.Objects.requireNonNull(sources, "sources");
       java.util.Objects.requireNonNull(denied, "denied");
+      java.util.Objects.requireNonNull(charts, "charts");
+    }
+
+    /** An account's engines that render no chart (each chart is refused, saying so). */
+    Engine(
+        ReleaseController releases, ManifestSources sources, Function<Plan, List<String>> denied) {
+      this(
+          releases,
+          sources,
+          denied,
+          request -> {
+            throw new ChartException("this controller renders no chart");
+          });
     }
   }
 }

@@ -154,7 +154,10 @@ final class Informers {
     return releaseLister;
   }
 
-  /** The Releases whose {@code spec.manifestsFrom} names the ConfigMap or Secret that changed. */
+  /**
+   * The Releases whose {@code spec.manifestsFrom} or {@code spec.chart} names the ConfigMap or
+   * Secret that changed.
+   */
   List<ReleaseKey> readers(SourceChange change) {
     return keys(
         releases
@@ -177,9 +180,32 @@ final class Informers {
         .toList();
   }
 
-  /** The index keys of the sources a Release reads, read leniently (as {@code kind/ns/name}). */
+  /**
+   * The index keys of the sources a Release reads, read leniently (as {@code kind/ns/name}): its
+   * {@code manifestsFrom}, and its chart's {@code valuesFrom}, {@code secretRef} and {@code
+   * certSecretRef}.
+   */
   private static List<String> sourceKeys(ReleaseResource release) {
     List<String> out = new java.util.ArrayList<>();
+    String ns = release.key().namespace();
+    if (release.spec().get("chart") instanceof Map<?, ?> chart) {
+      if (chart.get("valuesFrom") instanceof List<?> values) {
+        for (Object v : values) {
+          if (v instanceof Map<?, ?> m && m.get("name") instanceof String name) {
+            if ("ConfigMap".equals(m.get("kind"))) {
+              out.add(sourceKey(ReleaseRequest.SourceKind.CONFIG_MAP, ns, name));
+            } else if ("Secret".equals(m.get("kind"))) {
+              out.add(sourceKey(ReleaseRequest.SourceKind.SECRET, ns, name));
+            }
+          }
+        }
+      }
+      for (String ref : List.of("secretRef", "certSecretRef")) {
+        if (chart.get(ref) instanceof Map<?, ?> m && m.get("name") instanceof String name) {
+          out.add(sourceKey(ReleaseRequest.SourceKind.SECRET, ns, name));
+        }
+      }
+    }
     if (release.spec().get("manifestsFrom") instanceof List<?> sources) {
       for (Object s : sources) {
         if (!(s instanceof Map<?, ?> m)) {

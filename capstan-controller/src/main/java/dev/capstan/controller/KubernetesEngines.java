@@ -2,12 +2,18 @@ package dev.capstan.controller;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.PrivateFolder;
 import dev.capstan.k8s.AccessReviews;
+import dev.capstan.k8s.KubeCapabilities;
 import dev.capstan.k8s.KubeClients;
 import dev.capstan.k8s.KubernetesOrchestrator;
 import dev.capstan.k8s.KubernetesStore;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.ReleaseControllerBuilder;
+import dev.capstan.release.chart.ChartException;
+import dev.capstan.release.chart.ChartRenderer;
+import dev.capstan.release.chart.ClusterAccess;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,12 +24,16 @@ import org.jspecify.annotations.Nullable;
  * The engines of each account on Kubernetes: for a service account, clients that impersonate it
  * ({@link KubeClients#asServiceAccount}), sharing the controller's connections and request counter;
  * for none, the controller's own clients. Built on first use and kept, one per account and number
- * of revisions kept.
+ * of revisions kept. An account's charts are rendered for the cluster as the account reads it (its
+ * discovery), and their templates' {@code lookup} reads through the {@link LookupProxy} with the
+ * account's client: Helm gets no credential of the controller.
  */
-final class KubernetesEngines implements Engines {
+final class KubernetesEngines implements Engines, AutoCloseable {
   private final KubeClients clients;
   private final String holder;
   private final Consumer<ReleaseControllerBuilder> customizer;
+  private final ChartRenderer renderer;
+  private volatile @Nullable LookupProxy proxy;
   private final Map<Key, Engine> engines = new ConcurrentHashMap<>();
   private final Map<Optional<Tenancy.Account>, Account> accounts = new ConcurrentHashMap<>();
 
@@ -34,13 +44,23 @@ final class KubernetesEngines implements Engines {
       KubernetesOrchestrator orchestrator,
       KubernetesStore store,
       AccountSources sources,
-      AccessReviews reviews) {}
+      AccessReviews reviews,
+      ChartRenderer charts) {}
 
+  /**
+   * The engines on {@code clients}.
+   *
+   * @param renderer renders charts (Helm), given the account's capabilities and lookup access
+   */
   KubernetesEngines(
-      KubeClients clients, String holder, Consumer<ReleaseControllerBuilder> customizer) {
+      KubeClients clients,
+      String holder,
+      Consumer<ReleaseControllerBuilder> customizer,
+      ChartRenderer renderer) {
     this.clients = requireNonNull(clients, "clients");
     this.holder = requireNonNull(holder, "holder");
     this.customizer = requireNonNull(customizer, "customizer");
+    this.renderer = requireNonNull(renderer, "renderer");
   }
 
   @Override
@@ -60,7 +80,8 @@ final class KubernetesEngines implements Engines {
               plan ->
                   a.reviews().reviewCast(plan).stream()
                       .map(AccessReviews.Denial::describe)
-                      .toList());
+                      .toList(),
+              a.charts());
         });
   }
 
@@ -71,6 +92,48 @@ final class KubernetesEngines implements Engines {
         new KubernetesOrchestrator(as),
         new KubernetesStore(as),
         new AccountSources(as.apiClient()),
-        new AccessReviews(as));
+        new AccessReviews(as),
+        charts(as));
+  }
+
+  /** The account's renderer: its cluster's capabilities, and lookup through the proxy as it. */
+  private ChartRenderer charts(KubeClients as) {
+    return request -> {
+      var capabilities = KubeCapabilities.read(as);
+      try (PrivateFolder folder = PrivateFolder.create(null, "capstan-chart-");
+          LookupProxy.Grant grant = proxy().grant(as.apiClient())) {
+        ClusterAccess lookup =
+            ClusterAccess.of(
+                List.of(grant.kubeconfig(folder, request.namespace()).toString()), null, Map.of());
+        try {
+          return renderer.render(request.withCapabilities(capabilities).withCluster(lookup));
+        } catch (ChartException e) {
+          String message = String.valueOf(e.getMessage());
+          if (!message.contains(grant.token())) {
+            throw e;
+          }
+          throw new ChartException(message.replace(grant.token(), "TOKEN"), e);
+        }
+      }
+    };
+  }
+
+  private synchronized LookupProxy proxy() {
+    LookupProxy p = proxy;
+    if (p == null) {
+      p = LookupProxy.start();
+      proxy = p;
+    }
+    return p;
+  }
+
+  /** Stops the lookup proxy, when one was started. */
+  @Override
+  public synchronized void close() {
+    LookupProxy p = proxy;
+    if (p != null) {
+      p.close();
+      proxy = null;
+    }
   }
 }

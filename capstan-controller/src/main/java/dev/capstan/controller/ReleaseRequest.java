@@ -12,6 +12,7 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,6 +27,8 @@ import org.jspecify.annotations.Nullable;
  * @param releaseName the release's name in Capstan's records
  * @param manifests the objects given inline, as trees
  * @param sources the ConfigMaps and Secrets whose values hold manifests, in order
+ * @param chart the Helm chart whose rendering is the release, or null when the objects are
+ *     manifests (a Release takes one or the other)
  * @param interval how often the release is planned again
  * @param suspend whether the controller leaves the release alone
  * @param dependsOn the Releases that must be Ready first
@@ -39,6 +42,7 @@ record ReleaseRequest(
     String releaseName,
     List<Object> manifests,
     List<Source> sources,
+    @Nullable ChartSpec chart,
     Duration interval,
     boolean suspend,
     List<ReleaseKey> dependsOn,
@@ -64,6 +68,7 @@ record ReleaseRequest(
           "releaseName",
           "manifests",
           "manifestsFrom",
+          "chart",
           "interval",
           "suspend",
           "dependsOn",
@@ -195,8 +200,22 @@ record ReleaseRequest(
         sources.add(source);
       }
     }
-    if (manifests.isEmpty() && sources.isEmpty()) {
-      problems.add("spec: give the objects in manifests, manifestsFrom or both");
+    ChartSpec chart = null;
+    StrictMap chartField = spec.object("chart", ChartSpec.FIELDS);
+    if (chartField != null) {
+      chart =
+          ChartSpec.read(
+              chartField,
+              (Map<?, ?>) java.util.Objects.requireNonNull(release.spec().get("chart")),
+              release.key().namespace(),
+              problems);
+      if (spec.has("manifests") || spec.has("manifestsFrom")) {
+        problems.add(
+            "spec.chart: a Release casts a chart or manifests, not both: remove spec.chart, or"
+                + " spec.manifests and spec.manifestsFrom");
+      }
+    } else if (manifests.isEmpty() && sources.isEmpty()) {
+      problems.add("spec: give the objects in manifests, manifestsFrom or both, or a chart");
     }
     Duration interval = duration(spec, "interval", DEFAULT_INTERVAL);
     if (interval.compareTo(MIN_INTERVAL) < 0) {
@@ -310,6 +329,7 @@ record ReleaseRequest(
         releaseName,
         manifests,
         sources,
+        chart,
         interval,
         suspend,
         dependsOn,

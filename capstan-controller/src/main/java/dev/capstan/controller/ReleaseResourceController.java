@@ -2,9 +2,12 @@ package dev.capstan.controller;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.helm.chart.HelmChartRenderer;
 import dev.capstan.k8s.KubeClients;
 import dev.capstan.k8s.LeaseHolders;
 import dev.capstan.release.ReleaseControllerBuilder;
+import dev.capstan.release.chart.ChartException;
+import dev.capstan.release.chart.ChartRenderer;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import java.net.InetSocketAddress;
@@ -58,6 +61,7 @@ public final class ReleaseResourceController implements AutoCloseable {
   private final Informers informers;
   private final KubernetesReleaseObjects objects;
   private final ReconcileLoop loop;
+  private final KubernetesEngines engines;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final java.util.concurrent.CountDownLatch terminated =
       new java.util.concurrent.CountDownLatch(1);
@@ -79,7 +83,8 @@ public final class ReleaseResourceController implements AutoCloseable {
       Tenancy tenancy,
       ControllerObserver observer,
       @Nullable InetSocketAddress endpoints,
-      @Nullable Supplier<String> metrics) {}
+      @Nullable Supplier<String> metrics,
+      ChartRenderer charts) {}
 
   private ReleaseResourceController(Settings settings) {
     this.settings = settings;
@@ -98,14 +103,13 @@ public final class ReleaseResourceController implements AutoCloseable {
             settings.clients().apiClient(),
             settings.clock(),
             settings.identity());
+    this.engines =
+        new KubernetesEngines(
+            settings.clients(), settings.identity(), settings.engine(), settings.charts());
     this.loop =
         new ReconcileLoop(
             new ReleaseReconciler(
-                objects,
-                new KubernetesEngines(settings.clients(), settings.identity(), settings.engine()),
-                settings.tenancy(),
-                settings.clock(),
-                settings.listener()),
+                objects, engines, settings.tenancy(), settings.clock(), settings.listener()),
             objects,
             settings.listener(),
             settings.observer(),
@@ -285,6 +289,7 @@ public final class ReleaseResourceController implements AutoCloseable {
       }
       informers.stop();
       informerThreads.shutdownNow();
+      engines.close();
       ControllerEndpoints e2 = endpoints;
       if (e2 != null) {
         e2.close();
@@ -311,6 +316,7 @@ public final class ReleaseResourceController implements AutoCloseable {
     private ControllerObserver observer = new ControllerObserver() {};
     private @Nullable InetSocketAddress endpoints;
     private @Nullable Supplier<String> metrics;
+    private @Nullable ChartRenderer charts;
 
     private Builder(KubeClients clients) {
       this.clients = requireNonNull(clients, "clients");
@@ -421,6 +427,17 @@ public final class ReleaseResourceController implements AutoCloseable {
       return this;
     }
 
+    /**
+     * What renders the charts of Releases with {@code spec.chart} (default: the Helm binary that
+     * {@code $CAPSTAN_HELM} names, else {@code helm} on {@code PATH}, found at the first chart; a
+     * chart without one is refused, {@code Stalled}, saying how to add one). Whatever renders is
+     * given each Release's capabilities and a lookup access that reads as its account only.
+     */
+    public Builder charts(ChartRenderer renderer) {
+      this.charts = requireNonNull(renderer, "renderer");
+      return this;
+    }
+
     /** The controller; {@link #start()} it. */
     public ReleaseResourceController build() {
       String id = identity != null ? identity : LeaseHolders.onThisHost().get();
@@ -439,7 +456,43 @@ public final class ReleaseResourceController implements AutoCloseable {
               tenancy,
               observer,
               endpoints,
-              metrics));
+              metrics,
+              charts != null ? charts : new HelmFromEnvironment(System::getenv)));
+    }
+  }
+
+  /**
+   * The Helm binary of the controller's environment, found at the first chart: a controller that
+   * casts no chart needs none, and one without it refuses each chart in one line.
+   */
+  static final class HelmFromEnvironment implements ChartRenderer {
+    private final java.util.function.Function<String, @Nullable String> env;
+    private volatile @Nullable ChartRenderer helm;
+
+    /**
+     * The binary {@code env} names ({@code CAPSTAN_HELM}, else {@code helm} on its {@code PATH}).
+     */
+    HelmFromEnvironment(java.util.function.Function<String, @Nullable String> env) {
+      this.env = requireNonNull(env, "env");
+    }
+
+    @Override
+    public dev.capstan.release.chart.RenderedChart render(
+        dev.capstan.release.chart.ChartRequest request) {
+      ChartRenderer h = helm;
+      if (h == null) {
+        try {
+          h = HelmChartRenderer.fromEnvironment(env);
+        } catch (ChartException e) {
+          throw new ChartException(
+              "the controller cannot render charts: "
+                  + e.getMessage()
+                  + " in the controller's environment (docs/controller.md, \"Charts\")",
+              e);
+        }
+        helm = h;
+      }
+      return h.render(request);
     }
   }
 }

@@ -5,8 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.capstan.common.ClusterException;
 import dev.capstan.common.ManualClock;
 import dev.capstan.release.ReleaseController;
+import dev.capstan.release.chart.ChartException;
+import dev.capstan.release.chart.ChartRenderer;
+import dev.capstan.release.chart.ChartRequest;
+import dev.capstan.release.chart.ChartValues;
+import dev.capstan.release.chart.InMemoryCharts;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.memory.Operation;
+import dev.capstan.release.model.ChartOrigin;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
@@ -45,6 +51,12 @@ class ReleaseReconcilerTest {
   /** The Secrets the accounts may not read (namespace/name). */
   private final List<String> forbiddenSecrets = new ArrayList<>();
 
+  /** The charts the engines render, in memory. */
+  private final InMemoryCharts charts = new InMemoryCharts();
+
+  /** What renders the accounts' charts: {@link #charts} unless a test says otherwise. */
+  private ChartRenderer renderer = charts;
+
   private Tenancy tenancy = Tenancy.open();
   private ReleaseReconciler reconciler = reconciler();
 
@@ -82,7 +94,8 @@ class ReleaseReconcilerTest {
                   .maxHistory(history)
                   .build(),
               sources,
-              plan -> denied.getOrDefault(user, List.of()));
+              plan -> denied.getOrDefault(user, List.of()),
+              request -> renderer.render(request));
         };
     return new ReleaseReconciler(
         objects,
@@ -799,5 +812,296 @@ class ReleaseReconcilerTest {
     assertThat(web().status()).containsEntry("lastHandledReconcileAt", "2025-01-01T00:02:00Z");
     assertThat(objects.writes).hasSize(2);
     assertThat(cluster.recordCount(NS, "web")).isEqualTo(1);
+  }
+
+  // --- charts ---------------------------------------------------------------------------------
+
+  private static final String REGISTRY = "oci://registry.example/charts";
+
+  /** A chart shaped like public ones: a ConfigMap of its values; a hook when asked. */
+  private InMemoryCharts.Template shop(String version, boolean hooked) {
+    return (request, values) ->
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: shop-settings}\n"
+            + "data: {color: '"
+            + values.getOrDefault("color", "none")
+            + "', size: '"
+            + values.getOrDefault("size", 1)
+            + "', version: '"
+            + version
+            + "'}\n"
+            + (hooked
+                ? "---\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: shop-migrate\n"
+                    + "  annotations: {helm.sh/hook: pre-install}\nspec: {template: {spec:"
+                    + " {restartPolicy: Never, containers: [{name: m, image: r.example/m:1}]}}}\n"
+                : "");
+  }
+
+  private static Map<String, Object> chart(Object... entries) {
+    Map<String, Object> chart = spec("repository", REGISTRY, "name", "shop");
+    chart.putAll(spec(entries));
+    return chart;
+  }
+
+  private Map<String, String> settings() {
+    return cluster
+        .object(ResourceRef.of(Kind.CONFIG_MAP, NS, "shop-settings"))
+        .map(m -> stringValues(m.get("data")))
+        .orElseThrow();
+  }
+
+  private static Map<String, String> stringValues(@Nullable Object data) {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (data instanceof Map<?, ?> m) {
+      m.forEach((k, v) -> out.put(String.valueOf(k), String.valueOf(v)));
+    }
+    return out;
+  }
+
+  @Test
+  void aChartIsRenderedWithItsValuesSourcesThenItsInlineValuesAndRecordedWithSecretsMasked() {
+    charts.chart(REGISTRY + "/shop", "shop", "1.0.0", shop("1.0.0", false));
+    configMaps.put("shop/shop-values", Map.of("values.yaml", "color: red\nsize: 2\n"));
+    secrets.put("shop/shop-secrets", Map.of("prod.yaml", "dbPassphrase: correct-horse-battery\n"));
+    objects.put(
+        FakeReleaseObjects.release(
+            NS,
+            "web",
+            spec(
+                "chart",
+                chart(
+                    "valuesFrom",
+                    List.of(
+                        Map.of("kind", "ConfigMap", "name", "shop-values"),
+                        Map.of("kind", "Secret", "name", "shop-secrets", "valuesKey", "prod.yaml"),
+                        Map.of("kind", "ConfigMap", "name", "absent", "optional", true)),
+                    "values",
+                    Map.of("color", "blue")))));
+
+    ReleaseReconciler.Next next = reconciler.reconcile(WEB);
+
+    assertThat(next).isEqualTo(ReleaseReconciler.Next.after(Duration.ofMinutes(5)));
+    assertThat(objects.writes)
+        .containsExactly(
+            "finalizer+ shop/web",
+            "status shop/web Ready=Unknown Progressing",
+            "status shop/web Ready=True Cast");
+    assertThat(objects.events)
+        .containsExactly("Normal Cast shop/web: revision 1: 1 created; chart shop 1.0.0");
+    assertThat(settings()).containsEntry("color", "blue").containsEntry("size", "2");
+    ChartRequest asked = charts.requests().get(0);
+    assertThat(asked.chart().describe()).isEqualTo(REGISTRY + "/shop");
+    assertThat(asked.qualifiedName()).isEqualTo("shop/web");
+    assertThat(asked.upgrade()).isFalse();
+    assertThat(asked.values().files())
+        .extracting(ChartValues.File::label, ChartValues.File::secret)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                "spec.chart.valuesFrom[0]: ConfigMap shop/shop-values key values.yaml", false),
+            org.assertj.core.groups.Tuple.tuple(
+                "spec.chart.valuesFrom[1]: Secret shop/shop-secrets key prod.yaml", true),
+            org.assertj.core.groups.Tuple.tuple("spec.chart.values", false));
+    Release record =
+        ReleaseController.builder(cluster, cluster).build().get(NS, "web").orElseThrow();
+    ChartOrigin origin = java.util.Objects.requireNonNull(record.chart());
+    assertThat(origin.describe()).isEqualTo("shop 1.0.0");
+    assertThat(origin.values())
+        .isEqualTo(Map.of("color", "blue", "size", 2L, "dbPassphrase", ChartOrigin.MASKED));
+    assertThat(record.source()).isEqualTo("capstan.dev/v1alpha1 Release shop/web");
+    assertThat(String.join("\n", objects.events) + web().status() + outcomes)
+        .doesNotContain("correct-horse-battery");
+  }
+
+  @Test
+  void aNewerChartVersionOrAChangedValuesSourceIsCastAndTheSameChartWritesNothing() {
+    charts.chart(REGISTRY + "/shop", "shop", "1.0.0", shop("1.0.0", false));
+    configMaps.put("shop/shop-values", Map.of("values.yaml", "color: red\n"));
+    objects.put(
+        FakeReleaseObjects.release(
+            NS,
+            "web",
+            spec(
+                "chart",
+                chart("valuesFrom", List.of(Map.of("kind", "ConfigMap", "name", "shop-values"))))));
+    reconciler.reconcile(WEB);
+    objects.writes.clear();
+    cluster.clearOperations();
+
+    reconciler.reconcile(WEB);
+    assertThat(objects.writes).isEmpty();
+    assertThat(cluster.writes()).isEmpty();
+    assertThat(charts.requests()).extracting(ChartRequest::upgrade).containsExactly(false, true);
+
+    charts.chart(REGISTRY + "/shop", "shop", "1.1.0", shop("1.1.0", false));
+    reconciler.reconcile(WEB);
+    assertThat(ready(WEB))
+        .containsEntry("reason", "Cast")
+        .containsEntry("message", "revision 2: 1 updated; chart shop 1.1.0");
+    assertThat(settings()).containsEntry("version", "1.1.0");
+
+    configMaps.put("shop/shop-values", Map.of("values.yaml", "color: green\n"));
+    reconciler.reconcile(WEB);
+    assertThat(ready(WEB)).containsEntry("message", "revision 3: 1 updated; chart shop 1.1.0");
+    assertThat(settings()).containsEntry("color", "green");
+    assertThat(cluster.recordCount(NS, "web")).isEqualTo(3);
+  }
+
+  @Test
+  void aChartVersionThatRendersTheSameObjectsIsStillRecordedWithoutAnObjectWrite() {
+    charts.chart(REGISTRY + "/shop", "shop", "1.0.0", shop("any", false));
+    objects.put(FakeReleaseObjects.release(NS, "web", spec("chart", chart())));
+    reconciler.reconcile(WEB);
+    cluster.clearOperations();
+
+    charts.chart(REGISTRY + "/shop", "shop", "1.0.1", shop("any", false));
+    reconciler.reconcile(WEB);
+
+    assertThat(cluster.writes()).doesNotContain("apply:ConfigMap/shop/shop-settings");
+    assertThat(ready(WEB))
+        .containsEntry("message", "revision 2: nothing changed; chart shop 1.0.1");
+    ChartOrigin recorded =
+        ReleaseController.builder(cluster, cluster).build().get(NS, "web").orElseThrow().chart();
+    assertThat(recorded).isNotNull();
+    assertThat(java.util.Objects.requireNonNull(recorded).version()).isEqualTo("1.0.1");
+  }
+
+  @Test
+  void aChartsHooksRunOnItsCastAndNoHooksCastsItWithoutThem() {
+    charts.chart(REGISTRY + "/shop", "shop", "1.0.0", shop("1.0.0", true));
+    objects.put(FakeReleaseObjects.release(NS, "web", spec("chart", chart())));
+
+    reconciler.reconcile(WEB);
+
+    assertThat(ready(WEB)).containsEntry("message", "revision 1: 1 created; chart shop 1.0.0");
+    assertThat(cluster.writes()).containsSubsequence("apply:batch/Job/shop/shop-migrate", "verify");
+    assertThat(cluster.writes().get(0)).isEqualTo("apply:batch/Job/shop/shop-migrate");
+    assertThat(cluster.stamp(ResourceRef.of(Kind.JOB, NS, "shop-migrate"))).isEmpty();
+    cluster.deleteOutOfBand(ResourceRef.of(Kind.JOB, NS, "shop-migrate"));
+    cluster.clearOperations();
+
+    objects.changeSpec(WEB, spec("chart", chart("noHooks", true)));
+    reconciler.reconcile(WEB);
+    assertThat(cluster.object(ResourceRef.of(Kind.JOB, NS, "shop-migrate"))).isEmpty();
+    assertThat(cluster.writes()).doesNotContain("apply:batch/Job/shop/shop-migrate");
+  }
+
+  @Test
+  void aChartBesideManifestsOrReadingAnotherNamespaceOrALinkLocalHostIsRefusedByField() {
+    tenancy = Tenancy.open().withCrossNamespaceRefs(true);
+    reconciler = reconciler();
+    objects.put(
+        FakeReleaseObjects.release(
+            NS,
+            "web",
+            spec(
+                "manifests",
+                List.of(configMap("a", "1")),
+                "chart",
+                spec(
+                    "repository",
+                    "https://169.254.169.254/latest",
+                    "name",
+                    "shop",
+                    "valuesFrom",
+                    List.of(Map.of("kind", "Secret", "name", "creds", "namespace", "kube-system")),
+                    "secretRef",
+                    Map.of("name", "repo-creds", "namespace", "other")))));
+
+    reconciler.reconcile(WEB);
+
+    assertThat(ready(WEB))
+        .containsEntry("reason", "InvalidSpec")
+        .containsEntry(
+            "message",
+            "Release shop/web: 4 problems: spec.chart.repository: must not name a link-local"
+                + " address (the cloud's metadata service lives there): the controller fetches"
+                + " charts from its own network: 'https://169.254.169.254/latest';"
+                + " spec.chart.valuesFrom[0].namespace: must be the Release's own namespace shop: a"
+                + " Release reads ConfigMaps and Secrets of its own namespace only, as its service"
+                + " account: 'kube-system'; spec.chart.secretRef.namespace: must be the Release's"
+                + " own namespace shop: a Release reads ConfigMaps and Secrets of its own namespace"
+                + " only, as its service account: 'other'; spec.chart: a Release casts a chart or"
+                + " manifests, not both: remove spec.chart, or spec.manifests and"
+                + " spec.manifestsFrom");
+    assertThat(castAs).isEmpty();
+    assertThat(charts.requests()).isEmpty();
+  }
+
+  @Test
+  void theRepositorysCredentialsComeFromTheSecretAndRefusedOnesSayWhichSecretToCheck() {
+    List<ChartRequest> asked = new ArrayList<>();
+    renderer =
+        request -> {
+          asked.add(request);
+          throw new ChartException(
+              "chart oci://registry.example/charts/shop: the registry refused the credentials of"
+                  + " user 'ci' (HTTP 401): check --username and the password given with"
+                  + " --password-stdin; nothing was written");
+        };
+    objects.put(
+        FakeReleaseObjects.release(
+            NS,
+            "web",
+            spec(
+                "chart",
+                chart(
+                    "version",
+                    "^1.2",
+                    "secretRef",
+                    Map.of("name", "repo-creds"),
+                    "certSecretRef",
+                    Map.of("name", "repo-ca")))));
+    secrets.put("shop/repo-creds", Map.of("user", "ci", "pass", "s3cret-pw"));
+    secrets.put("shop/repo-ca", Map.of("ca.crt", "-----BEGIN CERTIFICATE-----\n"));
+
+    reconciler.reconcile(WEB);
+    assertThat(ready(WEB))
+        .containsEntry("reason", "InvalidChart")
+        .containsEntry(
+            "message",
+            "Release shop/web: spec.chart.secretRef: Secret shop/repo-creds must hold the keys"
+                + " username and password; it has pass, user");
+    assertThat(asked).isEmpty();
+
+    secrets.put("shop/repo-creds", Map.of("username", "ci", "password", "s3cret-pw\n"));
+    reconciler.reconcile(WEB);
+
+    assertThat(ready(WEB))
+        .containsEntry("reason", "ChartFailed")
+        .containsEntry(
+            "message",
+            "chart oci://registry.example/charts/shop: the registry refused the credentials of"
+                + " user 'ci' (HTTP 401): check the username and password of spec.chart.secretRef"
+                + " (Secret repo-creds); nothing was written");
+    ChartRequest request = asked.get(0);
+    assertThat(request.version()).isEqualTo("^1.2");
+    assertThat(request.repository().username()).isEqualTo("ci");
+    assertThat(request.repository().password()).isEqualTo("s3cret-pw");
+    assertThat(request.repository().caFile()).endsWith("ca.crt");
+    assertThat(java.nio.file.Files.exists(java.nio.file.Path.of(request.repository().caFile())))
+        .as("the CA's private file is deleted after the rendering")
+        .isFalse();
+    assertThat(String.join("\n", objects.events) + web().status() + outcomes)
+        .doesNotContain("s3cret-pw");
+  }
+
+  @Test
+  void aControllerWithoutAHelmBinaryRefusesEachChartInOneLineSayingHowToAddOne() {
+    renderer = new ReleaseResourceController.HelmFromEnvironment(name -> null);
+    objects.put(FakeReleaseObjects.release(NS, "web", spec("chart", chart())));
+
+    reconciler.reconcile(WEB);
+
+    assertThat(ready(WEB))
+        .containsEntry("reason", "ChartFailed")
+        .containsEntry(
+            "message",
+            "the controller cannot render charts: no Helm binary: 'helm' is not on PATH and"
+                + " CAPSTAN_HELM is not set; install Helm 3.13 or later, or 4"
+                + " (https://helm.sh/docs/intro/install/), or name the binary with"
+                + " CAPSTAN_HELM=/path/to/helm in the controller's environment"
+                + " (docs/controller.md, \"Charts\")");
+    assertThat(objects.events)
+        .containsExactly("Warning ChartFailed shop/web: " + ready(WEB).get("message"));
+    assertThat(cluster.objects()).isEmpty();
   }
 }

@@ -22,36 +22,21 @@ import dev.capstan.k8s.testing.ControlPlane;
 import dev.capstan.k8s.testing.ControlPlaneTest;
 import dev.capstan.k8s.testing.TestNamespace;
 import dev.capstan.release.ReleaseController;
-import dev.capstan.release.file.Overrides;
-import dev.capstan.release.file.ReleaseFile;
-import dev.capstan.release.file.ReleaseFiles;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
-import io.kubernetes.client.openapi.models.AuthenticationV1TokenRequest;
 import io.kubernetes.client.openapi.models.CoreV1Event;
-import io.kubernetes.client.openapi.models.RbacV1Subject;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.kubernetes.client.openapi.models.V1RoleBinding;
-import io.kubernetes.client.openapi.models.V1RoleRef;
-import io.kubernetes.client.openapi.models.V1ServiceAccount;
-import io.kubernetes.client.openapi.models.V1TokenRequestSpec;
-import io.kubernetes.client.util.KubeConfig;
-import java.io.Reader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
@@ -80,25 +65,7 @@ class TenancyIT {
   static void castTheShippedManifestsAndRunTheControllerAsItsServiceAccount(ControlPlane plane)
       throws Exception {
     ItReleases.installCrd(plane);
-    KubeClients admin = KubeClients.fromKubeconfig(plane.kubeconfig());
-    ReleaseController engine =
-        ReleaseController.builder(new KubernetesOrchestrator(admin), new KubernetesStore(admin))
-            .holder("it-installer")
-            .build();
-    ReleaseFile deploy =
-        ReleaseFiles.manifests(
-            Path.of("deploy"), "deploy", new Overrides("capstan-system", "capstan-controller"));
-    engine.cast(
-        deploy.toSpec().withOptions(deploy.options().withCreateNamespace(true)), deploy.payloads());
-
-    // the Deployment's own tenancy flags are the ones this controller runs with
-    String deployment = Files.readString(Path.of("deploy", "deployment.yaml"));
-    assertThat(deployment).contains("- --require-service-account", "- --no-cross-namespace-refs");
-
-    Path kubeconfig = tokenKubeconfig(plane, "capstan-system", "capstan-controller");
-    KubeClients asController = KubeClients.fromKubeconfig(kubeconfig);
-    // what `capstan controller run` checks first: the CRD is readable under the shipped role
-    assertThat(ReleaseResource.installed(asController.apiClient())).isTrue();
+    KubeClients asController = ShippedController.castAndLogIn(plane);
     clients = asController;
     controller =
         ReleaseResourceController.builder(asController)
@@ -120,74 +87,6 @@ class TenancyIT {
     if (c != null) {
       c.close();
     }
-  }
-
-  /** A kubeconfig of the API server with a token of a service account (a TokenRequest, 1 h). */
-  private static Path tokenKubeconfig(ControlPlane plane, String namespace, String account)
-      throws Exception {
-    AuthenticationV1TokenRequest request =
-        new CoreV1Api(plane.client())
-            .createNamespacedServiceAccountToken(
-                account,
-                namespace,
-                new AuthenticationV1TokenRequest()
-                    .spec(new V1TokenRequestSpec().expirationSeconds(3600L)))
-            .execute();
-    String token = java.util.Objects.requireNonNull(request.getStatus()).getToken();
-    KubeConfig admin;
-    try (Reader r = Files.newBufferedReader(plane.kubeconfig())) {
-      admin = KubeConfig.loadKubeConfig(r);
-    }
-    String ca = admin.getCertificateAuthorityData();
-    Path file = Files.createTempFile(Path.of("target"), "token-", ".kubeconfig");
-    Files.writeString(
-        file,
-        String.join(
-            "\n",
-            "apiVersion: v1",
-            "kind: Config",
-            "clusters:",
-            "- name: it",
-            "  cluster:",
-            "    server: " + admin.getServer(),
-            "    certificate-authority-data: " + ca,
-            "users:",
-            "- name: " + account,
-            "  user:",
-            "    token: " + token,
-            "contexts:",
-            "- name: it",
-            "  context: {cluster: it, user: " + account + "}",
-            "current-context: it",
-            ""));
-    return file;
-  }
-
-  /** A service account of the tenant, bound to capstan-tenant and to {@code clusterRoles}. */
-  private static String tenant(ControlPlane plane, String ns, String name, String... clusterRoles)
-      throws ApiException {
-    new CoreV1Api(plane.client())
-        .createNamespacedServiceAccount(
-            ns, new V1ServiceAccount().metadata(new V1ObjectMeta().name(name)))
-        .execute();
-    RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(plane.client());
-    List<String> roles = new java.util.ArrayList<>(List.of("capstan-tenant"));
-    roles.addAll(List.of(clusterRoles));
-    for (String role : roles) {
-      rbac.createNamespacedRoleBinding(
-              ns,
-              new V1RoleBinding()
-                  .metadata(new V1ObjectMeta().name(name + "-" + role))
-                  .roleRef(
-                      new V1RoleRef()
-                          .apiGroup("rbac.authorization.k8s.io")
-                          .kind("ClusterRole")
-                          .name(role))
-                  .subjects(
-                      List.of(new RbacV1Subject().kind("ServiceAccount").name(name).namespace(ns))))
-          .execute();
-    }
-    return "system:serviceaccount:" + ns + ":" + name;
   }
 
   private static Map<String, Object> clusterAdminBinding(String name, String ns, String account) {
@@ -212,31 +111,7 @@ class TenancyIT {
 
   /** The requests counted since the last reset, background ones too. */
   private static Map<String, Long> requests() {
-    KubeClients c = java.util.Objects.requireNonNull(clients);
-    Map<String, Long> all = new TreeMap<>(c.requests().counts());
-    c.requests().backgroundCounts().forEach((k, v) -> all.merge(k, v, Long::sum));
-    return all;
-  }
-
-  /**
-   * The writes among {@code requests} that are not to the Release itself, its Events or reviews.
-   */
-  private static Map<String, Long> objectWrites(Map<String, Long> requests) {
-    Set<String> bookkeeping =
-        Set.of(
-            "PATCH releases",
-            "PATCH releases/status",
-            "CREATE events",
-            "PATCH events",
-            "CREATE selfsubjectaccessreviews");
-    Map<String, Long> out = new TreeMap<>();
-    requests.forEach(
-        (k, v) -> {
-          if (ItReleases.writes(Map.of(k, v)) > 0 && !bookkeeping.contains(k)) {
-            out.put(k, v);
-          }
-        });
-    return out;
+    return ShippedController.requests(java.util.Objects.requireNonNull(clients));
   }
 
   private static long records(ControlPlane plane, String ns) throws ApiException {
@@ -272,7 +147,7 @@ class TenancyIT {
   void aTenantsReleaseGrantingItselfClusterAdminIsStalledNamingTheObjectAndNothingIsWritten(
       ControlPlane plane, TestNamespace tns) throws Exception {
     String ns = tns.name();
-    String user = tenant(plane, ns, "tenant", "edit");
+    String user = ShippedController.tenant(plane, ns, "tenant", "edit");
     String binding = ns + "-tenant-admin";
     java.util.Objects.requireNonNull(clients).requests().reset();
 
@@ -322,7 +197,7 @@ class TenancyIT {
         .isEmpty();
     assertThat(records(plane, ns)).isZero();
     assertThat(leases(plane, ns)).isZero();
-    assertThat(objectWrites(requests())).isEmpty();
+    assertThat(ShippedController.objectWrites(requests())).isEmpty();
     assertThat(
             ItReleases.kubectlExiting(plane, 1, "auth", "can-i", "*", "*", "-A", "--as=" + user)
                 .strip())
@@ -338,7 +213,7 @@ class TenancyIT {
         .createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(other)))
         .execute();
     try {
-      String user = tenant(plane, ns, "tenant", "edit");
+      String user = ShippedController.tenant(plane, ns, "tenant", "edit");
       Map<String, Object> foreign =
           Map.of(
               "apiVersion",
@@ -371,7 +246,7 @@ class TenancyIT {
       assertThat(configMapIn(plane, other, "planted")).isNull();
       assertThat(configMapIn(plane, ns, "mine")).isNull();
       assertThat(records(plane, ns)).isZero();
-      assertThat(objectWrites(requests())).isEmpty();
+      assertThat(ShippedController.objectWrites(requests())).isEmpty();
     } finally {
       new CoreV1Api(plane.client()).deleteNamespace(other).execute();
     }
@@ -381,7 +256,7 @@ class TenancyIT {
   void aTenantThatMayReadButNotWriteIsRefusedByTheAccessReviewsBeforeAnyWrite(
       ControlPlane plane, TestNamespace tns) throws Exception {
     String ns = tns.name();
-    String user = tenant(plane, ns, "reader", "view");
+    String user = ShippedController.tenant(plane, ns, "reader", "view");
     java.util.Objects.requireNonNull(clients).requests().reset();
 
     apply(
@@ -408,7 +283,7 @@ class TenancyIT {
                 + ns
                 + "/settings); nothing was written");
     Map<String, Long> requests = requests();
-    assertThat(objectWrites(requests)).isEmpty();
+    assertThat(ShippedController.objectWrites(requests)).isEmpty();
     assertThat(requests).containsKey("CREATE selfsubjectaccessreviews");
     assertThat(configMapIn(plane, ns, "settings")).isNull();
     assertThat(records(plane, ns)).isZero();
@@ -437,7 +312,7 @@ class TenancyIT {
   void underTheShippedRbacAReleaseGoesThroughCreateDriftChangeFailureAndDelete(
       ControlPlane plane, TestNamespace tns) throws Exception {
     String ns = tns.name();
-    tenant(plane, ns, "deployer", "edit");
+    ShippedController.tenant(plane, ns, "deployer", "edit");
     Map<String, Object> base =
         spec(
             "serviceAccountName",

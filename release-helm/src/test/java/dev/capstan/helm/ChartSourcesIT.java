@@ -14,11 +14,9 @@ import dev.capstan.release.chart.ChartRequest;
 import dev.capstan.release.chart.ChartValues;
 import dev.capstan.release.chart.RenderedChart;
 import dev.capstan.release.chart.RepositoryAccess;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -56,15 +54,7 @@ class ChartSourcesIT {
     repo = ChartRepositoryServer.start(packaged, ca, SecureRegistry.USER, SecureRegistry.PASSWORD);
     HelmBinaries.helm3(home, "repo", "index", packaged.toString(), "--url", repo.url());
     registry = SecureRegistry.start(Files.createDirectories(dir.resolve("registry")), ca);
-    String auth =
-        Base64.getEncoder()
-            .encodeToString(
-                (SecureRegistry.USER + ":" + SecureRegistry.PASSWORD)
-                    .getBytes(StandardCharsets.UTF_8));
-    Path config = dir.resolve("home/config/registry/config.json");
-    Files.createDirectories(config.getParent());
-    Files.writeString(
-        config, "{\"auths\":{\"" + registry.host() + "\":{\"auth\":\"" + auth + "\"}}}");
+    registry.login(home);
     for (String version : VERSIONS) {
       HelmBinaries.helm3(
           home,

@@ -374,7 +374,6 @@ class HelmImportIT {
 
   // ------------------------------------------------------------------ reads
 
-  /** The writes to objects: no reads, no Capstan records, no lease. */
   /** Waits until Helm's last upgrade rolled out: two pods (web, db-0), both Ready. */
   private static void settled(CoreV1Api core, String ns) {
     Await.until(

@@ -43,6 +43,16 @@ public record ChartValues(
     return new ChartValues(copy, set, setString, setFile);
   }
 
+  /**
+   * A copy with one more values file whose values are secret (read from a Kubernetes Secret): a
+   * record keeps every value it gives masked, as the values of a Secret never show.
+   */
+  public ChartValues withSecretFile(String label, String content) {
+    List<File> copy = new ArrayList<>(files);
+    copy.add(new File(label, content, true));
+    return new ChartValues(copy, set, setString, setFile);
+  }
+
   /** A copy with one more {@code --set} expression. */
   public ChartValues withSet(String expression) {
     List<String> copy = new ArrayList<>(set);
@@ -99,18 +109,24 @@ public record ChartValues(
    *
    * @param label the file's name, for messages
    * @param content its YAML
+   * @param secret whether its values are secret: a record masks every value it gives
    */
-  public record File(String label, String content) {
-    /** Requires both. */
+  public record File(String label, String content, boolean secret) {
+    /** Requires the label and the content. */
     public File {
       requireNonNull(label, "label");
       requireNonNull(content, "content");
     }
 
+    /** A values file whose values are not secret (unless their keys or texts say so). */
+    public File(String label, String content) {
+      this(label, content, false);
+    }
+
     /** The label only. */
     @Override
     public String toString() {
-      return "File[" + Escapes.escape(label) + "]";
+      return "File[" + Escapes.escape(label) + (secret ? ", secret" : "") + "]";
     }
   }
 

@@ -110,7 +110,13 @@ public final class ChartReleases {
     hooks.sort(order);
     tests.sort(order);
     Payloads payloads = withHooks(ConfigRollout.optedOut(payloads(objects, source)), hooks, tests);
-    SecretValues.Masked values = SecretValues.mask(rendered.values(), all);
+    List<String> givenSecret = new ArrayList<>();
+    for (dev.capstan.release.chart.ChartValues.File file : request.values().files()) {
+      if (file.secret()) {
+        givenSecret.addAll(SecretValues.leafTexts(file.content()));
+      }
+    }
+    SecretValues.Masked values = SecretValues.mask(rendered.values(), all, givenSecret);
     ChartOrigin origin =
         new ChartOrigin(
             request.chart().describe(),

@@ -53,12 +53,51 @@ final class SecretValues {
    * {@code values} with every secret value masked, judged against the Secrets among {@code
    * objects}.
    */
-  @SuppressWarnings("unchecked")
   static Masked mask(Map<String, Object> values, Collection<Manifest> objects) {
+    return mask(values, objects, List.of());
+  }
+
+  /**
+   * {@code values} with every secret value masked, judged against the Secrets among {@code objects}
+   * and {@code secretTexts}: the texts of values given from a Secret.
+   */
+  @SuppressWarnings("unchecked")
+  static Masked mask(
+      Map<String, Object> values, Collection<Manifest> objects, Collection<String> secretTexts) {
     List<String> paths = new ArrayList<>();
-    Map<String, Object> out =
-        (Map<String, Object>) walk(values, "", false, secretTexts(objects), paths);
+    List<String> secrets = new ArrayList<>(secretTexts(objects));
+    secrets.addAll(secretTexts);
+    Map<String, Object> out = (Map<String, Object>) walk(values, "", false, secrets, paths);
     return new Masked(out, paths);
+  }
+
+  /**
+   * The texts of every value (but booleans) a values file's YAML gives, for {@link #mask}; none
+   * when it is not valid YAML (Helm refuses it before anything is recorded).
+   */
+  static List<String> leafTexts(String yaml) {
+    List<String> out = new ArrayList<>();
+    try {
+      for (ManifestYaml.Document d : ManifestYaml.loadAll(yaml, ReleaseFiles.LIMITS)) {
+        leaves(d.tree(), out);
+      }
+    } catch (IllegalArgumentException notYaml) {
+      return List.of();
+    }
+    return out;
+  }
+
+  private static void leaves(@org.jspecify.annotations.Nullable Object node, List<String> out) {
+    if (node instanceof Map<?, ?> map) {
+      map.values().forEach(v -> leaves(v, out));
+    } else if (node instanceof List<?> list) {
+      list.forEach(v -> leaves(v, out));
+    } else if (node != null && !(node instanceof Boolean)) {
+      String text = String.valueOf(node);
+      if (!text.isEmpty()) {
+        out.add(text);
+      }
+    }
   }
 
   private static Object walk(

@@ -196,6 +196,32 @@ class ChartReleasesTest {
   }
 
   @Test
+  void everyValueAValuesFileFromASecretGivesIsMaskedWhateverItsKeyButBooleans() {
+    ChartValues values =
+        ChartValues.none()
+            .withFile("values.yaml", "replicas: 2\ningress: {host: shop.example}\n")
+            .withSecretFile(
+                "Secret shop/db-values key values.yaml",
+                "db: {host: db.internal.example, port: 5432, tls: true}\nreplicas: 4\n");
+
+    ChartOrigin chart = ChartReleases.render(CHARTS, request(values)).chart();
+
+    assertThat(chart.values())
+        .isEqualTo(
+            Map.of(
+                "replicas",
+                ChartOrigin.MASKED,
+                "ingress",
+                Map.of("host", "shop.example"),
+                "db",
+                Map.of("host", ChartOrigin.MASKED, "port", ChartOrigin.MASKED, "tls", true)));
+    assertThat(chart.maskedValues()).containsExactly("db.host", "db.port", "replicas");
+    assertThat(chart.toString() + chart.values()).doesNotContain("db.internal.example");
+    assertThat(values.files().get(1).toString())
+        .isEqualTo("File[Secret shop/db-values key values.yaml, secret]");
+  }
+
+  @Test
   void workloadsAreCastAsRenderedWithoutCapstansConfigHash() {
     ChartRelease release = ChartReleases.render(CHARTS, request(VALUES));
 

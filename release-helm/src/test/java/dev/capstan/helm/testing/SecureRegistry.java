@@ -128,6 +128,21 @@ public final class SecureRegistry implements AutoCloseable {
         Programs.run(List.of("bash", script, "--print-bin"), null, Duration.ofMinutes(1)).strip());
   }
 
+  /**
+   * Logs Helm in to this registry for the {@link HelmBinaries#helm3} runs under {@code home}, as
+   * {@code helm registry login} would: {@link #USER} and {@link #PASSWORD} in its registry config.
+   */
+  public void login(Path home) throws IOException {
+    String auth =
+        java.util.Base64.getEncoder()
+            .encodeToString(
+                (USER + ":" + PASSWORD).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    Path config = home.resolve("config/registry/config.json");
+    java.nio.file.Files.createDirectories(config.getParent());
+    java.nio.file.Files.writeString(
+        config, "{\"auths\":{\"" + host() + "\":{\"auth\":\"" + auth + "\"}}}");
+  }
+
   /** {@code 127.0.0.1:PORT}. */
   public String host() {
     return "127.0.0.1:" + port;

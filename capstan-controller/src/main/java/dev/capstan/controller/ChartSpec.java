@@ -1,0 +1,252 @@
+package dev.capstan.controller;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.capstan.common.StrictMap;
+import dev.capstan.release.chart.ChartReference;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A Release's {@code spec.chart}, checked: the chart (a chart repository's {@code https://} URL and
+ * the chart's name, or an {@code oci://} repository and the name), its version or range, its values
+ * (inline and from ConfigMaps and Secrets of the Release's namespace, as Flux's HelmRelease takes
+ * them), the Secrets holding the repository's credentials and CA, and whether its hooks are left
+ * out. Everything it names is read as the Release's account ({@link ChartStage}).
+ *
+ * @param chart the chart
+ * @param version exact, or a range as Helm reads it; null for the newest that is no pre-release
+ * @param values the inline values, or an empty map
+ * @param valuesFrom the values sources, merged in order before the inline values
+ * @param secretRef the Secret holding {@code username} and {@code password}, or null
+ * @param certSecretRef the Secret holding {@code ca.crt}, the CA to trust, or null
+ * @param noHooks whether a chart with hooks is cast without them
+ */
+record ChartSpec(
+    ChartReference chart,
+    @Nullable String version,
+    Map<String, Object> values,
+    List<ValuesSource> valuesFrom,
+    @Nullable String secretRef,
+    @Nullable String certSecretRef,
+    boolean noHooks) {
+
+  /** The key of the CA in {@code certSecretRef}'s Secret, as Flux reads it. */
+  static final String CA_KEY = "ca.crt";
+
+  /** The keys of the credentials in {@code secretRef}'s Secret, as Flux reads them. */
+  static final String USERNAME_KEY = "username";
+
+  /** The password's key in {@code secretRef}'s Secret. */
+  static final String PASSWORD_KEY = "password";
+
+  /** The key of a values source read when it names none, as Flux reads it. */
+  static final String DEFAULT_VALUES_KEY = "values.yaml";
+
+  static final Set<String> FIELDS =
+      StrictMap.fields(
+          "repository",
+          "name",
+          "version",
+          "values",
+          "valuesFrom",
+          "secretRef",
+          "certSecretRef",
+          "noHooks");
+  private static final Set<String> VALUES_FROM =
+      StrictMap.fields("kind", "name", "namespace", "valuesKey", "optional");
+  private static final Set<String> REF = StrictMap.fields("name", "namespace");
+  private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
+
+  /** Copies the values and the sources. */
+  ChartSpec {
+    requireNonNull(chart, "chart");
+    values = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(values));
+    valuesFrom = List.copyOf(valuesFrom);
+  }
+
+  /**
+   * A ConfigMap or Secret of the Release's namespace holding values (YAML) under {@code key}.
+   *
+   * @param kind ConfigMap or Secret
+   * @param name its name
+   * @param key the key holding the values
+   * @param optional whether a missing object or key is skipped rather than refused
+   */
+  record ValuesSource(ReleaseRequest.SourceKind kind, String name, String key, boolean optional) {
+    ValuesSource {
+      requireNonNull(kind, "kind");
+      requireNonNull(name, "name");
+      requireNonNull(key, "key");
+    }
+  }
+
+  /**
+   * Reads {@code spec.chart}, adding each problem to {@code chart}'s list.
+   *
+   * @param chart the field, opened strictly
+   * @param raw the field as given (its {@code values} are free-form)
+   * @param namespace the Release's namespace: every object it names is in it
+   * @param problems the spec's problems, which {@code chart} adds to
+   * @return the chart, or null when it has a problem
+   */
+  static @Nullable ChartSpec read(
+      StrictMap chart, Map<?, ?> raw, String namespace, List<String> problems) {
+    int before = problems.size();
+    String repository = chart.string("repository");
+    String name = chart.string("name");
+    ChartReference reference = reference(chart, repository, name);
+    String version = chart.optionalString("version");
+    if (version != null && version.isBlank()) {
+      chart.problem("version", "must not be blank: leave it out for the newest version", version);
+    }
+    Map<String, Object> values = new LinkedHashMap<>();
+    Object inline = raw.get("values");
+    if (inline instanceof Map<?, ?> m) {
+      m.forEach((k, v) -> values.put(String.valueOf(k), v));
+    } else if (inline != null) {
+      chart.problem("values", "must be an object of values", inline.getClass().getSimpleName());
+    }
+    List<ValuesSource> valuesFrom = new ArrayList<>();
+    for (StrictMap.Element e : chart.objects("valuesFrom", VALUES_FROM)) {
+      StrictMap s = e.map();
+      String kind = s.string("kind");
+      ReleaseRequest.SourceKind k =
+          switch (kind) {
+            case "ConfigMap" -> ReleaseRequest.SourceKind.CONFIG_MAP;
+            case "Secret" -> ReleaseRequest.SourceKind.SECRET;
+            default -> {
+              s.problem("kind", "must be ConfigMap or Secret", kind);
+              yield null;
+            }
+          };
+      String source = objectName(s, namespace);
+      String key = s.optionalString("valuesKey");
+      if (key != null && key.isEmpty()) {
+        s.problem("valuesKey", "must name a key (leave it out for values.yaml)", key);
+      }
+      if (k != null && source != null) {
+        valuesFrom.add(
+            new ValuesSource(
+                k,
+                source,
+                key == null || key.isEmpty() ? DEFAULT_VALUES_KEY : key,
+                s.bool("optional")));
+      }
+    }
+    String secretRef = ref(chart, "secretRef", namespace);
+    String certSecretRef = ref(chart, "certSecretRef", namespace);
+    boolean noHooks = chart.bool("noHooks");
+    if (reference == null || problems.size() > before) {
+      return null;
+    }
+    return new ChartSpec(reference, version, values, valuesFrom, secretRef, certSecretRef, noHooks);
+  }
+
+  /** The chart a repository and a name make: {@code https://} and a name, or {@code oci://}. */
+  private static @Nullable ChartReference reference(
+      StrictMap chart, String repository, String name) {
+    if (name.isEmpty()) {
+      chart.problem("name", "must name the chart", name);
+      return null;
+    }
+    String host = host(repository);
+    if (host == null || !(repository.startsWith("https://") || repository.startsWith("oci://"))) {
+      chart.problem(
+          "repository",
+          "must be a chart repository's https:// URL or an oci:// repository",
+          repository);
+      return null;
+    }
+    if (linkLocal(host)) {
+      chart.problem(
+          "repository",
+          "must not name a link-local address (the cloud's metadata service lives there): the"
+              + " controller fetches charts from its own network",
+          repository);
+      return null;
+    }
+    try {
+      if (repository.startsWith("oci://")) {
+        String base =
+            repository.endsWith("/")
+                ? repository.substring(0, repository.length() - 1)
+                : repository;
+        return new ChartReference.Oci(base + "/" + name);
+      }
+      return new ChartReference.Repository(repository, name);
+    } catch (IllegalArgumentException e) {
+      chart.problem(
+          "name",
+          repository.startsWith("oci://")
+              ? "with an oci:// repository, the repository and the name must make"
+                  + " oci://HOST[:PORT]/PATH/NAME, lower-case, without a tag (give the version in"
+                  + " version)"
+              : "must be a chart's name in the repository's index ("
+                  + ChartReference.NAME.pattern()
+                  + ")",
+          name);
+      return null;
+    }
+  }
+
+  /** The host of a URL, or null when it is no URL with a host. */
+  private static @Nullable String host(String url) {
+    try {
+      URI uri = new URI(url);
+      String host = uri.getHost();
+      return host == null || host.isEmpty() ? null : host;
+    } catch (URISyntaxException e) {
+      return null;
+    }
+  }
+
+  /** Whether {@code host} is a literal link-local address (169.254.0.0/16, fe80::/10). */
+  static boolean linkLocal(String host) {
+    String literal =
+        host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    if (!literal.matches("[0-9.]+|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*")) {
+      return false;
+    }
+    try {
+      return InetAddress.getByName(literal).isLinkLocalAddress();
+    } catch (java.net.UnknownHostException e) {
+      return false;
+    }
+  }
+
+  /** A {@code {name, namespace}} reference's name, in {@code namespace} only; null when absent. */
+  private static @Nullable String ref(StrictMap chart, String field, String namespace) {
+    StrictMap ref = chart.object(field, REF);
+    return ref == null ? null : objectName(ref, namespace);
+  }
+
+  /** The name of an object the chart reads, which must be in the Release's own namespace. */
+  private static @Nullable String objectName(StrictMap ref, String namespace) {
+    String name = ref.string("name");
+    String in = ref.optionalString("namespace");
+    if (in != null && !in.equals(namespace)) {
+      ref.problem(
+          "namespace",
+          "must be the Release's own namespace "
+              + namespace
+              + ": a Release reads ConfigMaps and Secrets of its own namespace only, as its"
+              + " service account",
+          in);
+      return null;
+    }
+    if (name.isEmpty() || name.length() > 253 || !NAME.matcher(name).matches()) {
+      ref.problem("name", "must be a DNS-1123 subdomain of at most 253 characters", name);
+      return null;
+    }
+    return name;
+  }
+}
