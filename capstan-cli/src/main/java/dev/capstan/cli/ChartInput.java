@@ -28,7 +28,8 @@ import org.jspecify.annotations.Nullable;
  * {@code --chart}: the release a cast or plan of a Helm chart casts. Renders the chart with Helm
  * for the target cluster (its capabilities, and {@code lookup} through the user's own kubeconfig
  * and context), reads it as every manifest is read, and says on standard error what the chart holds
- * beside its objects. A chart with hooks is refused unless {@code --no-hooks}.
+ * beside its objects. Its hooks are the release's hooks (the cast runs them, {@code release test}
+ * its tests) unless {@code --no-hooks}.
  */
 final class ChartInput {
   /**
@@ -124,29 +125,18 @@ final class ChartInput {
     for (String skipped : release.skipped()) {
       cli.err().println("capstan: " + skipped);
     }
-    if (!release.tests().isEmpty()) {
-      cli.err()
-          .println(
-              "capstan: chart "
-                  + Escapes.escape(release.chart().describe())
-                  + ": its test hooks are not cast (helm test runs them): "
-                  + release.tests().stream()
-                      .map(ChartHook::describe)
-                      .collect(Collectors.joining(", ")));
-    }
     if (options.noHooks) {
-      if (!release.hooks().isEmpty()) {
+      List<ChartHook> left = new ArrayList<>(release.hooks());
+      left.addAll(release.tests());
+      if (!left.isEmpty()) {
         cli.err()
             .println(
                 "capstan: chart "
                     + Escapes.escape(release.chart().describe())
-                    + ": --no-hooks: its hooks are not run: "
-                    + release.hooks().stream()
-                        .map(ChartHook::describe)
-                        .collect(Collectors.joining(", ")));
+                    + ": --no-hooks: its hooks are neither run nor recorded: "
+                    + left.stream().map(ChartHook::describe).collect(Collectors.joining(", ")));
       }
-    } else {
-      release.requireNoHooks();
+      return release.inputWithoutHooks();
     }
     return release.input();
   }

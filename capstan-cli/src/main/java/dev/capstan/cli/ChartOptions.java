@@ -75,8 +75,8 @@ final class ChartOptions {
   @Option(
       names = "--no-hooks",
       description =
-          "Cast a chart that has hooks without them (Capstan does not run hooks yet), as helm"
-              + " install --no-hooks does.")
+          "Cast a chart without its hooks (none run or recorded), as helm install --no-hooks"
+              + " does.")
   boolean noHooks;
 
   /** Whether a chart is cast. */

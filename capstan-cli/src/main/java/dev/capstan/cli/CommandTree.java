@@ -43,6 +43,7 @@ final class CommandTree {
               GetCommand.class,
               ListCommand.class,
               HistoryCommand.class,
+              TestCommand.class,
               RollbackCommand.class,
               UninstallCommand.class,
               ImportHelmCommand.class));

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.common.Escapes;
 import dev.capstan.common.JsonMappers;
 import dev.capstan.release.model.ChartOrigin;
+import dev.capstan.release.model.HookOutcome;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.Release;
@@ -87,7 +88,30 @@ final class ReleaseOutput {
               ref ->
                   sb.append("  ").append(ref.key()).append("  (").append(why(ref)).append(")\n"));
     }
+    if (!r.hooks().isEmpty()) {
+      line(sb, "Hooks", hooks(r));
+      for (HookOutcome h : r.hooks()) {
+        sb.append("  ")
+            .append(Escapes.escape(h.describe()))
+            .append("  (")
+            .append(dev.capstan.common.Durations.format(h.took()))
+            .append(")\n");
+      }
+    }
     return sb.toString();
+  }
+
+  /** {@code 3 run: 2 succeeded, 1 failed}, or {@code -} when the revision ran none. */
+  private static String hooks(Release r) {
+    if (r.hooks().isEmpty()) {
+      return "-";
+    }
+    long failed = r.hooks().stream().filter(h -> !h.succeeded()).count();
+    return r.hooks().size()
+        + " run: "
+        + (r.hooks().size() - failed)
+        + " succeeded"
+        + (failed == 0 ? "" : ", " + failed + " failed");
   }
 
   /**
@@ -169,16 +193,32 @@ final class ReleaseOutput {
     return r.failure() == null ? "-" : "failed: " + r.failure();
   }
 
+  /**
+   * The revisions as a table: REVISION, STATUS, VERSION, DESCRIPTION, UPDATED, and HOOKS (how many
+   * ran, how many failed) when any revision ran hooks.
+   */
   static String history(List<Release> revisions) {
     StartupTrace.mark("rendering");
-    Table t = new Table("REVISION", "STATUS", "VERSION", "DESCRIPTION", "UPDATED");
+    boolean hooks = revisions.stream().anyMatch(r -> !r.hooks().isEmpty());
+    List<String> header =
+        new ArrayList<>(List.of("REVISION", "STATUS", "VERSION", "DESCRIPTION", "UPDATED"));
+    if (hooks) {
+      header.add("HOOKS");
+    }
+    Table t = new Table(header.toArray(String[]::new));
     for (Release r : revisions) {
-      t.row(
-          Integer.toString(r.revision()),
-          r.status().id(),
-          r.version() == null ? "-" : r.version(),
-          description(r),
-          r.updatedAt().toString());
+      List<String> row =
+          new ArrayList<>(
+              List.of(
+                  Integer.toString(r.revision()),
+                  r.status().id(),
+                  r.version() == null ? "-" : r.version(),
+                  description(r),
+                  r.updatedAt().toString()));
+      if (hooks) {
+        row.add(hooks(r));
+      }
+      t.row(row.toArray(String[]::new));
     }
     return t.render();
   }
@@ -222,6 +262,23 @@ final class ReleaseOutput {
     return n;
   }
 
+  /** Hook outcomes as JSON: {@code [{phase, key, status, message, startedAt, finishedAt}]}. */
+  static ArrayNode json(List<HookOutcome> outcomes, boolean withPhase) {
+    ArrayNode hooks = JSON.createArrayNode();
+    for (HookOutcome h : outcomes) {
+      ObjectNode hn = hooks.addObject();
+      if (withPhase) {
+        hn.put("phase", h.phase().annotationValue());
+      }
+      hn.put("key", h.ref().key());
+      hn.put("status", h.succeeded() ? "succeeded" : "failed");
+      putIfSet(hn, "message", h.message());
+      hn.put("startedAt", h.startedAt().toString());
+      hn.put("finishedAt", h.finishedAt().toString());
+    }
+    return hooks;
+  }
+
   static ArrayNode json(List<Release> releases) {
     ArrayNode arr = JSON.createArrayNode();
     releases.forEach(r -> arr.add(json(r)));
@@ -253,6 +310,9 @@ final class ReleaseOutput {
     r.references().forEach(ref -> refs.add(ref.key()));
     ArrayNode retained = n.putArray("retained");
     r.retained().stream().map(ResourceRef::key).forEach(retained::add);
+    if (!r.hooks().isEmpty()) {
+      n.set("hooks", json(r.hooks(), true));
+    }
     ChartOrigin chart = r.chart();
     if (chart != null) {
       ObjectNode c = n.putObject("chart");

@@ -66,6 +66,7 @@ class CommandLineHelpTest {
             "release get",
             "release list",
             "release history",
+            "release test",
             "release rollback",
             "release uninstall",
             "release import-helm",
@@ -118,7 +119,7 @@ class CommandLineHelpTest {
     assertThat(run.err())
         .isEqualTo(
             "capstan: 'capstan release' has no command 'cats'; its commands are plan, cast, get,"
-                + " status, list, ls, history, rollback, uninstall, delete, import-helm\n"
+                + " status, list, ls, history, test, rollback, uninstall, delete, import-helm\n"
                 + "Try 'capstan help --help'.\n");
   }
 

@@ -96,7 +96,7 @@ final class CastStage {
               .withCast(null, plan.revision(), counts));
     }
     if (plan.changesNothing()) {
-      Integer deployed = deployedRevision(release, plan, releases, spec);
+      Integer deployed = deployedRevision(release, plan, releases, spec, payloads);
       if (deployed != null) {
         if (!upToDate(release, deployed) || release.reconcileRequested()) {
           status.report(
@@ -181,7 +181,10 @@ final class CastStage {
       return new ReleaseInput(file.toSpec(), file.payloads());
     }
     boolean upgrade = engine.releases().get(key.namespace(), request.releaseName()).isPresent();
-    return ChartStage.render(key, request, engine, upgrade).input();
+    dev.capstan.release.file.ChartRelease chart = ChartStage.render(key, request, engine, upgrade);
+    return java.util.Objects.requireNonNull(request.chart()).noHooks()
+        ? chart.inputWithoutHooks()
+        : chart.input();
   }
 
   /** Reports a failure and tries again after the pause the Release's failing time gives. */
@@ -247,10 +250,15 @@ final class CastStage {
   /**
    * The revision deployed now, when the plan's previous revision is it (and, for a chart, records
    * the chart {@code spec} renders: a new chart version or values that render the same objects are
-   * still recorded by a cast); else null.
+   * still recorded by a cast) and it holds the same hooks as {@code payloads} (a change of hooks
+   * alone is cast, so the revision records them); else null.
    */
   private static @Nullable Integer deployedRevision(
-      ReleaseResource release, Plan plan, ReleaseController engine, ReleaseSpec spec) {
+      ReleaseResource release,
+      Plan plan,
+      ReleaseController engine,
+      ReleaseSpec spec,
+      Payloads payloads) {
     Integer previous = plan.previousRevision();
     if (previous == null) {
       return null;
@@ -263,6 +271,8 @@ final class CastStage {
             && latest.get().revision() == previous
             && latest.get().status() == ReleaseStatus.DEPLOYED
             && java.util.Objects.equals(latest.get().chart(), spec.chart())
+            // hooks changed alone: cast, so the revision records them (and runs the upgrade's)
+            && latest.get().payloads().hooks().equals(payloads.hooks())
         ? previous
         : null;
   }

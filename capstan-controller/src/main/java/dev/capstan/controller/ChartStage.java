@@ -7,7 +7,6 @@ import dev.capstan.release.chart.ChartException;
 import dev.capstan.release.chart.ChartRequest;
 import dev.capstan.release.chart.ChartValues;
 import dev.capstan.release.chart.RepositoryAccess;
-import dev.capstan.release.file.ChartHook;
 import dev.capstan.release.file.ChartRelease;
 import dev.capstan.release.file.ChartReleases;
 import java.util.ArrayList;
@@ -24,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * {@code lookup} as the account), and read as every manifest is read ({@link ChartReleases}). The
  * values are merged as Flux merges a HelmRelease's: the {@code valuesFrom} sources in order, then
  * the inline {@code values}; those from a Secret are recorded masked. A chart with hooks is refused
- * unless {@code noHooks}, until Capstan runs hooks.
+ * as the release's hooks (unless {@code noHooks}: then cast without them, see {@code CastStage}).
  */
 final class ChartStage {
   private ChartStage() {}
@@ -37,8 +36,7 @@ final class ChartStage {
    * @param engine its account's engines
    * @param upgrade whether the release exists already ({@code .Release.IsUpgrade})
    * @return the rendered chart, as a release
-   * @throws InvalidReleaseResourceException when a source, key or Secret it names is missing, or
-   *     the chart has hooks and {@code noHooks} is not set
+   * @throws InvalidReleaseResourceException when a source, key or Secret it names is missing
    * @throws ChartException when the chart cannot be fetched or rendered
    * @throws dev.capstan.release.file.InvalidReleaseFileException when what it rendered is not valid
    * @throws dev.capstan.common.ClusterException when a read fails
@@ -134,19 +132,6 @@ final class ChartStage {
       release = ChartReleases.render(engine.charts(), chartRequest);
     } catch (ChartException e) {
       throw new ChartException(forTheSpec(String.valueOf(e.getMessage()), secretRef), e);
-    }
-    if (!chart.noHooks() && !release.hooks().isEmpty()) {
-      throw new InvalidReleaseResourceException(
-          key,
-          List.of(
-              "spec.chart: chart "
-                  + Escapes.escape(release.chart().describe())
-                  + " has hooks, which Capstan does not run yet: "
-                  + release.hooks().stream()
-                      .map(ChartHook::describe)
-                      .collect(Collectors.joining(", "))
-                  + "; set spec.chart.noHooks: true to cast its other objects without them (as"
-                  + " helm install --no-hooks does); nothing was written"));
     }
     return release;
   }

@@ -215,6 +215,47 @@ class ReleaseReconcilerTest {
     assertThat(cluster.recordCount(NS, "web")).isEqualTo(1);
   }
 
+  private static Map<String, Object> migration(String image) {
+    return Map.of(
+        "apiVersion",
+        "batch/v1",
+        "kind",
+        "Job",
+        "metadata",
+        Map.of("name", "migrate", "annotations", Map.of("helm.sh/hook", "pre-install,pre-upgrade")),
+        "spec",
+        Map.of(
+            "template",
+            Map.of(
+                "spec",
+                Map.of(
+                    "restartPolicy",
+                    "Never",
+                    "containers",
+                    List.of(Map.of("name", "migrate", "image", image))))));
+  }
+
+  @Test
+  void hooksOfTheReleaseResourceRunOnItsCastsNotOnAResyncAndAHookChangeAloneIsCast() {
+    objects.put(
+        FakeReleaseObjects.release(
+            NS, "web", spec("manifests", List.of(configMap("a", "1"), migration("m:1")))));
+    reconciler.reconcile(WEB);
+    assertThat(cluster.writes())
+        .containsExactly("apply:batch/Job/shop/migrate", "apply:ConfigMap/shop/a", "verify");
+    cluster.clearOperations();
+
+    reconciler.reconcile(WEB); // a resync: nothing changed, no cast, no hook
+    assertThat(cluster.writes()).isEmpty();
+
+    objects.changeSpec(WEB, spec("manifests", List.of(configMap("a", "1"), migration("m:2"))));
+    reconciler.reconcile(WEB);
+    assertThat(cluster.writes())
+        .containsExactly("delete:batch/Job/shop/migrate", "apply:batch/Job/shop/migrate", "verify");
+    assertThat(cluster.recordCount(NS, "web")).isEqualTo(2);
+    assertThat(ready(WEB).get("message")).isEqualTo("revision 2: nothing changed");
+  }
+
   @Test
   void driftIsRepairedAndAChangedSpecUpdates() {
     objects.put(
@@ -924,27 +965,23 @@ class ReleaseReconcilerTest {
   }
 
   @Test
-  void aChartWithHooksIsRefusedNamingThemUntilNoHooksCastsItWithoutThem() {
+  void aChartsHooksRunOnItsCastAndNoHooksCastsItWithoutThem() {
     charts.chart(REGISTRY + "/shop", "shop", "1.0.0", shop("1.0.0", true));
     objects.put(FakeReleaseObjects.release(NS, "web", spec("chart", chart())));
 
     reconciler.reconcile(WEB);
 
-    assertThat(ready(WEB))
-        .containsEntry("reason", "InvalidChart")
-        .containsEntry(
-            "message",
-            "Release shop/web: spec.chart: chart shop 1.0.0 has hooks, which Capstan does not run"
-                + " yet: batch/Job/shop/shop-migrate (pre-install); set spec.chart.noHooks: true to"
-                + " cast its other objects without them (as helm install --no-hooks does); nothing"
-                + " was written");
-    assertThat(cluster.objects()).isEmpty();
-    assertThat(cluster.recordCount(NS, "web")).isZero();
+    assertThat(ready(WEB)).containsEntry("message", "revision 1: 1 created; chart shop 1.0.0");
+    assertThat(cluster.writes()).containsSubsequence("apply:batch/Job/shop/shop-migrate", "verify");
+    assertThat(cluster.writes().get(0)).isEqualTo("apply:batch/Job/shop/shop-migrate");
+    assertThat(cluster.stamp(ResourceRef.of(Kind.JOB, NS, "shop-migrate"))).isEmpty();
+    cluster.deleteOutOfBand(ResourceRef.of(Kind.JOB, NS, "shop-migrate"));
+    cluster.clearOperations();
 
     objects.changeSpec(WEB, spec("chart", chart("noHooks", true)));
     reconciler.reconcile(WEB);
-    assertThat(ready(WEB)).containsEntry("message", "revision 1: 1 created; chart shop 1.0.0");
     assertThat(cluster.object(ResourceRef.of(Kind.JOB, NS, "shop-migrate"))).isEmpty();
+    assertThat(cluster.writes()).doesNotContain("apply:batch/Job/shop/shop-migrate");
   }
 
   @Test

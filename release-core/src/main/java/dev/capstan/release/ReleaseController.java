@@ -7,6 +7,7 @@ import dev.capstan.release.engine.FleetCast;
 import dev.capstan.release.engine.FleetUninstall;
 import dev.capstan.release.engine.HistoryReads;
 import dev.capstan.release.engine.RollbackOperation;
+import dev.capstan.release.engine.TestOperation;
 import dev.capstan.release.engine.UninstallOperation;
 import dev.capstan.release.error.CastFailedException;
 import dev.capstan.release.error.InvalidReleaseException;
@@ -32,6 +33,7 @@ import dev.capstan.release.result.CastResult;
 import dev.capstan.release.result.DetachedCast;
 import dev.capstan.release.result.OperationInProgress;
 import dev.capstan.release.result.ReleaseListing;
+import dev.capstan.release.result.TestResult;
 import dev.capstan.release.result.UninstallOutcome;
 import dev.capstan.release.result.UninstallResult;
 import java.time.Duration;
@@ -76,6 +78,7 @@ public final class ReleaseController {
   private final CastOperation casts;
   private final RollbackOperation rollbacks;
   private final UninstallOperation uninstalls;
+  private final TestOperation tests;
   private final FleetCast fleet;
   private final FleetUninstall fleetUninstalls;
 
@@ -98,6 +101,7 @@ public final class ReleaseController {
     this.casts = new CastOperation(context, reads);
     this.rollbacks = new RollbackOperation(context, reads, casts);
     this.uninstalls = new UninstallOperation(context);
+    this.tests = new TestOperation(context);
     this.fleet = new FleetCast(context, casts);
     this.fleetUninstalls = new FleetUninstall(context, uninstalls);
   }
@@ -499,6 +503,23 @@ public final class ReleaseController {
    */
   public UninstallResult uninstall(String namespace, String name, UninstallOptions options) {
     return uninstalls.uninstall(namespace, name, options);
+  }
+
+  /**
+   * Runs the {@code test} hooks of a release's latest revision (ARCHITECTURE.md, "Hooks"), as
+   * {@code helm test} does: under its lease, one at a time in run order, the first that fails
+   * stopping them, each awaited within {@code timeout} unless it sets its own. Their outcomes
+   * replace the revision's earlier test runs in its record; nothing of the release is written.
+   *
+   * @param timeout how long each test hook may run, unless it sets its own
+   * @return the tested revision and each test's outcome ({@link TestResult#passed()})
+   * @throws ReleaseNotFoundException if the release is not recorded
+   * @throws InvalidReleaseException if its latest revision is not deployed
+   * @throws ReleaseLockedException if another operation holds it
+   */
+  public TestResult test(String namespace, String name, java.time.Duration timeout) {
+    java.util.Objects.requireNonNull(timeout, "timeout");
+    return tests.test(namespace, name, timeout);
   }
 
   /**

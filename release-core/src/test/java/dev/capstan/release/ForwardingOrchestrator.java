@@ -55,6 +55,11 @@ class ForwardingOrchestrator implements Orchestrator {
   }
 
   @Override
+  public Readiness awaitCompletion(ResourceRef ref, Duration timeout) {
+    return to.awaitCompletion(ref, timeout);
+  }
+
+  @Override
   public void createNamespace(String name) {
     to.createNamespace(name);
   }

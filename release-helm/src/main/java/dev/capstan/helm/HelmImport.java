@@ -12,6 +12,7 @@ import dev.capstan.release.file.InvalidReleaseFileException;
 import dev.capstan.release.file.Overrides;
 import dev.capstan.release.file.ReleaseFiles;
 import dev.capstan.release.model.DesiredResource;
+import dev.capstan.release.model.Hook;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
@@ -178,7 +179,9 @@ public final class HelmImport {
       if (r.revision() == latest.revision()) {
         deployedPayloads = payloads;
       }
-      history.add(imported(id, r, payloads));
+      // the history keeps Helm's hooks as hooks (a rollback to a revision runs its rollback
+      // hooks, an uninstall its delete hooks); the adopting cast runs none: Helm ran them
+      history.add(imported(id, r, withHooks(payloads, r, namespace, release)));
     }
     boolean recorded = alreadyRecorded(namespace, release, revisions);
     ReleaseSpec spec =
@@ -241,6 +244,7 @@ public final class HelmImport {
         handedOver.put(d.ref(), removed);
       }
     }
+    markHooks(now, spec);
     List<String> removedRecords = new ArrayList<>();
     if (removeHelmRecords) {
       for (HelmRevision r : now.revisions()) {
@@ -249,6 +253,28 @@ public final class HelmImport {
       }
     }
     return new HelmImportResult(cast, imported, handedOver, removedRecords);
+  }
+
+  /**
+   * Marks the hook objects Helm left as this release's hooks ({@link Hook#HOOK_OF}), so that the
+   * next cast's {@code before-hook-creation} may delete them, as it deletes only its own release's
+   * hook objects: each present one written once as Helm rendered it, with the mark; an absent one
+   * is not created.
+   */
+  private void markHooks(HelmImportPlan now, ReleaseSpec spec) {
+    HelmRevision deployed = now.deployed();
+    for (HelmHook hook : deployed.hooks()) {
+      for (Hook h : hookPayloads(hook, deployed, spec.namespace(), spec.name()).hooks()) {
+        boolean present =
+            now.hooks().stream().anyMatch(o -> o.ref().equals(h.ref()) && o.present());
+        if (present) {
+          orchestrator.apply(
+              h.object().withEntry("metadata.annotations", Hook.HOOK_OF, spec.qualifiedName()),
+              null,
+              dev.capstan.release.port.Precondition.none());
+        }
+      }
+    }
   }
 
   // ------------------------------------------------------------------ history
@@ -360,20 +386,52 @@ public final class HelmImport {
     }
   }
 
+  /** {@code payloads} with the revision's hooks added, as Capstan hooks (their annotations). */
+  private static Payloads withHooks(
+      Payloads payloads, HelmRevision r, String namespace, String release) {
+    if (r.hooks().isEmpty()) {
+      return payloads;
+    }
+    List<dev.capstan.release.model.ResourceSpec> items = new ArrayList<>(payloads.specs());
+    for (HelmHook hook : r.hooks()) {
+      for (Hook h : hookPayloads(hook, r, namespace, release).hooks()) {
+        items.add(h.object());
+      }
+    }
+    try {
+      return Payloads.of(items);
+    } catch (IllegalArgumentException e) {
+      throw new ReleaseException(
+          "Helm release "
+              + release
+              + " revision "
+              + r.revision()
+              + ": "
+              + e.getMessage()
+              + "\nnothing was written",
+          e);
+    }
+  }
+
+  private static Payloads hookPayloads(
+      HelmHook hook, HelmRevision r, String namespace, String release) {
+    String source =
+        "Helm release " + release + " revision " + r.revision() + " hook " + hook.path();
+    try {
+      return ReleaseFiles.manifestText(hook.manifest(), source, new Overrides(namespace, release))
+          .payloads();
+    } catch (InvalidReleaseFileException e) {
+      throw new ReleaseException(e.getMessage() + "\nnothing was written", e);
+    }
+  }
+
   private List<HelmImportPlan.HookObject> hooks(HelmRevision r, String namespace, String release) {
     List<HelmImportPlan.HookObject> out = new ArrayList<>();
     for (HelmHook hook : r.hooks()) {
-      String source =
-          "Helm release " + release + " revision " + r.revision() + " hook " + hook.path();
-      Payloads objects;
-      try {
-        objects =
-            ReleaseFiles.manifestText(hook.manifest(), source, new Overrides(namespace, release))
-                .payloads();
-      } catch (InvalidReleaseFileException e) {
-        throw new ReleaseException(e.getMessage() + "\nnothing was written", e);
-      }
-      for (ResourceRef ref : objects.refs()) {
+      Payloads objects = hookPayloads(hook, r, namespace, release);
+      List<ResourceRef> refs = new ArrayList<>(objects.refs());
+      objects.hooks().forEach(h -> refs.add(h.ref()));
+      for (ResourceRef ref : refs) {
         Kind kind = ref.kind();
         Optional<String> unserved = orchestrator.checkKind(kind);
         boolean present =

@@ -147,7 +147,9 @@ public record HelmImportPlan(
       }
     }
     if (!hooks.isEmpty()) {
-      sb.append("hook objects (Helm does not track them; left as they are, not owned):\n");
+      sb.append(
+          "hook objects (Helm does not track them; the present ones marked as this release's"
+              + " hooks, not owned):\n");
       for (HookObject h : hooks) {
         line(sb, h.present() ? "· present" : "· absent", h.ref(), String.join(", ", h.events()));
       }

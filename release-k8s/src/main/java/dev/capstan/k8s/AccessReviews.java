@@ -9,6 +9,7 @@ import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlannedChange;
+import dev.capstan.release.plan.PlannedHook;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AuthorizationV1Api;
 import io.kubernetes.client.openapi.models.V1ResourceAttributes;
@@ -115,7 +116,7 @@ public final class AccessReviews {
 
   /**
    * The requests a cast of {@code plan} sends that the user may not send, in the order the cast
-   * would send them; empty when it may send them all.
+   * would send them, its hooks' included; empty when it may send them all.
    *
    * @throws ClusterException when a review cannot be made
    */
@@ -137,6 +138,17 @@ public final class AccessReviews {
       }
       if (action.writes()) {
         health(wanted, ref);
+      }
+    }
+    // a hook's object is written with the same rights: observed, created, awaited, deleted
+    for (PlannedHook h : plan.hooks()) {
+      ResourceRef ref = h.ref();
+      for (String verb : List.of("get", "list", "create", "patch", "delete")) {
+        want(wanted, verb, ref.kind(), ref.namespace(), ref);
+      }
+      if (ref.kind().equals(Kind.JOB) || ref.kind().equals(Kind.POD)) {
+        want(wanted, "watch", ref.kind(), ref.namespace(), ref);
+        want(wanted, "list", DynamicApis.PODS, ref.namespace(), ref);
       }
     }
     for (String verb : List.of("create", "update", "delete")) {

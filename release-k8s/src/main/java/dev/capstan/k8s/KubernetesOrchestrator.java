@@ -102,6 +102,7 @@ public final class KubernetesOrchestrator implements Orchestrator {
   private final DynamicApis apis;
   private final HealthWatch health;
   private final DeletionWatch deletions;
+  private final HookCompletions completions;
 
   /** An orchestrator on the given clients. */
   public KubernetesOrchestrator(KubeClients clients) {
@@ -109,6 +110,7 @@ public final class KubernetesOrchestrator implements Orchestrator {
     this.apis = new DynamicApis(clients);
     this.health = new HealthWatch(apis);
     this.deletions = new DeletionWatch(apis);
+    this.completions = new HookCompletions(apis);
   }
 
   /**
@@ -691,6 +693,18 @@ public final class KubernetesOrchestrator implements Orchestrator {
     requireNonNull(objects, "objects");
     requireNonNull(wait, "wait");
     return health.await(objects, wait);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One LIST of it by name and, while it runs, a WATCH; for a failed Job one LIST of its pods;
+   * see {@link HookCompletions}.
+   */
+  @Override
+  public Readiness awaitCompletion(ResourceRef ref, Duration timeout) {
+    served(ref.kind(), "watch", ref);
+    return completions.await(ref, timeout);
   }
 
   /**

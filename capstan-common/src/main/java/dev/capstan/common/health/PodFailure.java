@@ -15,8 +15,10 @@ import org.jspecify.annotations.Nullable;
  * (release casts, platform updates) asks this one.
  *
  * @param cause what cannot start
- * @param container the container's name; {@code ""} for {@link Cause#UNSCHEDULABLE}
- * @param reason the waiting reason ({@code CrashLoopBackOff}...), or {@code Unschedulable}
+ * @param container the container's name; {@code ""} for {@link Cause#UNSCHEDULABLE} and {@link
+ *     Cause#POD}
+ * @param reason the waiting reason ({@code CrashLoopBackOff}...), {@code Unschedulable}, a
+ *     terminated container's reason and exit code, or the failed pod's reason
  * @param message the container's waiting message, or the condition's; {@code ""} when none
  */
 public record PodFailure(Cause cause, String container, String reason, String message) {
@@ -37,7 +39,9 @@ public record PodFailure(Cause cause, String container, String reason, String me
     /** A container waits for a reason waiting will not cure. */
     CONTAINER,
     /** The scheduler finds no node for the pod. */
-    UNSCHEDULABLE
+    UNSCHEDULABLE,
+    /** The pod failed as a whole ({@code status.reason}, e.g. {@code DeadlineExceeded}). */
+    POD
   }
 
   /** Validates the fields. */
@@ -77,6 +81,37 @@ public record PodFailure(Cause cause, String container, String reason, String me
   }
 
   /**
+   * Why a pod that ran to its end failed (phase {@code Failed}, as a hook's or a Job's pod does):
+   * the first init container, then the first container, that terminated with a non-zero exit code
+   * ({@code reason} is then its reason and exit code, e.g. {@code Error (exit code 1)}); else the
+   * pod's own {@code status.reason} and {@code status.message} (e.g. {@code DeadlineExceeded}).
+   *
+   * @param pod the pod as read from the API server; only its status is read
+   * @return the failure, or {@code null} when the pod did not fail
+   */
+  public static @Nullable PodFailure ofFinished(Map<?, ?> pod) {
+    if (!"Failed".equals(Trees.string(pod, "status", "phase"))) {
+      return null;
+    }
+    for (String field : new String[] {"initContainerStatuses", "containerStatuses"}) {
+      for (Map<?, ?> cs : Trees.maps(pod, "status", field)) {
+        Long exit = Trees.number(cs, "state", "terminated", "exitCode");
+        if (exit != null && exit != 0) {
+          String reason = Trees.text(cs, "state", "terminated", "reason");
+          return new PodFailure(
+              field.startsWith("init") ? Cause.INIT_CONTAINER : Cause.CONTAINER,
+              Trees.text(cs, "name"),
+              (reason.isEmpty() ? "terminated" : reason) + " (exit code " + exit + ")",
+              Trees.text(cs, "state", "terminated", "message"));
+        }
+      }
+    }
+    String reason = Trees.text(pod, "status", "reason");
+    return new PodFailure(
+        Cause.POD, "", reason.isEmpty() ? "Failed" : reason, Trees.text(pod, "status", "message"));
+  }
+
+  /**
    * The failure for people, escaped: {@code init container C: Reason: message}, {@code container C:
    * Reason: message} or {@code Unschedulable: message}, without an empty message.
    *
@@ -87,7 +122,7 @@ public record PodFailure(Cause cause, String container, String reason, String me
     return switch (cause) {
       case INIT_CONTAINER -> "init container " + escape(container) + ": " + reason + tail;
       case CONTAINER -> "container " + escape(container) + ": " + reason + tail;
-      case UNSCHEDULABLE -> escape(reason) + tail;
+      case UNSCHEDULABLE, POD -> escape(reason) + tail;
     };
   }
 

@@ -135,6 +135,10 @@ public final class PlanCodec {
         options.put("replaceOnImmutable", false);
       }
     }
+    // a plan saved before hooks existed runs none
+    if (plan instanceof ObjectNode p && !p.has("hooks")) {
+      p.putArray("hooks");
+    }
     for (JsonNode change : plan.path("changes")) {
       if (change instanceof ObjectNode c && !c.has("ignored")) {
         c.putArray("ignored");

@@ -14,7 +14,7 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * The one encoding of release records that every store shares: gzip-compressed JSON {@code
- * {"schemaVersion": 4, "release": {...}}}, keys sorted, so the same record is the same bytes in a
+ * {"schemaVersion": 5, "release": {...}}}, keys sorted, so the same record is the same bytes in a
  * Kubernetes Secret, a database row or a file.
  *
  * <p>Schema 2 (open kinds) names objects by apiVersion, kind, namespace and name, and holds any
@@ -33,13 +33,20 @@ import java.util.zip.GZIPOutputStream;
  * earlier Capstan writes and reads; one with either is refused by an earlier Capstan as written by
  * a different version, rather than misread.
  *
+ * <p>Schema 5 adds, additively, the {@code hooks} a revision ran and how each ended. A record
+ * without any is written as schema 4 (or 3), the bytes an earlier Capstan writes and reads; one
+ * with hooks is refused by an earlier Capstan as of a newer schema, not as malformed.
+ *
  * <p>Records hold the release's payloads, secrets included unless a cast kept their values out
  * ({@code recordSecretValues} off), and the key that hashes its Secrets: stores must keep the bytes
  * as secret as the secrets themselves (the Kubernetes store uses Secret objects).
  */
 public final class ReleaseRecordCodec {
-  /** The newest schema version this library writes: a record with a chart or an attempt. */
-  public static final int SCHEMA_VERSION = 4;
+  /** The newest schema version this library writes: a record with hook outcomes. */
+  public static final int SCHEMA_VERSION = 5;
+
+  /** The schema a record with a chart or an attempt and no hook outcomes is written in. */
+  private static final int SCHEMA_4 = 4;
 
   /**
    * The schema a record with neither a chart nor an attempt is written in, readable by earlier
@@ -63,7 +70,9 @@ public final class ReleaseRecordCodec {
     ObjectNode root = Json.mapper().createObjectNode();
     root.put(
         "schemaVersion",
-        release.chart() == null && release.attempt() == null ? SCHEMA_3 : SCHEMA_VERSION);
+        !release.hooks().isEmpty()
+            ? SCHEMA_VERSION
+            : release.chart() == null && release.attempt() == null ? SCHEMA_3 : SCHEMA_4);
     root.set("release", Json.mapper().valueToTree(release));
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (GZIPOutputStream gzip = new GZIPOutputStream(bytes)) {

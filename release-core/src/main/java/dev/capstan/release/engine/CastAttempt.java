@@ -89,9 +89,15 @@ final class CastAttempt {
         null);
   }
 
-  /** This attempt planned over the record {@code latest} ({@code null}: a first install). */
+  /**
+   * This attempt planned over the record {@code latest} ({@code null}: a first install); a
+   * rollback's plan runs the rollback hooks instead of the upgrade ones.
+   */
   CastAttempt planned(
       @Nullable Release latest, EffectiveRelease effective, LiveState live, Plan plan) {
+    if (rollback()) {
+      plan = plan.withHooks(HookStage.planned(effective.objects, latest, true));
+    }
     return new CastAttempt(
         spec,
         payloads,
@@ -183,6 +189,11 @@ final class CastAttempt {
 
   @Nullable String description() {
     return description;
+  }
+
+  /** Whether it is a rollback's cast: only a rollback describes the revision it records. */
+  boolean rollback() {
+    return description != null;
   }
 
   boolean detached() {

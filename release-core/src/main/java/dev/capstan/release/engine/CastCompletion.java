@@ -53,7 +53,14 @@ final class CastCompletion {
         spec.options(),
         attempt.lease(),
         context.events(),
-        attempt.previousStatus() != ReleaseStatus.DEPLOYED);
+        attempt.previousStatus() != ReleaseStatus.DEPLOYED,
+        new HookStage(
+            context.ports.orchestrator(),
+            attempt.pendingRecord().identity(),
+            context.clock,
+            spec.options().timeout(),
+            attempt.lease()::checkHeld,
+            context.events()));
   }
 
   private CastResult execute(CastAttempt attempt) {
@@ -69,6 +76,7 @@ final class CastCompletion {
               .withStatus(ReleaseStatus.DEPLOYED, context.clock.instant())
               .withOwns(execution.deployedOwns())
               .withRetained(execution.retainedAfter(attempt.previousRetained()))
+              .withHooks(execution.hookOutcomes())
               .withLease(null);
       saveOutcome(deployed, attempt.saved());
     } catch (RuntimeException e) {
@@ -111,6 +119,7 @@ final class CastCompletion {
             .withOwns(owns)
             .withRetained(retained)
             .withFailure(reason)
+            .withHooks(execution.hookOutcomes())
             .withLease(null);
     // recorded on an interrupted thread too: an interrupt stops a cast before its next write
     Recorded outcome = Uninterrupted.get(() -> recordFailure(attempt, failed, cause));

@@ -40,13 +40,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
- * One cast attempt once its intent is kept (in its lease, or as its {@code PENDING} record): apply
- * wave by wave in dependency order (objects of one rank in parallel, bounded; CRDs waited for
- * before what follows them), wait for what each wave wrote to be healthy, remove last in reverse
- * order (one rank at a time, its objects in parallel); on failure, compute the owned set that
- * matches what happened, or revert from pre-images when atomic. Every write is fenced on what the
- * plan observed ({@link Precondition#of}); a fenced write fails the cast naming the object and why
- * (see {@link #fenced}).
+ * One cast attempt once its intent is kept (in its lease, or as its {@code PENDING} record): the
+ * namespaces, the plan's pre-hooks ({@link HookStage}), then apply wave by wave in dependency order
+ * (objects of one rank in parallel, bounded; CRDs waited for before what follows them), wait for
+ * what each wave wrote to be healthy, the post-hooks, remove last in reverse order (one rank at a
+ * time, its objects in parallel); on failure, compute the owned set that matches what happened, or
+ * revert from pre-images when atomic. Every write is fenced on what the plan observed ({@link
+ * Precondition#of}); a fenced write fails the cast naming the object and why (see {@link #fenced}).
  */
 final class CastExecution {
   private final Ports ports;
@@ -63,6 +63,7 @@ final class CastExecution {
   private final String release;
   private final boolean verifyAll;
   private final boolean replaceOnImmutable;
+  private final HookStage hooks;
 
   /** When the cast's wait for health ends ({@link System#nanoTime}), set when it runs. */
   private long deadline;
@@ -94,8 +95,10 @@ final class CastExecution {
       ReleaseOptions options,
       LeaseKeeper lease,
       Consumer<ReleaseEvent> events,
-      boolean verifyAll) {
+      boolean verifyAll,
+      HookStage hooks) {
     this.ports = ports;
+    this.hooks = hooks;
     this.verifyAll = verifyAll;
     this.plan = plan;
     this.payloads = payloads;
@@ -135,6 +138,7 @@ final class CastExecution {
       lease.checkHeld();
       runGroup(namespaces, this::applyOne);
     }
+    hooks.runBefore(plan.hooks(), payloads); // a failing one stops the cast before its writes
     // Waves in order; within a wave, one group per rank in apply order (the plan is sorted so).
     Map<Integer, Map<Integer, List<PlannedChange>>> waves = new TreeMap<>();
     Map<Integer, List<ResourceRef>> toVerify = new TreeMap<>();
@@ -173,6 +177,7 @@ final class CastExecution {
               release, wave.getKey(), Duration.ofNanos(System.nanoTime() - waveStarted)));
     }
 
+    hooks.runAfter(plan.hooks(), payloads);
     // Removals in the plan's order (reverse rank), one rank at a time, its objects in parallel
     // (at the delete parallelism: deletes are cheap for the API server).
     Map<Integer, List<PlannedChange>> removals = new LinkedHashMap<>();
@@ -395,6 +400,11 @@ final class CastExecution {
     String reason = Fencing.describe(ports.orchestrator(), c.ref(), c.action(), e);
     events.accept(new ReleaseEvent.Fenced(release, c.ref(), c.action(), reason));
     return new ReleaseException(reason, e);
+  }
+
+  /** How the hooks it ran ended, in the order they ran. */
+  List<dev.capstan.release.model.HookOutcome> hookOutcomes() {
+    return hooks.outcomes();
   }
 
   /** The owned set after a successful run: every desired object with its desired hash. */

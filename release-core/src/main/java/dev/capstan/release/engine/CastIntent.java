@@ -141,7 +141,8 @@ final class CastIntent {
 
   /**
    * The pending record with the release's key and, unless the options record Secrets' values, its
-   * Secrets withheld: the record then keeps their data keys and keyed hashes only.
+   * Secrets withheld: the record then keeps their data keys and keyed hashes only, and no Secret
+   * hook at all (a rollback to it, or an uninstall, cannot run one).
    */
   private static Release withSecrets(
       Release pending, EffectiveRelease effective, Payloads payloads, ReleaseOptions options) {
@@ -153,6 +154,11 @@ final class CastIntent {
     Payloads kept = payloads;
     for (WithheldSecret w : withheld) {
       kept = kept.without(w.ref());
+    }
+    for (dev.capstan.release.model.Hook h : payloads.hooks()) {
+      if (h.ref().kind().equals(dev.capstan.release.model.Kind.SECRET)) {
+        kept = kept.without(h.ref()); // its values not recorded: a later rollback runs it not
+      }
     }
     return keyed.withWithheldSecrets(kept, withheld);
   }

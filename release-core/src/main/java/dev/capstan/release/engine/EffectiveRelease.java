@@ -100,7 +100,10 @@ public final class EffectiveRelease {
             payloads != null ? payloads.objects() : recordedObjects(spec, latest), hashes);
     Payloads objects = payloads == null ? Payloads.empty() : payloads;
     if (payloads != null && !rollout.inputs().isEmpty()) {
-      objects = Payloads.of(new ArrayList<>(rollout.objects().values()));
+      List<dev.capstan.release.model.ResourceSpec> items =
+          new ArrayList<>(rollout.objects().values());
+      payloads.hooks().forEach(h -> items.add(h.object())); // hooks as given: no config rollout
+      objects = Payloads.of(items);
     }
     rollout
         .inputs()

@@ -133,7 +133,8 @@ public final class FleetCast {
       Plan plan =
           planning.plan(
               c.effective(), c.latest(), Ports.slice(shared, c.reads().names(), c.reads().known()));
-      if (asAsked(plan, requireNonNull(c.latest()), c.spec())) {
+      if (asAsked(plan, requireNonNull(c.latest()), c.spec())
+          && requireNonNull(c.latest()).payloads().hooks().equals(c.effective().objects.hooks())) {
         found.put(c.index(), unchanged(c, plan));
       }
     }
@@ -191,7 +192,7 @@ public final class FleetCast {
   /**
    * Whether a cast of {@code plan} would change nothing but the revision number: no object to write
    * or delete, the same objects owned in the same order, and the same version, source, chart and
-   * references as {@code latest} records.
+   * references as {@code latest} records (its caller checks the hooks are the same too).
    */
   private static boolean asAsked(Plan plan, Release latest, ReleaseSpec spec) {
     if (!plan.applyable() || !plan.changesNothing()) {

@@ -156,7 +156,12 @@ final class Planning {
             effective.applied,
             effective.spec.options());
     return CrdSafety.gate(
-        planned, live, effective.applied, effective.spec.options(), context.ports.orchestrator());
+            planned,
+            live,
+            effective.applied,
+            effective.spec.options(),
+            context.ports.orchestrator())
+        .withHooks(HookStage.planned(effective.objects, latest, false));
   }
 
   static void checkCastable(ReleaseSpec spec, @Nullable Release latest) {

@@ -85,7 +85,8 @@ public final class RollbackOperation {
                   ? planning.planWithDiffOnly(spec, target.payloads())
                   : planning.planOnly(spec, target.payloads());
           return plan.withFingerprint(
-              requireNonNull(plan.fingerprint()).withDescription(rollbackDescription(revision)));
+                  requireNonNull(plan.fingerprint()).withDescription(rollbackDescription(revision)))
+              .withHooks(HookStage.planned(target.payloads(), null, true));
         });
   }
 

@@ -10,10 +10,13 @@ import dev.capstan.release.event.Operation;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.internal.DaemonThreads;
 import dev.capstan.release.model.EnsuredNamespace;
+import dev.capstan.release.model.Hook;
+import dev.capstan.release.model.HookPhase;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.UninstallOptions;
@@ -46,11 +49,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Uninstalls a release under its lease: records it {@code UNINSTALLING} while observing what it
- * owns (unless the lease names the uninstall as its intent, {@link LeaseIntent}), deletes (or
- * un-stamps, for what it retains) one rank at a time in reverse apply order, the objects of a rank
- * in parallel, waits for the deletions if asked, deletes the ensured namespaces it may, then keeps
- * an {@code UNINSTALLED} tombstone or purges every record. A failed delete records how far it got
- * ({@link UninstallFailedException}); the next uninstall continues.
+ * owns (unless the lease names the uninstall as its intent, {@link LeaseIntent}), runs the latest
+ * revision's pre-delete hooks ({@link HookStage}; one failing stops it before any delete), deletes
+ * (or un-stamps, for what it retains) one rank at a time in reverse apply order, the objects of a
+ * rank in parallel, waits for the deletions if asked, runs the post-delete hooks, deletes the
+ * ensured namespaces it may, then keeps an {@code UNINSTALLED} tombstone or purges every record. A
+ * failed delete records how far it got ({@link UninstallFailedException}); the next uninstall
+ * continues.
  */
 public final class UninstallOperation {
   private final EngineContext context;
@@ -144,6 +149,9 @@ public final class UninstallOperation {
     /** The ensured namespaces the release may delete, last. */
     final List<EnsuredNamespace> namespaces;
 
+    /** Its pre-delete and post-delete hooks, from the latest revision's payloads. */
+    final HookStage hooks;
+
     final Map<ResourceRef, String> remaining = Collections.synchronizedMap(new LinkedHashMap<>());
     final Set<ResourceRef> deleted = ConcurrentHashMap.newKeySet();
     final Set<ResourceRef> kept = ConcurrentHashMap.newKeySet();
@@ -167,6 +175,15 @@ public final class UninstallOperation {
       this.latest = stored.release();
       this.observed = observed;
       this.namespaces = Leftovers.deletable(latest, options);
+      Duration wait = options.waitFor();
+      this.hooks =
+          new HookStage(
+              context.ports.orchestrator(),
+              latest.identity(),
+              context.clock,
+              wait == null ? ReleaseOptions.defaults().timeout() : wait,
+              lease::checkHeld,
+              context.events());
     }
 
     UninstallResult run() {
@@ -189,8 +206,16 @@ public final class UninstallOperation {
       retained = Collections.synchronizedSet(new TreeSet<>(uninstalling.retained()));
       LiveState live = awaitObservation(observing, release);
       try {
+        // a failing pre-delete hook stops the uninstall before anything is deleted
+        hooks.run(HookPhase.PRE_DELETE, latest.payloads().hooks(HookPhase.PRE_DELETE));
         deleteOwned(uninstalling, live);
         awaitDeleted(uninstalling);
+        List<Hook> postDelete = latest.payloads().hooks(HookPhase.POST_DELETE);
+        if (!postDelete.isEmpty()) {
+          failedAt.set(postDelete.get(0).ref()); // a failure is recorded: the objects are gone
+          hooks.run(HookPhase.POST_DELETE, postDelete);
+          failedAt.set(null);
+        }
         // ensured namespaces the release may delete go last: everything in them goes with them
         for (EnsuredNamespace e : namespaces) {
           Optional<String> keeps = Leftovers.keeps(e, live.get(e.ref()), latest, options.purge());
@@ -305,6 +330,7 @@ public final class UninstallOperation {
           uninstalling
               .withOwns(CastIntent.toOwned(remaining))
               .withRetained(List.copyOf(retained))
+              .withHooks(hooks.outcomes())
               .withFailure("uninstall stopped at " + at.key() + ": " + e.getMessage())
               .withLease(null);
       String version = stored.version();
@@ -328,6 +354,7 @@ public final class UninstallOperation {
               .withStatus(ReleaseStatus.UNINSTALLED, context.clock.instant())
               .withOwns(List.of())
               .withRetained(List.copyOf(retained))
+              .withHooks(hooks.outcomes())
               .withFailure(null)
               .withLease(null);
       if (options.purge()) {

@@ -11,7 +11,9 @@ public enum Operation {
   /** A rollback: a recorded revision cast forward as a new one. */
   ROLLBACK,
   /** An uninstall. */
-  UNINSTALL;
+  UNINSTALL,
+  /** {@code release test}: a release's test hooks run. */
+  TEST;
 
   /** The lower-case name: {@code plan}, {@code cast}, {@code rollback}, {@code uninstall}. */
   public String id() {

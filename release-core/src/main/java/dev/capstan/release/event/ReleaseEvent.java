@@ -1,6 +1,8 @@
 package dev.capstan.release.event;
 
 import dev.capstan.common.Durations;
+import dev.capstan.release.model.HookOutcome;
+import dev.capstan.release.model.HookPhase;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
@@ -127,6 +129,32 @@ public sealed interface ReleaseEvent {
     @Override
     public String describe() {
       return "recorded revision " + revision + " as " + status.id();
+    }
+  }
+
+  /**
+   * A hook is about to run: its object is created next (after the deletion its {@code
+   * before-hook-creation} policy asks for). {@link HookFinished} follows.
+   *
+   * @param phase the phase it runs in
+   * @param ref its object
+   */
+  record HookStarted(String release, HookPhase phase, ResourceRef ref) implements ReleaseEvent {
+    @Override
+    public String describe() {
+      return phase + " hook " + ref.key() + " ...";
+    }
+  }
+
+  /**
+   * A hook ended.
+   *
+   * @param outcome how
+   */
+  record HookFinished(String release, HookOutcome outcome) implements ReleaseEvent {
+    @Override
+    public String describe() {
+      return "hook " + outcome.describe();
     }
   }
 

@@ -42,7 +42,8 @@ import org.jspecify.annotations.Nullable;
  *       after a call;
  *   <li>changes behind the engine's back: {@link #edit}, {@link #deleteOutOfBand}, {@link #put};
  *   <li>any kind of object; custom kinds once their CRD is applied or {@link #serve served};
- *   <li>workloads that never become healthy: {@link #neverReady(String, String)};
+ *   <li>workloads that never become healthy: {@link #neverReady(String, String)}; hooks' Jobs and
+ *       Pods that fail: {@link #failToComplete(String, String)};
  *   <li>objects that report a status, judged by the health rules as on Kubernetes: {@link
  *       #reportStatus}, {@link #reportCondition};
  *   <li>inspection: {@link #object}, {@link #stamp}, {@link #objects()}, and an operation log
@@ -172,6 +173,16 @@ public final class InMemoryCluster implements Orchestrator, Store {
    */
   public synchronized InMemoryCluster neverReady(String image, String reason) {
     objects.neverReady(image, reason);
+    return this;
+  }
+
+  /**
+   * Makes every Job and Pod whose pod template runs {@code image} fail when a hook awaits its
+   * completion ({@link #awaitCompletion}), with {@code reason} (e.g. {@code pod migrate-1:
+   * container main: Error (exit code 1)}), as a failing migration would on Kubernetes.
+   */
+  public synchronized InMemoryCluster failToComplete(String image, String reason) {
+    objects.failToComplete.put(requireNonNull(image, "image"), requireNonNull(reason, "reason"));
     return this;
   }
 
@@ -439,6 +450,19 @@ public final class InMemoryCluster implements Orchestrator, Store {
   @Override
   public Readiness awaitDeleted(List<ResourceRef> objects, Duration timeout) {
     return this.objects.awaitDeleted(objects, timeout);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>In memory, a hook's Job or Pod completes at once, logged {@code await:KEY}: it succeeds,
+   * unless its pod template runs an image {@linkplain #failToComplete made to fail} (failed with
+   * that reason) or {@linkplain #neverReady never ready} (it times out); a missing one fails with
+   * {@code not found}.
+   */
+  @Override
+  public Readiness awaitCompletion(ResourceRef ref, Duration timeout) {
+    return objects.awaitCompletion(ref, timeout);
   }
 
   /**

@@ -53,6 +53,7 @@ final class MemoryObjects {
   final Set<String> storageClasses = new TreeSet<>();
   final Map<String, Kind> servedKinds = new HashMap<>();
   final Map<String, String> neverReady = new HashMap<>();
+  final Map<String, String> failToComplete = new HashMap<>();
   final Map<ResourceRef, Map<String, Object>> statuses = new HashMap<>();
 
   /**
@@ -641,7 +642,33 @@ final class MemoryObjects {
     return result;
   }
 
+  Readiness awaitCompletion(ResourceRef ref, Duration timeout) {
+    boolean crash = calls.enter(Operation.AWAIT_COMPLETION, ref.key());
+    Readiness result;
+    synchronized (lock) {
+      calls.log("await:" + ref.key());
+      StoredObject o = objects.get(ref);
+      String fails = o == null ? null : imageIn(o.content, failToComplete);
+      if (o == null) {
+        result = Readiness.failed(ref, "not found");
+      } else if (fails != null) {
+        result = Readiness.failed(ref, fails);
+      } else if (imageIn(o.content, neverReady) != null) {
+        result = Readiness.timedOut(List.of(ref), timeout);
+      } else {
+        result = Readiness.ready();
+      }
+    }
+    Calls.crashIf(crash, Operation.AWAIT_COMPLETION, ref.key());
+    return result;
+  }
+
   private @Nullable String unhealthy(Manifest object) {
+    return imageIn(object, neverReady);
+  }
+
+  /** What {@code byImage} says of the first image {@code object}'s pod template runs. */
+  private static @Nullable String imageIn(Manifest object, Map<String, String> byImage) {
     Object podSpec =
         object.kind().equals(Kind.POD)
             ? object.get("spec")
@@ -654,8 +681,8 @@ final class MemoryObjects {
         for (Object c : containers) {
           if (c instanceof Map<?, ?> container
               && container.get("image") instanceof String image
-              && neverReady.containsKey(image)) {
-            return neverReady.get(image);
+              && byImage.containsKey(image)) {
+            return byImage.get(image);
           }
         }
       }

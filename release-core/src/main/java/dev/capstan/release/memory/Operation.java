@@ -30,6 +30,8 @@ public enum Operation {
   LEASE_RELEASE,
   /** {@code awaitDeleted}: wait for deletions to finish. */
   AWAIT_DELETED,
+  /** {@code Orchestrator.awaitCompletion}: a hook's Job or Pod awaited. */
+  AWAIT_COMPLETION,
   /** {@code ensureNamespace}: create a namespace, or apply its labels and annotations. */
   ENSURE_NAMESPACE
 }

@@ -57,6 +57,9 @@ final class StateFormat {
         });
     root.set("storageClasses", Json.mapper().valueToTree(mo.storageClasses));
     root.set("neverReady", Json.mapper().valueToTree(mo.neverReady));
+    if (!mo.failToComplete.isEmpty()) {
+      root.set("failToComplete", Json.mapper().valueToTree(mo.failToComplete));
+    }
     ArrayNode kinds = root.putArray("servedKinds");
     new TreeMap<>(mo.servedKinds)
         .values()
@@ -166,6 +169,9 @@ final class StateFormat {
       root.path("storageClasses").forEach(n -> mo.storageClasses.add(n.asText()));
       for (Map.Entry<String, JsonNode> e : root.path("neverReady").properties()) {
         mo.neverReady.put(e.getKey(), e.getValue().asText());
+      }
+      for (Map.Entry<String, JsonNode> e : root.path("failToComplete").properties()) {
+        mo.failToComplete.put(e.getKey(), e.getValue().asText());
       }
       for (JsonNode k : root.path("servedKinds")) {
         c.serve(

@@ -20,13 +20,16 @@ import org.jspecify.annotations.Nullable;
  * object's content hash is computed once, when first asked for.
  *
  * <p>A {@code Namespace} object is an ensured namespace ({@link EnsuredNamespace}), never owned;
- * other shared kinds are refused: a release only references them.
+ * other shared kinds are refused: a release only references them. An object whose annotations
+ * declare a {@link Hook} is a hook ({@link #hooks()}), not one of the release's {@link #objects()}:
+ * never owned, planned or pruned.
  */
 public final class Payloads {
   private static final Payloads EMPTY = new Payloads(List.of());
 
   private final List<ResourceSpec> items;
   private final Map<ResourceRef, Manifest> objects;
+  private final Map<ResourceRef, Hook> hooks;
 
   /** Computed on first use: decoding a record must not hash every payload it carries. */
   private volatile @Nullable Map<ResourceRef, String> hashes;
@@ -34,11 +37,21 @@ public final class Payloads {
   private Payloads(Collection<? extends ResourceSpec> items) {
     List<ResourceSpec> list = new ArrayList<>(items.size());
     TreeMap<ResourceRef, Manifest> byRef = new TreeMap<>(ResourceRef.APPLY_ORDER);
+    TreeMap<ResourceRef, Hook> hooksByRef = new TreeMap<>(ResourceRef.APPLY_ORDER);
     for (ResourceSpec item : items) {
       requireNonNull(item, "payload");
       list.add(item);
       for (Manifest object : item.render()) {
-        if (byRef.put(object.ref(), object) != null) {
+        Hook hook = Hook.declaredBy(object).orElse(null);
+        if (hook != null) {
+          if (byRef.containsKey(object.ref()) || hooksByRef.put(object.ref(), hook) != null) {
+            throw new IllegalArgumentException(
+                "payloads must have unique objects: duplicate "
+                    + Escapes.quote(object.ref().key()));
+          }
+          continue;
+        }
+        if (hooksByRef.containsKey(object.ref()) || byRef.put(object.ref(), object) != null) {
           throw new IllegalArgumentException(
               "payloads must have unique objects: duplicate " + Escapes.quote(object.ref().key()));
         }
@@ -57,6 +70,7 @@ public final class Payloads {
     }
     this.items = Collections.unmodifiableList(list);
     this.objects = Collections.unmodifiableMap(new LinkedHashMap<>(byRef));
+    this.hooks = Collections.unmodifiableMap(new LinkedHashMap<>(hooksByRef));
   }
 
   /** No payloads. */
@@ -87,6 +101,16 @@ public final class Payloads {
   /** The rendered objects in apply order. */
   public List<Manifest> objects() {
     return List.copyOf(objects.values());
+  }
+
+  /** The hooks, in apply order of their objects; none of them is among {@link #objects()}. */
+  public List<Hook> hooks() {
+    return List.copyOf(hooks.values());
+  }
+
+  /** The hooks that run in {@code phase}, in run order ({@link Hook#ORDER}). */
+  public List<Hook> hooks(HookPhase phase) {
+    return hooks.values().stream().filter(h -> h.runsIn(phase)).sorted(Hook.ORDER).toList();
   }
 
   /** The refs of the rendered objects, in apply order. */
@@ -164,18 +188,20 @@ public final class Payloads {
 
   @Override
   public boolean equals(@Nullable Object o) {
-    return o instanceof Payloads other && objects.equals(other.objects);
+    return o instanceof Payloads other
+        && objects.equals(other.objects)
+        && hooks.equals(other.hooks);
   }
 
   @Override
   public int hashCode() {
-    return objects.hashCode();
+    return objects.hashCode() * 31 + hooks.hashCode();
   }
 
   /** Lists the refs; secret values never print. */
   @Override
   public String toString() {
-    return "Payloads" + objects.keySet();
+    return "Payloads" + objects.keySet() + (hooks.isEmpty() ? "" : " hooks " + hooks.keySet());
   }
 
   /**
@@ -216,6 +242,13 @@ public final class Payloads {
     public Builder add(ResourceSpec spec) {
       entries.add(requireNonNull(spec, "spec"));
       return this;
+    }
+
+    /**
+     * Adds a hook (its object, with the hook in Capstan's annotations: {@link Hook#toManifest}).
+     */
+    public Builder hook(Hook hook) {
+      return add(hook.toManifest());
     }
 
     /** Adds any object as a tree (deep-copied at {@link #build()}). */

@@ -2,6 +2,7 @@ package dev.capstan.release.model;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.capstan.common.Escapes;
 import dev.capstan.release.internal.Copies;
 import dev.capstan.release.internal.Names;
@@ -42,6 +43,8 @@ import org.jspecify.annotations.Nullable;
  *     whoever recorded one of them interrupted), shared with the intent its lease names, or {@code
  *     null} in a record an earlier Capstan wrote: whoever takes an expired lease over tells by it
  *     whether the holder recorded its outcome (ARCHITECTURE.md, "Leases and retries")
+ * @param hooks how the hooks run for this revision ended, in the order they ran (its test hooks'
+ *     latest runs too, from {@code release test}); empty in a record an earlier Capstan wrote
  */
 public record Release(
     String id,
@@ -63,7 +66,8 @@ public record Release(
     @Nullable SecretHashKey secretHashKey,
     List<WithheldSecret> withheldSecrets,
     @Nullable ChartOrigin chart,
-    @Nullable String attempt) {
+    @Nullable String attempt,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<HookOutcome> hooks) {
 
   /** Requires every part; keeps {@code owns} in apply order and the ref lists sorted. */
   public Release {
@@ -93,6 +97,54 @@ public record Release(
     if (attempt != null) {
       Names.requireText(attempt, "attempt");
     }
+    // absent from a record an earlier Capstan wrote
+    hooks = hooks == null ? List.of() : Copies.list(hooks, "hooks");
+  }
+
+  /** A revision whose hooks recorded nothing. */
+  public Release(
+      String id,
+      String namespace,
+      String name,
+      int revision,
+      ReleaseStatus status,
+      List<OwnedResource> owns,
+      List<ResourceRef> references,
+      List<ResourceRef> retained,
+      @Nullable String source,
+      @Nullable String version,
+      @Nullable String description,
+      Payloads payloads,
+      @Nullable String failure,
+      Instant createdAt,
+      Instant updatedAt,
+      @Nullable Lease lease,
+      @Nullable SecretHashKey secretHashKey,
+      List<WithheldSecret> withheldSecrets,
+      @Nullable ChartOrigin chart,
+      @Nullable String attempt) {
+    this(
+        id,
+        namespace,
+        name,
+        revision,
+        status,
+        owns,
+        references,
+        retained,
+        source,
+        version,
+        description,
+        payloads,
+        failure,
+        createdAt,
+        updatedAt,
+        lease,
+        secretHashKey,
+        withheldSecrets,
+        chart,
+        attempt,
+        List.of());
   }
 
   /** A revision rendered from no chart that names no attempt. */
@@ -254,6 +306,11 @@ public record Release(
     return edit(d -> d.attempt = attempt);
   }
 
+  /** A copy with these hook outcomes. */
+  public Release withHooks(List<HookOutcome> hooks) {
+    return edit(d -> d.hooks = hooks);
+  }
+
   /** A copy with the given secret hash key. */
   public Release withSecretHashKey(@Nullable SecretHashKey secretHashKey) {
     return edit(d -> d.secretHashKey = secretHashKey);
@@ -294,7 +351,8 @@ public record Release(
         d.secretHashKey,
         d.withheldSecrets,
         chart,
-        d.attempt);
+        d.attempt,
+        d.hooks);
   }
 
   /** The fields a wither may change. */
@@ -310,6 +368,7 @@ public record Release(
     List<WithheldSecret> withheldSecrets;
     @Nullable String description;
     @Nullable String attempt;
+    List<HookOutcome> hooks;
 
     Draft(Release r) {
       status = r.status;
@@ -323,6 +382,7 @@ public record Release(
       withheldSecrets = r.withheldSecrets;
       description = r.description;
       attempt = r.attempt;
+      hooks = r.hooks;
     }
   }
 

@@ -172,15 +172,21 @@ public record ReleaseSpec(
   }
 
   /**
-   * The namespaces {@code payloads} need. A volume claim's storage class is not among them: a claim
-   * bound statically names a class no StorageClass object backs, as Kubernetes allows; a class the
-   * release creates is one of its objects, and one it relies on can be listed as a reference.
+   * The namespaces {@code payloads} need, its hooks' included. A volume claim's storage class is
+   * not among them: a claim bound statically names a class no StorageClass object backs, as
+   * Kubernetes allows; a class the release creates is one of its objects, and one it relies on can
+   * be listed as a reference.
    */
   public static List<ResourceRef> implicitReferences(Payloads payloads) {
     Set<ResourceRef> refs = new TreeSet<>();
     for (Manifest object : payloads.objects()) {
       if (!object.namespace().isEmpty()) {
         refs.add(ResourceRef.namespace(object.namespace()));
+      }
+    }
+    for (Hook hook : payloads.hooks()) {
+      if (!hook.ref().namespace().isEmpty()) {
+        refs.add(ResourceRef.namespace(hook.ref().namespace()));
       }
     }
     return List.copyOf(refs);

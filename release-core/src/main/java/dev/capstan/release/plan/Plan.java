@@ -22,6 +22,8 @@ import org.jspecify.annotations.Nullable;
  * @param fingerprint what the plan was computed from, for casting exactly this plan ({@code
  *     ReleaseController.cast(Plan, Payloads)}); {@code null} for a plan made by hand, which cannot
  *     be cast
+ * @param hooks the hooks a cast of the plan runs, in run order (pre-hooks, then post-hooks); set by
+ *     the engine from the payloads, never by the planner
  */
 public record Plan(
     String namespace,
@@ -30,13 +32,27 @@ public record Plan(
     int revision,
     @Nullable Integer previousRevision,
     List<PlannedChange> changes,
-    @Nullable PlanFingerprint fingerprint) {
+    @Nullable PlanFingerprint fingerprint,
+    List<PlannedHook> hooks) {
 
-  /** Copies the changes. */
+  /** Copies the changes and hooks. */
   public Plan {
     requireNonNull(namespace, "namespace");
     requireNonNull(name, "name");
     changes = List.copyOf(changes);
+    hooks = List.copyOf(hooks);
+  }
+
+  /** A plan that runs no hook. */
+  public Plan(
+      String namespace,
+      String name,
+      @Nullable String releaseId,
+      int revision,
+      @Nullable Integer previousRevision,
+      List<PlannedChange> changes,
+      @Nullable PlanFingerprint fingerprint) {
+    this(namespace, name, releaseId, revision, previousRevision, changes, fingerprint, List.of());
   }
 
   /** A plan without a fingerprint: it can be shown, not cast. */
@@ -52,12 +68,20 @@ public record Plan(
 
   /** A copy with other changes (a gate's or a diff's), the same fingerprint. */
   public Plan withChanges(List<PlannedChange> changes) {
-    return new Plan(namespace, name, releaseId, revision, previousRevision, changes, fingerprint);
+    return new Plan(
+        namespace, name, releaseId, revision, previousRevision, changes, fingerprint, hooks);
   }
 
   /** A copy with another fingerprint. */
   public Plan withFingerprint(@Nullable PlanFingerprint fingerprint) {
-    return new Plan(namespace, name, releaseId, revision, previousRevision, changes, fingerprint);
+    return new Plan(
+        namespace, name, releaseId, revision, previousRevision, changes, fingerprint, hooks);
+  }
+
+  /** A copy listing the hooks a cast of it runs. */
+  public Plan withHooks(List<PlannedHook> hooks) {
+    return new Plan(
+        namespace, name, releaseId, revision, previousRevision, changes, fingerprint, hooks);
   }
 
   /**

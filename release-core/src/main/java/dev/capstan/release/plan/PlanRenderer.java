@@ -86,6 +86,12 @@ public final class PlanRenderer {
       }
       diffText(out, c.diff());
     }
+    if (!plan.hooks().isEmpty()) {
+      out.append("Hooks the cast runs:\n");
+      for (PlannedHook h : plan.hooks()) {
+        out.append("  ⚓ ").append(h.describe()).append('\n');
+      }
+    }
     out.append("Summary: ").append(summary(plan)).append('\n');
     if (!plan.applyable()) {
       int n = plan.conflicts().size();
@@ -234,6 +240,15 @@ public final class PlanRenderer {
           }
         }
       }
+    }
+    ArrayNode hooks = plan.hooks().isEmpty() ? JSON.createArrayNode() : root.putArray("hooks");
+    for (PlannedHook h : plan.hooks()) {
+      ObjectNode node = hooks.addObject();
+      node.put("phase", h.phase().annotationValue());
+      node.put("key", h.ref().key());
+      node.put("weight", h.weight());
+      ArrayNode policies = node.putArray("deletePolicies");
+      h.deletePolicies().forEach(p -> policies.add(p.annotationValue()));
     }
     return root;
   }

@@ -194,6 +194,20 @@ public interface Orchestrator {
    */
   Readiness awaitDeleted(List<ResourceRef> objects, Duration timeout);
 
+  /**
+   * Waits until the hook object {@code ref}, a Job or a Pod, has run to completion, as Helm waits
+   * for a hook: a Job until its {@code Complete} or {@code Failed} condition, a Pod until its phase
+   * is {@code Succeeded} or {@code Failed}.
+   *
+   * @param ref the Job or Pod
+   * @param timeout how long to wait
+   * @return {@link Readiness.Ready} when it succeeded; {@link Readiness.Failed} when it failed (or
+   *     is gone), with the reason: for a Job, its condition's and its failing pod's ({@code pod
+   *     migrate-x7k2p: container main: Error (exit code 1)}); {@link Readiness.TimedOut} when
+   *     neither happened within {@code timeout}
+   */
+  Readiness awaitCompletion(ResourceRef ref, Duration timeout);
+
   /** Creates a namespace (for {@code createNamespace}); it stays unowned. */
   void createNamespace(String name);
 

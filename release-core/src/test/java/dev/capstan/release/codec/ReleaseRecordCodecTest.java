@@ -136,6 +136,37 @@ class ReleaseRecordCodecTest {
   }
 
   @Test
+  void aRecordWithHookOutcomesIsSchema5AndOneWithoutIsTheBytesEarlierBuildsRead() throws Exception {
+    java.time.Instant at = java.time.Instant.parse("2026-12-05T10:00:00Z");
+    dev.capstan.release.model.HookOutcome failed =
+        new dev.capstan.release.model.HookOutcome(
+            dev.capstan.release.model.HookPhase.PRE_UPGRADE,
+            ResourceRef.parse("batch/Job/shop/migrate"),
+            dev.capstan.release.model.HookOutcome.Status.FAILED,
+            "pod migrate-x: container main: Error (exit code 1)",
+            at,
+            at.plusSeconds(3));
+    Release withHooks = sample().withAttempt("0123456789abcdef").withHooks(List.of(failed));
+
+    String json =
+        new String(
+            new GZIPInputStream(
+                    new java.io.ByteArrayInputStream(ReleaseRecordCodec.encode(withHooks)))
+                .readAllBytes(),
+            StandardCharsets.UTF_8);
+
+    assertThat(json)
+        .startsWith("{\"schemaVersion\":5,")
+        .contains(
+            "\"hooks\":[{\"finishedAt\":\"2026-12-05T10:00:03Z\",\"message\":\"pod migrate-x:"
+                + " container main: Error (exit code 1)\",\"phase\":\"PRE_UPGRADE\",");
+    assertThat(ReleaseRecordCodec.decode(ReleaseRecordCodec.encode(withHooks)))
+        .isEqualTo(withHooks);
+    assertThat(ReleaseRecordCodec.encode(withHooks.withHooks(List.of())))
+        .isEqualTo(ReleaseRecordCodec.encode(sample().withAttempt("0123456789abcdef")));
+  }
+
+  @Test
   void manifestsRoundTripExactlyWithDecimalsAsWrittenAndNullFieldsLeftOut() {
     Map<String, Object> widget = new java.util.LinkedHashMap<>();
     widget.put("apiVersion", "example.com/v1");
@@ -224,12 +255,12 @@ class ReleaseRecordCodecTest {
 
   @Test
   void rejectsAnotherSchemaVersion() throws Exception {
-    byte[] other = gzip("{\"schemaVersion\":5,\"release\":{}}");
+    byte[] other = gzip("{\"schemaVersion\":6,\"release\":{}}");
 
     assertThatThrownBy(() -> ReleaseRecordCodec.decode(other))
         .isInstanceOf(RecordFormatException.class)
         .hasMessage(
-            "release record schemaVersion must be from 1 to 4: 5 (written by a different Capstan"
+            "release record schemaVersion must be from 1 to 5: 6 (written by a different Capstan"
                 + " version)");
   }
 

@@ -2,20 +2,19 @@ package dev.capstan.release.file;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.capstan.release.chart.ChartException;
 import dev.capstan.release.model.ChartOrigin;
 import dev.capstan.release.model.ReleaseInput;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * A rendered chart as a release: what to cast, and what the chart holds beside its objects.
  *
  * @param input the release to cast: the chart's objects (its {@code crds/} among them, cast first
- *     by rank and through the CRD gate), with a spec that records the chart ({@link
- *     dev.capstan.release.model.ReleaseSpec#chart()})
- * @param hooks the hooks an install, upgrade, rollback or uninstall would run, weight order
- * @param tests the test hooks ({@code helm test}'s), which no cast runs
+ *     by rank and through the CRD gate) and its hooks, which the cast runs as any release's hooks
+ *     ({@link dev.capstan.release.model.Payloads#hooks()}), with a spec that records the chart
+ *     ({@link dev.capstan.release.model.ReleaseSpec#chart()})
+ * @param hooks the hooks an install, upgrade, rollback or uninstall runs, weight order
+ * @param tests the test hooks ({@code helm test}'s), which {@code release test} runs and no cast
  * @param skipped the objects whose hook annotation names no event Helm knows ({@code crd-install},
  *     a Helm 2 event): Helm skips them, and so does Capstan; one line each
  * @param warnings what the renderer said the caller should know, one line each
@@ -42,22 +41,15 @@ public record ChartRelease(
   }
 
   /**
-   * Refuses a chart whose hooks a cast would have to run, until Capstan runs hooks: names each hook
-   * and how to cast the chart without them.
-   *
-   * @return this, when the chart has no hook other than tests
-   * @throws ChartException naming the hooks
+   * The release to cast without the chart's hooks, tests included, as {@code helm install
+   * --no-hooks} casts it: the objects alone, no hook run or recorded.
    */
-  public ChartRelease requireNoHooks() {
-    if (hooks.isEmpty()) {
-      return this;
+  public ReleaseInput inputWithoutHooks() {
+    if (input.payloads().hooks().isEmpty()) {
+      return input;
     }
-    throw new ChartException(
-        "chart "
-            + ChartReleases.describe(chart())
-            + " has hooks, which Capstan does not run yet: "
-            + hooks.stream().map(ChartHook::describe).collect(Collectors.joining(", "))
-            + "; cast it with --no-hooks to cast its other objects without them (as helm install"
-            + " --no-hooks does); nothing was written");
+    dev.capstan.release.model.Payloads objects =
+        dev.capstan.release.model.Payloads.of(input.payloads().objects());
+    return new ReleaseInput(input.spec(), objects);
   }
 }

@@ -3,6 +3,7 @@ package dev.capstan.release.file;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.Escapes;
+import dev.capstan.release.chart.ChartException;
 import dev.capstan.release.chart.ChartRenderer;
 import dev.capstan.release.chart.ChartRequest;
 import dev.capstan.release.chart.RenderedChart;
@@ -11,6 +12,7 @@ import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ResourceSpec;
 import dev.capstan.release.rollout.ConfigRollout;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -69,15 +71,14 @@ public final class ChartReleases {
   public static ChartRelease render(ChartRenderer renderer, ChartRequest request) {
     RenderedChart rendered = requireNonNull(renderer, "renderer").render(request);
     String source = "chart " + rendered.name() + " " + rendered.version();
-    Payloads all =
-        ReleaseFiles.manifestText(
-                rendered.manifests(), source, new Overrides(request.namespace(), request.release()))
-            .payloads();
+    List<Manifest> all =
+        ReleaseFiles.manifestObjects(
+            rendered.manifests(), source, new Overrides(request.namespace(), request.release()));
     List<Manifest> objects = new ArrayList<>();
     List<ChartHook> hooks = new ArrayList<>();
     List<ChartHook> tests = new ArrayList<>();
     List<String> skipped = new ArrayList<>();
-    for (Manifest object : all.objects()) {
+    for (Manifest object : all) {
       String annotation = object.annotations().get(HOOK);
       if (annotation == null) {
         objects.add(object);
@@ -108,14 +109,14 @@ public final class ChartReleases {
         Comparator.comparingInt(ChartHook::weight).thenComparing(h -> h.object().ref().key());
     hooks.sort(order);
     tests.sort(order);
-    Payloads payloads = ConfigRollout.optedOut(Payloads.of(objects));
+    Payloads payloads = withHooks(ConfigRollout.optedOut(payloads(objects, source)), hooks, tests);
     List<String> givenSecret = new ArrayList<>();
     for (dev.capstan.release.chart.ChartValues.File file : request.values().files()) {
       if (file.secret()) {
         givenSecret.addAll(SecretValues.leafTexts(file.content()));
       }
     }
-    SecretValues.Masked values = SecretValues.mask(rendered.values(), all.objects(), givenSecret);
+    SecretValues.Masked values = SecretValues.mask(rendered.values(), all, givenSecret);
     ChartOrigin origin =
         new ChartOrigin(
             request.chart().describe(),
@@ -133,6 +134,34 @@ public final class ChartReleases {
             .withChart(origin);
     return new ChartRelease(
         new ReleaseInput(spec, payloads), hooks, tests, skipped, rendered.warnings());
+  }
+
+  private static Payloads payloads(List<Manifest> objects, String source) {
+    try {
+      return Payloads.of(objects);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidReleaseFileException(source, List.of(e.getMessage()));
+    }
+  }
+
+  /**
+   * The chart's objects with its hooks, tests included, as the release's hooks: the cast runs them
+   * ({@code helm.sh/hook}'s annotations read as every hook's are, a weight that is no integer
+   * refused rather than taken as 0), {@code release test} its tests.
+   */
+  private static Payloads withHooks(
+      Payloads objects, List<ChartHook> hooks, List<ChartHook> tests) {
+    if (hooks.isEmpty() && tests.isEmpty()) {
+      return objects;
+    }
+    List<ResourceSpec> items = new ArrayList<>(objects.specs());
+    hooks.forEach(h -> items.add(h.object()));
+    tests.forEach(h -> items.add(h.object()));
+    try {
+      return Payloads.of(items);
+    } catch (IllegalArgumentException e) {
+      throw new ChartException(e.getMessage() + "; nothing was written");
+    }
   }
 
   /** {@code name version}, escaped for a message. */

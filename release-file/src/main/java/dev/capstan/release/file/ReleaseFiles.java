@@ -441,6 +441,28 @@ public final class ReleaseFiles {
   }
 
   /**
+   * The objects of manifest text as {@link #manifestText} reads them, hooks among them, before they
+   * are sorted into a release's objects and hooks: for a rendered chart, whose hooks of an event
+   * Helm does not know are skipped, as Helm skips them, rather than refused.
+   *
+   * @throws InvalidReleaseFileException listing every problem with the document index and field
+   */
+  static List<Manifest> manifestObjects(String text, String source, Overrides overrides) {
+    List<String> problems = new ArrayList<>();
+    String namespace =
+        overrides.namespace() == null || overrides.namespace().isBlank()
+            ? overrides.fallbackNamespace()
+            : overrides.namespace();
+    ManifestReader reader = new ManifestReader(problems);
+    reader.text(source, text);
+    List<Manifest> manifests = reader.manifests(namespace, List.of());
+    if (!problems.isEmpty()) {
+      throw new InvalidReleaseFileException(source, problems);
+    }
+    return manifests;
+  }
+
+  /**
    * Reads plain Kubernetes manifests given as text — one or more YAML or JSON documents, as a tool
    * such as Helm renders them — as one release named by {@code overrides}, with the same checks as
    * {@link #manifests(Path, String, Overrides)}. Problems name the document ({@code (source#2):

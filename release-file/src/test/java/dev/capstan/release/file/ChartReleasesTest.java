@@ -3,12 +3,13 @@ package dev.capstan.release.file;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.capstan.release.chart.ChartException;
 import dev.capstan.release.chart.ChartReference;
 import dev.capstan.release.chart.ChartRequest;
 import dev.capstan.release.chart.ChartValues;
 import dev.capstan.release.chart.InMemoryCharts;
 import dev.capstan.release.model.ChartOrigin;
+import dev.capstan.release.model.HookPhase;
+import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.rollout.ConfigRollout;
@@ -235,16 +236,26 @@ class ChartReleasesTest {
   }
 
   @Test
-  void aChartWithHooksIsRefusedNamingThemAndTheWayWithout() {
+  void aChartsHooksAreTheReleasesHooksAndNoHooksLeavesThemOut() {
     ChartRelease release = ChartReleases.render(CHARTS, request(VALUES));
 
-    assertThatThrownBy(release::requireNoHooks)
-        .isInstanceOf(ChartException.class)
-        .hasMessage(
-            "chart shop 1.2.0 has hooks, which Capstan does not run yet: ConfigMap/shop/seed"
-                + " (post-install), batch/Job/shop/migrate (pre-upgrade, pre-install); cast it"
-                + " with --no-hooks to cast its other objects without them (as helm install"
-                + " --no-hooks does); nothing was written");
+    assertThat(release.hooks())
+        .extracting(ChartHook::describe)
+        .containsExactly(
+            "ConfigMap/shop/seed (post-install)",
+            "batch/Job/shop/migrate (pre-upgrade, pre-install)");
+    assertThat(release.input().payloads().hooks())
+        .extracting(h -> h.ref().key() + " " + h.phases())
+        .containsExactly(
+            "ConfigMap/shop/seed [post-install]",
+            "Pod/shop/ping [test]",
+            "batch/Job/shop/migrate [pre-install, pre-upgrade]");
+    assertThat(release.input().spec().resources())
+        .extracting(d -> d.ref().key())
+        .doesNotContain("ConfigMap/shop/seed", "batch/Job/shop/migrate");
+    ReleaseInput without = release.inputWithoutHooks();
+    assertThat(without.payloads().hooks()).isEmpty();
+    assertThat(without.payloads().objects()).isEqualTo(release.input().payloads().objects());
   }
 
   @Test
@@ -290,7 +301,9 @@ class ChartReleasesTest {
 
     assertThat(release.input().payloads().size()).isZero();
     assertThat(release.tests()).hasSize(1);
-    assertThat(release.requireNoHooks()).isSameAs(release);
+    assertThat(release.input().payloads().hooks(HookPhase.TEST))
+        .extracting(h -> h.ref().key())
+        .containsExactly("Pod/shop/t");
   }
 
   @Test

@@ -46,6 +46,12 @@ public final class ControlPlane implements AutoCloseable {
    */
   public static final String HELD_IMAGE = "registry.invalid/held:1";
 
+  /**
+   * An image whose pods kwok fails at once: phase Failed, the container terminated with exit code 1
+   * and reason Error, message {@code simulated failure (kwok)} (a failing hook's Job or Pod).
+   */
+  public static final String FAILING_IMAGE = "registry.invalid/fails:1";
+
   private static final Duration STOP_GRACE = Duration.ofSeconds(15);
 
   private final Path kubeconfig;

@@ -1,0 +1,94 @@
+package dev.capstan.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Hooks through the command line, on the in-memory target: the plan lists them, {@code release get}
+ * and {@code history} show how they ended, {@code release test} runs the test hooks.
+ */
+class HooksCliTest {
+  @TempDir Path dir;
+
+  private String out = "";
+
+  private static final String RELEASE =
+      """
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: settings}
+      data: {level: info}
+      ---
+      apiVersion: batch/v1
+      kind: Job
+      metadata:
+        name: migrate
+        annotations: {helm.sh/hook: "pre-install,pre-upgrade", helm.sh/hook-weight: "-1"}
+      spec:
+        template:
+          spec:
+            restartPolicy: Never
+            containers: [{name: migrate, image: acme/migrate:1}]
+      ---
+      apiVersion: v1
+      kind: Pod
+      metadata:
+        name: smoke
+        annotations: {helm.sh/hook: test, helm.sh/hook-delete-policy: hook-succeeded}
+      spec:
+        restartPolicy: Never
+        containers: [{name: smoke, image: acme/smoke:1}]
+      """;
+
+  private int run(String... args) {
+    CliRun run = CliRun.of(Terminal.none(), Map.<String, String>of()::get, dir, args);
+    out = run.out();
+    return run.code();
+  }
+
+  @Test
+  void thePlanListsTheHooksGetAndHistoryShowThemAndReleaseTestRunsTheTests() throws IOException {
+    Files.writeString(dir.resolve("web.yaml"), RELEASE);
+
+    assertThat(run("release", "plan", "web", "-n", "demo", "-f", "web.yaml")).isZero();
+    assertThat(out)
+        .contains(
+            """
+              + create     ConfigMap/demo/settings
+            Hooks the cast runs:
+              ⚓ pre-install batch/Job/demo/migrate (weight -1; delete before-hook-creation)
+            Summary: 1 create, 1 reference
+            """);
+
+    assertThat(run("release", "cast", "web", "-n", "demo", "--yes", "-f", "web.yaml")).isZero();
+    assertThat(run("release", "get", "web", "-n", "demo")).isZero();
+    assertThat(out)
+        .contains("Owns:        1 object(s)\n  ConfigMap/demo/settings\n")
+        .containsPattern(
+            "Hooks: +1 run: 1 succeeded\n  pre-install batch/Job/demo/migrate succeeded  \\([0-9.]+m?s\\)\n");
+
+    assertThat(run("release", "test", "web", "-n", "demo")).isZero();
+    assertThat(out).matches("PASSED  Pod/demo/smoke  \\([0-9.]+m?s\\)\n");
+
+    assertThat(run("release", "get", "web", "-n", "demo", "-o", "json")).isZero();
+    JsonNode hooks = new ObjectMapper().readTree(out).get("hooks");
+    assertThat(hooks).hasSize(2);
+    assertThat(hooks.get(1).get("phase").asText()).isEqualTo("test");
+    assertThat(hooks.get(1).get("key").asText()).isEqualTo("Pod/demo/smoke");
+    assertThat(hooks.get(1).get("status").asText()).isEqualTo("succeeded");
+
+    assertThat(run("release", "history", "web", "-n", "demo")).isZero();
+    assertThat(out)
+        .startsWith("REVISION  STATUS    VERSION  DESCRIPTION  UPDATED")
+        .contains("HOOKS")
+        .contains("2 run: 2 succeeded");
+  }
+}
