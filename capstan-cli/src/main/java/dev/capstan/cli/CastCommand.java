@@ -37,6 +37,8 @@ final class CastCommand extends ReleaseSubcommand {
 
   @Mixin FileOptions file = new FileOptions();
 
+  @Mixin DeleteGateOptions gate = new DeleteGateOptions();
+
   @Mixin ChartOptions chart = new ChartOptions();
 
   @Option(names = "--dry-run", description = "Show the plan only.")
@@ -74,7 +76,7 @@ final class CastCommand extends ReleaseSubcommand {
 
   @Override
   int run(Target target, ReleaseController controller) {
-    ReleaseInput in = input(file, chart, timeout, target, controller);
+    ReleaseInput in = input(file, gate, chart, timeout, target, controller);
     ReleaseSpec spec = in.spec();
     Payloads payloads = in.payloads();
     Path saved = planFile;

@@ -8,6 +8,7 @@ import dev.capstan.common.InvalidDocumentException;
 import dev.capstan.release.chart.ChartException;
 import dev.capstan.release.codec.PlanFormatException;
 import dev.capstan.release.error.CastFailedException;
+import dev.capstan.release.error.DestructiveChangeRefusedException;
 import dev.capstan.release.error.InvalidReleaseException;
 import dev.capstan.release.error.ReleaseConflictException;
 import dev.capstan.release.error.ReleaseException;
@@ -178,6 +179,9 @@ public final class Cli {
     }
     if (e instanceof ReleaseConflictException) {
       return ExitCode.BLOCKED;
+    }
+    if (e instanceof DestructiveChangeRefusedException) {
+      return ExitCode.REFUSED;
     }
     if (e instanceof ReleaseLockedException) {
       return ExitCode.LOCKED;

@@ -5,6 +5,7 @@ import dev.capstan.controller.ReleaseResourceController;
 import dev.capstan.controller.Tenancy;
 import dev.capstan.micrometer.ControllerMetrics;
 import dev.capstan.micrometer.ReleaseMetrics;
+import dev.capstan.release.model.DeleteGate;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
@@ -47,6 +48,25 @@ final class ControllerRunOptions {
   boolean noCrossNamespaceRefs;
 
   @Option(
+      names = "--protected-kinds",
+      paramLabel = "KINDS",
+      split = ",",
+      description =
+          "The kinds ([group/]Kind) whose every delete a Release must approve by name in"
+              + " spec.options.approveDeletes (default: Namespace, PersistentVolumeClaim,"
+              + " PersistentVolume, apiextensions.k8s.io/CustomResourceDefinition; 'none' for"
+              + " none).")
+  @Nullable List<String> protectedKinds;
+
+  @Option(
+      names = "--delete-budget",
+      paramLabel = "N|N%",
+      description =
+          "How many objects one cast of a Release may delete without approvals by name: a count"
+              + " (10) or a share of the release's objects (20%%) (default: no limit).")
+  @Nullable String deleteBudget;
+
+  @Option(
       names = "--http-address",
       paramLabel = "IP:PORT",
       description =
@@ -74,6 +94,9 @@ final class ControllerRunOptions {
       }
     }
     builder.tenancy(tenancy);
+    DeleteGate policy =
+        DeleteGateOptions.policy(DeleteGate.defaults(), protectedKinds, deleteBudget);
+    builder.deletePolicy(policy);
     List<String> said = new ArrayList<>();
     if (account != null) {
       said.add("a Release naming no service account cast as " + account);
@@ -82,6 +105,15 @@ final class ControllerRunOptions {
     }
     if (noCrossNamespaceRefs) {
       said.add("no reference to another namespace");
+    }
+    if (!policy.equals(DeleteGate.defaults())) {
+      said.add(
+          "deletes gated: protected kinds "
+              + (policy.protectedKinds().isEmpty()
+                  ? "none"
+                  : String.join(", ", policy.protectedKinds()))
+              + ", budget "
+              + (policy.budget() == null ? "none" : String.valueOf(policy.budget())));
     }
     String address = httpAddress;
     if (address != null) {

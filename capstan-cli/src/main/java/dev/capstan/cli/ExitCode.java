@@ -26,5 +26,12 @@ public final class ExitCode {
    */
   public static final int STALE = 6;
 
+  /**
+   * The destructive-change gate refused the plan: it deletes an object of a protected kind, or more
+   * objects than the delete budget allows, that nobody approved by name ({@code --approve-delete});
+   * nothing was applied.
+   */
+  public static final int REFUSED = 7;
+
   private ExitCode() {}
 }

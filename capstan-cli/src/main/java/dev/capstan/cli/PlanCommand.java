@@ -3,8 +3,10 @@ package dev.capstan.cli;
 import dev.capstan.common.Escapes;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.codec.PlanCodec;
+import dev.capstan.release.error.DestructiveChangeRefusedException;
 import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseOptions;
+import dev.capstan.release.plan.DeleteRefusal;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanRenderer;
 import java.io.IOException;
@@ -20,6 +22,8 @@ import picocli.CommandLine.Option;
 @Command(name = "plan", description = "Show what a cast would do, without changing anything.")
 final class PlanCommand extends ReleaseSubcommand {
   @Mixin FileOptions file = new FileOptions();
+
+  @Mixin DeleteGateOptions gate = new DeleteGateOptions();
 
   @Mixin ChartOptions chart = new ChartOptions();
 
@@ -43,7 +47,7 @@ final class PlanCommand extends ReleaseSubcommand {
 
   @Override
   int run(Target target, ReleaseController controller) {
-    ReleaseInput in = input(file, chart, timeout, target, controller);
+    ReleaseInput in = input(file, gate, chart, timeout, target, controller);
     Plan plan = controller.planWithDiff(in);
     if (json()) {
       printJson(PlanRenderer.jsonTree(plan));
@@ -52,6 +56,11 @@ final class PlanCommand extends ReleaseSubcommand {
     }
     if (!plan.applyable()) {
       return ExitCode.BLOCKED;
+    }
+    java.util.Optional<DeleteRefusal> refused = DeleteRefusal.of(plan);
+    if (refused.isPresent()) {
+      // saved nowhere: plan again with --approve-delete, and the file carries the approvals
+      throw new DestructiveChangeRefusedException(plan, refused.get());
     }
     Path given = outFile;
     if (given != null) {

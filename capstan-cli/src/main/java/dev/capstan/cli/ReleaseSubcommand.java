@@ -6,6 +6,7 @@ import dev.capstan.common.Escapes;
 import dev.capstan.k8s.LeaseHolders;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.ReleaseControllerBuilder;
+import dev.capstan.release.error.DestructiveChangeRefusedException;
 import dev.capstan.release.error.InvalidReleaseException;
 import dev.capstan.release.error.ReleaseConflictException;
 import dev.capstan.release.event.ReleaseEvent;
@@ -16,6 +17,7 @@ import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.plan.Action;
+import dev.capstan.release.plan.DeleteRefusal;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanRenderer;
 import dev.capstan.release.validate.ApiServerLimits;
@@ -221,6 +223,7 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
    */
   ReleaseInput input(
       FileOptions f,
+      DeleteGateOptions gate,
       ChartOptions chart,
       Duration timeout,
       Target target,
@@ -253,7 +256,7 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
       // plan and cast alike: a plan the API server would refuse is not shown as applyable
       throw new InvalidReleaseException(in.qualifiedName(), problems);
     }
-    return new ReleaseInput(spec(in.spec(), options, f, timeout), in.payloads());
+    return new ReleaseInput(spec(in.spec(), options, f, gate, timeout), in.payloads());
   }
 
   ReleaseFile load(FileOptions f) {
@@ -278,9 +281,16 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
         env);
   }
 
-  /** {@code spec} with the command line's options over {@code options} (a release file's). */
+  /**
+   * {@code spec} with the command line's options over {@code options} (a release file's), its
+   * delete gate's policy and approvals over the file's.
+   */
   static ReleaseSpec spec(
-      ReleaseSpec spec, ReleaseOptions options, FileOptions f, Duration timeout) {
+      ReleaseSpec spec,
+      ReleaseOptions options,
+      FileOptions f,
+      DeleteGateOptions gate,
+      Duration timeout) {
     return spec.withOptions(
         options
             .withAdopt(f.adopt)
@@ -291,21 +301,29 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
             .withWaitForLoadBalancer(!f.noWaitForLoadBalancer)
             .withDangerousAllowEmpty(f.dangerousAllowEmpty)
             .withAllowUnsafeCrdChanges(options.allowUnsafeCrdChanges() || f.allowUnsafeCrdChanges)
+            .withDeleteGate(gate.deleteGate(options.deleteGate()))
             .withTimeout(timeout));
   }
 
-  /** Prints a plan (text) and refuses it when it has conflicts. */
+  /**
+   * Prints a plan (text) and refuses it when it has conflicts, or when the destructive-change gate
+   * refuses its deletes (before anyone is asked to confirm it).
+   */
   void showPlan(Plan plan, boolean printText) {
     if (printText) {
       out().print(PlanRenderer.text(plan));
     }
-    if (!plan.applyable()) {
+    java.util.Optional<DeleteRefusal> refused = DeleteRefusal.of(plan);
+    if (!plan.applyable() || refused.isPresent()) {
       if (json()) {
         ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
         doc.set("plan", PlanRenderer.jsonTree(plan));
         printJson(doc);
       }
-      throw new ReleaseConflictException(plan);
+      if (!plan.applyable()) {
+        throw new ReleaseConflictException(plan);
+      }
+      throw new DestructiveChangeRefusedException(plan, refused.get());
     }
   }
 }

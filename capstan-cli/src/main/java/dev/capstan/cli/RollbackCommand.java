@@ -3,6 +3,7 @@ package dev.capstan.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.error.ReleaseNotFoundException;
+import dev.capstan.release.model.DeleteGate;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseOptions;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -24,6 +26,8 @@ import picocli.CommandLine.Parameters;
 final class RollbackCommand extends ReleaseSubcommand {
   @Parameters(paramLabel = "NAME", description = "The release name.")
   String name = "";
+
+  @Mixin DeleteGateOptions gate = new DeleteGateOptions();
 
   @Option(
       names = "--to",
@@ -105,7 +109,8 @@ final class RollbackCommand extends ReleaseSubcommand {
             .withAtomic(atomic)
             .withTimeout(timeout)
             .withWaitForLoadBalancer(!noWaitForLoadBalancer)
-            .withAllowUnsafeCrdChanges(allowUnsafeCrdChanges);
+            .withAllowUnsafeCrdChanges(allowUnsafeCrdChanges)
+            .withDeleteGate(gate.deleteGate(DeleteGate.defaults()));
     Release revisionTo =
         revisions.stream()
             .filter(r -> r.revision() == revision)

@@ -5,19 +5,23 @@ import dev.capstan.common.Escapes;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.chart.ChartException;
 import dev.capstan.release.error.CastFailedException;
+import dev.capstan.release.error.DestructiveChangeRefusedException;
 import dev.capstan.release.error.InvalidReleaseException;
 import dev.capstan.release.error.ReleaseConflictException;
 import dev.capstan.release.error.ReleaseLockedException;
 import dev.capstan.release.error.StalePlanException;
 import dev.capstan.release.file.InvalidReleaseFileException;
 import dev.capstan.release.file.ReleaseFile;
+import dev.capstan.release.model.DeleteGate;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseInput;
+import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.plan.Action;
+import dev.capstan.release.plan.DeleteRefusal;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.result.CastResult;
 import dev.capstan.release.validate.ApiServerLimits;
@@ -41,10 +45,18 @@ import org.jspecify.annotations.Nullable;
 final class CastStage {
   private final StatusWriter status;
   private final Clock clock;
+  private final DeleteGate deletePolicy;
 
-  CastStage(StatusWriter status, Clock clock) {
+  /**
+   * A cast stage.
+   *
+   * @param deletePolicy the controller's destructive-change gate (its protected kinds and budget);
+   *     each Release adds its own approvals by name ({@code spec.options.approveDeletes})
+   */
+  CastStage(StatusWriter status, Clock clock, DeleteGate deletePolicy) {
     this.status = status;
     this.clock = clock;
+    this.deletePolicy = deletePolicy;
   }
 
   ReleaseReconciler.Next cast(
@@ -73,8 +85,11 @@ final class CastStage {
     } catch (ClusterException e) {
       return retry(release, request, clusterFailure(e, request.account(), List.of()));
     }
-    ReleaseSpec spec =
-        desired.spec().withOptions(request.options()).withSource(ReleaseResource.source(key));
+    ReleaseOptions options =
+        request
+            .options()
+            .withDeleteGate(deletePolicy.approving(request.options().deleteGate().approved()));
+    ReleaseSpec spec = desired.spec().withOptions(options).withSource(ReleaseResource.source(key));
     Payloads payloads = desired.payloads();
     String chart = spec.chart() == null ? "" : "; chart " + Escapes.escape(spec.chart().describe());
     Plan plan;
@@ -94,6 +109,16 @@ final class CastStage {
           request,
           StatusReport.stalled("Conflict", message(new ReleaseConflictException(plan)))
               .withCast(null, plan.revision(), counts));
+    }
+    Optional<DeleteRefusal> refused = DeleteRefusal.of(plan, options.deleteGate());
+    if (refused.isPresent()) {
+      // nothing changes until the Release approves (or drops) what would go: no retry
+      status.report(
+          release,
+          name,
+          StatusReport.stalled("DestructiveChangeRefused", refusedMessage(plan, refused.get()))
+              .withCast(null, plan.revision(), counts));
+      return ReleaseReconciler.Next.after(request.interval());
     }
     if (plan.changesNothing()) {
       Integer deployed = deployedRevision(release, plan, releases, spec, payloads);
@@ -165,6 +190,11 @@ final class CastStage {
               : wait.compareTo(RetrySchedule.FIRST) < 0 ? RetrySchedule.FIRST : wait);
     } catch (ReleaseConflictException e) {
       return retry(current, request, StatusReport.stalled("Conflict", message(e)));
+    } catch (DestructiveChangeRefusedException e) {
+      return retry(
+          current,
+          request,
+          StatusReport.stalled("DestructiveChangeRefused", refusedMessage(e.plan(), e.refusal())));
     } catch (ClusterException e) {
       return retry(current, request, clusterFailure(e, request.account(), List.of()));
     }
@@ -295,6 +325,21 @@ final class CastStage {
       }
     }
     return parts.isEmpty() ? "nothing changed" : String.join(", ", parts);
+  }
+
+  /**
+   * {@code the plan deletes 1 object(s) the delete gate keeps; nothing was written:
+   * PersistentVolumeClaim/shop/data (prune): PersistentVolumeClaim is a protected kind; approve
+   * each by name in spec.options.approveDeletes}.
+   */
+  static String refusedMessage(Plan plan, DeleteRefusal refusal) {
+    return "the plan for revision "
+        + plan.revision()
+        + " deletes "
+        + refusal.refused().size()
+        + " object(s) the delete gate keeps; nothing was written: "
+        + String.join("; ", refusal.reasons())
+        + "; approve each by name in spec.options.approveDeletes";
   }
 
   /** An exception's message (Capstan's exceptions always have one). */

@@ -6,6 +6,7 @@ import dev.capstan.common.ClusterException;
 import dev.capstan.release.error.ReleaseLockedException;
 import dev.capstan.release.error.ReleaseNotFoundException;
 import dev.capstan.release.error.UninstallFailedException;
+import dev.capstan.release.model.DeleteGate;
 import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.result.UninstallResult;
 import java.time.Clock;
@@ -51,12 +52,27 @@ final class ReleaseReconciler {
       Tenancy tenancy,
       Clock clock,
       ControllerListener listener) {
+    this(objects, engines, tenancy, clock, listener, DeleteGate.defaults());
+  }
+
+  /**
+   * A reconciler with the controller's destructive-change gate.
+   *
+   * @param deletePolicy the protected kinds and delete budget of every Release's casts
+   */
+  ReleaseReconciler(
+      ReleaseObjects objects,
+      Engines engines,
+      Tenancy tenancy,
+      Clock clock,
+      ControllerListener listener,
+      DeleteGate deletePolicy) {
     this.objects = requireNonNull(objects, "objects");
     this.engines = requireNonNull(engines, "engines");
     this.tenancy = requireNonNull(tenancy, "tenancy");
     this.clock = requireNonNull(clock, "clock");
     this.status = new StatusWriter(objects, clock, listener);
-    this.casts = new CastStage(status, clock);
+    this.casts = new CastStage(status, clock, requireNonNull(deletePolicy, "deletePolicy"));
   }
 
   /**

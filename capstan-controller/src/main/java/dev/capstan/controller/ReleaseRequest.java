@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.StrictMap;
 import dev.capstan.common.StrictMap.Wording;
+import dev.capstan.release.file.DeleteGates;
 import dev.capstan.release.model.DriftIgnore;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
@@ -87,7 +88,8 @@ record ReleaseRequest(
           "maxHistory",
           "crdDeletion",
           "waitForLoadBalancer",
-          "driftIgnore");
+          "driftIgnore",
+          DeleteGates.APPROVE_DELETES);
   private static final Set<String> DRIFT_IGNORE =
       StrictMap.fields("kind", "name", "paths", "managers");
   private static final Set<String> UNINSTALL =
@@ -277,6 +279,8 @@ record ReleaseRequest(
         }
       }
       options = options.withDriftIgnore(rules);
+      // the policy is the controller's (CastStage); a Release carries approvals by name only
+      options = options.withDeleteGate(DeleteGates.read(o, options.deleteGate(), false));
       Integer history = o.integer("maxHistory", false);
       if (history != null) {
         if (history < 1 || history > 1000) {

@@ -8,6 +8,7 @@ import dev.capstan.k8s.LeaseHolders;
 import dev.capstan.release.ReleaseControllerBuilder;
 import dev.capstan.release.chart.ChartException;
 import dev.capstan.release.chart.ChartRenderer;
+import dev.capstan.release.model.DeleteGate;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import java.net.InetSocketAddress;
@@ -81,6 +82,7 @@ public final class ReleaseResourceController implements AutoCloseable {
       Consumer<ReleaseControllerBuilder> engine,
       Clock clock,
       Tenancy tenancy,
+      DeleteGate deletePolicy,
       ControllerObserver observer,
       @Nullable InetSocketAddress endpoints,
       @Nullable Supplier<String> metrics,
@@ -109,7 +111,12 @@ public final class ReleaseResourceController implements AutoCloseable {
     this.loop =
         new ReconcileLoop(
             new ReleaseReconciler(
-                objects, engines, settings.tenancy(), settings.clock(), settings.listener()),
+                objects,
+                engines,
+                settings.tenancy(),
+                settings.clock(),
+                settings.listener(),
+                settings.deletePolicy()),
             objects,
             settings.listener(),
             settings.observer(),
@@ -313,6 +320,7 @@ public final class ReleaseResourceController implements AutoCloseable {
     private Consumer<ReleaseControllerBuilder> engine = b -> {};
     private Clock clock = Clock.systemUTC();
     private Tenancy tenancy = Tenancy.open();
+    private DeleteGate deletePolicy = DeleteGate.defaults();
     private ControllerObserver observer = new ControllerObserver() {};
     private @Nullable InetSocketAddress endpoints;
     private @Nullable Supplier<String> metrics;
@@ -393,6 +401,17 @@ public final class ReleaseResourceController implements AutoCloseable {
     }
 
     /**
+     * The destructive-change gate of every Release's casts: its protected kinds and delete budget
+     * (default {@link DeleteGate#defaults()}); a Release approves objects by name in {@code
+     * spec.options.approveDeletes}, and a plan the gate refuses is reported {@code Stalled} ({@code
+     * DestructiveChangeRefused}) with nothing written.
+     */
+    public Builder deletePolicy(DeleteGate deletePolicy) {
+      this.deletePolicy = requireNonNull(deletePolicy, "deletePolicy");
+      return this;
+    }
+
+    /**
      * Whose rights each Release is cast with, and which references it may make (default: {@link
      * Tenancy#open()}, the controller's own rights for a Release that names no service account).
      */
@@ -454,6 +473,7 @@ public final class ReleaseResourceController implements AutoCloseable {
               engine,
               clock,
               tenancy,
+              deletePolicy,
               observer,
               endpoints,
               metrics,

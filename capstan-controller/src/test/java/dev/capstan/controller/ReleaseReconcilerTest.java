@@ -13,6 +13,8 @@ import dev.capstan.release.chart.InMemoryCharts;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.memory.Operation;
 import dev.capstan.release.model.ChartOrigin;
+import dev.capstan.release.model.DeleteBudget;
+import dev.capstan.release.model.DeleteGate;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
@@ -58,6 +60,7 @@ class ReleaseReconcilerTest {
   private ChartRenderer renderer = charts;
 
   private Tenancy tenancy = Tenancy.open();
+  private DeleteGate deletePolicy = DeleteGate.defaults();
   private ReleaseReconciler reconciler = reconciler();
 
   private ReleaseReconciler reconciler() {
@@ -102,7 +105,8 @@ class ReleaseReconcilerTest {
         engines,
         tenancy,
         clock,
-        (release, outcome) -> outcomes.add(release + ": " + outcome));
+        (release, outcome) -> outcomes.add(release + ": " + outcome),
+        deletePolicy);
   }
 
   @BeforeEach
@@ -346,6 +350,113 @@ class ReleaseReconcilerTest {
     reconciler.reconcile(WEB);
     assertThat(ready(WEB)).containsEntry("status", "True").containsEntry("reason", "Cast");
     assertThat(condition(WEB, "Stalled")).isNull();
+  }
+
+  private static Map<String, Object> claim(String name) {
+    return Map.of(
+        "apiVersion",
+        "v1",
+        "kind",
+        "PersistentVolumeClaim",
+        "metadata",
+        Map.of("name", name, "annotations", Map.of("capstan.dev/reclaim-policy", "Delete")),
+        "spec",
+        Map.of(
+            "accessModes",
+            List.of("ReadWriteOnce"),
+            "resources",
+            Map.of("requests", Map.of("storage", "1Gi"))));
+  }
+
+  @Test
+  void aPlanPruningAProtectedClaimIsStalledNamingItUntilTheReleaseApprovesIt() {
+    objects.put(
+        FakeReleaseObjects.release(
+            NS, "web", spec("manifests", List.of(configMap("a", "1"), claim("data")))));
+    reconciler.reconcile(WEB);
+    objects.writes.clear();
+    objects.events.clear();
+    cluster.clearOperations();
+    ResourceRef data = ResourceRef.of(Kind.PERSISTENT_VOLUME_CLAIM, NS, "data");
+
+    objects.changeSpec(WEB, spec("manifests", List.of(configMap("a", "1"))));
+    ReleaseReconciler.Next next = reconciler.reconcile(WEB);
+
+    assertThat(next).isEqualTo(ReleaseReconciler.Next.after(Duration.ofMinutes(5)));
+    assertThat(cluster.writes()).isEmpty();
+    assertThat(cluster.object(data)).isPresent();
+    assertThat(objects.writes)
+        .containsExactly("status shop/web Ready=False DestructiveChangeRefused");
+    assertThat(condition(WEB, "Stalled"))
+        .containsEntry("status", "True")
+        .containsEntry("reason", "DestructiveChangeRefused")
+        .containsEntry(
+            "message",
+            "the plan for revision 2 deletes 1 object(s) the delete gate keeps; nothing was"
+                + " written: PersistentVolumeClaim/shop/data (prune): PersistentVolumeClaim is a"
+                + " protected kind; approve each by name in spec.options.approveDeletes");
+    assertThat(objects.events)
+        .containsExactly(
+            "Warning DestructiveChangeRefused shop/web: the plan for revision 2 deletes 1"
+                + " object(s) the delete gate keeps; nothing was written:"
+                + " PersistentVolumeClaim/shop/data (prune): PersistentVolumeClaim is a protected"
+                + " kind; approve each by name in spec.options.approveDeletes");
+    assertThat(cluster.recordCount(NS, "web")).isEqualTo(1);
+
+    objects.changeSpec(
+        WEB,
+        spec(
+            "manifests",
+            List.of(configMap("a", "1")),
+            "options",
+            Map.of("approveDeletes", List.of("PersistentVolumeClaim/shop/data"))));
+    reconciler.reconcile(WEB);
+
+    assertThat(cluster.writes())
+        .containsExactly("verify", "delete:PersistentVolumeClaim/shop/data");
+    assertThat(ready(WEB)).containsEntry("status", "True").containsEntry("reason", "Cast");
+    assertThat(condition(WEB, "Stalled")).isNull();
+  }
+
+  @Test
+  void theControllersBudgetRefusesAPlanOverItAndABadApprovalIsNamed() {
+    deletePolicy = DeleteGate.defaults().withBudget(DeleteBudget.count(1));
+    reconciler = reconciler();
+    objects.put(
+        FakeReleaseObjects.release(
+            NS,
+            "web",
+            spec(
+                "manifests",
+                List.of(configMap("a", "1"), configMap("b", "1"), configMap("c", "1")))));
+    reconciler.reconcile(WEB);
+    cluster.clearOperations();
+
+    objects.changeSpec(WEB, spec("manifests", List.of(configMap("a", "1"))));
+    reconciler.reconcile(WEB);
+
+    assertThat(cluster.writes()).isEmpty();
+    assertThat((String) ready(WEB).get("message"))
+        .isEqualTo(
+            "the plan for revision 2 deletes 2 object(s) the delete gate keeps; nothing was"
+                + " written: ConfigMap/shop/b (prune): the plan deletes 2 object(s) unapproved,"
+                + " over the budget of 1 delete(s); ConfigMap/shop/c (prune): the plan deletes 2"
+                + " object(s) unapproved, over the budget of 1 delete(s); approve each by name in"
+                + " spec.options.approveDeletes");
+
+    objects.changeSpec(
+        WEB,
+        spec(
+            "manifests",
+            List.of(configMap("a", "1")),
+            "options",
+            Map.of("approveDeletes", List.of("b"))));
+    reconciler.reconcile(WEB);
+    assertThat(condition(WEB, "Stalled")).containsEntry("reason", "InvalidSpec");
+    assertThat((String) ready(WEB).get("message"))
+        .isEqualTo(
+            "Release shop/web: spec.options.approveDeletes: must hold objects as"
+                + " [group/]Kind/namespace/name: 'b'");
   }
 
   @Test

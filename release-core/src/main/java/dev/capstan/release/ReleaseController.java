@@ -265,6 +265,8 @@ public final class ReleaseController {
    * @return the deployed revision and the plan executed
    * @throws InvalidReleaseException if the payloads do not match the spec; nothing was written
    * @throws ReleaseConflictException if the plan has conflicts; nothing was written
+   * @throws dev.capstan.release.error.DestructiveChangeRefusedException if the plan deletes what
+   *     the options' {@link dev.capstan.release.model.DeleteGate} keeps; nothing was written
    * @throws ReleaseLockedException if another operation holds the release; nothing was written
    * @throws CastFailedException if the cast started and failed; its result holds the {@code FAILED}
    *     revision
@@ -285,6 +287,8 @@ public final class ReleaseController {
    * @return the deployed revision and the plan executed
    * @throws InvalidReleaseException if the payloads do not match the spec; nothing was written
    * @throws ReleaseConflictException if the plan has conflicts; nothing was written
+   * @throws dev.capstan.release.error.DestructiveChangeRefusedException if the plan deletes what
+   *     the options' {@link dev.capstan.release.model.DeleteGate} keeps; nothing was written
    * @throws ReleaseLockedException if another operation holds the release; nothing was written
    * @throws CastFailedException if the cast started and failed; its result holds the {@code FAILED}
    *     revision

@@ -187,7 +187,15 @@ class CastTest {
             Fixtures.volume("data", dev.capstan.release.model.VolumeSpec.ReclaimPolicy.DELETE)));
     h.cluster.clearOperations();
 
-    h.cast("app", payloads(configMap("keep", "1")));
+    // the claim is a protected kind: its prune is approved by name (DeleteGateTest)
+    Payloads keep = payloads(configMap("keep", "1"));
+    ReleaseSpec spec = Fixtures.spec("app", keep);
+    h.controller.cast(
+        spec.withOptions(
+            spec.options()
+                .withDeleteGate(
+                    spec.options().deleteGate().approving(java.util.List.of(Fixtures.DATA)))),
+        keep);
 
     assertThat(h.cluster.writes())
         .containsExactly(

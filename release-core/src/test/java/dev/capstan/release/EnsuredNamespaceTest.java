@@ -275,7 +275,16 @@ class EnsuredNamespaceTest {
             "prune Namespace//scratch (no longer ensured, and its document had"
                 + " capstan.dev/delete-with-release: \"true\": deletes everything in it)");
     h.cluster.clearOperations();
-    cast("agent", without);
+    // a Namespace is a protected kind: its delete is approved by name (DeleteGateTest)
+    ReleaseSpec spec = ReleaseSpec.of("monitoring", "agent", without);
+    h.controller.cast(
+        spec.withOptions(
+            spec.options()
+                .withDeleteGate(
+                    spec.options()
+                        .deleteGate()
+                        .approving(List.of(ResourceRef.namespace("scratch"))))),
+        without);
     assertThat(objectWrites())
         .containsExactly("delete:ConfigMap/scratch/settings", "delete:Namespace//scratch");
 

@@ -8,6 +8,7 @@ import dev.capstan.common.InputLimits;
 import dev.capstan.common.InvalidDocumentException;
 import dev.capstan.common.StrictDocuments;
 import dev.capstan.release.internal.json.Json;
+import dev.capstan.release.model.DeleteGate;
 import dev.capstan.release.plan.Plan;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -133,6 +134,10 @@ public final class PlanCodec {
       }
       if (!options.has("replaceOnImmutable")) {
         options.put("replaceOnImmutable", false);
+      }
+      // one saved before the delete gate had the default gate
+      if (!options.has("deleteGate")) {
+        options.set("deleteGate", Json.mapper().valueToTree(DeleteGate.defaults()));
       }
     }
     // a plan saved before hooks existed runs none

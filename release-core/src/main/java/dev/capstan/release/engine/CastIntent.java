@@ -35,12 +35,16 @@ final class CastIntent {
     this.context = context;
   }
 
-  /** Reports the plan; refuses one with conflicts, and a detached cast's that prunes. */
+  /**
+   * Reports the plan; refuses one with conflicts, one the destructive-change gate refuses ({@link
+   * DeleteGateStage}), and a detached cast's that prunes.
+   */
   Plan checkPlan(Plan plan, boolean detached) {
     context.emit(new ReleaseEvent.Planned(plan.namespace() + "/" + plan.name(), plan));
     if (!plan.applyable()) {
       throw new ReleaseConflictException(plan);
     }
+    DeleteGateStage.check(plan);
     if (detached && plan.hasPrune()) {
       throw new ReleaseException(
           "release "

@@ -2,6 +2,7 @@ package dev.capstan.release.engine;
 
 import dev.capstan.common.Listeners;
 import dev.capstan.release.error.CastFailedException;
+import dev.capstan.release.error.DestructiveChangeRefusedException;
 import dev.capstan.release.error.InvalidReleaseException;
 import dev.capstan.release.error.ReleaseConflictException;
 import dev.capstan.release.error.ReleaseLockedException;
@@ -163,6 +164,8 @@ final class OperationScope {
       finish(Outcome.FAILED, e.release(), Map.of(), why != null ? why : reason, error);
     } else if (error instanceof ReleaseConflictException e) {
       finish(Outcome.CONFLICT, e.plan().revision(), null, e.plan().counts(), reason, error);
+    } else if (error instanceof DestructiveChangeRefusedException e) {
+      finish(Outcome.REFUSED, e.plan().revision(), null, e.plan().counts(), reason, error);
     } else if (error instanceof StalePlanException e) {
       finish(Outcome.STALE, e.plan().revision(), null, e.plan().counts(), reason, error);
     } else {

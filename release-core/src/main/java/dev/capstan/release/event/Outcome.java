@@ -13,6 +13,11 @@ public enum Outcome {
   FAILED,
   /** Refused before any write: the plan has conflicts. */
   CONFLICT,
+  /**
+   * Refused before any write: the destructive-change gate refused the plan's deletes ({@code
+   * DestructiveChangeRefusedException}).
+   */
+  REFUSED,
   /** Refused before any write: another operation holds the release's lease. */
   LOCKED,
   /** Refused before any write: a reviewed plan no longer matches the record or the cluster. */
@@ -32,6 +37,7 @@ public enum Outcome {
   /** Whether nothing was written because the operation was refused before its first write. */
   public boolean refused() {
     return this == CONFLICT
+        || this == REFUSED
         || this == LOCKED
         || this == STALE
         || this == INVALID

@@ -38,6 +38,8 @@ import java.util.List;
  *     off by default. An object opts in alone with the annotation {@code
  *     capstan.dev/replace-on-immutable: "true"}. The plan shows such a change as {@code replace},
  *     destructive
+ * @param deleteGate the policy a plan's deletes pass before the first write, and the objects
+ *     approved by name ({@link DeleteGate}); by default four kinds protected, no budget
  */
 public record ReleaseOptions(
     boolean adopt,
@@ -50,13 +52,25 @@ public record ReleaseOptions(
     boolean dangerousAllowEmpty,
     boolean allowUnsafeCrdChanges,
     List<DriftIgnore> driftIgnore,
-    boolean replaceOnImmutable) {
+    boolean replaceOnImmutable,
+    DeleteGate deleteGate) {
   /** The default readiness timeout, 15 minutes. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(15);
 
   private static final ReleaseOptions DEFAULTS =
       new ReleaseOptions(
-          false, false, false, DEFAULT_TIMEOUT, false, true, true, false, false, List.of(), false);
+          false,
+          false,
+          false,
+          DEFAULT_TIMEOUT,
+          false,
+          true,
+          true,
+          false,
+          false,
+          List.of(),
+          false,
+          DeleteGate.defaults());
 
   /** Requires a positive timeout; copies the rules. */
   public ReleaseOptions {
@@ -66,6 +80,35 @@ public record ReleaseOptions(
           "timeout must be positive: " + dev.capstan.common.Durations.format(timeout));
     }
     driftIgnore = List.copyOf(driftIgnore);
+    requireNonNull(deleteGate, "deleteGate");
+  }
+
+  /** Options with the default {@link DeleteGate}. */
+  public ReleaseOptions(
+      boolean adopt,
+      boolean atomic,
+      boolean createNamespace,
+      Duration timeout,
+      boolean allowCrdDeletion,
+      boolean recordSecretValues,
+      boolean waitForLoadBalancer,
+      boolean dangerousAllowEmpty,
+      boolean allowUnsafeCrdChanges,
+      List<DriftIgnore> driftIgnore,
+      boolean replaceOnImmutable) {
+    this(
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        waitForLoadBalancer,
+        dangerousAllowEmpty,
+        allowUnsafeCrdChanges,
+        driftIgnore,
+        replaceOnImmutable,
+        DeleteGate.defaults());
   }
 
   /** Options without ignore rules that never replace an object. */
@@ -136,7 +179,8 @@ public record ReleaseOptions(
         dangerousAllowEmpty,
         allowUnsafeCrdChanges,
         driftIgnore,
-        replaceOnImmutable);
+        replaceOnImmutable,
+        deleteGate);
   }
 
   /** A copy with {@code atomic} set. */
@@ -152,7 +196,8 @@ public record ReleaseOptions(
         dangerousAllowEmpty,
         allowUnsafeCrdChanges,
         driftIgnore,
-        replaceOnImmutable);
+        replaceOnImmutable,
+        deleteGate);
   }
 
   /** A copy with {@code createNamespace} set. */
@@ -168,7 +213,8 @@ public record ReleaseOptions(
         dangerousAllowEmpty,
         allowUnsafeCrdChanges,
         driftIgnore,
-        replaceOnImmutable);
+        replaceOnImmutable,
+        deleteGate);
   }
 
   /** A copy with the given readiness timeout. */
@@ -184,7 +230,8 @@ public record ReleaseOptions(
         dangerousAllowEmpty,
         allowUnsafeCrdChanges,
         driftIgnore,
-        replaceOnImmutable);
+        replaceOnImmutable,
+        deleteGate);
   }
 
   /** A copy with {@code allowCrdDeletion} set. */
@@ -200,7 +247,8 @@ public record ReleaseOptions(
         dangerousAllowEmpty,
         allowUnsafeCrdChanges,
         driftIgnore,
-        replaceOnImmutable);
+        replaceOnImmutable,
+        deleteGate);
   }
 
   /** A copy with {@code recordSecretValues} set. */
@@ -216,7 +264,8 @@ public record ReleaseOptions(
         dangerousAllowEmpty,
         allowUnsafeCrdChanges,
         driftIgnore,
-        replaceOnImmutable);
+        replaceOnImmutable,
+        deleteGate);
   }
 
   /** A copy with {@code waitForLoadBalancer} set. */
@@ -232,7 +281,8 @@ public record ReleaseOptions(
         dangerousAllowEmpty,
         allowUnsafeCrdChanges,
         driftIgnore,
-        replaceOnImmutable);
+        replaceOnImmutable,
+        deleteGate);
   }
 
   /** A copy with {@code dangerousAllowEmpty} set. */
@@ -248,7 +298,8 @@ public record ReleaseOptions(
         dangerousAllowEmpty,
         allowUnsafeCrdChanges,
         driftIgnore,
-        replaceOnImmutable);
+        replaceOnImmutable,
+        deleteGate);
   }
 
   /** A copy with {@code allowUnsafeCrdChanges} set. */
@@ -264,7 +315,8 @@ public record ReleaseOptions(
         dangerousAllowEmpty,
         allowUnsafeCrdChanges,
         driftIgnore,
-        replaceOnImmutable);
+        replaceOnImmutable,
+        deleteGate);
   }
 
   /** A copy with the given ignore rules. */
@@ -280,7 +332,8 @@ public record ReleaseOptions(
         dangerousAllowEmpty,
         allowUnsafeCrdChanges,
         driftIgnore,
-        replaceOnImmutable);
+        replaceOnImmutable,
+        deleteGate);
   }
 
   /** A copy with {@code replaceOnImmutable} set. */
@@ -296,6 +349,24 @@ public record ReleaseOptions(
         dangerousAllowEmpty,
         allowUnsafeCrdChanges,
         driftIgnore,
-        replaceOnImmutable);
+        replaceOnImmutable,
+        deleteGate);
+  }
+
+  /** A copy with the given delete gate. */
+  public ReleaseOptions withDeleteGate(DeleteGate deleteGate) {
+    return new ReleaseOptions(
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        waitForLoadBalancer,
+        dangerousAllowEmpty,
+        allowUnsafeCrdChanges,
+        driftIgnore,
+        replaceOnImmutable,
+        deleteGate);
   }
 }

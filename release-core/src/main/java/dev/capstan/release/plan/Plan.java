@@ -88,7 +88,8 @@ public record Plan(
    * A copy cast with other options. Only {@code atomic}, {@code timeout} and {@code
    * waitForLoadBalancer} may differ: they decide how a failure is handled and how health is waited
    * for, not what the plan does; the other options shaped the plan, so changing them needs a new
-   * plan.
+   * plan. The plan's delete gate holds, with the approvals given in {@code options} added ({@link
+   * dev.capstan.release.model.DeleteGate#atCast}).
    *
    * @throws IllegalStateException if the plan has no fingerprint
    * @throws IllegalArgumentException if an option that shaped the plan differs, naming it
@@ -113,7 +114,13 @@ public record Plan(
               + planned.driftIgnore().size()
               + " rule(s)); plan again with the rules to cast");
     }
-    return withFingerprint(fingerprint.withSpec(fingerprint.spec().withOptions(options)));
+    // the plan's delete gate holds; approvals given at cast add to the ones it carries
+    return withFingerprint(
+        fingerprint.withSpec(
+            fingerprint
+                .spec()
+                .withOptions(
+                    options.withDeleteGate(planned.deleteGate().atCast(options.deleteGate())))));
   }
 
   private static void requireSame(String option, boolean planned, boolean given) {

@@ -8,6 +8,7 @@ import dev.capstan.common.StrictDocuments;
 import dev.capstan.common.StrictMap;
 import dev.capstan.common.StrictMap.Wording;
 import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.DeleteGate;
 import dev.capstan.release.model.DriftIgnore;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
@@ -97,7 +98,13 @@ public final class ReleaseFiles {
       StrictMap.fields(
           "references", "services", "secrets", "configMaps", "volumes", "manifests", "options");
   private static final Set<String> OPTIONS =
-      StrictMap.fields("allowUnsafeCrdChanges", "driftIgnore", "replaceOnImmutable");
+      StrictMap.fields(
+          "allowUnsafeCrdChanges",
+          "driftIgnore",
+          "replaceOnImmutable",
+          DeleteGates.PROTECTED_KINDS,
+          DeleteGates.DELETE_BUDGET,
+          DeleteGates.APPROVE_DELETES);
   private static final Set<String> DRIFT_IGNORE =
       StrictMap.fields("kind", "name", "paths", "managers");
   private static final Set<String> SERVICE =
@@ -229,7 +236,8 @@ public final class ReleaseFiles {
         ReleaseOptions.defaults()
             .withAllowUnsafeCrdChanges(doc.allowUnsafeCrdChanges())
             .withDriftIgnore(rules)
-            .withReplaceOnImmutable(doc.replaceOnImmutable());
+            .withReplaceOnImmutable(doc.replaceOnImmutable())
+            .withDeleteGate(doc.deleteGate());
 
     List<ResourceSpec> specs = new ArrayList<>();
     String ns = namespace;
@@ -715,7 +723,8 @@ public final class ReleaseFiles {
       boolean manifests,
       boolean allowUnsafeCrdChanges,
       List<@Nullable Object> driftIgnore,
-      boolean replaceOnImmutable) {
+      boolean replaceOnImmutable,
+      DeleteGate deleteGate) {
 
     /**
      * Binds the document's shape: its first problem is reported (and null returned), as the whole
@@ -749,6 +758,10 @@ public final class ReleaseFiles {
       List<@Nullable Object> driftIgnore =
           options == null ? List.of() : options.list("driftIgnore");
       boolean replaceOnImmutable = options != null && options.bool("replaceOnImmutable");
+      DeleteGate deleteGate =
+          options == null
+              ? DeleteGate.defaults()
+              : DeleteGates.read(options, DeleteGate.defaults(), true);
       Document doc =
           new Document(
               apiVersion,
@@ -765,7 +778,8 @@ public final class ReleaseFiles {
               manifests,
               allowUnsafeCrdChanges,
               driftIgnore,
-              replaceOnImmutable);
+              replaceOnImmutable,
+              deleteGate);
       if (!shape.isEmpty()) {
         problems.add(shape.get(0));
         return null;
