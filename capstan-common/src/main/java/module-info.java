@@ -11,4 +11,7 @@ module dev.capstan.common {
 
   exports dev.capstan.common;
   exports dev.capstan.common.health;
+
+  // the health rule compiler of release-cel, when it is there (HealthRuleCompiler.installed)
+  uses dev.capstan.common.health.HealthRuleCompiler;
 }

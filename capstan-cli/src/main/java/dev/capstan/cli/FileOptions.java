@@ -90,6 +90,15 @@ final class FileOptions {
   boolean noRecordSecretValues;
 
   @Option(
+      names = "--health-rules",
+      paramLabel = "FILE",
+      description =
+          "Health rules in CEL (a YAML list of {kind, current, inProgress, failed}), asked before"
+              + " the release file's, the shipped defaults and the built-in rules; checked before"
+              + " anything is written (docs/health-rules.md).")
+  @Nullable Path healthRules;
+
+  @Option(
       names = "--no-wait-for-load-balancer",
       description =
           "Count a LoadBalancer Service healthy once it exists, not once it has an address"

@@ -2,7 +2,11 @@ package dev.capstan.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capstan.common.BoundedInput;
 import dev.capstan.common.Escapes;
+import dev.capstan.common.InputLimits;
+import dev.capstan.common.StrictDocuments;
+import dev.capstan.common.health.HealthRule;
 import dev.capstan.k8s.LeaseHolders;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.ReleaseControllerBuilder;
@@ -10,6 +14,7 @@ import dev.capstan.release.error.DestructiveChangeRefusedException;
 import dev.capstan.release.error.InvalidReleaseException;
 import dev.capstan.release.error.ReleaseConflictException;
 import dev.capstan.release.event.ReleaseEvent;
+import dev.capstan.release.file.HealthRuleDocs;
 import dev.capstan.release.file.Overrides;
 import dev.capstan.release.file.ReleaseFile;
 import dev.capstan.release.file.ReleaseFiles;
@@ -256,7 +261,32 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
       // plan and cast alike: a plan the API server would refuse is not shown as applyable
       throw new InvalidReleaseException(in.qualifiedName(), problems);
     }
+    Path rulesFile = f.healthRules;
+    if (rulesFile != null) {
+      List<HealthRule> rules = new java.util.ArrayList<>(healthRules(rulesFile));
+      rules.addAll(options.healthRules());
+      options = options.withHealthRules(rules);
+    }
     return new ReleaseInput(spec(in.spec(), options, f, gate, timeout), in.payloads());
+  }
+
+  /** The rules of a {@code --health-rules} file, compiled; refused (exit 2) with each problem. */
+  private List<HealthRule> healthRules(Path given) {
+    String what = "--health-rules " + Escapes.quote(given);
+    Object tree =
+        StrictDocuments.readOne(
+            BoundedInput.read(cli().resolve(given), given.toString(), 1 << 20),
+            InputLimits.oneDocument().withMaxBytes(1 << 20));
+    if (!(tree instanceof List<?> list)) {
+      throw new IllegalArgumentException(
+          what + " must hold a YAML list of rules ({kind, current, inProgress, failed})");
+    }
+    List<String> problems = new java.util.ArrayList<>();
+    List<HealthRule> rules = HealthRuleDocs.read(new java.util.ArrayList<>(list), what, problems);
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(String.join("; ", problems));
+    }
+    return rules;
   }
 
   ReleaseFile load(FileOptions f) {

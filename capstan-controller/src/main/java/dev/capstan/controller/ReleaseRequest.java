@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.capstan.common.StrictMap;
 import dev.capstan.common.StrictMap.Wording;
 import dev.capstan.release.file.DeleteGates;
+import dev.capstan.release.file.HealthRuleDocs;
 import dev.capstan.release.model.DriftIgnore;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
@@ -89,7 +90,8 @@ record ReleaseRequest(
           "crdDeletion",
           "waitForLoadBalancer",
           "driftIgnore",
-          DeleteGates.APPROVE_DELETES);
+          DeleteGates.APPROVE_DELETES,
+          "healthRules");
   private static final Set<String> DRIFT_IGNORE =
       StrictMap.fields("kind", "name", "paths", "managers");
   private static final Set<String> UNINSTALL =
@@ -279,6 +281,9 @@ record ReleaseRequest(
         }
       }
       options = options.withDriftIgnore(rules);
+      options =
+          options.withHealthRules(
+              HealthRuleDocs.read(o.list("healthRules"), o.field("healthRules"), problems));
       // the policy is the controller's (CastStage); a Release carries approvals by name only
       options = options.withDeleteGate(DeleteGates.read(o, options.deleteGate(), false));
       Integer history = o.integer("maxHistory", false);

@@ -4,8 +4,10 @@ import static dev.capstan.release.Fixtures.NS;
 import static dev.capstan.release.Fixtures.payloads;
 import static dev.capstan.release.Fixtures.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.capstan.common.health.HealthRule;
 import dev.capstan.release.error.CastFailedException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.event.ReleaseListener;
@@ -237,5 +239,78 @@ class HealthCastTest {
                     .isEqualTo(
                         "still waiting after 5s for 1 of 1 object(s): Service default/edge: type"
                             + " LoadBalancer has no"));
+  }
+
+  // ------------------------------------------------------------ health rules
+  // (docs/health-rules.md)
+
+  private static final HealthRule MEMBERS =
+      HealthRule.current(
+              "example.com/Widget",
+              "has(self.status) && self.status.phase == 'Running'"
+                  + " && self.status.readyMembers == self.spec.size")
+          .withFailed("has(self.status) && self.status.phase == 'Failed'");
+
+  private static ReleaseSpec ruled(HealthRule... rules) {
+    ReleaseSpec spec = Fixtures.spec("widgets", widget());
+    return spec.withOptions(spec.options().withHealthRules(List.of(rules)));
+  }
+
+  @Test
+  void aHealthRuleWaitsForWhatTheBuiltInRulesCallCurrentAndSaysWhatItSaw() {
+    h.cluster.serve(WIDGET);
+    h.cluster.reportStatus(BLUE, Map.of("phase", "Running", "readyMembers", 1));
+
+    CastFailedException e = failedCast(ruled(MEMBERS), widget());
+
+    assertThat(e.result().release().failure())
+        .isEqualTo(
+            "verify failed: not ready after 15m: Widget default/blue: health rule"
+                + " example.com/Widget: current does not hold yet: has(self.status) &&"
+                + " self.status.phase == 'Running' && self.status.readyMembers =="
+                + " self.spec.size; saw status.phase='Running', status.readyMembers=1,"
+                + " spec.size=2"
+                + "; if what is pending only needs longer, cast again with a longer timeout (the"
+                + " CLI's --timeout): the next cast finishes this revision");
+  }
+
+  @Test
+  void aHealthRulesFailedExpressionFailsTheCastAtOnceNamingTheRule() {
+    h.cluster.serve(WIDGET);
+    h.cluster.reportStatus(BLUE, Map.of("phase", "Failed"));
+
+    CastFailedException e = failedCast(ruled(MEMBERS), widget());
+
+    assertThat(e.result().release().failure())
+        .isEqualTo(
+            "verify failed: example.com/Widget/default/blue is not ready: Widget default/blue:"
+                + " health rule example.com/Widget: failed holds: has(self.status) &&"
+                + " self.status.phase == 'Failed'; saw status.phase='Failed',"
+                + " status.readyMembers (absent), spec.size=2");
+  }
+
+  @Test
+  void aHealthRuleThatHoldsCasts() {
+    h.cluster.serve(WIDGET);
+    h.cluster.reportStatus(BLUE, Map.of("phase", "Running", "readyMembers", 2));
+
+    assertThat(h.controller.cast(ruled(MEMBERS), widget()).release().status())
+        .isEqualTo(ReleaseStatus.DEPLOYED);
+  }
+
+  @Test
+  void aBadHealthRuleIsRefusedBeforeTheLeaseWithItsPosition() {
+    h.cluster.serve(WIDGET);
+    h.cluster.clearOperations();
+
+    assertThatThrownBy(
+            () ->
+                h.controller.cast(
+                    ruled(HealthRule.current("example.com/Widget", "self.status.phase = 'x'")),
+                    widget()))
+        .isInstanceOf(dev.capstan.release.error.InvalidReleaseException.class)
+        .hasMessageContaining("options.healthRules[0] (example.com/Widget).current: 1:19: ");
+    assertThat(h.cluster.writes()).isEmpty();
+    assertThat(h.cluster.operations()).noneMatch(o -> o.startsWith("lease:"));
   }
 }

@@ -236,7 +236,8 @@ final class HealthWatch {
               JsonTrees.toJava(answered),
               List.of(),
               HealthRules.VolumeBinding.IMMEDIATE,
-              wait.waitForLoadBalancer())
+              wait.waitForLoadBalancer(),
+              wait.health())
           .isCurrent()) {
         watched.remove(ref); // current as answered: nothing to read
       } else {
@@ -247,7 +248,9 @@ final class HealthWatch {
       return Readiness.ready();
     }
     State state =
-        new State(new WaveHealth(List.copyOf(watched), wait.waitForLoadBalancer(), Instant.EPOCH));
+        new State(
+            new WaveHealth(
+                List.copyOf(watched), wait.waitForLoadBalancer(), Instant.EPOCH, wait.health()));
     Set<ResourceRef> followed = state.followed;
     LongSupplier clock = () -> nanos.getAsLong() - begin;
     Map<Scope, DynamicApis.Api> scopeApis = new HashMap<>();

@@ -65,39 +65,16 @@ class ConditionHealthIT {
   /** A CRD of namespaced Widgets with a status subresource, in a group of the test's own. */
   private static String widgetGroup(Cluster cluster, String ns) throws ApiException {
     String group = ns + ".health.capstan.dev";
-    JsonObject crd =
-        JsonParser.parseString(
-                """
-                {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
-                 "metadata":{"name":"widgets.GROUP"},
-                 "spec":{"group":"GROUP","scope":"Namespaced",
-                   "names":{"plural":"widgets","singular":"widget","kind":"Widget"},
-                   "versions":[{"name":"v1","served":true,"storage":true,
-                     "subresources":{"status":{}},
-                     "schema":{"openAPIV3Schema":{"type":"object",
-                       "x-kubernetes-preserve-unknown-fields":true}}}]}}
-                """
-                    .replace("GROUP", group))
-            .getAsJsonObject();
-    DynamicKubernetesApi crds =
-        new DynamicKubernetesApi(
-            "apiextensions.k8s.io", "v1", "customresourcedefinitions", cluster.client());
-    crds.create(new DynamicKubernetesObject(crd)).throwsApiException();
-    Await.until(
-        "the Widget CRD served",
-        PATIENT,
-        () -> widgets(cluster, group).list(ns).isSuccess() ? Boolean.TRUE : null);
+    Widgets.createCrd(cluster, group, ns, PATIENT);
     return group;
   }
 
   private static DynamicKubernetesApi widgets(Cluster cluster, String group) {
-    return new DynamicKubernetesApi(group, "v1", "widgets", cluster.client());
+    return Widgets.api(cluster, group);
   }
 
   private static void deleteCrd(Cluster cluster, String group) {
-    new DynamicKubernetesApi(
-            "apiextensions.k8s.io", "v1", "customresourcedefinitions", cluster.client())
-        .delete("widgets." + group);
+    Widgets.deleteCrd(cluster, group);
   }
 
   /**

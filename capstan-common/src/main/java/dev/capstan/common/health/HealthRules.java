@@ -140,12 +140,51 @@ public final class HealthRules {
       List<Map<String, Object>> pods,
       VolumeBinding claimBinding,
       boolean waitForLoadBalancer) {
+    return of(object, pods, claimBinding, waitForLoadBalancer, CustomHealth.none());
+  }
+
+  /**
+   * The health of one object, by {@code custom}'s rule for its kind when it has one (a user's rule,
+   * or a shipped default), else by the built-in rules. An object being deleted is in progress
+   * whatever a rule says.
+   *
+   * @param object the object as read from the API server
+   * @param pods the pods of the workload's current revision, possibly empty (see {@link #of(Map,
+   *     List)})
+   * @param claimBinding for a PersistentVolumeClaim, how its storage class binds
+   * @param waitForLoadBalancer for a Service of type LoadBalancer: whether it waits for an address
+   * @param custom the rules asked first ({@link CustomHealth#none()}: the built-in rules alone)
+   * @return the verdict; its reason starts with the object ({@code Kind namespace/name: })
+   * @throws IllegalArgumentException when the object has no apiVersion, kind or metadata.name
+   */
+  public static Health of(
+      Map<String, Object> object,
+      List<Map<String, Object>> pods,
+      VolumeBinding claimBinding,
+      boolean waitForLoadBalancer,
+      CustomHealth custom) {
     requireNonNull(object, "object");
     requireNonNull(pods, "pods");
     requireNonNull(claimBinding, "claimBinding");
+    requireNonNull(custom, "custom");
     Subject s = Subject.of(object);
     if (!hasRule(s.group(), s.kind())) {
       return Health.current();
+    }
+    if (custom.covers(s.group(), s.kind())) {
+      if (!s.string("metadata", "deletionTimestamp").isEmpty()) {
+        return s.inProgress("being deleted");
+      }
+      Health ruled = custom.judge(object);
+      if (ruled instanceof Health.InProgress p) {
+        return s.inProgress(p.reason());
+      }
+      if (ruled instanceof Health.Failed f) {
+        return s.failed(f.reason());
+      }
+      if (ruled != null) {
+        return ruled;
+      }
     }
     if (!s.string("metadata", "deletionTimestamp").isEmpty()) {
       if (s.group().equals("batch") && s.kind().equals("Job")) {

@@ -136,6 +136,9 @@ public final class PlanCodec {
         options.put("replaceOnImmutable", false);
       }
       // one saved before the delete gate had the default gate
+      if (!options.has("healthRules")) {
+        options.putArray("healthRules");
+      }
       if (!options.has("deleteGate")) {
         options.set("deleteGate", Json.mapper().valueToTree(DeleteGate.defaults()));
       }

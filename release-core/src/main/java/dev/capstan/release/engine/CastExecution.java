@@ -3,6 +3,8 @@ package dev.capstan.release.engine;
 import dev.capstan.common.CapstanException;
 import dev.capstan.common.ClusterException;
 import dev.capstan.common.Durations;
+import dev.capstan.common.health.CustomHealth;
+import dev.capstan.common.health.HealthRuleCompiler;
 import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.model.DriftIgnore;
@@ -65,6 +67,9 @@ final class CastExecution {
   private final boolean replaceOnImmutable;
   private final HookStage hooks;
 
+  /** The release's health rules over the shipped defaults ({@link HealthRuleCompiler}). */
+  private final CustomHealth health;
+
   /** When the cast's wait for health ends ({@link System#nanoTime}), set when it runs. */
   private long deadline;
 
@@ -109,6 +114,7 @@ final class CastExecution {
     this.timeout = options.timeout();
     this.waitForLoadBalancer = options.waitForLoadBalancer();
     this.replaceOnImmutable = options.replaceOnImmutable();
+    this.health = HealthRuleCompiler.compileInstalled(options.healthRules());
     this.lease = lease;
     this.events = events;
     this.release = identity.qualifiedName();
@@ -206,7 +212,8 @@ final class CastExecution {
                     left,
                     waitForLoadBalancer,
                     p -> events.accept(new ReleaseEvent.StillWaiting(release, p)),
-                    Set.copyOf(applied)));
+                    Set.copyOf(applied),
+                    health));
     if (readiness instanceof Readiness.TimedOut t) {
       // the deadline is the cast's: it ran out the whole timeout since the cast began
       readiness = Readiness.timedOut(t.pending(), timeout, t.reasons());

@@ -1,5 +1,8 @@
 package dev.capstan.release.engine;
 
+import dev.capstan.common.health.HealthRule;
+import dev.capstan.common.health.HealthRuleCompiler;
+import dev.capstan.common.health.InvalidHealthRulesException;
 import dev.capstan.release.error.InvalidReleaseException;
 import dev.capstan.release.model.DesiredResource;
 import dev.capstan.release.model.EnsuredNamespace;
@@ -37,6 +40,7 @@ final class PayloadValidator {
    */
   static void validate(ReleaseSpec spec, Payloads payloads, Orchestrator cluster) {
     List<String> problems = new ArrayList<>();
+    problems.addAll(healthRuleProblems(spec.options().healthRules()));
     Map<ResourceRef, String> hashes = payloads.hashes();
     Set<ResourceRef> desired = new HashSet<>();
     for (DesiredResource d : spec.resources()) {
@@ -146,6 +150,24 @@ final class PayloadValidator {
               + " refers to "
               + ref.key()
               + ", which is neither in this release nor among its references");
+    }
+  }
+
+  /**
+   * The problems of the release's health rules: each that does not compile (with its position), or
+   * rules given without a compiler on the class path.
+   */
+  static List<String> healthRuleProblems(List<HealthRule> rules) {
+    if (rules.isEmpty()) {
+      return List.of();
+    }
+    try {
+      HealthRuleCompiler.compileInstalled(rules);
+      return List.of();
+    } catch (InvalidHealthRulesException e) {
+      return e.problems().stream().map(p -> "options." + p).toList();
+    } catch (IllegalArgumentException e) {
+      return List.of(String.valueOf(e.getMessage()));
     }
   }
 }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.Durations;
 import dev.capstan.common.health.Condition;
+import dev.capstan.common.health.CustomHealth;
 import dev.capstan.common.health.Health;
 import dev.capstan.common.health.HealthRules;
 import dev.capstan.release.model.ResourceRef;
@@ -64,6 +65,7 @@ public final class WaveHealth {
   private final List<ResourceRef> objects;
   private final Set<ResourceRef> waited;
   private final boolean waitForLoadBalancer;
+  private final CustomHealth rules;
   private final Instant start;
   private final Map<ResourceRef, Health> verdicts = new HashMap<>();
   private final Map<ResourceRef, Instant> currentSince = new HashMap<>();
@@ -83,6 +85,19 @@ public final class WaveHealth {
    * @param start when the wait started
    */
   public WaveHealth(List<ResourceRef> objects, boolean waitForLoadBalancer, Instant start) {
+    this(objects, waitForLoadBalancer, start, CustomHealth.none());
+  }
+
+  /**
+   * A wait for {@code objects}, starting at {@code start}, judging by {@code rules} before the
+   * built-in rules.
+   *
+   * @param rules users' health rules over the shipped defaults ({@link HealthRules#of(Map, List,
+   *     HealthRules.VolumeBinding, boolean, CustomHealth)})
+   */
+  public WaveHealth(
+      List<ResourceRef> objects, boolean waitForLoadBalancer, Instant start, CustomHealth rules) {
+    this.rules = requireNonNull(rules, "rules");
     this.objects = List.copyOf(objects);
     this.waited = new LinkedHashSet<>(this.objects);
     this.waitForLoadBalancer = waitForLoadBalancer;
@@ -114,7 +129,7 @@ public final class WaveHealth {
     if (known != null) {
       return known;
     }
-    Health h = HealthRules.of(object, pods, claimBinding, waitForLoadBalancer);
+    Health h = HealthRules.of(object, pods, claimBinding, waitForLoadBalancer, rules);
     record(ref, h, now);
     String condition = h instanceof Health.InProgress ? blockingCondition(object) : null;
     Blocked before = blocked.get(ref);
@@ -145,7 +160,8 @@ public final class WaveHealth {
             withoutDeletion(lastState),
             List.of(),
             HealthRules.VolumeBinding.IMMEDIATE,
-            waitForLoadBalancer);
+            waitForLoadBalancer,
+            rules);
     Health h;
     if (last instanceof Health.InProgress p) {
       String prefix = id(ref) + ": ";

@@ -605,7 +605,7 @@ final class MemoryObjects {
           objects.stream()
               .filter(r -> statuses.containsKey(r) && this.objects.containsKey(r))
               .toList();
-      WaveHealth health = new WaveHealth(judged, wait.waitForLoadBalancer(), start);
+      WaveHealth health = new WaveHealth(judged, wait.waitForLoadBalancer(), start, wait.health());
       for (ResourceRef ref : objects) {
         StoredObject o = this.objects.get(ref);
         if (o == null) {

@@ -2,6 +2,7 @@ package dev.capstan.release.model;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.health.HealthRule;
 import java.time.Duration;
 import java.util.List;
 
@@ -38,6 +39,9 @@ import java.util.List;
  *     off by default. An object opts in alone with the annotation {@code
  *     capstan.dev/replace-on-immutable: "true"}. The plan shows such a change as {@code replace},
  *     destructive
+ * @param healthRules the release's health rules in CEL ({@link HealthRule}), asked before the
+ *     shipped defaults and the built-in rules when its objects' health is waited for; none by
+ *     default (docs/health-rules.md)
  * @param deleteGate the policy a plan's deletes pass before the first write, and the objects
  *     approved by name ({@link DeleteGate}); by default four kinds protected, no budget
  */
@@ -53,7 +57,8 @@ public record ReleaseOptions(
     boolean allowUnsafeCrdChanges,
     List<DriftIgnore> driftIgnore,
     boolean replaceOnImmutable,
-    DeleteGate deleteGate) {
+    DeleteGate deleteGate,
+    List<HealthRule> healthRules) {
   /** The default readiness timeout, 15 minutes. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(15);
 
@@ -70,7 +75,8 @@ public record ReleaseOptions(
           false,
           List.of(),
           false,
-          DeleteGate.defaults());
+          DeleteGate.defaults(),
+          List.of());
 
   /** Requires a positive timeout; copies the rules. */
   public ReleaseOptions {
@@ -81,6 +87,37 @@ public record ReleaseOptions(
     }
     driftIgnore = List.copyOf(driftIgnore);
     requireNonNull(deleteGate, "deleteGate");
+    healthRules = List.copyOf(healthRules);
+  }
+
+  /** Options with the given delete gate and no health rule of the release's own. */
+  public ReleaseOptions(
+      boolean adopt,
+      boolean atomic,
+      boolean createNamespace,
+      Duration timeout,
+      boolean allowCrdDeletion,
+      boolean recordSecretValues,
+      boolean waitForLoadBalancer,
+      boolean dangerousAllowEmpty,
+      boolean allowUnsafeCrdChanges,
+      List<DriftIgnore> driftIgnore,
+      boolean replaceOnImmutable,
+      DeleteGate deleteGate) {
+    this(
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        waitForLoadBalancer,
+        dangerousAllowEmpty,
+        allowUnsafeCrdChanges,
+        driftIgnore,
+        replaceOnImmutable,
+        deleteGate,
+        List.of());
   }
 
   /** Options with the default {@link DeleteGate}. */
@@ -180,7 +217,8 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
-        deleteGate);
+        deleteGate,
+        healthRules);
   }
 
   /** A copy with {@code atomic} set. */
@@ -197,7 +235,8 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
-        deleteGate);
+        deleteGate,
+        healthRules);
   }
 
   /** A copy with {@code createNamespace} set. */
@@ -214,7 +253,8 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
-        deleteGate);
+        deleteGate,
+        healthRules);
   }
 
   /** A copy with the given readiness timeout. */
@@ -231,7 +271,8 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
-        deleteGate);
+        deleteGate,
+        healthRules);
   }
 
   /** A copy with {@code allowCrdDeletion} set. */
@@ -248,7 +289,8 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
-        deleteGate);
+        deleteGate,
+        healthRules);
   }
 
   /** A copy with {@code recordSecretValues} set. */
@@ -265,7 +307,8 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
-        deleteGate);
+        deleteGate,
+        healthRules);
   }
 
   /** A copy with {@code waitForLoadBalancer} set. */
@@ -282,7 +325,8 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
-        deleteGate);
+        deleteGate,
+        healthRules);
   }
 
   /** A copy with {@code dangerousAllowEmpty} set. */
@@ -299,7 +343,8 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
-        deleteGate);
+        deleteGate,
+        healthRules);
   }
 
   /** A copy with {@code allowUnsafeCrdChanges} set. */
@@ -316,7 +361,8 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
-        deleteGate);
+        deleteGate,
+        healthRules);
   }
 
   /** A copy with the given ignore rules. */
@@ -333,7 +379,8 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
-        deleteGate);
+        deleteGate,
+        healthRules);
   }
 
   /** A copy with {@code replaceOnImmutable} set. */
@@ -350,7 +397,8 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
-        deleteGate);
+        deleteGate,
+        healthRules);
   }
 
   /** A copy with the given delete gate. */
@@ -367,6 +415,25 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
-        deleteGate);
+        deleteGate,
+        healthRules);
+  }
+
+  /** A copy with the given health rules ({@link HealthRule}; the first of equals wins). */
+  public ReleaseOptions withHealthRules(List<HealthRule> healthRules) {
+    return new ReleaseOptions(
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        waitForLoadBalancer,
+        dangerousAllowEmpty,
+        allowUnsafeCrdChanges,
+        driftIgnore,
+        replaceOnImmutable,
+        deleteGate,
+        healthRules);
   }
 }

@@ -2,6 +2,7 @@ package dev.capstan.release.port;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.health.CustomHealth;
 import dev.capstan.release.model.ResourceRef;
 import java.time.Duration;
 import java.util.Set;
@@ -19,21 +20,35 @@ import java.util.function.Consumer;
  * @param written the objects the caller's operation has just written through the same orchestrator,
  *     with nothing between: the orchestrator may take its write's answer for a first read of them
  *     (Kubernetes: a Service that was current as written is not read again)
+ * @param health the rules asked before the built-in ones (users' health rules over the shipped
+ *     defaults, {@link dev.capstan.common.health.HealthRuleCompiler}); {@link CustomHealth#none()}
+ *     for the built-in rules alone
  */
 public record ReadinessWait(
     Duration timeout,
     boolean waitForLoadBalancer,
     Consumer<Readiness.Progress> progress,
-    Set<ResourceRef> written) {
+    Set<ResourceRef> written,
+    CustomHealth health) {
   /** Refuses a negative timeout; copies {@code written}. */
   public ReadinessWait {
     requireNonNull(timeout, "timeout");
     requireNonNull(progress, "progress");
+    requireNonNull(health, "health");
     written = Set.copyOf(written);
     if (timeout.isNegative()) {
       throw new IllegalArgumentException(
           "timeout must not be negative: " + dev.capstan.common.Durations.format(timeout));
     }
+  }
+
+  /** A wait by the built-in rules alone ({@link CustomHealth#none()}). */
+  public ReadinessWait(
+      Duration timeout,
+      boolean waitForLoadBalancer,
+      Consumer<Readiness.Progress> progress,
+      Set<ResourceRef> written) {
+    this(timeout, waitForLoadBalancer, progress, written, CustomHealth.none());
   }
 
   /** A wait that takes nothing as just written. */
@@ -49,16 +64,21 @@ public record ReadinessWait(
 
   /** A copy with {@code waitForLoadBalancer} set. */
   public ReadinessWait withWaitForLoadBalancer(boolean waitForLoadBalancer) {
-    return new ReadinessWait(timeout, waitForLoadBalancer, progress, written);
+    return new ReadinessWait(timeout, waitForLoadBalancer, progress, written, health);
   }
 
   /** A copy reporting progress to {@code progress}. */
   public ReadinessWait withProgress(Consumer<Readiness.Progress> progress) {
-    return new ReadinessWait(timeout, waitForLoadBalancer, progress, written);
+    return new ReadinessWait(timeout, waitForLoadBalancer, progress, written, health);
   }
 
   /** A copy with {@code written} as the objects just written. */
   public ReadinessWait withWritten(Set<ResourceRef> written) {
-    return new ReadinessWait(timeout, waitForLoadBalancer, progress, written);
+    return new ReadinessWait(timeout, waitForLoadBalancer, progress, written, health);
+  }
+
+  /** A copy judging by {@code health} before the built-in rules. */
+  public ReadinessWait withHealth(CustomHealth health) {
+    return new ReadinessWait(timeout, waitForLoadBalancer, progress, written, health);
   }
 }

@@ -104,7 +104,8 @@ public final class ReleaseFiles {
           "replaceOnImmutable",
           DeleteGates.PROTECTED_KINDS,
           DeleteGates.DELETE_BUDGET,
-          DeleteGates.APPROVE_DELETES);
+          DeleteGates.APPROVE_DELETES,
+          "healthRules");
   private static final Set<String> DRIFT_IGNORE =
       StrictMap.fields("kind", "name", "paths", "managers");
   private static final Set<String> SERVICE =
@@ -237,7 +238,9 @@ public final class ReleaseFiles {
             .withAllowUnsafeCrdChanges(doc.allowUnsafeCrdChanges())
             .withDriftIgnore(rules)
             .withReplaceOnImmutable(doc.replaceOnImmutable())
-            .withDeleteGate(doc.deleteGate());
+            .withDeleteGate(doc.deleteGate())
+            .withHealthRules(
+                HealthRuleDocs.read(doc.healthRules(), "spec.options.healthRules", problems));
 
     List<ResourceSpec> specs = new ArrayList<>();
     String ns = namespace;
@@ -724,7 +727,8 @@ public final class ReleaseFiles {
       boolean allowUnsafeCrdChanges,
       List<@Nullable Object> driftIgnore,
       boolean replaceOnImmutable,
-      DeleteGate deleteGate) {
+      DeleteGate deleteGate,
+      List<@Nullable Object> healthRules) {
 
     /**
      * Binds the document's shape: its first problem is reported (and null returned), as the whole
@@ -762,6 +766,8 @@ public final class ReleaseFiles {
           options == null
               ? DeleteGate.defaults()
               : DeleteGates.read(options, DeleteGate.defaults(), true);
+      List<@Nullable Object> healthRules =
+          options == null ? List.of() : options.list("healthRules");
       Document doc =
           new Document(
               apiVersion,
@@ -779,7 +785,8 @@ public final class ReleaseFiles {
               allowUnsafeCrdChanges,
               driftIgnore,
               replaceOnImmutable,
-              deleteGate);
+              deleteGate,
+              healthRules);
       if (!shape.isEmpty()) {
         problems.add(shape.get(0));
         return null;

@@ -1,0 +1,173 @@
+package dev.capstan.cel;
+
+import dev.capstan.common.Escapes;
+import dev.capstan.common.health.CustomHealth;
+import dev.capstan.common.health.HealthRule;
+import dev.capstan.common.health.HealthRuleCompiler;
+import dev.capstan.common.health.InvalidHealthRulesException;
+import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.CelIssue;
+import dev.cel.common.CelOptions;
+import dev.cel.common.CelValidationException;
+import dev.cel.common.CelValidationResult;
+import dev.cel.common.types.SimpleType;
+import dev.cel.compiler.CelCompiler;
+import dev.cel.compiler.CelCompilerFactory;
+import dev.cel.parser.CelStandardMacro;
+import dev.cel.runtime.CelEvaluationException;
+import dev.cel.runtime.CelRuntime;
+import dev.cel.runtime.CelRuntimeFactory;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The CEL {@link HealthRuleCompiler} (ARCHITECTURE.md, "Health rules in CEL"): each expression is
+ * parsed and type-checked as a {@code bool} over {@code self} (the object, {@code dyn}) with the
+ * standard macros ({@code has}, {@code exists}, {@code all}, {@code map}, {@code filter}), and its
+ * estimated cost held to {@link #MAX_COST}; a bad one is refused with its rule, field and position.
+ * The rules compiled are the caller's over {@link ShippedRules} (a user's rule for a kind replaces
+ * the shipped one). Evaluation stops after {@link #MAX_ITERATIONS} loop iterations.
+ */
+public final class CelHealthRules implements HealthRuleCompiler {
+  /** The highest estimated cost of one expression ({@link CelCost}). */
+  public static final long MAX_COST = 20_000;
+
+  /** The items a list is taken to hold by the cost estimate. */
+  public static final int ASSUMED_LIST_SIZE = 100;
+
+  /** The most loop iterations one evaluation makes before it fails. */
+  public static final int MAX_ITERATIONS = 10_000;
+
+  private static final CelOptions OPTIONS =
+      CelOptions.current()
+          .comprehensionMaxIterations(MAX_ITERATIONS)
+          .maxExpressionCodePointSize(HealthRule.MAX_EXPRESSION)
+          .enableHeterogeneousNumericComparisons(true)
+          .build();
+
+  private static final CelCompiler COMPILER =
+      CelCompilerFactory.standardCelCompilerBuilder()
+          .setOptions(OPTIONS)
+          .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+          .addVar("self", SimpleType.DYN)
+          .setResultType(SimpleType.BOOL)
+          .build();
+
+  private static final CelRuntime RUNTIME =
+      CelRuntimeFactory.legacyCelRuntimeBuilder().setOptions(OPTIONS).build();
+
+  /** The shipped defaults, compiled once. */
+  private static final List<CompiledRule> SHIPPED = compileShipped();
+
+  /** The compiler ({@link java.util.ServiceLoader} makes it). */
+  public CelHealthRules() {}
+
+  @Override
+  public CustomHealth compile(List<HealthRule> rules) {
+    List<String> problems = new ArrayList<>();
+    List<CompiledRule> compiled = new ArrayList<>();
+    for (int i = 0; i < rules.size(); i++) {
+      CompiledRule c = compile(rules.get(i), "healthRules[" + i + "]", false, problems);
+      if (c != null) {
+        compiled.add(c);
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new InvalidHealthRulesException(problems);
+    }
+    return new RuleSet(compiled, SHIPPED);
+  }
+
+  /** The shipped defaults, as written ({@link ShippedRules}). */
+  public static List<HealthRule> shipped() {
+    return SHIPPED.stream().map(CompiledRule::rule).toList();
+  }
+
+  private static List<CompiledRule> compileShipped() {
+    List<String> problems = new ArrayList<>();
+    List<CompiledRule> out = new ArrayList<>();
+    List<HealthRule> rules = ShippedRules.read();
+    for (int i = 0; i < rules.size(); i++) {
+      CompiledRule c = compile(rules.get(i), "shipped[" + i + "]", true, problems);
+      if (c != null) {
+        out.add(c);
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new IllegalStateException("shipped health rules do not compile: " + problems);
+    }
+    return List.copyOf(out);
+  }
+
+  private static @Nullable CompiledRule compile(
+      HealthRule rule, String at, boolean shipped, List<String> problems) {
+    String where = at + " (" + Escapes.escape(rule.kind()) + ")";
+    List<List<String>> reads = new ArrayList<>();
+    CelRuntime.Program current = program(rule.current(), where + ".current", reads, problems);
+    CelRuntime.Program inProgress =
+        rule.inProgress() == null
+            ? null
+            : program(rule.inProgress(), where + ".inProgress", reads, problems);
+    CelRuntime.Program failed =
+        rule.failed() == null ? null : program(rule.failed(), where + ".failed", reads, problems);
+    if (current == null
+        || (rule.inProgress() != null && inProgress == null)
+        || (rule.failed() != null && failed == null)) {
+      return null;
+    }
+    return new CompiledRule(
+        rule, current, inProgress, failed, Seen.outermost(distinct(reads)), shipped);
+  }
+
+  private static List<List<String>> distinct(List<List<String>> paths) {
+    return new ArrayList<>(new java.util.LinkedHashSet<>(paths));
+  }
+
+  /** Compiles one expression, or adds its problems (each with its position) and returns null. */
+  private static CelRuntime.@Nullable Program program(
+      String expression, String at, List<List<String>> reads, List<String> problems) {
+    CelValidationResult result = COMPILER.compile(expression);
+    if (result.hasError()) {
+      for (CelIssue issue : result.getErrors()) {
+        problems.add(
+            at
+                + ": "
+                + issue.getSourceLocation().getLine()
+                + ":"
+                + (issue.getSourceLocation().getColumn() + 1)
+                + ": "
+                + Escapes.escape(issue.getMessage()));
+      }
+      return null;
+    }
+    CelAbstractSyntaxTree ast;
+    try {
+      ast = result.getAst();
+    } catch (CelValidationException e) {
+      problems.add(at + ": " + Escapes.escape(String.valueOf(e.getMessage())));
+      return null;
+    }
+    long cost = CelCost.of(ast.getExpr());
+    if (cost > MAX_COST) {
+      problems.add(
+          at
+              + ": estimated cost "
+              + cost
+              + " is over the limit of "
+              + MAX_COST
+              + " (each loop over a list is taken to make "
+              + ASSUMED_LIST_SIZE
+              + " iterations; a loop inside a loop costs their product): "
+              + Escapes.quote(expression));
+      return null;
+    }
+    reads.addAll(Seen.paths(ast.getExpr()));
+    try {
+      return RUNTIME.createProgram(ast);
+    } catch (CelEvaluationException e) {
+      problems.add(at + ": " + Escapes.escape(String.valueOf(e.getMessage())));
+      return null;
+    }
+  }
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.capstan.cel;
+
+import org.jspecify.annotations.NullMarked;
