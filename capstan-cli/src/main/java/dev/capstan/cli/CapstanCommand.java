@@ -30,7 +30,9 @@ import picocli.CommandLine.ScopeType;
       "4:another operation holds the release's lease; nothing was applied",
       "5:not confirmed; nothing was applied",
       "6:the reviewed plan is stale (the release or a planned object changed since); nothing was"
-          + " applied"
+          + " applied",
+      "7:the destructive-change gate refused the plan (an object of a protected kind, or more than"
+          + " the delete budget, that no --approve-delete names); nothing was applied"
     })
 final class CapstanCommand implements Runnable {
   final Cli cli;

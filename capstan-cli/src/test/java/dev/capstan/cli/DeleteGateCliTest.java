@@ -26,8 +26,13 @@ class DeleteGateCliTest {
   private static String release(boolean data, String... maps) {
     StringBuilder sb =
         new StringBuilder(
-            "apiVersion: capstan.dev/v1\nkind: Release\nmetadata: {name: shop, namespace: demo}\n"
-                + "spec:\n  configMaps:\n");
+            """
+            apiVersion: capstan.dev/v1
+            kind: Release
+            metadata: {name: shop, namespace: demo}
+            spec:
+              configMaps:
+            """);
     for (String m : maps) {
       sb.append("  - {name: ").append(m).append(", data: {k: v}}\n");
     }
@@ -100,9 +105,9 @@ class DeleteGateCliTest {
         .isEqualTo(ExitCode.REFUSED);
     assertThat(err)
         .endsWith(
-            "  - ConfigMap/demo/d (prune): the plan deletes 2 object(s) unapproved, over the"
+            "  - ConfigMap/demo/c (prune): the plan deletes 2 object(s) unapproved, over the"
                 + " budget of 1 delete(s)\n"
-                + "  - ConfigMap/demo/c (prune): the plan deletes 2 object(s) unapproved, over the"
+                + "  - ConfigMap/demo/d (prune): the plan deletes 2 object(s) unapproved, over the"
                 + " budget of 1 delete(s)\n");
 
     assertThat(

@@ -38,8 +38,12 @@ class HealthRulesCliTest {
     Files.writeString(
         dir.resolve("shop.yaml"),
         release(
-            "  options:\n    healthRules:\n    - kind: example.com/Widget\n"
-                + "      current: \"self.status.phase == 'Running' &&\"\n"));
+            """
+              options:
+                healthRules:
+                - kind: example.com/Widget
+                  current: "self.status.phase == 'Running' &&"
+            """));
 
     assertThat(run("release", "cast", "-f", "shop.yaml", "--create-namespace", "--yes"))
         .isEqualTo(ExitCode.INVALID);
@@ -47,7 +51,8 @@ class HealthRulesCliTest {
         .startsWith(
             "capstan: shop.yaml: spec.options.healthRules[0] (example.com/Widget).current: 1:34:"
                 + " mismatched input '<EOF>'");
-    assertThat(Files.exists(dir.resolve(".capstan/state.json"))).isFalse();
+    // nothing was cast: the release is not recorded
+    assertThat(run("release", "get", "shop", "-n", "demo")).isEqualTo(ExitCode.FAILED);
   }
 
   @Test
@@ -55,12 +60,17 @@ class HealthRulesCliTest {
     Files.writeString(dir.resolve("shop.yaml"), release(""));
     Files.writeString(
         dir.resolve("rules.yaml"),
-        "- kind: example.com/Widget\n  current: self.status.readyMembers >= self.spec.members\n"
-            + "  failed: self.status.phase == 'Failed'\n");
+        """
+        - kind: example.com/Widget
+          current: self.status.readyMembers >= self.spec.members
+          failed: self.status.phase == 'Failed'
+        """);
     Files.writeString(
         dir.resolve("bad-rules.yaml"),
-        "- kind: example.com/Widget\n"
-            + "  current: self.status.conditions.all(c, self.status.conditions.all(d, true))\n");
+        """
+        - kind: example.com/Widget
+          current: self.status.conditions.all(c, self.status.conditions.all(d, true))
+        """);
 
     assertThat(
             run(

@@ -27,7 +27,9 @@ import org.jspecify.annotations.Nullable;
  * standard macros ({@code has}, {@code exists}, {@code all}, {@code map}, {@code filter}), and its
  * estimated cost held to {@link #MAX_COST}; a bad one is refused with its rule, field and position.
  * The rules compiled are the caller's over {@link ShippedRules} (a user's rule for a kind replaces
- * the shipped one). Evaluation stops after {@link #MAX_ITERATIONS} loop iterations.
+ * the shipped one). Evaluation stops after {@link #MAX_ITERATIONS} loop iterations. CEL is built,
+ * and the shipped defaults compiled, only when a rule is compiled or a shipped one judges an
+ * object: a cast whose objects no rule covers does not pay for it.
  */
 public final class CelHealthRules implements HealthRuleCompiler {
   /** The highest estimated cost of one expression ({@link CelCost}). */
@@ -39,26 +41,41 @@ public final class CelHealthRules implements HealthRuleCompiler {
   /** The most loop iterations one evaluation makes before it fails. */
   public static final int MAX_ITERATIONS = 10_000;
 
-  private static final CelOptions OPTIONS =
-      CelOptions.current()
-          .comprehensionMaxIterations(MAX_ITERATIONS)
-          .maxExpressionCodePointSize(HealthRule.MAX_EXPRESSION)
-          .enableHeterogeneousNumericComparisons(true)
-          .build();
+  /** The shipped defaults as written: read at once (cheap), compiled on first use. */
+  private static final List<HealthRule> SHIPPED = ShippedRules.read();
 
-  private static final CelCompiler COMPILER =
-      CelCompilerFactory.standardCelCompilerBuilder()
-          .setOptions(OPTIONS)
-          .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
-          .addVar("self", SimpleType.DYN)
-          .setResultType(SimpleType.BOOL)
-          .build();
+  /**
+   * CEL's compiler and runtime, built on first use: building them and compiling the shipped
+   * defaults takes seconds on a cold JVM, which a cast that no rule judges never pays.
+   */
+  private static final class Cel {
+    static final CelOptions OPTIONS =
+        CelOptions.current()
+            .comprehensionMaxIterations(MAX_ITERATIONS)
+            .maxExpressionCodePointSize(HealthRule.MAX_EXPRESSION)
+            .enableHeterogeneousNumericComparisons(true)
+            .build();
 
-  private static final CelRuntime RUNTIME =
-      CelRuntimeFactory.legacyCelRuntimeBuilder().setOptions(OPTIONS).build();
+    static final CelCompiler COMPILER =
+        CelCompilerFactory.standardCelCompilerBuilder()
+            .setOptions(OPTIONS)
+            .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+            .addVar("self", SimpleType.DYN)
+            .setResultType(SimpleType.BOOL)
+            .build();
 
-  /** The shipped defaults, compiled once. */
-  private static final List<CompiledRule> SHIPPED = compileShipped();
+    static final CelRuntime RUNTIME =
+        CelRuntimeFactory.legacyCelRuntimeBuilder().setOptions(OPTIONS).build();
+
+    private Cel() {}
+  }
+
+  /** The shipped defaults compiled, in the order of {@link #SHIPPED}, on first use. */
+  private static final class Shipped {
+    static final List<CompiledRule> RULES = compileShipped();
+
+    private Shipped() {}
+  }
 
   /** The compiler ({@link java.util.ServiceLoader} makes it). */
   public CelHealthRules() {}
@@ -76,20 +93,19 @@ public final class CelHealthRules implements HealthRuleCompiler {
     if (!problems.isEmpty()) {
       throw new InvalidHealthRulesException(problems);
     }
-    return new RuleSet(compiled, SHIPPED);
+    return new RuleSet(compiled, SHIPPED, () -> Shipped.RULES);
   }
 
   /** The shipped defaults, as written ({@link ShippedRules}). */
   public static List<HealthRule> shipped() {
-    return SHIPPED.stream().map(CompiledRule::rule).toList();
+    return SHIPPED;
   }
 
   private static List<CompiledRule> compileShipped() {
     List<String> problems = new ArrayList<>();
     List<CompiledRule> out = new ArrayList<>();
-    List<HealthRule> rules = ShippedRules.read();
-    for (int i = 0; i < rules.size(); i++) {
-      CompiledRule c = compile(rules.get(i), "shipped[" + i + "]", true, problems);
+    for (int i = 0; i < SHIPPED.size(); i++) {
+      CompiledRule c = compile(SHIPPED.get(i), "shipped[" + i + "]", true, problems);
       if (c != null) {
         out.add(c);
       }
@@ -127,7 +143,7 @@ public final class CelHealthRules implements HealthRuleCompiler {
   /** Compiles one expression, or adds its problems (each with its position) and returns null. */
   private static CelRuntime.@Nullable Program program(
       String expression, String at, List<List<String>> reads, List<String> problems) {
-    CelValidationResult result = COMPILER.compile(expression);
+    CelValidationResult result = Cel.COMPILER.compile(expression);
     if (result.hasError()) {
       for (CelIssue issue : result.getErrors()) {
         problems.add(
@@ -164,7 +180,7 @@ public final class CelHealthRules implements HealthRuleCompiler {
     }
     reads.addAll(Seen.paths(ast.getExpr()));
     try {
-      return RUNTIME.createProgram(ast);
+      return Cel.RUNTIME.createProgram(ast);
     } catch (CelEvaluationException e) {
       problems.add(at + ": " + Escapes.escape(String.valueOf(e.getMessage())));
       return null;
