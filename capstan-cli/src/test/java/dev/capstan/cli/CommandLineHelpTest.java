@@ -145,7 +145,7 @@ class CommandLineHelpTest {
       }
     }
 
-    assertThat(listed.keySet()).containsExactly(0, 1, 2, 3, 4, 5, 6);
+    assertThat(listed.keySet()).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
     assertThat(listed).isEqualTo(documented);
   }
 
