@@ -241,7 +241,7 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
               f.name != null ? f.name : f.release,
               target,
               controller);
-      options = ReleaseOptions.defaults();
+      options = ReleaseOptions.defaults().withVerifyOnServer(true);
     } else {
       chart.refuseWithoutChart();
       ReleaseFile file = load(f);
@@ -278,7 +278,11 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
         env);
   }
 
-  /** {@code spec} with the command line's options over {@code options} (a release file's). */
+  /**
+   * {@code spec} with the command line's options over {@code options} (a release file's): the
+   * plan verified on the server as {@code --verify}/{@code --no-verify} says, else as the file
+   * says unless {@code --atomic}.
+   */
   static ReleaseSpec spec(
       ReleaseSpec spec, ReleaseOptions options, FileOptions f, Duration timeout) {
     return spec.withOptions(
@@ -291,6 +295,8 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
             .withWaitForLoadBalancer(!f.noWaitForLoadBalancer)
             .withDangerousAllowEmpty(f.dangerousAllowEmpty)
             .withAllowUnsafeCrdChanges(options.allowUnsafeCrdChanges() || f.allowUnsafeCrdChanges)
+            .withVerifyOnServer(
+                f.verify != null ? f.verify : options.verifyOnServer() && !f.atomic)
             .withTimeout(timeout));
   }
 

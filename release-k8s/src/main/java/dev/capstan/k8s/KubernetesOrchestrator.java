@@ -53,7 +53,8 @@ import org.jspecify.annotations.Nullable;
  *       absent object (ignoring it) and refuses an existing one with 409 Conflict. The created
  *       fields are Capstan's apply entry's, so a later apply that drops one removes it.
  *   <li>{@link #dryRunApply}: the server-side apply PATCH an update would send, with {@code
- *       dryRun=All}, for a reviewed plan's diff.
+ *       dryRun=All}, for a reviewed plan's diff; {@link #verifyApply}: the very PATCH {@link
+ *       #apply} sends, with {@code dryRun=All}, for a verified plan.
  *   <li>{@link #delete}: with the observed uid and resourceVersion, one DELETE with them as
  *       preconditions (background propagation); without, a GET and such a DELETE, only when the
  *       object carries the owner's stamp.
@@ -408,20 +409,8 @@ public final class KubernetesOrchestrator implements Orchestrator {
     String namespace = kind.namespaced() ? object.namespace() : null;
     ResourceApi<DynamicKubernetesObject, DynamicKubernetesListObject> calls =
         apis.api(resource).calls;
-    Map<String, Object> body = applyBody(object, stamp);
-    @SuppressWarnings("unchecked")
-    Map<String, Object> metadata =
-        (Map<String, Object>) requireNonNull(body.get("metadata"), "metadata");
+    Map<String, Object> body = applyBody(object, stamp, precondition);
     try {
-      if (precondition instanceof Precondition.Absent) {
-        // an existing object fails with 409 Conflict (modified); see CREATE_ONLY_VERSION
-        metadata.put("resourceVersion", CREATE_ONLY_VERSION);
-      } else if (precondition instanceof Precondition.Observed observed) {
-        // server-side apply honours both as preconditions: a changed object fails with 409
-        // Conflict (modified), a re-created or deleted one with 409 Conflict (uid mismatch)
-        metadata.put("uid", observed.uid());
-        metadata.put("resourceVersion", observed.resourceVersion());
-      }
       DynamicKubernetesObject written =
           calls.applyJson(namespace, object.name(), JsonTrees.toJson(body), Stamps.MANAGER_NAME);
       if (written.getMetadata() != null) {
@@ -500,6 +489,57 @@ public final class KubernetesOrchestrator implements Orchestrator {
           null);
     }
     return result;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One server-side apply PATCH with {@code dryRun=All} of the body {@link #apply} would send,
+   * preconditions included, under the same field manager, forced, through the same client (so as
+   * the same identity). A refusal is an answer with HTTP 400, 403, 404, 409 or 422 (validation,
+   * admission, quota, RBAC, a missing namespace, a precondition, an immutable field), worded as
+   * {@link ClusterException} words it; any other failure throws.
+   */
+  @Override
+  public Optional<String> verifyApply(
+      Manifest object, @Nullable OwnershipStamp stamp, Precondition precondition) {
+    requireNonNull(object, "object");
+    Kind kind = object.kind();
+    Discovery.Resource resource = served(kind, "dry-run apply", object.ref());
+    String namespace = kind.namespaced() ? object.namespace() : null;
+    String body = JsonTrees.toJson(applyBody(object, stamp, precondition));
+    try {
+      apis.api(resource).calls.dryRunApply(namespace, object.name(), body, Stamps.MANAGER_NAME);
+      return Optional.empty();
+    } catch (ClusterException e) {
+      if (Set.of(400, 403, 404, 409, 422).contains(e.status())) {
+        return Optional.of(String.valueOf(e.getMessage()));
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * The server-side apply body of {@code object} as {@link #apply} sends it: with the stamp, and
+   * {@code precondition} as metadata (a create's {@link #CREATE_ONLY_VERSION}, an update's observed
+   * uid and resourceVersion).
+   */
+  private static Map<String, Object> applyBody(
+      Manifest object, @Nullable OwnershipStamp stamp, Precondition precondition) {
+    Map<String, Object> body = applyBody(object, stamp);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> metadata =
+        (Map<String, Object>) requireNonNull(body.get("metadata"), "metadata");
+    if (precondition instanceof Precondition.Absent) {
+      // an existing object fails with 409 Conflict (modified); see CREATE_ONLY_VERSION
+      metadata.put("resourceVersion", CREATE_ONLY_VERSION);
+    } else if (precondition instanceof Precondition.Observed observed) {
+      // server-side apply honours both as preconditions: a changed object fails with 409
+      // Conflict (modified), a re-created or deleted one with 409 Conflict (uid mismatch)
+      metadata.put("uid", observed.uid());
+      metadata.put("resourceVersion", observed.resourceVersion());
+    }
+    return body;
   }
 
   /**

@@ -123,7 +123,7 @@ public final class PlanCodec {
           "plan file holds a key it must not hold: plan.fingerprint.secretHashKey", null);
     }
     // a plan saved before waitForLoadBalancer existed waited for load balancers; one saved
-    // before drift ignore rules and replacements had neither
+    // before drift ignore rules and replacements had neither, nor verified its plan on the server
     if (plan.path("fingerprint").path("spec").path("options") instanceof ObjectNode options) {
       if (!options.has("waitForLoadBalancer")) {
         options.put("waitForLoadBalancer", true);
@@ -133,6 +133,9 @@ public final class PlanCodec {
       }
       if (!options.has("replaceOnImmutable")) {
         options.put("replaceOnImmutable", false);
+      }
+      if (!options.has("verifyOnServer")) {
+        options.put("verifyOnServer", false);
       }
     }
     // a plan saved before hooks existed runs none

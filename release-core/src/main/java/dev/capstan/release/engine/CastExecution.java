@@ -5,7 +5,6 @@ import dev.capstan.common.ClusterException;
 import dev.capstan.common.Durations;
 import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.event.ReleaseEvent;
-import dev.capstan.release.model.DriftIgnore;
 import dev.capstan.release.model.EnsuredNamespace;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
@@ -273,10 +272,7 @@ final class CastExecution {
       List<String> givenUp = List.of();
       if (c.action() != Action.CREATE && !c.ignored().isEmpty()) {
         // fields ignore rules leave to others: not written; those of rules of paths given up
-        object =
-            object.withContent(
-                DriftIgnore.without(
-                    object.content(), c.ignored().stream().map(IgnoredField::pointer).toList()));
+        object = ServerVerification.asWritten(c, object);
         givenUp =
             c.ignored().stream().filter(IgnoredField::givenUp).map(IgnoredField::pointer).toList();
       }

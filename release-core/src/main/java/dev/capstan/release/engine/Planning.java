@@ -146,7 +146,8 @@ final class Planning {
 
   /**
    * Plans the effective release (keyed Secret hashes, config rollouts and their reasons), with its
-   * CRD changes through the safety gate ({@link CrdSafety}).
+   * CRD changes through the safety gate ({@link CrdSafety}), and verified by the cluster when the
+   * release asks for it ({@link #verified}).
    */
   Plan plan(EffectiveRelease effective, @Nullable Release latest, LiveState live) {
     Plan planned =
@@ -155,13 +156,26 @@ final class Planning {
             live,
             effective.applied,
             effective.spec.options());
-    return CrdSafety.gate(
+    Plan gated =
+        CrdSafety.gate(
             planned,
             live,
             effective.applied,
             effective.spec.options(),
-            context.ports.orchestrator())
+            context.ports.orchestrator());
+    return verified(gated, live, effective)
         .withHooks(HookStage.planned(effective.objects, latest, false));
+  }
+
+  /**
+   * {@code plan} verified by the cluster ({@link ServerVerification}) when the release asks for it
+   * and the plan is otherwise applyable (a plan refused already is not sent).
+   */
+  Plan verified(Plan plan, LiveState live, EffectiveRelease effective) {
+    return effective.spec.options().verifyOnServer() && plan.applyable()
+        ? ServerVerification.verify(
+            plan, live, effective.objects, context.ports.orchestrator(), context::emit)
+        : plan;
   }
 
   static void checkCastable(ReleaseSpec spec, @Nullable Release latest) {

@@ -107,8 +107,15 @@ final class ReviewedCast {
           // a plan made from the spec alone could not check its CRD changes; with the payloads
           // and the objects it writes observed again, the gate can, before any write
           Plan gated =
-              CrdSafety.gate(
-                  plan, live, effective.applied, planned.options(), context.ports.orchestrator());
+              planning.verified(
+                  CrdSafety.gate(
+                      plan,
+                      live,
+                      effective.applied,
+                      planned.options(),
+                      context.ports.orchestrator()),
+                  live,
+                  effective);
           if (!gated.applyable()) {
             throw new ReleaseConflictException(gated);
           }

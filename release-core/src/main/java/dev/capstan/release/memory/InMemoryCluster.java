@@ -292,11 +292,12 @@ public final class InMemoryCluster implements Orchestrator, Store {
   /**
    * Every operation since creation or {@link #clearOperations()}, in order: {@code
    * observe:apps/Deployment/default} (kind and namespace), {@code apply:KEY}, {@code dry-run:KEY},
-   * {@code delete:KEY}, {@code unstamp:KEY}, {@code verify}, {@code namespace:NAME}, {@code
-   * record:create:NS/NAME#REV:STATUS}, {@code record:update:NS/NAME#REV:STATUS}, {@code
-   * record:delete:NS/NAME#REV}, {@code record:read:NS/NAME} (one release's), {@code record:read:NS}
-   * (the latest of a namespace), {@code record:read:NS/{A,B}} (some releases' together), {@code
-   * lease:acquire:NS/NAME}, {@code lease:renew:NS/NAME}, {@code lease:release:NS/NAME}.
+   * {@code verify-apply:KEY}, {@code delete:KEY}, {@code unstamp:KEY}, {@code verify}, {@code
+   * namespace:NAME}, {@code record:create:NS/NAME#REV:STATUS}, {@code
+   * record:update:NS/NAME#REV:STATUS}, {@code record:delete:NS/NAME#REV}, {@code
+   * record:read:NS/NAME} (one release's), {@code record:read:NS} (the latest of a namespace),
+   * {@code record:read:NS/{A,B}} (some releases' together), {@code lease:acquire:NS/NAME}, {@code
+   * lease:renew:NS/NAME}, {@code lease:release:NS/NAME}.
    */
   public synchronized List<String> operations() {
     return calls.operations();
@@ -399,6 +400,21 @@ public final class InMemoryCluster implements Orchestrator, Store {
   @Override
   public synchronized Manifest dryRunApply(Manifest object, @Nullable OwnershipStamp stamp) {
     return objects.dryRunApply(object, stamp);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>In memory, refused as {@link #apply} would refuse it: a standing fault on {@link
+   * Operation#APPLY} for the object ({@code faults().failOn(APPLY, key)} or {@code failAlways}),
+   * with the fault's message; a precondition not met (HTTP 409); an immutable field changed (HTTP
+   * 422). Logged {@code verify-apply:KEY} (not a write); a fault on {@link Operation#VERIFY_APPLY}
+   * is the cluster failing to answer.
+   */
+  @Override
+  public Optional<String> verifyApply(
+      Manifest object, @Nullable OwnershipStamp stamp, Precondition precondition) {
+    return objects.verifyApply(object, precondition);
   }
 
   /**

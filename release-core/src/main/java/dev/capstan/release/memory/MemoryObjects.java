@@ -438,6 +438,44 @@ final class MemoryObjects {
     Calls.crashIf(crash, Operation.APPLY, key);
   }
 
+  /**
+   * Whether {@link #apply} of {@code object} would be accepted now, refused as it would refuse it:
+   * a standing fault on {@link Operation#APPLY} for the object, a precondition not met, an
+   * immutable field changed. Logged {@code verify-apply:KEY}; writes nothing.
+   */
+  Optional<String> verifyApply(Manifest object, Precondition precondition) {
+    requireNonNull(precondition, "precondition");
+    ResourceRef ref = object.ref();
+    String key = ref.key();
+    calls.enter(Operation.VERIFY_APPLY, key);
+    Optional<ClusterException> standing = calls.faults.standing(Operation.APPLY, key);
+    synchronized (lock) {
+      calls.log("verify-apply:" + key);
+      if (standing.isPresent()) {
+        return Optional.of(requireNonNull(standing.get().getMessage()));
+      }
+      String fenced = fenced(ref, precondition, false);
+      if (fenced != null) {
+        return Optional.of("apply " + key + " failed (HTTP 409): " + fenced);
+      }
+      StoredObject current = objects.get(ref);
+      String immutable = current == null ? null : immutableChange(current.content, object);
+      if (immutable != null) {
+        return Optional.of(
+            "apply "
+                + key
+                + " failed (HTTP 422): "
+                + ref.kind().kind()
+                + " \""
+                + ref.name()
+                + "\" is invalid: "
+                + immutable
+                + ": field is immutable");
+      }
+    }
+    return Optional.empty();
+  }
+
   Manifest dryRunApply(Manifest object, @Nullable OwnershipStamp stamp) {
     calls.log("dry-run:" + object.ref().key());
     return object;

@@ -38,6 +38,13 @@ import java.util.List;
  *     off by default. An object opts in alone with the annotation {@code
  *     capstan.dev/replace-on-immutable: "true"}. The plan shows such a change as {@code replace},
  *     destructive
+ * @param verifyOnServer send every object the plan writes to the cluster as a dry run of the write
+ *     the cast will make, before the first write (on Kubernetes a server-side apply with {@code
+ *     dryRun=All}, same field manager, same preconditions, as the release's identity), so that what
+ *     the API server refuses (validation, admission, quota, an immutable field) is a conflict of
+ *     the plan, naming the object and the server's message, and nothing is written. Off in {@link
+ *     #defaults()} (a host's request count per cast stays as it was); the CLI, the release file and
+ *     the controller turn it on unless the cast is atomic (ARCHITECTURE.md, "Verified plans")
  */
 public record ReleaseOptions(
     boolean adopt,
@@ -50,13 +57,25 @@ public record ReleaseOptions(
     boolean dangerousAllowEmpty,
     boolean allowUnsafeCrdChanges,
     List<DriftIgnore> driftIgnore,
-    boolean replaceOnImmutable) {
+    boolean replaceOnImmutable,
+    boolean verifyOnServer) {
   /** The default readiness timeout, 15 minutes. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(15);
 
   private static final ReleaseOptions DEFAULTS =
       new ReleaseOptions(
-          false, false, false, DEFAULT_TIMEOUT, false, true, true, false, false, List.of(), false);
+          false,
+          false,
+          false,
+          DEFAULT_TIMEOUT,
+          false,
+          true,
+          true,
+          false,
+          false,
+          List.of(),
+          false,
+          false);
 
   /** Requires a positive timeout; copies the rules. */
   public ReleaseOptions {
@@ -90,6 +109,7 @@ public record ReleaseOptions(
         dangerousAllowEmpty,
         allowUnsafeCrdChanges,
         List.of(),
+        false,
         false);
   }
 
@@ -136,7 +156,8 @@ public record ReleaseOptions(
         dangerousAllowEmpty,
         allowUnsafeCrdChanges,
         driftIgnore,
-        replaceOnImmutable);
+        replaceOnImmutable,
+        verifyOnServer);
   }
 
   /** A copy with {@code atomic} set. */
@@ -152,7 +173,8 @@ public record ReleaseOptions(
         dangerousAllowEmpty,
         allowUnsafeCrdChanges,
         driftIgnore,
-        replaceOnImmutable);
+        replaceOnImmutable,
+        verifyOnServer);
   }
 
   /** A copy with {@code createNamespace} set. */
@@ -168,7 +190,8 @@ public record ReleaseOptions(
         dangerousAllowEmpty,
         allowUnsafeCrdChanges,
         driftIgnore,
-        replaceOnImmutable);
+        replaceOnImmutable,
+        verifyOnServer);
   }
 
   /** A copy with the given readiness timeout. */
@@ -184,7 +207,8 @@ public record ReleaseOptions(
         dangerousAllowEmpty,
         allowUnsafeCrdChanges,
         driftIgnore,
-        replaceOnImmutable);
+        replaceOnImmutable,
+        verifyOnServer);
   }
 
   /** A copy with {@code allowCrdDeletion} set. */
@@ -200,7 +224,8 @@ public record ReleaseOptions(
         dangerousAllowEmpty,
         allowUnsafeCrdChanges,
         driftIgnore,
-        replaceOnImmutable);
+        replaceOnImmutable,
+        verifyOnServer);
   }
 
   /** A copy with {@code recordSecretValues} set. */
@@ -216,7 +241,8 @@ public record ReleaseOptions(
         dangerousAllowEmpty,
         allowUnsafeCrdChanges,
         driftIgnore,
-        replaceOnImmutable);
+        replaceOnImmutable,
+        verifyOnServer);
   }
 
   /** A copy with {@code waitForLoadBalancer} set. */
@@ -232,7 +258,8 @@ public record ReleaseOptions(
         dangerousAllowEmpty,
         allowUnsafeCrdChanges,
         driftIgnore,
-        replaceOnImmutable);
+        replaceOnImmutable,
+        verifyOnServer);
   }
 
   /** A copy with {@code dangerousAllowEmpty} set. */
@@ -248,7 +275,8 @@ public record ReleaseOptions(
         dangerousAllowEmpty,
         allowUnsafeCrdChanges,
         driftIgnore,
-        replaceOnImmutable);
+        replaceOnImmutable,
+        verifyOnServer);
   }
 
   /** A copy with {@code allowUnsafeCrdChanges} set. */
@@ -264,7 +292,8 @@ public record ReleaseOptions(
         dangerousAllowEmpty,
         allowUnsafeCrdChanges,
         driftIgnore,
-        replaceOnImmutable);
+        replaceOnImmutable,
+        verifyOnServer);
   }
 
   /** A copy with the given ignore rules. */
@@ -280,7 +309,8 @@ public record ReleaseOptions(
         dangerousAllowEmpty,
         allowUnsafeCrdChanges,
         driftIgnore,
-        replaceOnImmutable);
+        replaceOnImmutable,
+        verifyOnServer);
   }
 
   /** A copy with {@code replaceOnImmutable} set. */
@@ -296,6 +326,24 @@ public record ReleaseOptions(
         dangerousAllowEmpty,
         allowUnsafeCrdChanges,
         driftIgnore,
-        replaceOnImmutable);
+        replaceOnImmutable,
+        verifyOnServer);
+  }
+
+  /** A copy with {@code verifyOnServer} set. */
+  public ReleaseOptions withVerifyOnServer(boolean verifyOnServer) {
+    return new ReleaseOptions(
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        waitForLoadBalancer,
+        dangerousAllowEmpty,
+        allowUnsafeCrdChanges,
+        driftIgnore,
+        replaceOnImmutable,
+        verifyOnServer);
   }
 }

@@ -97,7 +97,8 @@ public final class ReleaseFiles {
       StrictMap.fields(
           "references", "services", "secrets", "configMaps", "volumes", "manifests", "options");
   private static final Set<String> OPTIONS =
-      StrictMap.fields("allowUnsafeCrdChanges", "driftIgnore", "replaceOnImmutable");
+      StrictMap.fields(
+          "allowUnsafeCrdChanges", "driftIgnore", "replaceOnImmutable", "verifyOnServer");
   private static final Set<String> DRIFT_IGNORE =
       StrictMap.fields("kind", "name", "paths", "managers");
   private static final Set<String> SERVICE =
@@ -229,7 +230,8 @@ public final class ReleaseFiles {
         ReleaseOptions.defaults()
             .withAllowUnsafeCrdChanges(doc.allowUnsafeCrdChanges())
             .withDriftIgnore(rules)
-            .withReplaceOnImmutable(doc.replaceOnImmutable());
+            .withReplaceOnImmutable(doc.replaceOnImmutable())
+            .withVerifyOnServer(doc.verifyOnServer());
 
     List<ResourceSpec> specs = new ArrayList<>();
     String ns = namespace;
@@ -715,7 +717,8 @@ public final class ReleaseFiles {
       boolean manifests,
       boolean allowUnsafeCrdChanges,
       List<@Nullable Object> driftIgnore,
-      boolean replaceOnImmutable) {
+      boolean replaceOnImmutable,
+      boolean verifyOnServer) {
 
     /**
      * Binds the document's shape: its first problem is reported (and null returned), as the whole
@@ -749,6 +752,9 @@ public final class ReleaseFiles {
       List<@Nullable Object> driftIgnore =
           options == null ? List.of() : options.list("driftIgnore");
       boolean replaceOnImmutable = options != null && options.bool("replaceOnImmutable");
+      // on unless the file turns it off (the CLI turns it off for an atomic cast)
+      boolean verifyOnServer =
+          options == null || !options.has("verifyOnServer") || options.bool("verifyOnServer");
       Document doc =
           new Document(
               apiVersion,
@@ -765,7 +771,8 @@ public final class ReleaseFiles {
               manifests,
               allowUnsafeCrdChanges,
               driftIgnore,
-              replaceOnImmutable);
+              replaceOnImmutable,
+              verifyOnServer);
       if (!shape.isEmpty()) {
         problems.add(shape.get(0));
         return null;
