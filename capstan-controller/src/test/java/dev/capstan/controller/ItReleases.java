@@ -178,14 +178,18 @@ final class ItReleases {
     return c == null || c.getData() == null ? "" : String.valueOf(c.getData().get("value"));
   }
 
-  /** The requests of {@code counts} that write: everything but reads and watches. */
+  /**
+   * The requests of {@code counts} that write: everything but reads, watches and dry runs (which
+   * persist nothing: {@code RequestCounter}).
+   */
   static long writes(Map<String, Long> counts) {
     return counts.entrySet().stream()
         .filter(
             e ->
                 !e.getKey().startsWith("GET ")
                     && !e.getKey().startsWith("LIST ")
-                    && !e.getKey().startsWith("WATCH "))
+                    && !e.getKey().startsWith("WATCH ")
+                    && !e.getKey().startsWith("DRYRUN-"))
         .mapToLong(Map.Entry::getValue)
         .sum();
   }

@@ -590,6 +590,31 @@ class ReleaseReconcilerTest {
   }
 
   @Test
+  void plansAreVerifiedOnTheServerUnlessTheReleaseIsAtomicOrTurnsItOff() {
+    Map<String, Map<String, Object>> options = new LinkedHashMap<>();
+    options.put("plain", Map.of());
+    options.put("atomic", Map.of("atomic", true));
+    options.put("off", Map.of("verifyOnServer", false));
+    options.put("both", Map.of("atomic", true, "verifyOnServer", true));
+    List<String> verified = new ArrayList<>();
+    for (Map.Entry<String, Map<String, Object>> option : options.entrySet()) {
+      String name = option.getKey();
+      cluster.clearOperations();
+      objects.put(
+          FakeReleaseObjects.release(
+              NS,
+              name,
+              spec("manifests", List.of(configMap(name, "1")), "options", option.getValue())));
+      reconciler.reconcile(new ReleaseKey(NS, name));
+      if (cluster.operations().contains("verify-apply:ConfigMap/shop/" + name)) {
+        verified.add(name);
+      }
+    }
+
+    assertThat(verified).containsExactly("plain", "both");
+  }
+
+  @Test
   void aControllerThatRequiresAnAccountRefusesAReleaseNamingNoneBeforeAnyWrite() {
     tenancy = Tenancy.open().withServiceAccountRequired(true);
     reconciler = reconciler();
@@ -725,8 +750,9 @@ class ReleaseReconcilerTest {
                 "interval",
                 "20s",
                 "options",
-                Map.of("maxHistory", 3))));
+                Map.of("maxHistory", 3, "verifyOnServer", false))));
     reconciler.reconcile(WEB);
+    // a write that fails, not a plan the server refuses: the plans are not verified
     cluster.faults().failAlways(Operation.APPLY, "ConfigMap/shop/a", "port 70000 is not valid");
     objects.changeSpec(
         WEB,
@@ -736,7 +762,7 @@ class ReleaseReconcilerTest {
             "interval",
             "20s",
             "options",
-            Map.of("maxHistory", 3)));
+            Map.of("maxHistory", 3, "verifyOnServer", false)));
     objects.writes.clear();
 
     List<Long> pauses = new ArrayList<>();

@@ -497,8 +497,10 @@ public final class KubernetesOrchestrator implements Orchestrator {
    * <p>One server-side apply PATCH with {@code dryRun=All} of the body {@link #apply} would send,
    * preconditions included, under the same field manager, forced, through the same client (so as
    * the same identity). A refusal is an answer with HTTP 400, 403, 404, 409 or 422 (validation,
-   * admission, quota, RBAC, a missing namespace, a precondition, an immutable field), worded as
-   * {@link ClusterException} words it; any other failure throws.
+   * admission, quota, a missing namespace, a precondition, an immutable field), worded as {@link
+   * ClusterException} words it. The authorizer's 403 ({@code User "..." cannot patch resource
+   * ...}) is no verdict on the object but on the identity's rights, and throws, as any other
+   * failure does.
    */
   @Override
   public Optional<String> verifyApply(
@@ -512,7 +514,9 @@ public final class KubernetesOrchestrator implements Orchestrator {
       apis.api(resource).calls.dryRunApply(namespace, object.name(), body, Stamps.MANAGER_NAME);
       return Optional.empty();
     } catch (ClusterException e) {
-      if (Set.of(400, 403, 404, 409, 422).contains(e.status())) {
+      boolean unauthorized =
+          e.status() == 403 && String.valueOf(e.getMessage()).contains(" cannot patch resource ");
+      if (Set.of(400, 403, 404, 409, 422).contains(e.status()) && !unauthorized) {
         return Optional.of(String.valueOf(e.getMessage()));
       }
       throw e;

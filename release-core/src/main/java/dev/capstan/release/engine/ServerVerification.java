@@ -1,5 +1,6 @@
 package dev.capstan.release.engine;
 
+import dev.capstan.common.ClusterException;
 import dev.capstan.common.Escapes;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.model.DriftIgnore;
@@ -31,6 +32,10 @@ import org.jspecify.annotations.Nullable;
  * Orchestrator#verifyApply}), in plan order, one object at a time. An object the cluster refuses
  * becomes a {@link Action#CONFLICT} whose reason is the cluster's message: the plan is not
  * applyable, a cast of it is refused before any write, and the plan shows why.
+ *
+ * <p>A dry run the release's identity may not send (HTTP 403 from the authorizer) ends the
+ * verification with a warning: the rest of the plan goes unverified, and the identity's rights are
+ * judged as before verification existed (the controller's access review, or the write).
  *
  * <p>Not verified, since the dry run cannot judge them until an earlier write of the same cast has
  * happened: an object in a namespace the plan creates, an object of a kind a CRD of the plan
@@ -104,11 +109,29 @@ final class ServerVerification {
         changes.add(c);
         continue;
       }
-      Optional<String> refusal =
-          orchestrator.verifyApply(
-              asWritten(c, object.get()),
-              OwnershipStamp.of(identity, plan.revision(), hash),
-              Precondition.of(live.get(c.ref())));
+      Optional<String> refusal;
+      try {
+        refusal =
+            orchestrator.verifyApply(
+                asWritten(c, object.get()),
+                OwnershipStamp.of(identity, plan.revision(), hash),
+                Precondition.of(live.get(c.ref())));
+      } catch (ClusterException e) {
+        if (e.status() != 403) {
+          throw e;
+        }
+        // the identity may not send it: its rights are judged where they are anyway (the
+        // controller's access review, the write itself); the rest of the plan goes unverified
+        events.accept(
+            new ReleaseEvent.Warning(
+                release,
+                "plan not verified on the server from "
+                    + c.ref().key()
+                    + " on: "
+                    + Escapes.escape(String.valueOf(e.getMessage()))));
+        changes.addAll(plan.changes().subList(changes.size(), plan.changes().size()));
+        break;
+      }
       if (refusal.isPresent()) {
         refused = true;
         changes.add(c.refused(REFUSED + Escapes.escape(refusal.get())));
