@@ -56,7 +56,7 @@ final class ReleaseReconciler {
     this.tenancy = requireNonNull(tenancy, "tenancy");
     this.clock = requireNonNull(clock, "clock");
     this.status = new StatusWriter(objects, clock, listener);
-    this.casts = new CastStage(status, clock);
+    this.casts = new CastStage(status, clock, objects);
   }
 
   /**

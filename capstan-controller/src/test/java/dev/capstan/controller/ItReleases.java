@@ -59,6 +59,11 @@ final class ItReleases {
   }
 
   static Map<String, Object> deployment(String name) {
+    return deployment(name, "registry.example/" + name + ":1");
+  }
+
+  /** A Deployment of one replica running {@code image}. */
+  static Map<String, Object> deployment(String name, String image) {
     Map<String, Object> labels = Map.of("app", name);
     return Map.of(
         "apiVersion",
@@ -74,12 +79,7 @@ final class ItReleases {
             "template",
                 Map.of(
                     "metadata", Map.of("labels", labels),
-                    "spec",
-                        Map.of(
-                            "containers",
-                            List.of(
-                                Map.of(
-                                    "name", "app", "image", "registry.example/" + name + ":1"))))));
+                    "spec", Map.of("containers", List.of(Map.of("name", "app", "image", image))))));
   }
 
   static Map<String, Object> release(String name, Map<String, Object> spec) {

@@ -10,6 +10,8 @@ import dev.capstan.release.chart.ChartRenderer;
 import dev.capstan.release.chart.ChartRequest;
 import dev.capstan.release.chart.ChartValues;
 import dev.capstan.release.chart.InMemoryCharts;
+import dev.capstan.release.event.ReleaseEvent;
+import dev.capstan.release.event.ReleaseListener;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.memory.Operation;
 import dev.capstan.release.model.ChartOrigin;
@@ -57,6 +59,9 @@ class ReleaseReconcilerTest {
   /** What renders the accounts' charts: {@link #charts} unless a test says otherwise. */
   private ChartRenderer renderer = charts;
 
+  /** Hears the engines' events: a test steps in at a point of a cast. */
+  private ReleaseListener engineListener = e -> {};
+
   private Tenancy tenancy = Tenancy.open();
   private ReleaseReconciler reconciler = reconciler();
 
@@ -92,6 +97,7 @@ class ReleaseReconcilerTest {
                   .clock(clock)
                   .holder("controller-1")
                   .maxHistory(history)
+                  .listener((ReleaseListener) e -> engineListener.on(e))
                   .build(),
               sources,
               plan -> denied.getOrDefault(user, List.of()),
@@ -612,6 +618,41 @@ class ReleaseReconcilerTest {
     }
 
     assertThat(verified).containsExactly("plain", "both");
+  }
+
+  @Test
+  void aSpecChangedWhileTheCastWaitsForHealthSupersedesItAndIsCastNext() {
+    objects.put(
+        FakeReleaseObjects.release(NS, "web", spec("manifests", List.of(configMap("a", "1")))));
+    // the Release changes while its cast waits for its objects to be healthy
+    engineListener =
+        e -> {
+          if (e instanceof ReleaseEvent.Verifying) {
+            engineListener = x -> {};
+            objects.changeSpec(WEB, spec("manifests", List.of(configMap("a", "2"))));
+          }
+        };
+
+    assertThat(reconciler.reconcile(WEB)).isEqualTo(ReleaseReconciler.Next.after(Duration.ZERO));
+
+    assertThat(outcomes)
+        .containsExactly(
+            "shop/web: Progressing: casting revision 1",
+            "shop/web: revision 1 superseded; casting the newer generation");
+    assertThat(cluster.writes()).containsExactly("apply:ConfigMap/shop/a", "verify");
+    assertThat(cluster.operations())
+        .filteredOn(op -> op.startsWith("record:create") || op.startsWith("lease:release"))
+        .containsExactly("record:create:shop/web#1:failed", "lease:release:shop/web");
+    cluster.clearOperations();
+
+    assertThat(reconciler.reconcile(WEB))
+        .isEqualTo(ReleaseReconciler.Next.after(Duration.ofMinutes(5)));
+
+    assertThat(cluster.writes()).containsExactly("apply:ConfigMap/shop/a", "verify");
+    assertThat(cluster.object(ResourceRef.of(Kind.CONFIG_MAP, NS, "a")).orElseThrow().get("data"))
+        .isEqualTo(Map.of("value", "2"));
+    assertThat(ready(WEB)).containsEntry("message", "revision 2: 1 updated");
+    assertThat(web().status()).containsEntry("observedGeneration", 2L);
   }
 
   @Test

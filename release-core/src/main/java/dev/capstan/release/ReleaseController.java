@@ -40,6 +40,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -319,7 +320,26 @@ public final class ReleaseController {
    * @see #cast(ReleaseInput) for the other outcomes
    */
   public CastResult cast(Plan plan, Payloads payloads) {
-    return casts.cast(plan, payloads);
+    return casts.cast(plan, payloads, () -> false);
+  }
+
+  /**
+   * Casts exactly {@code plan} as {@link #cast(Plan, Payloads)} does, giving way to a newer
+   * revision: while the cast waits for health (and before each later wave's writes) it asks {@code
+   * superseded}, at least every {@link dev.capstan.release.port.ReadinessWait#STOP_CHECK}; once
+   * that answers {@code true} the cast stops where it is, writes nothing more, records the revision
+   * {@code FAILED} with the reason that a newer revision superseded it (atomic: reverted), and
+   * gives its lease up (ARCHITECTURE.md, "Superseding a wait"). The Release controller passes "the
+   * Release's generation moved on".
+   *
+   * @param superseded whether a newer revision of the release has been asked for; called on the
+   *     casting thread, so it must be cheap and must not block
+   * @throws CastFailedException whose cause is a {@link
+   *     dev.capstan.release.error.CastSupersededException} when the cast was superseded
+   * @see #cast(Plan, Payloads) for the other outcomes
+   */
+  public CastResult cast(Plan plan, Payloads payloads, BooleanSupplier superseded) {
+    return casts.cast(plan, payloads, java.util.Objects.requireNonNull(superseded, "superseded"));
   }
 
   /**

@@ -339,6 +339,9 @@ final class HealthWatch {
         if (verdict != null) {
           return verdict;
         }
+        if (wait.stopAsked()) {
+          return Readiness.stopped(refs);
+        }
         Readiness.Progress progress = state.wave.progress(now);
         if (progress != null) {
           wait.progress().accept(progress);
@@ -356,6 +359,8 @@ final class HealthWatch {
         if (deadline - nanos.getAsLong() <= 0) {
           break;
         }
+        // asks for a stop at least every STOP_CHECK
+        wake = Math.min(wake, nanos.getAsLong() + ReadinessWait.STOP_CHECK.toNanos());
         List<Event> batch = loop.next(Math.min(deadline, wake));
         if (batch.isEmpty()) {
           continue;

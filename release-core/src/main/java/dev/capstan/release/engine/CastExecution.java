@@ -3,6 +3,7 @@ package dev.capstan.release.engine;
 import dev.capstan.common.CapstanException;
 import dev.capstan.common.ClusterException;
 import dev.capstan.common.Durations;
+import dev.capstan.release.error.CastSupersededException;
 import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.model.EnsuredNamespace;
@@ -36,7 +37,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One cast attempt once its intent is kept (in its lease, or as its {@code PENDING} record): the
@@ -63,6 +66,9 @@ final class CastExecution {
   private final boolean verifyAll;
   private final boolean replaceOnImmutable;
   private final HookStage hooks;
+
+  /** Whether a newer revision supersedes this cast ({@link #checkNotSuperseded}). */
+  private final BooleanSupplier superseded;
 
   /** When the cast's wait for health ends ({@link System#nanoTime}), set when it runs. */
   private long deadline;
@@ -95,8 +101,10 @@ final class CastExecution {
       LeaseKeeper lease,
       Consumer<ReleaseEvent> events,
       boolean verifyAll,
-      HookStage hooks) {
+      HookStage hooks,
+      BooleanSupplier superseded) {
     this.ports = ports;
+    this.superseded = superseded;
     this.hooks = hooks;
     this.verifyAll = verifyAll;
     this.plan = plan;
@@ -156,6 +164,7 @@ final class CastExecution {
       }
     }
     for (Map.Entry<Integer, Map<Integer, List<PlannedChange>>> wave : waves.entrySet()) {
+      checkNotSuperseded(null);
       long waveStarted = System.nanoTime();
       int writes = wave.getValue().values().stream().mapToInt(List::size).sum();
       events.accept(new ReleaseEvent.WaveStarted(release, wave.getKey(), writes));
@@ -205,7 +214,11 @@ final class CastExecution {
                     left,
                     waitForLoadBalancer,
                     p -> events.accept(new ReleaseEvent.StillWaiting(release, p)),
-                    Set.copyOf(applied)));
+                    Set.copyOf(applied),
+                    superseded));
+    if (readiness instanceof Readiness.Stopped) {
+      checkNotSuperseded(objects);
+    }
     if (readiness instanceof Readiness.TimedOut t) {
       // the deadline is the cast's: it ran out the whole timeout since the cast began
       readiness = Readiness.timedOut(t.pending(), timeout, t.reasons());
@@ -218,6 +231,27 @@ final class CastExecution {
     }
     if (!objects.isEmpty()) {
       events.accept(new ReleaseEvent.Verified(release, objects.size()));
+    }
+  }
+
+  /**
+   * Stops the cast when a newer revision supersedes it (ARCHITECTURE.md, "Superseding a wait"):
+   * before a wave's writes, or once the health wait of {@code waitedFor} stopped for it.
+   */
+  private void checkNotSuperseded(@Nullable List<ResourceRef> waitedFor) {
+    if (waitedFor != null || superseded.getAsBoolean()) {
+      throw new CastSupersededException(
+          "superseded by a newer revision of the release: "
+              + (waitedFor == null
+                  ? "stopped before the next wave's writes"
+                  : "stopped waiting for "
+                      + waitedFor.size()
+                      + " object(s) to be healthy ("
+                      + String.join(
+                          ", ", waitedFor.stream().limit(3).map(ResourceRef::key).toList())
+                      + (waitedFor.size() > 3 ? ", …" : "")
+                      + ")")
+              + "; nothing more was written, and the newer revision is cast next");
     }
   }
 

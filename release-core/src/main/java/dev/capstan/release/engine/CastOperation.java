@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -62,13 +63,16 @@ public final class CastOperation {
         Operation.CAST, spec.qualifiedName(), () -> cast(spec, payloads, null));
   }
 
-  /** Casts exactly the reviewed {@code plan}, as one {@code CAST} operation. */
-  public CastResult cast(Plan plan, Payloads payloads) {
+  /**
+   * Casts exactly the reviewed {@code plan}, as one {@code CAST} operation, stopping once {@code
+   * superseded} answers {@code true} ({@link CastCompletion#finish(CastAttempt, BooleanSupplier)}).
+   */
+  public CastResult cast(Plan plan, Payloads payloads, BooleanSupplier superseded) {
     requireNonNull(plan, "plan");
     return context.operation(
         Operation.CAST,
         plan.namespace() + "/" + plan.name(),
-        () -> completion.finish(reviewed.prepare(plan, payloads)));
+        () -> completion.finish(reviewed.prepare(plan, payloads), superseded));
   }
 
   /** Casts {@code spec} within the operation running on this thread (a rollback's). */

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.capstan.release.model.ResourceRef;
 import java.time.Duration;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -19,16 +20,25 @@ import java.util.function.Consumer;
  * @param written the objects the caller's operation has just written through the same orchestrator,
  *     with nothing between: the orchestrator may take its write's answer for a first read of them
  *     (Kubernetes: a Service that was current as written is not read again)
+ * @param stop whether the caller asks the wait to stop without a verdict (a newer revision
+ *     supersedes the cast): asked before the wait and at least every {@link #STOP_CHECK} while it
+ *     goes on, on the waiting thread; once it answers {@code true} the wait returns {@link
+ *     Readiness.Stopped}
  */
 public record ReadinessWait(
     Duration timeout,
     boolean waitForLoadBalancer,
     Consumer<Readiness.Progress> progress,
-    Set<ResourceRef> written) {
+    Set<ResourceRef> written,
+    BooleanSupplier stop) {
+  /** How often at least a wait asks {@link #stop()}: 200 ms. */
+  public static final Duration STOP_CHECK = Duration.ofMillis(200);
+
   /** Refuses a negative timeout; copies {@code written}. */
   public ReadinessWait {
     requireNonNull(timeout, "timeout");
     requireNonNull(progress, "progress");
+    requireNonNull(stop, "stop");
     written = Set.copyOf(written);
     if (timeout.isNegative()) {
       throw new IllegalArgumentException(
@@ -36,10 +46,24 @@ public record ReadinessWait(
     }
   }
 
-  /** A wait that takes nothing as just written. */
+  /** A wait that nobody stops. */
+  public ReadinessWait(
+      Duration timeout,
+      boolean waitForLoadBalancer,
+      Consumer<Readiness.Progress> progress,
+      Set<ResourceRef> written) {
+    this(timeout, waitForLoadBalancer, progress, written, () -> false);
+  }
+
+  /** A wait that takes nothing as just written and that nobody stops. */
   public ReadinessWait(
       Duration timeout, boolean waitForLoadBalancer, Consumer<Readiness.Progress> progress) {
     this(timeout, waitForLoadBalancer, progress, Set.of());
+  }
+
+  /** Whether the caller asks the wait to stop now. */
+  public boolean stopAsked() {
+    return stop.getAsBoolean();
   }
 
   /** Waits up to {@code timeout}, for load balancer addresses too, reporting no progress. */
@@ -49,16 +73,21 @@ public record ReadinessWait(
 
   /** A copy with {@code waitForLoadBalancer} set. */
   public ReadinessWait withWaitForLoadBalancer(boolean waitForLoadBalancer) {
-    return new ReadinessWait(timeout, waitForLoadBalancer, progress, written);
+    return new ReadinessWait(timeout, waitForLoadBalancer, progress, written, stop);
   }
 
   /** A copy reporting progress to {@code progress}. */
   public ReadinessWait withProgress(Consumer<Readiness.Progress> progress) {
-    return new ReadinessWait(timeout, waitForLoadBalancer, progress, written);
+    return new ReadinessWait(timeout, waitForLoadBalancer, progress, written, stop);
   }
 
   /** A copy with {@code written} as the objects just written. */
   public ReadinessWait withWritten(Set<ResourceRef> written) {
-    return new ReadinessWait(timeout, waitForLoadBalancer, progress, written);
+    return new ReadinessWait(timeout, waitForLoadBalancer, progress, written, stop);
+  }
+
+  /** A copy that stops when {@code stop} answers {@code true}. */
+  public ReadinessWait withStop(BooleanSupplier stop) {
+    return new ReadinessWait(timeout, waitForLoadBalancer, progress, written, stop);
   }
 }
