@@ -498,9 +498,9 @@ public final class KubernetesOrchestrator implements Orchestrator {
    * preconditions included, under the same field manager, forced, through the same client (so as
    * the same identity). A refusal is an answer with HTTP 400, 403, 404, 409 or 422 (validation,
    * admission, quota, a missing namespace, a precondition, an immutable field), worded as {@link
-   * ClusterException} words it. The authorizer's 403 ({@code User "..." cannot patch resource
-   * ...}) is no verdict on the object but on the identity's rights, and throws, as any other
-   * failure does.
+   * ClusterException} words it. The authorizer's 403 ({@code User "..." cannot patch resource ...})
+   * is no verdict on the object but on the identity's rights, and throws, as any other failure
+   * does.
    */
   @Override
   public Optional<String> verifyApply(
