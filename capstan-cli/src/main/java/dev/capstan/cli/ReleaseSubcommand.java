@@ -279,9 +279,9 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
   }
 
   /**
-   * {@code spec} with the command line's options over {@code options} (a release file's): the
-   * plan verified on the server as {@code --verify}/{@code --no-verify} says, else as the file
-   * says unless {@code --atomic}.
+   * {@code spec} with the command line's options over {@code options} (a release file's): the plan
+   * verified on the server as {@code --verify}/{@code --no-verify} says, else as the file says
+   * unless {@code --atomic}.
    */
   static ReleaseSpec spec(
       ReleaseSpec spec, ReleaseOptions options, FileOptions f, Duration timeout) {
@@ -295,8 +295,7 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
             .withWaitForLoadBalancer(!f.noWaitForLoadBalancer)
             .withDangerousAllowEmpty(f.dangerousAllowEmpty)
             .withAllowUnsafeCrdChanges(options.allowUnsafeCrdChanges() || f.allowUnsafeCrdChanges)
-            .withVerifyOnServer(
-                f.verify != null ? f.verify : options.verifyOnServer() && !f.atomic)
+            .withVerifyOnServer(f.verify != null ? f.verify : options.verifyOnServer() && !f.atomic)
             .withTimeout(timeout));
   }
 

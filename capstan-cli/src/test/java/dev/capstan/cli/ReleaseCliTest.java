@@ -773,12 +773,13 @@ class ReleaseCliTest {
         .isEqualTo(ExitCode.BLOCKED);
     assertThat(err).contains("nothing was written");
     // --atomic casts unverified unless --verify: the write itself is refused
-    assertThat(run("release", "plan", "api", "-n", "demo", "-f", "api.yaml", "--atomic"))
-        .isZero();
-    assertThat(run("release", "plan", "api", "-n", "demo", "-f", "api.yaml", "--atomic", "--verify"))
+    assertThat(run("release", "plan", "api", "-n", "demo", "-f", "api.yaml", "--atomic")).isZero();
+    assertThat(
+            run("release", "plan", "api", "-n", "demo", "-f", "api.yaml", "--atomic", "--verify"))
         .isEqualTo(ExitCode.BLOCKED);
 
-    assertThat(run("release", "cast", "api", "-n", "demo", "-f", "api.yaml", "--yes", "--no-verify"))
+    assertThat(
+            run("release", "cast", "api", "-n", "demo", "-f", "api.yaml", "--yes", "--no-verify"))
         .isEqualTo(ExitCode.FAILED);
     assertThat(err).contains("spec.selector: field is immutable; the API server cannot update");
   }
