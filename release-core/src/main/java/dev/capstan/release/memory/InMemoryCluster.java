@@ -172,7 +172,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
    * check with {@code reason}.
    */
   public synchronized InMemoryCluster neverReady(String image, String reason) {
-    objects.neverReady(image, reason);
+    objects.health.neverReady(image, reason);
     return this;
   }
 
@@ -182,7 +182,8 @@ public final class InMemoryCluster implements Orchestrator, Store {
    * container main: Error (exit code 1)}), as a failing migration would on Kubernetes.
    */
   public synchronized InMemoryCluster failToComplete(String image, String reason) {
-    objects.failToComplete.put(requireNonNull(image, "image"), requireNonNull(reason, "reason"));
+    objects.health.failToComplete.put(
+        requireNonNull(image, "image"), requireNonNull(reason, "reason"));
     return this;
   }
 
@@ -202,7 +203,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
    * @return this cluster
    */
   public synchronized InMemoryCluster reportStatus(ResourceRef ref, Map<String, ?> status) {
-    objects.reportStatus(ref, status);
+    objects.health.reportStatus(ref, status);
     return this;
   }
 
@@ -220,13 +221,13 @@ public final class InMemoryCluster implements Orchestrator, Store {
    */
   public synchronized InMemoryCluster reportCondition(
       ResourceRef ref, String type, String status, String reason, String message) {
-    objects.reportCondition(ref, type, status, reason, message);
+    objects.health.reportCondition(ref, type, status, reason, message);
     return this;
   }
 
   /** Stops {@code ref} reporting a status: it is healthy once it exists again. */
   public synchronized InMemoryCluster clearStatus(ResourceRef ref) {
-    objects.clearStatus(ref);
+    objects.health.clearStatus(ref);
     return this;
   }
 
