@@ -319,7 +319,7 @@ public final class ReleaseController {
    * @see #cast(ReleaseInput) for the other outcomes
    */
   public CastResult cast(Plan plan, Payloads payloads) {
-    return casts.cast(plan, payloads);
+    return casts.castReviewed(plan, payloads);
   }
 
   /**

@@ -58,11 +58,11 @@ public final class CastOperation {
   /** Casts {@code spec} with its payloads, as one {@code CAST} operation. */
   public CastResult cast(ReleaseSpec spec, Payloads payloads) {
     return context.operation(
-        Operation.CAST, spec.qualifiedName(), () -> cast(spec, payloads, null));
+        Operation.CAST, spec.qualifiedName(), () -> castWithin(spec, payloads, null));
   }
 
   /** Casts exactly the reviewed {@code plan}, as one {@code CAST} operation. */
-  public CastResult cast(Plan plan, Payloads payloads) {
+  public CastResult castReviewed(Plan plan, Payloads payloads) {
     requireNonNull(plan, "plan");
     return context.operation(
         Operation.CAST,
@@ -71,7 +71,7 @@ public final class CastOperation {
   }
 
   /** Casts {@code spec} within the operation running on this thread (a rollback's). */
-  CastResult cast(ReleaseSpec spec, Payloads payloads, @Nullable String description) {
+  CastResult castWithin(ReleaseSpec spec, Payloads payloads, @Nullable String description) {
     return completion.finish(prepare(spec, payloads, description, false));
   }
 

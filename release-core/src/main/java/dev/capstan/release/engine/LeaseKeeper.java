@@ -102,7 +102,8 @@ public final class LeaseKeeper implements AutoCloseable {
 
   private int renewalFailures;
 
-  private LeaseKeeper(
+  /** A keeper of {@code grant}, renewing it from now on; {@link LeaseWait} takes the lease. */
+  LeaseKeeper(
       Terms terms,
       String namespace,
       String name,
@@ -175,27 +176,7 @@ public final class LeaseKeeper implements AutoCloseable {
    */
   public static LeaseKeeper acquire(
       Terms terms, String namespace, String name, Consumer<ReleaseEvent> events) {
-    return acquire(terms, namespace, name, null, events);
-  }
-
-  /**
-   * Takes the lease as {@link #acquire(Terms, String, String, Consumer)} does, naming {@code
-   * intent} when the store keeps intents ({@link Store#keepsLeaseIntents()}) and it fits.
-   */
-  static LeaseKeeper acquire(
-      Terms terms,
-      String namespace,
-      String name,
-      @Nullable LeaseIntent intent,
-      Consumer<ReleaseEvent> events) {
-    String release = namespace + "/" + name;
-    String text = intent != null && terms.store().keepsLeaseIntents() ? intent.encode() : null;
-    LeaseGrant grant = LeaseWait.take(terms, namespace, name, text, events);
-    events.accept(new ReleaseEvent.LeaseAcquired(release, terms.holder(), grant.takenOver()));
-    String attempt =
-        intent != null && intent.attempt() != null ? intent.attempt() : LeaseIntent.newAttempt();
-    return new LeaseKeeper(
-        terms, namespace, name, grant, text == null ? null : intent, attempt, events);
+    return LeaseWait.acquire(terms, namespace, name, null, events);
   }
 
   public LeaseGrant grant() {

@@ -130,9 +130,27 @@ final class Planning {
     return EffectiveRelease.of(spec, payloads, EffectiveRelease.keyOf(latest, fresh), latest);
   }
 
-  /** The recipe's last step: plans {@code effective} over {@code latest} as {@code live} shows. */
+  /**
+   * The recipe's last step: plans {@code effective} (keyed Secret hashes, config rollouts and their
+   * reasons) over {@code latest} as {@code live} shows, its CRD changes through the safety gate
+   * ({@link CrdSafety}), with the hooks its cast runs.
+   */
   Planned planObserved(@Nullable Release latest, EffectiveRelease effective, LiveState live) {
-    return new Planned(latest, effective, live, plan(effective, latest, live));
+    Plan planned =
+        Replacements.mark(
+            Planner.plan(effective.spec, latest, live, effective.reasons, effective.ignored),
+            live,
+            effective.applied,
+            effective.spec.options());
+    Plan gated =
+        CrdSafety.gate(
+                planned,
+                live,
+                effective.applied,
+                effective.spec.options(),
+                context.ports.orchestrator())
+            .withHooks(HookStage.planned(effective.objects, latest, false));
+    return new Planned(latest, effective, live, gated);
   }
 
   /**
@@ -172,26 +190,6 @@ final class Planning {
         requireNonNull(plan.fingerprint())
             .withRecordVersion(stored.map(StoredRelease::version).orElse(null))
             .withSecretHashKey(planned.effective().key));
-  }
-
-  /**
-   * Plans the effective release (keyed Secret hashes, config rollouts and their reasons), with its
-   * CRD changes through the safety gate ({@link CrdSafety}).
-   */
-  private Plan plan(EffectiveRelease effective, @Nullable Release latest, LiveState live) {
-    Plan planned =
-        Replacements.mark(
-            Planner.plan(effective.spec, latest, live, effective.reasons, effective.ignored),
-            live,
-            effective.applied,
-            effective.spec.options());
-    return CrdSafety.gate(
-            planned,
-            live,
-            effective.applied,
-            effective.spec.options(),
-            context.ports.orchestrator())
-        .withHooks(HookStage.planned(effective.objects, latest, false));
   }
 
   static void checkCastable(ReleaseSpec spec, @Nullable Release latest) {
