@@ -390,34 +390,6 @@ class HealthWatchTest {
         .containsExactly("WATCH pods labels batch.kubernetes.io/controller-uid=uid-1");
   }
 
-  @Test
-  void aWorkloadSelectorIsSaidAsALabelSelectorOrNotAtAll() {
-    assertThat(
-            HealthWatch.labelSelector(
-                JsonParser.parseString(
-                        "{\"spec\":{\"selector\":{\"matchLabels\":{\"b\":\"2\",\"a\":\"1\"},"
-                            + "\"matchExpressions\":[{\"key\":\"tier\",\"operator\":\"In\","
-                            + "\"values\":[\"web\",\"api\"]},{\"key\":\"canary\",\"operator\":"
-                            + "\"NotIn\",\"values\":[\"yes\"]},{\"key\":\"team\",\"operator\":"
-                            + "\"Exists\"},{\"key\":\"legacy\",\"operator\":\"DoesNotExist\"}]}}}")
-                    .getAsJsonObject()))
-        .isEqualTo("a=1,b=2,tier in (web,api),canary notin (yes),team,!legacy");
-    // none, one that selects everything, an operator this cannot say: the namespace is watched
-    assertThat(HealthWatch.labelSelector(JsonParser.parseString("{\"spec\":{}}").getAsJsonObject()))
-        .isNull();
-    assertThat(
-            HealthWatch.labelSelector(
-                JsonParser.parseString("{\"spec\":{\"selector\":{}}}").getAsJsonObject()))
-        .isNull();
-    assertThat(
-            HealthWatch.labelSelector(
-                JsonParser.parseString(
-                        "{\"spec\":{\"selector\":{\"matchExpressions\":[{\"key\":\"k\","
-                            + "\"operator\":\"Gt\",\"values\":[\"1\"]}]}}}")
-                    .getAsJsonObject()))
-        .isNull();
-  }
-
   /** A Service, {@code type} LoadBalancer with or without an address, or ClusterIP. */
   private static String service(String type, boolean address) {
     return "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"edge\","

@@ -57,7 +57,7 @@ public final class ChartReleases {
     RenderedChart rendered = requireNonNull(renderer, "renderer").render(request);
     String source = "chart " + rendered.name() + " " + rendered.version();
     List<Manifest> all =
-        ReleaseFiles.manifestObjects(
+        ManifestReleases.objects(
             rendered.manifests(), source, new Overrides(request.namespace(), request.release()));
     List<Manifest> objects = new ArrayList<>();
     List<Hook> hooks = new ArrayList<>();

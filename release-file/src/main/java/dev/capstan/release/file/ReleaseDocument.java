@@ -1,0 +1,99 @@
+package dev.capstan.release.file;
+
+import dev.capstan.common.StrictMap;
+import dev.capstan.common.StrictMap.Wording;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A release file document's own fields, {@code metadata} and {@code spec}: the lists of {@code
+ * spec} are bound element by element later, by {@link ReleaseFileReader}.
+ */
+record ReleaseDocument(
+    @Nullable String apiVersion,
+    @Nullable String kind,
+    @Nullable String name,
+    @Nullable String namespace,
+    @Nullable String version,
+    @Nullable String source,
+    List<@Nullable Object> references,
+    List<@Nullable Object> services,
+    List<@Nullable Object> secrets,
+    List<@Nullable Object> configMaps,
+    List<@Nullable Object> volumes,
+    boolean manifests,
+    boolean allowUnsafeCrdChanges,
+    List<@Nullable Object> driftIgnore,
+    boolean replaceOnImmutable) {
+
+  private static final Set<String> DOCUMENT =
+      StrictMap.fields("apiVersion", "kind", "metadata", "spec");
+  private static final Set<String> METADATA =
+      StrictMap.fields("name", "namespace", "version", "source");
+  private static final Set<String> SPEC =
+      StrictMap.fields(
+          "references", "services", "secrets", "configMaps", "volumes", "manifests", "options");
+  private static final Set<String> OPTIONS =
+      StrictMap.fields("allowUnsafeCrdChanges", "driftIgnore", "replaceOnImmutable");
+
+  /**
+   * Binds the document's shape: its first problem is reported (and null returned), as the whole
+   * shape is one problem in a release file.
+   */
+  static @Nullable ReleaseDocument read(Object tree, List<String> problems) {
+    List<String> shape = new ArrayList<>();
+    StrictMap root = StrictMap.open(tree, "", "document", DOCUMENT, shape, Wording.LABELLED);
+    if (root == null) {
+      problems.add(shape.get(0));
+      return null;
+    }
+    String apiVersion = root.optionalString("apiVersion");
+    String kind = root.optionalString("kind");
+    StrictMap meta = root.object("metadata", METADATA);
+    String name = meta == null ? null : meta.optionalString("name");
+    String namespace = meta == null ? null : meta.optionalString("namespace");
+    String version = meta == null ? null : meta.optionalString("version");
+    String source = meta == null ? null : meta.optionalString("source");
+    StrictMap spec = root.object("spec", SPEC);
+    List<@Nullable Object> references = list(spec, "references");
+    List<@Nullable Object> services = list(spec, "services");
+    List<@Nullable Object> secrets = list(spec, "secrets");
+    List<@Nullable Object> configMaps = list(spec, "configMaps");
+    List<@Nullable Object> volumes = list(spec, "volumes");
+    // only checked to be a list here: manifests(..) reads the entries from the file's text
+    list(spec, "manifests");
+    boolean manifests = spec != null && spec.has("manifests");
+    StrictMap options = spec == null ? null : spec.object("options", OPTIONS);
+    boolean allowUnsafeCrdChanges = options != null && options.bool("allowUnsafeCrdChanges");
+    List<@Nullable Object> driftIgnore = options == null ? List.of() : options.list("driftIgnore");
+    boolean replaceOnImmutable = options != null && options.bool("replaceOnImmutable");
+    ReleaseDocument doc =
+        new ReleaseDocument(
+            apiVersion,
+            kind,
+            name,
+            namespace,
+            version,
+            source,
+            references,
+            services,
+            secrets,
+            configMaps,
+            volumes,
+            manifests,
+            allowUnsafeCrdChanges,
+            driftIgnore,
+            replaceOnImmutable);
+    if (!shape.isEmpty()) {
+      problems.add(shape.get(0));
+      return null;
+    }
+    return doc;
+  }
+
+  private static List<@Nullable Object> list(@Nullable StrictMap spec, String key) {
+    return spec == null ? List.of() : spec.list(key);
+  }
+}
