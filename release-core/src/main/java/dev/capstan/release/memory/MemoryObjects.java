@@ -221,17 +221,12 @@ final class MemoryObjects {
     String key = object.ref().key();
     boolean crash = calls.enter(Operation.APPLY, key);
     synchronized (lock) {
-      String fenced = fenced(object.ref(), precondition, false);
-      if (fenced != null) {
-        calls.log("fenced:apply:" + key);
-        throw new PreconditionFailedException(
-            precondition instanceof Precondition.Absent ? "create" : "apply",
-            object.ref(),
-            precondition,
-            409,
-            fenced,
-            null);
-      }
+      refuseFenced(
+          "apply",
+          precondition instanceof Precondition.Absent ? "create" : "apply",
+          object.ref(),
+          precondition,
+          false);
       StoredObject current = objects.get(object.ref());
       String immutable =
           current == null ? null : FieldWriters.immutableChange(current.content, object);
@@ -293,6 +288,19 @@ final class MemoryObjects {
   }
 
   /**
+   * Refuses the write {@code logged} ({@code verb} to the API server) of {@code ref} that {@code
+   * precondition} fences, as the API server would (409), logging {@code fenced:LOGGED:KEY}.
+   */
+  private void refuseFenced(
+      String logged, String verb, ResourceRef ref, Precondition precondition, boolean goneIsFine) {
+    String fenced = fenced(ref, precondition, goneIsFine);
+    if (fenced != null) {
+      calls.log("fenced:" + logged + ":" + ref.key());
+      throw new PreconditionFailedException(verb, ref, precondition, 409, fenced, null);
+    }
+  }
+
+  /**
    * Why the object is not what {@code precondition} requires, as the API server says it, or {@code
    * null} when it is (or, with {@code goneIsFine}, when it is absent).
    */
@@ -343,11 +351,7 @@ final class MemoryObjects {
     boolean crash = calls.enter(Operation.DELETE, ref.key());
     boolean deleted;
     synchronized (lock) {
-      String fenced = fenced(ref, precondition, true);
-      if (fenced != null) {
-        calls.log("fenced:delete:" + ref.key());
-        throw new PreconditionFailedException("delete", ref, precondition, 409, fenced, null);
-      }
+      refuseFenced("delete", "delete", ref, precondition, true);
       calls.log("delete:" + ref.key());
       if (ref.kind().equals(Kind.NAMESPACE)) {
         // a namespace takes everything in it along, whoever owns it
@@ -378,11 +382,7 @@ final class MemoryObjects {
     boolean crash = calls.enter(Operation.UNSTAMP, ref.key());
     boolean done;
     synchronized (lock) {
-      String fenced = fenced(ref, precondition, false);
-      if (fenced != null) {
-        calls.log("fenced:unstamp:" + ref.key());
-        throw new PreconditionFailedException("unstamp", ref, precondition, 409, fenced, null);
-      }
+      refuseFenced("unstamp", "unstamp", ref, precondition, false);
       calls.log("unstamp:" + ref.key());
       StoredObject o = objects.get(ref);
       done = false;
