@@ -202,14 +202,14 @@ public final class CastOperation {
     Payloads payloads = attempt.payloads();
     Optional<StoredRelease> before = context.store.latestRecord(spec.namespace(), spec.name());
     SecretHashKey fresh = SecretHashKey.generate();
-    Planning.Planned first = planOver(attempt, before, fresh);
+    Planning.Planned first = planning.planOverStored(spec, payloads, before, fresh);
     if (!first.plan().applyable()) {
       // Another caster may have recorded and written between our two reads: look again once,
       // so it shows up as a held lease rather than as objects of an unknown install.
       Optional<StoredRelease> again = context.store.latestRecord(spec.namespace(), spec.name());
       if (!Planning.sameVersion(before, again)) {
         before = again;
-        first = planOver(attempt, again, fresh);
+        first = planning.planOverStored(spec, payloads, again, fresh);
       }
     }
     // A held lease may explain the conflicts: a cast under way, or one that died before it
@@ -228,16 +228,6 @@ public final class CastOperation {
     return context
         .acquireCastLease(spec)
         .holding(lease -> prepareUnderLease(planned, record, fresh, lease, deferred));
-  }
-
-  /**
-   * {@link Planning#planOver} for {@code attempt} over the record {@code stored}, read unleased.
-   */
-  private Planning.Planned planOver(
-      CastAttempt attempt, Optional<StoredRelease> stored, SecretHashKey fresh) {
-    Release latest = stored.map(StoredRelease::release).orElse(null);
-    return planning.planOver(
-        attempt.spec(), attempt.payloads(), latest, fresh, planning.homeProven(latest));
   }
 
   /**
@@ -262,7 +252,7 @@ public final class CastOperation {
             && read.get().release().status() == ReleaseStatus.PENDING;
     CastAttempt attempt = planned.leased(lease, now.equals(read) ? records : null);
     if (!Planning.sameVersion(record, pendingFailed ? read : now)) {
-      Planning.Planned again = planOver(planned, now, fresh);
+      Planning.Planned again = planning.planOverStored(spec, planned.payloads(), now, fresh);
       attempt = attempt.planned(again.withPlan(intent.checkPlan(again.plan(), planned.detached())));
     } else {
       if (deferred) {

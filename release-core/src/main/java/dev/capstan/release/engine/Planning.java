@@ -45,14 +45,15 @@ final class Planning {
     spec = withHome(spec);
     Store store = context.store;
     Optional<StoredRelease> before = store.latestRecord(spec.namespace(), spec.name());
-    Plan plan = reviewable(planOver(spec, payloads, before), before);
+    Plan plan =
+        reviewable(planOverStored(spec, payloads, before, SecretHashKey.generate()), before);
     if (!plan.applyable()) {
       // The same second look a cast takes (see CastOperation.prepare): another cast of this
       // release may have recorded and written between our two reads; its objects are then this
       // release's.
       Optional<StoredRelease> again = store.latestRecord(spec.namespace(), spec.name());
       if (!sameVersion(before, again)) {
-        plan = reviewable(planOver(spec, payloads, again), again);
+        plan = reviewable(planOverStored(spec, payloads, again, SecretHashKey.generate()), again);
       }
     }
     context.emit(new ReleaseEvent.Planned(spec.qualifiedName(), plan));
@@ -64,7 +65,7 @@ final class Planning {
     spec = withHome(spec);
     PayloadValidator.validate(spec, payloads, context.ports.orchestrator());
     Optional<StoredRelease> stored = context.store.latestRecord(spec.namespace(), spec.name());
-    Planned planned = planOver(spec, payloads, stored);
+    Planned planned = planOverStored(spec, payloads, stored, SecretHashKey.generate());
     Plan plan =
         PlanDiffs.attach(
             reviewable(planned, stored),
@@ -109,11 +110,17 @@ final class Planning {
     return planObserved(latest, effective, observe(spec, latest, effective, homeExists));
   }
 
-  /** {@link #planOver} over the record {@code stored}, as read now outside the lease. */
-  private Planned planOver(
-      ReleaseSpec spec, @Nullable Payloads payloads, Optional<StoredRelease> stored) {
+  /**
+   * {@link #planOver} over the record {@code stored}, the home namespace proven by that record
+   * alone ({@link #homeProven}).
+   */
+  Planned planOverStored(
+      ReleaseSpec spec,
+      @Nullable Payloads payloads,
+      Optional<StoredRelease> stored,
+      SecretHashKey fresh) {
     Release latest = stored.map(StoredRelease::release).orElse(null);
-    return planOver(spec, payloads, latest, SecretHashKey.generate(), homeProven(latest));
+    return planOver(spec, payloads, latest, fresh, homeProven(latest));
   }
 
   /**
