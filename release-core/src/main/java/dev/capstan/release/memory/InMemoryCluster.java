@@ -8,22 +8,16 @@ import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnershipStamp;
-import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.ResourceSpec;
 import dev.capstan.release.plan.LiveObject;
-import dev.capstan.release.port.HeldLease;
-import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Precondition;
 import dev.capstan.release.port.Readiness;
 import dev.capstan.release.port.ReadinessWait;
-import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.Store;
-import dev.capstan.release.port.StoredRelease;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,13 +49,15 @@ import org.jspecify.annotations.Nullable;
  * Records are encoded with {@link ReleaseRecordCodec}, exactly as other stores encode them (so a
  * record the codec cannot carry fails here too); reads return the record decoded once.
  */
-public final class InMemoryCluster implements Orchestrator, Store {
-  private final Calls calls = new Calls(this);
+public final class InMemoryCluster extends MemoryStore implements Orchestrator {
   private final MemoryObjects objects = new MemoryObjects(this, calls);
-  private final MemoryRecords records =
-      new MemoryRecords(this, calls, ns -> objects.namespaces.containsKey(ns));
 
   private InMemoryCluster() {}
+
+  @Override
+  boolean namespaceExists(String namespace) {
+    return objects.namespaces.containsKey(namespace);
+  }
 
   /** An empty cluster with namespace {@code default} and storage class {@code standard}. */
   public static InMemoryCluster create() {
@@ -270,26 +266,6 @@ public final class InMemoryCluster implements Orchestrator, Store {
     return objects.namespace(name);
   }
 
-  /** The stored lease of a release, if any. */
-  public synchronized Optional<Lease> lease(String namespace, String name) {
-    return records.lease(namespace, name);
-  }
-
-  /** The intent the stored lease of a release names ({@link Store#keepsLeaseIntents()}), if any. */
-  public synchronized Optional<String> leaseIntent(String namespace, String name) {
-    return records.leaseIntent(namespace, name);
-  }
-
-  /** The number of stored record revisions of a release. */
-  public synchronized int recordCount(String namespace, String name) {
-    return records.recordCount(namespace, name);
-  }
-
-  /** The stored bytes of one record revision (the shared codec's encoding). */
-  public synchronized Optional<byte[]> recordBytes(String namespace, String name, int revision) {
-    return records.recordBytes(namespace, name, revision);
-  }
-
   /**
    * Every operation since creation or {@link #clearOperations()}, in order: {@code
    * observe:apps/Deployment/default} (kind and namespace), {@code apply:KEY}, {@code dry-run:KEY},
@@ -496,105 +472,5 @@ public final class InMemoryCluster implements Orchestrator, Store {
   @Override
   public void ensureNamespace(Manifest namespace, String releaseNamespace, String releaseName) {
     objects.ensureNamespace(namespace, releaseNamespace, releaseName);
-  }
-
-  @Override
-  public Optional<StoredRelease> latestRecord(String namespace, String name) {
-    return records.latestRecord(namespace, name);
-  }
-
-  @Override
-  public List<StoredRelease> records(String namespace, String name) {
-    return records.records(namespace, name);
-  }
-
-  /** {@inheritDoc} One read, logged {@code record:read:NS/{A,B}} (the names sorted). */
-  @Override
-  public Map<String, List<RecordEntry>> recordEntries(String namespace, Set<String> names) {
-    return records.recordEntries(namespace, names);
-  }
-
-  @Override
-  public List<StoredRelease> latestRecords(String namespace) {
-    return records.latestRecords(namespace);
-  }
-
-  @Override
-  public List<StoredRelease> latestRecordsInAllNamespaces() {
-    return records.latestRecordsInAllNamespaces();
-  }
-
-  @Override
-  public StoredRelease createRecord(Release release) {
-    return records.createRecord(release);
-  }
-
-  @Override
-  public StoredRelease updateRecord(Release release, String expectedVersion) {
-    return records.updateRecord(release, expectedVersion);
-  }
-
-  @Override
-  public void deleteRecord(String namespace, String name, int revision) {
-    records.deleteRecord(namespace, name, revision);
-  }
-
-  @Override
-  public LeaseGrant acquireLease(
-      String namespace, String name, String holder, Instant now, Duration ttl) {
-    return records.acquireLease(namespace, name, holder, null, now, ttl);
-  }
-
-  /** {@inheritDoc} The in-memory cluster keeps them, and its state file too. */
-  @Override
-  public boolean keepsLeaseIntents() {
-    return true;
-  }
-
-  @Override
-  public LeaseGrant acquireLease(
-      String namespace,
-      String name,
-      String holder,
-      @Nullable String intent,
-      Instant now,
-      Duration ttl) {
-    return records.acquireLease(namespace, name, holder, intent, now, ttl);
-  }
-
-  @Override
-  public synchronized Optional<HeldLease> heldLease(String namespace, String name) {
-    return records
-        .lease(namespace, name)
-        .map(l -> new HeldLease(l, records.leaseIntent(namespace, name).orElse(null)));
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * <p>Conditioned on the version of the holder's last write, not on the expiry: a lease that
-   * lapsed without anyone taking it is renewed.
-   */
-  @Override
-  public String renewLease(
-      String namespace, String name, String holder, String version, Instant now, Duration ttl) {
-    return records.renewLease(namespace, name, holder, version, now, ttl);
-  }
-
-  @Override
-  public void releaseLease(String namespace, String name, String holder, boolean forget) {
-    records.releaseLease(namespace, name, holder, forget);
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * <p>{@code true}: as a Kubernetes store does, the in-memory cluster keeps a release's records
-   * and lease in its namespace, and refuses the lease of a release whose namespace does not exist
-   * (404).
-   */
-  @Override
-  public boolean recordsInNamespace() {
-    return true;
   }
 }
