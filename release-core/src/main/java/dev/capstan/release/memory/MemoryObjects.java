@@ -303,7 +303,8 @@ final class MemoryObjects {
         return Optional.of("apply " + key + " failed (HTTP 409): " + fenced);
       }
       StoredObject current = objects.get(ref);
-      String immutable = current == null ? null : FieldWriters.immutableChange(current.content, object);
+      String immutable =
+          current == null ? null : FieldWriters.immutableChange(current.content, object);
       if (immutable != null) {
         return Optional.of(
             "apply "
