@@ -86,7 +86,7 @@ final class Drift {
       @Nullable Kind kind,
       @Nullable String appliedHash,
       @Nullable Manifest applied) {
-    Manifest live = applied == null ? null : KubernetesOrchestrator.content(object, applied.kind());
+    Manifest live = applied == null ? null : LiveContent.content(object, applied.kind());
     return find(object, live, manager, kind, appliedHash, applied).reason();
   }
 
@@ -96,7 +96,7 @@ final class Drift {
    * field of {@code applied} gone or held by another manager; else the older rule.
    *
    * @param object the raw object
-   * @param live its content ({@link KubernetesOrchestrator#content}), or {@code null}
+   * @param live its content ({@link LiveContent#content}), or {@code null}
    * @param manager Capstan's field manager
    * @param kind the object's kind, to rebuild a manifest, or {@code null} to skip the hash check
    * @param appliedHash the content hash of what Capstan applied (the stamp's), or {@code null}
@@ -416,7 +416,7 @@ final class Drift {
         meta.addProperty(identity, value);
       }
     }
-    Manifest m = KubernetesOrchestrator.content(projected, kind);
+    Manifest m = LiveContent.content(projected, kind);
     return m == null ? null : ContentHash.of(m);
   }
 
