@@ -119,6 +119,7 @@ final class ControllerCommand implements Runnable {
       if (workers < 1) {
         throw new IllegalArgumentException("--workers must be at least 1: " + workers);
       }
+      tenancy.tenancy(); // refuses a bad option before connecting
       dev.capstan.k8s.KubeClients clients;
       String namespace;
       KubernetesTarget target = null;

@@ -47,6 +47,16 @@ final class ControllerRunOptions {
   boolean noCrossNamespaceRefs;
 
   @Option(
+      names = "--chart-repositories",
+      paramLabel = "URL",
+      split = ",",
+      description =
+          "Cast charts from these repositories only (https:// or oci:// URLs, comma-separated or"
+              + " repeated): a Release whose spec.chart.repository is neither one nor under one is"
+              + " refused before anything is fetched (default: any).")
+  List<String> chartRepositories = new ArrayList<>();
+
+  @Option(
       names = "--http-address",
       paramLabel = "IP:PORT",
       description =
@@ -55,16 +65,20 @@ final class ControllerRunOptions {
   @Nullable String httpAddress;
 
   /**
-   * Sets these options on {@code builder}; returns what they add to the start line ({@code ,
-   * Releases cast as their service account, endpoints on 127.0.0.1:8080}).
+   * The tenancy these options give.
    *
-   * @throws IllegalArgumentException when an option's value is not valid
+   * @throws IllegalArgumentException naming the option and its bad value
    */
-  String apply(ReleaseResourceController.Builder builder) {
+  Tenancy tenancy() {
     Tenancy tenancy =
         Tenancy.open()
             .withServiceAccountRequired(requireServiceAccount)
             .withCrossNamespaceRefs(!noCrossNamespaceRefs);
+    try {
+      tenancy = tenancy.withChartRepositories(chartRepositories);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--chart-repositories: " + e.getMessage(), e);
+    }
     String account = defaultServiceAccount;
     if (account != null) {
       try {
@@ -73,8 +87,19 @@ final class ControllerRunOptions {
         throw new IllegalArgumentException("--default-service-account: " + e.getMessage(), e);
       }
     }
-    builder.tenancy(tenancy);
+    return tenancy;
+  }
+
+  /**
+   * Sets these options on {@code builder}; returns what they add to the start line ({@code ,
+   * Releases cast as their service account, endpoints on 127.0.0.1:8080}).
+   *
+   * @throws IllegalArgumentException when an option's value is not valid
+   */
+  String apply(ReleaseResourceController.Builder builder) {
+    builder.tenancy(tenancy());
     List<String> said = new ArrayList<>();
+    String account = defaultServiceAccount;
     if (account != null) {
       said.add("a Release naming no service account cast as " + account);
     } else if (requireServiceAccount) {
@@ -82,6 +107,9 @@ final class ControllerRunOptions {
     }
     if (noCrossNamespaceRefs) {
       said.add("no reference to another namespace");
+    }
+    if (!chartRepositories.isEmpty()) {
+      said.add("charts from " + String.join(", ", chartRepositories) + " only");
     }
     String address = httpAddress;
     if (address != null) {

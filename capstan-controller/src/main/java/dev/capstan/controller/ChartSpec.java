@@ -95,15 +95,16 @@ record ChartSpec(
    * @param chart the field, opened strictly
    * @param raw the field as given (its {@code values} are free-form)
    * @param namespace the Release's namespace: every object it names is in it
+   * @param tenancy the controller's tenancy: which chart repositories a Release may name
    * @param problems the spec's problems, which {@code chart} adds to
    * @return the chart, or null when it has a problem
    */
   static @Nullable ChartSpec read(
-      StrictMap chart, Map<?, ?> raw, String namespace, List<String> problems) {
+      StrictMap chart, Map<?, ?> raw, String namespace, Tenancy tenancy, List<String> problems) {
     int before = problems.size();
     String repository = chart.string("repository");
     String name = chart.string("name");
-    ChartReference reference = reference(chart, repository, name);
+    ChartReference reference = reference(chart, repository, name, tenancy);
     String version = chart.optionalString("version");
     if (version != null && version.isBlank()) {
       chart.problem("version", "must not be blank: leave it out for the newest version", version);
@@ -153,7 +154,7 @@ record ChartSpec(
 
   /** The chart a repository and a name make: {@code https://} and a name, or {@code oci://}. */
   private static @Nullable ChartReference reference(
-      StrictMap chart, String repository, String name) {
+      StrictMap chart, String repository, String name, Tenancy tenancy) {
     if (name.isEmpty()) {
       chart.problem("name", "must name the chart", name);
       return null;
@@ -171,6 +172,15 @@ record ChartSpec(
           "repository",
           "must not name a link-local address (the cloud's metadata service lives there): the"
               + " controller fetches charts from its own network",
+          repository);
+      return null;
+    }
+    if (!tenancy.allowsChartRepository(repository)) {
+      chart.problem(
+          "repository",
+          "must be one of this controller's chart repositories, or under one"
+              + " (--chart-repositories): "
+              + String.join(", ", tenancy.chartRepositories()),
           repository);
       return null;
     }

@@ -208,6 +208,7 @@ record ReleaseRequest(
               chartField,
               (Map<?, ?>) java.util.Objects.requireNonNull(release.spec().get("chart")),
               release.key().namespace(),
+              tenancy,
               problems);
       if (spec.has("manifests") || spec.has("manifestsFrom")) {
         problems.add(

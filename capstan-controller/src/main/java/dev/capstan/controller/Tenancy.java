@@ -1,5 +1,7 @@
 package dev.capstan.controller;
 
+import dev.capstan.common.Escapes;
+import java.util.List;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -17,22 +19,54 @@ import org.jspecify.annotations.Nullable;
  * @param requireServiceAccount whether a Release that names no account (and has no default) is
  *     refused rather than cast with the controller's rights
  * @param crossNamespaceRefs whether {@code spec.dependsOn} may name a Release of another namespace
+ * @param chartRepositories the chart repositories a Release's {@code spec.chart.repository} may
+ *     name ({@code https://} or {@code oci://} URLs: the repository itself or one under it); empty
+ *     for any
  */
 public record Tenancy(
     @Nullable String defaultServiceAccount,
     boolean requireServiceAccount,
-    boolean crossNamespaceRefs) {
+    boolean crossNamespaceRefs,
+    List<String> chartRepositories) {
+
+  /** An allowed chart repository: https:// or oci://, a host, then a path without query. */
+  private static final Pattern REPOSITORY =
+      Pattern.compile("(https|oci)://[A-Za-z0-9.\\[\\]:-]+(/[^?#\\s]*)?");
+
+  /** A {@code .} or {@code ..} path segment, plain or percent-encoded. */
+  private static final Pattern DOT_SEGMENT = Pattern.compile("/(\\.|%2[eE]){1,2}(/|$)");
 
   /** The form of a service account's name: a DNS-1123 subdomain of at most 253 characters. */
   static final Pattern ACCOUNT_NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
 
-  /** Checks the default account's name. */
+  /**
+   * Checks the default account's name and the chart repositories.
+   *
+   * @throws IllegalArgumentException naming the bad value
+   */
   public Tenancy {
     if (defaultServiceAccount != null && !validAccount(defaultServiceAccount)) {
       throw new IllegalArgumentException(
           "the default service account must be a DNS-1123 subdomain of at most 253 characters: "
-              + dev.capstan.common.Escapes.quote(defaultServiceAccount));
+              + Escapes.quote(defaultServiceAccount));
     }
+    chartRepositories = List.copyOf(chartRepositories);
+    for (String repository : chartRepositories) {
+      if (!REPOSITORY.matcher(repository).matches()) {
+        throw new IllegalArgumentException(
+            "a chart repository must be an https:// or oci:// URL with a host, such as"
+                + " https://charts.example.com or oci://registry.example.com/charts: "
+                + Escapes.quote(repository));
+      }
+    }
+  }
+
+  /** A tenancy of any chart repository. */
+  public Tenancy(
+      @Nullable String defaultServiceAccount,
+      boolean requireServiceAccount,
+      boolean crossNamespaceRefs) {
+    this(defaultServiceAccount, requireServiceAccount, crossNamespaceRefs, List.of());
   }
 
   /**
@@ -40,22 +74,65 @@ public record Tenancy(
    * depend on Releases of any namespace (the default).
    */
   public static Tenancy open() {
-    return new Tenancy(null, false, true);
+    return new Tenancy(null, false, true, List.of());
   }
 
   /** This tenancy with {@code name} as the account of Releases that name none. */
   public Tenancy withDefaultServiceAccount(String name) {
-    return new Tenancy(name, requireServiceAccount, crossNamespaceRefs);
+    return new Tenancy(name, requireServiceAccount, crossNamespaceRefs, chartRepositories);
   }
 
   /** This tenancy refusing Releases that name no account (and have no default). */
   public Tenancy withServiceAccountRequired(boolean required) {
-    return new Tenancy(defaultServiceAccount, required, crossNamespaceRefs);
+    return new Tenancy(defaultServiceAccount, required, crossNamespaceRefs, chartRepositories);
   }
 
   /** This tenancy allowing, or refusing, references to other namespaces. */
   public Tenancy withCrossNamespaceRefs(boolean allowed) {
-    return new Tenancy(defaultServiceAccount, requireServiceAccount, allowed);
+    return new Tenancy(defaultServiceAccount, requireServiceAccount, allowed, chartRepositories);
+  }
+
+  /**
+   * This tenancy casting charts from {@code repositories} only: a Release whose {@code
+   * spec.chart.repository} is neither one of them nor under one (a path below it) is refused before
+   * the controller fetches anything. Empty: any repository.
+   *
+   * @throws IllegalArgumentException when one is no {@code https://} or {@code oci://} URL
+   */
+  public Tenancy withChartRepositories(List<String> repositories) {
+    return new Tenancy(
+        defaultServiceAccount, requireServiceAccount, crossNamespaceRefs, repositories);
+  }
+
+  /**
+   * Whether a Release may name {@code repository}: no list, or an entry that is it or a parent of
+   * it ({@code https://charts.example.com/team-a} allows {@code
+   * https://charts.example.com/team-a/stable}, not {@code https://charts.example.com/team-ab} nor
+   * {@code https://charts.example.com.evil.io}, nor a path climbing out with {@code ..}).
+   */
+  public boolean allowsChartRepository(String repository) {
+    if (chartRepositories.isEmpty()) {
+      return true;
+    }
+    String given = trimSlashes(repository);
+    if (DOT_SEGMENT.matcher(given).find()) {
+      return false;
+    }
+    for (String allowed : chartRepositories) {
+      String base = trimSlashes(allowed);
+      if (given.equals(base) || given.startsWith(base + "/")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String trimSlashes(String url) {
+    String s = url;
+    while (s.endsWith("/")) {
+      s = s.substring(0, s.length() - 1);
+    }
+    return s;
   }
 
   static boolean validAccount(String name) {

@@ -1027,6 +1027,36 @@ class ReleaseReconcilerTest {
   }
 
   @Test
+  void aChartFromARepositoryOutsideTheControllersListIsRefusedBeforeAnythingIsFetched() {
+    tenancy = Tenancy.open().withChartRepositories(List.of("oci://registry.example/charts/"));
+    reconciler = reconciler();
+    charts.chart(REGISTRY + "/shop", "shop", "1.0.0", shop("1.0.0", false));
+    objects.put(
+        FakeReleaseObjects.release(
+            NS,
+            "web",
+            spec("chart", spec("repository", "oci://evil.example.com/x", "name", "shop"))));
+
+    reconciler.reconcile(WEB);
+
+    assertThat(ready(WEB))
+        .containsEntry("reason", "InvalidSpec")
+        .containsEntry(
+            "message",
+            "Release shop/web: spec.chart.repository: must be one of this controller's chart"
+                + " repositories, or under one (--chart-repositories):"
+                + " oci://registry.example/charts/: 'oci://evil.example.com/x'");
+    assertThat(charts.requests()).isEmpty();
+    assertThat(cluster.writes()).isEmpty();
+
+    objects.changeSpec(WEB, spec("chart", chart()));
+    reconciler.reconcile(WEB);
+
+    assertThat(ready(WEB)).containsEntry("reason", "Cast");
+    assertThat(charts.requests()).hasSize(1);
+  }
+
+  @Test
   void theRepositorysCredentialsComeFromTheSecretAndRefusedOnesSayWhichSecretToCheck() {
     List<ChartRequest> asked = new ArrayList<>();
     renderer =
