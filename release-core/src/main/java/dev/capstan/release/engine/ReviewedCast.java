@@ -114,7 +114,9 @@ final class ReviewedCast {
           }
           Release latest = now.map(StoredRelease::release).orElse(null);
           return intent.savePending(
-              attempt.leased(lease, records).planned(latest, effective, live, plan));
+              attempt
+                  .leased(lease, records)
+                  .planned(new Planning.Planned(latest, effective, live, plan)));
         });
   }
 

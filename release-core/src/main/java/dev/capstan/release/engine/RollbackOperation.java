@@ -64,7 +64,7 @@ public final class RollbackOperation {
               payloads.hash(d.ref()).orElse(d.contentHash()),
               payloads.get(d.ref()).map(Waves::of).orElse(d.wave())));
     }
-    return casts.cast(spec.withResources(resources), payloads, rollbackDescription(revision));
+    return casts.castWithin(spec.withResources(resources), payloads, rollbackDescription(revision));
   }
 
   /**
