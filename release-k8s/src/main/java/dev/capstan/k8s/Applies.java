@@ -76,9 +76,9 @@ final class Applies {
   }
 
   /**
-   * The body {@link #apply(Manifest, OwnershipStamp, Precondition)} sends: {@link #applyBody(Manifest,
-   * OwnershipStamp)} with {@code precondition} as metadata (a create's {@link #CREATE_ONLY_VERSION},
-   * an update's observed uid and resourceVersion).
+   * The body {@link #apply(Manifest, OwnershipStamp, Precondition)} sends: {@link
+   * #applyBody(Manifest, OwnershipStamp)} with {@code precondition} as metadata (a create's {@link
+   * #CREATE_ONLY_VERSION}, an update's observed uid and resourceVersion).
    */
   static Map<String, Object> applyBody(
       Manifest object, @Nullable OwnershipStamp stamp, Precondition precondition) {
