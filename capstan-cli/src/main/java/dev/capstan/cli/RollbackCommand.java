@@ -34,11 +34,7 @@ final class RollbackCommand extends ReleaseSubcommand {
   @Option(names = "--yes", description = "Do not ask for confirmation.")
   boolean yes;
 
-  @Option(
-      names = "--diff",
-      description =
-          "With --yes, show the field-level diff of each change (a server-side dry run per"
-              + " changed object) and cast that reviewed plan.")
+  @Option(names = "--diff", description = CastCommand.DIFF_HELP)
   boolean diff;
 
   @Option(
