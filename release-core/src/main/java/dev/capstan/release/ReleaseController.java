@@ -265,10 +265,8 @@ public final class ReleaseController {
    * objects the plan creates, updates, repairs, adopts, prunes or retains are observed again (one
    * batch per kind and namespace among them; none for a plan that changes nothing): when the record
    * or one of those objects moved since the plan (another revision, a re-created object, a new
-   * resourceVersion), the cast is refused, naming each. Objects the plan leaves unchanged are not
-   * looked at again: the plan writes nothing to them either way, and the next plan shows their
-   * drift. {@code payloads} must be the payloads the plan was computed from: each must hash to the
-   * plan's content hash.
+   * resourceVersion), the cast is refused, naming each. {@code payloads} must be the payloads the
+   * plan was computed from: each must hash to the plan's content hash.
    *
    * @param plan the reviewed plan; its {@link Plan#fingerprint()} says what it was computed from
    * @param payloads the payloads it was computed from (a plan holds hashes, never content)
@@ -310,18 +308,12 @@ public final class ReleaseController {
    * invalid input, a conflict) is cast, {@code parallelism} at once, each with its own lease and
    * record, and its exception kept as its outcome: one release failing does not stop the others.
    *
-   * <p>Those casts read together too, under their leases, in small groups (ARCHITECTURE.md, "Many
-   * releases at once"); a group's releases hold their leases from its reads until each is cast.
+   * <p>Those casts read together too, under their leases, in small groups; "as asked" holds when
+   * observed, as a plan that finds nothing to do (ARCHITECTURE.md, "Many releases at once").
    *
-   * <p>Like a plan that finds nothing to do, "as asked" holds when observed: a cast of one of these
-   * releases by another process that has not written yet, or a lease a stopped caster left without
-   * having written anything, is not waited for.
-   *
-   * <p>Interrupting the calling thread interrupts the casts under way (each records its failure as
-   * {@link #cast} does) and starts no other; the releases not cast are reported {@link
-   * CastOutcome.Failed}, and the thread's interrupt status is left set. An {@link Error} thrown by
-   * a cast starts no other cast either, and is thrown by this method once the casts under way have
-   * ended.
+   * <p>Interrupting the calling thread interrupts the casts under way and starts no other; the
+   * releases not cast are reported {@link CastOutcome.Failed}, the interrupt status left set. An
+   * {@link Error} thrown by a cast starts no other, and is thrown once the casts under way end.
    *
    * @param releases the releases, each at most once
    * @param parallelism how many casts run at once, at least 1
@@ -477,12 +469,9 @@ public final class ReleaseController {
    * options}, {@code parallelism} at once, and its exception kept as its outcome: one release
    * failing (not recorded, locked, a delete refused) does not stop the others.
    *
-   * <p>What they read under their leases is read together, in small groups, as {@link #castAll}
-   * reads; a group's releases hold their leases from its reads until each is uninstalled.
-   *
-   * <p>An interrupt or an {@link Error} stops it as it stops {@link #castAll}: the uninstalls under
-   * way record how far they got, no other starts, and those are reported {@link
-   * UninstallOutcome.Failed}.
+   * <p>They read together, in small groups, as {@link #castAll} reads. An interrupt or an {@link
+   * Error} stops it as it stops {@link #castAll}: the uninstalls under way record how far they got,
+   * no other starts, and those are reported {@link UninstallOutcome.Failed}.
    *
    * @param releases the releases, each at most once
    * @param options how each is uninstalled
@@ -500,9 +489,8 @@ public final class ReleaseController {
   public static final int DEFAULT_LEASE_SECONDS = 15;
 
   /**
-   * The default lease duration: 15 seconds, renewed every 5, as client-go's leader election: a
-   * caster killed with {@code kill -9} blocks the next for at most 15 s, one lost renewal is
-   * survived, and renewing costs one small write per 5 s.
+   * The default lease duration: 15 seconds, renewed every 5, as client-go's leader election
+   * (ARCHITECTURE.md, "Leases and retries").
    */
   public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(DEFAULT_LEASE_SECONDS);
 

@@ -173,8 +173,8 @@ class VerifiedPlanTest {
                         c ->
                             assertThat(c.reason())
                                 .isEqualTo(
-                                    "refused by the API server's dry run: apply"
-                                        + " apps/Deployment/default/web failed (HTTP 422):"
+                                    "refused by the API server's dry run: dry-run apply"
+                                        + " Deployment default/web failed (HTTP 422):"
                                         + " Deployment \"web\" is invalid: spec.selector: field"
                                         + " is immutable")));
     assertThat(h.cluster.writes()).isEmpty();

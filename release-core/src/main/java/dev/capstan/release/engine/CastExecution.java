@@ -3,7 +3,6 @@ package dev.capstan.release.engine;
 import dev.capstan.common.CapstanException;
 import dev.capstan.common.ClusterException;
 import dev.capstan.common.Durations;
-import dev.capstan.release.error.CastSupersededException;
 import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.model.EnsuredNamespace;
@@ -39,7 +38,6 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import org.jspecify.annotations.Nullable;
 
 /**
  * One cast attempt once its intent is kept (in its lease, or as its {@code PENDING} record): the
@@ -66,9 +64,7 @@ final class CastExecution {
   private final boolean verifyAll;
   private final boolean replaceOnImmutable;
   private final HookStage hooks;
-
-  /** Whether a newer revision supersedes this cast ({@link #checkNotSuperseded}). */
-  private final BooleanSupplier superseded;
+  private final Supersession superseded;
 
   /** When the cast's wait for health ends ({@link System#nanoTime}), set when it runs. */
   private long deadline;
@@ -84,7 +80,7 @@ final class CastExecution {
   /** Applies that completed. */
   private final Set<ResourceRef> applied = ConcurrentHashMap.newKeySet();
 
-  /** Removals that completed: deleted objects and un-stamped volumes. */
+  /** Removals that completed: deleted objects and un-stamped volumes (also in the next). */
   private final Set<ResourceRef> pruned = ConcurrentHashMap.newKeySet();
 
   private final Set<ResourceRef> unstamped = ConcurrentHashMap.newKeySet();
@@ -104,7 +100,7 @@ final class CastExecution {
       HookStage hooks,
       BooleanSupplier superseded) {
     this.ports = ports;
-    this.superseded = superseded;
+    this.superseded = new Supersession(superseded);
     this.hooks = hooks;
     this.verifyAll = verifyAll;
     this.plan = plan;
@@ -164,7 +160,7 @@ final class CastExecution {
       }
     }
     for (Map.Entry<Integer, Map<Integer, List<PlannedChange>>> wave : waves.entrySet()) {
-      checkNotSuperseded(null);
+      superseded.checkBeforeWave();
       long waveStarted = System.nanoTime();
       int writes = wave.getValue().values().stream().mapToInt(List::size).sum();
       events.accept(new ReleaseEvent.WaveStarted(release, wave.getKey(), writes));
@@ -215,9 +211,9 @@ final class CastExecution {
                     waitForLoadBalancer,
                     p -> events.accept(new ReleaseEvent.StillWaiting(release, p)),
                     Set.copyOf(applied),
-                    superseded));
+                    superseded.asked()));
     if (readiness instanceof Readiness.Stopped) {
-      checkNotSuperseded(objects);
+      throw superseded.stoppedWaiting(objects);
     }
     if (readiness instanceof Readiness.TimedOut t) {
       // the deadline is the cast's: it ran out the whole timeout since the cast began
@@ -231,27 +227,6 @@ final class CastExecution {
     }
     if (!objects.isEmpty()) {
       events.accept(new ReleaseEvent.Verified(release, objects.size()));
-    }
-  }
-
-  /**
-   * Stops the cast when a newer revision supersedes it (ARCHITECTURE.md, "Superseding a wait"):
-   * before a wave's writes, or once the health wait of {@code waitedFor} stopped for it.
-   */
-  private void checkNotSuperseded(@Nullable List<ResourceRef> waitedFor) {
-    if (waitedFor != null || superseded.getAsBoolean()) {
-      throw new CastSupersededException(
-          "superseded by a newer revision of the release: "
-              + (waitedFor == null
-                  ? "stopped before the next wave's writes"
-                  : "stopped waiting for "
-                      + waitedFor.size()
-                      + " object(s) to be healthy ("
-                      + String.join(
-                          ", ", waitedFor.stream().limit(3).map(ResourceRef::key).toList())
-                      + (waitedFor.size() > 3 ? ", …" : "")
-                      + ")")
-              + "; nothing more was written, and the newer revision is cast next");
     }
   }
 

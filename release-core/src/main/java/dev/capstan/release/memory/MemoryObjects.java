@@ -227,25 +227,12 @@ final class MemoryObjects {
           object.ref(),
           precondition,
           false);
-      StoredObject current = objects.get(object.ref());
-      String immutable =
-          current == null ? null : FieldWriters.immutableChange(current.content, object);
+      ClusterException immutable = immutableRefusal("apply", object);
       if (immutable != null) {
         calls.log("refused:apply:" + key);
-        throw new ClusterException(
-            "apply",
-            object.kind().kind(),
-            object.namespace(),
-            object.name(),
-            422,
-            object.kind().kind()
-                + " \""
-                + object.name()
-                + "\" is invalid: "
-                + immutable
-                + ": field is immutable",
-            null);
+        throw immutable;
       }
+      StoredObject current = objects.get(object.ref());
       calls.log("apply:" + key);
       Manifest written = object;
       Map<String, StoredObject.Writer> kept = new HashMap<>();
@@ -300,25 +287,45 @@ final class MemoryObjects {
       }
       String fenced = fenced(ref, precondition, false);
       if (fenced != null) {
-        return Optional.of("apply " + key + " failed (HTTP 409): " + fenced);
-      }
-      StoredObject current = objects.get(ref);
-      String immutable =
-          current == null ? null : FieldWriters.immutableChange(current.content, object);
-      if (immutable != null) {
         return Optional.of(
-            "apply "
-                + key
-                + " failed (HTTP 422): "
-                + ref.kind().kind()
+            requireNonNull(
+                new ClusterException(
+                        "dry-run apply",
+                        ref.kind().kind(),
+                        ref.namespace(),
+                        ref.name(),
+                        409,
+                        fenced,
+                        null)
+                    .getMessage()));
+      }
+      ClusterException immutable = immutableRefusal("dry-run apply", object);
+      return immutable == null
+          ? Optional.empty()
+          : Optional.of(requireNonNull(immutable.getMessage()));
+    }
+  }
+
+  /** The API server's refusal of {@code object} changing a field it keeps immutable (HTTP 422). */
+  private @Nullable ClusterException immutableRefusal(String operation, Manifest object) {
+    StoredObject current = objects.get(object.ref());
+    String immutable =
+        current == null ? null : FieldWriters.immutableChange(current.content, object);
+    return immutable == null
+        ? null
+        : new ClusterException(
+            operation,
+            object.kind().kind(),
+            object.namespace(),
+            object.name(),
+            422,
+            object.kind().kind()
                 + " \""
-                + ref.name()
+                + object.name()
                 + "\" is invalid: "
                 + immutable
-                + ": field is immutable");
-      }
-    }
-    return Optional.empty();
+                + ": field is immutable",
+            null);
   }
 
   Manifest dryRunApply(Manifest object, @Nullable OwnershipStamp stamp) {
