@@ -59,11 +59,12 @@ final class CastCommand extends ReleaseSubcommand {
               + " unless --diff.")
   boolean yes;
 
-  @Option(
-      names = "--diff",
-      description =
-          "With --yes, show the field-level diff of each change (a server-side dry run per"
-              + " changed object) and cast that reviewed plan.")
+  /** The help of {@code --diff}, which {@code rollback} takes too. */
+  static final String DIFF_HELP =
+      "With --yes, show the field-level diff of each change (a server-side dry run per"
+          + " changed object) and cast that reviewed plan.";
+
+  @Option(names = "--diff", description = DIFF_HELP)
   boolean diff;
 
   @Option(

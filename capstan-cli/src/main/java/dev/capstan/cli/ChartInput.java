@@ -9,9 +9,9 @@ import dev.capstan.release.chart.ChartRequest;
 import dev.capstan.release.chart.ChartValues;
 import dev.capstan.release.chart.ClusterAccess;
 import dev.capstan.release.chart.RepositoryAccess;
-import dev.capstan.release.file.ChartHook;
 import dev.capstan.release.file.ChartRelease;
 import dev.capstan.release.file.ChartReleases;
+import dev.capstan.release.model.Hook;
 import dev.capstan.release.model.ReleaseInput;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -126,7 +126,7 @@ final class ChartInput {
       cli.err().println("capstan: " + skipped);
     }
     if (options.noHooks) {
-      List<ChartHook> left = new ArrayList<>(release.hooks());
+      List<Hook> left = new ArrayList<>(release.hooks());
       left.addAll(release.tests());
       if (!left.isEmpty()) {
         cli.err()
@@ -134,7 +134,7 @@ final class ChartInput {
                 "capstan: chart "
                     + Escapes.escape(release.chart().describe())
                     + ": --no-hooks: its hooks are neither run nor recorded: "
-                    + left.stream().map(ChartHook::describe).collect(Collectors.joining(", ")));
+                    + left.stream().map(Hook::describe).collect(Collectors.joining(", ")));
       }
       return release.inputWithoutHooks();
     }

@@ -54,6 +54,16 @@ final class FileOptions {
   boolean atomic;
 
   @Option(
+      names = "--verify",
+      negatable = true,
+      description =
+          "Send every object the plan writes to the API server as a dry run before the first"
+              + " write, so that what it refuses (validation, admission, quota, an immutable"
+              + " field) is a conflict of the plan and nothing is written (one request per written"
+              + " object). On by default unless --atomic; --no-verify turns it off.")
+  @Nullable Boolean verify;
+
+  @Option(
       names = "--create-namespace",
       description =
           "Create referenced namespaces that do not exist, the release's own (which holds its"

@@ -249,7 +249,7 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
               f.name != null ? f.name : f.release,
               target,
               controller);
-      options = ReleaseOptions.defaults();
+      options = ReleaseOptions.defaults().withVerifyOnServer(true);
     } else {
       chart.refuseWithoutChart();
       ReleaseFile file = load(f);
@@ -312,8 +312,9 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
   }
 
   /**
-   * {@code spec} with the command line's options over {@code options} (a release file's), its
-   * delete gate's policy and approvals over the file's.
+   * {@code spec} with the command line's options over {@code options} (a release file's): the plan
+   * verified on the server as {@code --verify}/{@code --no-verify} says, else as the file says
+   * unless {@code --atomic}; its delete gate's policy and approvals over the file's.
    */
   static ReleaseSpec spec(
       ReleaseSpec spec,
@@ -331,6 +332,7 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
             .withWaitForLoadBalancer(!f.noWaitForLoadBalancer)
             .withDangerousAllowEmpty(f.dangerousAllowEmpty)
             .withAllowUnsafeCrdChanges(options.allowUnsafeCrdChanges() || f.allowUnsafeCrdChanges)
+            .withVerifyOnServer(f.verify != null ? f.verify : options.verifyOnServer() && !f.atomic)
             .withDeleteGate(gate.deleteGate(options.deleteGate()))
             .withTimeout(timeout));
   }

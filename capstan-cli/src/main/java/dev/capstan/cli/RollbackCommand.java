@@ -38,6 +38,9 @@ final class RollbackCommand extends ReleaseSubcommand {
   @Option(names = "--yes", description = "Do not ask for confirmation.")
   boolean yes;
 
+  @Option(names = "--diff", description = CastCommand.DIFF_HELP)
+  boolean diff;
+
   @Option(
       names = "--secrets",
       paramLabel = "FILE|DIR",
@@ -82,20 +85,6 @@ final class RollbackCommand extends ReleaseSubcommand {
           "--to must be a revision number, or 0 for the previous one: " + to);
     }
     cli().announce(target);
-    List<Release> revisions = controller.history(ns, name);
-    if (revisions.isEmpty()) {
-      throw new ReleaseNotFoundException(ns + "/" + name, null);
-    }
-    ManagedReleases.warn(cli(), revisions.get(0), "rollback");
-    int revision;
-    if (to == 0) {
-      if (revisions.size() < 2) {
-        throw new ReleaseNotFoundException(ns + "/" + name, revisions.get(0).revision() - 1);
-      }
-      revision = revisions.get(1).revision();
-    } else {
-      revision = to;
-    }
     Payloads given = Payloads.empty();
     if (secrets != null) {
       FileOptions f = new FileOptions();
@@ -111,6 +100,23 @@ final class RollbackCommand extends ReleaseSubcommand {
             .withWaitForLoadBalancer(!noWaitForLoadBalancer)
             .withAllowUnsafeCrdChanges(allowUnsafeCrdChanges)
             .withDeleteGate(gate.deleteGate(DeleteGate.defaults()));
+    if (yes && !diff) {
+      return rollbackUnreviewed(controller, options, given);
+    }
+    List<Release> revisions = controller.history(ns, name);
+    if (revisions.isEmpty()) {
+      throw new ReleaseNotFoundException(ns + "/" + name, null);
+    }
+    ManagedReleases.warn(cli(), revisions.get(0), "rollback");
+    int revision;
+    if (to == 0) {
+      if (revisions.size() < 2) {
+        throw new ReleaseNotFoundException(ns + "/" + name, revisions.get(0).revision() - 1);
+      }
+      revision = revisions.get(1).revision();
+    } else {
+      revision = to;
+    }
     Release revisionTo =
         revisions.stream()
             .filter(r -> r.revision() == revision)
@@ -145,6 +151,38 @@ final class RollbackCommand extends ReleaseSubcommand {
         secrets == null && !withheld
             ? controller.cast(plan, payloads)
             : controller.rollback(ns, name, revision, options, given);
+    printResult(result, revision);
+    return ExitCode.OK;
+  }
+
+  /**
+   * {@code --yes} without {@code --diff}: nobody reviews the plan before it is cast, so the
+   * controller rolls back at once (the lease taken, the record read and the objects observed once
+   * under it, the plan shown as it is made, before the first write), as {@code cast --yes} does.
+   * Only the latest record is read before it, and only the revision returned to besides, in the
+   * rollback: a history of large records is not decoded whole (the previous revision, for {@code
+   * --to 0}, is the latest's number less one, as Helm's {@code rollback} takes it).
+   */
+  private int rollbackUnreviewed(
+      ReleaseController controller, ReleaseOptions options, Payloads given) {
+    String ns = common.namespace();
+    Release latest =
+        controller
+            .get(ns, name)
+            .orElseThrow(() -> new ReleaseNotFoundException(ns + "/" + name, null));
+    ManagedReleases.warn(cli(), latest, "rollback");
+    int revision = to == 0 ? latest.revision() - 1 : to;
+    if (revision < 1) {
+      throw new ReleaseNotFoundException(ns + "/" + name, revision);
+    }
+    if (!json()) {
+      onPlanned = plan -> out().print(PlanRenderer.text(plan));
+    }
+    printResult(controller.rollback(ns, name, revision, options, given), revision);
+    return ExitCode.OK;
+  }
+
+  private void printResult(CastResult result, int revision) {
     if (json()) {
       ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
       doc.set("plan", PlanRenderer.jsonTree(result.plan()));
@@ -161,6 +199,5 @@ final class RollbackCommand extends ReleaseSubcommand {
                   + result.release().revision()
                   + ".");
     }
-    return ExitCode.OK;
   }
 }

@@ -738,6 +738,52 @@ class ReleaseCliTest {
     assertThat(out).endsWith("Release demo/edge revision 2 deployed.\n");
   }
 
+  private void deployment(String app) throws IOException {
+    Files.writeString(
+        dir.resolve("api.yaml"),
+        """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: api}
+        spec:
+          selector: {matchLabels: {app: APP}}
+          template:
+            metadata: {labels: {app: APP}}
+            spec: {containers: [{name: api, image: "acme/api:1"}]}
+        """
+            .replace("APP", app));
+  }
+
+  @Test
+  void whatTheServerRefusesIsAConflictOfThePlanUnlessNoVerifyIsGiven() throws IOException {
+    deployment("api");
+    assertThat(run("release", "cast", "api", "-n", "demo", "-f", "api.yaml", "--yes"))
+        .as(err)
+        .isZero();
+    deployment("api-v2"); // a selector is immutable: the server refuses the update
+
+    assertThat(run("release", "plan", "api", "-n", "demo", "-f", "api.yaml"))
+        .isEqualTo(ExitCode.BLOCKED);
+    assertThat(out)
+        .contains(
+            "  ✗ conflict   apps/Deployment/demo/api  (refused by the API server's dry run: apply"
+                + " apps/Deployment/demo/api failed (HTTP 422): Deployment \"api\" is invalid:"
+                + " spec.selector: field is immutable)\n");
+    assertThat(run("release", "cast", "api", "-n", "demo", "-f", "api.yaml", "--yes"))
+        .isEqualTo(ExitCode.BLOCKED);
+    assertThat(err).contains("nothing was written");
+    // --atomic casts unverified unless --verify: the write itself is refused
+    assertThat(run("release", "plan", "api", "-n", "demo", "-f", "api.yaml", "--atomic")).isZero();
+    assertThat(
+            run("release", "plan", "api", "-n", "demo", "-f", "api.yaml", "--atomic", "--verify"))
+        .isEqualTo(ExitCode.BLOCKED);
+
+    assertThat(
+            run("release", "cast", "api", "-n", "demo", "-f", "api.yaml", "--yes", "--no-verify"))
+        .isEqualTo(ExitCode.FAILED);
+    assertThat(err).contains("spec.selector: field is immutable; the API server cannot update");
+  }
+
   @Test
   void aCastThatTakesOverFromADeadCasterPlansAgainAndDeploys() throws IOException {
     leaveADeadCasterOfV2();

@@ -179,7 +179,7 @@ class ReviewedPlanCliTest {
   }
 
   @Test
-  void rollbackTakesTheCastOptionsAndShowsItsPlanFirst() {
+  void rollbackTakesTheCastOptionsAndWithDiffShowsItsReviewedPlanFirst() {
     assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
     assertThat(run("release", "cast", "-f", "web-v2.yaml", "--yes")).isZero();
 
@@ -196,7 +196,8 @@ class ReviewedPlanCliTest {
                 "--adopt",
                 "--timeout",
                 "2m",
-                "--yes"))
+                "--yes",
+                "--diff"))
         .as(err)
         .isZero();
 
@@ -214,6 +215,28 @@ class ReviewedPlanCliTest {
                   + spec.template.metadata.annotations["capstan.dev/config-hash"]: "sha256:…"
                   - spec.template.spec.containers[name=web].image: "ghcr.io/acme/web:1.1.0"
                   + spec.template.spec.containers[name=web].image: "ghcr.io/acme/web:1.0.0"
+            Summary: 1 create, 2 update, 3 unchanged, 1 reference
+            Release demo/web rolled back to revision 1 as revision 3.
+            """);
+  }
+
+  @Test
+  void rollbackWithYesAloneShowsThePlanMadeUnderItsLeaseWithoutDiffs() {
+    assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
+    assertThat(run("release", "cast", "-f", "web-v2.yaml", "--yes")).isZero();
+
+    assertThat(run("release", "rollback", "web", "-n", "demo", "--atomic", "--yes"))
+        .as(err)
+        .isZero();
+
+    assertThat(ReleaseCliTest.hashesHidden(out))
+        .isEqualTo(
+            """
+            Plan for release demo/web: revision 3 (from 2)
+              = reference  Namespace//demo
+              + create     ConfigMap/demo/web-legacy
+              ~ update     ConfigMap/demo/web-settings
+              ~ update     apps/Deployment/demo/web  (config changed: ConfigMap/demo/web-settings)
             Summary: 1 create, 2 update, 3 unchanged, 1 reference
             Release demo/web rolled back to revision 1 as revision 3.
             """);

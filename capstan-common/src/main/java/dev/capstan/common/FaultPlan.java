@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -212,6 +213,29 @@ public final class FaultPlan<O extends Enum<O>> {
       throw failure;
     }
     return crash;
+  }
+
+  /**
+   * The failure a rule that fails every call of {@code operation} on {@code target} ({@link
+   * #failOn(Enum, String)}, {@link #failAlways}) holds for it, without counting a call: what a fake
+   * refuses whenever asked, so that a dry run of the call can refuse it too. Rules on call counts
+   * ({@link #failOn(Enum, int)}, {@link #failNth}) are passing faults and are not reported.
+   *
+   * @param operation the call
+   * @param target what the call is about
+   * @return the failure the call would meet, or empty
+   */
+  public synchronized Optional<ClusterException> standing(O operation, String target) {
+    for (Rule<O> rule : rules) {
+      if (rule.kind == Kind.FAIL
+          && rule.operation == operation
+          && rule.from == 1
+          && rule.to == Integer.MAX_VALUE
+          && (rule.target.equals(ANY) || rule.target.equals(target))) {
+        return Optional.of(rule.failure(target));
+      }
+    }
+    return Optional.empty();
   }
 
   private synchronized FaultPlan<O> add(Rule<O> rule) {

@@ -5,6 +5,7 @@ import dev.capstan.common.Escapes;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.chart.ChartException;
 import dev.capstan.release.error.CastFailedException;
+import dev.capstan.release.error.CastSupersededException;
 import dev.capstan.release.error.DestructiveChangeRefusedException;
 import dev.capstan.release.error.InvalidReleaseException;
 import dev.capstan.release.error.ReleaseConflictException;
@@ -31,6 +32,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -45,18 +47,35 @@ import org.jspecify.annotations.Nullable;
 final class CastStage {
   private final StatusWriter status;
   private final Clock clock;
+  private final ReleaseObjects objects;
   private final DeleteGate deletePolicy;
 
   /**
    * A cast stage.
    *
+   * @param objects the informer's cache of Releases, asked whether a cast is superseded
    * @param deletePolicy the controller's destructive-change gate (its protected kinds and budget);
    *     each Release adds its own approvals by name ({@code spec.options.approveDeletes})
    */
-  CastStage(StatusWriter status, Clock clock, DeleteGate deletePolicy) {
+  CastStage(StatusWriter status, Clock clock, ReleaseObjects objects, DeleteGate deletePolicy) {
     this.status = status;
     this.clock = clock;
+    this.objects = objects;
     this.deletePolicy = deletePolicy;
+  }
+
+  /**
+   * Whether the Release {@code release} was read at has moved on (ARCHITECTURE.md, "Superseding a
+   * wait"): its generation changed in the cache, or it is being deleted or gone. Read from the
+   * informer's cache, so cheap enough for the cast's health wait to ask every 200 ms.
+   */
+  private BooleanSupplier superseded(ReleaseResource release) {
+    ReleaseKey key = release.key();
+    long generation = release.generation();
+    return () -> {
+      ReleaseResource now = objects.get(key);
+      return now == null || now.deleting() || now.generation() != generation;
+    };
   }
 
   ReleaseReconciler.Next cast(
@@ -161,7 +180,7 @@ final class CastStage {
                 name,
                 StatusReport.reconciling("Progressing", "casting revision " + plan.revision()));
     try {
-      CastResult result = releases.cast(plan, payloads);
+      CastResult result = releases.cast(plan, payloads, superseded(release));
       int revision = result.release().revision();
       String message = "revision " + revision + ": " + summary(counts) + chart;
       current =
@@ -173,6 +192,11 @@ final class CastStage {
       return ReleaseReconciler.Next.after(request.interval());
     } catch (CastFailedException e) {
       int revision = e.result().release().revision();
+      if (e.getCause() instanceof CastSupersededException) {
+        // the newer generation was queued by its update and is reconciled as soon as this returns
+        status.outcome(key, "revision " + revision + " superseded; casting the newer generation");
+        return ReleaseReconciler.Next.after(Duration.ZERO);
+      }
       return retry(
           current,
           request,

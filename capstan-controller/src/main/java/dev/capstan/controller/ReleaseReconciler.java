@@ -72,7 +72,8 @@ final class ReleaseReconciler {
     this.tenancy = requireNonNull(tenancy, "tenancy");
     this.clock = requireNonNull(clock, "clock");
     this.status = new StatusWriter(objects, clock, listener);
-    this.casts = new CastStage(status, clock, requireNonNull(deletePolicy, "deletePolicy"));
+    this.casts =
+        new CastStage(status, clock, objects, requireNonNull(deletePolicy, "deletePolicy"));
   }
 
   /**

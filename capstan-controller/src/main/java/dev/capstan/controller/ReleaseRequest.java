@@ -89,6 +89,7 @@ record ReleaseRequest(
           "maxHistory",
           "crdDeletion",
           "waitForLoadBalancer",
+          "verifyOnServer",
           "driftIgnore",
           DeleteGates.APPROVE_DELETES,
           "healthRules");
@@ -250,7 +251,8 @@ record ReleaseRequest(
       dependsOn.add(
           new ReleaseKey(namespace == null ? release.key().namespace() : namespace, name));
     }
-    ReleaseOptions options = ReleaseOptions.defaults();
+    // verified plans: on unless the Release is atomic or turns them off
+    ReleaseOptions options = ReleaseOptions.defaults().withVerifyOnServer(true);
     int maxHistory = DEFAULT_MAX_HISTORY;
     StrictMap o = spec.object("options", OPTIONS);
     if (o != null) {
@@ -261,7 +263,9 @@ record ReleaseRequest(
               .withCreateNamespace(o.bool("createNamespace"))
               .withTimeout(duration(o, "timeout", ReleaseOptions.DEFAULT_TIMEOUT))
               .withWaitForLoadBalancer(
-                  !o.has("waitForLoadBalancer") || o.bool("waitForLoadBalancer"));
+                  !o.has("waitForLoadBalancer") || o.bool("waitForLoadBalancer"))
+              .withVerifyOnServer(
+                  o.has("verifyOnServer") ? o.bool("verifyOnServer") : !o.bool("atomic"));
       List<DriftIgnore> rules = new ArrayList<>();
       for (StrictMap.Element e : o.objects("driftIgnore", DRIFT_IGNORE)) {
         StrictMap r = e.map();

@@ -59,6 +59,11 @@ final class ItReleases {
   }
 
   static Map<String, Object> deployment(String name) {
+    return deployment(name, "registry.example/" + name + ":1");
+  }
+
+  /** A Deployment of one replica running {@code image}. */
+  static Map<String, Object> deployment(String name, String image) {
     Map<String, Object> labels = Map.of("app", name);
     return Map.of(
         "apiVersion",
@@ -74,12 +79,7 @@ final class ItReleases {
             "template",
                 Map.of(
                     "metadata", Map.of("labels", labels),
-                    "spec",
-                        Map.of(
-                            "containers",
-                            List.of(
-                                Map.of(
-                                    "name", "app", "image", "registry.example/" + name + ":1"))))));
+                    "spec", Map.of("containers", List.of(Map.of("name", "app", "image", image))))));
   }
 
   static Map<String, Object> release(String name, Map<String, Object> spec) {
@@ -178,14 +178,18 @@ final class ItReleases {
     return c == null || c.getData() == null ? "" : String.valueOf(c.getData().get("value"));
   }
 
-  /** The requests of {@code counts} that write: everything but reads and watches. */
+  /**
+   * The requests of {@code counts} that write: everything but reads, watches and dry runs (which
+   * persist nothing: {@code RequestCounter}).
+   */
   static long writes(Map<String, Long> counts) {
     return counts.entrySet().stream()
         .filter(
             e ->
                 !e.getKey().startsWith("GET ")
                     && !e.getKey().startsWith("LIST ")
-                    && !e.getKey().startsWith("WATCH "))
+                    && !e.getKey().startsWith("WATCH ")
+                    && !e.getKey().startsWith("DRYRUN-"))
         .mapToLong(Map.Entry::getValue)
         .sum();
   }

@@ -10,6 +10,8 @@ import dev.capstan.release.chart.ChartRenderer;
 import dev.capstan.release.chart.ChartRequest;
 import dev.capstan.release.chart.ChartValues;
 import dev.capstan.release.chart.InMemoryCharts;
+import dev.capstan.release.event.ReleaseEvent;
+import dev.capstan.release.event.ReleaseListener;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.memory.Operation;
 import dev.capstan.release.model.ChartOrigin;
@@ -59,6 +61,9 @@ class ReleaseReconcilerTest {
   /** What renders the accounts' charts: {@link #charts} unless a test says otherwise. */
   private ChartRenderer renderer = charts;
 
+  /** Hears the engines' events: a test steps in at a point of a cast. */
+  private ReleaseListener engineListener = e -> {};
+
   private Tenancy tenancy = Tenancy.open();
   private DeleteGate deletePolicy = DeleteGate.defaults();
   private ReleaseReconciler reconciler = reconciler();
@@ -95,6 +100,7 @@ class ReleaseReconcilerTest {
                   .clock(clock)
                   .holder("controller-1")
                   .maxHistory(history)
+                  .listener((ReleaseListener) e -> engineListener.on(e))
                   .build(),
               sources,
               plan -> denied.getOrDefault(user, List.of()),
@@ -701,6 +707,66 @@ class ReleaseReconcilerTest {
   }
 
   @Test
+  void plansAreVerifiedOnTheServerUnlessTheReleaseIsAtomicOrTurnsItOff() {
+    Map<String, Map<String, Object>> options = new LinkedHashMap<>();
+    options.put("plain", Map.of());
+    options.put("atomic", Map.of("atomic", true));
+    options.put("off", Map.of("verifyOnServer", false));
+    options.put("both", Map.of("atomic", true, "verifyOnServer", true));
+    List<String> verified = new ArrayList<>();
+    for (Map.Entry<String, Map<String, Object>> option : options.entrySet()) {
+      String name = option.getKey();
+      cluster.clearOperations();
+      objects.put(
+          FakeReleaseObjects.release(
+              NS,
+              name,
+              spec("manifests", List.of(configMap(name, "1")), "options", option.getValue())));
+      reconciler.reconcile(new ReleaseKey(NS, name));
+      if (cluster.operations().contains("verify-apply:ConfigMap/shop/" + name)) {
+        verified.add(name);
+      }
+    }
+
+    assertThat(verified).containsExactly("plain", "both");
+  }
+
+  @Test
+  void aSpecChangedWhileTheCastWaitsForHealthSupersedesItAndIsCastNext() {
+    objects.put(
+        FakeReleaseObjects.release(NS, "web", spec("manifests", List.of(configMap("a", "1")))));
+    // the Release changes while its cast waits for its objects to be healthy
+    engineListener =
+        e -> {
+          if (e instanceof ReleaseEvent.Verifying) {
+            engineListener = x -> {};
+            objects.changeSpec(WEB, spec("manifests", List.of(configMap("a", "2"))));
+          }
+        };
+
+    assertThat(reconciler.reconcile(WEB)).isEqualTo(ReleaseReconciler.Next.after(Duration.ZERO));
+
+    assertThat(outcomes)
+        .containsExactly(
+            "shop/web: Progressing: casting revision 1",
+            "shop/web: revision 1 superseded; casting the newer generation");
+    assertThat(cluster.writes()).containsExactly("apply:ConfigMap/shop/a", "verify");
+    assertThat(cluster.operations())
+        .filteredOn(op -> op.startsWith("record:create") || op.startsWith("lease:release"))
+        .containsExactly("record:create:shop/web#1:failed", "lease:release:shop/web");
+    cluster.clearOperations();
+
+    assertThat(reconciler.reconcile(WEB))
+        .isEqualTo(ReleaseReconciler.Next.after(Duration.ofMinutes(5)));
+
+    assertThat(cluster.writes()).containsExactly("apply:ConfigMap/shop/a", "verify");
+    assertThat(cluster.object(ResourceRef.of(Kind.CONFIG_MAP, NS, "a")).orElseThrow().get("data"))
+        .isEqualTo(Map.of("value", "2"));
+    assertThat(ready(WEB)).containsEntry("message", "revision 2: 1 updated");
+    assertThat(web().status()).containsEntry("observedGeneration", 2L);
+  }
+
+  @Test
   void aControllerThatRequiresAnAccountRefusesAReleaseNamingNoneBeforeAnyWrite() {
     tenancy = Tenancy.open().withServiceAccountRequired(true);
     reconciler = reconciler();
@@ -836,8 +902,9 @@ class ReleaseReconcilerTest {
                 "interval",
                 "20s",
                 "options",
-                Map.of("maxHistory", 3))));
+                Map.of("maxHistory", 3, "verifyOnServer", false))));
     reconciler.reconcile(WEB);
+    // a write that fails, not a plan the server refuses: the plans are not verified
     cluster.faults().failAlways(Operation.APPLY, "ConfigMap/shop/a", "port 70000 is not valid");
     objects.changeSpec(
         WEB,
@@ -847,7 +914,7 @@ class ReleaseReconcilerTest {
             "interval",
             "20s",
             "options",
-            Map.of("maxHistory", 3)));
+            Map.of("maxHistory", 3, "verifyOnServer", false)));
     objects.writes.clear();
 
     List<Long> pauses = new ArrayList<>();

@@ -1,5 +1,7 @@
 package dev.capstan.release;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.capstan.common.ClusterException;
 import dev.capstan.release.engine.CastOperation;
 import dev.capstan.release.engine.EngineContext;
@@ -40,6 +42,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -55,20 +58,17 @@ import org.jspecify.annotations.Nullable;
  * CastResult r = c.cast(web);  // the new revision, deployed
  * }</pre>
  *
- * <p>A cast: validates the input; plans (conflicts refuse before any write); takes the lease,
- * naming its intent (or, over a store that keeps no lease intents, saves the new revision as {@code
- * PENDING}); applies in dependency order; waits for health; prunes last, in reverse order; saves
- * {@code DEPLOYED} (the history then reads the revision before it {@code SUPERSEDED}, with no
- * write). On failure the revision is {@code FAILED} and owns everything the attempt may have
- * created, so nothing is orphaned; with {@code atomic}, the attempt is reverted first.
+ * <p>A cast is one forward sequence of stages: validate, lease, observe, plan (conflicts and the
+ * checks on the plan refuse before any write), pre-hooks, waves (apply, then health), post-hooks,
+ * prune, record {@code DEPLOYED} (ARCHITECTURE.md, "The cast's stages"). On failure the revision is
+ * {@code FAILED} and owns everything the attempt may have created; with {@code atomic}, the attempt
+ * is reverted first.
  *
  * <p>Interrupting the thread an operation runs on stops it at its next safe point: no object write
- * starts after the interrupt is seen (the check before every write fails, on the threads writing a
- * rank in parallel too, which are interrupted in turn); a wait (for health, a rollout, the lease, a
- * retry) ends at once. The operation then unwinds as after a failed write: a cast records the
- * revision {@code FAILED} ("... was interrupted; stopped before the next write") and an uninstall
- * its progress, without reverting ({@code atomic}), and the lease is given up; the exception thrown
- * is the operation's usual failure, and the thread's interrupt status is left set.
+ * starts after the interrupt is seen, and a wait ends at once; the operation unwinds as after a
+ * failed write (a cast records its revision {@code FAILED}, an uninstall its progress), gives the
+ * lease up, throws its usual failure and leaves the thread's interrupt status set (ARCHITECTURE.md,
+ * "Leases and retries", "The CLI daemon").
  *
  * <p>Each operation is carried out by a class of the internal package {@code
  * dev.capstan.release.engine} (ARCHITECTURE.md, "The release engine").
@@ -82,21 +82,8 @@ public final class ReleaseController {
   private final FleetCast fleet;
   private final FleetUninstall fleetUninstalls;
 
-  ReleaseController(ReleaseControllerBuilder b) {
-    EngineContext context =
-        new EngineContext(
-            b.orchestrator,
-            b.store,
-            b.clock,
-            b.maxHistory,
-            EngineContext.LeaseSettings.of(
-                b.holder, b.leaseDuration, b.leaseRenewal, b.leaseWait, b.leasePoll, b.sleeper),
-            b.listeners,
-            b.parallelism,
-            b.deleteParallelism != null
-                ? b.deleteParallelism
-                : b.parallelism == 1 ? 1 : Math.max(b.parallelism, DEFAULT_DELETE_PARALLELISM),
-            b.ids);
+  /** The operations, each over {@code context}, the engine the builder assembled. */
+  ReleaseController(EngineContext context) {
     this.reads = new HistoryReads(context);
     this.casts = new CastOperation(context, reads);
     this.rollbacks = new RollbackOperation(context, reads, casts);
@@ -141,11 +128,9 @@ public final class ReleaseController {
   }
 
   /**
-   * Computes the plan for {@code spec} without changing anything: {@link
-   * #planFromHashes(ReleaseSpec)}.
+   * The plan for {@code spec} without its payloads, as {@link #planFromHashes(ReleaseSpec)}
+   * computes it.
    *
-   * @throws ReleaseException if the release is being uninstalled
-   * @throws ClusterException if reading the record or the live state fails
    * @deprecated the plan a cast makes is {@link #plan(ReleaseInput)}, which has the payloads; a
    *     plan from the spec's hashes alone, which can differ from it, is {@link
    *     #planFromHashes(ReleaseSpec)}
@@ -156,14 +141,9 @@ public final class ReleaseController {
   }
 
   /**
-   * Computes the plan for casting {@code spec} with its {@code payloads}, without changing
-   * anything: unlike {@link #plan(ReleaseSpec)}, it sees the config rollouts the cast would make
-   * (ARCHITECTURE.md, "Config rollouts").
+   * The plan for {@code spec} with its {@code payloads} as {@link #plan(ReleaseInput)} computes it,
+   * or without them ({@code null}) as {@link #planFromHashes(ReleaseSpec)} does.
    *
-   * @param payloads the payloads of {@code spec}, or {@code null} to plan from the spec's hashes
-   *     alone (workloads that read config then plan as updates: their annotation is not known)
-   * @throws ReleaseException if the release is being uninstalled
-   * @throws ClusterException if reading the record or the live state fails
    * @deprecated {@code plan(new ReleaseInput(spec, payloads))} ({@link #plan(ReleaseInput)}), or
    *     without payloads {@link #planFromHashes(ReleaseSpec)}
    */
@@ -173,16 +153,9 @@ public final class ReleaseController {
   }
 
   /**
-   * Computes the plan for {@code spec}, as {@link #plan(ReleaseSpec)} does, with a field-level diff
-   * on every update, repair and adoption ({@link PlannedChange#diff()}): the live object before,
-   * against what the cluster would store after applying {@code payloads} (on Kubernetes a
-   * server-side apply dry run per such object, so defaults and the fields of other managers are
-   * accounted for). Creates, prunes and unchanged objects cost no extra request. For a plan a
-   * person reviews; {@link #cast} plans without diffs.
+   * The plan for {@code spec} and its {@code payloads} with field-level diffs, as {@link
+   * #planWithDiff(ReleaseInput)} computes it.
    *
-   * @throws InvalidReleaseException if the payloads do not match the spec; nothing was written
-   * @throws ReleaseException if the release is being uninstalled
-   * @throws ClusterException if reading the record or the live state, or a dry run, fails
    * @deprecated {@code planWithDiff(new ReleaseInput(spec, payloads))} ({@link
    *     #planWithDiff(ReleaseInput)}): the payloads are given once
    */
@@ -193,10 +166,8 @@ public final class ReleaseController {
 
   /**
    * {@link #plan(ReleaseInput)} with a field-level diff on every update, repair and adoption
-   * ({@link PlannedChange#diff()}): the live object before, against what the cluster would store
-   * after the apply (on Kubernetes a server-side apply dry run per such object, so defaults and the
-   * fields of other managers are accounted for). Creates, prunes and unchanged objects cost no
-   * extra request. For a plan a person reviews; {@link #cast} plans without diffs.
+   * ({@link PlannedChange#diff()}): the live object against what the cluster would store after the
+   * apply (on Kubernetes a server-side apply dry run per such object, none for the other changes).
    *
    * @throws InvalidReleaseException if the payloads do not match the spec; nothing was written
    * @throws ReleaseException if the release is being uninstalled
@@ -213,10 +184,9 @@ public final class ReleaseController {
 
   /**
    * What holds the release's operation lease now, if anything: who, since and until when, and what
-   * it does when the store keeps lease intents. A cast over such a store records its revision only
-   * when it ends, so this is where a cast in progress shows; an expired one is an operation whose
-   * holder stopped, which the next operation takes over. Empty when nobody holds the lease, and
-   * over a store that cannot tell ({@link dev.capstan.release.port.Store#heldLease}).
+   * it does when the store keeps lease intents (where a cast in progress shows; an expired one is
+   * an operation whose holder stopped). Empty when nobody holds it, and over a store that cannot
+   * tell ({@link dev.capstan.release.port.Store#heldLease}).
    */
   public Optional<OperationInProgress> inProgress(String namespace, String name) {
     return reads.inProgress(namespace, name);
@@ -248,8 +218,8 @@ public final class ReleaseController {
   }
 
   /**
-   * The latest revision of every release in every namespace, by namespace, then name; uninstalled
-   * releases (tombstones) only when {@code includeUninstalled}. One read of the store ({@link
+   * The latest revision of every release in every namespace, by namespace, then name; tombstones
+   * only when {@code includeUninstalled}. One read ({@link
    * dev.capstan.release.port.Store#latestRecordsInAllNamespaces}).
    *
    * @throws UnsupportedOperationException if the store cannot read every namespace at once
@@ -259,18 +229,8 @@ public final class ReleaseController {
   }
 
   /**
-   * Casts {@code spec} with its rendered {@code payloads}: the new revision is deployed, or the
-   * method throws.
+   * Casts {@code spec} with its rendered {@code payloads}, as {@link #cast(ReleaseInput)} does.
    *
-   * @return the deployed revision and the plan executed
-   * @throws InvalidReleaseException if the payloads do not match the spec; nothing was written
-   * @throws ReleaseConflictException if the plan has conflicts; nothing was written
-   * @throws dev.capstan.release.error.DestructiveChangeRefusedException if the plan deletes what
-   *     the options' {@link dev.capstan.release.model.DeleteGate} keeps; nothing was written
-   * @throws ReleaseLockedException if another operation holds the release; nothing was written
-   * @throws CastFailedException if the cast started and failed; its result holds the {@code FAILED}
-   *     revision
-   * @throws ClusterException if a port failed before the cast started
    * @deprecated {@code cast(ReleaseInput.of(namespace, name, payloads))}, or {@code cast(new
    *     ReleaseInput(spec, payloads))} ({@link #cast(ReleaseInput)}): the payloads are given once
    */
@@ -307,10 +267,8 @@ public final class ReleaseController {
    * objects the plan creates, updates, repairs, adopts, prunes or retains are observed again (one
    * batch per kind and namespace among them; none for a plan that changes nothing): when the record
    * or one of those objects moved since the plan (another revision, a re-created object, a new
-   * resourceVersion), the cast is refused, naming each. Objects the plan leaves unchanged are not
-   * looked at again: the plan writes nothing to them either way, and the next plan shows their
-   * drift. {@code payloads} must be the payloads the plan was computed from: each must hash to the
-   * plan's content hash.
+   * resourceVersion), the cast is refused, naming each. {@code payloads} must be the payloads the
+   * plan was computed from: each must hash to the plan's content hash.
    *
    * @param plan the reviewed plan; its {@link Plan#fingerprint()} says what it was computed from
    * @param payloads the payloads it was computed from (a plan holds hashes, never content)
@@ -323,7 +281,19 @@ public final class ReleaseController {
    * @see #cast(ReleaseInput) for the other outcomes
    */
   public CastResult cast(Plan plan, Payloads payloads) {
-    return casts.cast(plan, payloads);
+    return casts.castReviewed(plan, payloads, () -> false);
+  }
+
+  /**
+   * Casts exactly {@code plan} as {@link #cast(Plan, Payloads)} does, giving way to a newer
+   * revision once {@code superseded} (cheap, non-blocking, asked on the casting thread) answers
+   * {@code true}: no write after that; the revision is recorded {@code FAILED} as superseded and
+   * the lease given up (ARCHITECTURE.md, "Superseding a wait").
+   *
+   * @throws CastFailedException caused by a {@code CastSupersededException} when superseded
+   */
+  public CastResult cast(Plan plan, Payloads payloads, BooleanSupplier superseded) {
+    return casts.castReviewed(plan, payloads, requireNonNull(superseded, "superseded"));
   }
 
   /**
@@ -331,10 +301,8 @@ public final class ReleaseController {
    * {@link #cast(ReleaseInput)} casts it, except that a release already as asked is left alone,
    * with nothing written for it (no lease, no record, no revision).
    *
-   * <p>What tells them apart is read once for all of them: the latest records of each namespace
-   * (one read: {@link dev.capstan.release.port.Store#latestRecords}) and, for the releases whose
-   * latest revision is {@code DEPLOYED}, one observation of each kind and namespace they name (on
-   * Kubernetes one LIST each, whatever the number of releases). A release is as asked when that
+   * <p>What tells them apart is read once for all of them (the latest records of each namespace,
+   * then one observation of each kind and namespace they name). A release is as asked when that
    * plan changes no object and its latest revision is {@code DEPLOYED} with the same objects, in
    * the same order, and the same version, source and references: what {@link
    * dev.capstan.release.plan.Plan#changesNothing()} and the release controller's "up to date" mean.
@@ -342,24 +310,12 @@ public final class ReleaseController {
    * invalid input, a conflict) is cast, {@code parallelism} at once, each with its own lease and
    * record, and its exception kept as its outcome: one release failing does not stop the others.
    *
-   * <p>Those casts read together too, under their leases: they are taken in groups of two per cast
-   * at once; each group's releases take their leases, then their records are read once per
-   * namespace ({@link dev.capstan.release.port.Store#recordEntries(String, java.util.Set)}) and
-   * what they name observed once per kind and namespace, and each is then planned and cast from
-   * those reads as {@code cast} would from its own. A release that plans before its lease (it may
-   * create its namespace, or its namespace is missing) or whose lease it took over from an expired
-   * holder reads for itself. A group's releases hold their leases from its reads until each is
-   * cast.
+   * <p>Those casts read together too, under their leases, in small groups; "as asked" holds when
+   * observed, as a plan that finds nothing to do (ARCHITECTURE.md, "Many releases at once").
    *
-   * <p>Like a plan that finds nothing to do, "as asked" holds when observed: a cast of one of these
-   * releases by another process that has not written yet, or a lease a stopped caster left without
-   * having written anything, is not waited for.
-   *
-   * <p>Interrupting the calling thread interrupts the casts under way (each records its failure as
-   * {@link #cast} does) and starts no other; the releases not cast are reported {@link
-   * CastOutcome.Failed}, and the thread's interrupt status is left set. An {@link Error} thrown by
-   * a cast starts no other cast either, and is thrown by this method once the casts under way have
-   * ended.
+   * <p>Interrupting the calling thread interrupts the casts under way and starts no other; the
+   * releases not cast are reported {@link CastOutcome.Failed}, the interrupt status left set. An
+   * {@link Error} thrown by a cast starts no other, and is thrown once the casts under way end.
    *
    * @param releases the releases, each at most once
    * @param parallelism how many casts run at once, at least 1
@@ -373,13 +329,9 @@ public final class ReleaseController {
   }
 
   /**
-   * Starts a cast and returns once its {@code PENDING} record is saved; the rest (apply, verify,
-   * record) runs on {@code executor}. Only plans that create or update are allowed: a plan that
-   * prunes must be cast in the foreground, where its outcome is seen before anything is deleted.
+   * Starts a cast of {@code spec} with its {@code payloads}, as {@link #castDetached(ReleaseInput,
+   * Executor)} does.
    *
-   * @return the pending revision, the plan, and the completion of the cast
-   * @throws ReleaseException if the plan prunes; nothing was written
-   * @see #cast(ReleaseInput) for the other outcomes, which the completion carries
    * @deprecated {@code castDetached(new ReleaseInput(spec, payloads), executor)} ({@link
    *     #castDetached(ReleaseInput, Executor)}): the payloads are given once
    */
@@ -390,9 +342,7 @@ public final class ReleaseController {
 
   /**
    * Starts a cast of {@code release} and returns once its {@code PENDING} record is saved; the rest
-   * (apply, verify, record) runs on {@code executor}. Only plans that create or update are allowed:
-   * a plan that prunes must be cast in the foreground, where its outcome is seen before anything is
-   * deleted.
+   * runs on {@code executor}. A plan that prunes is refused: it must be cast in the foreground.
    *
    * @return the pending revision, the plan, and the completion of the cast
    * @throws ReleaseException if the plan prunes; nothing was written
@@ -414,22 +364,17 @@ public final class ReleaseController {
   }
 
   /**
-   * Casts the payloads recorded in {@code revision} forward as a new revision, with the given cast
-   * options ({@code atomic}, {@code timeout}, {@code adopt}, ...), as {@link #cast(ReleaseInput)}
-   * does with a spec's.
-   *
-   * @throws ReleaseNotFoundException if the release or the revision is not recorded
-   * @see #cast(ReleaseInput) for the other outcomes
+   * {@link #rollback(String, String, int)} with the given cast options ({@code atomic}, {@code
+   * timeout}, {@code adopt}, ...), as {@link #cast(ReleaseInput)} takes a spec's.
    */
   public CastResult rollback(String namespace, String name, int revision, ReleaseOptions options) {
     return rollback(namespace, name, revision, options, Payloads.empty());
   }
 
   /**
-   * Casts revision {@code revision} forward as a new revision, taking the values of the Secrets it
-   * did not record ({@link ReleaseOptions#recordSecretValues()} off) from {@code secrets}: each
-   * must be given, hash as that revision's record says, and nothing else may be given. The new
-   * revision does not record them either.
+   * {@link #rollback(String, String, int)} with the values of the Secrets the revision did not
+   * record ({@link ReleaseOptions#recordSecretValues()} off): each given, hashing as its record
+   * says, and nothing else; the new revision does not record them either.
    *
    * @param secrets the Secrets the revision withheld, given again (typed or manifests)
    * @throws InvalidReleaseException naming each withheld Secret not given, given with other values,
@@ -473,10 +418,8 @@ public final class ReleaseController {
   }
 
   /**
-   * The plan a {@link #rollback} to {@code revision} would execute now, with field-level diffs as
-   * {@link #planWithDiff} computes them; persists nothing.
-   *
-   * @throws ReleaseNotFoundException if the release or the revision is not recorded
+   * {@link #planRollback(String, String, int)} with field-level diffs as {@link #planWithDiff}
+   * computes them.
    */
   public Plan planRollbackWithDiff(String namespace, String name, int revision) {
     return planRollbackWithDiff(namespace, name, revision, ReleaseOptions.defaults());
@@ -485,8 +428,6 @@ public final class ReleaseController {
   /**
    * {@link #planRollbackWithDiff(String, String, int)} with the given cast options, castable as
    * {@link #planRollback(String, String, int, ReleaseOptions)}'s plan is.
-   *
-   * @throws ReleaseNotFoundException if the release or the revision is not recorded
    */
   public Plan planRollbackWithDiff(
       String namespace, String name, int revision, ReleaseOptions options) {
@@ -494,12 +435,11 @@ public final class ReleaseController {
   }
 
   /**
-   * Uninstalls a release: deletes what it owns in reverse apply order (Services and Ingresses,
-   * workloads, config and storage, RBAC), keeps volume claims whose reclaim policy is {@code
-   * Retain} (or all with {@code keepVolumes}) and CRDs (unless {@code deleteCrds}) un-stamped and
-   * listed in the record, never touches shared kinds or objects it does not own; then keeps an
-   * {@code UNINSTALLED} tombstone, or with {@code purge} deletes every record. Uninstalling an
-   * uninstalled release does nothing (or purges it).
+   * Uninstalls a release: deletes what it owns in reverse apply order, never touching shared kinds
+   * or objects it does not own, keeps volume claims that {@code Retain} (or all, {@code
+   * keepVolumes}) and CRDs (unless {@code deleteCrds}) un-stamped and listed in the record, then
+   * keeps an {@code UNINSTALLED} tombstone, or with {@code purge} deletes every record
+   * (ARCHITECTURE.md, "Uninstall"). Uninstalling an uninstalled release does nothing (or purges).
    *
    * @throws ReleaseNotFoundException if the release is not recorded
    * @throws ReleaseLockedException if another operation holds it
@@ -531,17 +471,9 @@ public final class ReleaseController {
    * options}, {@code parallelism} at once, and its exception kept as its outcome: one release
    * failing (not recorded, locked, a delete refused) does not stop the others.
    *
-   * <p>What they read under their leases is read together: the releases go in groups of two per
-   * uninstall at once; each group's releases take their leases, then their records are read once
-   * per namespace ({@link dev.capstan.release.port.Store#recordEntries(String, java.util.Set)}) and
-   * what their latest revisions own observed once per kind and namespace, and each is then
-   * uninstalled over those reads. A release whose lease was taken over from an expired holder reads
-   * for itself. A group's releases hold their leases from its reads until each is uninstalled.
-   *
-   * <p>Interrupting the calling thread interrupts the uninstalls under way (each records how far it
-   * got, as {@link #uninstall} does) and starts no other; those are reported {@link
-   * UninstallOutcome.Failed}, and the thread's interrupt status is left set. An {@link Error}
-   * starts no other uninstall either, and is thrown once those under way have ended.
+   * <p>They read together, in small groups, as {@link #castAll} reads. An interrupt or an {@link
+   * Error} stops it as it stops {@link #castAll}: the uninstalls under way record how far they got,
+   * no other starts, and those are reported {@link UninstallOutcome.Failed}.
    *
    * @param releases the releases, each at most once
    * @param options how each is uninstalled
@@ -559,19 +491,15 @@ public final class ReleaseController {
   public static final int DEFAULT_LEASE_SECONDS = 15;
 
   /**
-   * The default lease duration: 15 seconds, renewed every 5, as Kubernetes leader election does
-   * (client-go's 15-second lease): a caster killed with {@code kill -9} blocks the next one for at
-   * most 15 seconds, one lost renewal is survived, and renewing costs one small write per 5
-   * seconds.
+   * The default lease duration: 15 seconds, renewed every 5, as client-go's leader election
+   * (ARCHITECTURE.md, "Leases and retries").
    */
   public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(DEFAULT_LEASE_SECONDS);
 
   /**
    * The default number of deletes (or un-stamps) of one rank in flight at once in an uninstall and
-   * a cast's prune (see {@link ReleaseControllerBuilder#deleteParallelism}): higher than the write
-   * parallelism, as a delete carries no body but waits on the API server's own work (why 64:
-   * ARCHITECTURE.md, "Uninstall", and {@code dev.capstan.release.engine.EngineContext};
-   * docs/benchmarks.md, "Side by side with Helm and kubectl").
+   * a cast's prune ({@link ReleaseControllerBuilder#deleteParallelism}; why 64: ARCHITECTURE.md,
+   * "Uninstall").
    */
   public static final int DEFAULT_DELETE_PARALLELISM = 64;
 }

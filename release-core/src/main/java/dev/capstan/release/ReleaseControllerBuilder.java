@@ -166,7 +166,22 @@ public final class ReleaseControllerBuilder {
 
   /** Builds the controller. */
   public ReleaseController build() {
-    return new ReleaseController(this);
+    return new ReleaseController(
+        new EngineContext(
+            orchestrator,
+            store,
+            clock,
+            maxHistory,
+            EngineContext.LeaseSettings.of(
+                holder, leaseDuration, leaseRenewal, leaseWait, leasePoll, sleeper),
+            listeners,
+            parallelism,
+            deleteParallelism != null
+                ? deleteParallelism
+                : parallelism == 1
+                    ? 1
+                    : Math.max(parallelism, ReleaseController.DEFAULT_DELETE_PARALLELISM),
+            ids));
   }
 
   /**

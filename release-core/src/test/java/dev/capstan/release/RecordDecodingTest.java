@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A cast reads every revision of its release under the lease but decodes only the records it uses
  * ({@code Store.recordEntries}): the latest, which it plans against. Every revision records the
- * whole release, so decoding the history cost a re-cast of a large bundle more than anything else.
+ * whole release, so decoding the history cost a re-cast of a large bundle more than anything else;
+ * a rollback decodes the revision it returns to as well, and no other.
  */
 class RecordDecodingTest {
   private final InMemoryCluster cluster = InMemoryCluster.create();
@@ -119,6 +120,29 @@ class RecordDecodingTest {
         .containsExactly(
             tuple(4, ReleaseStatus.DEPLOYED),
             tuple(3, ReleaseStatus.FAILED),
+            tuple(2, ReleaseStatus.SUPERSEDED));
+  }
+
+  @Test
+  void aRollbackDecodesTheRevisionItReturnsToAndTheLatestUnderTheLeaseOnly() {
+    cast("1");
+    cast("2");
+    cast("3");
+    store.reset();
+
+    controller.rollback(NS, "app", 1);
+
+    // 1: its spec and payloads, read before the lease; 3: planned against under it; 2 never
+    assertThat(store.decoded).containsExactly(1, 3);
+    assertThat(store.recordsCalls).hasValue(0);
+    assertThat(cluster.latestRecord(NS, "app").orElseThrow().release())
+        .extracting(Release::revision, Release::description)
+        .containsExactly(4, "rollback to 1");
+    assertThat(controller.history(NS, "app"))
+        .extracting(Release::revision, Release::status)
+        .containsExactly(
+            tuple(4, ReleaseStatus.DEPLOYED),
+            tuple(3, ReleaseStatus.SUPERSEDED),
             tuple(2, ReleaseStatus.SUPERSEDED));
   }
 

@@ -18,10 +18,10 @@ import dev.capstan.release.chart.ChartReference;
 import dev.capstan.release.chart.ChartRequest;
 import dev.capstan.release.chart.ChartValues;
 import dev.capstan.release.chart.ClusterAccess;
-import dev.capstan.release.file.ChartHook;
 import dev.capstan.release.file.ChartRelease;
 import dev.capstan.release.file.ChartReleases;
 import dev.capstan.release.model.ChartOrigin;
+import dev.capstan.release.model.Hook;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.result.CastResult;
@@ -140,7 +140,7 @@ class ChartCastIT {
 
     assertThat(first.hooks()).isEmpty();
     assertThat(first.tests())
-        .extracting(ChartHook::describe)
+        .extracting(Hook::describe)
         .containsExactly("Pod/" + ns + "/store-test-connection (test)");
     // Helm 4 renders against the cluster only when it serves every kind: not the Widget yet
     assertThat(first.warnings()).hasSize(major == 4 ? 1 : 0);

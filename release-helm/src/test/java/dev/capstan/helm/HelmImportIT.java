@@ -21,9 +21,9 @@ import dev.capstan.release.chart.ChartReference;
 import dev.capstan.release.chart.ChartRequest;
 import dev.capstan.release.chart.ChartValues;
 import dev.capstan.release.chart.ClusterAccess;
-import dev.capstan.release.file.ChartHook;
 import dev.capstan.release.file.ChartRelease;
 import dev.capstan.release.file.ChartReleases;
+import dev.capstan.release.model.Hook;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
@@ -259,7 +259,7 @@ class HelmImportIT {
                     ClusterAccess.of(List.of(plane.kubeconfig().toString()), null, Map.of()))
                 .withUpgrade(true));
     assertThat(chart.hooks())
-        .extracting(ChartHook::describe)
+        .extracting(Hook::describe)
         .containsExactly("ConfigMap/" + ns + "/shop-migrated (post-install, post-upgrade)");
     kube.requests().reset();
     CastResult fromChart = controller.cast(chart.input());

@@ -5,7 +5,6 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.capstan.release.diff.AppliedFields;
-import dev.capstan.release.model.ContentHash;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.plan.FieldDrift;
@@ -86,7 +85,7 @@ final class Drift {
       @Nullable Kind kind,
       @Nullable String appliedHash,
       @Nullable Manifest applied) {
-    Manifest live = applied == null ? null : KubernetesOrchestrator.content(object, applied.kind());
+    Manifest live = applied == null ? null : LiveContent.content(object, applied.kind());
     return find(object, live, manager, kind, appliedHash, applied).reason();
   }
 
@@ -96,7 +95,7 @@ final class Drift {
    * field of {@code applied} gone or held by another manager; else the older rule.
    *
    * @param object the raw object
-   * @param live its content ({@link KubernetesOrchestrator#content}), or {@code null}
+   * @param live its content ({@link LiveContent#content}), or {@code null}
    * @param manager Capstan's field manager
    * @param kind the object's kind, to rebuild a manifest, or {@code null} to skip the hash check
    * @param appliedHash the content hash of what Capstan applied (the stamp's), or {@code null}
@@ -113,9 +112,9 @@ final class Drift {
     if (metadata == null || !(metadata.get("managedFields") instanceof JsonArray entries)) {
       return Finding.NONE;
     }
-    JsonObject capstans = ownedFields(entries, manager);
+    JsonObject capstans = AppliedFieldsOf.owned(entries, manager);
     if (kind != null && appliedHash != null) {
-      if (capstans != null && appliedHash.equals(hashOf(object, capstans, kind))) {
+      if (capstans != null && appliedHash.equals(AppliedFieldsOf.hash(object, capstans, kind))) {
         return Finding.NONE;
       }
     }
@@ -369,125 +368,6 @@ final class Drift {
       return a.getAsBigDecimal().compareTo(b.getAsBigDecimal()) == 0;
     }
     return a.equals(b);
-  }
-
-  private static @Nullable JsonObject ownedFields(JsonArray entries, String manager) {
-    JsonObject merged = null;
-    for (JsonElement e : entries) {
-      if (e instanceof JsonObject entry
-          && manager.equals(JsonTrees.text(entry, "manager"))
-          && "Apply".equals(JsonTrees.text(entry, "operation"))
-          && JsonTrees.text(entry, "subresource") == null
-          && entry.get("fieldsV1") instanceof JsonObject f) {
-        merged = merged == null ? f.deepCopy() : merge(merged, f);
-      }
-    }
-    return merged;
-  }
-
-  private static JsonObject merge(JsonObject into, JsonObject from) {
-    for (String key : from.keySet()) {
-      JsonElement theirs = from.get(key);
-      if (into.get(key) instanceof JsonObject o && theirs instanceof JsonObject t) {
-        merge(o, t);
-      } else {
-        into.add(key, theirs.deepCopy());
-      }
-    }
-    return into;
-  }
-
-  /** The content hash of the live object cut to {@code fields}, or {@code null}. */
-  private static @Nullable String hashOf(JsonObject object, JsonObject fields, Kind kind) {
-    JsonObject projected = project(object, fields);
-    for (String identity : List.of("apiVersion", "kind")) {
-      if (object.get(identity) != null) {
-        projected.add(identity, object.get(identity));
-      }
-    }
-    JsonObject meta = JsonTrees.object(projected, "metadata");
-    if (meta == null) {
-      meta = new JsonObject();
-      projected.add("metadata", meta);
-    }
-    for (String identity : List.of("name", "namespace")) {
-      String value = JsonTrees.text(object, "metadata", identity);
-      if (value != null) {
-        meta.addProperty(identity, value);
-      }
-    }
-    Manifest m = KubernetesOrchestrator.content(projected, kind);
-    return m == null ? null : ContentHash.of(m);
-  }
-
-  /** The parts of {@code live} that {@code fields} names. */
-  private static JsonObject project(JsonObject live, JsonObject fields) {
-    JsonObject out = new JsonObject();
-    for (String key : fields.keySet()) {
-      if (!key.startsWith("f:")) {
-        continue;
-      }
-      String name = key.substring(2);
-      JsonElement value = live.get(name);
-      if (value == null) {
-        continue;
-      }
-      JsonObject sub = fields.get(key) instanceof JsonObject o ? o : new JsonObject();
-      out.add(name, projectValue(value, sub));
-    }
-    return out;
-  }
-
-  private static JsonElement projectValue(JsonElement value, JsonObject sub) {
-    boolean children = sub.keySet().stream().anyMatch(k -> !k.equals("."));
-    if (!children) {
-      return value.deepCopy();
-    }
-    if (value instanceof JsonObject o) {
-      return project(o, sub);
-    }
-    if (value instanceof JsonArray items) {
-      JsonArray out = new JsonArray();
-      for (int i = 0; i < items.size(); i++) {
-        JsonElement item = items.get(i);
-        JsonObject itemFields = itemFields(item, i, sub);
-        if (itemFields != null) {
-          out.add(projectValue(item, itemFields));
-        }
-      }
-      return out;
-    }
-    return value.deepCopy();
-  }
-
-  /** The fields of one list item: its {@code k:}, {@code v:} or {@code i:} entry, or null. */
-  private static @Nullable JsonObject itemFields(JsonElement item, int index, JsonObject sub) {
-    for (String key : sub.keySet()) {
-      JsonObject fields = sub.get(key) instanceof JsonObject o ? o : new JsonObject();
-      if (key.startsWith("k:") && item instanceof JsonObject o) {
-        JsonElement keyObject;
-        try {
-          keyObject = JsonParser.parseString(key.substring(2));
-        } catch (RuntimeException e) {
-          continue;
-        }
-        if (keyObject instanceof JsonObject k
-            && k.entrySet().stream().allMatch(e -> e.getValue().equals(o.get(e.getKey())))) {
-          return fields;
-        }
-      } else if (key.startsWith("v:")) {
-        try {
-          if (JsonParser.parseString(key.substring(2)).equals(item)) {
-            return fields;
-          }
-        } catch (RuntimeException e) {
-          // not a value key
-        }
-      } else if (key.equals("i:" + index)) {
-        return fields;
-      }
-    }
-    return null;
   }
 
   /**

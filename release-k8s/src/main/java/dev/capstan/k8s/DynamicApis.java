@@ -48,7 +48,8 @@ final class DynamicApis {
         @Nullable String labelSelector,
         @Nullable String fieldSelector,
         int pageSize) {
-      List<JsonObject> items = calls.listRaw(namespace, labelSelector, fieldSelector, pageSize);
+      List<JsonObject> items =
+          calls.listingRaw(namespace, labelSelector, fieldSelector, pageSize).items();
       items.forEach(this::typed);
       return items;
     }

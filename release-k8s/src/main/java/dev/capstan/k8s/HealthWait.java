@@ -236,6 +236,9 @@ final class HealthWait {
         if (verdict != null) {
           return verdict;
         }
+        if (wait.stopAsked()) {
+          return Readiness.stopped(List.copyOf(watched));
+        }
         Readiness.Progress progress = state.wave.progress(now);
         if (progress != null) {
           wait.progress().accept(progress);
@@ -253,6 +256,8 @@ final class HealthWait {
         if (deadline - nanos.getAsLong() <= 0) {
           break;
         }
+        // asks for a stop at least every STOP_CHECK
+        wake = Math.min(wake, nanos.getAsLong() + ReadinessWait.STOP_CHECK.toNanos());
         List<HealthFeed.Event> batch = loop.next(Math.min(deadline, wake));
         if (batch.isEmpty()) {
           continue;

@@ -123,7 +123,8 @@ final class HookCompletions {
     List<com.google.gson.JsonObject> listed =
         apis.api(pods)
             .calls
-            .listRaw(job.namespace(), "batch.kubernetes.io/job-name=" + job.name(), null);
+            .listingRaw(job.namespace(), "batch.kubernetes.io/job-name=" + job.name(), null)
+            .items();
     for (com.google.gson.JsonObject raw : listed) {
       Map<String, Object> pod = JsonTrees.toJava(raw);
       PodFailure failure = PodFailure.ofFinished(pod);

@@ -123,4 +123,37 @@ public final class JsonTrees {
     }
     return text(node, path[path.length - 1]);
   }
+
+  /**
+   * The tree without empty lists and maps, as a server-side apply body wants it. client-java's
+   * models start every collection empty, and an applied {@code []} or {@code {}} would claim the
+   * field (an empty {@code clusterIPs} even fails validation); for server-side apply, absent and
+   * empty own the same: nothing.
+   */
+  static JsonElement withoutEmpty(JsonElement e) {
+    if (e instanceof JsonObject o) {
+      JsonObject out = new JsonObject();
+      for (Map.Entry<String, JsonElement> entry : o.entrySet()) {
+        JsonElement v = withoutEmpty(entry.getValue());
+        if (!isEmpty(v)) {
+          out.add(entry.getKey(), v);
+        }
+      }
+      return out;
+    }
+    if (e instanceof JsonArray a) {
+      JsonArray out = new JsonArray();
+      for (JsonElement item : a) {
+        out.add(withoutEmpty(item));
+      }
+      return out;
+    }
+    return e;
+  }
+
+  private static boolean isEmpty(JsonElement e) {
+    return e.isJsonNull()
+        || (e instanceof JsonObject o && o.size() == 0)
+        || (e instanceof JsonArray a && a.isEmpty());
+  }
 }

@@ -14,8 +14,6 @@ import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.VersionInfo;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
-import io.kubernetes.client.util.credentials.ClientCertificateAuthentication;
-import io.kubernetes.client.util.credentials.KubeconfigAuthentication;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
@@ -23,12 +21,9 @@ import java.net.SocketTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
-import javax.net.ssl.KeyManager;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -125,18 +120,25 @@ public final class KubeClients {
               + " has no context "
               + quote(context)
               + "; its contexts are "
-              + contextsOf(config));
+              + Kubeconfigs.contexts(config));
     }
     String current = config.getCurrentContext();
     if (current == null || current.isEmpty()) {
       throw new IllegalArgumentException(
-          "kubeconfig " + name + " names no current context; pass one of " + contextsOf(config));
+          "kubeconfig "
+              + name
+              + " names no current context; pass one of "
+              + Kubeconfigs.contexts(config));
     }
     // Each client gets a configuration of its own: building one may refresh its credentials. The
     // files are read once, now; the watch client is built from its copy when first needed.
-    ApiClient api = build(parsed.config(current), name, DEFAULT_READ_TIMEOUT);
+    ApiClient api = KubeconfigClients.build(parsed.config(current), name, DEFAULT_READ_TIMEOUT);
     KubeConfig watchConfig = parsed.config(current);
-    return wrap(api, () -> build(watchConfig, name, Duration.ZERO), current, config.getNamespace());
+    return wrap(
+        api,
+        () -> KubeconfigClients.build(watchConfig, name, Duration.ZERO),
+        current,
+        config.getNamespace());
   }
 
   /**
@@ -150,7 +152,7 @@ public final class KubeClients {
     if (files.isEmpty()) {
       return List.of();
     }
-    return contextsOf(Kubeconfigs.load(files));
+    return Kubeconfigs.contexts(Kubeconfigs.load(files));
   }
 
   /**
@@ -189,13 +191,7 @@ public final class KubeClients {
     requireNonNull(context, "context");
     RequestCounter counter = new RequestCounter();
     Retries retries = defaultRetries();
-    client.setHttpClient(
-        client
-            .getHttpClient()
-            .newBuilder()
-            .addInterceptor(retries)
-            .addInterceptor(counter.interceptor())
-            .build());
+    count(client, counter, retries);
     return new KubeClients(client, () -> client, counter, retries, context, null);
   }
 
@@ -455,90 +451,6 @@ public final class KubeClients {
       }
       return "";
     }
-  }
-
-  private static ApiClient build(KubeConfig config, String file, Duration readTimeout) {
-    try {
-      ClientBuilder builder = ClientBuilder.kubeconfig(config).setReadTimeout(readTimeout);
-      KeyManager[] keys = jdkKeyManagers(builder, config, file);
-      if (keys != null) {
-        builder.setAuthentication(client -> client.setKeyManagers(keys));
-      }
-      return builder.build();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot build a client from kubeconfig " + file, e);
-    }
-  }
-
-  /**
-   * Key managers for the client certificate client-java would authenticate with — the kubeconfig
-   * user's, or the one its exec credential plugin returned — read by the JDK ({@link PemKeys});
-   * null when there is none. A key the JDK cannot read is left to client-java when BouncyCastle is
-   * on the class path (Capstan does not bring it), and refused otherwise.
-   */
-  private static KeyManager @Nullable [] jdkKeyManagers(
-      ClientBuilder builder, KubeConfig config, String file) throws IOException {
-    if (!(builder.getAuthentication() instanceof KubeconfigAuthentication auth)
-        || !(auth.getDelegateAuthentication() instanceof ClientCertificateAuthentication)) {
-      return null;
-    }
-    byte[] cert =
-        config.getDataOrFileRelative(
-            config.getClientCertificateData(), config.getClientCertificateFile());
-    byte[] key = config.getDataOrFileRelative(config.getClientKeyData(), config.getClientKeyFile());
-    boolean fromExec = cert == null || key == null;
-    if (fromExec) {
-      // the certificate came from the exec plugin: client-java keeps no copy, so ask it again
-      Map<String, String> credentials = config.getCredentials();
-      @Nullable String execCert =
-          credentials == null ? null : credentials.get("clientCertificateData");
-      @Nullable String execKey = credentials == null ? null : credentials.get("clientKeyData");
-      if (execCert == null || execKey == null) {
-        return null;
-      }
-      cert = execCert.getBytes(UTF_8);
-      key = execKey.getBytes(UTF_8);
-    }
-    KeyManager[] managers = PemKeys.keyManagers(cert, key);
-    if (managers == null && !bouncyCastlePresent()) {
-      throw new IllegalArgumentException(
-          "kubeconfig "
-              + file
-              + ", context "
-              + quote(String.valueOf(config.getCurrentContext()))
-              + ": the client key"
-              + (fromExec ? " the exec credential plugin returned" : "")
-              + " is not an unencrypted PEM key of a kind the JDK reads (PRIVATE KEY, RSA PRIVATE"
-              + " KEY, or EC PRIVATE KEY naming its curve)"
-              + (fromExec
-                  ? ""
-                  : "; convert it with 'openssl pkcs8 -topk8 -nocrypt -in KEY -out KEY.pk8' and"
-                      + " name that file in client-key"));
-    }
-    return managers;
-  }
-
-  private static boolean bouncyCastlePresent() {
-    try {
-      Class.forName(
-          "org.bouncycastle.openssl.PEMParser", false, KubeClients.class.getClassLoader());
-      return true;
-    } catch (ClassNotFoundException | LinkageError e) {
-      return false;
-    }
-  }
-
-  private static List<String> contextsOf(KubeConfig config) {
-    List<String> names = new ArrayList<>();
-    List<Object> contexts = config.getContexts();
-    if (contexts != null) {
-      for (Object c : contexts) {
-        if (c instanceof Map<?, ?> m && m.get("name") instanceof String name) {
-          names.add(name);
-        }
-      }
-    }
-    return names;
   }
 
   private static String quote(String s) {

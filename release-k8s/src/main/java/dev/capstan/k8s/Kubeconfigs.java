@@ -199,4 +199,18 @@ final class Kubeconfigs {
     copy.put(field, fields);
     return copy;
   }
+
+  /** The context names of a kubeconfig, in the order it gives them. */
+  static List<String> contexts(KubeConfig config) {
+    List<String> names = new ArrayList<>();
+    List<Object> contexts = config.getContexts();
+    if (contexts != null) {
+      for (Object c : contexts) {
+        if (c instanceof Map<?, ?> m && m.get("name") instanceof String name) {
+          names.add(name);
+        }
+      }
+    }
+    return names;
+  }
 }

@@ -132,7 +132,7 @@ public final class KubernetesPlatformCluster implements PlatformCluster {
     if (!query.crdNames().isEmpty()) {
       String field =
           query.crdNames().size() == 1 ? "metadata.name=" + query.crdNames().get(0) : null;
-      for (JsonObject raw : crds.listRaw(null, null, field)) {
+      for (JsonObject raw : crds.listingRaw(null, null, field).items()) {
         CrdState crd = crd(raw);
         if (query.crdNames().contains(crd.name())) {
           Map<String, @Nullable Object> document = query.crdDocuments().get(crd.name());

@@ -1,7 +1,16 @@
 package dev.capstan.k8s;
 
+import static dev.capstan.k8s.RecordSecrets.PART;
+import static dev.capstan.k8s.RecordSecrets.chunk;
+import static dev.capstan.k8s.RecordSecrets.chunkCount;
+import static dev.capstan.k8s.RecordSecrets.chunkName;
+import static dev.capstan.k8s.RecordSecrets.decode;
+import static dev.capstan.k8s.RecordSecrets.head;
+import static dev.capstan.k8s.RecordSecrets.label;
+import static dev.capstan.k8s.RecordSecrets.revision;
+import static dev.capstan.k8s.RecordSecrets.status;
+
 import dev.capstan.common.ClusterException;
-import dev.capstan.common.Escapes;
 import dev.capstan.release.codec.RecordFormatException;
 import dev.capstan.release.codec.ReleaseRecordCodec;
 import dev.capstan.release.error.StaleRecordException;
@@ -11,16 +20,11 @@ import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.StoredRelease;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.openapi.models.V1SecretList;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,27 +36,16 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Release records as Secrets, one per revision: the head {@code capstan.release.v1.<name>.v<rev>}
- * of type {@value #TYPE}, labelled {@code owner=capstan}, {@code name}, {@code status}, {@code
- * version} (the revision) and {@value #PART}{@code =head}, holds the shared codec's bytes under
- * {@code release}. A record larger than {@link #CHUNK_BYTES} is split across chunk Secrets ({@value
- * #CHUNK_TYPE}, {@value #PART}{@code =chunk}) named {@code <head>.<digest>.<i>}, and the head holds
- * the SHA-256 and size of the whole record, checked on every read.
+ * Release records as Secrets, one per revision, in the format of {@link RecordSecrets}: the head
+ * holds the record, or, for one larger than {@link #CHUNK_BYTES}, the SHA-256 and size of the
+ * record split across chunk Secrets, checked on every read. This class makes the requests: LISTs by
+ * label, CREATE and UPDATE of heads and chunks, DELETECOLLECTION of a revision.
  *
  * <p>The version token of a stored record is the head's resourceVersion, followed for a chunked
  * record by its digest and chunk count ({@code 4711:1f2e3d4c5b6a7988:3}), so an update knows which
  * chunks it replaces without reading them. Updates are compare-and-set on the head.
  */
 final class ReleaseRecords {
-  static final String TYPE = "capstan.dev/release.v1";
-  static final String CHUNK_TYPE = "capstan.dev/release.v1.chunk";
-  static final String PART = Stamps.PREFIX + "record";
-  static final String SHA256 = Stamps.PREFIX + "record-sha256";
-  static final String SIZE = Stamps.PREFIX + "record-size";
-  static final String CHUNKS = Stamps.PREFIX + "record-chunks";
-  static final String DATA_KEY = "release";
-  static final String CHUNK_KEY = "chunk";
-
   /**
    * The most record bytes one Secret holds: below the API server's 1 MiB limit on a Secret's data,
    * with room for the metadata.
@@ -73,8 +66,6 @@ final class ReleaseRecords {
   /** A label selector that leaves record Secrets out (for observing user Secrets). */
   static final String NOT_RECORDS = "!" + PART;
 
-  private static final int DIGEST_IN_NAME = 16;
-
   private final ResourceApi<V1Secret, V1SecretList> secrets;
   private final CoreV1Api core;
   private final int chunkBytes;
@@ -83,10 +74,6 @@ final class ReleaseRecords {
     this.secrets = secrets;
     this.core = core;
     this.chunkBytes = chunkBytes;
-  }
-
-  static String headName(String name, int revision) {
-    return "capstan.release.v1." + name + ".v" + revision;
   }
 
   /** Every revision of a release, newest first: one LIST, every record decoded. */
@@ -149,22 +136,11 @@ final class ReleaseRecords {
       int revision = revision(head);
       out.add(
           status == null || revision <= 0
-              ? RecordEntry.of(read(head, chunks))
-              : RecordEntry.lazy(revision, status, () -> read(head, chunks)));
+              ? RecordEntry.of(decode(head, chunks))
+              : RecordEntry.lazy(revision, status, () -> decode(head, chunks)));
     }
     out.sort(Comparator.comparingInt(RecordEntry::revision).reversed());
     return out;
-  }
-
-  /** The status its label gives a head, or {@code null} without one Capstan writes. */
-  private static @Nullable ReleaseStatus status(V1Secret head) {
-    String id = label(head, "status");
-    for (ReleaseStatus s : ReleaseStatus.values()) {
-      if (s.id().equals(id)) {
-        return s;
-      }
-    }
-    return null;
   }
 
   /**
@@ -182,7 +158,7 @@ final class ReleaseRecords {
   List<StoredRelease> latestOfEach(@Nullable String namespace) {
     List<StoredRelease> out = new ArrayList<>();
     for (V1Secret head : latestHeads(namespace).values()) {
-      out.add(read(head, chunksOf(head.getMetadata().getNamespace(), head)));
+      out.add(decode(head, chunksOf(head.getMetadata().getNamespace(), head)));
     }
     return out;
   }
@@ -199,7 +175,7 @@ final class ReleaseRecords {
         .forEach(
             (key, head) -> {
               String release = key.get(1);
-              Supplier<StoredRelease> decode = () -> read(head, chunksOf(namespace, head));
+              Supplier<StoredRelease> decode = () -> decode(head, chunksOf(namespace, head));
               ReleaseStatus status = status(head);
               int revision = revision(head);
               if (status != null && revision > 0) {
@@ -283,7 +259,8 @@ final class ReleaseRecords {
 
   /** Stores a new revision: chunks first, the head last. */
   StoredRelease create(Release release) {
-    Encoded e = Encoded.of(ReleaseRecordCodec.encode(release), chunkBytes);
+    RecordSecrets.Encoded e =
+        RecordSecrets.Encoded.of(ReleaseRecordCodec.encode(release), chunkBytes);
     List<String> created = writeChunks(release, e);
     try {
       V1Secret head = secrets.create(head(release, e, null));
@@ -300,8 +277,9 @@ final class ReleaseRecords {
 
   /** Replaces a revision if its head is still at the token's resourceVersion. */
   StoredRelease update(Release release, String expectedVersion) {
-    Token old = Token.parse(expectedVersion);
-    Encoded e = Encoded.of(ReleaseRecordCodec.encode(release), chunkBytes);
+    RecordSecrets.Token old = RecordSecrets.Token.parse(expectedVersion);
+    RecordSecrets.Encoded e =
+        RecordSecrets.Encoded.of(ReleaseRecordCodec.encode(release), chunkBytes);
     boolean sameChunks = e.chunks() > 0 && e.digest().equals(old.digest());
     List<String> created = sameChunks ? List.of() : writeChunks(release, e);
     V1Secret head;
@@ -347,21 +325,11 @@ final class ReleaseRecords {
     }
   }
 
-  private List<String> writeChunks(Release release, Encoded e) {
+  private List<String> writeChunks(Release release, RecordSecrets.Encoded e) {
     List<String> created = new ArrayList<>();
     for (int i = 0; i < e.chunks(); i++) {
       String chunkName = chunkName(release.name(), release.revision(), e.digest(), i);
-      V1Secret chunk =
-          new V1Secret()
-              .apiVersion("v1")
-              .kind("Secret")
-              .metadata(
-                  new V1ObjectMeta()
-                      .name(chunkName)
-                      .namespace(release.namespace())
-                      .labels(labels(release, "chunk")))
-              .type(CHUNK_TYPE)
-              .data(Map.of(CHUNK_KEY, e.chunk(i)));
+      V1Secret chunk = chunk(release, e, i, chunkName);
       try {
         secrets.create(chunk);
         created.add(chunkName);
@@ -387,216 +355,6 @@ final class ReleaseRecords {
     }
   }
 
-  private V1Secret head(Release release, Encoded e, @Nullable String resourceVersion) {
-    Map<String, String> annotations = new LinkedHashMap<>();
-    annotations.put(SHA256, e.sha256());
-    annotations.put(SIZE, Integer.toString(e.bytes().length));
-    annotations.put(CHUNKS, Integer.toString(e.chunks()));
-    return new V1Secret()
-        .apiVersion("v1")
-        .kind("Secret")
-        .metadata(
-            new V1ObjectMeta()
-                .name(headName(release.name(), release.revision()))
-                .namespace(release.namespace())
-                .resourceVersion(resourceVersion)
-                .labels(labels(release, "head"))
-                .annotations(annotations))
-        .type(TYPE)
-        .data(e.chunks() == 0 ? Map.of(DATA_KEY, e.bytes()) : Map.of());
-  }
-
-  private static Map<String, String> labels(Release release, String part) {
-    Map<String, String> labels = new LinkedHashMap<>();
-    labels.put("owner", "capstan");
-    labels.put("name", release.name());
-    labels.put("status", release.status().id());
-    labels.put("version", Integer.toString(release.revision()));
-    labels.put(PART, part);
-    return labels;
-  }
-
-  static String chunkName(String name, int revision, String digest, int index) {
-    return headName(name, revision) + "." + digest + "." + index;
-  }
-
-  /** Reads and verifies one head (and its chunks). */
-  private StoredRelease read(V1Secret head, Map<String, V1Secret> chunks) {
-    String name = head.getMetadata().getName();
-    int count = chunkCount(head);
-    String sha = annotation(head, SHA256);
-    byte[] bytes;
-    if (count == 0) {
-      bytes = head.getData() == null ? null : head.getData().get(DATA_KEY);
-      if (bytes == null) {
-        throw new RecordFormatException("release record Secret " + name + " has no data", null);
-      }
-    } else {
-      if (sha == null || sha.length() < DIGEST_IN_NAME) {
-        throw new RecordFormatException(
-            "release record Secret " + name + " is chunked but names no digest", null);
-      }
-      String release = String.valueOf(label(head, "name"));
-      List<byte[]> parts = new ArrayList<>();
-      for (int i = 0; i < count; i++) {
-        String chunkName = chunkName(release, revision(head), sha.substring(0, DIGEST_IN_NAME), i);
-        V1Secret chunk = chunks.get(chunkName);
-        byte[] part =
-            chunk == null || chunk.getData() == null ? null : chunk.getData().get(CHUNK_KEY);
-        if (part == null) {
-          throw new RecordFormatException(
-              "release record Secret "
-                  + name
-                  + " is missing chunk "
-                  + (i + 1)
-                  + " of "
-                  + count
-                  + " ("
-                  + chunkName
-                  + ")",
-              null);
-        }
-        parts.add(part);
-      }
-      bytes = concat(parts);
-    }
-    if (sha != null && !sha.equals(sha256(bytes))) {
-      throw new RecordFormatException(
-          "release record Secret "
-              + name
-              + " fails verification: its "
-              + bytes.length
-              + " bytes do not have the recorded SHA-256 "
-              + sha,
-          null);
-    }
-    Release release = ReleaseRecordCodec.decode(bytes);
-    String digest = count == 0 ? "" : String.valueOf(sha).substring(0, DIGEST_IN_NAME);
-    return new StoredRelease(
-        release,
-        new Token(String.valueOf(head.getMetadata().getResourceVersion()), digest, count)
-            .toString());
-  }
-
-  private static byte[] concat(List<byte[]> parts) {
-    int size = parts.stream().mapToInt(p -> p.length).sum();
-    byte[] out = new byte[size];
-    int at = 0;
-    for (byte[] p : parts) {
-      System.arraycopy(p, 0, out, at, p.length);
-      at += p.length;
-    }
-    return out;
-  }
-
-  private static int chunkCount(V1Secret head) {
-    String n = annotation(head, CHUNKS);
-    try {
-      return n == null ? 0 : Integer.parseInt(n);
-    } catch (NumberFormatException e) {
-      throw new RecordFormatException(
-          "release record Secret " + head.getMetadata().getName() + " has a bad chunk count: " + n,
-          e);
-    }
-  }
-
-  private static int revision(V1Secret s) {
-    try {
-      return Integer.parseInt(String.valueOf(label(s, "version")));
-    } catch (NumberFormatException e) {
-      return 0;
-    }
-  }
-
-  private static @Nullable String label(V1Secret s, String key) {
-    return s.getMetadata() == null || s.getMetadata().getLabels() == null
-        ? null
-        : s.getMetadata().getLabels().get(key);
-  }
-
-  private static @Nullable String annotation(V1Secret s, String key) {
-    return Stamps.annotation(s.getMetadata(), key);
-  }
-
-  static String sha256(byte[] bytes) {
-    try {
-      return java.util.HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java runtime has SHA-256", e);
-    }
-  }
-
-  /** A record's bytes, their SHA-256, and how they split into chunks. */
-  static final class Encoded {
-    private final byte[] bytes;
-    private final String sha256;
-    private final int chunkBytes;
-
-    private Encoded(byte[] bytes, int chunkBytes) {
-      this.bytes = bytes;
-      this.sha256 = ReleaseRecords.sha256(bytes);
-      this.chunkBytes = chunkBytes;
-    }
-
-    static Encoded of(byte[] bytes, int chunkBytes) {
-      return new Encoded(bytes, chunkBytes);
-    }
-
-    byte[] bytes() {
-      return bytes;
-    }
-
-    String sha256() {
-      return sha256;
-    }
-
-    /** 0 when the record fits in the head. */
-    int chunks() {
-      return bytes.length <= chunkBytes ? 0 : (bytes.length + chunkBytes - 1) / chunkBytes;
-    }
-
-    byte[] chunk(int i) {
-      return Arrays.copyOfRange(
-          bytes, i * chunkBytes, Math.min(bytes.length, (i + 1) * chunkBytes));
-    }
-
-    String digest() {
-      return chunks() == 0 ? "" : sha256.substring(0, DIGEST_IN_NAME);
-    }
-
-    String token(@Nullable String resourceVersion) {
-      return new Token(String.valueOf(resourceVersion), digest(), chunks()).toString();
-    }
-  }
-
-  /**
-   * A version token: the head's resourceVersion and, for a chunked record, its digest and chunk
-   * count.
-   */
-  record Token(String resourceVersion, String digest, int chunks) {
-    static Token parse(String token) {
-      String[] parts = token.split(":", -1);
-      try {
-        if (parts.length == 1) {
-          return new Token(parts[0], "", 0);
-        }
-        if (parts.length == 3) {
-          return new Token(parts[0], parts[1], Integer.parseInt(parts[2]));
-        }
-      } catch (NumberFormatException e) {
-        // fall through
-      }
-      throw new IllegalArgumentException(
-          "record version must be RESOURCE_VERSION or RESOURCE_VERSION:DIGEST:CHUNKS: "
-              + Escapes.quote(token));
-    }
-
-    @Override
-    public String toString() {
-      return chunks == 0 ? resourceVersion : resourceVersion + ":" + digest + ":" + chunks;
-    }
-  }
-
   /**
    * The latest revision of a release: one LIST of its record Secrets, of which only the highest
    * head is decoded (and verified).
@@ -613,6 +371,6 @@ final class ReleaseRecords {
         latest = s;
       }
     }
-    return latest == null ? Optional.empty() : Optional.of(read(latest, chunks));
+    return latest == null ? Optional.empty() : Optional.of(decode(latest, chunks));
   }
 }

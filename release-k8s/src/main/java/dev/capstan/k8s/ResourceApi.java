@@ -1,6 +1,5 @@
 package dev.capstan.k8s;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.common.KubernetesListObject;
@@ -126,13 +125,22 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
   /** Every object matching the selectors, as typed models, with the list's resourceVersion. */
   Listing<T> listing(
       @Nullable String namespace, @Nullable String labelSelector, @Nullable String fieldSelector) {
+    return listing(namespace, labelSelector, fieldSelector, PAGE_SIZE);
+  }
+
+  /** As {@link #listing(String, String, String)}, in pages of {@code pageSize} objects. */
+  private Listing<T> listing(
+      @Nullable String namespace,
+      @Nullable String labelSelector,
+      @Nullable String fieldSelector,
+      int pageSize) {
     List<T> out = new ArrayList<>();
     String version =
         pages(
             namespace,
             labelSelector,
             fieldSelector,
-            PAGE_SIZE,
+            pageSize,
             options -> scoped(namespace) ? typed.list(namespace, options) : typed.list(options),
             page -> {
               @SuppressWarnings("unchecked")
@@ -143,7 +151,10 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
     return new Listing<>(out, version);
   }
 
-  /** Every object matching the selectors, as raw JSON, with the list's resourceVersion. */
+  /**
+   * Every object matching the selectors, as raw JSON, with the list's resourceVersion: unlike the
+   * typed models (which drop it), the JSON keeps {@code metadata.managedFields}.
+   */
   Listing<JsonObject> listingRaw(
       @Nullable String namespace, @Nullable String labelSelector, @Nullable String fieldSelector) {
     return listingRaw(namespace, labelSelector, fieldSelector, PAGE_SIZE);
@@ -183,38 +194,7 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
       @Nullable String labelSelector,
       @Nullable String fieldSelector,
       int pageSize) {
-    List<T> out = new ArrayList<>();
-    pages(
-        namespace,
-        labelSelector,
-        fieldSelector,
-        pageSize,
-        options -> scoped(namespace) ? typed.list(namespace, options) : typed.list(options),
-        page -> {
-          @SuppressWarnings("unchecked")
-          List<T> items = (List<T>) page.getItems();
-          out.addAll(items);
-          return page.getMetadata();
-        });
-    return out;
-  }
-
-  /**
-   * Every object matching the label selector, in pages, as raw JSON: unlike the typed models (which
-   * drop it), the JSON keeps {@code metadata.managedFields}.
-   */
-  List<JsonObject> listRaw(
-      @Nullable String namespace, @Nullable String labelSelector, @Nullable String fieldSelector) {
-    return listingRaw(namespace, labelSelector, fieldSelector).items();
-  }
-
-  /** As {@link #listRaw(String, String, String)}, in pages of {@code pageSize} objects. */
-  List<JsonObject> listRaw(
-      @Nullable String namespace,
-      @Nullable String labelSelector,
-      @Nullable String fieldSelector,
-      int pageSize) {
-    return listingRaw(namespace, labelSelector, fieldSelector, pageSize).items();
+    return listing(namespace, labelSelector, fieldSelector, pageSize).items();
   }
 
   /** The names of the objects a LIST returns, and the list's resourceVersion to watch from. */
@@ -291,7 +271,7 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
     return new Listing<>(out, meta == null ? null : meta.getResourceVersion());
   }
 
-  /** A typed model of a raw object from {@link #listRaw}. */
+  /** A typed model of a raw object from {@link #listingRaw}. */
   T fromRaw(JsonObject object) {
     return JSON.getGson().fromJson(object, kind.type());
   }
@@ -302,39 +282,7 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
    */
   T apply(@Nullable String namespace, String name, Object body, String manager) {
     JsonElement tree = JSON.getGson().toJsonTree(body);
-    return applyJson(namespace, name, withoutEmpty(tree).toString(), manager);
-  }
-
-  /**
-   * The tree without empty lists and maps. client-java's models start every collection empty, and
-   * an applied {@code []} or {@code {}} would claim the field (an empty {@code clusterIPs} even
-   * fails validation); for server-side apply, absent and empty own the same: nothing.
-   */
-  static JsonElement withoutEmpty(JsonElement e) {
-    if (e instanceof JsonObject o) {
-      JsonObject out = new JsonObject();
-      for (Map.Entry<String, JsonElement> entry : o.entrySet()) {
-        JsonElement v = withoutEmpty(entry.getValue());
-        if (!isEmpty(v)) {
-          out.add(entry.getKey(), v);
-        }
-      }
-      return out;
-    }
-    if (e instanceof JsonArray a) {
-      JsonArray out = new JsonArray();
-      for (JsonElement item : a) {
-        out.add(withoutEmpty(item));
-      }
-      return out;
-    }
-    return e;
-  }
-
-  private static boolean isEmpty(JsonElement e) {
-    return e.isJsonNull()
-        || (e instanceof JsonObject o && o.size() == 0)
-        || (e instanceof JsonArray a && a.isEmpty());
+    return applyJson(namespace, name, JsonTrees.withoutEmpty(tree).toString(), manager);
   }
 
   /** Server-side apply of a JSON document under {@code manager}, forced; see {@link #apply}. */

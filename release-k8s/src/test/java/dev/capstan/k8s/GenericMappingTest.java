@@ -89,7 +89,7 @@ class GenericMappingTest {
   void anUntouchedObjectReadsBackAsItsManifestWithoutStampOrServerFields() {
     JsonObject raw = served(SETTINGS, stamp(SETTINGS));
 
-    Manifest live = KubernetesOrchestrator.content(raw, Kind.CONFIG_MAP);
+    Manifest live = LiveContent.content(raw, Kind.CONFIG_MAP);
 
     assertThat(live).isEqualTo(SETTINGS);
     assertThat(java.util.Objects.requireNonNull(live).annotations())
@@ -118,8 +118,7 @@ class GenericMappingTest {
     raw.getAsJsonObject("data").add("gone", com.google.gson.JsonNull.INSTANCE);
     String before = raw.toString();
 
-    Manifest live =
-        java.util.Objects.requireNonNull(KubernetesOrchestrator.content(raw, Kind.CONFIG_MAP));
+    Manifest live = java.util.Objects.requireNonNull(LiveContent.content(raw, Kind.CONFIG_MAP));
 
     assertThat(raw.toString()).isEqualTo(before);
     assertThat(live.labels()).isEmpty();
@@ -518,7 +517,7 @@ class GenericMappingTest {
     Drift.Finding finding =
         Drift.find(
             raw,
-            KubernetesOrchestrator.content(raw, Kind.CONFIG_MAP),
+            LiveContent.content(raw, Kind.CONFIG_MAP),
             "capstan",
             Kind.CONFIG_MAP,
             ContentHash.of(applied),
@@ -560,7 +559,7 @@ class GenericMappingTest {
     Drift.Finding finding =
         Drift.find(
             raw,
-            KubernetesOrchestrator.content(raw, Kind.DEPLOYMENT),
+            LiveContent.content(raw, Kind.DEPLOYMENT),
             "capstan",
             Kind.DEPLOYMENT,
             "sha256:00",

@@ -77,7 +77,7 @@ class LatestRecordsIT {
           V1Secret.class,
           () ->
               core.patchNamespacedSecret(
-                      ReleaseRecords.headName(name, revision), ns, new V1Patch(json))
+                      RecordSecrets.headName(name, revision), ns, new V1Patch(json))
                   .buildCall(null),
           V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
           core.getApiClient());

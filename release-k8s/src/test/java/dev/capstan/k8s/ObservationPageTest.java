@@ -12,10 +12,10 @@ import org.junit.jupiter.api.Test;
 class ObservationPageTest {
   @Test
   void aPageHasRoomForTwiceTheNamesWithinItsBounds() {
-    assertThat(KubernetesOrchestrator.observationPage(1)).isEqualTo(500);
-    assertThat(KubernetesOrchestrator.observationPage(250)).isEqualTo(500);
-    assertThat(KubernetesOrchestrator.observationPage(600)).isEqualTo(1200);
-    assertThat(KubernetesOrchestrator.observationPage(2500)).isEqualTo(5000);
-    assertThat(KubernetesOrchestrator.observationPage(100_000)).isEqualTo(5000);
+    assertThat(Observations.observationPage(1)).isEqualTo(500);
+    assertThat(Observations.observationPage(250)).isEqualTo(500);
+    assertThat(Observations.observationPage(600)).isEqualTo(1200);
+    assertThat(Observations.observationPage(2500)).isEqualTo(5000);
+    assertThat(Observations.observationPage(100_000)).isEqualTo(5000);
   }
 }

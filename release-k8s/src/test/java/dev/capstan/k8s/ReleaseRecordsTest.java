@@ -20,24 +20,24 @@ class ReleaseRecordsTest {
       bytes[i] = (byte) i;
     }
 
-    ReleaseRecords.Encoded e = ReleaseRecords.Encoded.of(bytes, 1000);
+    RecordSecrets.Encoded e = RecordSecrets.Encoded.of(bytes, 1000);
 
     assertThat(e.chunks()).isEqualTo(3);
     assertThat(e.chunk(2)).hasSize(500).startsWith(bytes[2000]);
     assertThat(e.digest()).isEqualTo(e.sha256().substring(0, 16));
     assertThat(e.token("17")).isEqualTo("17:" + e.digest() + ":3");
-    assertThat(ReleaseRecords.Encoded.of(new byte[1000], 1000).chunks()).isZero();
-    assertThat(ReleaseRecords.Encoded.of(new byte[1000], 1000).token("9")).isEqualTo("9");
-    assertThat(ReleaseRecords.chunkName("web", 4, e.digest(), 2))
+    assertThat(RecordSecrets.Encoded.of(new byte[1000], 1000).chunks()).isZero();
+    assertThat(RecordSecrets.Encoded.of(new byte[1000], 1000).token("9")).isEqualTo("9");
+    assertThat(RecordSecrets.chunkName("web", 4, e.digest(), 2))
         .isEqualTo("capstan.release.v1.web.v4." + e.digest() + ".2");
   }
 
   @Test
   void versionTokensParse() {
-    assertThat(ReleaseRecords.Token.parse("17")).isEqualTo(new ReleaseRecords.Token("17", "", 0));
-    assertThat(ReleaseRecords.Token.parse("17:abcd:3"))
-        .isEqualTo(new ReleaseRecords.Token("17", "abcd", 3));
-    assertThatThrownBy(() -> ReleaseRecords.Token.parse("17:abcd"))
+    assertThat(RecordSecrets.Token.parse("17")).isEqualTo(new RecordSecrets.Token("17", "", 0));
+    assertThat(RecordSecrets.Token.parse("17:abcd:3"))
+        .isEqualTo(new RecordSecrets.Token("17", "abcd", 3));
+    assertThatThrownBy(() -> RecordSecrets.Token.parse("17:abcd"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
             "record version must be RESOURCE_VERSION or RESOURCE_VERSION:DIGEST:CHUNKS: '17:abcd'");

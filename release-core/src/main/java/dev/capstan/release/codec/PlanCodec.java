@@ -124,7 +124,7 @@ public final class PlanCodec {
           "plan file holds a key it must not hold: plan.fingerprint.secretHashKey", null);
     }
     // a plan saved before waitForLoadBalancer existed waited for load balancers; one saved
-    // before drift ignore rules and replacements had neither
+    // before drift ignore rules and replacements had neither, nor verified its plan on the server
     if (plan.path("fingerprint").path("spec").path("options") instanceof ObjectNode options) {
       if (!options.has("waitForLoadBalancer")) {
         options.put("waitForLoadBalancer", true);
@@ -141,6 +141,9 @@ public final class PlanCodec {
       }
       if (!options.has("deleteGate")) {
         options.set("deleteGate", Json.mapper().valueToTree(DeleteGate.defaults()));
+      }
+      if (!options.has("verifyOnServer")) {
+        options.put("verifyOnServer", false);
       }
     }
     // a plan saved before hooks existed runs none

@@ -90,13 +90,13 @@ final class CastAttempt {
   }
 
   /**
-   * This attempt planned over the record {@code latest} ({@code null}: a first install); a
-   * rollback's plan runs the rollback hooks instead of the upgrade ones.
+   * This attempt as {@code planned} over its record ({@code latest} {@code null}: a first install);
+   * a rollback's plan runs the rollback hooks instead of the upgrade ones.
    */
-  CastAttempt planned(
-      @Nullable Release latest, EffectiveRelease effective, LiveState live, Plan plan) {
+  CastAttempt planned(Planning.Planned planned) {
+    Plan plan = planned.plan();
     if (rollback()) {
-      plan = plan.withHooks(HookStage.planned(effective.objects, latest, true));
+      plan = plan.withHooks(HookStage.planned(planned.effective().objects, planned.latest(), true));
     }
     return new CastAttempt(
         spec,
@@ -104,10 +104,10 @@ final class CastAttempt {
         description,
         detached,
         true,
-        latest,
-        requireNonNull(effective),
-        requireNonNull(live),
-        requireNonNull(plan),
+        planned.latest(),
+        planned.effective(),
+        planned.live(),
+        plan,
         lease,
         records,
         pending,

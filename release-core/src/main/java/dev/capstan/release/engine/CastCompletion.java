@@ -14,6 +14,7 @@ import dev.capstan.release.port.StoredRelease;
 import dev.capstan.release.result.CastResult;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,15 +33,24 @@ final class CastCompletion {
 
   /** Applies, verifies, prunes and records; gives the lease up at the end. */
   CastResult finish(CastAttempt attempt) {
-    return attempt.lease().run(l -> execute(attempt));
+    return finish(attempt, () -> false);
+  }
+
+  /**
+   * Applies, verifies, prunes and records as {@link #finish(CastAttempt)} does, stopping once
+   * {@code superseded} answers {@code true}: the health wait ends at its next check, no later wave
+   * is written, and the revision is recorded {@code FAILED} as superseded ({@link CastExecution}).
+   */
+  CastResult finish(CastAttempt attempt, BooleanSupplier superseded) {
+    return attempt.lease().run(l -> execute(attempt, superseded));
   }
 
   /** Records the failure of a cast that never started writing objects. */
   void abort(CastAttempt attempt, RuntimeException cause) {
-    attempt.lease().run(l -> fail(attempt, execution(attempt), cause));
+    attempt.lease().run(l -> fail(attempt, execution(attempt, () -> false), cause));
   }
 
-  private CastExecution execution(CastAttempt attempt) {
+  private CastExecution execution(CastAttempt attempt, BooleanSupplier superseded) {
     ReleaseSpec spec = attempt.effective().spec;
     return new CastExecution(
         context.ports,
@@ -60,11 +70,12 @@ final class CastCompletion {
             context.clock,
             spec.options().timeout(),
             attempt.lease()::checkHeld,
-            context.events()));
+            context.events()),
+        superseded);
   }
 
-  private CastResult execute(CastAttempt attempt) {
-    CastExecution execution = execution(attempt);
+  private CastResult execute(CastAttempt attempt, BooleanSupplier superseded) {
+    CastExecution execution = execution(attempt, superseded);
     Plan plan = attempt.plan();
     Release deployed;
     try {

@@ -3,11 +3,8 @@ package dev.capstan.release.engine;
 import dev.capstan.common.CapstanException;
 import dev.capstan.common.ClusterException;
 import dev.capstan.common.Durations;
-import dev.capstan.common.health.CustomHealth;
-import dev.capstan.common.health.HealthRuleCompiler;
 import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.event.ReleaseEvent;
-import dev.capstan.release.model.DriftIgnore;
 import dev.capstan.release.model.EnsuredNamespace;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
@@ -26,7 +23,6 @@ import dev.capstan.release.plan.PlannedChange;
 import dev.capstan.release.port.Precondition;
 import dev.capstan.release.port.PreconditionFailedException;
 import dev.capstan.release.port.Readiness;
-import dev.capstan.release.port.ReadinessWait;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -39,6 +35,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -59,16 +56,16 @@ final class CastExecution {
   private final int parallelism;
   private final int deleteParallelism;
   private final Duration timeout;
-  private final boolean waitForLoadBalancer;
   private final LeaseKeeper lease;
   private final Consumer<ReleaseEvent> events;
   private final String release;
   private final boolean verifyAll;
   private final boolean replaceOnImmutable;
   private final HookStage hooks;
+  private final Supersession superseded;
 
-  /** The release's health rules over the shipped defaults ({@link HealthRuleCompiler}). */
-  private final CustomHealth health;
+  /** The wait for what each wave wrote to be healthy, by the release's health rules. */
+  private final HealthStage health;
 
   /** When the cast's wait for health ends ({@link System#nanoTime}), set when it runs. */
   private long deadline;
@@ -84,7 +81,7 @@ final class CastExecution {
   /** Applies that completed. */
   private final Set<ResourceRef> applied = ConcurrentHashMap.newKeySet();
 
-  /** Removals that completed: deleted objects and un-stamped volumes. */
+  /** Removals that completed: deleted objects and un-stamped volumes (also in the next). */
   private final Set<ResourceRef> pruned = ConcurrentHashMap.newKeySet();
 
   private final Set<ResourceRef> unstamped = ConcurrentHashMap.newKeySet();
@@ -101,8 +98,10 @@ final class CastExecution {
       LeaseKeeper lease,
       Consumer<ReleaseEvent> events,
       boolean verifyAll,
-      HookStage hooks) {
+      HookStage hooks,
+      BooleanSupplier superseded) {
     this.ports = ports;
+    this.superseded = new Supersession(superseded);
     this.hooks = hooks;
     this.verifyAll = verifyAll;
     this.plan = plan;
@@ -112,12 +111,11 @@ final class CastExecution {
     this.parallelism = parallelism;
     this.deleteParallelism = deleteParallelism;
     this.timeout = options.timeout();
-    this.waitForLoadBalancer = options.waitForLoadBalancer();
     this.replaceOnImmutable = options.replaceOnImmutable();
-    this.health = HealthRuleCompiler.compileInstalled(options.healthRules());
     this.lease = lease;
     this.events = events;
     this.release = identity.qualifiedName();
+    this.health = new HealthStage(ports, options, events, release, this.superseded);
     for (int i = 0; i < plan.changes().size(); i++) {
       order.put(plan.changes().get(i), i);
     }
@@ -163,6 +161,7 @@ final class CastExecution {
       }
     }
     for (Map.Entry<Integer, Map<Integer, List<PlannedChange>>> wave : waves.entrySet()) {
+      superseded.checkBeforeWave();
       long waveStarted = System.nanoTime();
       int writes = wave.getValue().values().stream().mapToInt(List::size).sum();
       events.accept(new ReleaseEvent.WaveStarted(release, wave.getKey(), writes));
@@ -173,11 +172,11 @@ final class CastExecution {
             group.stream().map(PlannedChange::ref).filter(r -> r.kind().isCrd()).toList();
         if (!crds.isEmpty()) {
           // Custom resources follow in later groups: their CRDs must be Established first.
-          verify(crds, deadline);
+          health.await(crds, deadline, applied);
         }
       }
       lease.checkHeld();
-      verify(toVerify.getOrDefault(wave.getKey(), List.of()), deadline);
+      health.await(toVerify.getOrDefault(wave.getKey(), List.of()), deadline, applied);
       events.accept(
           new ReleaseEvent.WaveFinished(
               release, wave.getKey(), Duration.ofNanos(System.nanoTime() - waveStarted)));
@@ -196,61 +195,6 @@ final class CastExecution {
       lease.checkHeld();
       Parallel.forEach(group, deleteParallelism, "capstan-prune", lease, this::remove);
     }
-  }
-
-  private void verify(List<ResourceRef> objects, long deadline) {
-    if (!objects.isEmpty()) {
-      events.accept(new ReleaseEvent.Verifying(release, objects, timeout));
-    }
-    Duration left = Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
-    Readiness readiness =
-        ports
-            .orchestrator()
-            .awaitReady(
-                objects,
-                new ReadinessWait(
-                    left,
-                    waitForLoadBalancer,
-                    p -> events.accept(new ReleaseEvent.StillWaiting(release, p)),
-                    Set.copyOf(applied),
-                    health));
-    if (readiness instanceof Readiness.TimedOut t) {
-      // the deadline is the cast's: it ran out the whole timeout since the cast began
-      readiness = Readiness.timedOut(t.pending(), timeout, t.reasons());
-    }
-    if (readiness instanceof Readiness.TimedOut t) {
-      throw new ReleaseException("verify failed: " + t.describe() + timeoutAdvice(t));
-    }
-    if (!readiness.isReady()) {
-      throw new ReleaseException("verify failed: " + readiness.describe());
-    }
-    if (!objects.isEmpty()) {
-      events.accept(new ReleaseEvent.Verified(release, objects.size()));
-    }
-  }
-
-  /**
-   * What to do about a wait that timed out, each piece of advice one that works when followed: a
-   * Service of type LoadBalancer still without an address, on a cluster that has no load balancer
-   * controller, never gets one, and the cast counts it healthy once it exists with {@code
-   * waitForLoadBalancer} off; anything else pending may only need longer, and the next cast, with a
-   * longer timeout, finishes the revision recorded failed.
-   */
-  private String timeoutAdvice(Readiness.TimedOut t) {
-    boolean loadBalancer =
-        waitForLoadBalancer
-            && t.pending().stream()
-                .anyMatch(
-                    r ->
-                        r.kind().equals(Kind.SERVICE)
-                            && String.valueOf(t.reasons().get(r)).contains("type LoadBalancer"));
-    return (loadBalancer
-            ? "; a cluster without a load balancer controller never gives a Service of type"
-                + " LoadBalancer an address: cast with waitForLoadBalancer off (the CLI's"
-                + " --no-wait-for-load-balancer) to count it healthy once it exists"
-            : "")
-        + "; if what is pending only needs longer, cast again with a longer timeout (the CLI's"
-        + " --timeout): the next cast finishes this revision";
   }
 
   private void runGroup(List<PlannedChange> group, Consumer<PlannedChange> write) {
@@ -280,10 +224,7 @@ final class CastExecution {
       List<String> givenUp = List.of();
       if (c.action() != Action.CREATE && !c.ignored().isEmpty()) {
         // fields ignore rules leave to others: not written; those of rules of paths given up
-        object =
-            object.withContent(
-                DriftIgnore.without(
-                    object.content(), c.ignored().stream().map(IgnoredField::pointer).toList()));
+        object = ServerVerification.asWritten(c, object);
         givenUp =
             c.ignored().stream().filter(IgnoredField::givenUp).map(IgnoredField::pointer).toList();
       }

@@ -9,7 +9,6 @@ import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.SecretHashKey;
-import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.StoredRelease;
@@ -19,6 +18,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -59,20 +59,23 @@ public final class CastOperation {
   /** Casts {@code spec} with its payloads, as one {@code CAST} operation. */
   public CastResult cast(ReleaseSpec spec, Payloads payloads) {
     return context.operation(
-        Operation.CAST, spec.qualifiedName(), () -> cast(spec, payloads, null));
+        Operation.CAST, spec.qualifiedName(), () -> castWithin(spec, payloads, null));
   }
 
-  /** Casts exactly the reviewed {@code plan}, as one {@code CAST} operation. */
-  public CastResult cast(Plan plan, Payloads payloads) {
+  /**
+   * Casts exactly the reviewed {@code plan}, as one {@code CAST} operation, stopping once {@code
+   * superseded} answers {@code true} ({@link CastCompletion#finish(CastAttempt, BooleanSupplier)}).
+   */
+  public CastResult castReviewed(Plan plan, Payloads payloads, BooleanSupplier superseded) {
     requireNonNull(plan, "plan");
     return context.operation(
         Operation.CAST,
         plan.namespace() + "/" + plan.name(),
-        () -> completion.finish(reviewed.prepare(plan, payloads)));
+        () -> completion.finish(reviewed.prepare(plan, payloads), superseded));
   }
 
   /** Casts {@code spec} within the operation running on this thread (a rollback's). */
-  CastResult cast(ReleaseSpec spec, Payloads payloads, @Nullable String description) {
+  CastResult castWithin(ReleaseSpec spec, Payloads payloads, @Nullable String description) {
     return completion.finish(prepare(spec, payloads, description, false));
   }
 
@@ -156,36 +159,37 @@ public final class CastOperation {
 
   /**
    * Under the lease: reads the records (recording what a holder whose expired lease this one took
-   * over left unfinished), observes, plans and saves the intent ({@link #planRead}).
+   * over left unfinished), plans over the latest ({@link Planning#planOver}) and saves the intent
+   * ({@link #planRead}).
    */
   CastAttempt readAndPlan(CastAttempt attempt, LeaseKeeper lease) {
     ReleaseSpec spec = attempt.spec();
     Housekeeping.UnderLease read =
         housekeeping.readUnderLease(planning, spec.namespace(), spec.name(), lease);
     Release latest = read.latest().map(StoredRelease::release).orElse(null);
-    Planning.checkCastable(spec, latest);
-    EffectiveRelease effective = Planning.effective(spec, attempt.payloads(), latest);
-    LiveState live = planning.observe(spec, latest, effective, lease.grant().namespaceExists());
-    return planRead(attempt, lease, read.records(), latest, effective, live);
+    Planning.Planned planned =
+        planning.planOver(
+            spec,
+            attempt.payloads(),
+            latest,
+            SecretHashKey.generate(),
+            lease.grant().namespaceExists());
+    return planRead(attempt, lease, read.records(), planned);
   }
 
   /**
-   * Under the lease, with what was read under it (the release's {@code records}, newest first,
-   * {@code null} if unknown; its {@code latest} revision; the {@code live} state of what {@code
-   * effective} and {@code latest} name): plans, checks the plan, creates the home namespace if the
-   * plan does, and saves the intent.
+   * Under the lease, with the release's {@code records} read under it (newest first, {@code null}
+   * if unknown) and the plan made over the latest of them: checks the plan, creates the home
+   * namespace if the plan does, and saves the intent.
    */
   CastAttempt planRead(
       CastAttempt attempt,
       LeaseKeeper lease,
       @Nullable List<RecordEntry> records,
-      @Nullable Release latest,
-      EffectiveRelease effective,
-      LiveState live) {
-    Plan plan = intent.checkPlan(planning.plan(effective, latest, live), attempt.detached());
+      Planning.Planned planned) {
+    Plan plan = intent.checkPlan(planned.plan(), attempt.detached());
     intent.createHomeNamespace(attempt.spec(), plan, attempt.payloads());
-    return intent.savePending(
-        attempt.leased(lease, records).planned(latest, effective, live, plan));
+    return intent.savePending(attempt.leased(lease, records).planned(planned.withPlan(plan)));
   }
 
   /** Applies, verifies, prunes and records a prepared cast; gives its lease up. */
@@ -201,36 +205,29 @@ public final class CastOperation {
     ReleaseSpec spec = attempt.spec();
     Payloads payloads = attempt.payloads();
     Optional<StoredRelease> before = context.store.latestRecord(spec.namespace(), spec.name());
-    Release latest = before.map(StoredRelease::release).orElse(null);
-    Planning.checkCastable(spec, latest);
     SecretHashKey fresh = SecretHashKey.generate();
-    EffectiveRelease effective = Planning.effective(spec, payloads, latest, fresh);
-    LiveState live = planning.observe(spec, latest, effective);
-    Plan first = planning.plan(effective, latest, live);
-    if (!first.applyable()) {
+    Planning.Planned first = planning.planOverStored(spec, payloads, before, fresh);
+    if (!first.plan().applyable()) {
       // Another caster may have recorded and written between our two reads: look again once,
       // so it shows up as a held lease rather than as objects of an unknown install.
       Optional<StoredRelease> again = context.store.latestRecord(spec.namespace(), spec.name());
       if (!Planning.sameVersion(before, again)) {
         before = again;
-        latest = again.map(StoredRelease::release).orElse(null);
-        Planning.checkCastable(spec, latest);
-        effective = Planning.effective(spec, payloads, latest, fresh);
-        live = planning.observe(spec, latest, effective);
-        first = planning.plan(effective, latest, live);
+        first = planning.planOverStored(spec, payloads, again, fresh);
       }
     }
     // A held lease may explain the conflicts: a cast under way, or one that died before it
     // recorded anything, whose objects carry an id no record names yet. Its lease is then waited
     // for (or taken over, recording what it left), and the plan judged again under it.
     boolean deferred =
-        !first.applyable() && context.store.heldLease(spec.namespace(), spec.name()).isPresent();
-    Plan plan = deferred ? first : intent.checkPlan(first, attempt.detached());
+        !first.plan().applyable()
+            && context.store.heldLease(spec.namespace(), spec.name()).isPresent();
+    Plan plan = deferred ? first.plan() : intent.checkPlan(first.plan(), attempt.detached());
     if (!deferred) {
       intent.createHomeNamespace(spec, plan, payloads);
     }
 
-    CastAttempt planned = attempt.planned(latest, effective, live, plan);
+    CastAttempt planned = attempt.planned(first.withPlan(plan));
     Optional<StoredRelease> record = before;
     return context
         .acquireCastLease(spec)
@@ -259,12 +256,8 @@ public final class CastOperation {
             && read.get().release().status() == ReleaseStatus.PENDING;
     CastAttempt attempt = planned.leased(lease, now.equals(read) ? records : null);
     if (!Planning.sameVersion(record, pendingFailed ? read : now)) {
-      Release latest = now.map(StoredRelease::release).orElse(null);
-      Planning.checkCastable(spec, latest);
-      EffectiveRelease effective = Planning.effective(spec, planned.payloads(), latest, fresh);
-      LiveState live = planning.observe(spec, latest, effective);
-      Plan plan = intent.checkPlan(planning.plan(effective, latest, live), planned.detached());
-      attempt = attempt.planned(latest, effective, live, plan);
+      Planning.Planned again = planning.planOverStored(spec, planned.payloads(), now, fresh);
+      attempt = attempt.planned(again.withPlan(intent.checkPlan(again.plan(), planned.detached())));
     } else {
       if (deferred) {
         intent.checkPlan(attempt.plan(), planned.detached());

@@ -140,7 +140,7 @@ public final class EngineContext {
 
   /** Takes the operation lease of a release for the operation running on this thread. */
   LeaseKeeper acquireLease(String namespace, String name, @Nullable LeaseIntent intent) {
-    return LeaseKeeper.acquire(leaseTerms, namespace, name, intent, events());
+    return LeaseWait.acquire(leaseTerms, namespace, name, intent, events());
   }
 
   /** Takes the operation lease for a cast of {@code spec}, naming what it may write. */

@@ -14,6 +14,7 @@ import dev.capstan.release.model.ReleaseRef;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.SecretHashKey;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
@@ -112,8 +113,8 @@ public final class FleetCast {
       }
       EffectiveRelease effective;
       try {
-        Planning.checkCastable(spec, latest);
-        effective = Planning.effective(spec, inputs.get(i).payloads(), latest);
+        effective =
+            Planning.castableOver(spec, inputs.get(i).payloads(), latest, SecretHashKey.generate());
       } catch (RuntimeException refused) {
         continue; // its cast refuses it, with the same exception
       }
@@ -131,8 +132,12 @@ public final class FleetCast {
     LiveState shared = observeTogether(candidates);
     for (Candidate c : candidates) {
       Plan plan =
-          planning.plan(
-              c.effective(), c.latest(), Ports.slice(shared, c.reads().names(), c.reads().known()));
+          planning
+              .planObserved(
+                  c.latest(),
+                  c.effective(),
+                  Ports.slice(shared, c.reads().names(), c.reads().known()))
+              .plan();
       if (asAsked(plan, requireNonNull(c.latest()), c.spec())
           && requireNonNull(c.latest()).payloads().hooks().equals(c.effective().objects.hooks())) {
         found.put(c.index(), unchanged(c, plan));
@@ -340,8 +345,8 @@ public final class FleetCast {
         List<RecordEntry> entries = records.of(spec.namespace(), spec.name());
         try {
           Release latest = entries.isEmpty() ? null : entries.get(0).stored().release();
-          Planning.checkCastable(spec, latest);
-          EffectiveRelease effective = Planning.effective(spec, attempt.payloads(), latest);
+          EffectiveRelease effective =
+              Planning.castableOver(spec, attempt.payloads(), latest, SecretHashKey.generate());
           boolean homeExists = requireNonNull(m.lease()).grant().namespaceExists();
           candidates.put(
               m,
@@ -389,9 +394,8 @@ public final class FleetCast {
                                         begun.attempt(),
                                         held,
                                         read.records(),
-                                        read.latest(),
-                                        read.effective(),
-                                        read.live()));
+                                        planning.planObserved(
+                                            read.latest(), read.effective(), read.live())));
                 return casts.finish(prepared);
               },
               true);

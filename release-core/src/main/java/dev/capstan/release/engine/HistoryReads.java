@@ -149,14 +149,17 @@ public final class HistoryReads {
   }
 
   /**
-   * Revision {@code revision} of a release.
+   * Revision {@code revision} of a release as it was recorded (its status as stored, not as the
+   * history reads it), from one read of the release's records that decodes that revision's alone: a
+   * rollback's target, whose record is as large as the release.
    *
    * @throws ReleaseNotFoundException if the release or the revision is not recorded
    */
-  Release revision(String namespace, String name, int revision) {
-    return history(namespace, name).stream()
-        .filter(r -> r.revision() == revision)
+  Release recorded(String namespace, String name, int revision) {
+    return context.store.recordEntries(namespace, name).stream()
+        .filter(e -> e.revision() == revision)
         .findFirst()
+        .map(e -> Unreadable.stored(context.store, namespace, name, e).release())
         .orElseThrow(() -> new ReleaseNotFoundException(namespace + "/" + name, revision));
   }
 }

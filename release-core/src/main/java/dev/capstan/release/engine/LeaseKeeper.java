@@ -102,7 +102,8 @@ public final class LeaseKeeper implements AutoCloseable {
 
   private int renewalFailures;
 
-  private LeaseKeeper(
+  /** A keeper of {@code grant}, renewing it from now on; {@link LeaseWait} takes the lease. */
+  LeaseKeeper(
       Terms terms,
       String namespace,
       String name,
@@ -175,61 +176,7 @@ public final class LeaseKeeper implements AutoCloseable {
    */
   public static LeaseKeeper acquire(
       Terms terms, String namespace, String name, Consumer<ReleaseEvent> events) {
-    return acquire(terms, namespace, name, null, events);
-  }
-
-  /**
-   * Takes the lease as {@link #acquire(Terms, String, String, Consumer)} does, naming {@code
-   * intent} when the store keeps intents ({@link Store#keepsLeaseIntents()}) and it fits.
-   */
-  static LeaseKeeper acquire(
-      Terms terms,
-      String namespace,
-      String name,
-      @Nullable LeaseIntent intent,
-      Consumer<ReleaseEvent> events) {
-    String release = namespace + "/" + name;
-    String text = intent != null && terms.store().keepsLeaseIntents() ? intent.encode() : null;
-    Clock clock = terms.clock();
-    Instant deadline = clock.instant().plus(terms.maxWait());
-    LeaseGrant grant;
-    for (int retry = 1; ; retry++) {
-      try {
-        grant =
-            terms
-                .store()
-                .acquireLease(
-                    namespace, name, terms.holder(), text, clock.instant(), terms.duration());
-        break;
-      } catch (ReleaseLockedException e) {
-        Instant now = clock.instant();
-        if (!now.isBefore(deadline)) {
-          throw e;
-        }
-        if (retry == 1) {
-          events.accept(
-              new ReleaseEvent.WaitingForLease(
-                  release, e.holder(), e.expiresAt(), Duration.between(now, deadline)));
-        }
-        Duration pause = terms.poll().delay(Math.min(retry, 8));
-        Duration left = Duration.between(now, deadline);
-        pause(terms.sleeper(), pause.compareTo(left) < 0 ? pause : left, release);
-      }
-    }
-    events.accept(new ReleaseEvent.LeaseAcquired(release, terms.holder(), grant.takenOver()));
-    String attempt =
-        intent != null && intent.attempt() != null ? intent.attempt() : LeaseIntent.newAttempt();
-    return new LeaseKeeper(
-        terms, namespace, name, grant, text == null ? null : intent, attempt, events);
-  }
-
-  private static void pause(Sleeper sleeper, Duration d, String release) {
-    try {
-      sleeper.sleep(d);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ReleaseException("interrupted while waiting for the lease on " + release, e);
-    }
+    return LeaseWait.acquire(terms, namespace, name, null, events);
   }
 
   public LeaseGrant grant() {

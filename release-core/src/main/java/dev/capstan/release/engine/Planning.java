@@ -45,16 +45,15 @@ final class Planning {
     spec = withHome(spec);
     Store store = context.store;
     Optional<StoredRelease> before = store.latestRecord(spec.namespace(), spec.name());
-    checkCastable(spec, before.map(StoredRelease::release).orElse(null));
-    Plan plan = planEffective(spec, payloads, before);
+    Plan plan =
+        reviewable(planOverStored(spec, payloads, before, SecretHashKey.generate()), before);
     if (!plan.applyable()) {
       // The same second look a cast takes (see CastOperation.prepare): another cast of this
       // release may have recorded and written between our two reads; its objects are then this
       // release's.
       Optional<StoredRelease> again = store.latestRecord(spec.namespace(), spec.name());
       if (!sameVersion(before, again)) {
-        checkCastable(spec, again.map(StoredRelease::release).orElse(null));
-        plan = planEffective(spec, payloads, again);
+        plan = reviewable(planOverStored(spec, payloads, again, SecretHashKey.generate()), again);
       }
     }
     context.emit(new ReleaseEvent.Planned(spec.qualifiedName(), plan));
@@ -66,43 +65,104 @@ final class Planning {
     spec = withHome(spec);
     PayloadValidator.validate(spec, payloads, context.ports.orchestrator());
     Optional<StoredRelease> stored = context.store.latestRecord(spec.namespace(), spec.name());
-    Release latest = stored.map(StoredRelease::release).orElse(null);
-    checkCastable(spec, latest);
-    EffectiveRelease effective = effective(spec, payloads, latest);
-    LiveState live = observe(spec, latest, effective);
+    Planned planned = planOverStored(spec, payloads, stored, SecretHashKey.generate());
     Plan plan =
         PlanDiffs.attach(
-            reviewable(plan(effective, latest, live), stored, effective),
-            live,
-            effective.objects,
+            reviewable(planned, stored),
+            planned.live(),
+            planned.effective().objects,
             context.ports.orchestrator());
     context.emit(new ReleaseEvent.Planned(spec.qualifiedName(), plan));
     return plan;
   }
 
-  /** Observes and plans the effective release of {@code spec} over the record {@code stored}. */
-  private Plan planEffective(
-      ReleaseSpec spec, @Nullable Payloads payloads, Optional<StoredRelease> stored) {
-    Release latest = stored.map(StoredRelease::release).orElse(null);
-    EffectiveRelease effective = effective(spec, payloads, latest);
-    return reviewable(plan(effective, latest, observe(spec, latest, effective)), stored, effective);
-  }
+  /**
+   * A plan over a record, with what it was made from: the record {@code latest} it is over ({@code
+   * null}: a first install), the {@code effective} release, the {@code live} state observed and the
+   * {@code plan}. The value the cast's planning stage hands on ({@link CastAttempt#planned}).
+   */
+  record Planned(@Nullable Release latest, EffectiveRelease effective, LiveState live, Plan plan) {
+    Planned {
+      requireNonNull(effective, "effective");
+      requireNonNull(live, "live");
+      requireNonNull(plan, "plan");
+    }
 
-  static EffectiveRelease effective(
-      ReleaseSpec spec, @Nullable Payloads payloads, @Nullable Release latest) {
-    return effective(spec, payloads, latest, SecretHashKey.generate());
+    /** This with {@code checked}, the plan as its checks handed it on. */
+    Planned withPlan(Plan checked) {
+      return new Planned(latest, effective, live, checked);
+    }
   }
 
   /**
-   * The effective release of {@code spec} over the record {@code latest}: keyed with the record's
+   * The plan-over-a-record recipe, the one place it is written: checks that {@code spec} may be
+   * cast over the record {@code latest} ({@link #castableOver}), observes what the two name ({@code
+   * homeExists}: see {@link #observe(ReleaseSpec, Release, EffectiveRelease, boolean)}) and plans.
+   * A new release's Secret hashes are keyed with {@code fresh}.
+   */
+  Planned planOver(
+      ReleaseSpec spec,
+      @Nullable Payloads payloads,
+      @Nullable Release latest,
+      SecretHashKey fresh,
+      boolean homeExists) {
+    EffectiveRelease effective = castableOver(spec, payloads, latest, fresh);
+    return planObserved(latest, effective, observe(spec, latest, effective, homeExists));
+  }
+
+  /**
+   * {@link #planOver} over the record {@code stored}, the home namespace proven by that record
+   * alone ({@link #homeProven}).
+   */
+  Planned planOverStored(
+      ReleaseSpec spec,
+      @Nullable Payloads payloads,
+      Optional<StoredRelease> stored,
+      SecretHashKey fresh) {
+    Release latest = stored.map(StoredRelease::release).orElse(null);
+    return planOver(spec, payloads, latest, fresh, homeProven(latest));
+  }
+
+  /**
+   * The recipe's first steps: refuses a cast of {@code spec} over {@code latest} that may not be
+   * cast ({@link #checkCastable}), and gives its effective release, keyed with the record's
    * Secret-hash key, or with {@code fresh} for a release that has none yet.
    */
-  static EffectiveRelease effective(
+  static EffectiveRelease castableOver(
       ReleaseSpec spec,
       @Nullable Payloads payloads,
       @Nullable Release latest,
       SecretHashKey fresh) {
+    checkCastable(spec, latest);
     return EffectiveRelease.of(spec, payloads, EffectiveRelease.keyOf(latest, fresh), latest);
+  }
+
+  /**
+   * The recipe's last step: plans {@code effective} (keyed Secret hashes, config rollouts and their
+   * reasons) over {@code latest} as {@code live} shows, its CRD changes through the safety gate
+   * ({@link CrdSafety}), verified by the cluster when the release asks for it ({@link #verified}),
+   * with the hooks its cast runs.
+   */
+  Planned planObserved(@Nullable Release latest, EffectiveRelease effective, LiveState live) {
+    Plan planned =
+        Replacements.mark(
+            Planner.plan(effective.spec, latest, live, effective.reasons, effective.ignored),
+            live,
+            effective.applied,
+            effective.spec.options());
+    Plan gated =
+        CrdSafety.gate(
+            planned,
+            live,
+            effective.applied,
+            effective.spec.options(),
+            context.ports.orchestrator());
+    return new Planned(
+        latest,
+        effective,
+        live,
+        verified(gated, live, effective)
+            .withHooks(HookStage.planned(effective.objects, latest, false)));
   }
 
   /**
@@ -133,35 +193,26 @@ final class Planning {
   }
 
   /**
-   * The plan with what casting it needs: the version of the record it was computed from and the key
-   * its Secret hashes were keyed with (kept in the process, never in a plan file).
+   * The plan with what casting it needs: the version of the record {@code stored} it was computed
+   * from and the key its Secret hashes were keyed with (kept in the process, never in a plan file).
    */
-  private static Plan reviewable(
-      Plan plan, Optional<StoredRelease> stored, EffectiveRelease effective) {
+  private static Plan reviewable(Planned planned, Optional<StoredRelease> stored) {
+    Plan plan = planned.plan();
     return plan.withFingerprint(
         requireNonNull(plan.fingerprint())
             .withRecordVersion(stored.map(StoredRelease::version).orElse(null))
-            .withSecretHashKey(effective.key));
+            .withSecretHashKey(planned.effective().key));
   }
 
   /**
-   * Plans the effective release (keyed Secret hashes, config rollouts and their reasons), with its
-   * CRD changes through the safety gate ({@link CrdSafety}).
+   * {@code plan} verified by the cluster ({@link ServerVerification}) when the release asks for it
+   * and the plan is otherwise applyable (a plan refused already is not sent).
    */
-  Plan plan(EffectiveRelease effective, @Nullable Release latest, LiveState live) {
-    Plan planned =
-        Replacements.mark(
-            Planner.plan(effective.spec, latest, live, effective.reasons, effective.ignored),
-            live,
-            effective.applied,
-            effective.spec.options());
-    return CrdSafety.gate(
-            planned,
-            live,
-            effective.applied,
-            effective.spec.options(),
-            context.ports.orchestrator())
-        .withHooks(HookStage.planned(effective.objects, latest, false));
+  Plan verified(Plan plan, LiveState live, EffectiveRelease effective) {
+    return effective.spec.options().verifyOnServer() && plan.applyable()
+        ? ServerVerification.verify(
+            plan, live, effective.objects, context.ports.orchestrator(), context::emit)
+        : plan;
   }
 
   static void checkCastable(ReleaseSpec spec, @Nullable Release latest) {
@@ -215,14 +266,6 @@ final class Planning {
     return context.store.recordsInNamespace() && !spec.references().contains(home)
         ? spec.withReference(home)
         : spec;
-  }
-
-  /**
-   * Observes as {@link #observe(ReleaseSpec, Release, EffectiveRelease, boolean)} does, the home
-   * namespace known present when {@code latest} was read from it ({@link #homeProven}).
-   */
-  LiveState observe(ReleaseSpec spec, @Nullable Release latest, EffectiveRelease effective) {
-    return observe(spec, latest, effective, homeProven(latest));
   }
 
   /**

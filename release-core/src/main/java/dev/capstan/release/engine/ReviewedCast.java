@@ -107,14 +107,23 @@ final class ReviewedCast {
           // a plan made from the spec alone could not check its CRD changes; with the payloads
           // and the objects it writes observed again, the gate can, before any write
           Plan gated =
-              CrdSafety.gate(
-                  plan, live, effective.applied, planned.options(), context.ports.orchestrator());
+              planning.verified(
+                  CrdSafety.gate(
+                      plan,
+                      live,
+                      effective.applied,
+                      planned.options(),
+                      context.ports.orchestrator()),
+                  live,
+                  effective);
           if (!gated.applyable()) {
             throw new ReleaseConflictException(gated);
           }
           Release latest = now.map(StoredRelease::release).orElse(null);
           return intent.savePending(
-              attempt.leased(lease, records).planned(latest, effective, live, plan));
+              attempt
+                  .leased(lease, records)
+                  .planned(new Planning.Planned(latest, effective, live, plan)));
         });
   }
 

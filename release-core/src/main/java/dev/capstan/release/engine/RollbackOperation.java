@@ -53,7 +53,7 @@ public final class RollbackOperation {
 
   private CastResult rollbackOnly(
       String namespace, String name, int revision, ReleaseOptions options, Payloads secrets) {
-    Release target = reads.revision(namespace, name, revision);
+    Release target = reads.recorded(namespace, name, revision);
     Payloads payloads = rollbackPayloads(target, secrets);
     ReleaseSpec spec = rollbackSpec(target, options);
     List<DesiredResource> resources = new ArrayList<>();
@@ -64,7 +64,7 @@ public final class RollbackOperation {
               payloads.hash(d.ref()).orElse(d.contentHash()),
               payloads.get(d.ref()).map(Waves::of).orElse(d.wave())));
     }
-    return casts.cast(spec.withResources(resources), payloads, rollbackDescription(revision));
+    return casts.castWithin(spec.withResources(resources), payloads, rollbackDescription(revision));
   }
 
   /**
@@ -78,7 +78,7 @@ public final class RollbackOperation {
         Operation.PLAN,
         namespace + "/" + name,
         () -> {
-          Release target = reads.revision(namespace, name, revision);
+          Release target = reads.recorded(namespace, name, revision);
           ReleaseSpec spec = rollbackSpec(target, options);
           Plan plan =
               withDiff
@@ -98,11 +98,14 @@ public final class RollbackOperation {
   private Payloads rollbackPayloads(Release target, Payloads secrets) {
     List<String> problems = new ArrayList<>();
     String at = "revision " + target.revision() + " of " + target.qualifiedName();
+    // the latest revision's key, read (and its record decoded) only for a revision that withheld
     @Nullable SecretHashKey key =
-        reads
-            .get(target.namespace(), target.name())
-            .map(Release::secretHashKey)
-            .orElse(target.secretHashKey());
+        target.withheldSecrets().isEmpty()
+            ? null
+            : reads
+                .get(target.namespace(), target.name())
+                .map(Release::secretHashKey)
+                .orElse(target.secretHashKey());
     Payloads payloads = target.payloads();
     Set<ResourceRef> withheld = new TreeSet<>();
     for (WithheldSecret w : target.withheldSecrets()) {

@@ -8,22 +8,16 @@ import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnershipStamp;
-import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.ResourceSpec;
 import dev.capstan.release.plan.LiveObject;
-import dev.capstan.release.port.HeldLease;
-import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Precondition;
 import dev.capstan.release.port.Readiness;
 import dev.capstan.release.port.ReadinessWait;
-import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.Store;
-import dev.capstan.release.port.StoredRelease;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,13 +49,15 @@ import org.jspecify.annotations.Nullable;
  * Records are encoded with {@link ReleaseRecordCodec}, exactly as other stores encode them (so a
  * record the codec cannot carry fails here too); reads return the record decoded once.
  */
-public final class InMemoryCluster implements Orchestrator, Store {
-  private final Calls calls = new Calls(this);
+public final class InMemoryCluster extends MemoryStore implements Orchestrator {
   private final MemoryObjects objects = new MemoryObjects(this, calls);
-  private final MemoryRecords records =
-      new MemoryRecords(this, calls, ns -> objects.namespaces.containsKey(ns));
 
   private InMemoryCluster() {}
+
+  @Override
+  boolean namespaceExists(String namespace) {
+    return objects.namespaces.containsKey(namespace);
+  }
 
   /** An empty cluster with namespace {@code default} and storage class {@code standard}. */
   public static InMemoryCluster create() {
@@ -172,7 +168,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
    * check with {@code reason}.
    */
   public synchronized InMemoryCluster neverReady(String image, String reason) {
-    objects.neverReady(image, reason);
+    objects.health.neverReady(image, reason);
     return this;
   }
 
@@ -182,7 +178,8 @@ public final class InMemoryCluster implements Orchestrator, Store {
    * container main: Error (exit code 1)}), as a failing migration would on Kubernetes.
    */
   public synchronized InMemoryCluster failToComplete(String image, String reason) {
-    objects.failToComplete.put(requireNonNull(image, "image"), requireNonNull(reason, "reason"));
+    objects.health.failToComplete.put(
+        requireNonNull(image, "image"), requireNonNull(reason, "reason"));
     return this;
   }
 
@@ -202,7 +199,7 @@ public final class InMemoryCluster implements Orchestrator, Store {
    * @return this cluster
    */
   public synchronized InMemoryCluster reportStatus(ResourceRef ref, Map<String, ?> status) {
-    objects.reportStatus(ref, status);
+    objects.health.reportStatus(ref, status);
     return this;
   }
 
@@ -220,13 +217,13 @@ public final class InMemoryCluster implements Orchestrator, Store {
    */
   public synchronized InMemoryCluster reportCondition(
       ResourceRef ref, String type, String status, String reason, String message) {
-    objects.reportCondition(ref, type, status, reason, message);
+    objects.health.reportCondition(ref, type, status, reason, message);
     return this;
   }
 
   /** Stops {@code ref} reporting a status: it is healthy once it exists again. */
   public synchronized InMemoryCluster clearStatus(ResourceRef ref) {
-    objects.clearStatus(ref);
+    objects.health.clearStatus(ref);
     return this;
   }
 
@@ -269,34 +266,15 @@ public final class InMemoryCluster implements Orchestrator, Store {
     return objects.namespace(name);
   }
 
-  /** The stored lease of a release, if any. */
-  public synchronized Optional<Lease> lease(String namespace, String name) {
-    return records.lease(namespace, name);
-  }
-
-  /** The intent the stored lease of a release names ({@link Store#keepsLeaseIntents()}), if any. */
-  public synchronized Optional<String> leaseIntent(String namespace, String name) {
-    return records.leaseIntent(namespace, name);
-  }
-
-  /** The number of stored record revisions of a release. */
-  public synchronized int recordCount(String namespace, String name) {
-    return records.recordCount(namespace, name);
-  }
-
-  /** The stored bytes of one record revision (the shared codec's encoding). */
-  public synchronized Optional<byte[]> recordBytes(String namespace, String name, int revision) {
-    return records.recordBytes(namespace, name, revision);
-  }
-
   /**
    * Every operation since creation or {@link #clearOperations()}, in order: {@code
    * observe:apps/Deployment/default} (kind and namespace), {@code apply:KEY}, {@code dry-run:KEY},
-   * {@code delete:KEY}, {@code unstamp:KEY}, {@code verify}, {@code namespace:NAME}, {@code
-   * record:create:NS/NAME#REV:STATUS}, {@code record:update:NS/NAME#REV:STATUS}, {@code
-   * record:delete:NS/NAME#REV}, {@code record:read:NS/NAME} (one release's), {@code record:read:NS}
-   * (the latest of a namespace), {@code record:read:NS/{A,B}} (some releases' together), {@code
-   * lease:acquire:NS/NAME}, {@code lease:renew:NS/NAME}, {@code lease:release:NS/NAME}.
+   * {@code verify-apply:KEY}, {@code delete:KEY}, {@code unstamp:KEY}, {@code verify}, {@code
+   * namespace:NAME}, {@code record:create:NS/NAME#REV:STATUS}, {@code
+   * record:update:NS/NAME#REV:STATUS}, {@code record:delete:NS/NAME#REV}, {@code
+   * record:read:NS/NAME} (one release's), {@code record:read:NS} (the latest of a namespace),
+   * {@code record:read:NS/{A,B}} (some releases' together), {@code lease:acquire:NS/NAME}, {@code
+   * lease:renew:NS/NAME}, {@code lease:release:NS/NAME}.
    */
   public synchronized List<String> operations() {
     return calls.operations();
@@ -404,6 +382,21 @@ public final class InMemoryCluster implements Orchestrator, Store {
   /**
    * {@inheritDoc}
    *
+   * <p>In memory, refused as {@link #apply} would refuse it: a standing fault on {@link
+   * Operation#APPLY} for the object ({@code faults().failOn(APPLY, key)} or {@code failAlways}),
+   * with the fault's message; a precondition not met (HTTP 409); an immutable field changed (HTTP
+   * 422). Logged {@code verify-apply:KEY} (not a write); a fault on {@link Operation#VERIFY_APPLY}
+   * is the cluster failing to answer.
+   */
+  @Override
+  public Optional<String> verifyApply(
+      Manifest object, @Nullable OwnershipStamp stamp, Precondition precondition) {
+    return objects.verifyApply(object, precondition);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
    * <p>In memory, the objects of {@code kind}'s group and kind, whatever their version (an API
    * server lists every object of a CRD at each served version), in apply order.
    */
@@ -495,105 +488,5 @@ public final class InMemoryCluster implements Orchestrator, Store {
   @Override
   public void ensureNamespace(Manifest namespace, String releaseNamespace, String releaseName) {
     objects.ensureNamespace(namespace, releaseNamespace, releaseName);
-  }
-
-  @Override
-  public Optional<StoredRelease> latestRecord(String namespace, String name) {
-    return records.latestRecord(namespace, name);
-  }
-
-  @Override
-  public List<StoredRelease> records(String namespace, String name) {
-    return records.records(namespace, name);
-  }
-
-  /** {@inheritDoc} One read, logged {@code record:read:NS/{A,B}} (the names sorted). */
-  @Override
-  public Map<String, List<RecordEntry>> recordEntries(String namespace, Set<String> names) {
-    return records.recordEntries(namespace, names);
-  }
-
-  @Override
-  public List<StoredRelease> latestRecords(String namespace) {
-    return records.latestRecords(namespace);
-  }
-
-  @Override
-  public List<StoredRelease> latestRecordsInAllNamespaces() {
-    return records.latestRecordsInAllNamespaces();
-  }
-
-  @Override
-  public StoredRelease createRecord(Release release) {
-    return records.createRecord(release);
-  }
-
-  @Override
-  public StoredRelease updateRecord(Release release, String expectedVersion) {
-    return records.updateRecord(release, expectedVersion);
-  }
-
-  @Override
-  public void deleteRecord(String namespace, String name, int revision) {
-    records.deleteRecord(namespace, name, revision);
-  }
-
-  @Override
-  public LeaseGrant acquireLease(
-      String namespace, String name, String holder, Instant now, Duration ttl) {
-    return records.acquireLease(namespace, name, holder, null, now, ttl);
-  }
-
-  /** {@inheritDoc} The in-memory cluster keeps them, and its state file too. */
-  @Override
-  public boolean keepsLeaseIntents() {
-    return true;
-  }
-
-  @Override
-  public LeaseGrant acquireLease(
-      String namespace,
-      String name,
-      String holder,
-      @Nullable String intent,
-      Instant now,
-      Duration ttl) {
-    return records.acquireLease(namespace, name, holder, intent, now, ttl);
-  }
-
-  @Override
-  public synchronized Optional<HeldLease> heldLease(String namespace, String name) {
-    return records
-        .lease(namespace, name)
-        .map(l -> new HeldLease(l, records.leaseIntent(namespace, name).orElse(null)));
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * <p>Conditioned on the version of the holder's last write, not on the expiry: a lease that
-   * lapsed without anyone taking it is renewed.
-   */
-  @Override
-  public String renewLease(
-      String namespace, String name, String holder, String version, Instant now, Duration ttl) {
-    return records.renewLease(namespace, name, holder, version, now, ttl);
-  }
-
-  @Override
-  public void releaseLease(String namespace, String name, String holder, boolean forget) {
-    records.releaseLease(namespace, name, holder, forget);
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * <p>{@code true}: as a Kubernetes store does, the in-memory cluster keeps a release's records
-   * and lease in its namespace, and refuses the lease of a release whose namespace does not exist
-   * (404).
-   */
-  @Override
-  public boolean recordsInNamespace() {
-    return true;
   }
 }

@@ -3,16 +3,9 @@ package dev.capstan.release.memory;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.ClusterException;
-import dev.capstan.common.CrdGate;
-import dev.capstan.common.health.Health;
-import dev.capstan.common.health.HealthRules;
-import dev.capstan.release.diff.AppliedFields;
-import dev.capstan.release.health.WaveHealth;
-import dev.capstan.release.internal.json.Json;
 import dev.capstan.release.model.ContentHash;
 import dev.capstan.release.model.DriftIgnore;
 import dev.capstan.release.model.EnsuredNamespace;
-import dev.capstan.release.model.ImmutableFields;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnershipStamp;
@@ -26,7 +19,6 @@ import dev.capstan.release.port.PreconditionFailedException;
 import dev.capstan.release.port.Readiness;
 import dev.capstan.release.port.ReadinessWait;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -40,10 +32,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link dev.capstan.release.port.Orchestrator} half of an {@link InMemoryCluster}: its objects
- * with their stamps, namespaces, storage classes, served kinds, never-ready images and reported
- * statuses, and what the engine and tests do to them; each method does what the {@link
- * InMemoryCluster} method of its name documents. Guarded by the cluster's monitor: a port method (a
- * call the fault plan sees) takes it itself, after its faults; the others expect it held.
+ * with their stamps, namespaces and storage classes, and what the engine and tests do to them; the
+ * kinds it serves are {@link ServedKinds}, how objects fare (never-ready images, reported statuses,
+ * health and completion) {@link MemoryHealth}, who wrote which field {@link FieldWriters}. Each
+ * method does what the {@link InMemoryCluster} method of its name documents. Guarded by the
+ * cluster's monitor: a port method (a call the fault plan sees) takes it itself, after its faults;
+ * the others expect it held.
  */
 final class MemoryObjects {
   private final Object lock;
@@ -51,16 +45,8 @@ final class MemoryObjects {
   final Map<ResourceRef, StoredObject> objects = new HashMap<>();
   final Map<String, NamespaceState> namespaces = new TreeMap<>();
   final Set<String> storageClasses = new TreeSet<>();
-  final Map<String, Kind> servedKinds = new HashMap<>();
-  final Map<String, String> neverReady = new HashMap<>();
-  final Map<String, String> failToComplete = new HashMap<>();
-  final Map<ResourceRef, Map<String, Object>> statuses = new HashMap<>();
-
-  /**
-   * The {@code status.storedVersions} of each CRD: every storage version it was applied with, as
-   * the API server keeps them (they are never removed by an apply).
-   */
-  final Map<ResourceRef, List<String>> storedVersions = new HashMap<>();
+  final ServedKinds served = new ServedKinds();
+  final MemoryHealth health = new MemoryHealth();
 
   private long objectWrites;
 
@@ -94,14 +80,14 @@ final class MemoryObjects {
   }
 
   void serve(Kind kind) {
-    servedKinds.put(kind.key(), requireNonNull(kind, "kind"));
+    served.kinds.put(kind.key(), requireNonNull(kind, "kind"));
   }
 
   void put(ResourceSpec spec, @Nullable OwnershipStamp stamp) {
     for (Manifest object : spec.render()) {
       String hash = ContentHash.of(object);
       store(object.ref(), object, stamp, hash, hash, object);
-      learnKind(object);
+      served.learn(object);
     }
   }
 
@@ -117,7 +103,7 @@ final class MemoryObjects {
     // as server-side apply's managed fields do: each field this edit sets or changes is the
     // writer's now, one it removes is nobody's
     Map<String, StoredObject.Writer> takenBy = new HashMap<>(current.takenBy);
-    changedLeaves("", current.content.content(), changed.content(), writer, takenBy);
+    FieldWriters.changedLeaves("", current.content.content(), changed.content(), writer, takenBy);
     store(
         ref,
         changed,
@@ -132,55 +118,12 @@ final class MemoryObjects {
     if (!crd.kind().isCrd() || !objects.containsKey(crd)) {
       throw new IllegalArgumentException("no CustomResourceDefinition " + crd.key());
     }
-    storedVersions.put(crd, List.copyOf(versions));
+    served.storedVersions.put(crd, List.copyOf(versions));
   }
 
   void deleteOutOfBand(ResourceRef ref) {
     objects.remove(ref);
-    storedVersions.remove(ref);
-  }
-
-  void neverReady(String image, String reason) {
-    neverReady.put(requireNonNull(image, "image"), requireNonNull(reason, "reason"));
-  }
-
-  void reportStatus(ResourceRef ref, Map<String, ?> status) {
-    statuses.put(requireNonNull(ref, "ref"), deepCopy(requireNonNull(status, "status")));
-  }
-
-  void reportCondition(ResourceRef ref, String type, String status, String reason, String message) {
-    Map<String, Object> tree =
-        new java.util.LinkedHashMap<>(statuses.getOrDefault(requireNonNull(ref, "ref"), Map.of()));
-    List<Object> conditions = new ArrayList<>();
-    if (tree.get("conditions") instanceof List<?> list) {
-      for (Object c : list) {
-        if (!(c instanceof Map<?, ?> m && type.equals(m.get("type")))) {
-          conditions.add(c);
-        }
-      }
-    }
-    conditions.add(
-        Map.of(
-            "type",
-            requireNonNull(type, "type"),
-            "status",
-            requireNonNull(status, "status"),
-            "reason",
-            requireNonNull(reason, "reason"),
-            "message",
-            requireNonNull(message, "message")));
-    tree.put("conditions", conditions);
-    statuses.put(ref, deepCopy(tree));
-  }
-
-  void clearStatus(ResourceRef ref) {
-    statuses.remove(requireNonNull(ref, "ref"));
-  }
-
-  private static Map<String, Object> deepCopy(Map<String, ?> tree) {
-    @SuppressWarnings("unchecked")
-    Map<String, Object> copy = Json.mapper().convertValue(tree, Map.class);
-    return java.util.Collections.unmodifiableMap(copy);
+    served.storedVersions.remove(ref);
   }
 
   Optional<Manifest> object(ResourceRef ref) {
@@ -245,11 +188,11 @@ final class MemoryObjects {
                     "live content differs from what revision " + o.stamp.revision() + " applied";
               } else {
                 Manifest given = applied.get(name);
-                fields = driftFields(o, given != null ? given : o.applied);
+                fields = FieldWriters.driftFields(o, given != null ? given : o.applied);
                 drift = fields.isEmpty() ? null : fields.get(0).describe();
               }
             }
-            List<String> stored = storedVersions.get(ref);
+            List<String> stored = served.storedVersions.get(ref);
             found.add(
                 new LiveObject(
                     ref,
@@ -269,101 +212,6 @@ final class MemoryObjects {
     return found;
   }
 
-  /**
-   * The fields of {@code applied} (the object as the caller applies it, else as last written with a
-   * stamp) that the object no longer holds as applied, with who changed them ({@link
-   * StoredObject#takenBy}), as the Kubernetes adapter reads them from managed fields.
-   */
-  private static List<FieldDrift> driftFields(StoredObject o, Manifest applied) {
-    List<FieldDrift> out = new ArrayList<>();
-    for (AppliedFields.Departure d :
-        AppliedFields.departures(applied, o.content, AppliedFields.ListKeys.BY_NAME)) {
-      StoredObject.Writer w = writerOf(o.takenBy, d.pointer());
-      out.add(
-          d.removed()
-              ? FieldDrift.removed(d.path(), d.pointer())
-              : FieldDrift.taken(
-                  d.path(),
-                  d.pointer(),
-                  w == null ? null : w.manager(),
-                  w == null ? null : w.subresource()));
-    }
-    return out;
-  }
-
-  /**
-   * The first field the API server keeps immutable ({@link ImmutableFields}) at which {@code next}
-   * sets a value {@code live} does not hold, or {@code null}: such an apply is refused, as the API
-   * server refuses it.
-   */
-  private static @Nullable String immutableChange(Manifest live, Manifest next) {
-    List<String> changed = AppliedFields.changedAt(next, live, ImmutableFields.of(next.kind()));
-    return changed.isEmpty() ? null : changed.get(0);
-  }
-
-  /**
-   * Who wrote the field at {@code pointer}: its own entry, else the nearest enclosing field written
-   * whole (a list replaced), else a field written inside it.
-   */
-  private static StoredObject.@Nullable Writer writerOf(
-      Map<String, StoredObject.Writer> takenBy, String pointer) {
-    StoredObject.Writer exact = takenBy.get(pointer);
-    if (exact != null) {
-      return exact;
-    }
-    String best = null;
-    for (String key : takenBy.keySet()) {
-      if (pointer.startsWith(key + "/") && (best == null || key.length() > best.length())) {
-        best = key;
-      }
-    }
-    if (best != null) {
-      return takenBy.get(best);
-    }
-    for (Map.Entry<String, StoredObject.Writer> e : new TreeMap<>(takenBy).entrySet()) {
-      if (e.getKey().startsWith(pointer + "/")) {
-        return e.getValue();
-      }
-    }
-    return null;
-  }
-
-  /**
-   * Records {@code writer} for every field that differs between {@code before} and {@code after}
-   * (maps key by key, lists of one length item by item, other lists whole), and forgets the writer
-   * of every field {@code after} no longer has.
-   */
-  private static void changedLeaves(
-      String pointer,
-      @Nullable Object before,
-      @Nullable Object after,
-      StoredObject.Writer writer,
-      Map<String, StoredObject.Writer> takenBy) {
-    if (before instanceof Map<?, ?> b && after instanceof Map<?, ?> a) {
-      java.util.Set<Object> keys = new java.util.LinkedHashSet<>(b.keySet());
-      keys.addAll(a.keySet());
-      for (Object key : keys) {
-        changedLeaves(
-            pointer + "/" + AppliedFields.escape(String.valueOf(key)),
-            b.get(key),
-            a.get(key),
-            writer,
-            takenBy);
-      }
-    } else if (before instanceof List<?> b && after instanceof List<?> a && b.size() == a.size()) {
-      for (int i = 0; i < a.size(); i++) {
-        changedLeaves(pointer + "/" + i, b.get(i), a.get(i), writer, takenBy);
-      }
-    } else if (after == null) {
-      if (before != null) {
-        takenBy.keySet().removeIf(k -> k.equals(pointer) || k.startsWith(pointer + "/"));
-      }
-    } else if (!dev.capstan.common.Trees.sameValue(before, after)) {
-      takenBy.keySet().removeIf(k -> k.startsWith(pointer + "/"));
-      takenBy.put(pointer, writer);
-    }
-  }
-
   void apply(
       Manifest object,
       @Nullable OwnershipStamp stamp,
@@ -373,35 +221,18 @@ final class MemoryObjects {
     String key = object.ref().key();
     boolean crash = calls.enter(Operation.APPLY, key);
     synchronized (lock) {
-      String fenced = fenced(object.ref(), precondition, false);
-      if (fenced != null) {
-        calls.log("fenced:apply:" + key);
-        throw new PreconditionFailedException(
-            precondition instanceof Precondition.Absent ? "create" : "apply",
-            object.ref(),
-            precondition,
-            409,
-            fenced,
-            null);
-      }
-      StoredObject current = objects.get(object.ref());
-      String immutable = current == null ? null : immutableChange(current.content, object);
+      refuseFenced(
+          "apply",
+          precondition instanceof Precondition.Absent ? "create" : "apply",
+          object.ref(),
+          precondition,
+          false);
+      ClusterException immutable = immutableRefusal("apply", object);
       if (immutable != null) {
         calls.log("refused:apply:" + key);
-        throw new ClusterException(
-            "apply",
-            object.kind().kind(),
-            object.namespace(),
-            object.name(),
-            422,
-            object.kind().kind()
-                + " \""
-                + object.name()
-                + "\" is invalid: "
-                + immutable
-                + ": field is immutable",
-            null);
+        throw immutable;
       }
+      StoredObject current = objects.get(object.ref());
       calls.log("apply:" + key);
       Manifest written = object;
       Map<String, StoredObject.Writer> kept = new HashMap<>();
@@ -420,7 +251,7 @@ final class MemoryObjects {
         for (String pointer : keep) {
           Object live = DriftIgnore.at(current.content.content(), pointer);
           if (live != null && DriftIgnore.at(content, pointer) == null) {
-            content = withAt(content, pointer, live);
+            content = FieldWriters.withAt(content, pointer, live);
           }
         }
         written = object.withContent(content);
@@ -433,14 +264,86 @@ final class MemoryObjects {
           ContentHash.of(object),
           object,
           kept);
-      learnKind(object);
+      served.learn(object);
     }
     Calls.crashIf(crash, Operation.APPLY, key);
+  }
+
+  /**
+   * Whether {@link #apply} of {@code object} would be accepted now, refused as it would refuse it:
+   * a standing fault on {@link Operation#APPLY} for the object, a precondition not met, an
+   * immutable field changed. Logged {@code verify-apply:KEY}; writes nothing.
+   */
+  Optional<String> verifyApply(Manifest object, Precondition precondition) {
+    requireNonNull(precondition, "precondition");
+    ResourceRef ref = object.ref();
+    String key = ref.key();
+    calls.enter(Operation.VERIFY_APPLY, key);
+    Optional<ClusterException> standing = calls.faults.standing(Operation.APPLY, key);
+    synchronized (lock) {
+      calls.log("verify-apply:" + key);
+      if (standing.isPresent()) {
+        return Optional.of(requireNonNull(standing.get().getMessage()));
+      }
+      String fenced = fenced(ref, precondition, false);
+      if (fenced != null) {
+        return Optional.of(
+            requireNonNull(
+                new ClusterException(
+                        "dry-run apply",
+                        ref.kind().kind(),
+                        ref.namespace(),
+                        ref.name(),
+                        409,
+                        fenced,
+                        null)
+                    .getMessage()));
+      }
+      ClusterException immutable = immutableRefusal("dry-run apply", object);
+      return immutable == null
+          ? Optional.empty()
+          : Optional.of(requireNonNull(immutable.getMessage()));
+    }
+  }
+
+  /** The API server's refusal of {@code object} changing a field it keeps immutable (HTTP 422). */
+  private @Nullable ClusterException immutableRefusal(String operation, Manifest object) {
+    StoredObject current = objects.get(object.ref());
+    String immutable =
+        current == null ? null : FieldWriters.immutableChange(current.content, object);
+    return immutable == null
+        ? null
+        : new ClusterException(
+            operation,
+            object.kind().kind(),
+            object.namespace(),
+            object.name(),
+            422,
+            object.kind().kind()
+                + " \""
+                + object.name()
+                + "\" is invalid: "
+                + immutable
+                + ": field is immutable",
+            null);
   }
 
   Manifest dryRunApply(Manifest object, @Nullable OwnershipStamp stamp) {
     calls.log("dry-run:" + object.ref().key());
     return object;
+  }
+
+  /**
+   * Refuses the write {@code logged} ({@code verb} to the API server) of {@code ref} that {@code
+   * precondition} fences, as the API server would (409), logging {@code fenced:LOGGED:KEY}.
+   */
+  private void refuseFenced(
+      String logged, String verb, ResourceRef ref, Precondition precondition, boolean goneIsFine) {
+    String fenced = fenced(ref, precondition, goneIsFine);
+    if (fenced != null) {
+      calls.log("fenced:" + logged + ":" + ref.key());
+      throw new PreconditionFailedException(verb, ref, precondition, 409, fenced, null);
+    }
   }
 
   /**
@@ -485,43 +388,8 @@ final class MemoryObjects {
     return null;
   }
 
-  /** An applied CRD makes its kind served, and its storage version one of its stored versions. */
-  private void learnKind(Manifest object) {
-    Kind defined = object.kind().isCrd() ? Kind.definedBy(object.content()) : null;
-    if (defined != null) {
-      servedKinds.put(defined.key(), defined);
-    }
-    if (object.kind().isCrd() && object.content().get("spec") instanceof Map<?, ?> spec) {
-      @SuppressWarnings("unchecked")
-      Map<String, ?> tree = (Map<String, ?>) spec;
-      List<String> stored = new ArrayList<>(storedVersions.getOrDefault(object.ref(), List.of()));
-      for (String v : CrdGate.storageVersions(tree)) {
-        if (!stored.contains(v)) {
-          stored.add(v);
-        }
-      }
-      storedVersions.put(object.ref(), List.copyOf(stored));
-    }
-  }
-
   Optional<String> checkKind(Kind kind) {
-    if (kind.builtIn()) {
-      return Optional.empty();
-    }
-    Kind served = servedKinds.get(kind.key());
-    if (served == null) {
-      return Optional.of("the cluster does not serve " + kind.key() + " (no such CRD installed)");
-    }
-    if (served.namespaced() != kind.namespaced()) {
-      return Optional.of(
-          "the cluster serves "
-              + kind.key()
-              + " as "
-              + (served.namespaced() ? "namespaced" : "cluster-scoped")
-              + ", but the release has it "
-              + (kind.namespaced() ? "namespaced" : "cluster-scoped"));
-    }
-    return Optional.empty();
+    return served.check(kind);
   }
 
   boolean delete(ResourceRef ref, ReleaseIdentity owner, Precondition precondition) {
@@ -529,11 +397,7 @@ final class MemoryObjects {
     boolean crash = calls.enter(Operation.DELETE, ref.key());
     boolean deleted;
     synchronized (lock) {
-      String fenced = fenced(ref, precondition, true);
-      if (fenced != null) {
-        calls.log("fenced:delete:" + ref.key());
-        throw new PreconditionFailedException("delete", ref, precondition, 409, fenced, null);
-      }
+      refuseFenced("delete", "delete", ref, precondition, true);
       calls.log("delete:" + ref.key());
       if (ref.kind().equals(Kind.NAMESPACE)) {
         // a namespace takes everything in it along, whoever owns it
@@ -551,7 +415,7 @@ final class MemoryObjects {
                     || (o.stamp != null && o.stamp.ownedBy(owner)));
         if (deleted) {
           objects.remove(ref);
-          storedVersions.remove(ref);
+          served.storedVersions.remove(ref);
         }
       }
     }
@@ -564,11 +428,7 @@ final class MemoryObjects {
     boolean crash = calls.enter(Operation.UNSTAMP, ref.key());
     boolean done;
     synchronized (lock) {
-      String fenced = fenced(ref, precondition, false);
-      if (fenced != null) {
-        calls.log("fenced:unstamp:" + ref.key());
-        throw new PreconditionFailedException("unstamp", ref, precondition, 409, fenced, null);
-      }
+      refuseFenced("unstamp", "unstamp", ref, precondition, false);
       calls.log("unstamp:" + ref.key());
       StoredObject o = objects.get(ref);
       done = false;
@@ -597,46 +457,14 @@ final class MemoryObjects {
   Readiness awaitReady(List<ResourceRef> objects, ReadinessWait wait) {
     requireNonNull(wait, "wait");
     boolean crash = calls.enter(Operation.AWAIT_READY, "verify");
-    Readiness result = null;
+    Readiness result;
     synchronized (lock) {
       calls.log("verify");
-      Instant start = Instant.EPOCH;
-      List<ResourceRef> judged =
-          objects.stream()
-              .filter(r -> statuses.containsKey(r) && this.objects.containsKey(r))
-              .toList();
-      WaveHealth health = new WaveHealth(judged, wait.waitForLoadBalancer(), start, wait.health());
-      for (ResourceRef ref : objects) {
-        StoredObject o = this.objects.get(ref);
-        if (o == null) {
-          result = Readiness.failed(ref, "not found");
-          break;
-        }
-        String reason = unhealthy(o.content);
-        if (reason != null) {
-          result = Readiness.failed(ref, reason);
-          break;
-        }
-        Map<String, Object> status = statuses.get(ref);
-        if (status != null) {
-          Map<String, Object> tree = new java.util.LinkedHashMap<>(o.content.content());
-          tree.put("status", status);
-          if (health.observe(ref, tree, List.of(), HealthRules.VolumeBinding.IMMEDIATE, start)
-              instanceof Health.Failed f) {
-            result = Readiness.failed(ref, f.reason());
-            break;
-          }
-        }
+      if (wait.stopAsked()) {
+        // judged at once in memory: a stop asked before the wait is the only one it can see
+        return Readiness.stopped(objects);
       }
-      if (result == null) {
-        result = health.decide(start);
-      }
-      if (result == null) {
-        result = health.decide(start.plus(wait.timeout()));
-      }
-      if (result == null) {
-        result = health.timedOut(wait.timeout());
-      }
+      result = health.ready(objects, this.objects, wait);
     }
     Calls.crashIf(crash, Operation.AWAIT_READY, "verify");
     return result;
@@ -647,47 +475,10 @@ final class MemoryObjects {
     Readiness result;
     synchronized (lock) {
       calls.log("await:" + ref.key());
-      StoredObject o = objects.get(ref);
-      String fails = o == null ? null : imageIn(o.content, failToComplete);
-      if (o == null) {
-        result = Readiness.failed(ref, "not found");
-      } else if (fails != null) {
-        result = Readiness.failed(ref, fails);
-      } else if (imageIn(o.content, neverReady) != null) {
-        result = Readiness.timedOut(List.of(ref), timeout);
-      } else {
-        result = Readiness.ready();
-      }
+      result = health.completion(ref, objects.get(ref), timeout);
     }
     Calls.crashIf(crash, Operation.AWAIT_COMPLETION, ref.key());
     return result;
-  }
-
-  private @Nullable String unhealthy(Manifest object) {
-    return imageIn(object, neverReady);
-  }
-
-  /** What {@code byImage} says of the first image {@code object}'s pod template runs. */
-  private static @Nullable String imageIn(Manifest object, Map<String, String> byImage) {
-    Object podSpec =
-        object.kind().equals(Kind.POD)
-            ? object.get("spec")
-            : object.kind().equals(Kind.CRON_JOB) ? null : object.get("spec.template.spec");
-    if (!(podSpec instanceof Map<?, ?> pod)) {
-      return null;
-    }
-    for (String list : List.of("initContainers", "containers")) {
-      if (pod.get(list) instanceof List<?> containers) {
-        for (Object c : containers) {
-          if (c instanceof Map<?, ?> container
-              && container.get("image") instanceof String image
-              && byImage.containsKey(image)) {
-            return byImage.get(image);
-          }
-        }
-      }
-    }
-    return null;
   }
 
   void createNamespace(String name) {
@@ -752,32 +543,5 @@ final class MemoryObjects {
     String uid = current == null ? "uid-" + version : current.uid;
     objects.put(
         ref, new StoredObject(content, stamp, hash, appliedHash, applied, uid, version, takenBy));
-  }
-
-  /** {@code tree} with {@code value} at the map path {@code pointer} (maps created on the way). */
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> withAt(
-      Map<String, Object> tree, String pointer, Object value) {
-    String[] steps = pointer.substring(1).split("/", -1);
-    Map<String, Object> out = new java.util.LinkedHashMap<>(tree);
-    Map<String, Object> node = out;
-    for (int i = 0; i < steps.length; i++) {
-      String step = steps[i].replace("~1", "/").replace("~0", "~");
-      if (i == steps.length - 1) {
-        node.put(step, value);
-      } else {
-        Object child = node.get(step);
-        if (child instanceof List<?>) {
-          return out; // a list item's field: kept as the object has it
-        }
-        Map<String, Object> copy =
-            child instanceof Map<?, ?> m
-                ? new java.util.LinkedHashMap<>((Map<String, Object>) m)
-                : new java.util.LinkedHashMap<>();
-        node.put(step, copy);
-        node = copy;
-      }
-    }
-    return out;
   }
 }

@@ -33,5 +33,10 @@ public enum Operation {
   /** {@code Orchestrator.awaitCompletion}: a hook's Job or Pod awaited. */
   AWAIT_COMPLETION,
   /** {@code ensureNamespace}: create a namespace, or apply its labels and annotations. */
-  ENSURE_NAMESPACE
+  ENSURE_NAMESPACE,
+  /**
+   * {@code verifyApply}: a dry run of an apply. A fault on it is the cluster failing to answer; a
+   * standing fault on {@link #APPLY} for the object is a refusal.
+   */
+  VERIFY_APPLY
 }

@@ -56,12 +56,12 @@ final class StateFormat {
           }
         });
     root.set("storageClasses", Json.mapper().valueToTree(mo.storageClasses));
-    root.set("neverReady", Json.mapper().valueToTree(mo.neverReady));
-    if (!mo.failToComplete.isEmpty()) {
-      root.set("failToComplete", Json.mapper().valueToTree(mo.failToComplete));
+    root.set("neverReady", Json.mapper().valueToTree(mo.health.neverReady));
+    if (!mo.health.failToComplete.isEmpty()) {
+      root.set("failToComplete", Json.mapper().valueToTree(mo.health.failToComplete));
     }
     ArrayNode kinds = root.putArray("servedKinds");
-    new TreeMap<>(mo.servedKinds)
+    new TreeMap<>(mo.served.kinds)
         .values()
         .forEach(
             k -> {
@@ -81,7 +81,7 @@ final class StateFormat {
       if (o.stamp != null) {
         node.set("stamp", Json.mapper().valueToTree(o.stamp));
       }
-      List<String> stored = mo.storedVersions.get(o.content.ref());
+      List<String> stored = mo.served.storedVersions.get(o.content.ref());
       if (stored != null) {
         node.set("storedVersions", Json.mapper().valueToTree(stored));
       }
@@ -126,10 +126,10 @@ final class StateFormat {
     if (!mr.leaseIntents.isEmpty()) {
       root.set("leaseIntents", Json.mapper().valueToTree(new TreeMap<>(mr.leaseIntents)));
     }
-    if (!mo.statuses.isEmpty()) {
+    if (!mo.health.statuses.isEmpty()) {
       ArrayNode reported = root.putArray("statuses");
       TreeMap<ResourceRef, Map<String, Object>> byRef = new TreeMap<>(ResourceRef.APPLY_ORDER);
-      byRef.putAll(mo.statuses);
+      byRef.putAll(mo.health.statuses);
       byRef.forEach(
           (ref, status) -> {
             ObjectNode node = reported.addObject();
@@ -168,10 +168,10 @@ final class StateFormat {
       mo.storageClasses.clear();
       root.path("storageClasses").forEach(n -> mo.storageClasses.add(n.asText()));
       for (Map.Entry<String, JsonNode> e : root.path("neverReady").properties()) {
-        mo.neverReady.put(e.getKey(), e.getValue().asText());
+        mo.health.neverReady.put(e.getKey(), e.getValue().asText());
       }
       for (Map.Entry<String, JsonNode> e : root.path("failToComplete").properties()) {
-        mo.failToComplete.put(e.getKey(), e.getValue().asText());
+        mo.health.failToComplete.put(e.getKey(), e.getValue().asText());
       }
       for (JsonNode k : root.path("servedKinds")) {
         c.serve(
@@ -192,7 +192,7 @@ final class StateFormat {
         if (node.get("storedVersions") instanceof ArrayNode stored) {
           List<String> versions = new ArrayList<>();
           stored.forEach(v -> versions.add(v.asText()));
-          mo.storedVersions.put(spec.ref(), List.copyOf(versions));
+          mo.served.storedVersions.put(spec.ref(), List.copyOf(versions));
         }
         if (node.hasNonNull("uid") && node.path("resourceVersion").canConvertToLong()) {
           // the identity it had; a state saved before it was kept gets new ones, as before

@@ -281,6 +281,19 @@ public record Hook(
     return object.kind().equals(Kind.JOB) || object.kind().equals(Kind.POD);
   }
 
+  /** Whether it runs on {@code release test} alone ({@code helm test}'s), in no other phase. */
+  public boolean isTest() {
+    return phases.equals(List.of(HookPhase.TEST));
+  }
+
+  /** {@code KEY (phase, phase)} in run order, e.g. {@code batch/Job/shop/migrate (pre-upgrade)}. */
+  public String describe() {
+    return ref().key()
+        + " ("
+        + String.join(", ", phases.stream().map(HookPhase::annotationValue).toList())
+        + ")";
+  }
+
   /** Shows the ref, phases and weight; never the content. */
   @Override
   public String toString() {

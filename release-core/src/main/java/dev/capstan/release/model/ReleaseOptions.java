@@ -39,6 +39,13 @@ import java.util.List;
  *     off by default. An object opts in alone with the annotation {@code
  *     capstan.dev/replace-on-immutable: "true"}. The plan shows such a change as {@code replace},
  *     destructive
+ * @param verifyOnServer send every object the plan writes to the cluster as a dry run of the write
+ *     the cast will make, before the first write (on Kubernetes a server-side apply with {@code
+ *     dryRun=All}, same field manager, same preconditions, as the release's identity), so that what
+ *     the API server refuses (validation, admission, quota, an immutable field) is a conflict of
+ *     the plan, naming the object and the server's message, and nothing is written. Off in {@link
+ *     #defaults()} (a host's request count per cast stays as it was); the CLI, the release file and
+ *     the controller turn it on unless the cast is atomic (ARCHITECTURE.md, "Verified plans")
  * @param healthRules the release's health rules in CEL ({@link HealthRule}), asked before the
  *     shipped defaults and the built-in rules when its objects' health is waited for; none by
  *     default (docs/health-rules.md)
@@ -57,26 +64,14 @@ public record ReleaseOptions(
     boolean allowUnsafeCrdChanges,
     List<DriftIgnore> driftIgnore,
     boolean replaceOnImmutable,
+    boolean verifyOnServer,
     DeleteGate deleteGate,
     List<HealthRule> healthRules) {
   /** The default readiness timeout, 15 minutes. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(15);
 
   private static final ReleaseOptions DEFAULTS =
-      new ReleaseOptions(
-          false,
-          false,
-          false,
-          DEFAULT_TIMEOUT,
-          false,
-          true,
-          true,
-          false,
-          false,
-          List.of(),
-          false,
-          DeleteGate.defaults(),
-          List.of());
+      new ReleaseOptions(false, false, false, DEFAULT_TIMEOUT, false, true, true, false, false);
 
   /** Requires a positive timeout; copies the rules. */
   public ReleaseOptions {
@@ -90,7 +85,38 @@ public record ReleaseOptions(
     healthRules = List.copyOf(healthRules);
   }
 
-  /** Options with the given delete gate and no health rule of the release's own. */
+  /** Options with the default {@link DeleteGate} and no health rule of the release's own. */
+  public ReleaseOptions(
+      boolean adopt,
+      boolean atomic,
+      boolean createNamespace,
+      Duration timeout,
+      boolean allowCrdDeletion,
+      boolean recordSecretValues,
+      boolean waitForLoadBalancer,
+      boolean dangerousAllowEmpty,
+      boolean allowUnsafeCrdChanges,
+      List<DriftIgnore> driftIgnore,
+      boolean replaceOnImmutable,
+      boolean verifyOnServer) {
+    this(
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        waitForLoadBalancer,
+        dangerousAllowEmpty,
+        allowUnsafeCrdChanges,
+        driftIgnore,
+        replaceOnImmutable,
+        verifyOnServer,
+        DeleteGate.defaults(),
+        List.of());
+  }
+
+  /** Options with the given delete gate, unverified, without health rules of their own. */
   public ReleaseOptions(
       boolean adopt,
       boolean atomic,
@@ -116,11 +142,12 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
+        false,
         deleteGate,
         List.of());
   }
 
-  /** Options with the default {@link DeleteGate}. */
+  /** Options with the default {@link DeleteGate}, unverified. */
   public ReleaseOptions(
       boolean adopt,
       boolean atomic,
@@ -170,6 +197,7 @@ public record ReleaseOptions(
         dangerousAllowEmpty,
         allowUnsafeCrdChanges,
         List.of(),
+        false,
         false);
   }
 
@@ -217,6 +245,7 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
+        verifyOnServer,
         deleteGate,
         healthRules);
   }
@@ -235,6 +264,7 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
+        verifyOnServer,
         deleteGate,
         healthRules);
   }
@@ -253,6 +283,7 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
+        verifyOnServer,
         deleteGate,
         healthRules);
   }
@@ -271,6 +302,7 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
+        verifyOnServer,
         deleteGate,
         healthRules);
   }
@@ -289,6 +321,7 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
+        verifyOnServer,
         deleteGate,
         healthRules);
   }
@@ -307,6 +340,7 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
+        verifyOnServer,
         deleteGate,
         healthRules);
   }
@@ -325,6 +359,7 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
+        verifyOnServer,
         deleteGate,
         healthRules);
   }
@@ -343,6 +378,7 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
+        verifyOnServer,
         deleteGate,
         healthRules);
   }
@@ -361,6 +397,7 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
+        verifyOnServer,
         deleteGate,
         healthRules);
   }
@@ -379,6 +416,7 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
+        verifyOnServer,
         deleteGate,
         healthRules);
   }
@@ -397,6 +435,26 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
+        verifyOnServer,
+        deleteGate,
+        healthRules);
+  }
+
+  /** A copy with {@code verifyOnServer} set. */
+  public ReleaseOptions withVerifyOnServer(boolean verifyOnServer) {
+    return new ReleaseOptions(
+        adopt,
+        atomic,
+        createNamespace,
+        timeout,
+        allowCrdDeletion,
+        recordSecretValues,
+        waitForLoadBalancer,
+        dangerousAllowEmpty,
+        allowUnsafeCrdChanges,
+        driftIgnore,
+        replaceOnImmutable,
+        verifyOnServer,
         deleteGate,
         healthRules);
   }
@@ -415,6 +473,7 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
+        verifyOnServer,
         deleteGate,
         healthRules);
   }
@@ -433,6 +492,7 @@ public record ReleaseOptions(
         allowUnsafeCrdChanges,
         driftIgnore,
         replaceOnImmutable,
+        verifyOnServer,
         deleteGate,
         healthRules);
   }

@@ -94,6 +94,17 @@ public record PlannedChange(
         ref, action, reason, desiredHash, owner, createReference, wave, diff, ignored);
   }
 
+  /**
+   * This change as a {@link Action#CONFLICT} the cluster refuses: a write the API server would not
+   * accept (found by a dry run before any write). It keeps its wave; it writes nothing.
+   *
+   * @param reason why, naming the rule the cluster applied and its message
+   */
+  public PlannedChange refused(String reason) {
+    requireNonNull(reason, "reason");
+    return new PlannedChange(ref, Action.CONFLICT, reason, null, owner, false, wave, diff, ignored);
+  }
+
   static PlannedChange of(
       ResourceRef ref, Action action, @Nullable String reason, String hash, int wave) {
     return new PlannedChange(ref, action, reason, hash, null, false, wave);

@@ -142,6 +142,27 @@ public interface Orchestrator {
   }
 
   /**
+   * Whether the cluster would accept {@link #apply(Manifest, OwnershipStamp, Precondition)} of
+   * {@code object} now, asked without writing anything: on Kubernetes the same server-side apply
+   * with {@code dryRun=All} (same body, field manager, force and preconditions, as the same
+   * identity), which runs validation, admission (webhooks and policies included), quota and the
+   * immutable-field checks and persists nothing. Asked for every object a plan writes, before the
+   * first write, when {@code ReleaseOptions.verifyOnServer} is on.
+   *
+   * <p>The default accepts everything: a cluster that refuses no write.
+   *
+   * @return empty when the write would be accepted; otherwise the cluster's refusal, as it words it
+   *     (with the HTTP status on Kubernetes: {@code 422 Service "web" is invalid:
+   *     spec.ports[0].port: Invalid value: 70000: must be between 1 and 65535, inclusive})
+   * @throws dev.capstan.common.ClusterException when the cluster cannot answer (unreachable, a
+   *     server error): no verdict, not a refusal
+   */
+  default Optional<String> verifyApply(
+      Manifest object, @Nullable OwnershipStamp stamp, Precondition precondition) {
+    return Optional.empty();
+  }
+
+  /**
    * Deletes the object only if it exists and carries a stamp of {@code owner}.
    *
    * @return whether an object was deleted ({@code false}: absent, or not owned by {@code owner})

@@ -37,6 +37,14 @@ public sealed interface Readiness {
     return new TimedOut(pending, after, reasons);
   }
 
+  /**
+   * The wait stopped before a verdict because its caller asked it to ({@link
+   * ReadinessWait#stop()}): a newer revision supersedes the cast.
+   */
+  static Readiness stopped(List<ResourceRef> waitedFor) {
+    return new Stopped(waitedFor);
+  }
+
   /** Whether every object is healthy. */
   default boolean isReady() {
     return this instanceof Ready;
@@ -72,6 +80,25 @@ public sealed interface Readiness {
     @Override
     public String describe() {
       return object.key() + " is not ready: " + reason;
+    }
+  }
+
+  /**
+   * The wait stopped, as asked, before the objects were judged healthy or failed.
+   *
+   * @param waitedFor the objects the wait was for
+   */
+  record Stopped(List<ResourceRef> waitedFor) implements Readiness {
+    /** Copies the list. */
+    public Stopped {
+      waitedFor = List.copyOf(waitedFor);
+    }
+
+    @Override
+    public String describe() {
+      return "the wait for "
+          + waitedFor.size()
+          + " object(s) was stopped before they were healthy, as its caller asked";
     }
   }
 

@@ -53,6 +53,19 @@ class HookTest {
   }
 
   @Test
+  void aHookDescribesItsPhasesInRunOrderAndIsATestOnlyWhenTestIsItsOnlyPhase() {
+    Hook helm =
+        Hook.declaredBy(
+                JOB.withEntry("metadata.annotations", "helm.sh/hook", "Pre-Upgrade, test-success"))
+            .orElseThrow();
+
+    assertThat(helm.describe()).isEqualTo("batch/Job/shop/migrate (pre-upgrade, test)");
+    assertThat(helm.isTest()).isFalse();
+    assertThat(Hook.of(JOB, HookPhase.TEST).isTest()).isTrue();
+    assertThat(Hook.of(JOB, HookPhase.TEST).describe()).isEqualTo("batch/Job/shop/migrate (test)");
+  }
+
+  @Test
   void helmsAndCapstansAnnotationsMustAgreeAndHookAnnotationsNeedAPhase() {
     Manifest both =
         JOB.withEntry("metadata.annotations", "helm.sh/hook", "pre-install")

@@ -3,6 +3,7 @@ package dev.capstan.release.file;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.release.model.ChartOrigin;
+import dev.capstan.release.model.Hook;
 import dev.capstan.release.model.ReleaseInput;
 import java.util.List;
 
@@ -13,16 +14,18 @@ import java.util.List;
  *     by rank and through the CRD gate) and its hooks, which the cast runs as any release's hooks
  *     ({@link dev.capstan.release.model.Payloads#hooks()}), with a spec that records the chart
  *     ({@link dev.capstan.release.model.ReleaseSpec#chart()})
- * @param hooks the hooks an install, upgrade, rollback or uninstall runs, weight order
- * @param tests the test hooks ({@code helm test}'s), which {@code release test} runs and no cast
+ * @param hooks the hooks an install, upgrade, rollback or uninstall runs, in run order ({@link
+ *     Hook#ORDER})
+ * @param tests the test hooks ({@code helm test}'s, {@link Hook#isTest()}), which {@code release
+ *     test} runs and no cast
  * @param skipped the objects whose hook annotation names no event Helm knows ({@code crd-install},
  *     a Helm 2 event): Helm skips them, and so does Capstan; one line each
  * @param warnings what the renderer said the caller should know, one line each
  */
 public record ChartRelease(
     ReleaseInput input,
-    List<ChartHook> hooks,
-    List<ChartHook> tests,
+    List<Hook> hooks,
+    List<Hook> tests,
     List<String> skipped,
     List<String> warnings) {
 

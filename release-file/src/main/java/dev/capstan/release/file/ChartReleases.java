@@ -8,6 +8,8 @@ import dev.capstan.release.chart.ChartRenderer;
 import dev.capstan.release.chart.ChartRequest;
 import dev.capstan.release.chart.RenderedChart;
 import dev.capstan.release.model.ChartOrigin;
+import dev.capstan.release.model.Hook;
+import dev.capstan.release.model.HookPhase;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseInput;
@@ -15,11 +17,8 @@ import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceSpec;
 import dev.capstan.release.rollout.ConfigRollout;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
-import org.jspecify.annotations.Nullable;
 
 /**
  * A Helm chart as a release: renders it through a {@link ChartRenderer}, reads what it rendered
@@ -34,27 +33,13 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ChartReleases {
   /** Helm's hook annotation: the events an object is run at instead of installed. */
-  public static final String HOOK = "helm.sh/hook";
+  public static final String HOOK = Hook.HELM_HOOK;
 
   /** Helm's hook order within an event. */
-  public static final String HOOK_WEIGHT = "helm.sh/hook-weight";
+  public static final String HOOK_WEIGHT = Hook.HELM_WEIGHT;
 
   /** Helm's hook delete policies. */
-  public static final String HOOK_DELETE_POLICY = "helm.sh/hook-delete-policy";
-
-  /** The hook events Helm 3 and 4 know; an object naming another is skipped, as Helm skips it. */
-  static final Set<String> EVENTS =
-      Set.of(
-          "pre-install",
-          "post-install",
-          "pre-delete",
-          "post-delete",
-          "pre-upgrade",
-          "post-upgrade",
-          "pre-rollback",
-          "post-rollback",
-          "test",
-          "test-success");
+  public static final String HOOK_DELETE_POLICY = Hook.HELM_DELETE_POLICY;
 
   private ChartReleases() {}
 
@@ -75,8 +60,8 @@ public final class ChartReleases {
         ManifestReleases.objects(
             rendered.manifests(), source, new Overrides(request.namespace(), request.release()));
     List<Manifest> objects = new ArrayList<>();
-    List<ChartHook> hooks = new ArrayList<>();
-    List<ChartHook> tests = new ArrayList<>();
+    List<Hook> hooks = new ArrayList<>();
+    List<Hook> tests = new ArrayList<>();
     List<String> skipped = new ArrayList<>();
     for (Manifest object : all) {
       String annotation = object.annotations().get(HOOK);
@@ -84,11 +69,7 @@ public final class ChartReleases {
         objects.add(object);
         continue;
       }
-      List<String> events = new ArrayList<>();
-      for (String item : annotation.split(",", -1)) {
-        events.add(item.strip().toLowerCase(Locale.ROOT));
-      }
-      if (!EVENTS.containsAll(events)) {
+      if (!namesHelmEvents(annotation)) {
         skipped.add(
             object.ref().key()
                 + ": skipped, as Helm skips it: "
@@ -97,18 +78,11 @@ public final class ChartReleases {
                 + Escapes.quote(annotation));
         continue;
       }
-      ChartHook hook =
-          new ChartHook(
-              object,
-              events,
-              weight(object.annotations().get(HOOK_WEIGHT)),
-              list(object.annotations().getOrDefault(HOOK_DELETE_POLICY, "")));
+      Hook hook = hook(object);
       (hook.isTest() ? tests : hooks).add(hook);
     }
-    Comparator<ChartHook> order =
-        Comparator.comparingInt(ChartHook::weight).thenComparing(h -> h.object().ref().key());
-    hooks.sort(order);
-    tests.sort(order);
+    hooks.sort(Hook.ORDER);
+    tests.sort(Hook.ORDER);
     Payloads payloads = withHooks(ConfigRollout.optedOut(payloads(objects, source)), hooks, tests);
     List<String> givenSecret = new ArrayList<>();
     for (dev.capstan.release.chart.ChartValues.File file : request.values().files()) {
@@ -149,8 +123,7 @@ public final class ChartReleases {
    * ({@code helm.sh/hook}'s annotations read as every hook's are, a weight that is no integer
    * refused rather than taken as 0), {@code release test} its tests.
    */
-  private static Payloads withHooks(
-      Payloads objects, List<ChartHook> hooks, List<ChartHook> tests) {
+  private static Payloads withHooks(Payloads objects, List<Hook> hooks, List<Hook> tests) {
     if (hooks.isEmpty() && tests.isEmpty()) {
       return objects;
     }
@@ -169,27 +142,26 @@ public final class ChartReleases {
     return Escapes.escape(chart.describe());
   }
 
-  /** A comma-separated annotation's items, trimmed and lower-case, empty ones left out. */
-  private static List<String> list(String annotation) {
-    List<String> out = new ArrayList<>();
+  /**
+   * Whether every event {@code annotation} names is one Helm 3 and 4 know (read as {@link
+   * Hook#declaredBy} reads them); an object naming another ({@code crd-install}, a Helm 2 event) is
+   * skipped, as Helm skips it.
+   */
+  private static boolean namesHelmEvents(String annotation) {
     for (String item : annotation.split(",", -1)) {
-      String trimmed = item.strip().toLowerCase(Locale.ROOT);
-      if (!trimmed.isEmpty()) {
-        out.add(trimmed);
+      if (HookPhase.parse(item.strip().toLowerCase(Locale.ROOT)).isEmpty()) {
+        return false;
       }
     }
-    return out;
+    return true;
   }
 
-  /** Helm's weight: an integer, or 0 when it is not one (as Helm reads it). */
-  private static int weight(@Nullable String annotation) {
-    if (annotation == null) {
-      return 0;
-    }
+  /** The hook {@code object} declares, read as every hook is; a bad annotation is refused. */
+  private static Hook hook(Manifest object) {
     try {
-      return Integer.parseInt(annotation);
-    } catch (NumberFormatException e) {
-      return 0;
+      return Hook.declaredBy(object).orElseThrow();
+    } catch (IllegalArgumentException e) {
+      throw new ChartException(e.getMessage() + "; nothing was written");
     }
   }
 }

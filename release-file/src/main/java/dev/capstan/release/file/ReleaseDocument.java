@@ -28,6 +28,7 @@ record ReleaseDocument(
     boolean allowUnsafeCrdChanges,
     List<@Nullable Object> driftIgnore,
     boolean replaceOnImmutable,
+    boolean verifyOnServer,
     DeleteGate deleteGate,
     List<@Nullable Object> healthRules) {
 
@@ -43,6 +44,7 @@ record ReleaseDocument(
           "allowUnsafeCrdChanges",
           "driftIgnore",
           "replaceOnImmutable",
+          "verifyOnServer",
           DeleteGates.PROTECTED_KINDS,
           DeleteGates.DELETE_BUDGET,
           DeleteGates.APPROVE_DELETES,
@@ -79,6 +81,9 @@ record ReleaseDocument(
     boolean allowUnsafeCrdChanges = options != null && options.bool("allowUnsafeCrdChanges");
     List<@Nullable Object> driftIgnore = options == null ? List.of() : options.list("driftIgnore");
     boolean replaceOnImmutable = options != null && options.bool("replaceOnImmutable");
+    // on unless the file turns it off (the CLI turns it off for an atomic cast)
+    boolean verifyOnServer =
+        options == null || !options.has("verifyOnServer") || options.bool("verifyOnServer");
     DeleteGate deleteGate =
         options == null
             ? DeleteGate.defaults()
@@ -101,6 +106,7 @@ record ReleaseDocument(
             allowUnsafeCrdChanges,
             driftIgnore,
             replaceOnImmutable,
+            verifyOnServer,
             deleteGate,
             healthRules);
     if (!shape.isEmpty()) {

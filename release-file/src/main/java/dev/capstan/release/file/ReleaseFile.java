@@ -39,7 +39,11 @@ public record ReleaseFile(
     references = List.copyOf(references);
   }
 
-  /** A release file that sets no option. */
+  /**
+   * A release file that sets no option: the defaults a file gets, which verify its plans on the
+   * server ({@link ReleaseOptions#verifyOnServer()}) as a release file without {@code
+   * spec.options.verifyOnServer} does.
+   */
   public ReleaseFile(
       String name,
       String namespace,
@@ -47,7 +51,14 @@ public record ReleaseFile(
       @Nullable String source,
       Payloads payloads,
       List<ResourceRef> references) {
-    this(name, namespace, version, source, payloads, references, ReleaseOptions.defaults());
+    this(
+        name,
+        namespace,
+        version,
+        source,
+        payloads,
+        references,
+        ReleaseOptions.defaults().withVerifyOnServer(true));
   }
 
   /**

@@ -97,6 +97,7 @@ final class ReleaseFileReader {
             .withAllowUnsafeCrdChanges(doc.allowUnsafeCrdChanges())
             .withDriftIgnore(rules)
             .withReplaceOnImmutable(doc.replaceOnImmutable())
+            .withVerifyOnServer(doc.verifyOnServer())
             .withDeleteGate(doc.deleteGate())
             .withHealthRules(
                 HealthRuleDocs.read(doc.healthRules(), "spec.options.healthRules", problems));

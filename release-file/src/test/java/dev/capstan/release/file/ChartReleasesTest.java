@@ -8,6 +8,8 @@ import dev.capstan.release.chart.ChartRequest;
 import dev.capstan.release.chart.ChartValues;
 import dev.capstan.release.chart.InMemoryCharts;
 import dev.capstan.release.model.ChartOrigin;
+import dev.capstan.release.model.Hook;
+import dev.capstan.release.model.HookDeletePolicy;
 import dev.capstan.release.model.HookPhase;
 import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseSpec;
@@ -130,16 +132,14 @@ class ChartReleasesTest {
         .extracting(ResourceRef::key)
         .containsExactly("Secret/shop/db", "apps/Deployment/shop/web");
     assertThat(release.hooks())
-        .extracting(ChartHook::describe)
+        .extracting(Hook::describe)
         .containsExactly(
             "ConfigMap/shop/seed (post-install)",
-            "batch/Job/shop/migrate (pre-upgrade, pre-install)");
+            "batch/Job/shop/migrate (pre-install, pre-upgrade)");
     assertThat(release.hooks().get(1).weight()).isEqualTo(5);
     assertThat(release.hooks().get(1).deletePolicies())
-        .containsExactly("before-hook-creation", "hook-succeeded");
-    assertThat(release.tests())
-        .extracting(ChartHook::describe)
-        .containsExactly("Pod/shop/ping (test)");
+        .containsExactly(HookDeletePolicy.BEFORE_HOOK_CREATION, HookDeletePolicy.HOOK_SUCCEEDED);
+    assertThat(release.tests()).extracting(Hook::describe).containsExactly("Pod/shop/ping (test)");
     assertThat(release.skipped())
         .containsExactly(
             "ConfigMap/shop/legacy: skipped, as Helm skips it: helm.sh/hook names no hook event"
@@ -240,10 +240,10 @@ class ChartReleasesTest {
     ChartRelease release = ChartReleases.render(CHARTS, request(VALUES));
 
     assertThat(release.hooks())
-        .extracting(ChartHook::describe)
+        .extracting(Hook::describe)
         .containsExactly(
             "ConfigMap/shop/seed (post-install)",
-            "batch/Job/shop/migrate (pre-upgrade, pre-install)");
+            "batch/Job/shop/migrate (pre-install, pre-upgrade)");
     assertThat(release.input().payloads().hooks())
         .extracting(h -> h.ref().key() + " " + h.phases())
         .containsExactly(

@@ -140,10 +140,25 @@ class ReleaseFilesTest {
               configMaps: [{name: c}]
             """);
 
+    ReleaseFile unverified =
+        parse(
+            """
+            apiVersion: capstan.dev/v1
+            kind: Release
+            metadata: {name: widgets}
+            spec:
+              options: {verifyOnServer: false}
+              configMaps: [{name: c}]
+            """);
+
+    // a release file's plans are verified on the server unless it says otherwise
     assertThat(allowing.options().allowUnsafeCrdChanges()).isTrue();
     assertThat(allowing.toSpec().options())
-        .isEqualTo(ReleaseOptions.defaults().withAllowUnsafeCrdChanges(true));
-    assertThat(plain.toSpec().options()).isEqualTo(ReleaseOptions.defaults());
+        .isEqualTo(
+            ReleaseOptions.defaults().withAllowUnsafeCrdChanges(true).withVerifyOnServer(true));
+    assertThat(plain.toSpec().options())
+        .isEqualTo(ReleaseOptions.defaults().withVerifyOnServer(true));
+    assertThat(unverified.toSpec().options()).isEqualTo(ReleaseOptions.defaults());
     assertThatThrownBy(
             () ->
                 parse(

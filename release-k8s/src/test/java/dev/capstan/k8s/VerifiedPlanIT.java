@@ -1,0 +1,253 @@
+package dev.capstan.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.capstan.k8s.testing.ControlPlane;
+import dev.capstan.k8s.testing.ControlPlaneTest;
+import dev.capstan.k8s.testing.TestNamespace;
+import dev.capstan.release.ReleaseController;
+import dev.capstan.release.error.CastFailedException;
+import dev.capstan.release.error.ReleaseConflictException;
+import dev.capstan.release.model.Manifest;
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.plan.Action;
+import dev.capstan.release.plan.Plan;
+import dev.capstan.release.plan.PlanRenderer;
+import dev.capstan.release.plan.PlannedChange;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SortedMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Verified plans on the real API server: with {@code verifyOnServer}, a 5-object release whose
+ * third object the API server refuses (a Service with port 70000, 422) writes nothing, and the plan
+ * and the refusal name it with the server's message; without, the two objects before it are
+ * written. The requests a verified cast costs over an unverified one are counted exactly (one
+ * {@code DRYRUN-PATCH} per written object, nothing else); its time is printed, not asserted
+ * (docs/benchmarks.md).
+ */
+@ControlPlaneTest
+class VerifiedPlanIT {
+
+  private static Manifest configMap(String ns, String name, int wave) {
+    return Manifest.of(
+        Map.of(
+            "apiVersion",
+            "v1",
+            "kind",
+            "ConfigMap",
+            "metadata",
+            Map.of(
+                "name",
+                name,
+                "namespace",
+                ns,
+                "annotations",
+                Map.of("capstan.dev/wave", "" + wave)),
+            "data",
+            Map.of("k", "v")));
+  }
+
+  /**
+   * ConfigMaps a and b, the Service (wave 0), ConfigMaps d and e (wave 1): the Service is the third
+   * object in apply order.
+   */
+  private static Payloads five(String ns, int port) {
+    Manifest service =
+        Manifest.of(
+            Map.of(
+                "apiVersion",
+                "v1",
+                "kind",
+                "Service",
+                "metadata",
+                Map.of("name", "web", "namespace", ns),
+                "spec",
+                Map.of(
+                    "selector",
+                    Map.of("app", "web"),
+                    "ports",
+                    List.of(Map.of("name", "http", "port", port, "targetPort", 8080)))));
+    return Payloads.of(
+        configMap(ns, "a", 0),
+        configMap(ns, "b", 0),
+        service,
+        configMap(ns, "d", 1),
+        configMap(ns, "e", 1));
+  }
+
+  private static ReleaseSpec spec(String ns, String name, Payloads p, boolean verify) {
+    ReleaseSpec spec = ReleaseSpec.of(ns, name, p);
+    return spec.withOptions(spec.options().withVerifyOnServer(verify));
+  }
+
+  @Test
+  void aRefusalOfTheThirdObjectWritesNothingAndThePlanNamesIt(ControlPlane plane, TestNamespace t) {
+    Cluster cluster = new Cluster(plane);
+    ReleaseController controller = cluster.controller().build();
+    String ns = t.name();
+    Payloads p = five(ns, 70000);
+    String service = "Service/" + ns + "/web";
+
+    Plan plan = controller.plan(spec(ns, "web", p, true), p);
+    assertThat(plan.changes())
+        .extracting(c -> c.action() + " " + c.ref().key())
+        .containsExactly(
+            "REFERENCE Namespace//" + ns,
+            "CREATE ConfigMap/" + ns + "/a",
+            "CREATE ConfigMap/" + ns + "/b",
+            "CONFLICT " + service,
+            "CREATE ConfigMap/" + ns + "/d",
+            "CREATE ConfigMap/" + ns + "/e");
+    String reason =
+        "refused by the API server's dry run: dry-run apply Service "
+            + ns
+            + "/web failed (HTTP 422): Service \"web\" is invalid: spec.ports[0].port: Invalid"
+            + " value: 70000: must be between 1 and 65535, inclusive";
+    assertThat(plan.conflicts()).extracting(PlannedChange::reason).containsExactly(reason);
+    assertThat(PlanRenderer.text(plan)).contains(service + "  (" + reason + ")");
+
+    cluster.requests().reset();
+    assertThatThrownBy(() -> controller.cast(spec(ns, "web", p, true), p))
+        .isInstanceOfSatisfying(
+            ReleaseConflictException.class,
+            e ->
+                assertThat(e.getMessage())
+                    .isEqualTo(
+                        "release "
+                            + ns
+                            + "/web has unresolved conflicts; nothing was written: "
+                            + service
+                            + "\n  - "
+                            + service
+                            + ": "
+                            + reason));
+    SortedMap<String, Long> counts = cluster.requests().counts();
+    // every object dry-run, in the release's identity, and not one write: no object, no record
+    assertThat(counts)
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                "LIST configmaps", 1L,
+                "LIST services", 1L,
+                "LIST secrets", 1L, // the records under the lease
+                "CREATE leases", 1L,
+                "DELETE leases", 1L,
+                "DRYRUN-PATCH configmaps", 4L,
+                "DRYRUN-PATCH services", 1L));
+    assertThat(cluster.requests().log()).filteredOn(r -> r.startsWith("DRYRUN-")).hasSize(5);
+    assertThat(configMapNames(cluster, ns)).isEmpty();
+  }
+
+  @Test
+  void withoutVerificationTheObjectsBeforeTheRefusalAreWritten(
+      ControlPlane plane, TestNamespace t) {
+    Cluster cluster = new Cluster(plane);
+    ReleaseController controller = cluster.controller().build();
+    String ns = t.name();
+    Payloads p = five(ns, 70000);
+
+    cluster.requests().reset();
+    assertThatThrownBy(() -> controller.cast(spec(ns, "web", p, false), p))
+        .isInstanceOf(CastFailedException.class)
+        .hasMessageContaining("spec.ports[0].port: Invalid value: 70000");
+
+    SortedMap<String, Long> counts = cluster.requests().counts();
+    assertThat(counts).doesNotContainKey("DRYRUN-PATCH configmaps");
+    assertThat(counts).containsEntry("PATCH configmaps", 2L).containsEntry("PATCH services", 1L);
+    assertThat(configMapNames(cluster, ns)).containsExactly("a", "b");
+  }
+
+  /**
+   * The cost: the same valid 5-object release installed and then changed (one object), with and
+   * without verification, in two releases. Requests exact; times printed.
+   */
+  @Test
+  void aVerifiedCastCostsOneDryRunPerWrittenObject(ControlPlane plane, TestNamespace t) {
+    Cluster cluster = new Cluster(plane);
+    ReleaseController controller = cluster.controller().build();
+    String ns = t.name();
+    Map<String, String> report = new LinkedHashMap<>();
+    // three rounds, each variant in turn, so that neither has the JVM's warm-up to itself
+    for (int round = 1; round <= 3; round++) {
+      for (boolean verify : List.of(false, true)) {
+        String name = (verify ? "verified" : "plain") + "-" + round;
+        Payloads p = renamed(five(ns, 80), name);
+        cluster.requests().reset();
+        long started = System.nanoTime();
+        controller.cast(spec(ns, name, p, verify), p);
+        Duration install = Duration.ofNanos(System.nanoTime() - started);
+        SortedMap<String, Long> installCounts = cluster.requests().counts();
+
+        Payloads changed = renamed(five(ns, 8080), name);
+        cluster.requests().reset();
+        started = System.nanoTime();
+        Plan upgraded = controller.cast(spec(ns, name, changed, verify), changed).plan();
+        Duration upgrade = Duration.ofNanos(System.nanoTime() - started);
+        SortedMap<String, Long> upgradeCounts = cluster.requests().counts();
+        assertThat(upgraded.changes(Action.UPDATE)).hasSize(1);
+
+        cluster.requests().reset();
+        started = System.nanoTime();
+        controller.cast(spec(ns, name, changed, verify), changed);
+        Duration noop = Duration.ofNanos(System.nanoTime() - started);
+        SortedMap<String, Long> noopCounts = cluster.requests().counts();
+        // an unchanged object is not sent: a no-op cast costs nothing more
+        assertThat(noopCounts.keySet()).filteredOn(k -> k.startsWith("DRYRUN-")).isEmpty();
+
+        assertThat(installCounts.getOrDefault("DRYRUN-PATCH configmaps", 0L))
+            .isEqualTo(verify ? 4L : 0L);
+        assertThat(installCounts.getOrDefault("DRYRUN-PATCH services", 0L))
+            .isEqualTo(verify ? 1L : 0L);
+        assertThat(upgradeCounts.getOrDefault("DRYRUN-PATCH services", 0L))
+            .isEqualTo(verify ? 1L : 0L);
+        assertThat(upgradeCounts.keySet())
+            .filteredOn(k -> k.startsWith("DRYRUN-") && !k.equals("DRYRUN-PATCH services"))
+            .isEmpty();
+        assertThat(installCounts).containsEntry("PATCH configmaps", 4L);
+        report.put(
+            name,
+            String.format(
+                Locale.ROOT,
+                "install: %d requests, %d ms; one object changed: %d requests, %d ms; no-op: %d"
+                    + " requests, %d ms",
+                total(installCounts),
+                install.toMillis(),
+                total(upgradeCounts),
+                upgrade.toMillis(),
+                total(noopCounts),
+                noop.toMillis()));
+      }
+    }
+    report.forEach((k, v) -> System.out.println("VerifiedPlanIT " + k + ": " + v));
+  }
+
+  private static Payloads renamed(Payloads p, String release) {
+    Payloads.Builder b = Payloads.builder();
+    for (Manifest m : p.objects()) {
+      b.add(m.with("metadata.name", release + "-" + m.name()));
+    }
+    return b.build();
+  }
+
+  private static long total(Map<String, Long> counts) {
+    return counts.values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  private static List<String> configMapNames(Cluster cluster, String ns) {
+    try {
+      return cluster.core.listNamespacedConfigMap(ns).execute().getItems().stream()
+          .map(c -> c.getMetadata().getName())
+          .filter(n -> !n.equals("kube-root-ca.crt"))
+          .sorted()
+          .toList();
+    } catch (io.kubernetes.client.openapi.ApiException e) {
+      throw new AssertionError(e);
+    }
+  }
+}
