@@ -766,9 +766,9 @@ class ReleaseCliTest {
         .isEqualTo(ExitCode.BLOCKED);
     assertThat(out)
         .contains(
-            "  ✗ conflict   apps/Deployment/demo/api  (refused by the API server's dry run: apply"
-                + " apps/Deployment/demo/api failed (HTTP 422): Deployment \"api\" is invalid:"
-                + " spec.selector: field is immutable)\n");
+            "  ✗ conflict   apps/Deployment/demo/api  (refused by the API server's dry run:"
+                + " dry-run apply Deployment demo/api failed (HTTP 422): Deployment \"api\" is"
+                + " invalid: spec.selector: field is immutable)\n");
     assertThat(run("release", "cast", "api", "-n", "demo", "-f", "api.yaml", "--yes"))
         .isEqualTo(ExitCode.BLOCKED);
     assertThat(err).contains("nothing was written");
