@@ -1,7 +1,5 @@
 package dev.capstan.release;
 
-import static java.util.Objects.requireNonNull;
-
 import dev.capstan.common.ClusterException;
 import dev.capstan.release.engine.CastOperation;
 import dev.capstan.release.engine.EngineContext;
@@ -293,7 +291,7 @@ public final class ReleaseController {
    * @throws CastFailedException caused by a {@code CastSupersededException} when superseded
    */
   public CastResult cast(Plan plan, Payloads payloads, BooleanSupplier superseded) {
-    return casts.castReviewed(plan, payloads, requireNonNull(superseded, "superseded"));
+    return casts.castReviewed(plan, payloads, superseded);
   }
 
   /**
@@ -462,7 +460,6 @@ public final class ReleaseController {
    * @throws ReleaseLockedException if another operation holds it
    */
   public TestResult test(String namespace, String name, java.time.Duration timeout) {
-    java.util.Objects.requireNonNull(timeout, "timeout");
     return tests.test(namespace, name, timeout);
   }
 

@@ -68,6 +68,7 @@ public final class CastOperation {
    */
   public CastResult castReviewed(Plan plan, Payloads payloads, BooleanSupplier superseded) {
     requireNonNull(plan, "plan");
+    requireNonNull(superseded, "superseded");
     return context.operation(
         Operation.CAST,
         plan.namespace() + "/" + plan.name(),

@@ -1,5 +1,7 @@
 package dev.capstan.release.engine;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.capstan.release.error.InvalidReleaseException;
 import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.error.ReleaseNotFoundException;
@@ -31,6 +33,7 @@ public final class TestOperation {
 
   /** Tests a release, as one {@code TEST} operation. */
   public TestResult test(String namespace, String name, Duration timeout) {
+    requireNonNull(timeout, "timeout");
     return context.operation(
         Operation.TEST,
         namespace + "/" + name,
