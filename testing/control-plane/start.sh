@@ -216,17 +216,47 @@ launch() {
   echo $! >"$dir/pids/$name.pid"
 }
 alive() { kill -0 "$(cat "$dir/pids/$1.pid")" 2>/dev/null; }
-# wait_for NAME WHAT SECONDS COMMAND...: polls COMMAND until it succeeds; fails if NAME died.
+# wait_for NAME WHAT SECONDS COMMAND...: polls COMMAND until it succeeds while NAME runs; fails if
+# NAME died (an answer while NAME is dead came from another process on its port).
 wait_for() {
   local name=$1 what=$2 limit=$3 i
   shift 3
   for ((i = 0; i < limit * 5; i++)); do
-    "$@" >/dev/null 2>&1 && return 0
+    "$@" >/dev/null 2>&1 && alive "$name" && return 0
     alive "$name" || { failed=$name; cp_die "$name exited while waiting for $what (see $dir/logs/$name.log)"; }
     sleep 0.2
   done
   failed=$name
   cp_die "$what not reached within $limit s (see $dir/logs/$name.log)"
+}
+# serve NAME PORT_VAR ARGS...: launches NAME serving HTTPS on the port PORT_VAR names.
+serve() {
+  local name=$1 var=$2
+  shift 2
+  launch "$name" --secure-port="${!var}" "$@"
+}
+# wait_serving NAME PORT_VAR SECONDS ARGS...: waits for the /healthz of NAME (started by serve with
+# ARGS) while NAME runs. Another process can take the port between pick_port and NAME's bind (a
+# control plane starting beside this one, as CI's side passes do): NAME then exits with "address
+# already in use" and is served again on another port, three times at most.
+wait_serving() {
+  local name=$1 var=$2 limit=$3 i tries=0
+  shift 3
+  for ((i = 0; i < limit * 5; i++)); do
+    if alive "$name"; then
+      curl -sfk "https://127.0.0.1:${!var}/healthz" >/dev/null 2>&1 && alive "$name" && return 0
+    elif grep -q "address already in use" "$dir/logs/$name.log" && ((++tries <= 3)); then
+      echo "[control-plane] port ${!var} of $name was taken meanwhile; serving it on another" >&2
+      pick_port "$var"
+      serve "$name" "$var" "$@"
+    else
+      failed=$name
+      cp_die "$name exited while waiting for $name /healthz (see $dir/logs/$name.log)"
+    fi
+    sleep 0.2
+  done
+  failed=$name
+  cp_die "$name /healthz not reached within $limit s (see $dir/logs/$name.log)"
 }
 api() { # api METHOD PATH [curl args...]: the API server with the admin client certificate
   local method=$1 path=$2
@@ -258,14 +288,14 @@ wait_for kube-apiserver "kube-apiserver /readyz" 120 \
 # Client rate limits: the defaults (controller-manager 20 QPS / burst 30, scheduler 50 / 100) make
 # a benchmark of 500 Deployments measure the controllers' throttling, not the tool that wrote
 # them; these are the values kwokctl sets for --disable-qps-limits (see README).
-launch kube-controller-manager --kubeconfig="$kubeconfig" \
-  --kube-api-qps=5000 --kube-api-burst=10000 \
-  --bind-address=127.0.0.1 --secure-port="$kcm_port" --cert-dir="$pki/kube-controller-manager" \
-  --leader-elect=false --root-ca-file="$pki/ca.crt" \
-  --service-account-private-key-file="$pki/sa.key"
-launch kube-scheduler --kubeconfig="$kubeconfig" --kube-api-qps=5000 --kube-api-burst=10000 \
-  --bind-address=127.0.0.1 --secure-port="$scheduler_port" --cert-dir="$pki/kube-scheduler" \
-  --leader-elect=false
+kcm_args=(--kubeconfig="$kubeconfig" --kube-api-qps=5000 --kube-api-burst=10000
+  --bind-address=127.0.0.1 --cert-dir="$pki/kube-controller-manager"
+  --leader-elect=false --root-ca-file="$pki/ca.crt"
+  --service-account-private-key-file="$pki/sa.key")
+serve kube-controller-manager kcm_port "${kcm_args[@]}"
+scheduler_args=(--kubeconfig="$kubeconfig" --kube-api-qps=5000 --kube-api-burst=10000
+  --bind-address=127.0.0.1 --cert-dir="$pki/kube-scheduler" --leader-elect=false)
+serve kube-scheduler scheduler_port "${scheduler_args[@]}"
 launch kwok --kubeconfig="$kubeconfig" --config="$CP_DIR/stages.yaml" \
   --manage-all-nodes=false --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake \
   --node-ip=127.0.0.1 --cidr=10.244.0.0/16 --node-lease-duration-seconds=40
@@ -292,10 +322,8 @@ wait_for kube-apiserver "admission policy capstan-loopback-services enforced" 60
   '{"apiVersion":"v1","kind":"Service","metadata":{"name":"probe"},"spec":{"ports":[{"port":443}]}}'
 wait_for kube-apiserver "admission policy capstan-no-proxy enforced" 60 refused_by capstan-no-proxy \
   GET /api/v1/namespaces/default/pods/capstan-probe/proxy/
-wait_for kube-controller-manager "kube-controller-manager /healthz" 60 \
-  curl -sfk "https://127.0.0.1:$kcm_port/healthz"
-wait_for kube-scheduler "kube-scheduler /healthz" 60 \
-  curl -sfk "https://127.0.0.1:$scheduler_port/healthz"
+wait_serving kube-controller-manager kcm_port 60 "${kcm_args[@]}"
+wait_serving kube-scheduler scheduler_port 60 "${scheduler_args[@]}"
 
 for ((n = 0; n < nodes; n++)); do
   api POST /api/v1/nodes -H 'Content-Type: application/json' -o /dev/null -d @- <<EOF

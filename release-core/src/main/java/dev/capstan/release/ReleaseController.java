@@ -62,11 +62,9 @@ import org.jspecify.annotations.Nullable;
  * {@code FAILED} and owns everything the attempt may have created; with {@code atomic}, the attempt
  * is reverted first.
  *
- * <p>Interrupting the thread an operation runs on stops it at its next safe point: no object write
- * starts after the interrupt is seen, and a wait ends at once; the operation unwinds as after a
- * failed write (a cast records its revision {@code FAILED}, an uninstall its progress), gives the
- * lease up, throws its usual failure and leaves the thread's interrupt status set (ARCHITECTURE.md,
- * "Leases and retries", "The CLI daemon").
+ * <p>Interrupting the thread an operation runs on stops it at its next safe point, no write
+ * starting after it, and unwinds as after a failed write, the interrupt status left set
+ * (ARCHITECTURE.md, "Leases and retries", "The CLI daemon").
  *
  * <p>Each operation is carried out by a class of the internal package {@code
  * dev.capstan.release.engine} (ARCHITECTURE.md, "The release engine").
