@@ -173,6 +173,7 @@ public final class Cli {
         || e instanceof PlanFormatException
         || e instanceof IllegalArgumentException
         || e instanceof InvalidDocumentException
+        || e instanceof dev.capstan.common.health.InvalidHealthRulesException
         || e instanceof CommandLine.ParameterException
         || e instanceof CommandLine.TypeConversionException) {
       return ExitCode.INVALID;

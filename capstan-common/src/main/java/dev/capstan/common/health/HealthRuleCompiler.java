@@ -16,9 +16,9 @@ public interface HealthRuleCompiler {
    * The rules, compiled and type-checked, over the shipped defaults; the first of {@code rules} of
    * the most specific kind wins.
    *
-   * @throws IllegalArgumentException listing each bad expression with its rule, field and position
-   *     ({@code healthRules[0] (example.com/Widget).current: 1:6: undeclared reference to 'slf'}),
-   *     or a rule whose estimated cost is over the limit
+   * @throws InvalidHealthRulesException listing each bad expression with its rule, field and
+   *     position ({@code healthRules[0] (example.com/Widget).current: 1:6: undeclared reference to
+   *     'slf'}), or a rule whose estimated cost is over the limit
    */
   CustomHealth compile(List<HealthRule> rules);
 
@@ -32,7 +32,8 @@ public interface HealthRuleCompiler {
    * rule ({@link CustomHealth#none()}) when {@code rules} is empty.
    *
    * @throws IllegalArgumentException when {@code rules} holds a rule and no compiler is installed,
-   *     saying which module to add, or when a rule does not compile
+   *     saying which module to add
+   * @throws InvalidHealthRulesException when a rule does not compile
    */
   static CustomHealth compileInstalled(List<HealthRule> rules) {
     Optional<HealthRuleCompiler> compiler = installed();

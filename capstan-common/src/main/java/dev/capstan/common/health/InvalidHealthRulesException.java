@@ -1,5 +1,6 @@
 package dev.capstan.common.health;
 
+import dev.capstan.common.CapstanException;
 import java.util.List;
 
 /**
@@ -7,7 +8,7 @@ import java.util.List;
  * rule, the field and the position in it ({@code healthRules[0] (example.com/Widget).current: 1:6:
  * undeclared reference to 'slf'}), or the estimated cost over the limit.
  */
-public final class InvalidHealthRulesException extends IllegalArgumentException {
+public final class InvalidHealthRulesException extends CapstanException {
   private static final long serialVersionUID = 1L;
 
   @SuppressWarnings("serial") // an immutable list of strings
