@@ -2,11 +2,9 @@ package dev.capstan.controller;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.capstan.helm.chart.HelmChartRenderer;
 import dev.capstan.k8s.KubeClients;
 import dev.capstan.k8s.LeaseHolders;
 import dev.capstan.release.ReleaseControllerBuilder;
-import dev.capstan.release.chart.ChartException;
 import dev.capstan.release.chart.ChartRenderer;
 import dev.capstan.release.model.DeleteGate;
 import io.kubernetes.client.informer.ResourceEventHandler;
@@ -478,41 +476,6 @@ public final class ReleaseResourceController implements AutoCloseable {
               endpoints,
               metrics,
               charts != null ? charts : new HelmFromEnvironment(System::getenv)));
-    }
-  }
-
-  /**
-   * The Helm binary of the controller's environment, found at the first chart: a controller that
-   * casts no chart needs none, and one without it refuses each chart in one line.
-   */
-  static final class HelmFromEnvironment implements ChartRenderer {
-    private final java.util.function.Function<String, @Nullable String> env;
-    private volatile @Nullable ChartRenderer helm;
-
-    /**
-     * The binary {@code env} names ({@code CAPSTAN_HELM}, else {@code helm} on its {@code PATH}).
-     */
-    HelmFromEnvironment(java.util.function.Function<String, @Nullable String> env) {
-      this.env = requireNonNull(env, "env");
-    }
-
-    @Override
-    public dev.capstan.release.chart.RenderedChart render(
-        dev.capstan.release.chart.ChartRequest request) {
-      ChartRenderer h = helm;
-      if (h == null) {
-        try {
-          h = HelmChartRenderer.fromEnvironment(env);
-        } catch (ChartException e) {
-          throw new ChartException(
-              "the controller cannot render charts: "
-                  + e.getMessage()
-                  + " in the controller's environment (docs/controller.md, \"Charts\")",
-              e);
-        }
-        helm = h;
-      }
-      return h.render(request);
     }
   }
 }

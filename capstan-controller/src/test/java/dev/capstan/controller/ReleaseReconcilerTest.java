@@ -1294,7 +1294,7 @@ class ReleaseReconcilerTest {
 
   @Test
   void aControllerWithoutAHelmBinaryRefusesEachChartInOneLineSayingHowToAddOne() {
-    renderer = new ReleaseResourceController.HelmFromEnvironment(name -> null);
+    renderer = new HelmFromEnvironment(name -> null);
     objects.put(FakeReleaseObjects.release(NS, "web", spec("chart", chart())));
 
     reconciler.reconcile(WEB);

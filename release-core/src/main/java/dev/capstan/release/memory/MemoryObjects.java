@@ -34,10 +34,10 @@ import org.jspecify.annotations.Nullable;
  * The {@link dev.capstan.release.port.Orchestrator} half of an {@link InMemoryCluster}: its objects
  * with their stamps, namespaces and storage classes, and what the engine and tests do to them; the
  * kinds it serves are {@link ServedKinds}, how objects fare (never-ready images, reported statuses,
- * health and completion) {@link MemoryHealth}, who wrote which field {@link FieldWriters}. Each
- * method does what the {@link InMemoryCluster} method of its name documents. Guarded by the
- * cluster's monitor: a port method (a call the fault plan sees) takes it itself, after its faults;
- * the others expect it held.
+ * health and completion) {@link MemoryHealth}, who wrote which field {@link FieldWriters}, why a
+ * write is refused {@link MemoryRefusals}. Each method does what the {@link InMemoryCluster} method
+ * of its name documents. Guarded by the cluster's monitor: a port method (a call the fault plan
+ * sees) takes it itself, after its faults; the others expect it held.
  */
 final class MemoryObjects {
   private final Object lock;
@@ -227,7 +227,7 @@ final class MemoryObjects {
           object.ref(),
           precondition,
           false);
-      ClusterException immutable = immutableRefusal("apply", object);
+      ClusterException immutable = MemoryRefusals.immutable(this, "apply", object);
       if (immutable != null) {
         calls.log("refused:apply:" + key);
         throw immutable;
@@ -285,7 +285,7 @@ final class MemoryObjects {
       if (standing.isPresent()) {
         return Optional.of(requireNonNull(standing.get().getMessage()));
       }
-      String fenced = fenced(ref, precondition, false);
+      String fenced = MemoryRefusals.fenced(this, ref, precondition, false);
       if (fenced != null) {
         return Optional.of(
             requireNonNull(
@@ -299,33 +299,11 @@ final class MemoryObjects {
                         null)
                     .getMessage()));
       }
-      ClusterException immutable = immutableRefusal("dry-run apply", object);
+      ClusterException immutable = MemoryRefusals.immutable(this, "dry-run apply", object);
       return immutable == null
           ? Optional.empty()
           : Optional.of(requireNonNull(immutable.getMessage()));
     }
-  }
-
-  /** The API server's refusal of {@code object} changing a field it keeps immutable (HTTP 422). */
-  private @Nullable ClusterException immutableRefusal(String operation, Manifest object) {
-    StoredObject current = objects.get(object.ref());
-    String immutable =
-        current == null ? null : FieldWriters.immutableChange(current.content, object);
-    return immutable == null
-        ? null
-        : new ClusterException(
-            operation,
-            object.kind().kind(),
-            object.namespace(),
-            object.name(),
-            422,
-            object.kind().kind()
-                + " \""
-                + object.name()
-                + "\" is invalid: "
-                + immutable
-                + ": field is immutable",
-            null);
   }
 
   Manifest dryRunApply(Manifest object, @Nullable OwnershipStamp stamp) {
@@ -339,53 +317,11 @@ final class MemoryObjects {
    */
   private void refuseFenced(
       String logged, String verb, ResourceRef ref, Precondition precondition, boolean goneIsFine) {
-    String fenced = fenced(ref, precondition, goneIsFine);
+    String fenced = MemoryRefusals.fenced(this, ref, precondition, goneIsFine);
     if (fenced != null) {
       calls.log("fenced:" + logged + ":" + ref.key());
       throw new PreconditionFailedException(verb, ref, precondition, 409, fenced, null);
     }
-  }
-
-  /**
-   * Why the object is not what {@code precondition} requires, as the API server says it, or {@code
-   * null} when it is (or, with {@code goneIsFine}, when it is absent).
-   */
-  private @Nullable String fenced(ResourceRef ref, Precondition precondition, boolean goneIsFine) {
-    if (ref.kind().equals(Kind.NAMESPACE)) {
-      NamespaceState ns = namespaces.get(ref.name());
-      if (precondition instanceof Precondition.Observed expected
-          && ns != null
-          && (!ns.uid.equals(expected.uid())
-              || !Long.toString(ns.version).equals(expected.resourceVersion()))) {
-        return "the object has been modified; please apply your changes to the latest version and"
-            + " try again";
-      }
-      return null;
-    }
-    StoredObject o = objects.get(ref);
-    if (precondition instanceof Precondition.Absent) {
-      return o == null ? null : ref.kind().kind() + " \"" + ref.name() + "\" already exists";
-    }
-    if (precondition instanceof Precondition.Observed expected) {
-      if (o == null) {
-        return goneIsFine
-            ? null
-            : "uid mismatch: the provided object specified uid "
-                + expected.uid()
-                + ", and no existing object was found";
-      }
-      if (!o.uid.equals(expected.uid())) {
-        return "uid mismatch: the provided object specified uid "
-            + expected.uid()
-            + ", found "
-            + o.uid;
-      }
-      if (!Long.toString(o.version).equals(expected.resourceVersion())) {
-        return "the object has been modified; please apply your changes to the latest version and"
-            + " try again";
-      }
-    }
-    return null;
   }
 
   Optional<String> checkKind(Kind kind) {
