@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.common.BoundedInput;
 import dev.capstan.common.Escapes;
 import dev.capstan.release.ReleaseController;
+import dev.capstan.release.ReleaseControllerBuilder;
 import dev.capstan.release.codec.PlanCodec;
 import dev.capstan.release.error.ReleaseConflictException;
 import dev.capstan.release.error.StalePlanException;
@@ -74,6 +75,39 @@ final class CastCommand extends ReleaseSubcommand {
           "Cast exactly this saved plan ('release plan --out'); refused, with nothing written,"
               + " when the release or a planned object changed since, or the files differ.")
   @Nullable Path planFile;
+
+  @Option(
+      names = "--supersede",
+      description =
+          "When another cast holds the release's lease, ask it to yield: it stops at its next"
+              + " check (within a second while it waits for health, or before its next wave),"
+              + " records its revision failed as superseded, and this cast takes the lease and"
+              + " plans again (waiting up to --wait, 5m when not given). Not with --plan: the"
+              + " yielded revision makes a saved plan stale.")
+  boolean supersede;
+
+  @Override
+  void configure(ReleaseControllerBuilder builder, Target target) {
+    if (!supersede) {
+      return;
+    }
+    if (planFile != null) {
+      throw new IllegalArgumentException(
+          "--supersede with --plan: the cast that yields records a failed revision, which makes"
+              + " the saved plan stale; cast the release file with --supersede, or wait for the"
+              + " holder with --wait");
+    }
+    if (!target.store().carriesYieldRequests()) {
+      // of the stores the command line opens, only the database (--store) carries none
+      throw new IllegalArgumentException(
+          "--supersede: the database store (--store) carries no request to yield a release's"
+              + " lease; queue behind the cast holding it with --wait instead");
+    }
+    builder.askHoldersToYield(true);
+    if (waitForLease == null) {
+      builder.waitForLease(Duration.ofMinutes(5));
+    }
+  }
 
   @Override
   int run(Target target, ReleaseController controller) {

@@ -123,6 +123,7 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
       if (waitForLease != null) {
         builder.waitForLease(waitForLease);
       }
+      configure(builder, target);
       target.onRetry(
           (request, attempt, delay, reason) ->
               cli()
@@ -135,6 +136,9 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
       return run(target, builder.build());
     }
   }
+
+  /** What a command adds to its controller's settings before it is built (nothing by default). */
+  void configure(ReleaseControllerBuilder builder, Target target) {}
 
   private ReleaseCommand parent() {
     if (parent == null) {
@@ -161,6 +165,7 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
         || e instanceof ReleaseEvent.RecordSaved
         || e instanceof ReleaseEvent.Retrying
         || e instanceof ReleaseEvent.WaitingForLease
+        || e instanceof ReleaseEvent.AskedToYield
         || (e instanceof ReleaseEvent.LeaseAcquired l && l.takenOver() != null)) {
       cli().err().println("capstan: " + e.release() + ": " + Escapes.escape(e.describe()));
     }

@@ -29,6 +29,7 @@ public final class ReleaseControllerBuilder {
   Duration leaseDuration = ReleaseController.DEFAULT_LEASE_DURATION;
   @Nullable Duration leaseRenewal;
   Duration leaseWait = Duration.ZERO;
+  boolean askHoldersToYield;
   Sleeper sleeper = Sleeper.system();
   dev.capstan.common.Backoff leasePoll = EngineContext.LEASE_POLL;
   final List<ReleaseListener> listeners = new ArrayList<>();
@@ -95,6 +96,22 @@ public final class ReleaseControllerBuilder {
           "waitForLease must not be negative: " + Durations.format(wait));
     }
     this.leaseWait = wait;
+    return this;
+  }
+
+  /**
+   * Whether an operation that finds the release's lease held, and waits for it ({@link
+   * #waitForLease}), asks the cast holding it to yield, as {@code capstan release cast --supersede}
+   * does (default: {@code false}, it waits its turn). The holder reads the request at its next
+   * check (at least every second while it waits for health, and before each wave's writes), stops
+   * there with nothing more written, records its revision {@code FAILED} as superseded and gives
+   * the lease up; this operation then takes it. Only where the store {@linkplain
+   * dev.capstan.release.port.Store#carriesYieldRequests() carries such requests} (the in-memory and
+   * Kubernetes stores): elsewhere the operation waits as without it. Every cast of any controller
+   * reads requests while it holds a lease; only the asking is chosen here.
+   */
+  public ReleaseControllerBuilder askHoldersToYield(boolean ask) {
+    this.askHoldersToYield = ask;
     return this;
   }
 
@@ -173,7 +190,13 @@ public final class ReleaseControllerBuilder {
             clock,
             maxHistory,
             EngineContext.LeaseSettings.of(
-                holder, leaseDuration, leaseRenewal, leaseWait, leasePoll, sleeper),
+                holder,
+                leaseDuration,
+                leaseRenewal,
+                leaseWait,
+                leasePoll,
+                sleeper,
+                askHoldersToYield),
             listeners,
             parallelism,
             deleteParallelism != null

@@ -73,7 +73,8 @@ class LeaseCloseTest {
                 Duration.ofMillis(5),
                 Duration.ZERO,
                 LeaseKeeper.POLL,
-                Sleeper.system()),
+                Sleeper.system(),
+                false),
             "default",
             "app",
             e -> {});

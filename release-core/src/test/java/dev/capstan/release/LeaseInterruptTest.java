@@ -65,7 +65,8 @@ class LeaseInterruptTest {
             Duration.ofHours(1),
             Duration.ZERO,
             LeaseKeeper.POLL,
-            Sleeper.system()),
+            Sleeper.system(),
+            false),
         NS,
         "app",
         e -> {});

@@ -39,7 +39,15 @@ class LeaseStarvationTest {
 
   private LeaseKeeper.Terms terms(Store store, String holder, Duration renewEvery) {
     return new LeaseKeeper.Terms(
-        store, holder, clock, TTL, renewEvery, Duration.ZERO, LeaseKeeper.POLL, Sleeper.system());
+        store,
+        holder,
+        clock,
+        TTL,
+        renewEvery,
+        Duration.ZERO,
+        LeaseKeeper.POLL,
+        Sleeper.system(),
+        false);
   }
 
   private LeaseKeeper acquire(String holder) {

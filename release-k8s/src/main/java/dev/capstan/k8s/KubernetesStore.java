@@ -12,6 +12,8 @@ import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Lease;
+import io.kubernetes.client.openapi.models.V1LeaseList;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -36,6 +38,7 @@ import org.jspecify.annotations.Nullable;
 public final class KubernetesStore implements Store {
   private final ReleaseRecords records;
   private final ReleaseLeases leases;
+  private final LeaseYieldRequests yieldRequests;
   private final RequestCounter requests;
 
   /** A store on the given clients. */
@@ -52,7 +55,9 @@ public final class KubernetesStore implements Store {
             new ResourceApi<>(clients, ApiResource.SECRET),
             new CoreV1Api(clients.apiClient()),
             chunkBytes);
-    this.leases = new ReleaseLeases(new ResourceApi<>(clients, ApiResource.LEASE));
+    ResourceApi<V1Lease, V1LeaseList> leaseApi = new ResourceApi<>(clients, ApiResource.LEASE);
+    this.leases = new ReleaseLeases(leaseApi);
+    this.yieldRequests = new LeaseYieldRequests(leaseApi);
   }
 
   /**
@@ -214,6 +219,36 @@ public final class KubernetesStore implements Store {
   public String renewLease(
       String namespace, String name, String holder, String version, Instant now, Duration ttl) {
     return requests.background(() -> leases.renew(namespace, name, holder, version, now, ttl));
+  }
+
+  /**
+   * {@inheritDoc} {@code true}: a request is a Lease of its own beside the release's ({@code
+   * capstan.yield.v1.<name>}), never the release's Lease.
+   */
+  @Override
+  public boolean carriesYieldRequests() {
+    return true;
+  }
+
+  /** {@inheritDoc} One CREATE of the request Lease (a GET and an UPDATE when one exists). */
+  @Override
+  public void requestYield(String namespace, String name, String holder, String requester) {
+    yieldRequests.request(namespace, name, holder, requester);
+  }
+
+  /**
+   * {@inheritDoc} One GET of the request Lease, counted as a background request ({@link
+   * RequestCounter#backgroundCounts()}): how often a holder asks depends on how long it waits.
+   */
+  @Override
+  public Optional<String> yieldRequested(String namespace, String name, String holder) {
+    return requests.background(() -> yieldRequests.requested(namespace, name, holder));
+  }
+
+  /** {@inheritDoc} One GET, and a conditioned DELETE when the request is still the requester's. */
+  @Override
+  public void withdrawYieldRequest(String namespace, String name, String requester) {
+    yieldRequests.withdraw(namespace, name, requester);
   }
 
   /**

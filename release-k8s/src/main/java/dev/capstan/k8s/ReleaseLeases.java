@@ -87,15 +87,11 @@ final class ReleaseLeases {
         if (live.isEmpty()) {
           V1Lease created =
               leases.create(
-                  new V1Lease()
-                      .apiVersion("coordination.k8s.io/v1")
-                      .kind("Lease")
-                      .metadata(
-                          new V1ObjectMeta()
-                              .name(lease)
-                              .namespace(namespace)
-                              .annotations(intent == null ? null : Map.of(INTENT, intent)))
-                      .spec(spec(holder, at, at, seconds, 0)));
+                  newLease(
+                      namespace,
+                      lease,
+                      intent == null ? null : Map.of(INTENT, intent),
+                      spec(holder, at, at, seconds, 0)));
           written.put(key(namespace, lease, holder), created);
           // the Lease was created in the release's namespace: it exists
           return new LeaseGrant(
@@ -145,6 +141,16 @@ final class ReleaseLeases {
         // read it
       }
     }
+  }
+
+  /** A Lease to create: {@code name} in {@code namespace} with its annotations and spec. */
+  static V1Lease newLease(
+      String namespace, String name, @Nullable Map<String, String> annotations, V1LeaseSpec spec) {
+    return new V1Lease()
+        .apiVersion("coordination.k8s.io/v1")
+        .kind("Lease")
+        .metadata(new V1ObjectMeta().name(name).namespace(namespace).annotations(annotations))
+        .spec(spec);
   }
 
   /**

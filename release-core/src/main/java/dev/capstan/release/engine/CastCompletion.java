@@ -38,11 +38,16 @@ final class CastCompletion {
 
   /**
    * Applies, verifies, prunes and records as {@link #finish(CastAttempt)} does, stopping once
-   * {@code superseded} answers {@code true}: the health wait ends at its next check, no later wave
-   * is written, and the revision is recorded {@code FAILED} as superseded ({@link CastExecution}).
+   * {@code superseded} answers {@code true} or an operation waiting for the lease asked this one to
+   * yield it ({@link LeaseYield}): the health wait ends at its next check, no later wave is
+   * written, and the revision is recorded {@code FAILED} as superseded ({@link CastExecution}).
    */
   CastResult finish(CastAttempt attempt, BooleanSupplier superseded) {
-    return attempt.lease().run(l -> execute(attempt, superseded));
+    try (LeaseYield yield = attempt.lease().yieldRequests()) {
+      return attempt
+          .lease()
+          .run(l -> execute(attempt, () -> superseded.getAsBoolean() || yield.asked()));
+    }
   }
 
   /** Records the failure of a cast that never started writing objects. */

@@ -84,7 +84,8 @@ public final class EngineContext {
             lease.renewEvery(),
             lease.maxWait(),
             lease.poll(),
-            lease.sleeper());
+            lease.sleeper(),
+            lease.askHolderToYield());
     List<ReleaseListener> all = new ArrayList<>();
     all.add(EventLog.INSTANCE);
     all.addAll(listeners);
@@ -94,14 +95,19 @@ public final class EngineContext {
     this.ids = requireNonNull(ids, "ids");
   }
 
-  /** How the operation lease is taken, kept and waited for. */
+  /**
+   * How the operation lease is taken, kept and waited for.
+   *
+   * @param askHolderToYield whether an operation waiting for the lease asks its holder to yield it
+   */
   public record LeaseSettings(
       String holder,
       Duration duration,
       Duration renewEvery,
       Duration maxWait,
       Backoff poll,
-      Sleeper sleeper) {
+      Sleeper sleeper,
+      boolean askHolderToYield) {
     /**
      * The settings of a builder: {@code renewEvery} defaults to a third of the duration and may be
      * at most half of it, so one missed renewal does not lose the lease; the holder is asked once.
@@ -115,7 +121,8 @@ public final class EngineContext {
         @Nullable Duration renewEvery,
         Duration maxWait,
         Backoff poll,
-        Sleeper sleeper) {
+        Sleeper sleeper,
+        boolean askHolderToYield) {
       Duration renewal = renewEvery != null ? renewEvery : duration.dividedBy(3);
       if (renewal.compareTo(duration.dividedBy(2)) > 0) {
         throw new IllegalArgumentException(
@@ -125,7 +132,7 @@ public final class EngineContext {
                 + Durations.format(renewal));
       }
       String name = Names.requireText(holder.get(), "holder");
-      return new LeaseSettings(name, duration, renewal, maxWait, poll, sleeper);
+      return new LeaseSettings(name, duration, renewal, maxWait, poll, sleeper, askHolderToYield);
     }
 
     public LeaseSettings {

@@ -57,7 +57,12 @@ public final class LeaseKeeper implements AutoCloseable {
   /** How long {@link #close} waits for a renewal in flight before giving the lease up. */
   static final Duration RENEWAL_DRAIN = Duration.ofSeconds(5);
 
-  /** How a lease is taken and kept. */
+  /**
+   * How a lease is taken and kept.
+   *
+   * @param askHolderToYield whether an operation waiting for the lease asks its holder to yield it
+   *     ({@link LeaseYield}), where the store carries such requests
+   */
   public record Terms(
       Store store,
       String holder,
@@ -66,7 +71,8 @@ public final class LeaseKeeper implements AutoCloseable {
       Duration renewEvery,
       Duration maxWait,
       Backoff poll,
-      Sleeper sleeper) {}
+      Sleeper sleeper,
+      boolean askHolderToYield) {}
 
   private final Terms terms;
   private final String namespace;
@@ -177,6 +183,14 @@ public final class LeaseKeeper implements AutoCloseable {
   public static LeaseKeeper acquire(
       Terms terms, String namespace, String name, Consumer<ReleaseEvent> events) {
     return LeaseWait.acquire(terms, namespace, name, null, events);
+  }
+
+  /**
+   * The requests to yield this lease that operations waiting for it make ({@link LeaseYield}), read
+   * in the background once asked; closed by the caller when its operation ends.
+   */
+  LeaseYield yieldRequests() {
+    return LeaseYield.heldBy(terms.store(), namespace, name, terms.holder());
   }
 
   public LeaseGrant grant() {

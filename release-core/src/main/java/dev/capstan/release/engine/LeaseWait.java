@@ -15,8 +15,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Waiting for a release's operation lease: asks the store, and while another holder has it, polls
  * ({@link LeaseKeeper.Terms#poll()}, from 200 ms doubling to 2 s) until the wait the terms allow
- * ends, telling once that it waits ({@link ReleaseEvent.WaitingForLease}), then hands the lease to
- * the {@link LeaseKeeper} that keeps it.
+ * ends, telling once that it waits ({@link ReleaseEvent.WaitingForLease}) and, when the terms say
+ * so, asking each holder it finds once to yield ({@link LeaseYield}), then hands the lease to the
+ * {@link LeaseKeeper} that keeps it.
  */
 final class LeaseWait {
   private LeaseWait() {}
@@ -60,31 +61,42 @@ final class LeaseWait {
     String release = namespace + "/" + name;
     Clock clock = terms.clock();
     Instant deadline = clock.instant().plus(terms.maxWait());
-    LeaseGrant grant;
-    for (int retry = 1; ; retry++) {
-      try {
-        grant =
-            terms
-                .store()
-                .acquireLease(
-                    namespace, name, terms.holder(), intent, clock.instant(), terms.duration());
-        break;
-      } catch (ReleaseLockedException e) {
-        Instant now = clock.instant();
-        if (!now.isBefore(deadline)) {
-          throw e;
+    boolean asking = terms.askHolderToYield() && terms.store().carriesYieldRequests();
+    @Nullable String asked = null;
+    try {
+      for (int retry = 1; ; retry++) {
+        try {
+          return terms
+              .store()
+              .acquireLease(
+                  namespace, name, terms.holder(), intent, clock.instant(), terms.duration());
+        } catch (ReleaseLockedException e) {
+          Instant now = clock.instant();
+          if (!now.isBefore(deadline)) {
+            throw e;
+          }
+          if (retry == 1) {
+            events.accept(
+                new ReleaseEvent.WaitingForLease(
+                    release, e.holder(), e.expiresAt(), Duration.between(now, deadline)));
+          }
+          if (asking && !e.holder().equals(asked)) {
+            // once per holder: a holder that took the lease after the asked one yielded is asked
+            // too
+            LeaseYield.ask(terms.store(), namespace, name, e.holder(), terms.holder(), events);
+            asked = e.holder();
+          }
+          Duration pause = terms.poll().delay(Math.min(retry, 8));
+          Duration left = Duration.between(now, deadline);
+          pause(terms.sleeper(), pause.compareTo(left) < 0 ? pause : left, release);
         }
-        if (retry == 1) {
-          events.accept(
-              new ReleaseEvent.WaitingForLease(
-                  release, e.holder(), e.expiresAt(), Duration.between(now, deadline)));
-        }
-        Duration pause = terms.poll().delay(Math.min(retry, 8));
-        Duration left = Duration.between(now, deadline);
-        pause(terms.sleeper(), pause.compareTo(left) < 0 ? pause : left, release);
+      }
+    } finally {
+      if (asked != null) {
+        // granted, timed out or interrupted: the request is done with either way
+        LeaseYield.withdraw(terms.store(), namespace, name, terms.holder(), events);
       }
     }
-    return grant;
   }
 
   private static void pause(Sleeper sleeper, Duration d, String release) {

@@ -101,6 +101,20 @@ public sealed interface ReleaseEvent {
   }
 
   /**
+   * This operation, waiting for the lease, asked the cast holding it to yield (see {@code
+   * ReleaseControllerBuilder#askHoldersToYield}): the holder stops at its next check and gives the
+   * lease up, its revision recorded {@code FAILED} as superseded.
+   *
+   * @param holder who holds the lease and was asked
+   */
+  record AskedToYield(String release, String holder) implements ReleaseEvent {
+    @Override
+    public String describe() {
+      return "asked " + holder + ", which holds the lease, to yield it to this cast";
+    }
+  }
+
+  /**
    * A step failed for a reason that may pass (the API server unreachable or overloaded) and is
    * tried again after a pause.
    *

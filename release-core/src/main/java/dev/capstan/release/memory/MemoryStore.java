@@ -25,6 +25,9 @@ abstract sealed class MemoryStore implements Store permits InMemoryCluster {
   final Calls calls = new Calls(this);
   final MemoryRecords records = new MemoryRecords(this, calls, this::namespaceExists);
 
+  /** The requests to yield a release's lease, by release: {holder asked, requester}. */
+  private final Map<String, List<String>> yieldRequests = new java.util.HashMap<>();
+
   MemoryStore() {}
 
   /** Whether the cluster has {@code namespace}: a release's lease lives there. */
@@ -136,6 +139,35 @@ abstract sealed class MemoryStore implements Store permits InMemoryCluster {
   @Override
   public void releaseLease(String namespace, String name, String holder, boolean forget) {
     records.releaseLease(namespace, name, holder, forget);
+  }
+
+  /** {@inheritDoc} The in-memory cluster does, within its process (not in its state file). */
+  @Override
+  public boolean carriesYieldRequests() {
+    return true;
+  }
+
+  @Override
+  public synchronized void requestYield(
+      String namespace, String name, String holder, String requester) {
+    yieldRequests.put(namespace + "/" + name, List.of(holder, requester));
+  }
+
+  @Override
+  public synchronized Optional<String> yieldRequested(
+      String namespace, String name, String holder) {
+    List<String> request = yieldRequests.get(namespace + "/" + name);
+    return request != null && request.get(0).equals(holder)
+        ? Optional.of(request.get(1))
+        : Optional.empty();
+  }
+
+  @Override
+  public synchronized void withdrawYieldRequest(String namespace, String name, String requester) {
+    List<String> request = yieldRequests.get(namespace + "/" + name);
+    if (request != null && request.get(1).equals(requester)) {
+      yieldRequests.remove(namespace + "/" + name);
+    }
   }
 
   /**

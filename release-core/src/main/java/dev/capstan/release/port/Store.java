@@ -212,6 +212,45 @@ public interface Store {
   String renewLease(
       String namespace, String name, String holder, String version, Instant now, Duration ttl);
 
+  /**
+   * Whether this store carries a request from an operation waiting for a release's lease to the one
+   * holding it, to yield it ({@link #requestYield}, {@link #yieldRequested}, {@link
+   * #withdrawYieldRequest}): {@code InMemoryCluster} and {@code KubernetesStore} do. The default is
+   * {@code false}: then nobody can be asked to yield, and the other methods are not called.
+   */
+  default boolean carriesYieldRequests() {
+    return false;
+  }
+
+  /**
+   * Asks the operation holding the lease on a release as {@code holder} to yield it to {@code
+   * requester}: the request is kept beside the lease, not in it (the lease and its version are
+   * untouched, so the holder's renewals go on as before), until {@code requester} withdraws it or a
+   * request for another holder replaces it. The holder reads it ({@link #yieldRequested}) and
+   * decides; a request naming a holder that is gone is never read as meant for another.
+   *
+   * @throws UnsupportedOperationException when this store does not {@link #carriesYieldRequests()
+   *     carry yield requests} (the default)
+   */
+  default void requestYield(String namespace, String name, String holder, String requester) {
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName() + " carries no request to yield a release's lease");
+  }
+
+  /**
+   * Who asked the operation holding the lease on a release as {@code holder} to yield it ({@link
+   * #requestYield}), if anyone did and the request is still kept. The default: nobody.
+   */
+  default Optional<String> yieldRequested(String namespace, String name, String holder) {
+    return Optional.empty();
+  }
+
+  /**
+   * Withdraws the request {@code requester} made to yield the lease on a release, if it is still
+   * kept and still {@code requester}'s; nothing happens otherwise (the default).
+   */
+  default void withdrawYieldRequest(String namespace, String name, String requester) {}
+
   /** Gives the lease up if {@code holder} still holds it; deletes it when {@code forget}. */
   void releaseLease(String namespace, String name, String holder, boolean forget);
 }

@@ -883,4 +883,42 @@ public abstract class StoreContract {
     store().acquireLease(namespace(), "app", "bob", null, T0.plusSeconds(20), TTL);
     assertThat(store().heldLease(namespace(), "app").orElseThrow().intent()).isNull();
   }
+
+  /**
+   * A request to yield the lease ({@link Store#requestYield}) is kept beside the lease, not in it:
+   * the holder reads it, its renewals go on, and only its requester withdraws it.
+   */
+  @Test
+  public void aYieldRequestIsReadByTheHolderItNamesAndLeavesTheLeaseAlone() {
+    assumeTrue(store().carriesYieldRequests(), "the store carries no yield requests");
+    LeaseGrant alice = store().acquireLease(namespace(), "app", "alice", T0, TTL);
+
+    store().requestYield(namespace(), "app", "alice", "bob");
+
+    assertThat(store().yieldRequested(namespace(), "app", "alice")).contains("bob");
+    assertThat(store().yieldRequested(namespace(), "app", "carol")).isEmpty();
+    assertThat(store().yieldRequested(namespace(), "web", "alice")).isEmpty();
+    // the lease was not written: alice's renewal on her grant's version goes through
+    store().renewLease(namespace(), "app", "alice", alice.version(), T0.plusSeconds(5), TTL);
+    store().withdrawYieldRequest(namespace(), "app", "carol");
+    assertThat(store().yieldRequested(namespace(), "app", "alice")).contains("bob");
+    store().withdrawYieldRequest(namespace(), "app", "bob");
+    assertThat(store().yieldRequested(namespace(), "app", "alice")).isEmpty();
+    store().withdrawYieldRequest(namespace(), "app", "bob");
+  }
+
+  /** A newer request replaces the older one: one request per release, naming one holder. */
+  @Test
+  public void aNewerYieldRequestReplacesTheOlderOne() {
+    assumeTrue(store().carriesYieldRequests(), "the store carries no yield requests");
+    store().acquireLease(namespace(), "app", "alice", T0, TTL);
+
+    store().requestYield(namespace(), "app", "alice", "bob");
+    store().requestYield(namespace(), "app", "dave", "carol");
+
+    assertThat(store().yieldRequested(namespace(), "app", "alice")).isEmpty();
+    assertThat(store().yieldRequested(namespace(), "app", "dave")).contains("carol");
+    store().withdrawYieldRequest(namespace(), "app", "bob");
+    assertThat(store().yieldRequested(namespace(), "app", "dave")).contains("carol");
+  }
 }
