@@ -34,8 +34,9 @@ import okhttp3.Response;
  * and object, never a body), so a test can check the order of writes.
  *
  * <p>Background requests are counted apart: those sent while renewing an operation lease (a GET and
- * an UPDATE of the Lease every renewal period of a long operation, see {@link KubernetesStore}).
- * How many there are depends on how long an operation takes, not on what it does, so {@link
+ * an UPDATE of the Lease every renewal period of a long operation, see {@link KubernetesStore}),
+ * and a cast's reads of a request to yield its lease (a GET at most once a second from one second
+ * in). How many there are depends on how long an operation takes, not on what it does, so {@link
  * #counts()}, {@link #total()} and {@link #log()} leave them out and {@link #backgroundCounts()}
  * has them. They are told apart by the thread that sends them: every request a thread sends inside
  * {@link #background(Supplier)} is one.

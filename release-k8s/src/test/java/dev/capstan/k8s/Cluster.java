@@ -195,4 +195,32 @@ final class Cluster {
   }
 
   static final Duration ROLLOUT = Duration.ofSeconds(60);
+
+  /**
+   * Waits until {@code namespace} has {@code count} Deployments, each current by the rules a cast
+   * uses (its controller has caught up: no status write of it is still to come).
+   */
+  static void awaitDeploymentsCurrent(ControlPlane plane, String namespace, int count) {
+    DynamicKubernetesApi deployments =
+        new DynamicKubernetesApi("apps", "v1", "deployments", plane.client());
+    java.lang.reflect.Type map =
+        new com.google.gson.reflect.TypeToken<Map<String, Object>>() {}.getType();
+    dev.capstan.k8s.testing.Await.until(
+        count + " Deployment(s) of " + namespace + " current",
+        ROLLOUT,
+        () -> {
+          List<DynamicKubernetesObject> items =
+              deployments.list(namespace).throwsApiException().getObject().getItems();
+          for (DynamicKubernetesObject d : items) {
+            Map<String, Object> object = new com.google.gson.Gson().fromJson(d.getRaw(), map);
+            // the items of a LIST carry no apiVersion and kind
+            object.put("apiVersion", "apps/v1");
+            object.put("kind", "Deployment");
+            if (!dev.capstan.common.health.HealthRules.of(object, List.of()).isCurrent()) {
+              return null;
+            }
+          }
+          return items.size() == count ? true : null;
+        });
+  }
 }

@@ -106,6 +106,9 @@ class DriftByOwnershipIT {
     releases.cast(spec(ns, p), p);
 
     scale(cluster, "kubectl", ns, "web", 5);
+    // the Deployment controller writes the scaled Deployment's status for a while; the plan and
+    // the cast that follow judge one object at rest, not a race with it
+    Cluster.awaitDeploymentsCurrent(plane, ns, 1);
     PatchUtils.patch(
         V1ConfigMap.class,
         () ->

@@ -2,9 +2,6 @@ package dev.capstan.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.gson.Gson;
-import com.google.gson.reflect.TypeToken;
-import dev.capstan.common.health.HealthRules;
 import dev.capstan.k8s.testing.Await;
 import dev.capstan.k8s.testing.ControlPlane;
 import dev.capstan.k8s.testing.ControlPlaneTest;
@@ -20,9 +17,6 @@ import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.model.VolumeSpec;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.result.CastResult;
-import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
-import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
-import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -159,7 +153,7 @@ class RequestCountIT {
     assertThat(initial.objects()).hasSize(500);
     cluster.requests().reset();
     // the health LIST comes after every Deployment is current: nothing is left to watch
-    whenVerifying.set(() -> awaitDeploymentsCurrent(plane, ns));
+    whenVerifying.set(() -> Cluster.awaitDeploymentsCurrent(plane, ns, SERVICES));
     CastResult first = controller.cast(ReleaseSpec.of(ns, "big", initial), initial);
     whenVerifying.set(() -> {});
     assertThat(first.plan().changes(Action.CREATE)).hasSize(500);
@@ -365,35 +359,18 @@ class RequestCountIT {
   }
 
   /**
-   * The background requests are lease renewals only, each one UPDATE on the resourceVersion of the
-   * lease's last write, never read first (how many depends on how long the operation ran).
+   * The background requests are lease renewals, each one UPDATE of the release's Lease on the
+   * resourceVersion of its last write, never read first, and the cast's reads of a request to yield
+   * (a GET of the release's yield-request Lease, at most once a second from one second in); how
+   * many of each depends on how long the operation ran.
    */
   private static void assertRenewalsOnly(Cluster cluster) {
-    assertThat(cluster.requests().backgroundCounts().keySet()).isSubsetOf("UPDATE leases");
-  }
-
-  /** Waits until every Deployment of the namespace is current by the rules the cast uses. */
-  private static void awaitDeploymentsCurrent(ControlPlane plane, String ns) {
-    DynamicKubernetesApi deployments =
-        new DynamicKubernetesApi("apps", "v1", "deployments", plane.client());
-    Type map = new TypeToken<Map<String, Object>>() {}.getType();
-    Await.until(
-        "every Deployment of " + ns + " current",
-        Cluster.ROLLOUT,
-        () -> {
-          List<DynamicKubernetesObject> items =
-              deployments.list(ns).throwsApiException().getObject().getItems();
-          for (DynamicKubernetesObject d : items) {
-            Map<String, Object> object = new Gson().fromJson(d.getRaw(), map);
-            // the items of a LIST carry no apiVersion and kind
-            object.put("apiVersion", "apps/v1");
-            object.put("kind", "Deployment");
-            if (!HealthRules.of(object, List.of()).isCurrent()) {
-              return null;
-            }
-          }
-          return items.size() == SERVICES ? true : null;
-        });
+    assertThat(cluster.requests().backgroundLog())
+        .allSatisfy(
+            line ->
+                assertThat(line)
+                    .matches(
+                        "UPDATE leases [^/]+/capstan\\.release\\.v1\\.[^/]+|GET leases [^/]+/capstan\\.yield\\.v1\\.[^/]+"));
   }
 
   private static String line(String what, SortedMap<String, Long> counts, long changedObjects) {
