@@ -242,7 +242,17 @@ class PublishedManifestsCliTest {
             Summary: 1 create, 1 conflict, 1 reference
             Not applyable: 1 conflict must be resolved first.
             """);
-    assertThat(err).doesNotContain("404");
+    // the refusal, and no API status (a 404 of the missing namespace) behind it
+    assertThat(err)
+        .isEqualTo(
+            "capstan: working on the in-memory cluster (state in "
+                + dir.resolve(".capstan/state.json")
+                + ")\n"
+                + "capstan: release monitoring/probe has unresolved conflicts; nothing was written:"
+                + " Namespace//monitoring\n"
+                + "  - Namespace//monitoring: the release's namespace 'monitoring' does not exist,"
+                + " and its record and lease are kept there; create it, or pass createNamespace (the"
+                + " CLI's --create-namespace) to have the cast create it\n");
 
     assertThat(
             run(
