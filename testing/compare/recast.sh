@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CPU of an identical re-cast of a large install bundle (bundle-gen.sh: 60 objects, 1.9 MB of YAML,
+# CPU of an identical re-cast of a large install bundle (bundle-gen.sh: 62 objects, 1.9 MB of YAML,
 # CRDs near 0.85 MB, objects in four namespaces): Capstan with a JVM per command (`capstan`),
 # Capstan through its daemon (`capstan-daemon`) and `kubectl apply --server-side` (`kubectl`), on
 # a throw-away control plane this script starts, each tool with a client certificate of its own.

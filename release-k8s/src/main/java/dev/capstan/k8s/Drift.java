@@ -112,12 +112,12 @@ final class Drift {
     if (metadata == null || !(metadata.get("managedFields") instanceof JsonArray entries)) {
       return Finding.NONE;
     }
-    JsonObject capstans = AppliedFieldsOf.owned(entries, manager);
-    if (kind != null && appliedHash != null) {
-      if (capstans != null && appliedHash.equals(AppliedFieldsOf.hash(object, capstans, kind))) {
-        return Finding.NONE;
-      }
+    if (kind != null
+        && appliedHash != null
+        && appliedHash.equals(AppliedHashes.of(object, entries, manager, kind))) {
+      return Finding.NONE;
     }
+    JsonObject capstans = AppliedFieldsOf.owned(entries, manager);
     OffsetDateTime ours = null;
     for (JsonElement e : entries) {
       if (e instanceof JsonObject entry && capstansApply(entry, manager)) {

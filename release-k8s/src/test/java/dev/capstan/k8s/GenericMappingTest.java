@@ -49,7 +49,8 @@ class GenericMappingTest {
     Stamps.write(stamp, labels, annotations);
     meta.add("labels", JsonTrees.toJsonTree(labels));
     meta.add("annotations", JsonTrees.toJsonTree(annotations));
-    meta.addProperty("uid", "0c7a-uid");
+    // a uid of its own: drift hashes are kept by uid and resourceVersion (AppliedHashes)
+    meta.addProperty("uid", java.util.UUID.randomUUID().toString());
     meta.addProperty("resourceVersion", "4711");
     meta.addProperty("generation", 3);
     meta.addProperty("creationTimestamp", "2026-11-30T06:00:00Z");
@@ -79,6 +80,11 @@ class GenericMappingTest {
     e.add("fieldsV1", JsonParser.parseString(fieldsV1));
     entries.add(e);
     meta.add("managedFields", entries);
+    // every write the entry stands for gives the object a new resourceVersion, as the server does
+    if (meta.get("resourceVersion") != null) {
+      meta.addProperty(
+          "resourceVersion", String.valueOf(meta.get("resourceVersion").getAsLong() + 1));
+    }
   }
 
   private static OwnershipStamp stamp(Manifest m) {
