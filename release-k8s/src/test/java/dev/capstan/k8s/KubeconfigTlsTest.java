@@ -15,10 +15,7 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import org.jspecify.annotations.Nullable;
@@ -213,12 +210,6 @@ class KubeconfigTlsTest {
   }
 
   private void openssl(String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of("openssl"));
-    command.addAll(List.of(args));
-    Process p =
-        new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
-    String output = new String(p.getInputStream().readAllBytes(), UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).as(output).isZero();
+    Openssl.run(dir, args);
   }
 }
