@@ -70,11 +70,18 @@ record BuildInfo(String version, String commit, boolean dirty) {
     };
   }
 
-  /** The version lines for picocli's {@code --version}. */
+  /**
+   * The version lines for picocli's {@code --version}, read once per process: picocli asks for them
+   * while it builds each subcommand (they inherit the root's), not only for {@code --version}.
+   */
   static final class Provider implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
-      return current().lines();
+      return Once.LINES.clone();
+    }
+
+    private static final class Once {
+      static final String[] LINES = current().lines();
     }
   }
 }

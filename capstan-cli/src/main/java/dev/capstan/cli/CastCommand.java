@@ -132,7 +132,7 @@ final class CastCommand extends ReleaseSubcommand {
     showPlan(plan, !json());
     if (dryRun) {
       if (json()) {
-        ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
+        ObjectNode doc = ReleaseOutput.json().createObjectNode();
         doc.put("dryRun", true);
         doc.set("plan", PlanRenderer.jsonTree(plan));
         printJson(doc);
@@ -172,7 +172,7 @@ final class CastCommand extends ReleaseSubcommand {
 
   private void printResult(CastResult result) {
     if (json()) {
-      ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
+      ObjectNode doc = ReleaseOutput.json().createObjectNode();
       doc.put("dryRun", false);
       doc.set("plan", PlanRenderer.jsonTree(result.plan()));
       doc.set("release", ReleaseOutput.json(result.release()));
@@ -204,7 +204,7 @@ final class CastCommand extends ReleaseSubcommand {
       result = controller.cast(new ReleaseInput(spec, payloads));
     } catch (ReleaseConflictException e) {
       if (json()) {
-        ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
+        ObjectNode doc = ReleaseOutput.json().createObjectNode();
         doc.set("plan", PlanRenderer.jsonTree(e.plan()));
         printJson(doc);
       }

@@ -143,7 +143,7 @@ final class ImportHelmCommand extends ReleaseSubcommand {
   }
 
   private ObjectNode planJson(HelmImportPlan plan) {
-    ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
+    ObjectNode doc = ReleaseOutput.json().createObjectNode();
     doc.put("helmRevision", plan.deployed().revision());
     doc.put("chart", plan.deployed().chart());
     ArrayNode history = doc.putArray("importedRevisions");

@@ -31,8 +31,15 @@ import org.snakeyaml.engine.v2.schema.Schema;
  * are the content hashes of secrets.
  */
 final class ReleaseOutput {
-  static final ObjectMapper JSON =
-      JsonMappers.builder().build().enable(SerializationFeature.INDENT_OUTPUT);
+  /** The mapper of JSON output, built on first need: a text listing reads no JSON. */
+  static ObjectMapper json() {
+    return Json.MAPPER;
+  }
+
+  private static final class Json {
+    static final ObjectMapper MAPPER =
+        JsonMappers.builder().build().enable(SerializationFeature.INDENT_OUTPUT);
+  }
 
   private ReleaseOutput() {}
 
@@ -251,7 +258,7 @@ final class ReleaseOutput {
 
   /** What holds a release's lease, as JSON. */
   static ObjectNode json(OperationInProgress p, Instant now) {
-    ObjectNode n = JSON.createObjectNode();
+    ObjectNode n = json().createObjectNode();
     if (p.operation() != null) {
       n.put("operation", p.operation().id());
     }
@@ -264,7 +271,7 @@ final class ReleaseOutput {
 
   /** Hook outcomes as JSON: {@code [{phase, key, status, message, startedAt, finishedAt}]}. */
   static ArrayNode json(List<HookOutcome> outcomes, boolean withPhase) {
-    ArrayNode hooks = JSON.createArrayNode();
+    ArrayNode hooks = json().createArrayNode();
     for (HookOutcome h : outcomes) {
       ObjectNode hn = hooks.addObject();
       if (withPhase) {
@@ -280,13 +287,13 @@ final class ReleaseOutput {
   }
 
   static ArrayNode json(List<Release> releases) {
-    ArrayNode arr = JSON.createArrayNode();
+    ArrayNode arr = json().createArrayNode();
     releases.forEach(r -> arr.add(json(r)));
     return arr;
   }
 
   static ObjectNode json(Release r) {
-    ObjectNode n = JSON.createObjectNode();
+    ObjectNode n = json().createObjectNode();
     n.put("namespace", r.namespace());
     n.put("name", r.name());
     n.put("id", r.id());
@@ -336,11 +343,11 @@ final class ReleaseOutput {
    * 1.0.0", "revision": 3, "values": {...}, "maskedValues": [...]}}.
    */
   static ObjectNode values(Release r, ChartOrigin chart) {
-    ObjectNode n = JSON.createObjectNode();
+    ObjectNode n = json().createObjectNode();
     n.put("release", r.qualifiedName());
     n.put("revision", r.revision());
     n.put("chart", chart.describe());
-    n.set("values", JSON.valueToTree(chart.values()));
+    n.set("values", json().valueToTree(chart.values()));
     ArrayNode masked = n.putArray("maskedValues");
     chart.maskedValues().forEach(masked::add);
     return n;
@@ -374,7 +381,7 @@ final class ReleaseOutput {
    * 0644}, {@code 1.10}, {@code ~} — is quoted, so every reader gets the tree the JSON has.
    */
   static String yaml(Object tree) {
-    Object plain = JSON.convertValue(tree, Object.class);
+    Object plain = json().convertValue(tree, Object.class);
     DumpSettings settings =
         DumpSettings.builder()
             .setDefaultFlowStyle(FlowStyle.BLOCK)

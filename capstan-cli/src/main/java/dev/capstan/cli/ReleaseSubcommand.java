@@ -218,7 +218,7 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
       return;
     }
     try {
-      out().println(ReleaseOutput.JSON.writeValueAsString(tree));
+      out().println(ReleaseOutput.json().writeValueAsString(tree));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot render JSON", e);
     }
@@ -347,7 +347,7 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
     java.util.Optional<DeleteRefusal> refused = DeleteRefusal.of(plan);
     if (!plan.applyable() || refused.isPresent()) {
       if (json()) {
-        ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
+        ObjectNode doc = ReleaseOutput.json().createObjectNode();
         doc.set("plan", PlanRenderer.jsonTree(plan));
         printJson(doc);
       }

@@ -184,7 +184,7 @@ final class RollbackCommand extends ReleaseSubcommand {
 
   private void printResult(CastResult result, int revision) {
     if (json()) {
-      ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
+      ObjectNode doc = ReleaseOutput.json().createObjectNode();
       doc.set("plan", PlanRenderer.jsonTree(result.plan()));
       doc.set("release", ReleaseOutput.json(result.release()));
       printJson(doc);

@@ -33,7 +33,7 @@ final class TestCommand extends ReleaseSubcommand {
   int run(Target target, ReleaseController controller) {
     TestResult result = controller.test(common.namespace(), name, timeout);
     if (json()) {
-      com.fasterxml.jackson.databind.node.ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
+      com.fasterxml.jackson.databind.node.ObjectNode doc = ReleaseOutput.json().createObjectNode();
       doc.put("release", result.release().qualifiedName());
       doc.put("revision", result.release().revision());
       doc.put("passed", result.passed());

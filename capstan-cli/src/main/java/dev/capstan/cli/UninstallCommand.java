@@ -97,7 +97,7 @@ final class UninstallCommand extends ReleaseSubcommand {
                 .withDeleteNamespaces(deleteNamespaces)
                 .withWait(waitForDeletion ? timeout : null));
     if (json()) {
-      ObjectNode doc = ReleaseOutput.JSON.createObjectNode();
+      ObjectNode doc = ReleaseOutput.json().createObjectNode();
       ArrayNode deleted = doc.putArray("deleted");
       u.deleted().forEach(r -> deleted.add(r.key()));
       ArrayNode retained = doc.putArray("retained");

@@ -258,7 +258,7 @@ final class UpdateCli implements java.util.concurrent.Callable<Integer> {
   /** Prints each JSON document the engine wrote as a YAML document. */
   private static void printYaml(Cli cli, byte[] json) {
     try (com.fasterxml.jackson.databind.MappingIterator<Object> docs =
-        ReleaseOutput.JSON.readerFor(Object.class).readValues(json)) {
+        ReleaseOutput.json().readerFor(Object.class).readValues(json)) {
       boolean first = true;
       while (docs.hasNextValue()) {
         cli.out().print((first ? "" : "---\n") + ReleaseOutput.yaml(docs.nextValue()));

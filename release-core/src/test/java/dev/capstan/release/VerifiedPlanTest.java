@@ -96,6 +96,46 @@ class VerifiedPlanTest {
   }
 
   @Test
+  void atAWriteParallelismOfFourTheVerdictsReadInPlanOrderAndARefusalStillWritesNothing() {
+    Fixtures.Harness wide = new Fixtures.Harness("me", 4);
+    wide.cluster
+        .faults()
+        .failAlways(
+            Operation.APPLY,
+            "Service/default/web",
+            "Service \"web\" is invalid: spec.ports[0].port: Invalid value: 70000");
+    wide.cluster
+        .faults()
+        .failAlways(
+            Operation.APPLY, "ConfigMap/default/a", "ConfigMap \"a\" is invalid: data: Too long");
+    Payloads p = five(70000);
+
+    assertThatThrownBy(() -> wide.controller.cast(spec(p, true), p))
+        .isInstanceOfSatisfying(
+            ReleaseConflictException.class,
+            e ->
+                assertThat(e.plan().conflicts())
+                    .extracting(c -> c.ref().key() + ": " + c.reason())
+                    .containsExactly(
+                        "ConfigMap/default/a: refused by the API server's dry run: apply"
+                            + " ConfigMap/default/a: ConfigMap \"a\" is invalid: data: Too long",
+                        "Service/default/web: refused by the API server's dry run: apply"
+                            + " Service/default/web: Service \"web\" is invalid:"
+                            + " spec.ports[0].port: Invalid value: 70000"));
+    assertThat(wide.cluster.writes()).isEmpty();
+    // every object is dry-run (up to four at once, so in any order), and nothing is recorded
+    assertThat(wide.cluster.operations())
+        .filteredOn(op -> op.startsWith("verify-apply:") || op.startsWith("record:create"))
+        .containsExactlyInAnyOrder(
+            "verify-apply:ConfigMap/default/a",
+            "verify-apply:ConfigMap/default/b",
+            "verify-apply:ConfigMap/default/c",
+            "verify-apply:apps/Deployment/default/web",
+            "verify-apply:Service/default/web");
+    assertThat(wide.cluster.recordCount(NS, "app")).isZero();
+  }
+
+  @Test
   void thePlanShowsTheRefusalAndWritesNothing() {
     h.cluster
         .faults()

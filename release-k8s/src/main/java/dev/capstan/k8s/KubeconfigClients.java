@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The {@link ApiClient} of a kubeconfig context, its client certificate and unencrypted key (the
  * kubeconfig user's, or its exec credential plugin's) read by the JDK ({@link PemKeys}):
- * client-java would load BouncyCastle for them, most of a second of a CLI's start-up.
+ * client-java would load BouncyCastle for them, most of a second of a CLI's start-up. TLS is set up
+ * once, from the kubeconfig's certificate authority ({@link OneTlsSetupApiClient}).
  */
 final class KubeconfigClients {
   private KubeconfigClients() {}
@@ -26,12 +27,15 @@ final class KubeconfigClients {
   /** A client for {@code config}'s current context, named {@code file} in errors. */
   static ApiClient build(KubeConfig config, String file, Duration readTimeout) {
     try {
-      ClientBuilder builder = ClientBuilder.kubeconfig(config).setReadTimeout(readTimeout);
+      OneTlsSetupApiClient client = new OneTlsSetupApiClient();
+      ClientBuilder builder =
+          ClientBuilder.kubeconfig(config).setReadTimeout(readTimeout).setApiClient(client);
       KeyManager[] keys = jdkKeyManagers(builder, config, file);
       if (keys != null) {
-        builder.setAuthentication(client -> client.setKeyManagers(keys));
+        builder.setAuthentication(c -> c.setKeyManagers(keys));
       }
-      return builder.build();
+      builder.build();
+      return client.applyTls();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot build a client from kubeconfig " + file, e);
     }

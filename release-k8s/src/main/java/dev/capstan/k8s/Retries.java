@@ -57,7 +57,11 @@ import org.jspecify.annotations.Nullable;
  * every retry (the CLI prints it).
  */
 final class Retries implements Interceptor {
-  private static final ObjectMapper JSON = JsonMappers.trees();
+  /** Read only to judge a conflict or a refusal: built on first need, not at a CLI's start-up. */
+  private static final class Json {
+    static final ObjectMapper MAPPER = JsonMappers.trees();
+  }
+
   private static final Set<String> LEADER_CHANGES =
       Set.of(
           "etcdserver: leader changed", "etcdserver: no leader", "etcdserver: too many requests");
@@ -286,7 +290,7 @@ final class Retries implements Interceptor {
     body.writeTo(buffer);
     JsonNode sent;
     try {
-      sent = JSON.readTree(buffer.readByteArray());
+      sent = Json.MAPPER.readTree(buffer.readByteArray());
     } catch (IOException e) {
       return null;
     }
@@ -305,7 +309,7 @@ final class Retries implements Interceptor {
         return null;
       }
       byte[] bytes = liveBody.bytes();
-      if (!holds(JSON.readTree(bytes), sent)) {
+      if (!holds(Json.MAPPER.readTree(bytes), sent)) {
         return null;
       }
       conflict.close();
@@ -376,7 +380,7 @@ final class Retries implements Interceptor {
   private static String statusMessage(Response response) {
     try {
       String text = response.peekBody(64 * 1024).string();
-      JsonNode status = JSON.readTree(text);
+      JsonNode status = Json.MAPPER.readTree(text);
       return status.path("kind").asText("").equals("Status")
           ? status.path("message").asText("")
           : "";

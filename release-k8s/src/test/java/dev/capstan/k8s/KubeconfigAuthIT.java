@@ -19,9 +19,7 @@ import io.kubernetes.client.openapi.models.V1TokenRequestSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.Security;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -252,12 +250,6 @@ class KubeconfigAuthIT {
   }
 
   private void openssl(String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of("openssl"));
-    command.addAll(List.of(args));
-    Process p =
-        new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
-    String output = new String(p.getInputStream().readAllBytes(), UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).as(output).isZero();
+    Openssl.run(dir, args);
   }
 }

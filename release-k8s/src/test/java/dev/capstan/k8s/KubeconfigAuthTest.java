@@ -7,10 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.Security;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.X509KeyManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -192,13 +189,7 @@ class KubeconfigAuthTest {
   }
 
   private void openssl(String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of("openssl"));
-    command.addAll(List.of(args));
-    Process p =
-        new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
-    String output = new String(p.getInputStream().readAllBytes(), UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).as(output).isZero();
+    Openssl.run(dir, args);
   }
 
   private static boolean classPresent(String name) {

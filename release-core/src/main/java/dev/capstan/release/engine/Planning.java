@@ -211,7 +211,12 @@ final class Planning {
   Plan verified(Plan plan, LiveState live, EffectiveRelease effective) {
     return effective.spec.options().verifyOnServer() && plan.applyable()
         ? ServerVerification.verify(
-            plan, live, effective.objects, context.ports.orchestrator(), context::emit)
+            plan,
+            live,
+            effective.objects,
+            context.ports.orchestrator(),
+            context::emit,
+            context.parallelism)
         : plan;
   }
 

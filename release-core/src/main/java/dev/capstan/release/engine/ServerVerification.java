@@ -1,5 +1,7 @@
 package dev.capstan.release.engine;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.capstan.common.ClusterException;
 import dev.capstan.common.Escapes;
 import dev.capstan.release.event.ReleaseEvent;
@@ -23,15 +25,20 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The verification stage of a plan (ARCHITECTURE.md, "Verified plans"): after planning and the CRD
  * gate, before the first write, every object the plan creates, updates, repairs or adopts is sent
  * to the cluster as a dry run of the very write the cast will make ({@link
- * Orchestrator#verifyApply}), in plan order, one object at a time. An object the cluster refuses
- * becomes a {@link Action#CONFLICT} whose reason is the cluster's message: the plan is not
- * applyable, a cast of it is refused before any write, and the plan shows why.
+ * Orchestrator#verifyApply}), in plan order, up to the cast's write parallelism at once (they write
+ * nothing, so their order does not matter to the cluster; at parallelism 1, one after the other),
+ * their verdicts read in plan order. After a dry run that fails, no further one starts and the ones
+ * sent finish; the first failure in plan order is what the verification reports, as if they had
+ * been sent one at a time. An object the cluster refuses becomes a {@link Action#CONFLICT} whose
+ * reason is the cluster's message: the plan is not applyable, a cast of it is refused before any
+ * write, and the plan shows why.
  *
  * <p>A dry run the release's identity may not send (HTTP 403 from the authorizer) ends the
  * verification with a warning: the rest of the plan goes unverified, and the identity's rights are
@@ -57,13 +64,15 @@ final class ServerVerification {
    * @param objects the objects the cast writes
    * @param orchestrator the cluster, as the release's identity
    * @param events hears a warning per object left to its write
+   * @param parallelism how many dry runs to send at once (the cast's write parallelism)
    */
   static Plan verify(
       Plan plan,
       LiveState live,
       Payloads objects,
       Orchestrator orchestrator,
-      Consumer<ReleaseEvent> events) {
+      Consumer<ReleaseEvent> events,
+      int parallelism) {
     String release = plan.namespace() + "/" + plan.name();
     ReleaseIdentity identity =
         new ReleaseIdentity(
@@ -89,34 +98,49 @@ final class ServerVerification {
                 });
       }
     }
-    List<PlannedChange> changes = new ArrayList<>(plan.changes().size());
-    boolean refused = false;
-    for (PlannedChange c : plan.changes()) {
+    // what each change needs: nothing, a warning (its dry run waits for a write), or a dry run
+    List<PlannedChange> all = plan.changes();
+    @Nullable String[] waits = new String[all.size()];
+    int[] sentAt = new int[all.size()];
+    List<Supplier<Optional<String>>> dryRuns = new ArrayList<>();
+    for (int i = 0; i < all.size(); i++) {
+      PlannedChange c = all.get(i);
       String hash = c.desiredHash();
       Optional<Manifest> object = objects.get(c.ref());
+      sentAt[i] = -1;
       if (!c.action().writes()
           || hash == null
           || object.isEmpty()
           || c.ref().kind().equals(Kind.NAMESPACE)) {
-        changes.add(c);
         continue;
       }
-      String waits = waitsFor(c, newNamespaces, newKinds);
-      if (waits != null) {
+      waits[i] = waitsFor(c, newNamespaces, newKinds);
+      if (waits[i] == null) {
+        Manifest written = asWritten(c, object.get());
+        OwnershipStamp stamp = OwnershipStamp.of(identity, plan.revision(), hash);
+        Precondition precondition = Precondition.of(live.get(c.ref()));
+        sentAt[i] = dryRuns.size();
+        dryRuns.add(() -> orchestrator.verifyApply(written, stamp, precondition));
+      }
+    }
+    List<@Nullable Object> verdicts = CallsAtOnce.run(dryRuns, parallelism);
+    // the verdicts read in plan order, as one dry run after the other would give them
+    List<PlannedChange> changes = new ArrayList<>(all.size());
+    boolean refused = false;
+    for (int i = 0; i < all.size(); i++) {
+      PlannedChange c = all.get(i);
+      int at = sentAt[i];
+      if (waits[i] != null) {
         events.accept(
             new ReleaseEvent.Warning(
-                release, c.ref().key() + ": not verified before the cast, " + waits));
+                release, c.ref().key() + ": not verified before the cast, " + waits[i]));
+      }
+      if (at < 0) {
         changes.add(c);
         continue;
       }
-      Optional<String> refusal;
-      try {
-        refusal =
-            orchestrator.verifyApply(
-                asWritten(c, object.get()),
-                OwnershipStamp.of(identity, plan.revision(), hash),
-                Precondition.of(live.get(c.ref())));
-      } catch (ClusterException e) {
+      Object verdict = verdicts.get(at);
+      if (verdict instanceof ClusterException e) {
         if (e.status() != 403) {
           throw e;
         }
@@ -129,12 +153,19 @@ final class ServerVerification {
                     + c.ref().key()
                     + " on: "
                     + Escapes.escape(String.valueOf(e.getMessage()))));
-        changes.addAll(plan.changes().subList(changes.size(), plan.changes().size()));
+        changes.addAll(all.subList(i, all.size()));
         break;
       }
+      if (verdict instanceof RuntimeException e) {
+        throw e;
+      }
+      if (verdict instanceof Error e) {
+        throw e;
+      }
+      Optional<?> refusal = (Optional<?>) requireNonNull(verdict, "verdict");
       if (refusal.isPresent()) {
         refused = true;
-        changes.add(c.refused(REFUSED + Escapes.escape(refusal.get())));
+        changes.add(c.refused(REFUSED + Escapes.escape(String.valueOf(refusal.get()))));
       } else {
         changes.add(c);
       }
