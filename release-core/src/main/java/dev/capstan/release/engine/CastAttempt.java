@@ -90,14 +90,9 @@ final class CastAttempt {
   }
 
   /**
-   * This attempt as {@code planned} over its record ({@code latest} {@code null}: a first install);
-   * a rollback's plan runs the rollback hooks instead of the upgrade ones.
+   * This attempt as {@code planned} over its record ({@code latest} {@code null}: a first install).
    */
-  CastAttempt planned(Planning.Planned planned) {
-    Plan plan = planned.plan();
-    if (rollback()) {
-      plan = plan.withHooks(HookStage.planned(planned.effective().objects, planned.latest(), true));
-    }
+  CastAttempt planned(Planned planned) {
     return new CastAttempt(
         spec,
         payloads,
@@ -107,7 +102,7 @@ final class CastAttempt {
         planned.latest(),
         planned.effective(),
         planned.live(),
-        plan,
+        planned.plan(),
         lease,
         records,
         pending,

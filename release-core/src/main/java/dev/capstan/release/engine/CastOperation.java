@@ -41,7 +41,7 @@ public final class CastOperation {
     this.intent = new CastIntent(context);
     this.housekeeping = new Housekeeping(context);
     this.completion = new CastCompletion(context, housekeeping);
-    this.reviewed = new ReviewedCast(context, planning, intent, housekeeping, reads);
+    this.reviewed = new ReviewedCast(context, intent, housekeeping, reads);
   }
 
   /** The plan for {@code spec} (and its payloads, if given), as one {@code PLAN} operation. */
@@ -166,15 +166,16 @@ public final class CastOperation {
   CastAttempt readAndPlan(CastAttempt attempt, LeaseKeeper lease) {
     ReleaseSpec spec = attempt.spec();
     Housekeeping.UnderLease read =
-        housekeeping.readUnderLease(planning, spec.namespace(), spec.name(), lease);
+        housekeeping.readUnderLease(spec.namespace(), spec.name(), lease);
     Release latest = read.latest().map(StoredRelease::release).orElse(null);
-    Planning.Planned planned =
+    Planned planned =
         planning.planOver(
             spec,
             attempt.payloads(),
             latest,
             SecretHashKey.generate(),
-            lease.grant().namespaceExists());
+            lease.grant().namespaceExists(),
+            attempt.rollback());
     return planRead(attempt, lease, read.records(), planned);
   }
 
@@ -187,7 +188,7 @@ public final class CastOperation {
       CastAttempt attempt,
       LeaseKeeper lease,
       @Nullable List<RecordEntry> records,
-      Planning.Planned planned) {
+      Planned planned) {
     Plan plan = intent.checkPlan(planned.plan(), attempt.detached());
     intent.createHomeNamespace(attempt.spec(), plan, attempt.payloads());
     return intent.savePending(attempt.leased(lease, records).planned(planned.withPlan(plan)));
@@ -207,14 +208,14 @@ public final class CastOperation {
     Payloads payloads = attempt.payloads();
     Optional<StoredRelease> before = context.store.latestRecord(spec.namespace(), spec.name());
     SecretHashKey fresh = SecretHashKey.generate();
-    Planning.Planned first = planning.planOverStored(spec, payloads, before, fresh);
+    Planned first = planning.planOverStored(spec, payloads, before, fresh, attempt.rollback());
     if (!first.plan().applyable()) {
       // Another caster may have recorded and written between our two reads: look again once,
       // so it shows up as a held lease rather than as objects of an unknown install.
       Optional<StoredRelease> again = context.store.latestRecord(spec.namespace(), spec.name());
-      if (!Planning.sameVersion(before, again)) {
+      if (!Housekeeping.sameVersion(before, again)) {
         before = again;
-        first = planning.planOverStored(spec, payloads, again, fresh);
+        first = planning.planOverStored(spec, payloads, again, fresh, attempt.rollback());
       }
     }
     // A held lease may explain the conflicts: a cast under way, or one that died before it
@@ -248,16 +249,18 @@ public final class CastOperation {
       LeaseKeeper lease,
       boolean deferred) {
     ReleaseSpec spec = planned.spec();
-    List<RecordEntry> records = planning.records(spec.namespace(), spec.name());
-    Optional<StoredRelease> read = planning.latestOf(records, spec.namespace(), spec.name());
-    Optional<StoredRelease> now = housekeeping.recover(spec.namespace(), spec.name(), read, lease);
+    Housekeeping.UnderLease read =
+        housekeeping.readUnderLease(spec.namespace(), spec.name(), lease);
+    Optional<StoredRelease> now = read.latest();
     boolean pendingFailed =
-        !now.equals(read)
-            && read.isPresent()
-            && read.get().release().status() == ReleaseStatus.PENDING;
-    CastAttempt attempt = planned.leased(lease, now.equals(read) ? records : null);
-    if (!Planning.sameVersion(record, pendingFailed ? read : now)) {
-      Planning.Planned again = planning.planOverStored(spec, planned.payloads(), now, fresh);
+        !now.equals(read.read())
+            && read.read().isPresent()
+            && read.read().get().release().status() == ReleaseStatus.PENDING;
+    boolean moved = !Housekeeping.sameVersion(record, pendingFailed ? read.read() : now);
+    CastAttempt attempt = planned.leased(lease, read.records());
+    if (moved) {
+      Planned again =
+          planning.planOverStored(spec, planned.payloads(), now, fresh, planned.rollback());
       attempt = attempt.planned(again.withPlan(intent.checkPlan(again.plan(), planned.detached())));
     } else {
       if (deferred) {

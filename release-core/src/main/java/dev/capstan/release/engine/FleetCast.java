@@ -136,7 +136,8 @@ public final class FleetCast {
               .planObserved(
                   c.latest(),
                   c.effective(),
-                  Ports.slice(shared, c.reads().names(), c.reads().known()))
+                  Ports.slice(shared, c.reads().names(), c.reads().known()),
+                  false)
               .plan();
       if (asAsked(plan, requireNonNull(c.latest()), c.spec())
           && requireNonNull(c.latest()).payloads().hooks().equals(c.effective().objects.hooks())) {
@@ -395,7 +396,7 @@ public final class FleetCast {
                                         held,
                                         read.records(),
                                         planning.planObserved(
-                                            read.latest(), read.effective(), read.live())));
+                                            read.latest(), read.effective(), read.live(), false)));
                 return casts.finish(prepared);
               },
               true);
