@@ -385,18 +385,16 @@ public final class FleetCast {
               () -> {
                 LeaseKeeper lease = begun.lease();
                 CastAttempt prepared =
-                    lease == null
-                        ? casts.prepareBeforeLease(begun.attempt())
+                    lease == null || read == null
+                        ? casts.prepared(begun.attempt(), lease)
                         : lease.holding(
                             held ->
-                                read == null
-                                    ? casts.readAndPlan(begun.attempt(), held)
-                                    : casts.planRead(
-                                        begun.attempt(),
-                                        held,
-                                        read.records(),
-                                        planning.planObserved(
-                                            read.latest(), read.effective(), read.live(), false)));
+                                casts.planRead(
+                                    begun.attempt(),
+                                    held,
+                                    read.records(),
+                                    planning.planObserved(
+                                        read.latest(), read.effective(), read.live(), false)));
                 return casts.finish(prepared);
               },
               true);

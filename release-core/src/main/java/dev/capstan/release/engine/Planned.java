@@ -24,4 +24,12 @@ record Planned(@Nullable Release latest, EffectiveRelease effective, LiveState l
   Planned withPlan(Plan checked) {
     return new Planned(latest, effective, live, checked);
   }
+
+  /**
+   * This over {@code recorded}, the latest revision as recorded again under the lease (a taken-over
+   * pending revision recorded failed), its plan kept.
+   */
+  Planned over(Release recorded) {
+    return new Planned(recorded, effective, live, plan);
+  }
 }

@@ -122,7 +122,7 @@ final class ReviewedCast {
                   ? plan.withHooks(HookStage.planned(effective.objects, latest, true))
                   : plan;
           return intent.savePending(
-              attempt.leased(lease, records).planned(new Planned(latest, effective, live, hooked)));
+              attempt, new Planned(latest, effective, live, hooked), lease, records);
         });
   }
 
