@@ -84,6 +84,22 @@ final class CastIntent {
   }
 
   /**
+   * Under the lease, with the release's {@code records} read under it (newest first, {@code null}
+   * if unknown) and the plan {@code planned} over the latest of them: checks the plan ({@link
+   * #checkPlan}), creates the home namespace if the plan does, and saves the intent ({@link
+   * #savePending}).
+   */
+  CastAttempt checkAndSave(
+      CastAttempt attempt,
+      Planned planned,
+      LeaseKeeper lease,
+      @Nullable List<RecordEntry> records) {
+    Plan plan = checkPlan(planned.plan(), attempt.detached());
+    createHomeNamespace(attempt.spec(), plan, attempt.payloads());
+    return savePending(attempt, planned.withPlan(plan), lease, records);
+  }
+
+  /**
    * Saves the {@code PENDING} intent record of {@code attempt}, {@code planned} with its plan
    * final, holding {@code lease}, with the {@code records} read under it ({@code null}:
    * housekeeping reads them), and returns the attempt prepared with them ({@link

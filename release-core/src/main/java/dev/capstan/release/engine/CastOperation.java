@@ -9,11 +9,9 @@ import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.SecretHashKey;
 import dev.capstan.release.plan.Plan;
-import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.StoredRelease;
 import dev.capstan.release.result.CastResult;
 import dev.capstan.release.result.DetachedCast;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -211,9 +209,9 @@ public final class CastOperation {
   /**
    * Under the lease: reads the records and records what a holder whose lease was taken over left
    * unfinished ({@link Housekeeping#readUnderLease}); plans over the latest ({@link
-   * Planning#planOver}) when the cast did not plan {@code first}, else plans again if the record
-   * moved since, or checks the plan if that was deferred to here; and saves the new revision
-   * pending ({@link CastIntent#savePending}).
+   * Planning#planOver}) when the cast did not plan {@code first} and checks that plan ({@link
+   * CastIntent#checkAndSave}), else plans again if the record moved since, or checks the plan if
+   * that was deferred to here; and saves the new revision pending ({@link CastIntent#savePending}).
    */
   private CastAttempt underLease(
       CastAttempt attempt, @Nullable FirstLook first, LeaseKeeper lease) {
@@ -230,7 +228,7 @@ public final class CastOperation {
               SecretHashKey.generate(),
               lease.grant().namespaceExists(),
               attempt.rollback());
-      return planRead(attempt, lease, read.records(), planned);
+      return intent.checkAndSave(attempt, planned, lease, read.records());
     }
     boolean pendingFailed =
         !now.equals(read.read())
@@ -251,21 +249,6 @@ public final class CastOperation {
       }
     }
     return intent.savePending(attempt, last, lease, read.records());
-  }
-
-  /**
-   * Under the lease, with the release's {@code records} read under it (newest first, {@code null}
-   * if unknown) and the plan made over the latest of them: checks the plan, creates the home
-   * namespace if the plan does, and saves the intent.
-   */
-  CastAttempt planRead(
-      CastAttempt attempt,
-      LeaseKeeper lease,
-      @Nullable List<RecordEntry> records,
-      Planned planned) {
-    Plan plan = intent.checkPlan(planned.plan(), attempt.detached());
-    intent.createHomeNamespace(attempt.spec(), plan, attempt.payloads());
-    return intent.savePending(attempt, planned.withPlan(plan), lease, records);
   }
 
   /** Applies, verifies, prunes and records a prepared cast; gives its lease up. */

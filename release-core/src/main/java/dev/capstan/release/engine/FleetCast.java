@@ -46,11 +46,13 @@ public final class FleetCast {
   private final EngineContext context;
   private final Planning planning;
   private final CastOperation casts;
+  private final CastIntent intent;
 
   public FleetCast(EngineContext context, CastOperation casts) {
     this.context = context;
     this.planning = new Planning(context);
     this.casts = casts;
+    this.intent = new CastIntent(context);
   }
 
   /**
@@ -389,12 +391,12 @@ public final class FleetCast {
                         ? casts.prepared(begun.attempt(), lease)
                         : lease.holding(
                             held ->
-                                casts.planRead(
+                                intent.checkAndSave(
                                     begun.attempt(),
-                                    held,
-                                    read.records(),
                                     planning.planObserved(
-                                        read.latest(), read.effective(), read.live(), false)));
+                                        read.latest(), read.effective(), read.live(), false),
+                                    held,
+                                    read.records()));
                 return casts.finish(prepared);
               },
               true);
