@@ -10,8 +10,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * A plan over a record, with what it was made from: the record {@code latest} it is over ({@code
  * null}: a first install), the {@code effective} release, the {@code live} state observed and the
- * {@code plan}. The value the cast's planning stage hands on ({@link Planning#planOver}, {@link
- * CastAttempt#planned}).
+ * {@code plan}. The value the cast's planning stage hands on ({@link Planning#planOver}) to its
+ * checks and its intent ({@link CastIntent#savePending}).
  */
 record Planned(@Nullable Release latest, EffectiveRelease effective, LiveState live, Plan plan) {
   Planned {
