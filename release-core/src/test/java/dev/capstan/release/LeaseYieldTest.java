@@ -19,6 +19,7 @@ import dev.capstan.release.port.Readiness;
 import dev.capstan.release.port.ReadinessWait;
 import dev.capstan.release.result.CastResult;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -148,7 +149,7 @@ class LeaseYieldTest {
 
   @Test
   void aRequestNamesOneHolderAndIsWithdrawnOnlyByItsRequester() {
-    cluster.requestYield(NS, "app", "caster-a", "caster-b");
+    cluster.requestYield(NS, "app", "caster-a", "caster-b", Instant.EPOCH);
 
     assertThat(cluster.yieldRequested(NS, "app", "caster-a")).contains("caster-b");
     assertThat(cluster.yieldRequested(NS, "app", "caster-c")).isEmpty();

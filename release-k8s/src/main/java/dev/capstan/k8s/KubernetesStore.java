@@ -232,8 +232,9 @@ public final class KubernetesStore implements Store {
 
   /** {@inheritDoc} One CREATE of the request Lease (a GET and an UPDATE when one exists). */
   @Override
-  public void requestYield(String namespace, String name, String holder, String requester) {
-    yieldRequests.request(namespace, name, holder, requester);
+  public void requestYield(
+      String namespace, String name, String holder, String requester, Instant at) {
+    yieldRequests.request(namespace, name, holder, requester, at);
   }
 
   /**

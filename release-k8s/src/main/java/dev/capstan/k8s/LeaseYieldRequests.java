@@ -37,18 +37,18 @@ final class LeaseYieldRequests {
     return "capstan.yield.v1." + release;
   }
 
-  void request(String namespace, String name, String holder, String requester) {
+  void request(String namespace, String name, String holder, String requester, Instant at) {
     String lease = requestName(name);
     for (int attempt = 1; ; attempt++) {
       Optional<V1Lease> live = attempt == 1 ? Optional.empty() : leases.get(namespace, lease);
       try {
         if (live.isEmpty()) {
           leases.create(
-              ReleaseLeases.newLease(namespace, lease, Map.of(ASKED, holder), spec(requester)));
+              ReleaseLeases.newLease(namespace, lease, Map.of(ASKED, holder), spec(requester, at)));
         } else {
           V1Lease current = live.get();
           current.getMetadata().setAnnotations(Map.of(ASKED, holder));
-          current.setSpec(spec(requester));
+          current.setSpec(spec(requester, at));
           leases.update(current);
         }
         return;
@@ -87,9 +87,9 @@ final class LeaseYieldRequests {
     }
   }
 
-  private static V1LeaseSpec spec(String requester) {
+  private static V1LeaseSpec spec(String requester, Instant at) {
     return new V1LeaseSpec()
         .holderIdentity(requester)
-        .acquireTime(OffsetDateTime.ofInstant(Instant.now(), ZoneOffset.UTC));
+        .acquireTime(OffsetDateTime.ofInstant(at, ZoneOffset.UTC));
   }
 }

@@ -187,10 +187,10 @@ public final class LeaseKeeper implements AutoCloseable {
 
   /**
    * The requests to yield this lease that operations waiting for it make ({@link LeaseYield}), read
-   * in the background once asked; closed by the caller when its operation ends.
+   * on this keeper's renewer thread once asked; closed by the caller when its operation ends.
    */
   LeaseYield yieldRequests() {
-    return LeaseYield.heldBy(terms.store(), namespace, name, terms.holder());
+    return LeaseYield.heldBy(terms.store(), namespace, name, terms.holder(), renewer);
   }
 
   public LeaseGrant grant() {

@@ -83,7 +83,14 @@ final class LeaseWait {
           if (asking && !e.holder().equals(asked)) {
             // once per holder: a holder that took the lease after the asked one yielded is asked
             // too
-            LeaseYield.ask(terms.store(), namespace, name, e.holder(), terms.holder(), events);
+            LeaseYield.ask(
+                terms.store(),
+                namespace,
+                name,
+                e.holder(),
+                terms.holder(),
+                terms.clock().instant(),
+                events);
             asked = e.holder();
           }
           Duration pause = terms.poll().delay(Math.min(retry, 8));

@@ -1,11 +1,11 @@
 package dev.capstan.release.engine;
 
 import dev.capstan.release.event.ReleaseEvent;
-import dev.capstan.release.internal.DaemonThreads;
 import dev.capstan.release.port.Store;
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.time.Instant;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -16,6 +16,8 @@ import org.jspecify.annotations.Nullable;
  * request once it has the lease ({@link #withdraw}); a cast holding the lease reads whether it was
  * asked ({@link #asked()}) where it asks whether a newer revision supersedes it, and then stops as
  * superseded. Only where the store {@linkplain Store#carriesYieldRequests() carries the requests}.
+ * The holder's reads run on its lease's renewer ({@link LeaseKeeper#yieldRequests}): one background
+ * thread per lease, stopped with it.
  */
 final class LeaseYield implements AutoCloseable {
   /** How often at most a holder reads the store for a request: 1 s. */
@@ -25,22 +27,28 @@ final class LeaseYield implements AutoCloseable {
   private final String namespace;
   private final String name;
   private final String holder;
+  private final Executor reader;
   private final AtomicBoolean polling = new AtomicBoolean();
   private volatile long polledAt;
+  private volatile boolean closed;
   private volatile @Nullable String askedBy;
-  private @Nullable ExecutorService reader;
 
-  private LeaseYield(Store store, String namespace, String name, String holder) {
+  private LeaseYield(Store store, String namespace, String name, String holder, Executor reader) {
     this.store = store;
     this.namespace = namespace;
     this.name = name;
     this.holder = holder;
+    this.reader = reader;
     this.polledAt = System.nanoTime(); // a cast done within POLL reads nothing
   }
 
-  /** What the holder {@code holder} of the lease on {@code namespace/name} reads. */
-  static LeaseYield heldBy(Store store, String namespace, String name, String holder) {
-    return new LeaseYield(store, namespace, name, holder);
+  /**
+   * What the holder {@code holder} of the lease on {@code namespace/name} reads, on {@code reader}
+   * (a single background thread the lease's keeper owns).
+   */
+  static LeaseYield heldBy(
+      Store store, String namespace, String name, String holder, Executor reader) {
+    return new LeaseYield(store, namespace, name, holder, reader);
   }
 
   /**
@@ -53,10 +61,11 @@ final class LeaseYield implements AutoCloseable {
       String name,
       String holder,
       String requester,
+      Instant at,
       Consumer<ReleaseEvent> events) {
     String release = namespace + "/" + name;
     try {
-      store.requestYield(namespace, name, holder, requester);
+      store.requestYield(namespace, name, holder, requester, at);
       events.accept(new ReleaseEvent.AskedToYield(release, holder));
     } catch (RuntimeException e) {
       events.accept(
@@ -90,13 +99,17 @@ final class LeaseYield implements AutoCloseable {
     if (askedBy != null) {
       return true;
     }
-    if (!store.carriesYieldRequests()) {
+    if (closed || !store.carriesYieldRequests()) {
       return false;
     }
     long now = System.nanoTime();
     if (now - polledAt >= POLL.toNanos() && polling.compareAndSet(false, true)) {
       polledAt = now;
-      reader().execute(this::read);
+      try {
+        reader.execute(this::read);
+      } catch (RejectedExecutionException e) {
+        polling.set(false); // the lease is being given up: nothing left to yield
+      }
     }
     return false;
   }
@@ -106,16 +119,11 @@ final class LeaseYield implements AutoCloseable {
     return askedBy;
   }
 
-  private synchronized ExecutorService reader() {
-    if (reader == null) {
-      reader =
-          Executors.newSingleThreadExecutor(
-              DaemonThreads.named("capstan-yield-" + namespace + "-" + name));
-    }
-    return reader;
-  }
-
   private void read() {
+    if (closed) {
+      polling.set(false);
+      return;
+    }
     try {
       askedBy = store.yieldRequested(namespace, name, holder).orElse(null);
     } catch (RuntimeException e) {
@@ -125,11 +133,9 @@ final class LeaseYield implements AutoCloseable {
     }
   }
 
-  /** Stops the background reads; one in flight ends on its own. */
+  /** Stops the background reads: none starts after this; one in flight ends on its own. */
   @Override
-  public synchronized void close() {
-    if (reader != null) {
-      reader.shutdown();
-    }
+  public void close() {
+    closed = true;
   }
 }

@@ -25,8 +25,11 @@ abstract sealed class MemoryStore implements Store permits InMemoryCluster {
   final Calls calls = new Calls(this);
   final MemoryRecords records = new MemoryRecords(this, calls, this::namespaceExists);
 
-  /** The requests to yield a release's lease, by release: {holder asked, requester}. */
-  private final Map<String, List<String>> yieldRequests = new java.util.HashMap<>();
+  /** A request to yield a release's lease: the holder asked, and who asks. */
+  private record YieldRequest(String holder, String requester) {}
+
+  /** The requests to yield a release's lease, by release ({@code namespace/name}). */
+  private final Map<String, YieldRequest> yieldRequests = new java.util.HashMap<>();
 
   MemoryStore() {}
 
@@ -149,23 +152,23 @@ abstract sealed class MemoryStore implements Store permits InMemoryCluster {
 
   @Override
   public synchronized void requestYield(
-      String namespace, String name, String holder, String requester) {
-    yieldRequests.put(namespace + "/" + name, List.of(holder, requester));
+      String namespace, String name, String holder, String requester, Instant at) {
+    yieldRequests.put(namespace + "/" + name, new YieldRequest(holder, requester));
   }
 
   @Override
   public synchronized Optional<String> yieldRequested(
       String namespace, String name, String holder) {
-    List<String> request = yieldRequests.get(namespace + "/" + name);
-    return request != null && request.get(0).equals(holder)
-        ? Optional.of(request.get(1))
+    YieldRequest request = yieldRequests.get(namespace + "/" + name);
+    return request != null && request.holder().equals(holder)
+        ? Optional.of(request.requester())
         : Optional.empty();
   }
 
   @Override
   public synchronized void withdrawYieldRequest(String namespace, String name, String requester) {
-    List<String> request = yieldRequests.get(namespace + "/" + name);
-    if (request != null && request.get(1).equals(requester)) {
+    YieldRequest request = yieldRequests.get(namespace + "/" + name);
+    if (request != null && request.requester().equals(requester)) {
       yieldRequests.remove(namespace + "/" + name);
     }
   }

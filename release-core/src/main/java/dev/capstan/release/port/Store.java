@@ -227,12 +227,14 @@ public interface Store {
    * requester}: the request is kept beside the lease, not in it (the lease and its version are
    * untouched, so the holder's renewals go on as before), until {@code requester} withdraws it or a
    * request for another holder replaces it. The holder reads it ({@link #yieldRequested}) and
-   * decides; a request naming a holder that is gone is never read as meant for another.
+   * decides; a request naming a holder that is gone is never read as meant for another. {@code at}
+   * is when it was asked, by the requester's clock (kept for whoever reads the store by hand).
    *
    * @throws UnsupportedOperationException when this store does not {@link #carriesYieldRequests()
    *     carry yield requests} (the default)
    */
-  default void requestYield(String namespace, String name, String holder, String requester) {
+  default void requestYield(
+      String namespace, String name, String holder, String requester, Instant at) {
     throw new UnsupportedOperationException(
         getClass().getSimpleName() + " carries no request to yield a release's lease");
   }

@@ -893,7 +893,7 @@ public abstract class StoreContract {
     assumeTrue(store().carriesYieldRequests(), "the store carries no yield requests");
     LeaseGrant alice = store().acquireLease(namespace(), "app", "alice", T0, TTL);
 
-    store().requestYield(namespace(), "app", "alice", "bob");
+    store().requestYield(namespace(), "app", "alice", "bob", T0);
 
     assertThat(store().yieldRequested(namespace(), "app", "alice")).contains("bob");
     assertThat(store().yieldRequested(namespace(), "app", "carol")).isEmpty();
@@ -913,8 +913,8 @@ public abstract class StoreContract {
     assumeTrue(store().carriesYieldRequests(), "the store carries no yield requests");
     store().acquireLease(namespace(), "app", "alice", T0, TTL);
 
-    store().requestYield(namespace(), "app", "alice", "bob");
-    store().requestYield(namespace(), "app", "dave", "carol");
+    store().requestYield(namespace(), "app", "alice", "bob", T0);
+    store().requestYield(namespace(), "app", "dave", "carol", T0.plusSeconds(1));
 
     assertThat(store().yieldRequested(namespace(), "app", "alice")).isEmpty();
     assertThat(store().yieldRequested(namespace(), "app", "dave")).contains("carol");
