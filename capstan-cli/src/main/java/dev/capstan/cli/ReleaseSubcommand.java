@@ -11,7 +11,6 @@ import dev.capstan.k8s.LeaseHolders;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.ReleaseControllerBuilder;
 import dev.capstan.release.error.DestructiveChangeRefusedException;
-import dev.capstan.release.error.InvalidReleaseException;
 import dev.capstan.release.error.ReleaseConflictException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.file.HealthRuleDocs;
@@ -25,7 +24,6 @@ import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.DeleteRefusal;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanRenderer;
-import dev.capstan.release.validate.ApiServerLimits;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -229,7 +227,8 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
   /**
    * What a cast or plan casts: the release file or manifests of {@code -f}, or the chart of {@code
    * --chart} rendered for the target ({@code -f} then names values files), with the options of the
-   * command line over the file's; checked against the API server's limits.
+   * command line over the file's. The engine checks it (the API server's limits among the rest)
+   * before it plans, for a plan and a cast alike.
    */
   ReleaseInput input(
       FileOptions f,
@@ -260,11 +259,6 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
       ReleaseFile file = load(f);
       in = new ReleaseInput(file.toSpec(), file.payloads());
       options = file.options();
-    }
-    List<String> problems = ApiServerLimits.check(in.payloads());
-    if (!problems.isEmpty()) {
-      // plan and cast alike: a plan the API server would refuse is not shown as applyable
-      throw new InvalidReleaseException(in.qualifiedName(), problems);
     }
     Path rulesFile = f.healthRules;
     if (rulesFile != null) {

@@ -257,14 +257,28 @@ public final class ApiServerLimits {
     return node == null ? 4L : (long) node.toString().length();
   }
 
+  /**
+   * The length of {@code s} as a JSON string in UTF-8: its quotes, each character's UTF-8 bytes and
+   * each escape's extra bytes, in one pass.
+   */
   private static long jsonStringLength(String s) {
-    long n = 2 + utf8Length(s);
+    long n = 2L + s.length();
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
-      if (c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f') {
-        n++;
-      } else if (c < 0x20) {
-        n += 5;
+      if (c < 0x20 || c == '"' || c == '\\') {
+        n +=
+            c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f'
+                ? 1
+                : 5;
+      } else if (c >= 0x80) {
+        if (c < 0x800) {
+          n += 1;
+        } else if (Character.isHighSurrogate(c) && i + 1 < s.length()) {
+          n += 2; // four bytes for the pair's two chars
+          i++;
+        } else {
+          n += 2;
+        }
       }
     }
     return n;
