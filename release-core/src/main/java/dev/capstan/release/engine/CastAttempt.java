@@ -16,12 +16,11 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One cast attempt, carried forward through its stages: {@linkplain #start prepared} (the caller's
- * spec and payloads), {@linkplain #planned planned} (the record it is over, what it writes, the
- * observation and the plan), {@linkplain #leased leased} (the lease and the records read under it),
- * {@linkplain #pending pending} (its intent record saved), then written and recorded by {@link
- * CastCompletion}. Immutable: each stage returns a new attempt; a stage's accessors fail on an
- * attempt that has not reached it.
+ * One cast attempt: {@linkplain #start started} (the caller's spec and payloads), then {@linkplain
+ * #prepared prepared} once its stages before the first write handed on their values (the plan over
+ * its record, {@link Planned}; the lease and the records read under it; its intent record), then
+ * written and recorded by {@link CastCompletion}. Immutable; a prepared attempt's accessors fail on
+ * one only started.
  */
 final class CastAttempt {
   private final ReleaseSpec spec;
@@ -90,14 +89,17 @@ final class CastAttempt {
   }
 
   /**
-   * This attempt as {@code planned} over its record ({@code latest} {@code null}: a first install);
-   * a rollback's plan runs the rollback hooks instead of the upgrade ones.
+   * This attempt prepared: {@code planned} over its record ({@code latest} {@code null}: a first
+   * install), holding {@code lease}, with the release's revisions read under it (newest first, or
+   * {@code null} to have housekeeping read them), and its intent record {@code pending}, saved as
+   * {@code saved} ({@code null} when the revision is recorded only with its outcome).
    */
-  CastAttempt planned(Planning.Planned planned) {
-    Plan plan = planned.plan();
-    if (rollback()) {
-      plan = plan.withHooks(HookStage.planned(planned.effective().objects, planned.latest(), true));
-    }
+  CastAttempt prepared(
+      Planned planned,
+      LeaseKeeper lease,
+      @Nullable List<RecordEntry> records,
+      Release pending,
+      @Nullable StoredRelease saved) {
     return new CastAttempt(
         spec,
         payloads,
@@ -107,71 +109,8 @@ final class CastAttempt {
         planned.latest(),
         planned.effective(),
         planned.live(),
-        plan,
-        lease,
-        records,
-        pending,
-        saved);
-  }
-
-  /**
-   * This attempt holding {@code lease}, with the release's revisions read under it (newest first),
-   * or {@code null} to have housekeeping read them.
-   */
-  CastAttempt leased(LeaseKeeper lease, @Nullable List<RecordEntry> records) {
-    return new CastAttempt(
-        spec,
-        payloads,
-        description,
-        detached,
-        planned,
-        latest,
-        effective,
-        live,
-        plan,
+        planned.plan(),
         requireNonNull(lease),
-        records,
-        pending,
-        saved);
-  }
-
-  /**
-   * This attempt over {@code latest} as recorded again under the lease (a taken-over pending
-   * revision recorded failed), its plan kept; housekeeping reads the revisions again.
-   */
-  CastAttempt over(Release latest) {
-    return new CastAttempt(
-        spec,
-        payloads,
-        description,
-        detached,
-        planned,
-        latest,
-        effective,
-        live,
-        plan,
-        lease,
-        null,
-        pending,
-        saved);
-  }
-
-  /**
-   * This attempt with its intent record {@code pending}, saved as {@code saved} ({@code null} when
-   * the revision is recorded only with its outcome).
-   */
-  CastAttempt pending(Release pending, @Nullable StoredRelease saved) {
-    return new CastAttempt(
-        spec,
-        payloads,
-        description,
-        detached,
-        planned,
-        latest,
-        effective,
-        live,
-        plan,
-        lease,
         records,
         requireNonNull(pending),
         saved);

@@ -16,6 +16,7 @@ import dev.capstan.release.model.WithheldSecret;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlannedChange;
+import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.StoredRelease;
 import java.time.Instant;
 import java.util.HashSet;
@@ -23,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The last steps of a cast before its first object write: the plan's checks, the home namespace,
@@ -82,29 +84,52 @@ final class CastIntent {
   }
 
   /**
-   * Saves the {@code PENDING} intent record of a cast whose lease is held and plan is final, and
-   * returns the attempt with it.
+   * Under the lease, with the release's {@code records} read under it (newest first, {@code null}
+   * if unknown) and the plan {@code planned} over the latest of them: checks the plan ({@link
+   * #checkPlan}), creates the home namespace if the plan does, and saves the intent ({@link
+   * #savePending}).
    */
-  CastAttempt savePending(CastAttempt attempt) {
+  CastAttempt checkAndSave(
+      CastAttempt attempt,
+      Planned planned,
+      LeaseKeeper lease,
+      @Nullable List<RecordEntry> records) {
+    Plan plan = checkPlan(planned.plan(), attempt.detached());
+    createHomeNamespace(attempt.spec(), plan, attempt.payloads());
+    return savePending(attempt, planned.withPlan(plan), lease, records);
+  }
+
+  /**
+   * Saves the {@code PENDING} intent record of {@code attempt}, {@code planned} with its plan
+   * final, holding {@code lease}, with the {@code records} read under it ({@code null}:
+   * housekeeping reads them), and returns the attempt prepared with them ({@link
+   * CastAttempt#prepared}).
+   */
+  CastAttempt savePending(
+      CastAttempt attempt,
+      Planned planned,
+      LeaseKeeper lease,
+      @Nullable List<RecordEntry> records) {
     ReleaseSpec spec = attempt.spec();
-    EffectiveRelease effective = attempt.effective();
+    EffectiveRelease effective = planned.effective();
     Payloads payloads = attempt.payloads();
-    Plan plan = attempt.plan();
-    Release latest = attempt.latest();
+    Plan plan = planned.plan();
+    Release latest = planned.latest();
+    List<OwnedResource> previousOwns = latest == null ? List.of() : latest.owns();
     String release = spec.qualifiedName();
-    LeaseIntent leaseIntent = attempt.lease().intent();
+    LeaseIntent leaseIntent = lease.intent();
     // created when the cast took its lease; whoever takes the lease over after it expired tells
     // whether this cast recorded its revision by the attempt both name (Housekeeping.recover)
-    Instant at = attempt.lease().grant().lease().acquiredAt();
+    Instant at = lease.grant().lease().acquiredAt();
     String id =
         latest != null
             ? latest.id()
             : leaseIntent != null ? requireNonNull(leaseIntent.releaseId()) : context.ids.get();
     Map<ResourceRef, String> intent = new LinkedHashMap<>();
-    attempt.previousOwns().forEach(o -> intent.put(o.ref(), o.contentHash()));
+    previousOwns.forEach(o -> intent.put(o.ref(), o.contentHash()));
     effective.spec.resources().forEach(d -> intent.put(d.ref(), d.contentHash()));
     Set<ResourceRef> added = new HashSet<>(intent.keySet());
-    attempt.previousOwns().forEach(o -> added.remove(o.ref()));
+    previousOwns.forEach(o -> added.remove(o.ref()));
     // The lease names what the cast may write: a crash leaves nothing the next holder cannot
     // record. Otherwise the pending record says it, and a detached cast's caller reads it.
     boolean pendingRecord = attempt.detached() || leaseIntent == null || !leaseIntent.covers(added);
@@ -117,7 +142,7 @@ final class CastIntent {
             ReleaseStatus.PENDING,
             toOwned(intent),
             spec.references(),
-            attempt.previousRetained(),
+            latest == null ? List.of() : latest.retained(),
             spec.source(),
             spec.version(),
             attempt.description(),
@@ -125,14 +150,13 @@ final class CastIntent {
             null,
             at,
             at,
-            attempt.lease().grant().lease(),
+            lease.grant().lease(),
             null,
             List.of(),
             spec.chart(),
             null);
     pending =
-        withSecrets(pending, effective, payloads, spec.options())
-            .withAttempt(attempt.lease().attempt());
+        withSecrets(pending, effective, payloads, spec.options()).withAttempt(lease.attempt());
     // A plan that writes no object leaves nothing half-done if the process dies: its revision is
     // recorded once, with its outcome.
     StoredRelease saved = null;
@@ -140,7 +164,7 @@ final class CastIntent {
       saved = context.store.createRecord(pending);
       context.emit(new ReleaseEvent.RecordSaved(release, plan.revision(), ReleaseStatus.PENDING));
     }
-    return attempt.pending(pending, saved);
+    return attempt.prepared(planned, lease, records, pending, saved);
   }
 
   /**

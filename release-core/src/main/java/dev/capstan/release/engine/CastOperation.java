@@ -5,16 +5,13 @@ import static java.util.Objects.requireNonNull;
 import dev.capstan.common.ClusterException;
 import dev.capstan.release.event.Operation;
 import dev.capstan.release.model.Payloads;
-import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.SecretHashKey;
 import dev.capstan.release.plan.Plan;
-import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.StoredRelease;
 import dev.capstan.release.result.CastResult;
 import dev.capstan.release.result.DetachedCast;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -41,7 +38,7 @@ public final class CastOperation {
     this.intent = new CastIntent(context);
     this.housekeeping = new Housekeeping(context);
     this.completion = new CastCompletion(context, housekeeping);
-    this.reviewed = new ReviewedCast(context, planning, intent, housekeeping, reads);
+    this.reviewed = new ReviewedCast(context, intent, housekeeping, reads);
   }
 
   /** The plan for {@code spec} (and its payloads, if given), as one {@code PLAN} operation. */
@@ -118,20 +115,17 @@ public final class CastOperation {
    * cast (refused before any write, lease included, when its plan prunes), a release that may
    * create its home namespace, and a release whose lease cannot be taken because its namespace does
    * not exist (404: the plan then reports the missing namespace) plan first and then take the lease
-   * ({@link #prepareBeforeLease}).
+   * ({@link #prepared}).
    */
   private CastAttempt prepare(
       ReleaseSpec given, Payloads payloads, @Nullable String description, boolean detached) {
     Begun begun = begin(given, payloads, description, detached);
-    LeaseKeeper lease = begun.lease();
-    return lease == null
-        ? prepareBeforeLease(begun.attempt())
-        : lease.holding(held -> readAndPlan(begun.attempt(), held));
+    return prepared(begun.attempt(), begun.lease());
   }
 
   /**
    * A cast's first steps done ({@link #begin}): its attempt, and its lease when it plans under it
-   * ({@code null}: it plans first, {@link #prepareBeforeLease}).
+   * ({@code null}: it plans first, {@link #prepared}).
    */
   record Begun(CastAttempt attempt, @Nullable LeaseKeeper lease) {}
 
@@ -159,62 +153,44 @@ public final class CastOperation {
   }
 
   /**
-   * Under the lease: reads the records (recording what a holder whose expired lease this one took
-   * over left unfinished), plans over the latest ({@link Planning#planOver}) and saves the intent
-   * ({@link #planRead}).
+   * A begun cast ({@link #begin}: its {@code attempt}, and the lease {@code taken}, or {@code
+   * null}) prepared, one stage after the other: without a lease yet, it plans first ({@link
+   * #lookFirst}) and then takes the lease; under the lease it reads the records (recording what a
+   * holder whose expired lease it took over left unfinished), plans, or plans again if the record
+   * moved since it looked first, and saves the intent ({@link #underLease}).
    */
-  CastAttempt readAndPlan(CastAttempt attempt, LeaseKeeper lease) {
-    ReleaseSpec spec = attempt.spec();
-    Housekeeping.UnderLease read =
-        housekeeping.readUnderLease(planning, spec.namespace(), spec.name(), lease);
-    Release latest = read.latest().map(StoredRelease::release).orElse(null);
-    Planning.Planned planned =
-        planning.planOver(
-            spec,
-            attempt.payloads(),
-            latest,
-            SecretHashKey.generate(),
-            lease.grant().namespaceExists());
-    return planRead(attempt, lease, read.records(), planned);
+  CastAttempt prepared(CastAttempt attempt, @Nullable LeaseKeeper taken) {
+    FirstLook first = taken == null ? lookFirst(attempt) : null;
+    LeaseKeeper lease = taken == null ? context.acquireCastLease(attempt.spec()) : taken;
+    return lease.holding(held -> underLease(attempt, first, held));
   }
 
   /**
-   * Under the lease, with the release's {@code records} read under it (newest first, {@code null}
-   * if unknown) and the plan made over the latest of them: checks the plan, creates the home
-   * namespace if the plan does, and saves the intent.
+   * What a cast that plans before its lease found: the plan over {@code record} (its checks {@code
+   * deferred} to the lease when a held lease may explain its conflicts), and the key {@code fresh}
+   * its new Secret hashes were keyed with.
    */
-  CastAttempt planRead(
-      CastAttempt attempt,
-      LeaseKeeper lease,
-      @Nullable List<RecordEntry> records,
-      Planning.Planned planned) {
-    Plan plan = intent.checkPlan(planned.plan(), attempt.detached());
-    intent.createHomeNamespace(attempt.spec(), plan, attempt.payloads());
-    return intent.savePending(attempt.leased(lease, records).planned(planned.withPlan(plan)));
-  }
-
-  /** Applies, verifies, prunes and records a prepared cast; gives its lease up. */
-  CastResult finish(CastAttempt attempt) {
-    return completion.finish(attempt);
-  }
+  private record FirstLook(
+      Planned planned, Optional<StoredRelease> record, SecretHashKey fresh, boolean deferred) {}
 
   /**
-   * {@link #prepare} planning before the lease: plans, creates the home namespace if the plan does,
-   * takes the lease, and reads the record again under it (plans again if it moved).
+   * The plan before the lease: reads the record, plans over it (and looks again once if the plan
+   * has conflicts and the record moved), checks the plan and creates the home namespace if the plan
+   * does, unless a held lease may explain the conflicts.
    */
-  CastAttempt prepareBeforeLease(CastAttempt attempt) {
+  private FirstLook lookFirst(CastAttempt attempt) {
     ReleaseSpec spec = attempt.spec();
     Payloads payloads = attempt.payloads();
     Optional<StoredRelease> before = context.store.latestRecord(spec.namespace(), spec.name());
     SecretHashKey fresh = SecretHashKey.generate();
-    Planning.Planned first = planning.planOverStored(spec, payloads, before, fresh);
+    Planned first = planning.planOverStored(spec, payloads, before, fresh, attempt.rollback());
     if (!first.plan().applyable()) {
       // Another caster may have recorded and written between our two reads: look again once,
       // so it shows up as a held lease rather than as objects of an unknown install.
       Optional<StoredRelease> again = context.store.latestRecord(spec.namespace(), spec.name());
-      if (!Planning.sameVersion(before, again)) {
+      if (!Housekeeping.sameVersion(before, again)) {
         before = again;
-        first = planning.planOverStored(spec, payloads, again, fresh);
+        first = planning.planOverStored(spec, payloads, again, fresh, attempt.rollback());
       }
     }
     // A held lease may explain the conflicts: a cast under way, or one that died before it
@@ -227,47 +203,56 @@ public final class CastOperation {
     if (!deferred) {
       intent.createHomeNamespace(spec, plan, payloads);
     }
-
-    CastAttempt planned = attempt.planned(first.withPlan(plan));
-    Optional<StoredRelease> record = before;
-    return context
-        .acquireCastLease(spec)
-        .holding(lease -> prepareUnderLease(planned, record, fresh, lease, deferred));
+    return new FirstLook(first.withPlan(plan), before, fresh, deferred);
   }
 
   /**
-   * The part of {@link #prepareBeforeLease} under the lease: reads the record again, records what a
-   * holder whose lease was taken over left unfinished ({@link Housekeeping#recover}), plans again
-   * if the record moved since {@code record}, checks the plan if that was {@code deferred} to here,
-   * and saves the new revision pending.
+   * Under the lease: reads the records and records what a holder whose lease was taken over left
+   * unfinished ({@link Housekeeping#readUnderLease}); plans over the latest ({@link
+   * Planning#planOver}) when the cast did not plan {@code first} and checks that plan ({@link
+   * CastIntent#checkAndSave}), else plans again if the record moved since, or checks the plan if
+   * that was deferred to here; and saves the new revision pending ({@link CastIntent#savePending}).
    */
-  private CastAttempt prepareUnderLease(
-      CastAttempt planned,
-      Optional<StoredRelease> record,
-      SecretHashKey fresh,
-      LeaseKeeper lease,
-      boolean deferred) {
-    ReleaseSpec spec = planned.spec();
-    List<RecordEntry> records = planning.records(spec.namespace(), spec.name());
-    Optional<StoredRelease> read = planning.latestOf(records, spec.namespace(), spec.name());
-    Optional<StoredRelease> now = housekeeping.recover(spec.namespace(), spec.name(), read, lease);
+  private CastAttempt underLease(
+      CastAttempt attempt, @Nullable FirstLook first, LeaseKeeper lease) {
+    ReleaseSpec spec = attempt.spec();
+    Housekeeping.UnderLease read =
+        housekeeping.readUnderLease(spec.namespace(), spec.name(), lease);
+    Optional<StoredRelease> now = read.latest();
+    if (first == null) {
+      Planned planned =
+          planning.planOver(
+              spec,
+              attempt.payloads(),
+              now.map(StoredRelease::release).orElse(null),
+              SecretHashKey.generate(),
+              lease.grant().namespaceExists(),
+              attempt.rollback());
+      return intent.checkAndSave(attempt, planned, lease, read.records());
+    }
     boolean pendingFailed =
-        !now.equals(read)
-            && read.isPresent()
-            && read.get().release().status() == ReleaseStatus.PENDING;
-    CastAttempt attempt = planned.leased(lease, now.equals(read) ? records : null);
-    if (!Planning.sameVersion(record, pendingFailed ? read : now)) {
-      Planning.Planned again = planning.planOverStored(spec, planned.payloads(), now, fresh);
-      attempt = attempt.planned(again.withPlan(intent.checkPlan(again.plan(), planned.detached())));
+        !now.equals(read.read())
+            && read.read().isPresent()
+            && read.read().get().release().status() == ReleaseStatus.PENDING;
+    Planned last = first.planned();
+    if (!Housekeeping.sameVersion(first.record(), pendingFailed ? read.read() : now)) {
+      Planned again =
+          planning.planOverStored(spec, attempt.payloads(), now, first.fresh(), attempt.rollback());
+      last = again.withPlan(intent.checkPlan(again.plan(), attempt.detached()));
     } else {
-      if (deferred) {
-        intent.checkPlan(attempt.plan(), planned.detached());
+      if (first.deferred()) {
+        intent.checkPlan(last.plan(), attempt.detached());
       }
       if (pendingFailed) {
         // a taken-over pending revision recorded failed: the plan made on it stands
-        attempt = attempt.over(now.get().release());
+        last = last.over(now.get().release());
       }
     }
-    return intent.savePending(attempt);
+    return intent.savePending(attempt, last, lease, read.records());
+  }
+
+  /** Applies, verifies, prunes and records a prepared cast; gives its lease up. */
+  CastResult finish(CastAttempt attempt) {
+    return completion.finish(attempt);
   }
 }

@@ -46,11 +46,13 @@ public final class FleetCast {
   private final EngineContext context;
   private final Planning planning;
   private final CastOperation casts;
+  private final CastIntent intent;
 
   public FleetCast(EngineContext context, CastOperation casts) {
     this.context = context;
     this.planning = new Planning(context);
     this.casts = casts;
+    this.intent = new CastIntent(context);
   }
 
   /**
@@ -136,7 +138,8 @@ public final class FleetCast {
               .planObserved(
                   c.latest(),
                   c.effective(),
-                  Ports.slice(shared, c.reads().names(), c.reads().known()))
+                  Ports.slice(shared, c.reads().names(), c.reads().known()),
+                  false)
               .plan();
       if (asAsked(plan, requireNonNull(c.latest()), c.spec())
           && requireNonNull(c.latest()).payloads().hooks().equals(c.effective().objects.hooks())) {
@@ -384,18 +387,16 @@ public final class FleetCast {
               () -> {
                 LeaseKeeper lease = begun.lease();
                 CastAttempt prepared =
-                    lease == null
-                        ? casts.prepareBeforeLease(begun.attempt())
+                    lease == null || read == null
+                        ? casts.prepared(begun.attempt(), lease)
                         : lease.holding(
                             held ->
-                                read == null
-                                    ? casts.readAndPlan(begun.attempt(), held)
-                                    : casts.planRead(
-                                        begun.attempt(),
-                                        held,
-                                        read.records(),
-                                        planning.planObserved(
-                                            read.latest(), read.effective(), read.live())));
+                                intent.checkAndSave(
+                                    begun.attempt(),
+                                    planning.planObserved(
+                                        read.latest(), read.effective(), read.live(), false),
+                                    held,
+                                    read.records()));
                 return casts.finish(prepared);
               },
               true);

@@ -94,22 +94,67 @@ final class Housekeeping {
 
   /**
    * A release's records as read under its lease: every revision, newest first ({@code null}: read
-   * them again when needed), and the latest.
+   * them again when needed), the latest after recovery ({@link #recover}), and the latest as {@code
+   * read} before it.
    */
-  record UnderLease(@Nullable List<RecordEntry> records, Optional<StoredRelease> latest) {}
+  record UnderLease(
+      @Nullable List<RecordEntry> records,
+      Optional<StoredRelease> latest,
+      Optional<StoredRelease> read) {
+    UnderLease {
+      requireNonNull(latest, "latest");
+      requireNonNull(read, "read");
+    }
+  }
 
   /**
    * Reads a release's records once its lease is held, and records what the holder of an expired
    * lease this one took over left unfinished ({@link #recover}); the revisions are then left for
    * housekeeping to read again.
    */
-  UnderLease readUnderLease(Planning planning, String namespace, String name, LeaseKeeper lease) {
-    List<RecordEntry> records = planning.records(namespace, name);
-    Optional<StoredRelease> latest = planning.latestOf(records, namespace, name);
+  UnderLease readUnderLease(String namespace, String name, LeaseKeeper lease) {
+    List<RecordEntry> records = records(namespace, name);
+    Optional<StoredRelease> latest = latestOf(records, namespace, name);
     Optional<StoredRelease> recovered = recover(namespace, name, latest, lease);
     return recovered.equals(latest)
-        ? new UnderLease(records, latest)
-        : new UnderLease(null, recovered);
+        ? new UnderLease(records, latest, latest)
+        : new UnderLease(null, recovered, latest);
+  }
+
+  /**
+   * The latest of {@code records} read under the lease (the one of them decoded), or a read of it
+   * if they are unknown.
+   */
+  private Optional<StoredRelease> latestOf(
+      @Nullable List<RecordEntry> records, String namespace, String name) {
+    return records == null
+        ? context.store.latestRecord(namespace, name)
+        : records.stream()
+            .findFirst()
+            .map(e -> Unreadable.stored(context.store, namespace, name, e));
+  }
+
+  /**
+   * Every revision of a release, newest first (one read: the latest and, for housekeeping, the
+   * older ones, decoded only as needed: {@link Store#recordEntries}), or {@code null} when they
+   * cannot be read: the caller then reads the latest alone, and housekeeping reads and warns, as
+   * before.
+   */
+  private @Nullable List<RecordEntry> records(String namespace, String name) {
+    try {
+      return context.store.recordEntries(namespace, name);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** Whether {@code a} and {@code b} are the same version of one record, or both no record. */
+  static boolean sameVersion(Optional<StoredRelease> a, Optional<StoredRelease> b) {
+    if (a.isEmpty() || b.isEmpty()) {
+      return a.isEmpty() && b.isEmpty();
+    }
+    return a.get().version().equals(b.get().version())
+        && a.get().release().revision() == b.get().release().revision();
   }
 
   /**

@@ -16,8 +16,8 @@ import dev.capstan.release.model.SecretHashKey;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
+import dev.capstan.release.plan.PlannedHook;
 import dev.capstan.release.plan.Planner;
-import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
 import java.util.ArrayList;
@@ -46,14 +46,16 @@ final class Planning {
     Store store = context.store;
     Optional<StoredRelease> before = store.latestRecord(spec.namespace(), spec.name());
     Plan plan =
-        reviewable(planOverStored(spec, payloads, before, SecretHashKey.generate()), before);
+        reviewable(planOverStored(spec, payloads, before, SecretHashKey.generate(), false), before);
     if (!plan.applyable()) {
       // The same second look a cast takes (see CastOperation.prepare): another cast of this
       // release may have recorded and written between our two reads; its objects are then this
       // release's.
       Optional<StoredRelease> again = store.latestRecord(spec.namespace(), spec.name());
-      if (!sameVersion(before, again)) {
-        plan = reviewable(planOverStored(spec, payloads, again, SecretHashKey.generate()), again);
+      if (!Housekeeping.sameVersion(before, again)) {
+        plan =
+            reviewable(
+                planOverStored(spec, payloads, again, SecretHashKey.generate(), false), again);
       }
     }
     context.emit(new ReleaseEvent.Planned(spec.qualifiedName(), plan));
@@ -65,7 +67,7 @@ final class Planning {
     spec = withHome(spec);
     PayloadValidator.validate(spec, payloads, context.ports.orchestrator());
     Optional<StoredRelease> stored = context.store.latestRecord(spec.namespace(), spec.name());
-    Planned planned = planOverStored(spec, payloads, stored, SecretHashKey.generate());
+    Planned planned = planOverStored(spec, payloads, stored, SecretHashKey.generate(), false);
     Plan plan =
         PlanDiffs.attach(
             reviewable(planned, stored),
@@ -77,37 +79,22 @@ final class Planning {
   }
 
   /**
-   * A plan over a record, with what it was made from: the record {@code latest} it is over ({@code
-   * null}: a first install), the {@code effective} release, the {@code live} state observed and the
-   * {@code plan}. The value the cast's planning stage hands on ({@link CastAttempt#planned}).
-   */
-  record Planned(@Nullable Release latest, EffectiveRelease effective, LiveState live, Plan plan) {
-    Planned {
-      requireNonNull(effective, "effective");
-      requireNonNull(live, "live");
-      requireNonNull(plan, "plan");
-    }
-
-    /** This with {@code checked}, the plan as its checks handed it on. */
-    Planned withPlan(Plan checked) {
-      return new Planned(latest, effective, live, checked);
-    }
-  }
-
-  /**
    * The plan-over-a-record recipe, the one place it is written: checks that {@code spec} may be
    * cast over the record {@code latest} ({@link #castableOver}), observes what the two name ({@code
-   * homeExists}: see {@link #observe(ReleaseSpec, Release, EffectiveRelease, boolean)}) and plans.
-   * A new release's Secret hashes are keyed with {@code fresh}.
+   * homeExists}: see {@link #observe(ReleaseSpec, Release, EffectiveRelease, boolean)}) and plans
+   * ({@link #planObserved}), with the hooks of a {@code rollback} or of an install or upgrade. A
+   * new release's Secret hashes are keyed with {@code fresh}.
    */
   Planned planOver(
       ReleaseSpec spec,
       @Nullable Payloads payloads,
       @Nullable Release latest,
       SecretHashKey fresh,
-      boolean homeExists) {
+      boolean homeExists,
+      boolean rollback) {
     EffectiveRelease effective = castableOver(spec, payloads, latest, fresh);
-    return planObserved(latest, effective, observe(spec, latest, effective, homeExists));
+    LiveState live = observe(spec, latest, effective, homeExists);
+    return planObserved(latest, effective, live, rollback);
   }
 
   /**
@@ -118,9 +105,10 @@ final class Planning {
       ReleaseSpec spec,
       @Nullable Payloads payloads,
       Optional<StoredRelease> stored,
-      SecretHashKey fresh) {
+      SecretHashKey fresh,
+      boolean rollback) {
     Release latest = stored.map(StoredRelease::release).orElse(null);
-    return planOver(spec, payloads, latest, fresh, homeProven(latest));
+    return planOver(spec, payloads, latest, fresh, homeProven(latest), rollback);
   }
 
   /**
@@ -138,58 +126,34 @@ final class Planning {
   }
 
   /**
-   * The recipe's last step: plans {@code effective} (keyed Secret hashes, config rollouts and their
-   * reasons) over {@code latest} as {@code live} shows, its CRD changes through the safety gate
-   * ({@link CrdSafety}), verified by the cluster when the release asks for it ({@link #verified}),
-   * with the hooks its cast runs.
+   * The recipe's last step, one stage after the other: plans {@code effective} (keyed Secret
+   * hashes, config rollouts and their reasons) over {@code latest} as {@code live} shows, marks the
+   * updates that replace ({@link Replacements}), passes its CRD changes through the safety gate
+   * ({@link CrdSafety}), has the cluster verify it when the release asks for it ({@link
+   * ServerVerification#verifyIfAsked}), and lists the hooks its cast runs ({@link
+   * HookStage#planned}: a {@code rollback}'s, or an install's or upgrade's).
    */
-  Planned planObserved(@Nullable Release latest, EffectiveRelease effective, LiveState live) {
-    Plan planned =
-        Replacements.mark(
-            Planner.plan(effective.spec, latest, live, effective.reasons, effective.ignored),
-            live,
-            effective.applied,
-            effective.spec.options());
+  Planned planObserved(
+      @Nullable Release latest, EffectiveRelease effective, LiveState live, boolean rollback) {
+    Plan planned = Planner.plan(effective.spec, latest, live, effective.reasons, effective.ignored);
+    Plan marked = Replacements.mark(planned, live, effective.applied, effective.spec.options());
     Plan gated =
         CrdSafety.gate(
-            planned,
+            marked,
             live,
             effective.applied,
             effective.spec.options(),
             context.ports.orchestrator());
-    return new Planned(
-        latest,
-        effective,
-        live,
-        verified(gated, live, effective)
-            .withHooks(HookStage.planned(effective.objects, latest, false)));
-  }
-
-  /**
-   * The latest of {@code records} read under the lease (the one of them decoded), or a read of it
-   * if they are unknown.
-   */
-  Optional<StoredRelease> latestOf(
-      @Nullable List<RecordEntry> records, String namespace, String name) {
-    return records == null
-        ? context.store.latestRecord(namespace, name)
-        : records.stream()
-            .findFirst()
-            .map(e -> Unreadable.stored(context.store, namespace, name, e));
-  }
-
-  /**
-   * Every revision of a release, newest first (one read: the latest and, for housekeeping, the
-   * older ones, decoded only as needed: {@link Store#recordEntries}), or {@code null} when they
-   * cannot be read: the caller then reads the latest alone, and housekeeping reads and warns, as
-   * before.
-   */
-  @Nullable List<RecordEntry> records(String namespace, String name) {
-    try {
-      return context.store.recordEntries(namespace, name);
-    } catch (RuntimeException e) {
-      return null;
-    }
+    Plan verified =
+        ServerVerification.verifyIfAsked(
+            gated,
+            live,
+            effective,
+            context.ports.orchestrator(),
+            context::emit,
+            context.parallelism);
+    List<PlannedHook> hooks = HookStage.planned(effective.objects, latest, rollback);
+    return new Planned(latest, effective, live, verified.withHooks(hooks));
   }
 
   /**
@@ -202,22 +166,6 @@ final class Planning {
         requireNonNull(plan.fingerprint())
             .withRecordVersion(stored.map(StoredRelease::version).orElse(null))
             .withSecretHashKey(planned.effective().key));
-  }
-
-  /**
-   * {@code plan} verified by the cluster ({@link ServerVerification}) when the release asks for it
-   * and the plan is otherwise applyable (a plan refused already is not sent).
-   */
-  Plan verified(Plan plan, LiveState live, EffectiveRelease effective) {
-    return effective.spec.options().verifyOnServer() && plan.applyable()
-        ? ServerVerification.verify(
-            plan,
-            live,
-            effective.objects,
-            context.ports.orchestrator(),
-            context::emit,
-            context.parallelism)
-        : plan;
   }
 
   static void checkCastable(ReleaseSpec spec, @Nullable Release latest) {
@@ -321,13 +269,5 @@ final class Planning {
       known.add(LiveObject.present(home));
     }
     return new Reads(names, known);
-  }
-
-  static boolean sameVersion(Optional<StoredRelease> a, Optional<StoredRelease> b) {
-    if (a.isEmpty() || b.isEmpty()) {
-      return a.isEmpty() && b.isEmpty();
-    }
-    return a.get().version().equals(b.get().version())
-        && a.get().release().revision() == b.get().release().revision();
   }
 }

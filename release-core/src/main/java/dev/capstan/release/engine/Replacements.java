@@ -53,7 +53,8 @@ final class Replacements {
         continue;
       }
       Manifest have = live.get(c.ref()).map(LiveObject::content).orElse(null);
-      List<String> changed = changed(have, want, fields);
+      // the immutable fields at which want sets a value the live object does not hold
+      List<String> changed = have == null ? List.of() : AppliedFields.changedAt(want, have, fields);
       if (changed.isEmpty()) {
         continue;
       }
@@ -77,11 +78,6 @@ final class Replacements {
               c.ignored()));
     }
     return changes == null ? plan : plan.withChanges(changes);
-  }
-
-  /** The immutable fields at which {@code want} sets a value {@code have} does not hold. */
-  private static List<String> changed(@Nullable Manifest have, Manifest want, List<String> fields) {
-    return have == null ? List.of() : AppliedFields.changedAt(want, have, fields);
   }
 
   /**

@@ -31,19 +31,13 @@ import org.jspecify.annotations.Nullable;
  */
 final class ReviewedCast {
   private final EngineContext context;
-  private final Planning planning;
   private final CastIntent intent;
   private final Housekeeping housekeeping;
   private final HistoryReads reads;
 
   ReviewedCast(
-      EngineContext context,
-      Planning planning,
-      CastIntent intent,
-      Housekeeping housekeeping,
-      HistoryReads reads) {
+      EngineContext context, CastIntent intent, Housekeeping housekeeping, HistoryReads reads) {
     this.context = context;
-    this.planning = planning;
     this.intent = intent;
     this.housekeeping = housekeeping;
     this.reads = reads;
@@ -85,7 +79,7 @@ final class ReviewedCast {
     return lease.holding(
         held -> {
           Housekeeping.UnderLease read =
-              housekeeping.readUnderLease(planning, spec.namespace(), spec.name(), lease);
+              housekeeping.readUnderLease(spec.namespace(), spec.name(), lease);
           List<RecordEntry> records = read.records();
           Optional<StoredRelease> now = read.latest();
           Planning.checkNotEmpty(planned, now.map(StoredRelease::release).orElse(null));
@@ -107,7 +101,7 @@ final class ReviewedCast {
           // a plan made from the spec alone could not check its CRD changes; with the payloads
           // and the objects it writes observed again, the gate can, before any write
           Plan gated =
-              planning.verified(
+              ServerVerification.verifyIfAsked(
                   CrdSafety.gate(
                       plan,
                       live,
@@ -115,15 +109,21 @@ final class ReviewedCast {
                       planned.options(),
                       context.ports.orchestrator()),
                   live,
-                  effective);
+                  effective,
+                  context.ports.orchestrator(),
+                  context::emit,
+                  context.parallelism);
           if (!gated.applyable()) {
             throw new ReleaseConflictException(gated);
           }
           Release latest = now.map(StoredRelease::release).orElse(null);
+          // a reviewed rollback runs the rollback hooks of what it casts
+          Plan hooked =
+              attempt.rollback()
+                  ? plan.withHooks(HookStage.planned(effective.objects, latest, true))
+                  : plan;
           return intent.savePending(
-              attempt
-                  .leased(lease, records)
-                  .planned(new Planning.Planned(latest, effective, live, plan)));
+              attempt, new Planned(latest, effective, live, hooked), lease, records);
         });
   }
 

@@ -56,6 +56,23 @@ final class ServerVerification {
   private ServerVerification() {}
 
   /**
+   * {@code plan} verified by the cluster ({@link #verify}) when the release asks for it ({@code
+   * verifyOnServer}) and the plan is otherwise applyable (a plan refused already is not sent); else
+   * {@code plan} itself.
+   */
+  static Plan verifyIfAsked(
+      Plan plan,
+      LiveState live,
+      EffectiveRelease effective,
+      Orchestrator orchestrator,
+      Consumer<ReleaseEvent> events,
+      int parallelism) {
+    return effective.spec.options().verifyOnServer() && plan.applyable()
+        ? verify(plan, live, effective.objects, orchestrator, events, parallelism)
+        : plan;
+  }
+
+  /**
    * The plan with every object the cluster refuses as a conflict, or {@code plan} itself when
    * nothing was refused.
    *
