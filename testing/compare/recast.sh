@@ -29,10 +29,9 @@
 # --field-manager=bench -f FIXTURE`. Output: each run's line, then a Markdown table of medians and
 # ranges, CPU as a multiple of kubectl's. Not part of ./mvnw verify.
 #
-# Latest run (2 December 2026, the 2-core machine with a CI beside it, load average 5): medians of
-# 7, a JVM per command 2.61 s of CPU (x2.46 kubectl's), the daemon 0.78 s (x0.74), kubectl 1.06 s;
-# before a cast decoded only the records it uses, 2.80 / 1.23 / 1.08 s. Where the time goes:
-# docs/benchmarks.md, "Re-casting a large bundle: CPU seconds".
+# Latest run (6 December 2026, 44c8282, load average 3-5): medians of 5, a JVM per command 1.97 s
+# of CPU (x1.79 kubectl's), the daemon 0.55 s (x0.50), kubectl 1.10 s; on 2 December x2.46 and x0.74.
+# Where the time goes: docs/benchmarks.md, "Re-casting a large bundle: CPU seconds".
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -164,7 +163,7 @@ range() { printf '%s\n' "$@" | sort -n | sed -n '1p;$p' | paste -sd'-'; }
 k=
 has kubectl && k=$(median $(col kubectl 3))
 {
-  echo "| re-cast, $(du -cb "$dir/objects/capstan"/*.yaml | tail -n 1 | cut -f1) bytes, 60 objects | CPU s, median (range) | × kubectl | wall s | requests |"
+  echo "| re-cast, $(du -cb "$dir/objects/capstan"/*.yaml | tail -n 1 | cut -f1) bytes, 62 objects | CPU s, median (range) | × kubectl | wall s | requests |"
   echo "|---|---:|---:|---:|---:|"
   for tool in $tools; do
     c=$(median $(col "$tool" 3))
