@@ -198,6 +198,46 @@ class FencedWriteTest {
   }
 
   @Test
+  void anUpdateWhoseObjectOnlyMovedItsStatusSinceThePlanIsWrittenAgainOnTheNewVersion() {
+    Payloads v1 = payloads(configMap("settings", "v1"));
+    ReleaseController setup = controller("id-a", 1, e -> {});
+    setup.cast(spec("a", v1), v1);
+    Payloads v2 = payloads(configMap("settings", "v2"));
+    LiveObject[] moved = {null};
+    ReleaseController a =
+        controller(
+            "id-a",
+            1,
+            e -> {
+              if (moved[0] == null && planned(e, NS + "/a")) {
+                // the object's controller writes its status: a new resourceVersion, same content
+                cluster.edit(SETTINGS, "kube-controller-manager", "status", m -> m);
+                moved[0] = live(SETTINGS);
+              }
+            });
+    cluster.clearOperations();
+    events.clear();
+
+    Release cast = a.cast(spec("a", v2), v2).release();
+
+    assertThat(cast.status()).isEqualTo(ReleaseStatus.DEPLOYED);
+    assertThat(cluster.object(SETTINGS).orElseThrow().get("data.value")).isEqualTo("v2");
+    assertThat(cluster.operations())
+        .containsSubsequence(
+            "fenced:apply:ConfigMap/default/settings", "apply:ConfigMap/default/settings");
+    assertThat(events)
+        .filteredOn(e -> e instanceof ReleaseEvent.Warning)
+        .extracting(ReleaseEvent::describe)
+        .containsExactly(
+            "warning: ConfigMap/default/settings moved since the plan with its content and stamp"
+                + " unchanged"
+                + " (only what the server manages, such as its status); written again on uid "
+                + moved[0].uid()
+                + ", resourceVersion "
+                + moved[0].resourceVersion());
+  }
+
+  @Test
   void aPruneOfAnObjectDeletedAndCreatedAgainSinceThePlanDeletesNothing() {
     Payloads v1 = payloads(configMap("settings", "v1"), creds("pw"));
     ReleaseController setup = controller("id-a", 1, e -> {});

@@ -236,7 +236,7 @@ final class CastExecution {
           ports.orchestrator().apply(object, stamp, Precondition.of(live.get(c.ref())), givenUp);
         }
       } catch (PreconditionFailedException e) {
-        throw fenced(c, e);
+        applyAgainIfOnlyStatusMoved(c, object, stamp, givenUp, e);
       } catch (ClusterException e) {
         if (!Replacements.refusedAsImmutable(e.status(), e.getMessage())
             || c.action() == Action.CREATE
@@ -331,6 +331,39 @@ final class CastExecution {
       throw e;
     }
     events.accept(new ReleaseEvent.Done(release, c.ref(), c.action()));
+  }
+
+  /**
+   * Writes {@code object} once more when its write was fenced only because the server moved what it
+   * manages (a Deployment's controller writing its status between the observation and the write):
+   * same uid, stamp and content as observed ({@link Fencing#unchangedSince}), so the plan still
+   * holds. Anything else, or a second refusal, is the fenced write's failure.
+   */
+  private void applyAgainIfOnlyStatusMoved(
+      PlannedChange c,
+      Manifest object,
+      OwnershipStamp stamp,
+      List<String> givenUp,
+      PreconditionFailedException e) {
+    Precondition again =
+        c.action() == Action.REPLACE || e.precondition() instanceof Precondition.Absent
+            ? null
+            : Fencing.unchangedSince(ports.orchestrator(), c.ref(), live.get(c.ref()).orElse(null));
+    if (again == null) {
+      throw fenced(c, e);
+    }
+    events.accept(
+        new ReleaseEvent.Warning(
+            release,
+            c.ref().key()
+                + " moved since the plan with its content and stamp unchanged (only what the server"
+                + " manages, such as its status); written again on "
+                + again.describe()));
+    try {
+      ports.orchestrator().apply(object, stamp, again, givenUp);
+    } catch (PreconditionFailedException twice) {
+      throw fenced(c, twice);
+    }
   }
 
   /**

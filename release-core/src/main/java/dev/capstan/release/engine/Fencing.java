@@ -10,6 +10,7 @@ import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Precondition;
 import dev.capstan.release.port.PreconditionFailedException;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -72,6 +73,29 @@ final class Fencing {
         throw new ReleaseException(reason, e);
       }
     }
+  }
+
+  /**
+   * A precondition to write {@code ref} again on, after its write on {@code observed} was fenced by
+   * a change that moved nothing the plan judged: the object is the one observed (same uid), carries
+   * the same stamp, and holds the same content, so only what the server manages moved (its status,
+   * written by the object's controller, and with it the resourceVersion). {@code null} otherwise,
+   * or when it cannot be observed again: the write stays fenced.
+   */
+  static @Nullable Precondition unchangedSince(
+      Orchestrator orchestrator, ResourceRef ref, @Nullable LiveObject observed) {
+    if (observed == null || observed.content() == null || observed.uid() == null) {
+      return null;
+    }
+    Look now = lookAgain(orchestrator, ref);
+    LiveObject o = now.object();
+    if (o == null
+        || !observed.uid().equals(o.uid())
+        || !Objects.equals(observed.stamp(), o.stamp())
+        || !observed.content().equals(o.content())) {
+      return null;
+    }
+    return Precondition.of(Optional.of(o));
   }
 
   /**
