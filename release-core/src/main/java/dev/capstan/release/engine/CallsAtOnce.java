@@ -1,14 +1,8 @@
 package dev.capstan.release.engine;
 
 import dev.capstan.release.error.ReleaseException;
-import dev.capstan.release.internal.DaemonThreads;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -43,38 +37,29 @@ final class CallsAtOnce {
     }
     AtomicInteger next = new AtomicInteger();
     AtomicBoolean failed = new AtomicBoolean();
-    int threads = Math.min(parallelism, calls.size());
-    ExecutorService pool =
-        Executors.newFixedThreadPool(threads, DaemonThreads.named("capstan-verify"));
+    Workers.Crew crew =
+        Workers.start(
+            Math.min(parallelism, calls.size()),
+            "capstan-verify",
+            () -> {
+              int i;
+              while (!failed.get() && (i = next.getAndIncrement()) < calls.size()) {
+                Object o = outcome(calls.get(i));
+                outcomes[i] = o;
+                if (o instanceof Throwable) {
+                  failed.set(true);
+                }
+              }
+            });
     try {
-      List<Future<?>> workers = new ArrayList<>(threads);
-      for (int t = 0; t < threads; t++) {
-        workers.add(
-            pool.submit(
-                () -> {
-                  int i;
-                  while (!failed.get() && (i = next.getAndIncrement()) < calls.size()) {
-                    Object o = outcome(calls.get(i));
-                    outcomes[i] = o;
-                    if (o instanceof Throwable) {
-                      failed.set(true);
-                    }
-                  }
-                }));
-      }
-      for (Future<?> worker : workers) {
-        worker.get();
-      }
+      crew.awaitEnd();
       return Arrays.asList(outcomes);
     } catch (InterruptedException e) {
-      pool.shutdownNow();
+      failed.set(true);
+      crew.interruptAndAwaitEnd();
       Thread.currentThread().interrupt();
       throw new ReleaseException(
           "interrupted while the plan was verified on the server; nothing was written", e);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException("a dry run's worker failed", e.getCause());
-    } finally {
-      pool.shutdownNow();
     }
   }
 

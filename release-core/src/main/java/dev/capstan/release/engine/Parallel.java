@@ -1,15 +1,9 @@
 package dev.capstan.release.engine;
 
 import dev.capstan.release.error.ReleaseException;
-import dev.capstan.release.internal.DaemonThreads;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -23,6 +17,9 @@ import java.util.function.Consumer;
  * call returns once they have all ended, and it throws the keeper's failure with the calling
  * thread's interrupt status set again. A write already sent when the interrupt came may or may not
  * have reached its target; the operation records it as attempted.
+ *
+ * <p>The writes run on the engine's {@link Workers}, at most {@code parallelism} of them each
+ * taking the next item in order.
  */
 final class Parallel {
   private Parallel() {}
@@ -33,66 +30,44 @@ final class Parallel {
       items.forEach(write); // on this thread: its own check sees an interrupt
       return;
     }
-    ExecutorService pool =
-        Executors.newFixedThreadPool(
-            Math.min(parallelism, items.size()), DaemonThreads.named(threadName));
+    AtomicInteger next = new AtomicInteger();
     AtomicBoolean abort = new AtomicBoolean();
+    Throwable[] failures = new Throwable[items.size()];
+    Workers.Crew crew =
+        Workers.start(
+            Math.min(parallelism, items.size()),
+            threadName,
+            () -> {
+              int i;
+              while (!abort.get() && (i = next.getAndIncrement()) < items.size()) {
+                try {
+                  write.accept(items.get(i));
+                } catch (RuntimeException | Error e) {
+                  failures[i] = e;
+                  abort.set(true);
+                }
+              }
+            });
     try {
-      List<Future<?>> futures = new ArrayList<>();
-      for (T item : items) {
-        futures.add(
-            pool.submit(
-                () -> {
-                  if (abort.get()) {
-                    return;
-                  }
-                  try {
-                    write.accept(item);
-                  } catch (RuntimeException | Error e) {
-                    abort.set(true);
-                    throw e;
-                  }
-                }));
-      }
-      RuntimeException first = null;
-      for (Future<?> f : futures) {
-        try {
-          f.get();
-        } catch (ExecutionException e) {
-          Throwable cause = e.getCause();
-          if (cause instanceof Error error) {
-            throw error;
-          }
-          if (first == null && cause instanceof RuntimeException re) {
-            first = re;
-          }
-        } catch (InterruptedException e) {
-          ReleaseException stop = lease.stop(e);
-          abort.set(true);
-          pool.shutdownNow();
-          awaitEnd(pool);
-          Thread.currentThread().interrupt();
-          throw stop;
-        }
-      }
-      if (first != null) {
-        throw first;
-      }
-    } finally {
-      pool.shutdownNow();
+      crew.awaitEnd();
+    } catch (InterruptedException e) {
+      ReleaseException stop = lease.stop(e);
+      abort.set(true);
+      crew.interruptAndAwaitEnd();
+      Thread.currentThread().interrupt();
+      throw stop;
     }
-  }
-
-  /** Waits until every thread of {@code pool} (shut down) has ended, through interrupts too. */
-  private static void awaitEnd(ExecutorService pool) {
-    while (true) {
-      try {
-        if (pool.awaitTermination(1, TimeUnit.MINUTES)) {
-          return;
-        }
-      } catch (InterruptedException e) {
-        // interrupted again: the operation stops already, and its caller sets the status again
+    RuntimeException first = null;
+    for (Throwable failure : failures) {
+      if (failure instanceof Error error) {
+        throw error;
       }
+      if (first == null && failure instanceof RuntimeException re) {
+        first = re;
+      }
+    }
+    if (first != null) {
+      throw first;
     }
   }
 }

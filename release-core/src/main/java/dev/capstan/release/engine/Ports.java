@@ -3,7 +3,6 @@ package dev.capstan.release.engine;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.release.error.ReleaseException;
-import dev.capstan.release.internal.DaemonThreads;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ResourceRef;
@@ -18,18 +17,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.FutureTask;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /** The two ports: the cluster ({@link Orchestrator}) and the persistence ({@link Store}). */
 record Ports(Orchestrator orchestrator, Store store) {
-  /** The threads of concurrent observations, kept a minute once idle. */
-  private static final ExecutorService OBSERVERS =
-      Executors.newCachedThreadPool(DaemonThreads.named("capstan-observe"));
-
   Ports {
     requireNonNull(orchestrator, "orchestrator");
     requireNonNull(store, "store");
@@ -148,7 +141,7 @@ record Ports(Orchestrator orchestrator, Store store) {
     for (T item : items.subList(1, items.size())) {
       FutureTask<R> task = new FutureTask<>(() -> read.apply(item));
       others.add(task);
-      OBSERVERS.execute(task);
+      Workers.pool().execute(task);
     }
     List<R> out = new ArrayList<>(items.size());
     RuntimeException first = null;

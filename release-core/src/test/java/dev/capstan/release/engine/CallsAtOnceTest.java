@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
@@ -33,16 +35,21 @@ class CallsAtOnceTest {
   @Test
   void afterACallThrowsNoFurtherCallStartsAndTheRunningOnesFinish() {
     CountDownLatch thrown = new CountDownLatch(1);
+    AtomicReference<Thread> thrower = new AtomicReference<>();
     AtomicInteger started = new AtomicInteger();
     IllegalStateException refused = new IllegalStateException("refused");
     List<Supplier<String>> calls =
         List.of(
             () -> {
               started.incrementAndGet();
-              return awaited(thrown) ? "first, finished after the second threw" : "timed out";
+              // finishes once the second call's worker has recorded its failure and ended its run
+              // (a run ends, and its thread takes the pool's name again, only after a failure)
+              boolean recorded = awaited(thrown) && ended(thrower);
+              return recorded ? "first, finished after the second threw" : "timed out";
             },
             () -> {
               started.incrementAndGet();
+              thrower.set(Thread.currentThread());
               thrown.countDown();
               throw refused;
             },
@@ -52,6 +59,19 @@ class CallsAtOnceTest {
     assertThat(CallsAtOnce.run(calls, 2))
         .containsExactly("first, finished after the second threw", refused, null, null);
     assertThat(started).hasValue(2);
+  }
+
+  /** Whether the worker's run ends within 30 s: its thread no longer carries the run's name. */
+  private static boolean ended(AtomicReference<Thread> thread) {
+    Thread worker = Objects.requireNonNull(thread.get(), "the thrower's thread");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (worker.getName().equals("capstan-verify")) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      Thread.onSpinWait();
+    }
+    return true;
   }
 
   @Test
