@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import dev.capstan.common.ClusterException;
 import dev.capstan.release.event.Operation;
 import dev.capstan.release.model.Payloads;
-import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.SecretHashKey;
@@ -247,20 +246,23 @@ public final class CastOperation {
    * record}, new Secret hashes keyed with {@code fresh}. The home namespace is known present when
    * {@code provedBy}, the lease the cast just took to plan under it, lives there ({@link
    * LeaseGrant#namespaceExists}); without it (a plan before the lease, or again after one), when
-   * the record alone proves it ({@link Planning#homeProven}).
+   * the record alone proves it ({@link Planning#planOverStored}).
    */
   private Planned look(
       CastAttempt attempt,
       Optional<StoredRelease> record,
       SecretHashKey fresh,
       @Nullable LeaseKeeper provedBy) {
-    Release latest = record.map(StoredRelease::release).orElse(null);
+    if (provedBy == null) {
+      return planning.planOverStored(
+          attempt.spec(), attempt.payloads(), record, fresh, attempt.rollback());
+    }
     return planning.planOver(
         attempt.spec(),
         attempt.payloads(),
-        latest,
+        record.map(StoredRelease::release).orElse(null),
         fresh,
-        provedBy != null ? provedBy.grant().namespaceExists() : planning.homeProven(latest),
+        provedBy.grant().namespaceExists(),
         attempt.rollback());
   }
 
