@@ -84,19 +84,27 @@ final class CastIntent {
   }
 
   /**
+   * A plan judged before the first write: checked ({@link #checkPlan}: refused with nothing written
+   * when it may not be cast), and the home namespace created if the plan creates it ({@link
+   * #createHomeNamespace}). Every way a cast plans passes its final plan here.
+   */
+  Planned judgePlan(CastAttempt attempt, Planned planned) {
+    Plan plan = checkPlan(planned.plan(), attempt.detached());
+    createHomeNamespace(attempt.spec(), plan, attempt.payloads());
+    return planned.withPlan(plan);
+  }
+
+  /**
    * Under the lease, with the release's {@code records} read under it (newest first, {@code null}
-   * if unknown) and the plan {@code planned} over the latest of them: checks the plan ({@link
-   * #checkPlan}), creates the home namespace if the plan does, and saves the intent ({@link
-   * #savePending}).
+   * if unknown) and the plan {@code planned} over the latest of them: judges the plan ({@link
+   * #judgePlan}) and saves the intent ({@link #savePending}).
    */
   CastAttempt checkAndSave(
       CastAttempt attempt,
       Planned planned,
       LeaseKeeper lease,
       @Nullable List<RecordEntry> records) {
-    Plan plan = checkPlan(planned.plan(), attempt.detached());
-    createHomeNamespace(attempt.spec(), plan, attempt.payloads());
-    return savePending(attempt, planned.withPlan(plan), lease, records);
+    return savePending(attempt, judgePlan(attempt, planned), lease, records);
   }
 
   /**

@@ -9,6 +9,7 @@ import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.SecretHashKey;
 import dev.capstan.release.plan.Plan;
+import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.StoredRelease;
 import dev.capstan.release.result.CastResult;
 import dev.capstan.release.result.DetachedCast;
@@ -175,22 +176,21 @@ public final class CastOperation {
 
   /**
    * The plan before the lease: reads the record, plans over it (and looks again once if the plan
-   * has conflicts and the record moved), checks the plan and creates the home namespace if the plan
-   * does, unless a held lease may explain the conflicts.
+   * has conflicts and the record moved), and judges the plan ({@link CastIntent#judgePlan}) unless
+   * a held lease may explain its conflicts.
    */
   private FirstLook lookFirst(CastAttempt attempt) {
     ReleaseSpec spec = attempt.spec();
-    Payloads payloads = attempt.payloads();
     Optional<StoredRelease> before = context.store.latestRecord(spec.namespace(), spec.name());
     SecretHashKey fresh = SecretHashKey.generate();
-    Planned first = planning.planOverStored(spec, payloads, before, fresh, attempt.rollback());
+    Planned first = look(attempt, before, fresh, null);
     if (!first.plan().applyable()) {
       // Another caster may have recorded and written between our two reads: look again once,
       // so it shows up as a held lease rather than as objects of an unknown install.
       Optional<StoredRelease> again = context.store.latestRecord(spec.namespace(), spec.name());
       if (!Housekeeping.sameVersion(before, again)) {
         before = again;
-        first = planning.planOverStored(spec, payloads, again, fresh, attempt.rollback());
+        first = look(attempt, again, fresh, null);
       }
     }
     // A held lease may explain the conflicts: a cast under way, or one that died before it
@@ -199,19 +199,16 @@ public final class CastOperation {
     boolean deferred =
         !first.plan().applyable()
             && context.store.heldLease(spec.namespace(), spec.name()).isPresent();
-    Plan plan = deferred ? first.plan() : intent.checkPlan(first.plan(), attempt.detached());
-    if (!deferred) {
-      intent.createHomeNamespace(spec, plan, payloads);
-    }
-    return new FirstLook(first.withPlan(plan), before, fresh, deferred);
+    return new FirstLook(
+        deferred ? first : intent.judgePlan(attempt, first), before, fresh, deferred);
   }
 
   /**
    * Under the lease: reads the records and records what a holder whose lease was taken over left
-   * unfinished ({@link Housekeeping#readUnderLease}); plans over the latest ({@link
-   * Planning#planOver}) when the cast did not plan {@code first} and checks that plan ({@link
-   * CastIntent#checkAndSave}), else plans again if the record moved since, or checks the plan if
-   * that was deferred to here; and saves the new revision pending ({@link CastIntent#savePending}).
+   * unfinished ({@link Housekeeping#readUnderLease}); plans over the latest and judges that plan
+   * ({@link CastIntent#judgePlan}) when the cast did not plan {@code first} or the record moved
+   * since, else keeps the first plan (judging it now if that was deferred to here); and saves the
+   * new revision pending ({@link CastIntent#savePending}).
    */
   private CastAttempt underLease(
       CastAttempt attempt, @Nullable FirstLook first, LeaseKeeper lease) {
@@ -219,36 +216,54 @@ public final class CastOperation {
     Housekeeping.UnderLease read =
         housekeeping.readUnderLease(spec.namespace(), spec.name(), lease);
     Optional<StoredRelease> now = read.latest();
-    if (first == null) {
-      Planned planned =
-          planning.planOver(
-              spec,
-              attempt.payloads(),
-              now.map(StoredRelease::release).orElse(null),
-              SecretHashKey.generate(),
-              lease.grant().namespaceExists(),
-              attempt.rollback());
-      return intent.checkAndSave(attempt, planned, lease, read.records());
-    }
     boolean pendingFailed =
-        !now.equals(read.read())
+        first != null
+            && !now.equals(read.read())
             && read.read().isPresent()
             && read.read().get().release().status() == ReleaseStatus.PENDING;
-    Planned last = first.planned();
-    if (!Housekeeping.sameVersion(first.record(), pendingFailed ? read.read() : now)) {
-      Planned again =
-          planning.planOverStored(spec, attempt.payloads(), now, first.fresh(), attempt.rollback());
-      last = again.withPlan(intent.checkPlan(again.plan(), attempt.detached()));
+    boolean moved =
+        first != null
+            && !Housekeeping.sameVersion(first.record(), pendingFailed ? read.read() : now);
+    Planned last;
+    if (first == null) {
+      last = look(attempt, now, SecretHashKey.generate(), lease);
+    } else if (moved) {
+      last = look(attempt, now, first.fresh(), null); // the first look's Secret-hash key
+    } else if (pendingFailed) {
+      // a taken-over pending revision recorded failed: the plan made on it stands
+      last = first.planned().over(now.get().release());
     } else {
-      if (first.deferred()) {
-        intent.checkPlan(last.plan(), attempt.detached());
-      }
-      if (pendingFailed) {
-        // a taken-over pending revision recorded failed: the plan made on it stands
-        last = last.over(now.get().release());
-      }
+      last = first.planned();
+    }
+    if (first == null || moved || first.deferred()) {
+      last = intent.judgePlan(attempt, last); // a plan not judged yet
     }
     return intent.savePending(attempt, last, lease, read.records());
+  }
+
+  /**
+   * The plan-over-a-record recipe ({@link Planning#planOver}) for {@code attempt} over {@code
+   * record}, new Secret hashes keyed with {@code fresh}. The home namespace is known present when
+   * {@code provedBy}, the lease the cast just took to plan under it, lives there ({@link
+   * LeaseGrant#namespaceExists}); without it (a plan before the lease, or again after one), when
+   * the record alone proves it ({@link Planning#planOverStored}).
+   */
+  private Planned look(
+      CastAttempt attempt,
+      Optional<StoredRelease> record,
+      SecretHashKey fresh,
+      @Nullable LeaseKeeper provedBy) {
+    if (provedBy == null) {
+      return planning.planOverStored(
+          attempt.spec(), attempt.payloads(), record, fresh, attempt.rollback());
+    }
+    return planning.planOver(
+        attempt.spec(),
+        attempt.payloads(),
+        record.map(StoredRelease::release).orElse(null),
+        fresh,
+        provedBy.grant().namespaceExists(),
+        attempt.rollback());
   }
 
   /** Applies, verifies, prunes and records a prepared cast; gives its lease up. */

@@ -1,9 +1,7 @@
 package dev.capstan.release.plan;
 
-import dev.capstan.release.model.DesiredResource;
 import dev.capstan.release.model.EnsuredNamespace;
 import dev.capstan.release.model.Kind;
-import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseIdentity;
@@ -12,7 +10,6 @@ import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -128,66 +125,41 @@ public final class Planner {
       LiveState live,
       Map<ResourceRef, String> updateReasons,
       Map<ResourceRef, List<IgnoredField>> ignoredPaths) {
+    ObjectJoin join = ObjectJoin.joined(spec, latest, live, updateReasons, ignoredPaths);
     ReleaseIdentity self = latest == null ? null : latest.identity();
     Integer failed =
         latest != null && latest.status() == ReleaseStatus.FAILED ? latest.revision() : null;
-    List<OwnedResource> owns = latest == null ? List.of() : latest.owns();
-    Set<ResourceRef> retained = latest == null ? Set.of() : new HashSet<>(latest.retained());
-
-    Map<String, EnsuredNamespace> ensuredBefore = latest == null ? Map.of() : ensuredBy(latest);
-    List<PlannedChange> references = new ArrayList<>();
-    for (ResourceRef ref : spec.references()) {
-      Optional<EnsuredNamespace> ensured =
-          ref.kind().equals(Kind.NAMESPACE) ? spec.ensured(ref.name()) : Optional.empty();
-      references.add(
-          ensured.isPresent()
-              ? planEnsured(ensured.get(), live.get(ref), ensuredBefore.get(ref.name()))
-              : planReference(ref, live.get(ref), spec));
+    List<PlannedChange> changes = new ArrayList<>();
+    for (ObjectJoin.Referenced r : join.references()) {
+      changes.add(r.ensured() != null ? planEnsured(r, r.ensured()) : planReference(r, spec));
     }
     List<PlannedChange> applies = new ArrayList<>();
-    // Desired resources and recorded owns are both kept in apply order: walk them together
-    // (a merge join) instead of hashing every ref into lookup tables.
-    List<OwnedResource> dropped = new ArrayList<>();
-    int next = 0;
-    for (DesiredResource d : spec.resources()) {
-      while (next < owns.size()
-          && ResourceRef.APPLY_ORDER.compare(owns.get(next).ref(), d.ref()) < 0) {
-        dropped.add(owns.get(next++));
-      }
-      String recordedHash = null;
-      if (next < owns.size() && owns.get(next).ref().equals(d.ref())) {
-        recordedHash = owns.get(next++).contentHash();
-      }
+    for (ObjectJoin.Desired d : join.desired()) {
       applies.add(
           DesiredChange.of(
-              d,
-              live.get(d.ref()),
-              recordedHash,
-              retained.contains(d.ref()),
+              d.resource(),
+              d.live(),
+              d.recordedHash(),
+              d.retained(),
               self,
               failed,
               spec,
-              updateReasons.get(d.ref()),
-              ignoredPaths.getOrDefault(d.ref(), List.of())));
+              d.updateReason(),
+              d.ignoredPaths()));
     }
-    dropped.addAll(owns.subList(next, owns.size()));
     applies.sort(EXECUTION_ORDER);
+    changes.addAll(applies);
 
     List<PlannedChange> removals = new ArrayList<>();
     if (latest != null) {
-      for (OwnedResource owned : dropped) {
-        planRemoval(owned.ref(), live.get(owned.ref()), latest, spec).ifPresent(removals::add);
+      for (ObjectJoin.Dropped dropped : join.dropped()) {
+        planRemoval(dropped, latest, spec).ifPresent(removals::add);
       }
-      for (EnsuredNamespace before : ensuredBefore.values()) {
-        if (before.deleteWithRelease() && !spec.references().contains(before.ref())) {
-          planDroppedNamespace(before, live.get(before.ref()), spec).ifPresent(removals::add);
-        }
+      for (ObjectJoin.DroppedNamespace before : join.droppedNamespaces()) {
+        planDroppedNamespace(before, spec).ifPresent(removals::add);
       }
     }
     removals.sort((a, b) -> ResourceRef.PRUNE_ORDER.compare(a.ref(), b.ref()));
-
-    List<PlannedChange> changes = new ArrayList<>(references);
-    changes.addAll(applies);
     changes.addAll(removals);
     return new Plan(
         spec.namespace(),
@@ -196,26 +168,17 @@ public final class Planner {
         latest == null ? 1 : latest.revision() + 1,
         latest == null ? null : latest.revision(),
         changes,
-        fingerprint(spec, latest, live));
+        new PlanFingerprint(
+            spec, latest == null ? null : latest.revision(), null, join.observed(), null));
   }
 
   /**
-   * What a plan is computed from: the spec, the record's revision, and every object {@link #names}
-   * names as observed in {@code live}, by key. The store's version of the record is added by the
-   * caller that read it ({@link PlanFingerprint#withRecordVersion}).
+   * A reference the spec does not ensure: planned as read only when live, created when it is a
+   * namespace and the spec may create it, otherwise a conflict.
    */
-  private static PlanFingerprint fingerprint(
-      ReleaseSpec spec, @Nullable Release latest, LiveState live) {
-    Set<ResourceRef> refs = observed(spec, latest);
-    List<PlanFingerprint.Observed> observed = new ArrayList<>(refs.size());
-    refs.forEach(ref -> observed.add(PlanFingerprint.Observed.of(ref, live.get(ref))));
-    return new PlanFingerprint(
-        spec, latest == null ? null : latest.revision(), null, observed, null);
-  }
-
-  private static PlannedChange planReference(
-      ResourceRef ref, Optional<LiveObject> live, ReleaseSpec spec) {
-    if (live.isPresent()) {
+  private static PlannedChange planReference(ObjectJoin.Referenced referenced, ReleaseSpec spec) {
+    ResourceRef ref = referenced.ref();
+    if (referenced.live().isPresent()) {
       return PlannedChange.reference(ref, null, false);
     }
     if (ref.kind().equals(Kind.NAMESPACE) && spec.options().createNamespace()) {
@@ -248,8 +211,10 @@ public final class Planner {
    * dropped is still live; otherwise a reference. Never owned: no content hash, no stamp.
    */
   private static PlannedChange planEnsured(
-      EnsuredNamespace ensured, Optional<LiveObject> live, @Nullable EnsuredNamespace previous) {
+      ObjectJoin.Referenced referenced, EnsuredNamespace ensured) {
     ResourceRef ref = ensured.ref();
+    Optional<LiveObject> live = referenced.live();
+    EnsuredNamespace previous = referenced.previous();
     if (live.isEmpty()) {
       return PlannedChange.ensure(
           ref, Action.CREATE, "ensured: created with the labels and annotations of the document");
@@ -267,7 +232,9 @@ public final class Planner {
    * records and lease are there), absent, or another release ensures it too.
    */
   private static Optional<PlannedChange> planDroppedNamespace(
-      EnsuredNamespace before, Optional<LiveObject> live, ReleaseSpec spec) {
+      ObjectJoin.DroppedNamespace dropped, ReleaseSpec spec) {
+    EnsuredNamespace before = dropped.before();
+    Optional<LiveObject> live = dropped.live();
     if (live.isEmpty()) {
       return Optional.empty();
     }
@@ -301,8 +268,15 @@ public final class Planner {
                 + ": \"true\": deletes everything in it"));
   }
 
+  /**
+   * An object the latest revision owns and the spec dropped: pruned when live and stamped by this
+   * release, retained when it is a volume claim whose data the release keeps or a CRD that may not
+   * be deleted; nothing when absent or owned by another.
+   */
   private static Optional<PlannedChange> planRemoval(
-      ResourceRef ref, Optional<LiveObject> liveObject, Release latest, ReleaseSpec spec) {
+      ObjectJoin.Dropped dropped, Release latest, ReleaseSpec spec) {
+    ResourceRef ref = dropped.ref();
+    Optional<LiveObject> liveObject = dropped.live();
     if (liveObject.isEmpty()) {
       return Optional.empty();
     }
