@@ -1,6 +1,5 @@
 package dev.capstan.release.engine;
 
-import dev.capstan.common.Sleeper;
 import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.error.ReleaseLockedException;
 import dev.capstan.release.event.ReleaseEvent;
@@ -62,8 +61,8 @@ final class LeaseWait {
     Clock clock = terms.clock();
     Instant deadline = clock.instant().plus(terms.maxWait());
     boolean asking = terms.askHolderToYield() && terms.store().carriesYieldRequests();
-    @Nullable String asked = null;
-    try {
+    try (LeaseYield.Request request =
+        LeaseYield.request(terms.store(), namespace, name, terms.holder(), events)) {
       for (int retry = 1; ; retry++) {
         try {
           return terms
@@ -80,38 +79,20 @@ final class LeaseWait {
                 new ReleaseEvent.WaitingForLease(
                     release, e.holder(), e.expiresAt(), Duration.between(now, deadline)));
           }
-          if (asking && !e.holder().equals(asked)) {
-            // once per holder: a holder that took the lease after the asked one yielded is asked
-            // too
-            LeaseYield.ask(
-                terms.store(),
-                namespace,
-                name,
-                e.holder(),
-                terms.holder(),
-                terms.clock().instant(),
-                events);
-            asked = e.holder();
+          if (asking) {
+            request.ask(e.holder(), clock.instant());
           }
           Duration pause = terms.poll().delay(Math.min(retry, 8));
           Duration left = Duration.between(now, deadline);
-          pause(terms.sleeper(), pause.compareTo(left) < 0 ? pause : left, release);
+          try {
+            terms.sleeper().sleep(pause.compareTo(left) < 0 ? pause : left);
+          } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new ReleaseException(
+                "interrupted while waiting for the lease on " + release, interrupted);
+          }
         }
       }
-    } finally {
-      if (asked != null) {
-        // granted, timed out or interrupted: the request is done with either way
-        LeaseYield.withdraw(terms.store(), namespace, name, terms.holder(), events);
-      }
-    }
-  }
-
-  private static void pause(Sleeper sleeper, Duration d, String release) {
-    try {
-      sleeper.sleep(d);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ReleaseException("interrupted while waiting for the lease on " + release, e);
     }
   }
 }

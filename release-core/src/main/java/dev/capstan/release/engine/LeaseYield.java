@@ -12,9 +12,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Both sides of a request to yield a release's operation lease (ARCHITECTURE.md, "Superseding a
- * wait"): an operation waiting for the lease asks its holder once ({@link #ask}) and withdraws the
- * request once it has the lease ({@link #withdraw}); a cast holding the lease reads whether it was
- * asked ({@link #asked()}) where it asks whether a newer revision supersedes it, and then stops as
+ * wait"): an operation waiting for the lease asks each holder it finds once and withdraws the
+ * request when its wait ends ({@link Request}); a cast holding the lease reads whether it was asked
+ * ({@link #asked()}) where it asks whether a newer revision supersedes it, and then stops as
  * superseded. Only where the store {@linkplain Store#carriesYieldRequests() carries the requests}.
  * The holder's reads run on its lease's renewer ({@link LeaseKeeper#yieldRequests}): one background
  * thread per lease, stopped with it.
@@ -52,40 +52,78 @@ final class LeaseYield implements AutoCloseable {
   }
 
   /**
-   * Asks {@code holder} to yield the lease on {@code namespace/name} to {@code requester}, telling
-   * it ({@link ReleaseEvent.AskedToYield}); a failure to ask is a warning, and the wait goes on.
+   * The request {@code requester}, waiting for the lease on {@code namespace/name}, makes of the
+   * holders it finds: each holder asked once ({@link Request#ask}), the request withdrawn when the
+   * wait ends ({@link Request#close}), granted, timed out or interrupted.
    */
-  static void ask(
-      Store store,
-      String namespace,
-      String name,
-      String holder,
-      String requester,
-      Instant at,
-      Consumer<ReleaseEvent> events) {
-    String release = namespace + "/" + name;
-    try {
-      store.requestYield(namespace, name, holder, requester, at);
-      events.accept(new ReleaseEvent.AskedToYield(release, holder));
-    } catch (RuntimeException e) {
-      events.accept(
-          new ReleaseEvent.Warning(
-              release,
-              "could not ask " + holder + " to yield the lease (waiting on): " + e.getMessage()));
-    }
+  static Request request(
+      Store store, String namespace, String name, String requester, Consumer<ReleaseEvent> events) {
+    return new Request(store, namespace, name, requester, events);
   }
 
-  /** Withdraws {@code requester}'s request on {@code namespace/name}; a failure is a warning. */
-  static void withdraw(
-      Store store, String namespace, String name, String requester, Consumer<ReleaseEvent> events) {
-    try {
-      store.withdrawYieldRequest(namespace, name, requester);
-    } catch (RuntimeException e) {
-      events.accept(
-          new ReleaseEvent.Warning(
-              namespace + "/" + name,
-              "could not withdraw the request to yield the lease (it names a holder that is gone): "
-                  + e.getMessage()));
+  /**
+   * A waiter's side of the request: which holder it asked last, and the withdrawal at its close
+   * when it asked any. Not thread-safe: the waiting thread owns it.
+   */
+  static final class Request implements AutoCloseable {
+    private final Store store;
+    private final String namespace;
+    private final String name;
+    private final String requester;
+    private final Consumer<ReleaseEvent> events;
+    private @Nullable String asked;
+
+    private Request(
+        Store store,
+        String namespace,
+        String name,
+        String requester,
+        Consumer<ReleaseEvent> events) {
+      this.store = store;
+      this.namespace = namespace;
+      this.name = name;
+      this.requester = requester;
+      this.events = events;
+    }
+
+    /**
+     * Asks {@code holder} to yield the lease, at {@code at}, unless it was the last holder asked (a
+     * holder that took the lease after the asked one yielded is asked too), telling it ({@link
+     * ReleaseEvent.AskedToYield}); a failure to ask is a warning, and the wait goes on.
+     */
+    void ask(String holder, Instant at) {
+      if (holder.equals(asked)) {
+        return;
+      }
+      String release = namespace + "/" + name;
+      try {
+        store.requestYield(namespace, name, holder, requester, at);
+        events.accept(new ReleaseEvent.AskedToYield(release, holder));
+      } catch (RuntimeException e) {
+        events.accept(
+            new ReleaseEvent.Warning(
+                release,
+                "could not ask " + holder + " to yield the lease (waiting on): " + e.getMessage()));
+      }
+      asked = holder;
+    }
+
+    /** Withdraws the request if any holder was asked; a failure is a warning. */
+    @Override
+    public void close() {
+      if (asked == null) {
+        return;
+      }
+      try {
+        store.withdrawYieldRequest(namespace, name, requester);
+      } catch (RuntimeException e) {
+        events.accept(
+            new ReleaseEvent.Warning(
+                namespace + "/" + name,
+                "could not withdraw the request to yield the lease (it names a holder that is"
+                    + " gone): "
+                    + e.getMessage()));
+      }
     }
   }
 
