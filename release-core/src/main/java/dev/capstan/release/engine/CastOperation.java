@@ -175,24 +175,16 @@ public final class CastOperation {
       Planned planned, Optional<StoredRelease> record, SecretHashKey fresh, boolean deferred) {}
 
   /**
-   * The plan before the lease: reads the record, plans over it (and looks again once if the plan
-   * has conflicts and the record moved), and judges the plan ({@link CastIntent#judgePlan}) unless
-   * a held lease may explain its conflicts.
+   * The plan before the lease: the record read, planned over, and looked at again once if the plan
+   * has conflicts and the record moved ({@link Planning#lookBefore}); the plan judged ({@link
+   * CastIntent#judgePlan}) unless a held lease may explain its conflicts.
    */
   private FirstLook lookFirst(CastAttempt attempt) {
     ReleaseSpec spec = attempt.spec();
-    Optional<StoredRelease> before = context.store.latestRecord(spec.namespace(), spec.name());
     SecretHashKey fresh = SecretHashKey.generate();
-    Planned first = look(attempt, before, fresh, null);
-    if (!first.plan().applyable()) {
-      // Another caster may have recorded and written between our two reads: look again once,
-      // so it shows up as a held lease rather than as objects of an unknown install.
-      Optional<StoredRelease> again = context.store.latestRecord(spec.namespace(), spec.name());
-      if (!Housekeeping.sameVersion(before, again)) {
-        before = again;
-        first = look(attempt, again, fresh, null);
-      }
-    }
+    Planning.Looked looked =
+        planning.lookBefore(spec, attempt.payloads(), fresh, attempt.rollback());
+    Planned first = looked.planned();
     // A held lease may explain the conflicts: a cast under way, or one that died before it
     // recorded anything, whose objects carry an id no record names yet. Its lease is then waited
     // for (or taken over, recording what it left), and the plan judged again under it.
@@ -200,7 +192,7 @@ public final class CastOperation {
         !first.plan().applyable()
             && context.store.heldLease(spec.namespace(), spec.name()).isPresent();
     return new FirstLook(
-        deferred ? first : intent.judgePlan(attempt, first), before, fresh, deferred);
+        deferred ? first : intent.judgePlan(attempt, first), looked.record(), fresh, deferred);
   }
 
   /**

@@ -40,26 +40,42 @@ final class Planning {
     this.context = context;
   }
 
-  /** The plan for {@code spec}, from the record read now (and once more, see below). */
+  /** The plan for {@code spec}, from the record read now (and once more: {@link #lookBefore}). */
   Plan planOnly(ReleaseSpec spec, @Nullable Payloads payloads) {
     spec = withHome(spec);
-    Store store = context.store;
-    Optional<StoredRelease> before = store.latestRecord(spec.namespace(), spec.name());
-    Plan plan =
-        reviewable(planOverStored(spec, payloads, before, SecretHashKey.generate(), false), before);
-    if (!plan.applyable()) {
-      // The same second look a cast takes (see CastOperation.prepare): another cast of this
-      // release may have recorded and written between our two reads; its objects are then this
-      // release's.
-      Optional<StoredRelease> again = store.latestRecord(spec.namespace(), spec.name());
-      if (!Housekeeping.sameVersion(before, again)) {
-        plan =
-            reviewable(
-                planOverStored(spec, payloads, again, SecretHashKey.generate(), false), again);
-      }
-    }
+    Looked looked = lookBefore(spec, payloads, SecretHashKey.generate(), false);
+    Plan plan = reviewable(looked.planned(), looked.record());
     context.emit(new ReleaseEvent.Planned(spec.qualifiedName(), plan));
     return plan;
+  }
+
+  /** A plan made without the lease ({@link #lookBefore}), and the record it was made over. */
+  record Looked(Planned planned, Optional<StoredRelease> record) {
+    Looked {
+      requireNonNull(planned, "planned");
+      requireNonNull(record, "record");
+    }
+  }
+
+  /**
+   * The plan over the record read now ({@link #planOverStored}), without the lease: when the plan
+   * has conflicts and the record moved since it was read, planned once more over the record read
+   * again, since another cast of this release may have recorded and written between the two reads
+   * (its objects are then this release's, and a cast sees its held lease rather than objects of an
+   * unknown install). Both looks key new Secret hashes with {@code fresh}.
+   */
+  Looked lookBefore(
+      ReleaseSpec spec, @Nullable Payloads payloads, SecretHashKey fresh, boolean rollback) {
+    Store store = context.store;
+    Optional<StoredRelease> before = store.latestRecord(spec.namespace(), spec.name());
+    Planned planned = planOverStored(spec, payloads, before, fresh, rollback);
+    if (!planned.plan().applyable()) {
+      Optional<StoredRelease> again = store.latestRecord(spec.namespace(), spec.name());
+      if (!Housekeeping.sameVersion(before, again)) {
+        return new Looked(planOverStored(spec, payloads, again, fresh, rollback), again);
+      }
+    }
+    return new Looked(planned, before);
   }
 
   /** The plan for {@code spec} with field-level diffs ({@link PlanDiffs}). */
