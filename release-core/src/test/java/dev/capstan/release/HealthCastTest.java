@@ -241,6 +241,47 @@ class HealthCastTest {
                             + " LoadBalancer has no"));
   }
 
+  @Test
+  void progressCountsThePendingAgainstEveryObjectTheWaveWaitsFor() {
+    InMemoryCluster cluster = InMemoryCluster.create();
+    Orchestrator reporting =
+        new ForwardingOrchestrator(cluster) {
+          @Override
+          public Readiness awaitReady(List<ResourceRef> objects, ReadinessWait wait) {
+            // an orchestrator that follows the LoadBalancer alone: the two ConfigMaps need nothing
+            wait.progress()
+                .accept(
+                    new Readiness.Progress(
+                        Duration.ofSeconds(5),
+                        1,
+                        List.of(EDGE),
+                        Map.of(EDGE, "Service default/edge: type LoadBalancer has no")));
+            return super.awaitReady(objects, wait);
+          }
+        };
+    List<ReleaseEvent> events = new ArrayList<>();
+    ReleaseController controller =
+        ReleaseController.builder(reporting, cluster)
+            .listener((ReleaseListener) events::add)
+            .build();
+    Payloads three =
+        loadBalancer().with(Fixtures.configMap("a", "v")).with(Fixtures.configMap("b", "v"));
+    ReleaseSpec spec =
+        Fixtures.spec("edge", three)
+            .withOptions(ReleaseOptions.defaults().withWaitForLoadBalancer(false));
+
+    controller.cast(spec, three);
+
+    assertThat(events)
+        .filteredOn(
+            e -> e instanceof ReleaseEvent.Verifying || e instanceof ReleaseEvent.StillWaiting)
+        .extracting(ReleaseEvent::describe)
+        .containsExactly(
+            "waiting up to 15m for 3 object(s) to be healthy",
+            "still waiting after 5s for 1 of 3 object(s): Service default/edge: type LoadBalancer"
+                + " has no");
+  }
+
   // ------------------------------------------------------------ health rules
   // (docs/health-rules.md)
 

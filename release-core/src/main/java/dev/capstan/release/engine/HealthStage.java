@@ -66,7 +66,7 @@ final class HealthStage {
                 new ReadinessWait(
                     left,
                     waitForLoadBalancer,
-                    p -> events.accept(new ReleaseEvent.StillWaiting(release, p)),
+                    p -> events.accept(new ReleaseEvent.StillWaiting(release, ofAll(p, objects))),
                     Set.copyOf(applied),
                     rules,
                     superseded.asked()));
@@ -86,6 +86,19 @@ final class HealthStage {
     if (!objects.isEmpty()) {
       events.accept(new ReleaseEvent.Verified(release, objects.size()));
     }
+  }
+
+  /**
+   * {@code progress} counted against every object the wave waits for, as the {@code Verifying} line
+   * named them: an orchestrator follows only those not healthy as written (a Service current as
+   * written, a kind without a health rule), and counts those alone.
+   */
+  private static Readiness.Progress ofAll(Readiness.Progress progress, List<ResourceRef> objects) {
+    return new Readiness.Progress(
+        progress.elapsed(),
+        Math.max(objects.size(), progress.total()),
+        progress.pending(),
+        progress.reasons());
   }
 
   /**
