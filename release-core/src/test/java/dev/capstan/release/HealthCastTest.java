@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -200,33 +201,18 @@ class HealthCastTest {
 
   @Test
   void theWaitHearsTheOptionsAndItsProgressReachesTheListenerAsStillWaiting() {
-    InMemoryCluster cluster = InMemoryCluster.create();
     List<ReadinessWait> waits = new CopyOnWriteArrayList<>();
-    Orchestrator reporting =
-        new ForwardingOrchestrator(cluster) {
-          @Override
-          public Readiness awaitReady(List<ResourceRef> objects, ReadinessWait wait) {
-            waits.add(wait);
-            wait.progress()
-                .accept(
-                    new Readiness.Progress(
-                        Duration.ofSeconds(5),
-                        objects.size(),
-                        objects,
-                        Map.of(objects.get(0), "Service default/edge: type LoadBalancer has no")));
-            return super.awaitReady(objects, wait);
-          }
-        };
-    List<ReleaseEvent> events = new ArrayList<>();
-    ReleaseController controller =
-        ReleaseController.builder(reporting, cluster)
-            .listener((ReleaseListener) events::add)
-            .build();
-    ReleaseSpec spec =
-        Fixtures.spec("edge", loadBalancer())
-            .withOptions(ReleaseOptions.defaults().withWaitForLoadBalancer(false));
-
-    controller.cast(spec, loadBalancer());
+    List<ReleaseEvent> events =
+        castReporting(
+            loadBalancer(),
+            (objects, wait) -> {
+              waits.add(wait);
+              return new Readiness.Progress(
+                  Duration.ofSeconds(5),
+                  objects.size(),
+                  objects,
+                  Map.of(objects.get(0), "Service default/edge: type LoadBalancer has no"));
+            });
 
     assertThat(waits).singleElement().satisfies(w -> assertThat(w.waitForLoadBalancer()).isFalse());
     assertThat(waits.get(0).timeout()).isPositive().isLessThanOrEqualTo(Duration.ofMinutes(15));
@@ -243,34 +229,16 @@ class HealthCastTest {
 
   @Test
   void progressCountsThePendingAgainstEveryObjectTheWaveWaitsFor() {
-    InMemoryCluster cluster = InMemoryCluster.create();
-    Orchestrator reporting =
-        new ForwardingOrchestrator(cluster) {
-          @Override
-          public Readiness awaitReady(List<ResourceRef> objects, ReadinessWait wait) {
-            // an orchestrator that follows the LoadBalancer alone: the two ConfigMaps need nothing
-            wait.progress()
-                .accept(
-                    new Readiness.Progress(
-                        Duration.ofSeconds(5),
-                        1,
-                        List.of(EDGE),
-                        Map.of(EDGE, "Service default/edge: type LoadBalancer has no")));
-            return super.awaitReady(objects, wait);
-          }
-        };
-    List<ReleaseEvent> events = new ArrayList<>();
-    ReleaseController controller =
-        ReleaseController.builder(reporting, cluster)
-            .listener((ReleaseListener) events::add)
-            .build();
-    Payloads three =
-        loadBalancer().with(Fixtures.configMap("a", "v")).with(Fixtures.configMap("b", "v"));
-    ReleaseSpec spec =
-        Fixtures.spec("edge", three)
-            .withOptions(ReleaseOptions.defaults().withWaitForLoadBalancer(false));
-
-    controller.cast(spec, three);
+    // an orchestrator that follows the LoadBalancer alone: the two ConfigMaps need nothing
+    List<ReleaseEvent> events =
+        castReporting(
+            loadBalancer().with(Fixtures.configMap("a", "v")).with(Fixtures.configMap("b", "v")),
+            (objects, wait) ->
+                new Readiness.Progress(
+                    Duration.ofSeconds(5),
+                    1,
+                    List.of(EDGE),
+                    Map.of(EDGE, "Service default/edge: type LoadBalancer has no")));
 
     assertThat(events)
         .filteredOn(
@@ -280,6 +248,34 @@ class HealthCastTest {
             "waiting up to 15m for 3 object(s) to be healthy",
             "still waiting after 5s for 1 of 3 object(s): Service default/edge: type LoadBalancer"
                 + " has no");
+  }
+
+  /**
+   * The events of a cast of {@code payloads} (not waiting for a load balancer's address) whose
+   * health wait first reports the progress {@code progress} makes of the objects and the wait.
+   */
+  private static List<ReleaseEvent> castReporting(
+      Payloads payloads,
+      BiFunction<List<ResourceRef>, ReadinessWait, Readiness.Progress> progress) {
+    InMemoryCluster cluster = InMemoryCluster.create();
+    Orchestrator reporting =
+        new ForwardingOrchestrator(cluster) {
+          @Override
+          public Readiness awaitReady(List<ResourceRef> objects, ReadinessWait wait) {
+            wait.progress().accept(progress.apply(objects, wait));
+            return super.awaitReady(objects, wait);
+          }
+        };
+    List<ReleaseEvent> events = new ArrayList<>();
+    ReleaseController controller =
+        ReleaseController.builder(reporting, cluster)
+            .listener((ReleaseListener) events::add)
+            .build();
+    controller.cast(
+        Fixtures.spec("edge", payloads)
+            .withOptions(ReleaseOptions.defaults().withWaitForLoadBalancer(false)),
+        payloads);
+    return events;
   }
 
   // ------------------------------------------------------------ health rules
