@@ -87,13 +87,18 @@ final class Workers {
       ended.await();
     }
 
+    /** Interrupts the runs still running, and returns at once. */
+    void interrupt() {
+      synchronized (running) {
+        running.forEach(Thread::interrupt);
+      }
+    }
+
     /**
      * Interrupts the runs still running, then waits until every run has ended, through interrupts.
      */
     void interruptAndAwaitEnd() {
-      synchronized (running) {
-        running.forEach(Thread::interrupt);
-      }
+      interrupt();
       boolean interrupted = false;
       while (true) {
         try {

@@ -61,6 +61,45 @@ class CallsAtOnceTest {
     assertThat(started).hasValue(2);
   }
 
+  @Test
+  void anInterruptedCallerStopsAtOnceWithoutWaitingForTheRunningCalls() throws Exception {
+    CountDownLatch running = new CountDownLatch(2);
+    CountDownLatch release = new CountDownLatch(1);
+    List<Supplier<String>> calls = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      calls.add(
+          () -> {
+            running.countDown();
+            // deaf to interrupts, as a request blocked on its socket is
+            while (release.getCount() > 0) {
+              Thread.onSpinWait();
+            }
+            return "late";
+          });
+    }
+    AtomicReference<Throwable> thrown = new AtomicReference<>();
+    Thread caller =
+        new Thread(
+            () -> {
+              try {
+                CallsAtOnce.run(calls, 2);
+              } catch (RuntimeException e) {
+                thrown.set(e);
+              }
+            });
+    caller.start();
+    assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
+
+    caller.interrupt();
+    caller.join(TimeUnit.SECONDS.toMillis(30));
+    boolean stoppedBeforeTheCalls = !caller.isAlive() && release.getCount() == 1;
+    release.countDown();
+
+    assertThat(stoppedBeforeTheCalls).isTrue();
+    assertThat(thrown.get())
+        .hasMessage("interrupted while the plan was verified on the server; nothing was written");
+  }
+
   /** Whether the worker's run ends within 30 s: its thread no longer carries the run's name. */
   private static boolean ended(AtomicReference<Thread> thread) {
     Thread worker = Objects.requireNonNull(thread.get(), "the thrower's thread");
