@@ -86,11 +86,10 @@ final class CrdSafety {
       return Optional.empty();
     }
     Map<String, ?> liveSpec = spec(content.content());
-    List<String> storedVersions = storedVersions(live.get(), liveSpec);
     List<String> stored = new ArrayList<>();
     List<CrdGate.Finding> findings =
         judgedByWhatIsStored(
-            CrdGate.findings(liveSpec, storedVersions, spec(desired.content())),
+            CrdGate.findings(liveSpec, storedVersions(live, liveSpec), spec(desired.content())),
             content,
             cluster,
             stored);
@@ -209,8 +208,8 @@ final class CrdSafety {
   }
 
   /** {@code status.storedVersions} as observed; unknown, the storage version(s) of the spec. */
-  private static List<String> storedVersions(LiveObject live, Map<String, ?> spec) {
-    Map<String, Object> status = live.status();
+  private static List<String> storedVersions(Optional<LiveObject> live, Map<String, ?> spec) {
+    Map<String, Object> status = live.map(LiveObject::status).orElse(null);
     if (status != null && status.get("storedVersions") instanceof List<?> list) {
       List<String> out = new ArrayList<>();
       for (Object v : list) {
