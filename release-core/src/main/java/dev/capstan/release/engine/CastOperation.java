@@ -9,7 +9,6 @@ import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.SecretHashKey;
 import dev.capstan.release.plan.Plan;
-import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.StoredRelease;
 import dev.capstan.release.result.CastResult;
 import dev.capstan.release.result.DetachedCast;
@@ -197,7 +196,8 @@ public final class CastOperation {
 
   /**
    * Under the lease: reads the records and records what a holder whose lease was taken over left
-   * unfinished ({@link Housekeeping#readUnderLease}); plans over the latest and judges that plan
+   * unfinished ({@link Housekeeping#readUnderLease}); plans over the latest ({@link
+   * Planning#lookUnderLease}, keyed as the {@code first} look was, if any) and judges that plan
    * ({@link CastIntent#judgePlan}) when the cast did not plan {@code first} or the record moved
    * since, else keeps the first plan (judging it now if that was deferred to here); and saves the
    * new revision pending ({@link CastIntent#savePending}).
@@ -218,7 +218,14 @@ public final class CastOperation {
             && !Housekeeping.sameVersion(first.record(), pendingFailed ? read.read() : now);
     Planned last;
     if (first == null || moved) {
-      last = look(attempt, now, first, lease);
+      last =
+          planning.lookUnderLease(
+              attempt.spec(),
+              attempt.payloads(),
+              now,
+              first == null ? null : first.fresh(),
+              lease.grant(),
+              attempt.rollback());
     } else if (pendingFailed) {
       // a taken-over pending revision recorded failed: the plan made on it stands
       last = first.planned().over(now.get().release());
@@ -229,32 +236,6 @@ public final class CastOperation {
       last = intent.judgePlan(attempt, last); // a plan not judged yet
     }
     return intent.savePending(attempt, last, lease, read.records());
-  }
-
-  /**
-   * The plan-over-a-record recipe ({@link Planning#planOver}) for {@code attempt} over {@code
-   * record}, under the lease. A cast that did not look {@code first} keys new Secret hashes afresh
-   * and knows its home namespace present when {@code lease}, just taken to plan under it, lives
-   * there ({@link LeaseGrant#namespaceExists}); a cast that looks again, the record having moved
-   * since its first look, keys them as that look did, and knows its home namespace present when the
-   * record alone proves it ({@link Planning#planOverStored}).
-   */
-  private Planned look(
-      CastAttempt attempt,
-      Optional<StoredRelease> record,
-      @Nullable FirstLook first,
-      LeaseKeeper lease) {
-    if (first != null) {
-      return planning.planOverStored(
-          attempt.spec(), attempt.payloads(), record, first.fresh(), attempt.rollback());
-    }
-    return planning.planOver(
-        attempt.spec(),
-        attempt.payloads(),
-        record.map(StoredRelease::release).orElse(null),
-        SecretHashKey.generate(),
-        lease.grant().namespaceExists(),
-        attempt.rollback());
   }
 
   /** Applies, verifies, prunes and records a prepared cast; gives its lease up. */

@@ -17,6 +17,7 @@ import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.Planner;
+import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
 import java.util.ArrayList;
@@ -75,6 +76,33 @@ final class Planning {
       }
     }
     return new Looked(planned, before);
+  }
+
+  /**
+   * The plan over the record {@code stored}, read under the lease ({@link #planOver}). A cast that
+   * looked before the lease ({@link #lookBefore}) keys new Secret hashes with that look's {@code
+   * firstKey} and knows its home namespace present when the record alone proves it ({@link
+   * #planOverStored}); one that did not ({@code firstKey} {@code null}) keys them afresh and knows
+   * it present when the lease it plans under lives there ({@code grant}: {@link
+   * LeaseGrant#namespaceExists}).
+   */
+  Planned lookUnderLease(
+      ReleaseSpec spec,
+      Payloads payloads,
+      Optional<StoredRelease> stored,
+      @Nullable SecretHashKey firstKey,
+      LeaseGrant grant,
+      boolean rollback) {
+    if (firstKey != null) {
+      return planOverStored(spec, payloads, stored, firstKey, rollback);
+    }
+    return planOver(
+        spec,
+        payloads,
+        stored.map(StoredRelease::release).orElse(null),
+        SecretHashKey.generate(),
+        grant.namespaceExists(),
+        rollback);
   }
 
   /** The plan for {@code spec} with field-level diffs ({@link PlanDiffs}). */
