@@ -217,10 +217,8 @@ public final class CastOperation {
         first != null
             && !Housekeeping.sameVersion(first.record(), pendingFailed ? read.read() : now);
     Planned last;
-    if (first == null) {
-      last = look(attempt, now, SecretHashKey.generate(), lease);
-    } else if (moved) {
-      last = look(attempt, now, first.fresh(), null); // the first look's Secret-hash key
+    if (first == null || moved) {
+      last = look(attempt, now, first, lease);
     } else if (pendingFailed) {
       // a taken-over pending revision recorded failed: the plan made on it stands
       last = first.planned().over(now.get().release());
@@ -235,26 +233,27 @@ public final class CastOperation {
 
   /**
    * The plan-over-a-record recipe ({@link Planning#planOver}) for {@code attempt} over {@code
-   * record}, new Secret hashes keyed with {@code fresh}. The home namespace is known present when
-   * {@code provedBy}, the lease the cast just took to plan under it, lives there ({@link
-   * LeaseGrant#namespaceExists}); without it (a plan before the lease, or again after one), when
-   * the record alone proves it ({@link Planning#planOverStored}).
+   * record}, under the lease. A cast that did not look {@code first} keys new Secret hashes afresh
+   * and knows its home namespace present when {@code lease}, just taken to plan under it, lives
+   * there ({@link LeaseGrant#namespaceExists}); a cast that looks again, the record having moved
+   * since its first look, keys them as that look did, and knows its home namespace present when the
+   * record alone proves it ({@link Planning#planOverStored}).
    */
   private Planned look(
       CastAttempt attempt,
       Optional<StoredRelease> record,
-      SecretHashKey fresh,
-      @Nullable LeaseKeeper provedBy) {
-    if (provedBy == null) {
+      @Nullable FirstLook first,
+      LeaseKeeper lease) {
+    if (first != null) {
       return planning.planOverStored(
-          attempt.spec(), attempt.payloads(), record, fresh, attempt.rollback());
+          attempt.spec(), attempt.payloads(), record, first.fresh(), attempt.rollback());
     }
     return planning.planOver(
         attempt.spec(),
         attempt.payloads(),
         record.map(StoredRelease::release).orElse(null),
-        fresh,
-        provedBy.grant().namespaceExists(),
+        SecretHashKey.generate(),
+        lease.grant().namespaceExists(),
         attempt.rollback());
   }
 

@@ -134,8 +134,8 @@ public final class FleetCast {
     LiveState shared = observeTogether(candidates);
     for (Candidate c : candidates) {
       Plan plan =
-          planning
-              .planObserved(
+          PlanStages.planned(
+                  context,
                   c.latest(),
                   c.effective(),
                   Ports.slice(shared, c.reads().names(), c.reads().known()),
@@ -393,8 +393,12 @@ public final class FleetCast {
                             held ->
                                 intent.checkAndSave(
                                     begun.attempt(),
-                                    planning.planObserved(
-                                        read.latest(), read.effective(), read.live(), false),
+                                    PlanStages.planned(
+                                        context,
+                                        read.latest(),
+                                        read.effective(),
+                                        read.live(),
+                                        false),
                                     held,
                                     read.records()));
                 return casts.finish(prepared);

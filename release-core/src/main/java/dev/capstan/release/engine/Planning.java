@@ -16,7 +16,6 @@ import dev.capstan.release.model.SecretHashKey;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
-import dev.capstan.release.plan.PlannedHook;
 import dev.capstan.release.plan.Planner;
 import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
@@ -30,8 +29,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What planning a release takes, for a plan alone and for a cast: the record read, the checks that
- * a release may be cast, the observation of what the spec and the record name, and the planner with
- * the CRD safety gate.
+ * a release may be cast and the observation of what the spec and the record name, before the plan's
+ * stages ({@link PlanStages}).
  */
 final class Planning {
   private final EngineContext context;
@@ -98,8 +97,8 @@ final class Planning {
    * The plan-over-a-record recipe, the one place it is written: checks that {@code spec} may be
    * cast over the record {@code latest} ({@link #castableOver}), observes what the two name ({@code
    * homeExists}: see {@link #observe(ReleaseSpec, Release, EffectiveRelease, boolean)}) and plans
-   * ({@link #planObserved}), with the hooks of a {@code rollback} or of an install or upgrade. A
-   * new release's Secret hashes are keyed with {@code fresh}.
+   * ({@link PlanStages#planned}), with the hooks of a {@code rollback} or of an install or upgrade.
+   * A new release's Secret hashes are keyed with {@code fresh}.
    */
   Planned planOver(
       ReleaseSpec spec,
@@ -110,7 +109,7 @@ final class Planning {
       boolean rollback) {
     EffectiveRelease effective = castableOver(spec, payloads, latest, fresh);
     LiveState live = observe(spec, latest, effective, homeExists);
-    return planObserved(latest, effective, live, rollback);
+    return PlanStages.planned(context, latest, effective, live, rollback);
   }
 
   /**
@@ -139,37 +138,6 @@ final class Planning {
       SecretHashKey fresh) {
     checkCastable(spec, latest);
     return EffectiveRelease.of(spec, payloads, EffectiveRelease.keyOf(latest, fresh), latest);
-  }
-
-  /**
-   * The recipe's last step, one stage after the other: plans {@code effective} (keyed Secret
-   * hashes, config rollouts and their reasons) over {@code latest} as {@code live} shows, marks the
-   * updates that replace ({@link Replacements}), passes its CRD changes through the safety gate
-   * ({@link CrdSafety}), has the cluster verify it when the release asks for it ({@link
-   * ServerVerification#verifyIfAsked}), and lists the hooks its cast runs ({@link
-   * HookStage#planned}: a {@code rollback}'s, or an install's or upgrade's).
-   */
-  Planned planObserved(
-      @Nullable Release latest, EffectiveRelease effective, LiveState live, boolean rollback) {
-    Plan planned = Planner.plan(effective.spec, latest, live, effective.reasons, effective.ignored);
-    Plan marked = Replacements.mark(planned, live, effective.applied, effective.spec.options());
-    Plan gated =
-        CrdSafety.gate(
-            marked,
-            live,
-            effective.applied,
-            effective.spec.options(),
-            context.ports.orchestrator());
-    Plan verified =
-        ServerVerification.verifyIfAsked(
-            gated,
-            live,
-            effective,
-            context.ports.orchestrator(),
-            context::emit,
-            context.parallelism);
-    List<PlannedHook> hooks = HookStage.planned(effective.objects, latest, rollback);
-    return new Planned(latest, effective, live, verified.withHooks(hooks));
   }
 
   /**

@@ -1,8 +1,6 @@
 package dev.capstan.release.plan;
 
 import dev.capstan.release.model.EnsuredNamespace;
-import dev.capstan.release.model.Kind;
-import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ReleaseSpec;
@@ -12,7 +10,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -131,7 +128,7 @@ public final class Planner {
         latest != null && latest.status() == ReleaseStatus.FAILED ? latest.revision() : null;
     List<PlannedChange> changes = new ArrayList<>();
     for (ObjectJoin.Referenced r : join.references()) {
-      changes.add(r.ensured() != null ? planEnsured(r, r.ensured()) : planReference(r, spec));
+      changes.add(ReferenceChange.of(r, spec));
     }
     List<PlannedChange> applies = new ArrayList<>();
     for (ObjectJoin.Desired d : join.desired()) {
@@ -153,10 +150,10 @@ public final class Planner {
     List<PlannedChange> removals = new ArrayList<>();
     if (latest != null) {
       for (ObjectJoin.Dropped dropped : join.dropped()) {
-        planRemoval(dropped, latest, spec).ifPresent(removals::add);
+        RemovalChange.of(dropped, latest, spec).ifPresent(removals::add);
       }
       for (ObjectJoin.DroppedNamespace before : join.droppedNamespaces()) {
-        planDroppedNamespace(before, spec).ifPresent(removals::add);
+        RemovalChange.of(before, spec).ifPresent(removals::add);
       }
     }
     removals.sort((a, b) -> ResourceRef.PRUNE_ORDER.compare(a.ref(), b.ref()));
@@ -170,128 +167,5 @@ public final class Planner {
         changes,
         new PlanFingerprint(
             spec, latest == null ? null : latest.revision(), null, join.observed(), null));
-  }
-
-  /**
-   * A reference the spec does not ensure: planned as read only when live, created when it is a
-   * namespace and the spec may create it, otherwise a conflict.
-   */
-  private static PlannedChange planReference(ObjectJoin.Referenced referenced, ReleaseSpec spec) {
-    ResourceRef ref = referenced.ref();
-    if (referenced.live().isPresent()) {
-      return PlannedChange.reference(ref, null, false);
-    }
-    if (ref.kind().equals(Kind.NAMESPACE) && spec.options().createNamespace()) {
-      return PlannedChange.reference(ref, "missing; created because createNamespace is set", true);
-    }
-    if (ref.equals(ResourceRef.namespace(spec.namespace()))) {
-      return PlannedChange.conflict(
-          ref,
-          "the release's namespace '"
-              + ref.name()
-              + "' does not exist, and its record and lease are kept there; create it, or pass"
-              + " createNamespace (the CLI's --create-namespace) to have the cast create it",
-          null,
-          0);
-    }
-    String hint =
-        ref.kind().equals(Kind.NAMESPACE)
-            ? "; create it, or pass createNamespace (the CLI's --create-namespace)"
-            : "; create it first";
-    return PlannedChange.conflict(
-        ref,
-        "referenced " + ref.kind().lowerName() + " '" + ref.name() + "' does not exist" + hint,
-        null,
-        0);
-  }
-
-  /**
-   * An ensured namespace: created when absent; updated when a label or annotation of the document
-   * is not live with its value, or one the release applied before (revision {@code previous}) and
-   * dropped is still live; otherwise a reference. Never owned: no content hash, no stamp.
-   */
-  private static PlannedChange planEnsured(
-      ObjectJoin.Referenced referenced, EnsuredNamespace ensured) {
-    ResourceRef ref = ensured.ref();
-    Optional<LiveObject> live = referenced.live();
-    EnsuredNamespace previous = referenced.previous();
-    if (live.isEmpty()) {
-      return PlannedChange.ensure(
-          ref, Action.CREATE, "ensured: created with the labels and annotations of the document");
-    }
-    List<String> changes = ensured.changes(live.get().labels(), live.get().annotations(), previous);
-    if (changes.isEmpty()) {
-      return PlannedChange.reference(ref, ENSURED_UNCHANGED, false);
-    }
-    return PlannedChange.ensure(ref, Action.UPDATE, "ensured: " + String.join("; ", changes));
-  }
-
-  /**
-   * A namespace the latest revision ensured with {@link EnsuredNamespace#DELETE_WITH_RELEASE} and
-   * this spec neither ensures nor references: pruned, unless it is the release's own namespace (its
-   * records and lease are there), absent, or another release ensures it too.
-   */
-  private static Optional<PlannedChange> planDroppedNamespace(
-      ObjectJoin.DroppedNamespace dropped, ReleaseSpec spec) {
-    EnsuredNamespace before = dropped.before();
-    Optional<LiveObject> live = dropped.live();
-    if (live.isEmpty()) {
-      return Optional.empty();
-    }
-    ResourceRef ref = before.ref();
-    String self = spec.qualifiedName();
-    List<String> others = live.get().ensuredBy().stream().filter(r -> !r.equals(self)).toList();
-    if (ref.name().equals(spec.namespace())) {
-      return Optional.of(
-          PlannedChange.reference(
-              ref,
-              "no longer ensured; kept: it is the release's own namespace (its record and lease"
-                  + " are there)",
-              false));
-    }
-    if (!others.isEmpty()) {
-      return Optional.of(
-          PlannedChange.reference(
-              ref,
-              "no longer ensured; kept: release "
-                  + String.join(", ", others)
-                  + (others.size() == 1 ? " ensures" : " ensure")
-                  + " it too",
-              false));
-    }
-    return Optional.of(
-        PlannedChange.removal(
-            ref,
-            Action.PRUNE,
-            "no longer ensured, and its document had "
-                + EnsuredNamespace.DELETE_WITH_RELEASE
-                + ": \"true\": deletes everything in it"));
-  }
-
-  /**
-   * An object the latest revision owns and the spec dropped: pruned when live and stamped by this
-   * release, retained when it is a volume claim whose data the release keeps or a CRD that may not
-   * be deleted; nothing when absent or owned by another.
-   */
-  private static Optional<PlannedChange> planRemoval(
-      ObjectJoin.Dropped dropped, Release latest, ReleaseSpec spec) {
-    ResourceRef ref = dropped.ref();
-    Optional<LiveObject> liveObject = dropped.live();
-    if (liveObject.isEmpty()) {
-      return Optional.empty();
-    }
-    OwnershipStamp stamp = liveObject.get().stamp();
-    if (stamp == null || !stamp.ownedBy(latest.identity())) {
-      return Optional.empty();
-    }
-    if (ref.kind().isVolumeClaim() && latest.retainsVolume(ref, liveObject.get().content())) {
-      return Optional.of(
-          PlannedChange.removal(
-              ref, Action.RETAIN, "reclaim policy Retain: un-stamped, data kept for re-adoption"));
-    }
-    if (ref.kind().isCrd() && !spec.options().allowCrdDeletion()) {
-      return Optional.of(PlannedChange.removal(ref, Action.RETAIN, CRD_KEPT));
-    }
-    return Optional.of(PlannedChange.removal(ref, Action.PRUNE, null));
   }
 }
