@@ -219,15 +219,28 @@ record ChartSpec(
     }
   }
 
-  /** Whether {@code host} is a literal link-local address (169.254.0.0/16, fe80::/10). */
+  /**
+   * AWS's instance metadata service on IPv6, a unique-local address rather than a link-local one.
+   */
+  private static final String AWS_METADATA_V6 = "fd00:ec2::254";
+
+  /**
+   * Whether {@code host} is a literal link-local address (169.254.0.0/16, fe80::/10, with or
+   * without a zone: {@code [fe80::1%25eth0]} is the pod's link) or AWS's IPv6 metadata address.
+   */
   static boolean linkLocal(String host) {
     String literal =
         host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    int zone = literal.indexOf('%');
+    if (zone >= 0 && literal.contains(":")) {
+      literal = literal.substring(0, zone); // the address, whatever interface the zone names
+    }
     if (!literal.matches("[0-9.]+|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*")) {
       return false;
     }
     try {
-      return InetAddress.getByName(literal).isLinkLocalAddress();
+      InetAddress address = InetAddress.getByName(literal);
+      return address.isLinkLocalAddress() || address.equals(InetAddress.getByName(AWS_METADATA_V6));
     } catch (java.net.UnknownHostException e) {
       return false;
     }

@@ -33,8 +33,17 @@ public record Tenancy(
   private static final Pattern REPOSITORY =
       Pattern.compile("(https|oci)://[A-Za-z0-9.\\[\\]:-]+(/[^?#\\s]*)?");
 
-  /** A {@code .} or {@code ..} path segment, plain or percent-encoded. */
-  private static final Pattern DOT_SEGMENT = Pattern.compile("/(\\.|%2[eE]){1,2}(/|$)");
+  /**
+   * A {@code .} or {@code ..} path segment, plain or percent-encoded, alone or with {@code ;}
+   * parameters (which Tomcat drops before it cleans the path).
+   */
+  private static final Pattern DOT_SEGMENT = Pattern.compile("/(\\.|%2[eE]){1,2}(/|;|$)");
+
+  /**
+   * A percent-encoded {@code /} or {@code \}: a server that decodes the path before it cleans it
+   * (Go's ServeMux) reads {@code ..%2F} as a climb out.
+   */
+  private static final Pattern ENCODED_SEPARATOR = Pattern.compile("%(2[fF]|5[cC])");
 
   /** The form of a service account's name: a DNS-1123 subdomain of at most 253 characters. */
   static final Pattern ACCOUNT_NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
@@ -108,14 +117,15 @@ public record Tenancy(
    * Whether a Release may name {@code repository}: no list, or an entry that is it or a parent of
    * it ({@code https://charts.example.com/team-a} allows {@code
    * https://charts.example.com/team-a/stable}, not {@code https://charts.example.com/team-ab} nor
-   * {@code https://charts.example.com.evil.io}, nor a path climbing out with {@code ..}).
+   * {@code https://charts.example.com.evil.io}, nor a path climbing out with {@code ..}, nor one
+   * holding an encoded {@code /} or {@code \}).
    */
   public boolean allowsChartRepository(String repository) {
     if (chartRepositories.isEmpty()) {
       return true;
     }
     String given = trimSlashes(repository);
-    if (DOT_SEGMENT.matcher(given).find()) {
+    if (DOT_SEGMENT.matcher(given).find() || ENCODED_SEPARATOR.matcher(given).find()) {
       return false;
     }
     for (String allowed : chartRepositories) {

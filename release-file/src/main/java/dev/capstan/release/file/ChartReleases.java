@@ -54,7 +54,23 @@ public final class ChartReleases {
    * @throws InvalidReleaseFileException naming each document and field the manifest reader refuses
    */
   public static ChartRelease render(ChartRenderer renderer, ChartRequest request) {
-    RenderedChart rendered = requireNonNull(renderer, "renderer").render(request);
+    List<String> givenSecret = new ArrayList<>();
+    for (dev.capstan.release.chart.ChartValues.File file : request.values().files()) {
+      if (file.secret()) {
+        givenSecret.addAll(SecretValues.leafTexts(file.content()));
+      }
+    }
+    RenderedChart rendered;
+    try {
+      rendered = requireNonNull(renderer, "renderer").render(request);
+    } catch (ChartException e) {
+      String message = String.valueOf(e.getMessage());
+      String masked = SecretValues.maskIn(message, givenSecret);
+      if (masked.equals(message)) {
+        throw e;
+      }
+      throw new ChartException(masked); // not chained: the cause's message holds the values
+    }
     String source = "chart " + rendered.name() + " " + rendered.version();
     List<Manifest> all =
         ManifestReleases.objects(
@@ -84,12 +100,6 @@ public final class ChartReleases {
     hooks.sort(Hook.ORDER);
     tests.sort(Hook.ORDER);
     Payloads payloads = withHooks(ConfigRollout.optedOut(payloads(objects, source)), hooks, tests);
-    List<String> givenSecret = new ArrayList<>();
-    for (dev.capstan.release.chart.ChartValues.File file : request.values().files()) {
-      if (file.secret()) {
-        givenSecret.addAll(SecretValues.leafTexts(file.content()));
-      }
-    }
     SecretValues.Masked values = SecretValues.mask(rendered.values(), all, givenSecret);
     ChartOrigin origin =
         new ChartOrigin(

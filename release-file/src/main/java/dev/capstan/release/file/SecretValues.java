@@ -1,5 +1,6 @@
 package dev.capstan.release.file;
 
+import dev.capstan.common.Escapes;
 import dev.capstan.release.model.ChartOrigin;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
@@ -7,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -85,6 +87,43 @@ final class SecretValues {
       return List.of();
     }
     return out;
+  }
+
+  /** The shortest value of a Secret {@link #maskIn} masks: shorter ones would mask line numbers. */
+  static final int MIN_MASKED_IN_MESSAGE = 4;
+
+  /**
+   * {@code message} with every text of {@code secretTexts} of at least {@value
+   * #MIN_MASKED_IN_MESSAGE} characters replaced by {@link ChartOrigin#MASKED}: as it is, as Go's
+   * {@code %q} quotes it (Helm's messages quote values so) and as {@link Escapes#escape} shows it.
+   */
+  static String maskIn(String message, Collection<String> secretTexts) {
+    List<String> forms = new ArrayList<>();
+    for (String text : secretTexts) {
+      if (text.length() >= MIN_MASKED_IN_MESSAGE) {
+        String quoted = goQuoted(text);
+        for (String form : List.of(text, Escapes.escape(text), quoted, Escapes.escape(quoted))) {
+          if (!forms.contains(form)) {
+            forms.add(form);
+          }
+        }
+      }
+    }
+    forms.sort(Comparator.comparingInt(String::length).reversed()); // the longest form first
+    String out = message;
+    for (String form : forms) {
+      out = out.replace(form, ChartOrigin.MASKED);
+    }
+    return out;
+  }
+
+  /** {@code text} as Go's {@code %q} writes it, without the quotes (ASCII escapes only). */
+  private static String goQuoted(String text) {
+    return text.replace("\\", "\\\\")
+        .replace("\"", "\\\"")
+        .replace("\n", "\\n")
+        .replace("\r", "\\r")
+        .replace("\t", "\\t");
   }
 
   private static void leaves(@org.jspecify.annotations.Nullable Object node, List<String> out) {

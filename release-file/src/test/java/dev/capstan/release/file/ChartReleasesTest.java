@@ -3,7 +3,9 @@ package dev.capstan.release.file;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.capstan.release.chart.ChartException;
 import dev.capstan.release.chart.ChartReference;
+import dev.capstan.release.chart.ChartRenderer;
 import dev.capstan.release.chart.ChartRequest;
 import dev.capstan.release.chart.ChartValues;
 import dev.capstan.release.chart.InMemoryCharts;
@@ -219,6 +221,36 @@ class ChartReleasesTest {
     assertThat(chart.toString() + chart.values()).doesNotContain("db.internal.example");
     assertThat(values.files().get(1).toString())
         .isEqualTo("File[Secret shop/db-values key values.yaml, secret]");
+  }
+
+  @Test
+  void aValueFromASecretThatHelmsFailureQuotesIsMaskedInTheMessage() {
+    // Helm 3.22 and 4.3 quote (as Go's %q) a value tpl cannot parse; a chart's fail or required
+    // may print any value
+    ChartValues values =
+        ChartValues.none()
+            .withFile("values.yaml", "ingress: {host: 'shop.example/{{x'}\n")
+            .withSecretFile(
+                "Secret shop/db-values key values.yaml",
+                "auth: {password: 'Hunter2-{{s3\"cret', user: app}\nreplicas: 4\n");
+    ChartRenderer helmLike =
+        request -> {
+          throw new ChartException(
+              "chart oci://registry.example/charts/shop: helm template failed: template:"
+                  + " shop/templates/t.yaml:4:13: executing \"shop/templates/t.yaml\" at <tpl"
+                  + " .Values.auth.password .>: error calling tpl: cannot parse template"
+                  + " \"Hunter2-{{s3\\\"cret\": template: gotpl:1: function \"s3\" not defined;"
+                  + " also \"Hunter2-{{s3\"cret\" and \"shop.example/{{x\"; nothing was written");
+        };
+
+    assertThatThrownBy(() -> ChartReleases.render(helmLike, request(values)))
+        .isInstanceOf(ChartException.class)
+        .hasMessage(
+            "chart oci://registry.example/charts/shop: helm template failed: template:"
+                + " shop/templates/t.yaml:4:13: executing \"shop/templates/t.yaml\" at <tpl"
+                + " .Values.auth.password .>: error calling tpl: cannot parse template"
+                + " \"(masked)\": template: gotpl:1: function \"s3\" not defined; also"
+                + " \"(masked)\" and \"shop.example/{{x\"; nothing was written");
   }
 
   @Test
