@@ -23,6 +23,9 @@ final class ManifestYaml {
   /** The schema manifests are read with. */
   private static final ManifestSchema SCHEMA = ManifestSchema.INSTANCE;
 
+  /** The large texts read lately, not parsed again. */
+  static final ParsedTexts RECENT = new ParsedTexts();
+
   /** Receives the documents of a stream one at a time. */
   @FunctionalInterface
   interface Documents {
@@ -50,6 +53,13 @@ final class ManifestYaml {
    * YAML at line L, column C: ...}, {@code #index: nesting is deeper than ...}), or {@code null}.
    */
   static @Nullable String loadAll(String text, InputLimits limits, Documents out) {
+    List<Document> known = RECENT.get(text, limits);
+    if (known != null) {
+      known.forEach(out::accept);
+      return null;
+    }
+    // a text worth keeping is kept as parsed, before a reader can change what it is handed
+    List<Document> kept = RECENT.keeps(text) ? new ArrayList<>() : null;
     int[] read = {0};
     try {
       StrictDocuments.readYaml(
@@ -57,12 +67,18 @@ final class ManifestYaml {
           limits,
           SCHEMA,
           (index, tree) -> {
+            if (kept != null) {
+              kept.add(new Document(index, ParsedTexts.copy(tree)));
+            }
             out.accept(new Document(index, tree));
             read[0] = index + 1;
             return true;
           });
     } catch (InvalidDocumentException e) {
       return "#" + read[0] + ": " + oneLine(String.valueOf(e.getMessage()));
+    }
+    if (kept != null) {
+      RECENT.keep(text, limits, kept);
     }
     return null;
   }
