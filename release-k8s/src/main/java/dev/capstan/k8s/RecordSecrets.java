@@ -2,7 +2,6 @@ package dev.capstan.k8s;
 
 import dev.capstan.common.Escapes;
 import dev.capstan.release.codec.RecordFormatException;
-import dev.capstan.release.codec.ReleaseRecordCodec;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.port.StoredRelease;
@@ -106,8 +105,11 @@ final class RecordSecrets {
     return null;
   }
 
-  /** Reads and verifies one head (and its chunks). */
-  static StoredRelease decode(V1Secret head, Map<String, V1Secret> chunks) {
+  /**
+   * Reads and verifies one head (and its chunks), decoding the verified bytes with {@code decoded}
+   * (which knows the records it decoded lately).
+   */
+  static StoredRelease decode(V1Secret head, Map<String, V1Secret> chunks, DecodedRecords decoded) {
     String name = head.getMetadata().getName();
     int count = chunkCount(head);
     String sha = annotation(head, SHA256);
@@ -146,7 +148,8 @@ final class RecordSecrets {
       }
       bytes = concat(parts);
     }
-    if (sha != null && !sha.equals(sha256(bytes))) {
+    String verified = sha256(bytes);
+    if (sha != null && !sha.equals(verified)) {
       throw new RecordFormatException(
           "release record Secret "
               + name
@@ -156,7 +159,7 @@ final class RecordSecrets {
               + sha,
           null);
     }
-    Release release = ReleaseRecordCodec.decode(bytes);
+    Release release = decoded.decode(verified, bytes);
     String digest = count == 0 ? "" : String.valueOf(sha).substring(0, DIGEST_IN_NAME);
     return new StoredRelease(
         release,

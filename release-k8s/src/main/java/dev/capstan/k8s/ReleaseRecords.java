@@ -4,7 +4,6 @@ import static dev.capstan.k8s.RecordSecrets.PART;
 import static dev.capstan.k8s.RecordSecrets.chunk;
 import static dev.capstan.k8s.RecordSecrets.chunkCount;
 import static dev.capstan.k8s.RecordSecrets.chunkName;
-import static dev.capstan.k8s.RecordSecrets.decode;
 import static dev.capstan.k8s.RecordSecrets.head;
 import static dev.capstan.k8s.RecordSecrets.label;
 import static dev.capstan.k8s.RecordSecrets.revision;
@@ -69,11 +68,17 @@ final class ReleaseRecords {
   private final ResourceApi<V1Secret, V1SecretList> secrets;
   private final CoreV1Api core;
   private final int chunkBytes;
+  private final DecodedRecords decoded = new DecodedRecords();
 
   ReleaseRecords(ResourceApi<V1Secret, V1SecretList> secrets, CoreV1Api core, int chunkBytes) {
     this.secrets = secrets;
     this.core = core;
     this.chunkBytes = chunkBytes;
+  }
+
+  /** One head (and its chunks) read, verified and decoded ({@link RecordSecrets#decode}). */
+  private StoredRelease decode(V1Secret head, Map<String, V1Secret> chunks) {
+    return RecordSecrets.decode(head, chunks, decoded);
   }
 
   /** Every revision of a release, newest first: one LIST, every record decoded. */

@@ -1,14 +1,24 @@
 package dev.capstan.k8s;
 
+import static java.util.Objects.requireNonNull;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.capstan.release.codec.RecordFormatException;
+import dev.capstan.release.codec.ReleaseRecordCodec;
+import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.port.StoredRelease;
 import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1LeaseSpec;
+import io.kubernetes.client.openapi.models.V1Secret;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ReleaseRecordsTest {
@@ -30,6 +40,52 @@ class ReleaseRecordsTest {
     assertThat(RecordSecrets.Encoded.of(new byte[1000], 1000).token("9")).isEqualTo("9");
     assertThat(RecordSecrets.chunkName("web", 4, e.digest(), 2))
         .isEqualTo("capstan.release.v1.web.v4." + e.digest() + ".2");
+  }
+
+  /** The head Secret of {@code release} as the API server hands it back, at {@code version}. */
+  private static V1Secret stored(Release release, String version) {
+    RecordSecrets.Encoded e =
+        RecordSecrets.Encoded.of(ReleaseRecordCodec.encode(release), 1_000_000);
+    V1Secret head = RecordSecrets.head(release, e, version);
+    head.setData(new HashMap<>(head.getData()));
+    return head;
+  }
+
+  @Test
+  void aRecordReadAgainIsDecodedOnceAndStillVerified() {
+    DecodedRecords decoded = new DecodedRecords();
+    Release v1 =
+        ReleaseRecordsIT.release(
+            "shop",
+            "web",
+            1,
+            ReleaseStatus.DEPLOYED,
+            Payloads.of(ReleaseRecordsIT.config("shop", 40)));
+    Release v2 =
+        ReleaseRecordsIT.release(
+            "shop",
+            "web",
+            2,
+            ReleaseStatus.DEPLOYED,
+            Payloads.of(ReleaseRecordsIT.config("shop", 41)));
+
+    StoredRelease first = RecordSecrets.decode(stored(v1, "7"), Map.of(), decoded);
+    StoredRelease again = RecordSecrets.decode(stored(v1, "8"), Map.of(), decoded);
+    StoredRelease other = RecordSecrets.decode(stored(v2, "9"), Map.of(), decoded);
+
+    assertThat(first.release()).isEqualTo(v1);
+    assertThat(again.release()).isSameAs(first.release());
+    assertThat(again.version()).isEqualTo("8");
+    assertThat(other.release()).isEqualTo(v2).isNotSameAs(first.release());
+    assertThat(decoded.size()).isEqualTo(2);
+    // a record whose bytes changed is verified, not served from what an earlier read decoded
+    V1Secret tampered = stored(v1, "10");
+    byte[] bytes = requireNonNull(tampered.getData().get(RecordSecrets.DATA_KEY)).clone();
+    bytes[bytes.length / 2] ^= 1;
+    tampered.getData().put(RecordSecrets.DATA_KEY, bytes);
+    assertThatThrownBy(() -> RecordSecrets.decode(tampered, Map.of(), decoded))
+        .isInstanceOf(RecordFormatException.class)
+        .hasMessageContaining("fails verification");
   }
 
   @Test
