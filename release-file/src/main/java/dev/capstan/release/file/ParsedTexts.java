@@ -1,9 +1,8 @@
 package dev.capstan.release.file;
 
 import dev.capstan.common.InputLimits;
-import java.lang.ref.SoftReference;
+import dev.capstan.common.SoftCache;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +14,8 @@ import org.jspecify.annotations.Nullable;
  * re-casting a bundle, the controller reading an unchanged {@code manifestsFrom} source) does not
  * parse them again: a text of {@value #MIN_CHARS} characters or more, read without a problem, is
  * kept until {@value #MAX_CHARS} characters of texts are held (the least recently read go first) or
- * the collector needs the memory (its documents are held softly). A text that differs by one
- * character is another text; nothing is keyed by a file's name or time.
+ * the collector needs the memory ({@link SoftCache}). A text that differs by one character is
+ * another text; nothing is keyed by a file's name or time.
  *
  * <p>What is kept is a copy of the trees the parser made, and every read of a kept text gets a copy
  * of its own ({@link #copy}: the same maps, lists and scalars a parse makes), so a reader that
@@ -31,10 +30,7 @@ final class ParsedTexts {
 
   private record Key(String text, InputLimits limits) {}
 
-  private record Kept(SoftReference<List<ManifestYaml.Document>> documents, int chars) {}
-
-  private final Map<Key, Kept> kept = new LinkedHashMap<>(16, 0.75f, true);
-  private long chars;
+  private final SoftCache<Key, List<ManifestYaml.Document>> kept = new SoftCache<>(MAX_CHARS);
 
   /**
    * The documents of {@code text} read within {@code limits}, if kept, as a copy of their own; else
@@ -44,23 +40,13 @@ final class ParsedTexts {
     if (!keeps(text)) {
       return null;
     }
-    List<ManifestYaml.Document> documents = find(new Key(text, limits));
+    List<ManifestYaml.Document> documents = kept.get(new Key(text, limits));
     if (documents == null) {
       return null;
     }
     List<ManifestYaml.Document> out = new ArrayList<>(documents.size());
     documents.forEach(d -> out.add(new ManifestYaml.Document(d.index(), copy(d.tree()))));
     return out;
-  }
-
-  private synchronized @Nullable List<ManifestYaml.Document> find(Key key) {
-    Kept k = kept.get(key);
-    List<ManifestYaml.Document> documents = k == null ? null : k.documents().get();
-    if (k != null && documents == null) {
-      kept.remove(key);
-      chars -= k.chars();
-    }
-    return documents;
   }
 
   /** Whether a text of this length is kept once read ({@link #keep}). */
@@ -73,24 +59,14 @@ final class ParsedTexts {
    * problem, which nobody else holds (a copy made as they were read), when this {@link #keeps} the
    * text.
    */
-  synchronized void keep(String text, InputLimits limits, List<ManifestYaml.Document> documents) {
-    if (!keeps(text)) {
-      return;
-    }
-    Kept old =
-        kept.put(
-            new Key(text, limits),
-            new Kept(new SoftReference<>(List.copyOf(documents)), text.length()));
-    chars += text.length() - (old == null ? 0 : old.chars());
-    for (Iterator<Kept> eldest = kept.values().iterator();
-        chars > MAX_CHARS && eldest.hasNext(); ) {
-      chars -= eldest.next().chars();
-      eldest.remove();
+  void keep(String text, InputLimits limits, List<ManifestYaml.Document> documents) {
+    if (keeps(text)) {
+      kept.put(new Key(text, limits), List.copyOf(documents), text.length());
     }
   }
 
   /** How many texts are kept (for tests). */
-  synchronized int size() {
+  int size() {
     return kept.size();
   }
 
