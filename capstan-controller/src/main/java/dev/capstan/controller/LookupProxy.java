@@ -163,12 +163,36 @@ final class LookupProxy implements AutoCloseable {
         status(exchange, 405, "MethodNotAllowed", "a chart's lookup only reads");
         return;
       }
-      if (!readable(path) || (query != null && query.matches("(.*&)?watch=(true|1)(&.*)?"))) {
+      if (!readable(path) || watches(query)) {
         status(exchange, 403, "Forbidden", "a chart's lookup reads API objects only");
         return;
       }
       forward(exchange, client, path, query);
     }
+  }
+
+  /**
+   * Whether a query names {@code watch} in any spelling the API server reads (it decodes each key
+   * and takes {@code 1}, {@code t}, {@code True} and the rest as true): a lookup never watches, so
+   * any {@code watch} parameter, whatever its value, or a query that does not decode, is refused.
+   */
+  static boolean watches(@Nullable String query) {
+    if (query == null) {
+      return false;
+    }
+    for (String parameter : query.split("[&;]", -1)) {
+      int equals = parameter.indexOf('=');
+      String key = equals < 0 ? parameter : parameter.substring(0, equals);
+      try {
+        if (java.net.URLDecoder.decode(key, java.nio.charset.StandardCharsets.UTF_8)
+            .equals("watch")) {
+          return true;
+        }
+      } catch (IllegalArgumentException undecodable) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean readable(String path) {

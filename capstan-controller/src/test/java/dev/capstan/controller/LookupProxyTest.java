@@ -86,7 +86,19 @@ class LookupProxyTest {
           .isEqualTo(200);
 
       assertThat(send("POST", t + "/api/v1/namespaces/shop/secrets").statusCode()).isEqualTo(405);
-      assertThat(send("GET", t + "/api/v1/secrets?watch=true").statusCode()).isEqualTo(403);
+      for (String watch :
+          List.of(
+              "watch=true",
+              "watch=t",
+              "watch=True",
+              "limit=5&watch=1",
+              "%77atch=true",
+              "watch=%74rue",
+              "watch")) {
+        assertThat(send("GET", t + "/api/v1/secrets?" + watch).statusCode())
+            .as(watch)
+            .isEqualTo(403);
+      }
       assertThat(send("GET", t + "/api/v1/namespaces/shop/pods/web/log").statusCode())
           .isEqualTo(403);
       assertThat(send("GET", t + "/api/v1/namespaces/shop/services/web/proxy/").statusCode())
