@@ -51,23 +51,21 @@ class ReleaseRecordsTest {
     return head;
   }
 
+  /** Revision {@code revision} of shop/web, deployed, holding a ConfigMap of {@code keys} keys. */
+  private static Release deployed(int revision, int keys) {
+    return ReleaseRecordsIT.release(
+        "shop",
+        "web",
+        revision,
+        ReleaseStatus.DEPLOYED,
+        Payloads.of(ReleaseRecordsIT.config("shop", keys)));
+  }
+
   @Test
   void aRecordReadAgainIsDecodedOnceAndStillVerified() {
     DecodedRecords decoded = new DecodedRecords();
-    Release v1 =
-        ReleaseRecordsIT.release(
-            "shop",
-            "web",
-            1,
-            ReleaseStatus.DEPLOYED,
-            Payloads.of(ReleaseRecordsIT.config("shop", 40)));
-    Release v2 =
-        ReleaseRecordsIT.release(
-            "shop",
-            "web",
-            2,
-            ReleaseStatus.DEPLOYED,
-            Payloads.of(ReleaseRecordsIT.config("shop", 41)));
+    Release v1 = deployed(1, 40);
+    Release v2 = deployed(2, 41);
 
     StoredRelease first = RecordSecrets.decode(stored(v1, "7"), Map.of(), decoded);
     StoredRelease again = RecordSecrets.decode(stored(v1, "8"), Map.of(), decoded);

@@ -22,7 +22,10 @@ import org.jspecify.annotations.Nullable;
  * changes a tree changes nobody else's.
  */
 final class ParsedTexts {
-  /** The shortest text kept: shorter ones parse in well under a millisecond. */
+  /**
+   * The shortest text kept: shorter ones cost little to parse again (a few milliseconds at most)
+   * and are not worth a copy of their trees made as they are read.
+   */
   static final int MIN_CHARS = 64 * 1024;
 
   /** The most characters of texts kept at once. */
