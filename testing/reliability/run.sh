@@ -215,7 +215,8 @@ race() { # race ROUND MODE
   [[ -z $started ]] || audit=(--audit "$dir/cp/logs/audit.log" --user x=race-x --user y=race-y)
   python3 "$root/testing/reliability/check.py" "$kubectl" "${capstan[*]}" "$ns" x y \
     --shared shared --outcome "x=$cx:$dir/race-x.log" --outcome "y=$cy:$dir/race-y.log" "${audit[@]}" ||
-    { fail "race ($2) in $ns"; return; }
+    { fail "race ($2) in $ns: x said: $(grep -m1 '^capstan: release' "$dir/race-x.log" || tail -n 1 "$dir/race-x.log"); y said: $(grep -m1 '^capstan: release' "$dir/race-y.log" || tail -n 1 "$dir/race-y.log")"
+      cp "$dir/race-x.log" "$dir/race-x-$2-$1.log"; cp "$dir/race-y.log" "$dir/race-y-$2-$1.log"; return; }
   checks=$((checks + 1))
   local winner=x wf=$fx
   [[ $cx == 0 ]] || { winner=y; wf=$fy; }

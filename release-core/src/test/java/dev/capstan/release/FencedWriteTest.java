@@ -9,9 +9,11 @@ import static dev.capstan.release.Fixtures.payloads;
 import static dev.capstan.release.Fixtures.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.mockito.ArgumentMatchers.any;
 
 import dev.capstan.common.ManualClock;
 import dev.capstan.release.error.CastFailedException;
+import dev.capstan.release.error.ReleaseConflictException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.model.Kind;
@@ -19,10 +21,12 @@ import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseIdentity;
+import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.LiveObject;
+import dev.capstan.release.plan.PlannedChange;
 import dev.capstan.release.port.Precondition;
 import dev.capstan.release.port.PreconditionFailedException;
 import java.util.List;
@@ -30,6 +34,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
+import org.mockito.Mockito;
 
 /**
  * Fenced writes: every write is conditioned on what the plan observed, so a write based on a stale
@@ -130,6 +135,63 @@ class FencedWriteTest {
             new ReleaseEvent.Started(NS + "/a", SHARED, Action.CREATE),
             new ReleaseEvent.Fenced(NS + "/a", SHARED, Action.CREATE, reason),
             new ReleaseEvent.Failed(NS + "/a", reason));
+  }
+
+  @Test
+  void aReleaseThatCreatesTheObjectBetweenTheObservationAndTheDryRunIsNamedAndNothingIsWritten() {
+    ReleaseController b = controller("id-b", 1, e -> {});
+    Payloads bWants = payloads(configMap("shared", "from-b"));
+    // a's cluster is this one; b casts as a's first dry run is asked, after a has observed
+    InMemoryCluster seenByA = Mockito.spy(cluster);
+    boolean[] raced = {false};
+    Mockito.doAnswer(
+            call -> {
+              if (!raced[0]) {
+                raced[0] = true;
+                b.cast(spec("b", bWants), bWants);
+              }
+              return call.callRealMethod();
+            })
+        .when(seenByA)
+        .verifyApply(any(), any(), any());
+    ReleaseController a =
+        ReleaseController.builder(seenByA, cluster)
+            .clock(clock)
+            .holder("holder-id-a")
+            .parallelism(1)
+            .ids(() -> "id-a")
+            .listener(events::add)
+            .build();
+    Payloads aWants = payloads(configMap("shared", "from-a"), creds("pw"));
+    ReleaseSpec aSpec = spec("a", aWants);
+    ReleaseSpec verified = aSpec.withOptions(aSpec.options().withVerifyOnServer(true));
+
+    ReleaseConflictException refused =
+        catchThrowableOfType(ReleaseConflictException.class, () -> a.cast(verified, aWants));
+
+    assertThat(refused)
+        .hasMessage(
+            "release default/a has unresolved conflicts; nothing was written:"
+                + " ConfigMap/default/shared\n"
+                + "  - ConfigMap/default/shared: was created by release default/b since the plan;"
+                + " not taken");
+    assertThat(refused.plan().conflicts()).extracting(PlannedChange::ref).containsExactly(SHARED);
+    assertThat(a.get(NS, "a")).isEmpty();
+    assertThat(cluster.object(SHARED).orElseThrow().get("data.value")).isEqualTo("from-b");
+    assertThat(cluster.object(CREDS)).isEmpty();
+    // b wrote between a's observation and its first dry run; a sent no further dry run, wrote
+    // nothing, recorded nothing
+    assertThat(cluster.operations())
+        .filteredOn(op -> !op.startsWith("record:read") && !op.startsWith("observe:"))
+        .containsExactly(
+            "lease:acquire:default/a",
+            "lease:acquire:default/b",
+            "apply:ConfigMap/default/shared",
+            "verify",
+            "record:create:default/b#1:deployed",
+            "lease:release:default/b",
+            "verify-apply:ConfigMap/default/shared",
+            "lease:release:default/a");
   }
 
   @Test

@@ -8,6 +8,7 @@ import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.port.Precondition;
+import dev.capstan.release.port.PreconditionFailedException;
 import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -56,7 +57,8 @@ final class DryRuns {
   /**
    * {@link KubernetesOrchestrator#verifyApply}: the very PATCH {@link Applies} sends, preconditions
    * included, with {@code dryRun=All}. A refusal is an answer with HTTP 400, 403, 404, 409 or 422
-   * (validation, admission, quota, a missing namespace, a precondition, an immutable field); the
+   * (validation, admission, quota, a missing namespace, an immutable field); a 409 on a write with
+   * a precondition is the precondition failing, thrown as {@link PreconditionFailedException}; the
    * authorizer's 403 ({@code User "..." cannot patch resource ...}) is no verdict on the object but
    * on the identity's rights, and throws, as any other failure does.
    */
@@ -71,6 +73,10 @@ final class DryRuns {
       apis.api(resource).calls.dryRunApply(namespace, object.name(), body, Stamps.MANAGER_NAME);
       return Optional.empty();
     } catch (ClusterException e) {
+      if (Fences.fenced(e, "dry-run apply", object.ref(), precondition)
+          instanceof PreconditionFailedException fenced) {
+        throw fenced;
+      }
       boolean unauthorized =
           e.status() == 403 && String.valueOf(e.getMessage()).contains(" cannot patch resource ");
       if (Set.of(400, 403, 404, 409, 422).contains(e.status()) && !unauthorized) {

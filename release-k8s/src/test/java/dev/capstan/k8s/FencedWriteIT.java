@@ -10,6 +10,7 @@ import dev.capstan.release.ReleaseController;
 import dev.capstan.release.error.CastFailedException;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
@@ -18,11 +19,13 @@ import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.port.Precondition;
+import dev.capstan.release.port.PreconditionFailedException;
 import dev.capstan.release.result.CastResult;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ManagedFieldsEntry;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.PatchUtils;
 import java.util.Map;
 import java.util.Objects;
@@ -102,6 +105,60 @@ class FencedWriteIT {
           .extracting(V1ManagedFieldsEntry::getManager, V1ManagedFieldsEntry::getOperation)
           .containsExactly(org.assertj.core.groups.Tuple.tuple("capstan", "Apply"));
     }
+  }
+
+  /**
+   * The server's dry run of a write whose precondition no longer holds (the object appeared since a
+   * create was planned, or changed since the observation) is the write being fenced, not the object
+   * refused: the plan then says what happened, as the fence does (FencedWriteTest).
+   */
+  @Test
+  void aDryRunWhosePreconditionNoLongerHoldsIsFencedAsTheWriteWouldBe(
+      ControlPlane plane, TestNamespace tns) throws Exception {
+    String ns = tns.name();
+    Cluster cluster = new Cluster(plane);
+    ResourceRef ref = ResourceRef.of(Kind.CONFIG_MAP, ns, "appeared");
+    Manifest desired =
+        Manifest.of(
+            Map.of(
+                "apiVersion",
+                "v1",
+                "kind",
+                "ConfigMap",
+                "metadata",
+                Map.of("name", "appeared", "namespace", ns),
+                "data",
+                Map.of("k", "mine")));
+    assertThat(cluster.orchestrator.verifyApply(desired, null, Precondition.absent())).isEmpty();
+
+    V1ConfigMap created =
+        cluster
+            .core
+            .createNamespacedConfigMap(
+                ns,
+                new V1ConfigMap()
+                    .metadata(new V1ObjectMeta().name("appeared"))
+                    .data(Map.of("k", "theirs")))
+            .execute();
+
+    PreconditionFailedException create =
+        catchThrowableOfType(
+            PreconditionFailedException.class,
+            () -> cluster.orchestrator.verifyApply(desired, null, Precondition.absent()));
+    assertThat(create.ref()).isEqualTo(ref);
+    assertThat(create.status()).isEqualTo(409);
+    assertThat(create.precondition()).isEqualTo(Precondition.absent());
+
+    Precondition stale = Precondition.observed(created.getMetadata().getUid(), "1");
+    PreconditionFailedException update =
+        catchThrowableOfType(
+            PreconditionFailedException.class,
+            () -> cluster.orchestrator.verifyApply(desired, null, stale));
+    assertThat(update.ref()).isEqualTo(ref);
+    assertThat(update.precondition()).isEqualTo(stale);
+    // a dry run: the object is as its creator left it
+    assertThat(cluster.core.readNamespacedConfigMap("appeared", ns).execute().getData())
+        .containsExactly(Map.entry("k", "theirs"));
   }
 
   private static ReleaseController racer(Cluster cluster, String name, CyclicBarrier planned) {

@@ -125,6 +125,15 @@ final class Fencing {
    */
   static String describe(
       Orchestrator orchestrator, ResourceRef ref, Action action, PreconditionFailedException e) {
+    return ref.key() + " " + happened(orchestrator, ref, action, e);
+  }
+
+  /**
+   * {@link #describe} without the object's key, which it begins with: {@code was created by release
+   * shop/b since the plan; not taken}, for a line that names the object already.
+   */
+  static String happened(
+      Orchestrator orchestrator, ResourceRef ref, Action action, PreconditionFailedException e) {
     Optional<LiveObject> now;
     try {
       now =
@@ -146,11 +155,10 @@ final class Fencing {
       } else {
         by = " by release " + owner(now.get().stamp());
       }
-      return ref.key() + " was created" + by + " since the plan; not taken";
+      return "was created" + by + " since the plan; not taken";
     }
     StringBuilder sb =
-        new StringBuilder(ref.key())
-            .append(" changed since the plan (")
+        new StringBuilder("changed since the plan (")
             .append(e.precondition().describe())
             .append(')');
     if (now != null) {

@@ -19,6 +19,7 @@ import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlannedChange;
 import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Precondition;
+import dev.capstan.release.port.PreconditionFailedException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -38,7 +39,10 @@ import org.jspecify.annotations.Nullable;
  * sent finish; the first failure in plan order is what the verification reports, as if they had
  * been sent one at a time. An object the cluster refuses becomes a {@link Action#CONFLICT} whose
  * reason is the cluster's message: the plan is not applyable, a cast of it is refused before any
- * write, and the plan shows why.
+ * write, and the plan shows why. An object whose dry run fails its precondition moved since the
+ * observation (another release created it, someone changed it): it becomes a conflict saying what
+ * its fenced write would say ({@code was created by release shop/b since the plan; not taken}), and
+ * the rest of the plan goes unverified.
  *
  * <p>A dry run the release's identity may not send (HTTP 403 from the authorizer) ends the
  * verification with a warning: the rest of the plan goes unverified, and the identity's rights are
@@ -157,6 +161,15 @@ final class ServerVerification {
         continue;
       }
       Object verdict = verdicts.get(at);
+      if (verdict instanceof PreconditionFailedException e) {
+        // the object moved since the observation (another release created it, someone changed
+        // it): its write would be fenced, so the plan says now what the fence would say; as after
+        // any dry run that threw, the rest of the plan goes unverified
+        refused = true;
+        changes.add(c.refused(Fencing.happened(orchestrator, c.ref(), c.action(), e)));
+        changes.addAll(all.subList(i + 1, all.size()));
+        break;
+      }
       if (verdict instanceof ClusterException e) {
         if (e.status() != 403) {
           throw e;

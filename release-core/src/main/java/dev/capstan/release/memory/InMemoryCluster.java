@@ -384,9 +384,10 @@ public final class InMemoryCluster extends MemoryStore implements Orchestrator {
    *
    * <p>In memory, refused as {@link #apply} would refuse it: a standing fault on {@link
    * Operation#APPLY} for the object ({@code faults().failOn(APPLY, key)} or {@code failAlways}),
-   * with the fault's message; a precondition not met (HTTP 409); an immutable field changed (HTTP
-   * 422). Logged {@code verify-apply:KEY} (not a write); a fault on {@link Operation#VERIFY_APPLY}
-   * is the cluster failing to answer.
+   * with the fault's message; an immutable field changed (HTTP 422); a precondition not met throws
+   * {@link dev.capstan.release.port.PreconditionFailedException} (HTTP 409). Logged {@code
+   * verify-apply:KEY} (not a write); a fault on {@link Operation#VERIFY_APPLY} is the cluster
+   * failing to answer.
    */
   @Override
   public Optional<String> verifyApply(

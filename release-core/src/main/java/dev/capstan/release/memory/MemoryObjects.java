@@ -271,8 +271,9 @@ final class MemoryObjects {
 
   /**
    * Whether {@link #apply} of {@code object} would be accepted now, refused as it would refuse it:
-   * a standing fault on {@link Operation#APPLY} for the object, a precondition not met, an
-   * immutable field changed. Logged {@code verify-apply:KEY}; writes nothing.
+   * a standing fault on {@link Operation#APPLY} for the object, an immutable field changed; a
+   * precondition not met throws {@link PreconditionFailedException}, as the write would. Logged
+   * {@code verify-apply:KEY}; writes nothing.
    */
   Optional<String> verifyApply(Manifest object, Precondition precondition) {
     requireNonNull(precondition, "precondition");
@@ -287,17 +288,8 @@ final class MemoryObjects {
       }
       String fenced = MemoryRefusals.fenced(this, ref, precondition, false);
       if (fenced != null) {
-        return Optional.of(
-            requireNonNull(
-                new ClusterException(
-                        "dry-run apply",
-                        ref.kind().kind(),
-                        ref.namespace(),
-                        ref.name(),
-                        409,
-                        fenced,
-                        null)
-                    .getMessage()));
+        throw new PreconditionFailedException(
+            "dry-run apply", ref, precondition, 409, fenced, null);
       }
       ClusterException immutable = MemoryRefusals.immutable(this, "dry-run apply", object);
       return immutable == null

@@ -154,6 +154,8 @@ public interface Orchestrator {
    * @return empty when the write would be accepted; otherwise the cluster's refusal, as it words it
    *     (with the HTTP status on Kubernetes: {@code 422 Service "web" is invalid:
    *     spec.ports[0].port: Invalid value: 70000: must be between 1 and 65535, inclusive})
+   * @throws PreconditionFailedException if the object is not what {@code precondition} requires (it
+   *     moved since the observation): the write would be fenced
    * @throws dev.capstan.common.ClusterException when the cluster cannot answer (unreachable, a
    *     server error): no verdict, not a refusal
    */
