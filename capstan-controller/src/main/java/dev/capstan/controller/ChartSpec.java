@@ -226,9 +226,16 @@ record ChartSpec(
 
   /**
    * Whether {@code host} is a literal link-local address (169.254.0.0/16, fe80::/10, with or
-   * without a zone: {@code [fe80::1%25eth0]} is the pod's link) or AWS's IPv6 metadata address.
+   * without a zone: {@code [fe80::1%25eth0]} is the pod's link) or AWS's IPv6 metadata address. An
+   * IPv4 address is read in every form a C resolver reads ({@code inet_aton}: one to four parts,
+   * each decimal, octal {@code 0NN} or hex {@code 0xNN}), since Helm built with cgo resolves {@code
+   * 0xa9fea9fe} or {@code 0251.0376.0251.0376} to 169.254.169.254.
    */
   static boolean linkLocal(String host) {
+    long v4 = inetAton(host);
+    if (v4 >= 0) {
+      return (v4 >>> 16) == 0xA9FE;
+    }
     String literal =
         host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
     int zone = literal.indexOf('%');
@@ -244,6 +251,55 @@ record ChartSpec(
     } catch (java.net.UnknownHostException e) {
       return false;
     }
+  }
+
+  /**
+   * The IPv4 address {@code inet_aton} reads from {@code host}, as an unsigned 32-bit value, or -1
+   * when it reads none: one to four dot-separated parts, each decimal, octal (a leading {@code 0})
+   * or hex ({@code 0x}); the last part fills the bytes the others leave ({@code 127.1} is
+   * 127.0.0.1, {@code 2852039166} is 169.254.169.254).
+   */
+  static long inetAton(String host) {
+    String[] parts = host.split("\\.", -1);
+    if (parts.length > 4) {
+      return -1;
+    }
+    long address = 0;
+    for (int i = 0; i < parts.length; i++) {
+      long part = atonPart(parts[i]);
+      boolean last = i == parts.length - 1;
+      long max = last ? (1L << (8 * (4 - i))) - 1 : 255;
+      if (part < 0 || part > max) {
+        return -1;
+      }
+      address = last ? (address << (8 * (4 - i))) | part : (address << 8) | part;
+    }
+    return address;
+  }
+
+  /** One part of an {@code inet_aton} address, or -1 when it is none (or over 32 bits). */
+  private static long atonPart(String part) {
+    int radix = 10;
+    String digits = part;
+    if (part.length() > 2 && (part.startsWith("0x") || part.startsWith("0X"))) {
+      radix = 16;
+      digits = part.substring(2);
+    } else if (part.length() > 1 && part.startsWith("0")) {
+      radix = 8;
+      digits = part.substring(1);
+    }
+    if (digits.isEmpty() || digits.length() > 11) {
+      return -1;
+    }
+    long value = 0;
+    for (int i = 0; i < digits.length(); i++) {
+      int d = Character.digit(digits.charAt(i), radix);
+      if (d < 0) {
+        return -1;
+      }
+      value = value * radix + d;
+    }
+    return value > 0xFFFFFFFFL ? -1 : value;
   }
 
   /** A {@code {name, namespace}} reference's name, in {@code namespace} only; null when absent. */

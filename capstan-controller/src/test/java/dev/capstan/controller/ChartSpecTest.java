@@ -30,6 +30,44 @@ class ChartSpecTest {
     assertThat(ChartSpec.linkLocal(URI.create(url).getHost())).as(url).isTrue();
   }
 
+  /**
+   * The forms a C resolver's {@code inet_aton} reads as 169.254.169.254, which a Helm built with
+   * cgo connects to (some do not parse as a host for {@link URI}: the controller refuses those
+   * anyway).
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "2852039166",
+        "0xa9fea9fe",
+        "0XA9FEA9FE",
+        "0251.0376.0251.0376",
+        "0xa9.0xfe.0xa9.0xfe",
+        "169.254.43518",
+        "169.16689662",
+        "0251.0xfe.169.254",
+        "025177524776",
+      })
+  void everyFormACResolverReadsAsALinkLocalAddressIsLinkLocal(String host) {
+    assertThat(ChartSpec.linkLocal(host)).as(host).isTrue();
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "2130706433", // 127.0.0.1
+        "0x7f.1",
+        "169.254.1.2.3",
+        "0xa9fea9fe1",
+        "4294967296",
+        "0x",
+        "08.1.2.3",
+        "charts.0xa9fea9fe",
+      })
+  void otherNumericFormsAreNot(String host) {
+    assertThat(ChartSpec.linkLocal(host)).as(host).isFalse();
+  }
+
   @ParameterizedTest
   @ValueSource(
       strings = {
