@@ -1,10 +1,12 @@
 package dev.capstan.cli;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.cli.demo.DemoPlatform;
 import dev.capstan.common.JsonMappers;
+import dev.capstan.common.StrictDocuments;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Store;
@@ -75,9 +77,21 @@ final class InMemoryTarget implements Target {
           "state file "
               + stateFile
               + " is not a capstan in-memory state (delete it to start over): "
-              + e.getMessage(),
+              + problem(e),
           e);
     }
+  }
+
+  /**
+   * What is wrong with the state file: Jackson's finding as a person reads it, else the message.
+   */
+  private static String problem(Exception e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof JacksonException json) {
+        return StrictDocuments.describe(json);
+      }
+    }
+    return String.valueOf(e.getMessage());
   }
 
   InMemoryCluster cluster() {

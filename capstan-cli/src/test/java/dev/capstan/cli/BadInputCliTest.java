@@ -185,6 +185,19 @@ class BadInputCliTest {
   }
 
   @Test
+  void aStateFileCutShortSaysWhereInOneLineWithoutJacksonsSourceExcerpt() throws IOException {
+    Files.writeString(dir.resolve("cut.json"), "{\"format\":");
+    assertThat(run("--state", "cut.json", "release", "list", "-n", "demo"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err)
+        .isEqualTo(
+            "capstan: state file "
+                + dir.resolve("cut.json")
+                + " is not a capstan in-memory state (delete it to start over): not valid JSON at"
+                + " line 1, column 11: Unexpected end-of-input within/between Object entries\n");
+  }
+
+  @Test
   void anErrorAtTheEdgeIsOneLineWithExitCode1AndTheTraceOnlyWithDebug() throws IOException {
     Files.copy(Path.of("../examples/releases", "web-v1.yaml"), dir.resolve("web-v1.yaml"));
     assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();

@@ -279,12 +279,23 @@ public final class StrictDocuments {
               + " levels (the limit)"
               + at(parser == null ? e.getLocation() : parser.currentLocation()));
     } catch (JacksonException e) {
-      throw new InvalidDocumentException(
-          "not valid JSON" + at(e.getLocation()) + ": " + jsonProblem(e));
+      throw new InvalidDocumentException(describe(e));
     } catch (IOException e) {
       throw new InvalidDocumentException(
           "cannot read JSON: " + Escapes.escape(String.valueOf(e.getMessage())));
     }
+  }
+
+  /**
+   * What Jackson found wrong with a JSON text, for a person: {@code not valid JSON at line 2,
+   * column 1: Unexpected end-of-input within/between Object entries}, without the source excerpt,
+   * Java types and feature names Jackson's own message carries; escaped.
+   *
+   * @param e what Jackson threw reading the text
+   * @return the description
+   */
+  public static String describe(JacksonException e) {
+    return "not valid JSON" + at(e.getLocation()) + ": " + jsonProblem(e);
   }
 
   /** Jackson's message without the Java types and feature names it names. */
