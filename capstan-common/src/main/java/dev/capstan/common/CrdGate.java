@@ -130,11 +130,16 @@ public final class CrdGate {
    */
   public static List<Finding> findings(
       Map<String, ?> live, List<String> storedVersions, Map<String, ?> desired) {
-    List<Finding> out = new ArrayList<>();
+    // the two specs read first, then judged
     Map<String, Version> next = new LinkedHashMap<>();
     for (Version v : versions(desired)) {
       next.put(v.name(), v);
     }
+    Optional<String> oldStorage = storage(versions(live));
+    Optional<String> newStorage = storage(List.copyOf(next.values()));
+    Map<String, Map<String, ?>> liveSchemas = schemas(live);
+    Map<String, Map<String, ?>> nextSchemas = schemas(desired);
+    List<Finding> out = new ArrayList<>();
     Set<String> named = new HashSet<>();
     for (String stored : storedVersions) {
       Version v = next.get(stored);
@@ -164,8 +169,6 @@ public final class CrdGate {
                     + " could no longer be read)"));
       }
     }
-    Optional<String> oldStorage = storage(versions(live));
-    Optional<String> newStorage = storage(List.copyOf(next.values()));
     if (oldStorage.isPresent()
         && newStorage.isPresent()
         && !oldStorage.get().equals(newStorage.get())
@@ -189,8 +192,7 @@ public final class CrdGate {
                     + " must stay served so objects stored at it can be read and migrated)"));
       }
     }
-    Map<String, Map<String, ?>> nextSchemas = schemas(desired);
-    for (Map.Entry<String, Map<String, ?>> e : schemas(live).entrySet()) {
+    for (Map.Entry<String, Map<String, ?>> e : liveSchemas.entrySet()) {
       Map<String, ?> after = nextSchemas.get(e.getKey());
       if (after == null) {
         continue;

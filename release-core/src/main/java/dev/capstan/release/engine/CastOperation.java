@@ -215,7 +215,7 @@ public final class CastOperation {
             && read.read().get().release().status() == ReleaseStatus.PENDING;
     boolean moved =
         first != null
-            && !Housekeeping.sameVersion(first.record(), pendingFailed ? read.read() : now);
+            && !StoredRelease.sameVersion(first.record(), pendingFailed ? read.read() : now);
     Planned last;
     if (first == null || moved) {
       last =

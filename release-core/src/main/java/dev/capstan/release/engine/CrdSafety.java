@@ -86,13 +86,12 @@ final class CrdSafety {
       return Optional.empty();
     }
     Map<String, ?> liveSpec = spec(content.content());
+    List<String> storedVersions = storedVersions(live, liveSpec);
+    Map<String, ?> desiredSpec = spec(desired.content());
     List<String> stored = new ArrayList<>();
     List<CrdGate.Finding> findings =
         judgedByWhatIsStored(
-            CrdGate.findings(liveSpec, storedVersions(live, liveSpec), spec(desired.content())),
-            content,
-            cluster,
-            stored);
+            CrdGate.findings(liveSpec, storedVersions, desiredSpec), content, cluster, stored);
     if (findings.isEmpty()) {
       return Optional.empty();
     }

@@ -148,15 +148,6 @@ final class Housekeeping {
     }
   }
 
-  /** Whether {@code a} and {@code b} are the same version of one record, or both no record. */
-  static boolean sameVersion(Optional<StoredRelease> a, Optional<StoredRelease> b) {
-    if (a.isEmpty() || b.isEmpty()) {
-      return a.isEmpty() && b.isEmpty();
-    }
-    return a.get().version().equals(b.get().version())
-        && a.get().release().revision() == b.get().release().revision();
-  }
-
   /**
    * Records what the holder of the expired lease that {@code lease} took over left unfinished, and
    * returns the latest revision after that ({@code latest} itself when nothing is recorded):

@@ -71,7 +71,7 @@ final class Planning {
     Planned planned = planOverStored(spec, payloads, before, fresh, rollback);
     if (!planned.plan().applyable()) {
       Optional<StoredRelease> again = store.latestRecord(spec.namespace(), spec.name());
-      if (!Housekeeping.sameVersion(before, again)) {
+      if (!StoredRelease.sameVersion(before, again)) {
         return new Looked(planOverStored(spec, payloads, again, fresh, rollback), again);
       }
     }

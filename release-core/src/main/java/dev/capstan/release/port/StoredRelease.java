@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.capstan.release.model.Release;
 import java.util.Comparator;
+import java.util.Optional;
 
 /**
  * A release record as stored, with the store's version token for compare-and-set.
@@ -24,5 +25,17 @@ public record StoredRelease(Release release, String version) {
   public StoredRelease {
     requireNonNull(release, "release");
     requireNonNull(version, "version");
+  }
+
+  /**
+   * Whether two reads of a release's latest record found the same thing: both no record, or the
+   * same revision at the same store version (nothing recorded or changed between them).
+   */
+  public static boolean sameVersion(Optional<StoredRelease> a, Optional<StoredRelease> b) {
+    if (a.isEmpty() || b.isEmpty()) {
+      return a.isEmpty() && b.isEmpty();
+    }
+    return a.get().version().equals(b.get().version())
+        && a.get().release().revision() == b.get().release().revision();
   }
 }
