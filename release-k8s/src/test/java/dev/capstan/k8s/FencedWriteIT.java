@@ -118,17 +118,7 @@ class FencedWriteIT {
     String ns = tns.name();
     Cluster cluster = new Cluster(plane);
     ResourceRef ref = ResourceRef.of(Kind.CONFIG_MAP, ns, "appeared");
-    Manifest desired =
-        Manifest.of(
-            Map.of(
-                "apiVersion",
-                "v1",
-                "kind",
-                "ConfigMap",
-                "metadata",
-                Map.of("name", "appeared", "namespace", ns),
-                "data",
-                Map.of("k", "mine")));
+    Manifest desired = ConfigMapSpec.of(ns, "appeared", Map.of("k", "mine")).render().get(0);
     assertThat(cluster.orchestrator.verifyApply(desired, null, Precondition.absent())).isEmpty();
 
     V1ConfigMap created =
