@@ -242,8 +242,8 @@ record ChartSpec(
     if (zone >= 0 && literal.contains(":")) {
       literal = literal.substring(0, zone); // the address, whatever interface the zone names
     }
-    if (!literal.matches("[0-9.]+|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*")) {
-      return false;
+    if (!literal.matches("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*")) {
+      return false; // no IPv6 literal (IPv4 was read above): a name, never looked up here
     }
     try {
       InetAddress address = InetAddress.getByName(literal);
