@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -65,7 +66,8 @@ class ReleaseMetricsTest {
 
   @Test
   void aCastIsTimedByOutcomeItsWritesAreCountedAndItIsInFlightWhileItRuns() {
-    List<Long> inFlight = new ArrayList<>();
+    // the two ConfigMaps are written at once: their Done events come from two worker threads
+    List<Long> inFlight = new CopyOnWriteArrayList<>();
     ReleaseController releases =
         ReleaseController.builder(cluster, cluster)
             .listener(ReleaseMetrics.of(registry))
