@@ -22,7 +22,6 @@ import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Readiness;
 import dev.capstan.release.port.ReadinessWait;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -266,7 +265,8 @@ class HealthCastTest {
             return super.awaitReady(objects, wait);
           }
         };
-    List<ReleaseEvent> events = new ArrayList<>();
+    List<ReleaseEvent> events =
+        new CopyOnWriteArrayList<>(); // listeners hear the cast's workers too
     ReleaseController controller =
         ReleaseController.builder(reporting, cluster)
             .listener((ReleaseListener) events::add)

@@ -42,8 +42,9 @@ import java.util.Set;
  *       pods} there too, and for a Deployment of {@code replicasets}; for a PersistentVolumeClaim,
  *       {@code list} of {@code storageclasses} (cluster-wide);
  *   <li>the bookkeeping in the release's namespace: {@code create}, {@code update} and {@code
- *       delete} of {@code leases} (take, renew, give up), {@code list}, {@code create}, {@code
- *       update} and {@code delete} of {@code secrets} (the records and their history).
+ *       delete} of {@code leases} (take, renew, give up), {@code get}, {@code list}, {@code
+ *       create}, {@code update} and {@code delete} of {@code secrets} (the records and their
+ *       history: a read lists their metadata and gets the record it decodes).
  * </ul>
  *
  * <p>The plan's own reads (each kind's LIST) were made before, by the plan itself. A kind the
@@ -154,7 +155,7 @@ public final class AccessReviews {
     for (String verb : List.of("create", "update", "delete")) {
       want(wanted, verb, DynamicApis.LEASES, plan.namespace(), null);
     }
-    for (String verb : List.of("list", "create", "update", "delete")) {
+    for (String verb : List.of("get", "list", "create", "update", "delete")) {
       want(wanted, verb, DynamicApis.SECRETS, plan.namespace(), null);
     }
     List<Denial> denied = new ArrayList<>();

@@ -3,6 +3,7 @@ package dev.capstan.k8s;
 import dev.capstan.common.SoftCache;
 import dev.capstan.release.codec.ReleaseRecordCodec;
 import dev.capstan.release.model.Release;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The records a store decoded lately, by the SHA-256 of their verified bytes, so a record read
@@ -12,12 +13,20 @@ import dev.capstan.release.model.Release;
  * record whose bytes differ by one bit has another digest and is decoded afresh. At most {@value
  * #MAX_BYTES} bytes of records are kept (the least recently read go first), their decoded releases
  * held softly ({@link SoftCache}).
+ *
+ * <p>Each record decoded or written is also known by its Secrets' identity (their names, uids and
+ * resourceVersions, which change with any write of them): a read that lists the Secrets' metadata
+ * alone and finds them as they were takes the release from here and reads none of their bytes.
  */
 final class DecodedRecords {
   /** The most record bytes (gzipped, as stored) whose decoded releases are kept at once. */
   static final long MAX_BYTES = 16L * 1024 * 1024;
 
+  /** How many records' identities ({@link #remember}) are kept at most. */
+  static final long MAX_IDENTITIES = 4096;
+
   private final SoftCache<String, Release> bySha256 = new SoftCache<>(MAX_BYTES);
+  private final SoftCache<String, String> byIdentity = new SoftCache<>(MAX_IDENTITIES);
 
   /** The release {@code record}, whose SHA-256 is {@code sha256}, encodes. */
   Release decode(String sha256, byte[] record) {
@@ -28,6 +37,30 @@ final class DecodedRecords {
     Release release = ReleaseRecordCodec.decode(record);
     bySha256.put(sha256, release, record.length);
     return release;
+  }
+
+  /**
+   * The release a record decoded lately encodes, by its {@code identity}: the names, uids and
+   * resourceVersions of its Secrets as they were when it was decoded ({@link #remember}), which the
+   * API server changes with any write of them; or {@code null}.
+   */
+  @Nullable Release known(String identity) {
+    String sha256 = byIdentity.get(identity);
+    return sha256 == null ? null : bySha256.get(sha256);
+  }
+
+  /** That the record whose Secrets are as {@code identity} says has the verified {@code sha256}. */
+  void remember(String identity, String sha256) {
+    byIdentity.put(identity, sha256, 1);
+  }
+
+  /**
+   * Keeps {@code release}, just written as the record of {@code bytes} bytes whose SHA-256 is
+   * {@code sha256}, in Secrets as {@code identity} says ({@link #remember}).
+   */
+  void written(String identity, String sha256, Release release, long bytes) {
+    bySha256.put(sha256, release, bytes);
+    remember(identity, sha256);
   }
 
   /** How many decoded records are kept (for tests). */

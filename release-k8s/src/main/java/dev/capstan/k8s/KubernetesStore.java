@@ -68,7 +68,11 @@ public final class KubernetesStore implements Store {
     return true;
   }
 
-  /** {@inheritDoc} One LIST of the release's record Secrets; only the newest is decoded. */
+  /**
+   * {@inheritDoc} One LIST of the metadata of the release's record Secrets, then a GET of the
+   * newest head (and a LIST of its chunks, if any) unless this store decoded that record since it
+   * was last written; only the newest is decoded.
+   */
   @Override
   public Optional<StoredRelease> latestRecord(String namespace, String name) {
     return records.latest(namespace, name);
@@ -81,8 +85,11 @@ public final class KubernetesStore implements Store {
   }
 
   /**
-   * {@inheritDoc} One LIST of the release's record Secrets; a record is decoded (and verified) when
-   * it is asked for, its revision and status coming from the Secret's labels, written with it.
+   * {@inheritDoc} One LIST of the metadata of the release's record Secrets, which sends none of
+   * their bytes: each revision and status comes from its head's labels, written with it. A record
+   * is read, verified and decoded when it is asked for: the newest by a GET of its head (and a LIST
+   * of its chunks), older ones from one LIST of every revision's Secrets, shared by the entries; a
+   * record whose Secrets were not written since this store decoded it is not read again.
    */
   @Override
   public List<RecordEntry> recordEntries(String namespace, String name) {

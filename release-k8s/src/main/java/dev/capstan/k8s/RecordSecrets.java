@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -160,11 +161,104 @@ final class RecordSecrets {
           null);
     }
     Release release = decoded.decode(verified, bytes);
+    String identity =
+        identity(
+            head,
+            c -> {
+              V1Secret chunk = chunks.get(c);
+              return chunk == null ? null : chunk.getMetadata();
+            });
+    if (identity != null) {
+      decoded.remember(identity, verified);
+    }
+    return stored(head, release);
+  }
+
+  /**
+   * The record {@code head} holds, as this store decoded it lately, when neither its head nor any
+   * of its chunks (their metadata: {@code chunks}, by name) was written since: the same uid and
+   * resourceVersion each ({@link DecodedRecords#known}); else {@code null}.
+   */
+  static @Nullable StoredRelease known(
+      V1Secret head, Function<String, @Nullable V1ObjectMeta> chunks, DecodedRecords decoded) {
+    String identity = identity(head, chunks);
+    Release release = identity == null ? null : decoded.known(identity);
+    return release == null ? null : stored(head, release);
+  }
+
+  /**
+   * Tells {@code decoded} that the record {@code e}, which encodes {@code release}, was just
+   * written as {@code head} and the chunks whose metadata {@code chunks} gives, so the store's next
+   * read of it reads it from there ({@link #known}) rather than the Secrets' bytes (the codec
+   * decodes what it encodes to an equal release). Nothing is kept when a chunk's metadata is
+   * unknown (it existed already).
+   */
+  static void written(
+      V1Secret head,
+      Function<String, @Nullable V1ObjectMeta> chunks,
+      Encoded e,
+      Release release,
+      DecodedRecords decoded) {
+    String identity = identity(head, chunks);
+    if (identity != null) {
+      decoded.written(identity, e.sha256(), release, e.bytes().length);
+    }
+  }
+
+  /** {@code release}, stored as {@code head}: the version token of {@link Token}. */
+  private static StoredRelease stored(V1Secret head, Release release) {
+    int count = chunkCount(head);
+    String sha = annotation(head, SHA256);
     String digest = count == 0 ? "" : String.valueOf(sha).substring(0, DIGEST_IN_NAME);
     return new StoredRelease(
         release,
         new Token(String.valueOf(head.getMetadata().getResourceVersion()), digest, count)
             .toString());
+  }
+
+  /**
+   * What tells a stored record's bytes apart without reading them: the head's and each chunk's
+   * name, uid and resourceVersion (the API server gives every write a new resourceVersion); {@code
+   * null} when one is unknown (a chunk not found by {@code chunks}, a digest too short to name
+   * chunks).
+   */
+  private static @Nullable String identity(
+      V1Secret head, Function<String, @Nullable V1ObjectMeta> chunks) {
+    V1ObjectMeta meta = head.getMetadata();
+    if (meta == null || meta.getUid() == null || meta.getResourceVersion() == null) {
+      return null;
+    }
+    StringBuilder out =
+        new StringBuilder()
+            .append(meta.getNamespace())
+            .append('/')
+            .append(meta.getName())
+            .append('@')
+            .append(meta.getUid())
+            .append(':')
+            .append(meta.getResourceVersion());
+    int count = chunkCount(head);
+    if (count > 0) {
+      String sha = annotation(head, SHA256);
+      if (sha == null || sha.length() < DIGEST_IN_NAME) {
+        return null;
+      }
+      String release = String.valueOf(label(head, "name"));
+      for (int i = 0; i < count; i++) {
+        String name = chunkName(release, revision(head), sha.substring(0, DIGEST_IN_NAME), i);
+        V1ObjectMeta chunk = chunks.apply(name);
+        if (chunk == null || chunk.getUid() == null || chunk.getResourceVersion() == null) {
+          return null;
+        }
+        out.append(' ')
+            .append(name)
+            .append('@')
+            .append(chunk.getUid())
+            .append(':')
+            .append(chunk.getResourceVersion());
+      }
+    }
+    return out.toString();
   }
 
   private static byte[] concat(List<byte[]> parts) {

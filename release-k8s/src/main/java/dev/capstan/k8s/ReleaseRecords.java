@@ -8,6 +8,7 @@ import static dev.capstan.k8s.RecordSecrets.head;
 import static dev.capstan.k8s.RecordSecrets.label;
 import static dev.capstan.k8s.RecordSecrets.revision;
 import static dev.capstan.k8s.RecordSecrets.status;
+import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.ClusterException;
 import dev.capstan.release.codec.RecordFormatException;
@@ -19,6 +20,7 @@ import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.StoredRelease;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.openapi.models.V1SecretList;
 import java.util.ArrayList;
@@ -83,16 +85,108 @@ final class ReleaseRecords {
 
   /** Every revision of a release, newest first: one LIST, every record decoded. */
   List<StoredRelease> all(String namespace, String name) {
-    return entries(namespace, name).stream().map(RecordEntry::stored).toList();
+    return entriesOf(everySecret(namespace, name)).stream().map(RecordEntry::stored).toList();
+  }
+
+  /** The record Secrets (heads and chunks) of every revision of a release: one LIST. */
+  private List<V1Secret> everySecret(String namespace, String name) {
+    return secrets.list(namespace, "owner=capstan,name=" + name + "," + PART, null);
   }
 
   /**
-   * Every revision of a release, newest first: one LIST. A head whose {@code version} and {@code
-   * status} labels say its revision and status (every head this class writes) is decoded when its
-   * record is asked for; one without them is decoded at once.
+   * Every revision of a release, newest first, from its record Secrets' metadata: one LIST that
+   * sends no record's bytes (every revision records the whole release, so a full history is ten
+   * times the latest). Each head's labels say its revision and status; its record is read when
+   * asked for ({@link #fetch}). A release with a head that lacks those labels (written by no build
+   * of this class) is read as {@link #all} reads it, each such head decoded at once.
    */
   List<RecordEntry> entries(String namespace, String name) {
-    return entriesOf(secrets.list(namespace, "owner=capstan,name=" + name + "," + PART, null));
+    List<V1Secret> heads = new ArrayList<>();
+    Map<String, V1ObjectMeta> chunks = new HashMap<>();
+    for (V1ObjectMeta meta :
+        secrets.listMetadata(namespace, "owner=capstan,name=" + name + "," + PART)) {
+      V1Secret s = new V1Secret().metadata(meta);
+      if ("chunk".equals(label(s, PART))) {
+        chunks.put(meta.getName(), meta);
+      } else if ("head".equals(label(s, PART))) {
+        if (status(s) == null || revision(s) <= 0) {
+          return entriesOf(everySecret(namespace, name));
+        }
+        heads.add(s);
+      }
+    }
+    heads.sort(Comparator.comparingInt(RecordSecrets::revision).reversed());
+    Supplier<Map<String, V1Secret>> every = new Every(() -> everySecret(namespace, name));
+    List<RecordEntry> out = new ArrayList<>();
+    for (V1Secret head : heads) {
+      boolean newest = out.isEmpty();
+      out.add(
+          RecordEntry.lazy(
+              revision(head),
+              requireNonNull(status(head)),
+              () -> fetch(namespace, head, chunks, newest, every)));
+    }
+    return out;
+  }
+
+  /**
+   * The record of the head whose metadata is {@code listed}: as this store decoded it lately when
+   * none of its Secrets was written since ({@link RecordSecrets#known}); else, for the {@code
+   * newest} revision, a GET of its head (and a LIST of its chunks), and for an older one a read of
+   * {@code every} revision's Secrets, one LIST shared by the entries of a listing (a history reads
+   * them all). A head deleted since it was listed is looked for in {@code every}.
+   *
+   * @throws StaleRecordException when the revision was deleted since it was listed
+   */
+  private StoredRelease fetch(
+      String namespace,
+      V1Secret listed,
+      Map<String, V1ObjectMeta> chunks,
+      boolean newest,
+      Supplier<Map<String, V1Secret>> every) {
+    StoredRelease known = RecordSecrets.known(listed, chunks::get, decoded);
+    if (known != null) {
+      return known;
+    }
+    String headName = requireNonNull(listed.getMetadata().getName());
+    if (newest) {
+      Optional<V1Secret> head = secrets.get(namespace, headName);
+      if (head.isPresent()) {
+        return decode(head.get(), chunksOf(namespace, head.get()));
+      }
+    }
+    Map<String, V1Secret> all = every.get();
+    V1Secret head = all.get(headName);
+    if (head == null) {
+      throw new StaleRecordException(
+          namespace + "/" + label(listed, "name"),
+          revision(listed),
+          "its record was deleted while it was read");
+    }
+    return decode(head, all);
+  }
+
+  /** The record Secrets of a release by name, read once, when first asked for. */
+  private static final class Every implements Supplier<Map<String, V1Secret>> {
+    private final Supplier<List<V1Secret>> read;
+    private @Nullable Map<String, V1Secret> byName;
+
+    Every(Supplier<List<V1Secret>> read) {
+      this.read = read;
+    }
+
+    @Override
+    public synchronized Map<String, V1Secret> get() {
+      Map<String, V1Secret> out = byName;
+      if (out == null) {
+        out = new HashMap<>();
+        for (V1Secret s : read.get()) {
+          out.put(s.getMetadata().getName(), s);
+        }
+        byName = out;
+      }
+      return out;
+    }
   }
 
   /**
@@ -266,9 +360,11 @@ final class ReleaseRecords {
   StoredRelease create(Release release) {
     RecordSecrets.Encoded e =
         RecordSecrets.Encoded.of(ReleaseRecordCodec.encode(release), chunkBytes);
-    List<String> created = writeChunks(release, e);
+    Map<String, V1ObjectMeta> written = new HashMap<>();
+    List<String> created = writeChunks(release, e, written);
     try {
       V1Secret head = secrets.create(head(release, e, null));
+      RecordSecrets.written(head, written::get, e, release, decoded);
       return new StoredRelease(release, e.token(head.getMetadata().getResourceVersion()));
     } catch (ClusterException ex) {
       deleteChunks(release.namespace(), created);
@@ -286,7 +382,8 @@ final class ReleaseRecords {
     RecordSecrets.Encoded e =
         RecordSecrets.Encoded.of(ReleaseRecordCodec.encode(release), chunkBytes);
     boolean sameChunks = e.chunks() > 0 && e.digest().equals(old.digest());
-    List<String> created = sameChunks ? List.of() : writeChunks(release, e);
+    Map<String, V1ObjectMeta> written = new HashMap<>();
+    List<String> created = sameChunks ? List.of() : writeChunks(release, e, written);
     V1Secret head;
     try {
       head = secrets.update(head(release, e, old.resourceVersion()));
@@ -309,6 +406,7 @@ final class ReleaseRecords {
       }
       deleteChunks(release.namespace(), stale);
     }
+    RecordSecrets.written(head, written::get, e, release, decoded);
     return new StoredRelease(release, e.token(head.getMetadata().getResourceVersion()));
   }
 
@@ -330,13 +428,18 @@ final class ReleaseRecords {
     }
   }
 
-  private List<String> writeChunks(Release release, RecordSecrets.Encoded e) {
+  /**
+   * Creates the chunks of {@code e}, putting the metadata of each created one in {@code written};
+   * returns the names of those created.
+   */
+  private List<String> writeChunks(
+      Release release, RecordSecrets.Encoded e, Map<String, V1ObjectMeta> written) {
     List<String> created = new ArrayList<>();
     for (int i = 0; i < e.chunks(); i++) {
       String chunkName = chunkName(release.name(), release.revision(), e.digest(), i);
       V1Secret chunk = chunk(release, e, i, chunkName);
       try {
-        secrets.create(chunk);
+        written.put(chunkName, secrets.create(chunk).getMetadata());
         created.add(chunkName);
       } catch (ClusterException ex) {
         if (ex.status() != 409) {
@@ -361,21 +464,12 @@ final class ReleaseRecords {
   }
 
   /**
-   * The latest revision of a release: one LIST of its record Secrets, of which only the highest
-   * head is decoded (and verified).
+   * The latest revision of a release: the LIST of its record Secrets' metadata, then that
+   * revision's record as {@link #fetch} reads it (none when this store decoded it since it was
+   * written).
    */
   Optional<StoredRelease> latest(String namespace, String name) {
-    List<V1Secret> found = secrets.list(namespace, "owner=capstan,name=" + name + "," + PART, null);
-    Map<String, V1Secret> chunks = new HashMap<>();
-    V1Secret latest = null;
-    for (V1Secret s : found) {
-      if ("chunk".equals(label(s, PART))) {
-        chunks.put(s.getMetadata().getName(), s);
-      } else if ("head".equals(label(s, PART))
-          && (latest == null || revision(s) > revision(latest))) {
-        latest = s;
-      }
-    }
-    return latest == null ? Optional.empty() : Optional.of(decode(latest, chunks));
+    List<RecordEntry> entries = entries(namespace, name);
+    return entries.isEmpty() ? Optional.empty() : Optional.of(entries.get(0).stored());
   }
 }

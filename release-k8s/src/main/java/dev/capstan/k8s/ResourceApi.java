@@ -9,8 +9,10 @@ import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.Pair;
 import io.kubernetes.client.openapi.models.V1DeleteOptions;
 import io.kubernetes.client.openapi.models.V1ListMeta;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Preconditions;
 import io.kubernetes.client.util.Watchable;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
@@ -195,6 +197,74 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
       @Nullable String fieldSelector,
       int pageSize) {
     return listing(namespace, labelSelector, fieldSelector, pageSize).items();
+  }
+
+  /** What a LIST asks for to be sent each object's metadata alone ({@link #listMetadata}). */
+  private static final String METADATA_LIST =
+      "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json";
+
+  /**
+   * The metadata of every object matching {@code labelSelector}, in pages of {@value #PAGE_SIZE}: a
+   * LIST that asks for a {@code PartialObjectMetadataList}, so the objects' bodies (a Secret's
+   * data) are not sent. An API server that answers with whole objects is read the same way.
+   */
+  List<V1ObjectMeta> listMetadata(@Nullable String namespace, String labelSelector) {
+    String path =
+        groupVersionPath
+            + (scoped(namespace) ? "/namespaces/" + client.escapeString(namespace) : "")
+            + "/"
+            + kind.plural();
+    List<V1ObjectMeta> out = new ArrayList<>();
+    String token = null;
+    do {
+      List<Pair> query = new ArrayList<>();
+      query.add(new Pair("labelSelector", labelSelector));
+      query.add(new Pair("limit", String.valueOf(PAGE_SIZE)));
+      if (token != null) {
+        query.add(new Pair("continue", token));
+      }
+      JsonObject page;
+      try {
+        page =
+            client
+                .<JsonObject>execute(
+                    client.buildCall(
+                        null,
+                        path,
+                        "GET",
+                        query,
+                        new ArrayList<>(),
+                        null,
+                        new HashMap<>(Map.of("Accept", METADATA_LIST)),
+                        new HashMap<>(),
+                        new HashMap<>(),
+                        AUTH_NAMES,
+                        null),
+                    JsonObject.class)
+                .getData();
+      } catch (ApiException e) {
+        throw KubeFailure.of(e).toException("list", kind.kind(), namespace, null);
+      }
+      if (page == null) {
+        break;
+      }
+      JsonElement items = page.get("items");
+      if (items != null && items.isJsonArray()) {
+        for (JsonElement item : items.getAsJsonArray()) {
+          JsonElement meta = item.isJsonObject() ? item.getAsJsonObject().get("metadata") : null;
+          if (meta != null && meta.isJsonObject()) {
+            out.add(JSON.getGson().fromJson(meta, V1ObjectMeta.class));
+          }
+        }
+      }
+      JsonElement listMeta = page.get("metadata");
+      JsonElement next =
+          listMeta != null && listMeta.isJsonObject()
+              ? listMeta.getAsJsonObject().get("continue")
+              : null;
+      token = next == null || next.isJsonNull() ? null : next.getAsString();
+    } while (token != null && !token.isEmpty());
+    return out;
   }
 
   /** The names of the objects a LIST returns, and the list's resourceVersion to watch from. */

@@ -154,6 +154,57 @@ class ReleaseRecordsIT {
   }
 
   /**
+   * A read lists the record Secrets' metadata only and fetches the one record it decodes: the
+   * newest by a GET of its head, an older one from a LIST of every revision (once for all of them);
+   * a record whose Secrets the store wrote or decoded since their last write is not fetched at all,
+   * and one written since by another store is fetched again.
+   */
+  @Test
+  void aReadFetchesOnlyTheRecordItDecodesAndNoneItKnowsUnchanged(
+      ControlPlane plane, TestNamespace tns) {
+    Cluster writer = new Cluster(plane);
+    String ns = tns.name();
+    writer.store.createRecord(
+        release(ns, "app", 1, ReleaseStatus.DEPLOYED, Payloads.of(config(ns, 4))));
+    writer.store.createRecord(
+        release(ns, "app", 2, ReleaseStatus.DEPLOYED, Payloads.of(config(ns, 8))));
+    Release third = release(ns, "app", 3, ReleaseStatus.DEPLOYED, Payloads.of(config(ns, 16)));
+    StoredRelease written = writer.store.createRecord(third);
+    Cluster reader = new Cluster(plane);
+    RequestCounter requests = reader.kube.requests();
+
+    assertThat(reader.store.latestRecord(ns, "app")).contains(written);
+    assertThat(requests.log())
+        .containsExactly("LIST secrets " + ns, "GET secrets " + ns + "/capstan.release.v1.app.v3");
+
+    requests.reset();
+    List<RecordEntry> entries = reader.store.recordEntries(ns, "app");
+    assertThat(entries).extracting(RecordEntry::revision).containsExactly(3, 2, 1);
+    assertThat(entries.get(0).stored()).isEqualTo(written);
+    assertThat(requests.log()).containsExactly("LIST secrets " + ns); // decoded, unchanged since
+
+    requests.reset();
+    assertThat(entries.get(1).stored().release().revision()).isEqualTo(2);
+    assertThat(entries.get(2).stored().release().revision()).isEqualTo(1);
+    assertThat(requests.log()).containsExactly("LIST secrets " + ns); // every revision, once
+
+    // the store that wrote a record knows it too
+    writer.kube.requests().reset();
+    assertThat(writer.store.latestRecord(ns, "app")).contains(written);
+    assertThat(writer.kube.requests().log()).containsExactly("LIST secrets " + ns);
+
+    // written since by another store: fetched again, and read as it is now
+    StoredRelease failed =
+        writer.store.updateRecord(
+            third.withStatus(ReleaseStatus.FAILED, Instant.parse("2030-01-02T00:00:00Z")),
+            written.version());
+    requests.reset();
+    assertThat(reader.store.latestRecord(ns, "app")).contains(failed);
+    assertThat(requests.log())
+        .containsExactly("LIST secrets " + ns, "GET secrets " + ns + "/capstan.release.v1.app.v3");
+  }
+
+  /**
    * Record entries come from one LIST, their revisions and statuses from the heads' labels, and
    * decode a record only when it is asked for: a damaged old revision does not keep the newest from
    * being read (a cast decodes no other), and fails verification when it is asked for itself.

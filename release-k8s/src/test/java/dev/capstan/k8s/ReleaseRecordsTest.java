@@ -12,6 +12,7 @@ import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.port.StoredRelease;
 import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1LeaseSpec;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Secret;
 import java.time.Duration;
 import java.time.Instant;
@@ -84,6 +85,62 @@ class ReleaseRecordsTest {
     assertThatThrownBy(() -> RecordSecrets.decode(tampered, Map.of(), decoded))
         .isInstanceOf(RecordFormatException.class)
         .hasMessageContaining("fails verification");
+  }
+
+  @Test
+  void aRecordIsKnownWithoutItsBytesOnlyWhileItsSecretsAreAsTheyWereDecoded() {
+    DecodedRecords decoded = new DecodedRecords();
+    Release v1 = deployed(1, 40);
+    V1Secret head = stored(v1, "7");
+    head.getMetadata().uid("u-1");
+    V1Secret listed = new V1Secret().metadata(head.getMetadata()); // the metadata alone
+
+    assertThat(RecordSecrets.known(listed, name -> null, decoded)).isNull(); // never decoded
+
+    StoredRelease read = RecordSecrets.decode(head, Map.of(), decoded);
+    StoredRelease known = RecordSecrets.known(listed, name -> null, decoded);
+
+    assertThat(known).isEqualTo(read);
+    assertThat(requireNonNull(known).release()).isSameAs(read.release());
+    // written since (a new resourceVersion), or recreated (a new uid): not known
+    V1Secret rewritten = new V1Secret().metadata(stored(v1, "8").getMetadata().uid("u-1"));
+    assertThat(RecordSecrets.known(rewritten, name -> null, decoded)).isNull();
+    V1Secret recreated = new V1Secret().metadata(stored(v1, "7").getMetadata().uid("u-2"));
+    assertThat(RecordSecrets.known(recreated, name -> null, decoded)).isNull();
+    // a head without a uid (not from the API server) is never known
+    V1Secret noUid = stored(v1, "7");
+    RecordSecrets.decode(noUid, Map.of(), decoded);
+    assertThat(RecordSecrets.known(noUid, name -> null, decoded)).isNull();
+  }
+
+  @Test
+  void aChunkedRecordIsKnownOnlyWhileEveryChunkIsAsItWasDecoded() {
+    DecodedRecords decoded = new DecodedRecords();
+    Release v1 = deployed(1, 400);
+    RecordSecrets.Encoded e = RecordSecrets.Encoded.of(ReleaseRecordCodec.encode(v1), 1000);
+    V1Secret head = RecordSecrets.head(v1, e, "7");
+    head.getMetadata().uid("u-head");
+    Map<String, V1Secret> chunks = new HashMap<>();
+    Map<String, V1ObjectMeta> listed = new HashMap<>();
+    for (int i = 0; i < e.chunks(); i++) {
+      String name = RecordSecrets.chunkName("web", 1, e.digest(), i);
+      V1Secret chunk = RecordSecrets.chunk(v1, e, i, name);
+      chunk.getMetadata().uid("u-" + i).resourceVersion(String.valueOf(20 + i));
+      chunks.put(name, chunk);
+      listed.put(name, chunk.getMetadata());
+    }
+    assertThat(e.chunks()).isGreaterThan(1);
+
+    StoredRelease read = RecordSecrets.decode(head, chunks, decoded);
+
+    assertThat(RecordSecrets.known(head, listed::get, decoded)).isEqualTo(read);
+    String first = RecordSecrets.chunkName("web", 1, e.digest(), 0);
+    V1ObjectMeta firstChunk = requireNonNull(listed.remove(first));
+    assertThat(RecordSecrets.known(head, listed::get, decoded)).isNull(); // a chunk not listed
+    listed.put(first, new V1ObjectMeta().name(first).uid("u-0").resourceVersion("99"));
+    assertThat(RecordSecrets.known(head, listed::get, decoded)).isNull(); // a chunk written since
+    listed.put(first, firstChunk);
+    assertThat(RecordSecrets.known(head, listed::get, decoded)).isEqualTo(read);
   }
 
   @Test
