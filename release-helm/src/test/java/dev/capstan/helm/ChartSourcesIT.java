@@ -131,6 +131,40 @@ class ChartSourcesIT {
     assertThat(ranged.manifests()).contains("name: web-cache");
   }
 
+  /**
+   * A chart repository whose index sends Helm to a cloud's metadata service for the chart itself:
+   * Helm reaches every host but loopback through Capstan's proxy only, which refuses that address
+   * before it connects anywhere; the cast stops with the reason and nothing written.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {3, 4})
+  void aChartUrlAtAMetadataServiceIsRefusedBeforeAnyConnection(int major) throws Exception {
+    Path trap = Files.createDirectories(dir.resolve("trap-" + major));
+    Files.copy(packaged.resolve(CHART + "-0.2.0.tgz"), trap.resolve(CHART + "-0.2.0.tgz"));
+    HelmBinaries.helm3(
+        dir.resolve("home"),
+        "repo",
+        "index",
+        trap.toString(),
+        "--url",
+        "https://169.254.169.254/charts");
+    try (ChartRepositoryServer trapping =
+        ChartRepositoryServer.start(trap, ca, SecureRegistry.USER, SecureRegistry.PASSWORD)) {
+      HelmChartRenderer helm = HelmChartRenderer.of(Helm.binary(major));
+      ChartRequest request =
+          request(new ChartReference.Repository(trapping.url(), CHART))
+              .withRepository(access(SecureRegistry.PASSWORD));
+
+      assertThatThrownBy(() -> helm.render(request))
+          .isInstanceOf(ChartException.class)
+          .hasMessageContaining(
+              "refused by Capstan: '169.254.169.254' is 169.254.169.254 (link-local, where a"
+                  + " cloud's metadata service answers); a chart source may not lead there")
+          .hasMessageEndingWith("; nothing was written");
+      assertThat(trapping.requests()).containsExactly("GET /charts/index.yaml ok");
+    }
+  }
+
   @Test
   void refusedCredentialsAreOneLineNamingTheUserAndMissingOnesSayWhatToGive() {
     HelmChartRenderer helm = HelmChartRenderer.of(Helm.binary(3));

@@ -9,6 +9,7 @@ import dev.capstan.release.chart.ChartRequest;
 import dev.capstan.release.chart.ClusterAccess;
 import dev.capstan.release.chart.RenderedChart;
 import java.io.File;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,12 +62,15 @@ public final class HelmChartRenderer implements ChartRenderer {
   private final HelmProcess helm;
   private final Duration timeout;
   private final @Nullable Path workRoot;
+  private final EgressProxy.Resolver resolver;
   private volatile @Nullable HelmVersion version;
 
-  private HelmChartRenderer(Path binary, Duration timeout, @Nullable Path workRoot) {
+  private HelmChartRenderer(
+      Path binary, Duration timeout, @Nullable Path workRoot, EgressProxy.Resolver resolver) {
     this.helm = new HelmProcess(binary, timeout);
     this.timeout = timeout;
     this.workRoot = workRoot;
+    this.resolver = resolver;
   }
 
   /**
@@ -74,7 +78,8 @@ public final class HelmChartRenderer implements ChartRenderer {
    * #version()}).
    */
   public static HelmChartRenderer of(Path binary) {
-    return new HelmChartRenderer(requireNonNull(binary, "binary"), DEFAULT_TIMEOUT, null);
+    return new HelmChartRenderer(
+        requireNonNull(binary, "binary"), DEFAULT_TIMEOUT, null, InetAddress::getAllByName);
   }
 
   /**
@@ -108,12 +113,19 @@ public final class HelmChartRenderer implements ChartRenderer {
 
   /** A copy whose Helm processes may each run for {@code timeout}. */
   public HelmChartRenderer withTimeout(Duration timeout) {
-    return new HelmChartRenderer(helm.binary(), requireNonNull(timeout, "timeout"), workRoot);
+    return new HelmChartRenderer(
+        helm.binary(), requireNonNull(timeout, "timeout"), workRoot, resolver);
+  }
+
+  /** A copy whose proxy for Helm resolves hosts with {@code resolver} (tests). */
+  HelmChartRenderer withResolver(EgressProxy.Resolver resolver) {
+    return new HelmChartRenderer(
+        helm.binary(), timeout, workRoot, requireNonNull(resolver, "resolver"));
   }
 
   /** A copy that makes its private folders under {@code dir} (default: the temporary folder). */
   public HelmChartRenderer withWorkRoot(Path dir) {
-    return new HelmChartRenderer(helm.binary(), timeout, requireNonNull(dir, "dir"));
+    return new HelmChartRenderer(helm.binary(), timeout, requireNonNull(dir, "dir"), resolver);
   }
 
   /**
@@ -152,7 +164,10 @@ public final class HelmChartRenderer implements ChartRenderer {
     HelmVersion v = helmVersion();
     try (Workspace ws = Workspace.create(workRoot)) {
       Map<String, String> env = environment(ws, request.cluster());
-      ChartSources.Fetched chart = new ChartSources(helm, v, ws, env).fetch(request);
+      ChartSources.Fetched chart;
+      try (EgressProxy proxy = EgressProxy.start(resolver)) {
+        chart = new ChartSources(helm, v, ws, proxied(env, proxy.url())).fetch(request);
+      }
       List<String> values = HelmValues.args(request.values(), ws);
       List<String> warnings = new ArrayList<>();
       String manifests = template(request, v, ws, env, chart, values, warnings);
@@ -276,6 +291,29 @@ public final class HelmChartRenderer implements ChartRenderer {
               }
             });
     return env;
+  }
+
+  /**
+   * {@code env} for a Helm process that fetches charts: every request it sends to a host other than
+   * loopback goes through the {@link EgressProxy} at {@code proxy} (Go's clients read {@code
+   * HTTPS_PROXY} and {@code HTTP_PROXY}, and send loopback requests directly), none bypasses it.
+   */
+  static Map<String, String> proxied(Map<String, String> env, String proxy) {
+    Map<String, String> out = new LinkedHashMap<>();
+    env.forEach(
+        (k, val) -> {
+          String name = k.toUpperCase(java.util.Locale.ROOT);
+          if (!name.equals("HTTPS_PROXY")
+              && !name.equals("HTTP_PROXY")
+              && !name.equals("NO_PROXY")
+              && !name.equals("ALL_PROXY")) {
+            out.put(k, val);
+          }
+        });
+    for (String name : List.of("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy")) {
+      out.put(name, proxy);
+    }
+    return out;
   }
 
   /** Helm's homes, credentials files and an empty plugin folder, all in the workspace. */

@@ -1,0 +1,368 @@
+package dev.capstan.helm.chart;
+
+import dev.capstan.common.Escapes;
+import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The HTTP proxy a Helm process is given ({@code HTTPS_PROXY}, {@code HTTP_PROXY}) for one
+ * rendering, on loopback. It resolves each host Helm asks for itself and refuses, before any
+ * connection, a host with an address of a cloud's metadata service ({@link #forbidden}): whatever
+ * name, redirect, chart URL in an index or registry a chart source leads Helm to, Helm reaches no
+ * metadata service through it. Tunnels ({@code CONNECT}, for {@code https}) and plain requests (an
+ * absolute {@code http://} URL) are relayed as they are; Helm's Go client sends requests for {@code
+ * localhost} and loopback addresses directly, which reach this machine only.
+ */
+final class EgressProxy implements Closeable {
+  /** Resolves a host to its addresses, as {@link InetAddress#getAllByName} does. */
+  @FunctionalInterface
+  interface Resolver {
+    InetAddress[] resolve(String host) throws UnknownHostException;
+  }
+
+  /** The most bytes of a request's head read before it is refused. */
+  static final int MAX_HEAD = 16 * 1024;
+
+  /** How long a connection to an allowed host may take. */
+  static final int CONNECT_TIMEOUT_MS = 30_000;
+
+  private static final byte[] END_OF_HEAD = {'\r', '\n', '\r', '\n'};
+
+  private final ServerSocket server;
+  private final Resolver resolver;
+  private final ExecutorService threads;
+  private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+  private final List<String> refusals = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  private EgressProxy(ServerSocket server, Resolver resolver) {
+    this.server = server;
+    this.resolver = resolver;
+    AtomicInteger n = new AtomicInteger();
+    this.threads =
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "capstan-helm-proxy-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /** A proxy on a free loopback port that resolves hosts with the system's resolver. */
+  static EgressProxy start() {
+    return start(InetAddress::getAllByName);
+  }
+
+  /** A proxy on a free loopback port that resolves hosts with {@code resolver}. */
+  static EgressProxy start(Resolver resolver) {
+    ServerSocket server;
+    try {
+      server = new ServerSocket();
+      server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot open Helm's proxy on loopback: " + e, e);
+    }
+    EgressProxy proxy = new EgressProxy(server, resolver);
+    proxy.threads.execute(proxy::accept);
+    return proxy;
+  }
+
+  /** The proxy's URL: {@code http://127.0.0.1:PORT}. */
+  String url() {
+    return "http://" + server.getInetAddress().getHostAddress() + ":" + server.getLocalPort();
+  }
+
+  /** Why each refused request was refused, in order (for messages and tests). */
+  List<String> refusals() {
+    return List.copyOf(refusals);
+  }
+
+  /**
+   * Why {@code address} may not be reached, or {@code null}: a link-local address ({@code
+   * 169.254.0.0/16}, {@code fe80::/10}: the metadata services of AWS, Azure, GCP and others), AWS's
+   * IPv6 metadata address {@code fd00:ec2::254}, Alibaba Cloud's {@code 100.100.100.200}.
+   */
+  static @Nullable String forbidden(InetAddress address) {
+    if (address.isLinkLocalAddress()) {
+      return "link-local, where a cloud's metadata service answers";
+    }
+    if (java.util.Arrays.equals(address.getAddress(), AWS_V6)) {
+      return "AWS's metadata service";
+    }
+    if (java.util.Arrays.equals(address.getAddress(), ALIBABA)) {
+      return "Alibaba Cloud's metadata service";
+    }
+    return null;
+  }
+
+  /** {@code fd00:ec2::254}. */
+  private static final byte[] AWS_V6 = {
+    (byte) 0xfd, 0, 0x0e, (byte) 0xc2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x54
+  };
+
+  /** {@code 100.100.100.200}. */
+  private static final byte[] ALIBABA = {100, 100, 100, (byte) 200};
+
+  private void accept() {
+    while (!server.isClosed()) {
+      Socket client;
+      try {
+        client = server.accept();
+      } catch (IOException e) {
+        return; // closed
+      }
+      open.add(client);
+      try {
+        threads.execute(() -> serve(client));
+      } catch (RuntimeException e) { // closing
+        closeQuietly(client);
+      }
+    }
+  }
+
+  private void serve(Socket client) {
+    Socket upstream = null;
+    try {
+      InputStream in = client.getInputStream();
+      OutputStream out = client.getOutputStream();
+      byte[][] headAndRest = readHead(in);
+      if (headAndRest == null) {
+        respond(
+            out, "400 Bad Request", "the request has no head of at most " + MAX_HEAD + " bytes");
+        return;
+      }
+      String head = new String(headAndRest[0], StandardCharsets.ISO_8859_1);
+      String[] requestLine = head.substring(0, head.indexOf("\r\n")).split(" ", 3);
+      if (requestLine.length != 3) {
+        respond(out, "400 Bad Request", "a request line is METHOD TARGET VERSION");
+        return;
+      }
+      String method = requestLine[0];
+      boolean tunnel = method.equals("CONNECT");
+      Target target = tunnel ? authority(requestLine[1], 443) : absolute(requestLine[1]);
+      if (target == null) {
+        respond(out, "400 Bad Request", "no host to reach in " + Escapes.quote(requestLine[1]));
+        return;
+      }
+      InetAddress[] addresses;
+      try {
+        addresses = resolver.resolve(target.host());
+      } catch (UnknownHostException e) {
+        respond(out, "502 Bad Gateway", "unknown host " + Escapes.quote(target.host()));
+        return;
+      }
+      for (InetAddress a : addresses) {
+        String why = forbidden(a);
+        if (why != null) {
+          String refusal =
+              "refused by Capstan: "
+                  + Escapes.quote(target.host())
+                  + " is "
+                  + a.getHostAddress()
+                  + " ("
+                  + why
+                  + "); a chart source may not lead there";
+          refusals.add(refusal);
+          respond(out, "403 " + refusal, refusal);
+          return;
+        }
+      }
+      upstream = connect(addresses, target.port());
+      if (upstream == null) {
+        respond(
+            out,
+            "502 Bad Gateway",
+            "cannot connect to " + Escapes.quote(target.host()) + " port " + target.port());
+        return;
+      }
+      open.add(upstream);
+      OutputStream up = upstream.getOutputStream();
+      if (tunnel) {
+        out.write(
+            "HTTP/1.1 200 Connection established\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+        out.flush();
+      } else {
+        up.write(originForm(head, method, target, requestLine[2]));
+      }
+      up.write(headAndRest[1]);
+      up.flush();
+      Socket from = upstream;
+      threads.execute(() -> pipe(from, client));
+      pipe(client, upstream);
+    } catch (IOException | RuntimeException e) {
+      // the client or the host went away: both connections are closed below
+    } finally {
+      if (upstream == null) {
+        closeQuietly(client);
+        open.remove(client);
+      }
+    }
+  }
+
+  /** A host and port to reach. */
+  private record Target(String host, int port, String path) {}
+
+  /** {@code host:port} (IPv6 in brackets), or {@code null}. */
+  private static @Nullable Target authority(String text, int defaultPort) {
+    try {
+      URI uri = new URI("http://" + text + "/");
+      return uri.getHost() == null
+          ? null
+          : new Target(strip(uri.getHost()), uri.getPort() < 0 ? defaultPort : uri.getPort(), "/");
+    } catch (URISyntaxException e) {
+      return null;
+    }
+  }
+
+  /** An absolute {@code http://} URL, or {@code null}. */
+  private static @Nullable Target absolute(String text) {
+    try {
+      URI uri = new URI(text);
+      if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
+        return null;
+      }
+      String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+      if (uri.getRawQuery() != null) {
+        path += "?" + uri.getRawQuery();
+      }
+      return new Target(strip(uri.getHost()), uri.getPort() < 0 ? 80 : uri.getPort(), path);
+    } catch (URISyntaxException e) {
+      return null;
+    }
+  }
+
+  private static String strip(String host) {
+    return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+  }
+
+  /** A plain request's head for the host itself: its path alone, and one request per connection. */
+  private static byte[] originForm(String head, String method, Target target, String version) {
+    StringBuilder out =
+        new StringBuilder(method).append(' ').append(target.path()).append(' ').append(version);
+    String[] lines = head.split("\r\n", -1);
+    for (int i = 1; i < lines.length; i++) {
+      String name = lines[i].split(":", 2)[0].trim().toLowerCase(Locale.ROOT);
+      if (!name.isEmpty()
+          && !name.startsWith("proxy-")
+          && !name.equals("connection")
+          && !name.equals("keep-alive")) {
+        out.append("\r\n").append(lines[i]);
+      }
+    }
+    out.append("\r\nConnection: close\r\n\r\n");
+    return out.toString().getBytes(StandardCharsets.ISO_8859_1);
+  }
+
+  /** The head (up to and with its empty line) and the bytes read after it, or {@code null}. */
+  private static byte @Nullable [][] readHead(InputStream in) throws IOException {
+    ByteArrayOutputStream read = new ByteArrayOutputStream();
+    byte[] buffer = new byte[4096];
+    while (read.size() <= MAX_HEAD) {
+      int n = in.read(buffer);
+      if (n < 0) {
+        return null;
+      }
+      read.write(buffer, 0, n);
+      byte[] bytes = read.toByteArray();
+      int end = indexOf(bytes, END_OF_HEAD);
+      if (end >= 0) {
+        int split = end + END_OF_HEAD.length;
+        return new byte[][] {
+          java.util.Arrays.copyOf(bytes, split),
+          java.util.Arrays.copyOfRange(bytes, split, bytes.length)
+        };
+      }
+    }
+    return null;
+  }
+
+  private static int indexOf(byte[] bytes, byte[] part) {
+    outer:
+    for (int i = 0; i + part.length <= bytes.length; i++) {
+      for (int j = 0; j < part.length; j++) {
+        if (bytes[i + j] != part[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
+  }
+
+  private static @Nullable Socket connect(InetAddress[] addresses, int port) {
+    for (InetAddress a : addresses) {
+      Socket s = new Socket();
+      try {
+        s.connect(new InetSocketAddress(a, port), CONNECT_TIMEOUT_MS);
+        return s;
+      } catch (IOException e) {
+        closeQuietly(s);
+      }
+    }
+    return null;
+  }
+
+  /** Copies {@code from} to {@code to} until either ends, then closes both. */
+  private void pipe(Socket from, Socket to) {
+    try {
+      from.getInputStream().transferTo(to.getOutputStream());
+    } catch (IOException e) {
+      // one side went away
+    } finally {
+      closeQuietly(from);
+      closeQuietly(to);
+      open.remove(from);
+      open.remove(to);
+    }
+  }
+
+  private static void respond(OutputStream out, String status, String body) throws IOException {
+    byte[] text = (body + "\n").getBytes(StandardCharsets.UTF_8);
+    out.write(
+        ("HTTP/1.1 "
+                + status
+                + "\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: "
+                + text.length
+                + "\r\nConnection: close\r\n\r\n")
+            .getBytes(StandardCharsets.UTF_8));
+    out.write(text);
+    out.flush();
+  }
+
+  private static void closeQuietly(Closeable c) {
+    try {
+      c.close();
+    } catch (IOException e) {
+      // nothing left to do
+    }
+  }
+
+  /** Stops accepting and closes every connection still open. */
+  @Override
+  public void close() {
+    closeQuietly(server);
+    for (Socket s : new ArrayList<>(open)) {
+      closeQuietly(s);
+    }
+    threads.shutdownNow();
+  }
+}
