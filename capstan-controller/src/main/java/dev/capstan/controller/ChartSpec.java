@@ -3,6 +3,7 @@ package dev.capstan.controller;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.StrictMap;
+import dev.capstan.helm.chart.MetadataServices;
 import dev.capstan.release.chart.ChartReference;
 import java.net.InetAddress;
 import java.net.URI;
@@ -167,11 +168,11 @@ record ChartSpec(
           repository);
       return null;
     }
-    if (linkLocal(host)) {
+    if (metadataService(host)) {
       chart.problem(
           "repository",
-          "must not name a link-local address (the cloud's metadata service lives there): the"
-              + " controller fetches charts from its own network",
+          "must not name a cloud's metadata service (a link-local address, fd00:ec2::254 or"
+              + " 100.100.100.200): the controller fetches charts from its own network",
           repository);
       return null;
     }
@@ -220,34 +221,31 @@ record ChartSpec(
   }
 
   /**
-   * AWS's instance metadata service on IPv6, a unique-local address rather than a link-local one.
+   * Whether {@code host} is a literal address of a cloud's metadata service ({@link
+   * MetadataServices}: link-local, with or without a zone, {@code [fe80::1%25eth0]} being the pod's
+   * link; {@code fd00:ec2::254}; {@code 100.100.100.200}). An IPv4 address is read in every form a
+   * C resolver reads ({@code inet_aton}: one to four parts, each decimal, octal {@code 0NN} or hex
+   * {@code 0xNN}), since Helm built with cgo resolves {@code 0xa9fea9fe} or {@code
+   * 0251.0376.0251.0376} to 169.254.169.254. A name is never looked up here: Helm reaches what it
+   * resolves to through {@code EgressProxy}, which refuses the same addresses.
    */
-  private static final String AWS_METADATA_V6 = "fd00:ec2::254";
-
-  /**
-   * Whether {@code host} is a literal link-local address (169.254.0.0/16, fe80::/10, with or
-   * without a zone: {@code [fe80::1%25eth0]} is the pod's link) or AWS's IPv6 metadata address. An
-   * IPv4 address is read in every form a C resolver reads ({@code inet_aton}: one to four parts,
-   * each decimal, octal {@code 0NN} or hex {@code 0xNN}), since Helm built with cgo resolves {@code
-   * 0xa9fea9fe} or {@code 0251.0376.0251.0376} to 169.254.169.254.
-   */
-  static boolean linkLocal(String host) {
+  static boolean metadataService(String host) {
     long v4 = inetAton(host);
-    if (v4 >= 0) {
-      return (v4 >>> 16) == 0xA9FE;
-    }
-    String literal =
-        host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-    int zone = literal.indexOf('%');
-    if (zone >= 0 && literal.contains(":")) {
-      literal = literal.substring(0, zone); // the address, whatever interface the zone names
-    }
-    if (!literal.matches("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*")) {
-      return false; // no IPv6 literal (IPv4 was read above): a name, never looked up here
-    }
     try {
-      InetAddress address = InetAddress.getByName(literal);
-      return address.isLinkLocalAddress() || address.equals(InetAddress.getByName(AWS_METADATA_V6));
+      if (v4 >= 0) {
+        byte[] b = {(byte) (v4 >>> 24), (byte) (v4 >>> 16), (byte) (v4 >>> 8), (byte) v4};
+        return MetadataServices.at(InetAddress.getByAddress(b)) != null;
+      }
+      String literal =
+          host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+      int zone = literal.indexOf('%');
+      if (zone >= 0 && literal.contains(":")) {
+        literal = literal.substring(0, zone); // the address, whatever interface the zone names
+      }
+      if (!literal.matches("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*")) {
+        return false; // no IPv6 literal (IPv4 was read above): a name, never looked up here
+      }
+      return MetadataServices.at(InetAddress.getByName(literal)) != null;
     } catch (java.net.UnknownHostException e) {
       return false;
     }

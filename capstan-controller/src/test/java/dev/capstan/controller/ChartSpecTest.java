@@ -7,9 +7,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * {@link ChartSpec#linkLocal}: every literal form of an address on the pod's link (and of a cloud's
- * metadata service) that the controller's Helm would connect to is refused, as the host {@link
- * URI#getHost} gives it.
+ * {@link ChartSpec#metadataService}: every literal form of a cloud's metadata service's address (an
+ * address on the pod's link among them) that the controller's Helm would connect to is refused, as
+ * the host {@link URI#getHost} gives it.
  */
 class ChartSpecTest {
   @ParameterizedTest
@@ -25,9 +25,11 @@ class ChartSpecTest {
         "oci://[fe80::1%25eth0]/charts",
         "https://[fd00:ec2::254]/",
         "https://[fd00:ec2:0:0:0:0:0:254]/",
+        "https://100.100.100.200/",
+        "https://[::ffff:100.100.100.200]/",
       })
-  void aLiteralAddressOnTheLinkOrOfAMetadataServiceIsLinkLocal(String url) {
-    assertThat(ChartSpec.linkLocal(URI.create(url).getHost())).as(url).isTrue();
+  void aLiteralAddressOnTheLinkOrOfAMetadataServiceIsOne(String url) {
+    assertThat(ChartSpec.metadataService(URI.create(url).getHost())).as(url).isTrue();
   }
 
   /**
@@ -47,9 +49,11 @@ class ChartSpecTest {
         "169.16689662",
         "0251.0xfe.169.254",
         "025177524776",
+        "0x646464c8", // 100.100.100.200
+        "100.6579400",
       })
-  void everyFormACResolverReadsAsALinkLocalAddressIsLinkLocal(String host) {
-    assertThat(ChartSpec.linkLocal(host)).as(host).isTrue();
+  void everyFormACResolverReadsAsAMetadataServicesAddressIsOne(String host) {
+    assertThat(ChartSpec.metadataService(host)).as(host).isTrue();
   }
 
   @ParameterizedTest
@@ -65,7 +69,7 @@ class ChartSpecTest {
         "charts.0xa9fea9fe",
       })
   void otherNumericFormsAreNot(String host) {
-    assertThat(ChartSpec.linkLocal(host)).as(host).isFalse();
+    assertThat(ChartSpec.metadataService(host)).as(host).isFalse();
   }
 
   @ParameterizedTest
@@ -76,9 +80,10 @@ class ChartSpecTest {
         "https://127.0.0.1:5000/",
         "https://[::1]/",
         "https://[fd00:ec2::253]/",
+        "https://100.100.100.201/",
         "https://[2001:db8::1]/",
       })
   void otherHostsAreNot(String url) {
-    assertThat(ChartSpec.linkLocal(URI.create(url).getHost())).as(url).isFalse();
+    assertThat(ChartSpec.metadataService(URI.create(url).getHost())).as(url).isFalse();
   }
 }

@@ -1190,9 +1190,9 @@ class ReleaseReconcilerTest {
         .containsEntry("reason", "InvalidSpec")
         .containsEntry(
             "message",
-            "Release shop/web: 4 problems: spec.chart.repository: must not name a link-local"
-                + " address (the cloud's metadata service lives there): the controller fetches"
-                + " charts from its own network: 'https://169.254.169.254/latest';"
+            "Release shop/web: 4 problems: spec.chart.repository: must not name a cloud's"
+                + " metadata service (a link-local address, fd00:ec2::254 or 100.100.100.200): the"
+                + " controller fetches charts from its own network: 'https://169.254.169.254/latest';"
                 + " spec.chart.valuesFrom[0].namespace: must be the Release's own namespace shop: a"
                 + " Release reads ConfigMaps and Secrets of its own namespace only, as its service"
                 + " account: 'kube-system'; spec.chart.secretRef.namespace: must be the Release's"

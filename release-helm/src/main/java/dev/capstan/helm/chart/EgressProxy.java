@@ -27,11 +27,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * The HTTP proxy a Helm process is given ({@code HTTPS_PROXY}, {@code HTTP_PROXY}) for one
  * rendering, on loopback. It resolves each host Helm asks for itself and refuses, before any
- * connection, a host with an address of a cloud's metadata service ({@link #forbidden}): whatever
- * name, redirect, chart URL in an index or registry a chart source leads Helm to, Helm reaches no
- * metadata service through it. Tunnels ({@code CONNECT}, for {@code https}) and plain requests (an
- * absolute {@code http://} URL) are relayed as they are; Helm's Go client sends requests for {@code
- * localhost} and loopback addresses directly, which reach this machine only.
+ * connection, a host with an address of a cloud's metadata service ({@link MetadataServices}):
+ * whatever name, redirect, chart URL in an index or registry a chart source leads Helm to, Helm
+ * reaches no metadata service through it. Tunnels ({@code CONNECT}, for {@code https}) and plain
+ * requests (an absolute {@code http://} URL) are relayed as they are; Helm's Go client sends
+ * requests for {@code localhost} and loopback addresses directly, which reach this machine only.
  */
 final class EgressProxy implements Closeable {
   /** Resolves a host to its addresses, as {@link InetAddress#getAllByName} does. */
@@ -96,32 +96,6 @@ final class EgressProxy implements Closeable {
     return List.copyOf(refusals);
   }
 
-  /**
-   * Why {@code address} may not be reached, or {@code null}: a link-local address ({@code
-   * 169.254.0.0/16}, {@code fe80::/10}: the metadata services of AWS, Azure, GCP and others), AWS's
-   * IPv6 metadata address {@code fd00:ec2::254}, Alibaba Cloud's {@code 100.100.100.200}.
-   */
-  static @Nullable String forbidden(InetAddress address) {
-    if (address.isLinkLocalAddress()) {
-      return "link-local, where a cloud's metadata service answers";
-    }
-    if (java.util.Arrays.equals(address.getAddress(), AWS_V6)) {
-      return "AWS's metadata service";
-    }
-    if (java.util.Arrays.equals(address.getAddress(), ALIBABA)) {
-      return "Alibaba Cloud's metadata service";
-    }
-    return null;
-  }
-
-  /** {@code fd00:ec2::254}. */
-  private static final byte[] AWS_V6 = {
-    (byte) 0xfd, 0, 0x0e, (byte) 0xc2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x54
-  };
-
-  /** {@code 100.100.100.200}. */
-  private static final byte[] ALIBABA = {100, 100, 100, (byte) 200};
-
   private void accept() {
     while (!server.isClosed()) {
       Socket client;
@@ -171,7 +145,7 @@ final class EgressProxy implements Closeable {
         return;
       }
       for (InetAddress a : addresses) {
-        String why = forbidden(a);
+        String why = MetadataServices.at(a);
         if (why != null) {
           String refusal =
               "refused by Capstan: "
