@@ -165,6 +165,23 @@ class ChartSourcesIT {
     }
   }
 
+  /** A repository at a metadata service: Helm's update fails, and the message says why. */
+  @ParameterizedTest
+  @ValueSource(ints = {3, 4})
+  void aRepositoryAtAMetadataServiceIsRefusedWithTheReason(int major) {
+    HelmChartRenderer helm = HelmChartRenderer.of(Helm.binary(major));
+    ChartRequest request =
+        request(new ChartReference.Repository("https://169.254.169.254/charts", CHART));
+
+    assertThatThrownBy(() -> helm.render(request))
+        .isInstanceOf(ChartException.class)
+        .hasMessageStartingWith("chart https://169.254.169.254/charts cache: the chart repository")
+        .hasMessageEndingWith(
+            " (refused by Capstan: '169.254.169.254' is 169.254.169.254 (link-local, where a"
+                + " cloud's metadata service answers); a chart source may not lead there); nothing"
+                + " was written");
+  }
+
   @Test
   void refusedCredentialsAreOneLineNamingTheUserAndMissingOnesSayWhatToGive() {
     HelmChartRenderer helm = HelmChartRenderer.of(Helm.binary(3));

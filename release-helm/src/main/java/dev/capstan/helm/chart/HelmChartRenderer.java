@@ -166,7 +166,11 @@ public final class HelmChartRenderer implements ChartRenderer {
       Map<String, String> env = environment(ws, request.cluster());
       ChartSources.Fetched chart;
       try (EgressProxy proxy = EgressProxy.start(resolver)) {
-        chart = new ChartSources(helm, v, ws, proxied(env, proxy.url())).fetch(request);
+        try {
+          chart = new ChartSources(helm, v, ws, proxied(env, proxy.url())).fetch(request);
+        } catch (ChartException e) {
+          throw naming(e, proxy.refusals());
+        }
       }
       List<String> values = HelmValues.args(request.values(), ws);
       List<String> warnings = new ArrayList<>();
@@ -291,6 +295,22 @@ public final class HelmChartRenderer implements ChartRenderer {
               }
             });
     return env;
+  }
+
+  /**
+   * {@code failed} naming the first of the proxy's {@code refusals} when its message does not: Helm
+   * words a repository it could not update without the reason ({@code failed to update the
+   * following repositories}).
+   */
+  static ChartException naming(ChartException failed, List<String> refusals) {
+    String message = String.valueOf(failed.getMessage());
+    if (refusals.isEmpty() || message.contains(refusals.get(0))) {
+      return failed;
+    }
+    String end = "; nothing was written";
+    String head =
+        message.endsWith(end) ? message.substring(0, message.length() - end.length()) : message;
+    return new ChartException(head + " (" + refusals.get(0) + ")" + end, failed);
   }
 
   /**
