@@ -121,14 +121,14 @@ final class RecordSecrets {
         throw new RecordFormatException("release record Secret " + name + " has no data", null);
       }
     } else {
-      if (sha == null || sha.length() < DIGEST_IN_NAME) {
+      List<String> names = chunkNames(head);
+      if (names == null) {
         throw new RecordFormatException(
             "release record Secret " + name + " is chunked but names no digest", null);
       }
-      String release = String.valueOf(label(head, "name"));
       List<byte[]> parts = new ArrayList<>();
       for (int i = 0; i < count; i++) {
-        String chunkName = chunkName(release, revision(head), sha.substring(0, DIGEST_IN_NAME), i);
+        String chunkName = names.get(i);
         V1Secret chunk = chunks.get(chunkName);
         byte[] part =
             chunk == null || chunk.getData() == null ? null : chunk.getData().get(CHUNK_KEY);
@@ -237,28 +237,44 @@ final class RecordSecrets {
             .append(meta.getUid())
             .append(':')
             .append(meta.getResourceVersion());
-    int count = chunkCount(head);
-    if (count > 0) {
-      String sha = annotation(head, SHA256);
-      if (sha == null || sha.length() < DIGEST_IN_NAME) {
+    List<String> names = chunkNames(head);
+    if (names == null) {
+      return null;
+    }
+    for (String name : names) {
+      V1ObjectMeta chunk = chunks.apply(name);
+      if (chunk == null || chunk.getUid() == null || chunk.getResourceVersion() == null) {
         return null;
       }
-      String release = String.valueOf(label(head, "name"));
-      for (int i = 0; i < count; i++) {
-        String name = chunkName(release, revision(head), sha.substring(0, DIGEST_IN_NAME), i);
-        V1ObjectMeta chunk = chunks.apply(name);
-        if (chunk == null || chunk.getUid() == null || chunk.getResourceVersion() == null) {
-          return null;
-        }
-        out.append(' ')
-            .append(name)
-            .append('@')
-            .append(chunk.getUid())
-            .append(':')
-            .append(chunk.getResourceVersion());
-      }
+      out.append(' ')
+          .append(name)
+          .append('@')
+          .append(chunk.getUid())
+          .append(':')
+          .append(chunk.getResourceVersion());
     }
     return out.toString();
+  }
+
+  /**
+   * The names of a head's chunks, in order (none for a record the head holds itself), or {@code
+   * null} for a chunked head whose digest is missing or too short to name them.
+   */
+  private static @Nullable List<String> chunkNames(V1Secret head) {
+    int count = chunkCount(head);
+    if (count == 0) {
+      return List.of();
+    }
+    String sha = annotation(head, SHA256);
+    if (sha == null || sha.length() < DIGEST_IN_NAME) {
+      return null;
+    }
+    String release = String.valueOf(label(head, "name"));
+    List<String> names = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      names.add(chunkName(release, revision(head), sha.substring(0, DIGEST_IN_NAME), i));
+    }
+    return names;
   }
 
   private static byte[] concat(List<byte[]> parts) {
