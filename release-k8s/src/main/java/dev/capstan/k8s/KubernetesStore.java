@@ -166,8 +166,8 @@ public final class KubernetesStore implements Store {
 
   /**
    * {@inheritDoc} Under the lease, once this store read the release's records under it: one DELETE
-   * by name of each of its record Secrets (heads and chunks), oldest revision first; else one
-   * DELETECOLLECTION of them by label.
+   * by name of each of its record Secrets (heads and chunks): the older revisions' at once, then
+   * the newest head, then its chunks; else one DELETECOLLECTION of them by label.
    */
   @Override
   public void deleteRecords(String namespace, String name) {

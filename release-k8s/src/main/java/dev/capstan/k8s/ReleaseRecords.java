@@ -33,7 +33,13 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -53,6 +59,9 @@ final class ReleaseRecords {
    * with room for the metadata.
    */
   static final int CHUNK_BYTES = 1_000_000;
+
+  /** The most record Secrets a purge deletes at once ({@link #deleteAll}). */
+  static final int PURGE_PARALLELISM = 8;
 
   /**
    * The page size for listing the latest heads of a namespace: a head that is not superseded is one
@@ -436,11 +445,12 @@ final class ReleaseRecords {
 
   /**
    * Deletes every revision's head and chunks of a release. Under a lease this store holds, when it
-   * listed the release's record Secrets under it: one DELETE by name of each (revisions oldest
-   * first, each head before its chunks, so a purge cut short leaves the newest revision readable
-   * and nothing older than it). A DELETECOLLECTION by label would first list them inside the API
-   * server, which after the operation's writes waits for the watch cache to catch up (up to 0.1 s,
-   * docs/benchmarks.md). Else one DELETECOLLECTION by label.
+   * listed the release's record Secrets under it: one DELETE by name of each, in three rounds, the
+   * Secrets of a round at once ({@value #PURGE_PARALLELISM} at most): the older revisions', then
+   * the newest head, then its chunks, so a purge cut short leaves the newest revision readable and
+   * nothing older than it. A DELETECOLLECTION by label would first list them inside the API server,
+   * which after the operation's writes waits for the watch cache to catch up (up to 0.1 s,
+   * docs/benchmarks.md), then delete them one after another. Else one DELETECOLLECTION by label.
    */
   void deleteAll(String namespace, String name) {
     List<String> names = leased.names(namespace, name);
@@ -449,17 +459,84 @@ final class ReleaseRecords {
       return;
     }
     String prefix = RecordSecrets.headName(name, 0);
-    prefix = prefix.substring(0, prefix.length() - 1);
-    names.sort(
-        Comparator.comparingInt(revisionIn(prefix)).thenComparing(Comparator.naturalOrder()));
+    ToIntFunction<String> revision = revisionIn(prefix.substring(0, prefix.length() - 1));
+    int newest = names.stream().mapToInt(revision).max().orElse(0);
+    String newestHead = RecordSecrets.headName(name, newest);
+    List<String> older = new ArrayList<>();
+    List<String> newestChunks = new ArrayList<>();
+    for (String secret : names) {
+      if (revision.applyAsInt(secret) != newest) {
+        older.add(secret);
+      } else if (!secret.equals(newestHead)) {
+        newestChunks.add(secret);
+      }
+    }
     List<String> deleted = new ArrayList<>();
     try {
-      for (String secret : names) {
+      deleteAtOnce(namespace, older, deleted);
+      deleteAtOnce(
+          namespace, names.contains(newestHead) ? List.of(newestHead) : List.of(), deleted);
+      deleteAtOnce(namespace, newestChunks, deleted);
+    } finally {
+      leased.written(namespace, name, List.of(), deleted);
+    }
+  }
+
+  /**
+   * Deletes {@code round} by name, at most {@value #PURGE_PARALLELISM} at once, each on a thread of
+   * its own but for a round of one; adds those deleted (or gone already) to {@code deleted}, and
+   * throws the first failure once every request of the round is answered.
+   */
+  private void deleteAtOnce(String namespace, List<String> round, List<String> deleted) {
+    if (round.size() <= 1) {
+      for (String secret : round) {
         secrets.delete(namespace, secret, null, null, null);
         deleted.add(secret);
       }
+      return;
+    }
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            Math.min(PURGE_PARALLELISM, round.size()),
+            r -> {
+              Thread t = new Thread(r, "capstan-purge");
+              t.setDaemon(true);
+              return t;
+            });
+    try {
+      List<CompletableFuture<Boolean>> answers = new ArrayList<>();
+      for (String secret : round) {
+        answers.add(
+            CompletableFuture.supplyAsync(
+                () -> secrets.delete(namespace, secret, null, null, null), pool));
+      }
+      // every DELETE answered, failed or not
+      CompletableFuture.allOf(answers.toArray(new CompletableFuture<?>[0]))
+          .exceptionally(failed -> null)
+          .get();
+      Throwable failure = null;
+      for (int i = 0; i < round.size(); i++) {
+        try {
+          answers.get(i).join();
+          deleted.add(round.get(i));
+        } catch (CompletionException e) {
+          failure = failure == null ? e.getCause() : failure;
+        }
+      }
+      if (failure instanceof Error error) {
+        throw error;
+      }
+      if (failure != null) {
+        throw (RuntimeException) failure; // a DELETE throws nothing checked
+      }
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("a failure it was told to forget", e); // exceptionally
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ClusterException(
+          "delete", "Secret", namespace, null, 0, "interrupted while purging records", e);
     } finally {
-      leased.written(namespace, name, List.of(), deleted);
+      pool.shutdownNow();
     }
   }
 
@@ -467,7 +544,7 @@ final class ReleaseRecords {
    * The revision a record Secret's name carries after {@code prefix} ({@code
    * capstan.release.v1.NAME.v}), or 0 when it carries none.
    */
-  private static java.util.function.ToIntFunction<String> revisionIn(String prefix) {
+  private static ToIntFunction<String> revisionIn(String prefix) {
     return secret -> {
       if (!secret.startsWith(prefix)) {
         return 0;

@@ -292,10 +292,10 @@ class ReleaseRecordsIT {
 
   /**
    * A purge under the lease deletes by name the record Secrets its store listed under that lease,
-   * as its own writes changed them since: revisions oldest first, each head before its chunks, and
-   * no DELETECOLLECTION (whose list inside the API server waits for the watch cache after a write).
-   * A store that did not list them under the lease it holds (it listed them before taking it)
-   * deletes them by label.
+   * as its own writes changed them since: the older revisions' at once, then the newest head, then
+   * its chunks, and no DELETECOLLECTION (whose list inside the API server waits for the watch cache
+   * after a write). A store that did not list them under the lease it holds (it listed them before
+   * taking it) deletes them by label.
    */
   @Test
   void aPurgeUnderTheLeaseDeletesTheRecordSecretsItListedByName(
@@ -331,13 +331,20 @@ class ReleaseRecordsIT {
 
     store.deleteRecords(ns, "app");
 
-    List<String> expected = new java.util.ArrayList<>();
-    expected.add("DELETE secrets " + ns + "/capstan.release.v1.app.v1");
-    chunksOf1.forEach(c -> expected.add("DELETE secrets " + ns + "/" + c));
-    expected.add("DELETE secrets " + ns + "/capstan.release.v1.app.v3");
-    expected.add("DELETE secrets " + ns + "/capstan.release.v1.app.v4");
-    chunksOf4.forEach(c -> expected.add("DELETE secrets " + ns + "/" + c));
-    assertThat(purger.kube.requests().log()).containsExactlyElementsOf(expected);
+    // three rounds, each at once: the older revisions' Secrets, the newest head, its chunks
+    List<String> older = new java.util.ArrayList<>();
+    older.add("DELETE secrets " + ns + "/capstan.release.v1.app.v1");
+    chunksOf1.forEach(c -> older.add("DELETE secrets " + ns + "/" + c));
+    older.add("DELETE secrets " + ns + "/capstan.release.v1.app.v3");
+    List<String> newestChunks =
+        chunksOf4.stream().map(c -> "DELETE secrets " + ns + "/" + c).toList();
+    List<String> log = purger.kube.requests().log();
+    assertThat(log).hasSize(older.size() + 1 + newestChunks.size());
+    assertThat(log.subList(0, older.size())).containsExactlyInAnyOrderElementsOf(older);
+    assertThat(log.get(older.size()))
+        .isEqualTo("DELETE secrets " + ns + "/capstan.release.v1.app.v4");
+    assertThat(log.subList(older.size() + 1, log.size()))
+        .containsExactlyInAnyOrderElementsOf(newestChunks);
     assertThat(writer.recordSecrets(ns)).isEmpty();
     store.releaseLease(ns, "app", "purger", true);
 
