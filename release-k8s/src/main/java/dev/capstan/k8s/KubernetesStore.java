@@ -164,11 +164,7 @@ public final class KubernetesStore implements Store {
     records.delete(namespace, name, revision);
   }
 
-  /**
-   * {@inheritDoc} Under the lease, once this store read the release's records under it: one DELETE
-   * by name of each of its record Secrets (heads and chunks): the older revisions' at once, then
-   * the newest head, then its chunks; else one DELETECOLLECTION of them by label.
-   */
+  /** {@inheritDoc} One DELETECOLLECTION of the release's record Secrets by label. */
   @Override
   public void deleteRecords(String namespace, String name) {
     records.deleteAll(namespace, name);
@@ -210,9 +206,7 @@ public final class KubernetesStore implements Store {
       @Nullable String intent,
       Instant now,
       Duration ttl) {
-    LeaseGrant grant = leases.acquire(namespace, name, holder, intent, now, ttl);
-    records.leaseTaken(namespace, name);
-    return grant;
+    return leases.acquire(namespace, name, holder, intent, now, ttl);
   }
 
   /** {@inheritDoc} One GET of the Lease; the intent is its annotation. */
@@ -273,7 +267,6 @@ public final class KubernetesStore implements Store {
    */
   @Override
   public void releaseLease(String namespace, String name, String holder, boolean forget) {
-    records.leaseGivenUp(namespace, name);
     leases.release(namespace, name, holder, forget);
   }
 }

@@ -33,21 +33,14 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Supplier;
-import java.util.function.ToIntFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Release records as Secrets, one per revision, in the format of {@link RecordSecrets}: the head
  * holds the record, or, for one larger than {@link #CHUNK_BYTES}, the SHA-256 and size of the
  * record split across chunk Secrets, checked on every read. This class makes the requests: LISTs by
- * label, CREATE and UPDATE of heads and chunks, DELETECOLLECTION of a revision, and the DELETEs by
- * name of a purge ({@link #deleteAll}).
+ * label, CREATE and UPDATE of heads and chunks, DELETECOLLECTION of a revision.
  *
  * <p>The version token of a stored record is the head's resourceVersion, followed for a chunked
  * record by its digest and chunk count ({@code 4711:1f2e3d4c5b6a7988:3}), so an update knows which
@@ -59,9 +52,6 @@ final class ReleaseRecords {
    * with room for the metadata.
    */
   static final int CHUNK_BYTES = 1_000_000;
-
-  /** The most record Secrets a purge deletes at once ({@link #deleteAll}). */
-  static final int PURGE_PARALLELISM = 8;
 
   /**
    * The page size for listing the latest heads of a namespace: a head that is not superseded is one
@@ -81,7 +71,6 @@ final class ReleaseRecords {
   private final CoreV1Api core;
   private final int chunkBytes;
   private final DecodedRecords decoded = new DecodedRecords();
-  private final LeasedRecordNames leased = new LeasedRecordNames();
 
   ReleaseRecords(ResourceApi<V1Secret, V1SecretList> secrets, CoreV1Api core, int chunkBytes) {
     this.secrets = secrets;
@@ -114,11 +103,8 @@ final class ReleaseRecords {
   List<RecordEntry> entries(String namespace, String name) {
     List<V1Secret> heads = new ArrayList<>();
     Map<String, V1ObjectMeta> chunks = new HashMap<>();
-    long token = leased.beforeListing(namespace, name);
-    List<V1ObjectMeta> listed =
-        secrets.listMetadata(namespace, "owner=capstan,name=" + name + "," + PART);
-    leased.listed(namespace, name, token, listed.stream().map(V1ObjectMeta::getName).toList());
-    for (V1ObjectMeta meta : listed) {
+    for (V1ObjectMeta meta :
+        secrets.listMetadata(namespace, "owner=capstan,name=" + name + "," + PART)) {
       V1Secret s = new V1Secret().metadata(meta);
       if ("chunk".equals(label(s, PART))) {
         chunks.put(meta.getName(), meta);
@@ -215,8 +201,6 @@ final class ReleaseRecords {
     }
     String selector =
         "owner=capstan," + PART + ",name in (" + String.join(",", new TreeSet<>(names)) + ")";
-    Map<String, Long> tokens = new TreeMap<>();
-    names.forEach(n -> tokens.put(n, leased.beforeListing(namespace, n)));
     Map<String, List<V1Secret>> byRelease = new TreeMap<>();
     for (V1Secret s : secrets.list(namespace, selector, null)) {
       String release = label(s, "name");
@@ -224,15 +208,6 @@ final class ReleaseRecords {
         byRelease.computeIfAbsent(release, r -> new ArrayList<>()).add(s);
       }
     }
-    tokens.forEach(
-        (release, token) ->
-            leased.listed(
-                namespace,
-                release,
-                token,
-                byRelease.getOrDefault(release, List.of()).stream()
-                    .map(s -> s.getMetadata().getName())
-                    .toList()));
     byRelease.forEach(
         (release, found) -> {
           List<RecordEntry> entries = entriesOf(found);
@@ -389,11 +364,10 @@ final class ReleaseRecords {
     List<String> created = writeChunks(release, e, written);
     try {
       V1Secret head = secrets.create(head(release, e, null));
-      leased.written(release.namespace(), release.name(), with(created, head), List.of());
       RecordSecrets.written(head, written::get, e, release, decoded);
       return new StoredRelease(release, e.token(head.getMetadata().getResourceVersion()));
     } catch (ClusterException ex) {
-      deleteChunks(release, created);
+      deleteChunks(release.namespace(), created);
       if (ex.status() == 409) {
         throw new StaleRecordException(
             release.qualifiedName(), release.revision(), "the revision already exists");
@@ -414,7 +388,7 @@ final class ReleaseRecords {
     try {
       head = secrets.update(head(release, e, old.resourceVersion()));
     } catch (ClusterException ex) {
-      deleteChunks(release, created);
+      deleteChunks(release.namespace(), created);
       if (ex.status() == 409 || ex.status() == 404) {
         throw new StaleRecordException(
             release.qualifiedName(),
@@ -425,13 +399,12 @@ final class ReleaseRecords {
       }
       throw ex;
     }
-    leased.written(release.namespace(), release.name(), with(created, head), List.of());
     if (old.chunks() > 0 && !old.digest().equals(e.digest())) {
       List<String> stale = new ArrayList<>();
       for (int i = 0; i < old.chunks(); i++) {
         stale.add(chunkName(release.name(), release.revision(), old.digest(), i));
       }
-      deleteChunks(release, stale);
+      deleteChunks(release.namespace(), stale);
     }
     RecordSecrets.written(head, written::get, e, release, decoded);
     return new StoredRelease(release, e.token(head.getMetadata().getResourceVersion()));
@@ -440,130 +413,11 @@ final class ReleaseRecords {
   /** Deletes a revision's head and chunks: one DELETECOLLECTION by label. */
   void delete(String namespace, String name, int revision) {
     deleteWhere(namespace, "owner=capstan,name=" + name + ",version=" + revision + "," + PART);
-    leased.revisionDeleted(namespace, name, RecordSecrets.headName(name, revision));
   }
 
-  /**
-   * Deletes every revision's head and chunks of a release. Under a lease this store holds, when it
-   * listed the release's record Secrets under it: one DELETE by name of each, in three rounds, the
-   * Secrets of a round at once ({@value #PURGE_PARALLELISM} at most): the older revisions', then
-   * the newest head, then its chunks, so a purge cut short leaves the newest revision readable and
-   * nothing older than it. A DELETECOLLECTION by label would first list them inside the API server,
-   * which after the operation's writes waits for the watch cache to catch up (up to 0.1 s,
-   * docs/benchmarks.md), then delete them one after another. Else one DELETECOLLECTION by label.
-   */
+  /** Deletes every revision's head and chunks of a release: one DELETECOLLECTION by label. */
   void deleteAll(String namespace, String name) {
-    List<String> names = leased.names(namespace, name);
-    if (names == null) {
-      deleteWhere(namespace, "owner=capstan,name=" + name + "," + PART);
-      return;
-    }
-    String prefix = RecordSecrets.headName(name, 0);
-    ToIntFunction<String> revision = revisionIn(prefix.substring(0, prefix.length() - 1));
-    int newest = names.stream().mapToInt(revision).max().orElse(0);
-    String newestHead = RecordSecrets.headName(name, newest);
-    List<String> older = new ArrayList<>();
-    List<String> newestChunks = new ArrayList<>();
-    for (String secret : names) {
-      if (revision.applyAsInt(secret) != newest) {
-        older.add(secret);
-      } else if (!secret.equals(newestHead)) {
-        newestChunks.add(secret);
-      }
-    }
-    List<String> deleted = new ArrayList<>();
-    try {
-      deleteAtOnce(namespace, older, deleted);
-      deleteAtOnce(
-          namespace, names.contains(newestHead) ? List.of(newestHead) : List.of(), deleted);
-      deleteAtOnce(namespace, newestChunks, deleted);
-    } finally {
-      leased.written(namespace, name, List.of(), deleted);
-    }
-  }
-
-  /**
-   * Deletes {@code round} by name, at most {@value #PURGE_PARALLELISM} at once, each on a thread of
-   * its own but for a round of one; adds those deleted (or gone already) to {@code deleted}, and
-   * throws the first failure once every request of the round is answered.
-   */
-  private void deleteAtOnce(String namespace, List<String> round, List<String> deleted) {
-    if (round.size() <= 1) {
-      for (String secret : round) {
-        secrets.delete(namespace, secret, null, null, null);
-        deleted.add(secret);
-      }
-      return;
-    }
-    ExecutorService pool =
-        Executors.newFixedThreadPool(
-            Math.min(PURGE_PARALLELISM, round.size()),
-            r -> {
-              Thread t = new Thread(r, "capstan-purge");
-              t.setDaemon(true);
-              return t;
-            });
-    try {
-      List<CompletableFuture<Boolean>> answers = new ArrayList<>();
-      for (String secret : round) {
-        answers.add(
-            CompletableFuture.supplyAsync(
-                () -> secrets.delete(namespace, secret, null, null, null), pool));
-      }
-      // every DELETE answered, failed or not
-      CompletableFuture.allOf(answers.toArray(new CompletableFuture<?>[0]))
-          .exceptionally(failed -> null)
-          .get();
-      Throwable failure = null;
-      for (int i = 0; i < round.size(); i++) {
-        try {
-          answers.get(i).join();
-          deleted.add(round.get(i));
-        } catch (CompletionException e) {
-          failure = failure == null ? e.getCause() : failure;
-        }
-      }
-      if (failure instanceof Error error) {
-        throw error;
-      }
-      if (failure != null) {
-        throw (RuntimeException) failure; // a DELETE throws nothing checked
-      }
-    } catch (ExecutionException e) {
-      throw new IllegalStateException("a failure it was told to forget", e); // exceptionally
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ClusterException(
-          "delete", "Secret", namespace, null, 0, "interrupted while purging records", e);
-    } finally {
-      pool.shutdownNow();
-    }
-  }
-
-  /**
-   * The revision a record Secret's name carries after {@code prefix} ({@code
-   * capstan.release.v1.NAME.v}), or 0 when it carries none.
-   */
-  private static ToIntFunction<String> revisionIn(String prefix) {
-    return secret -> {
-      if (!secret.startsWith(prefix)) {
-        return 0;
-      }
-      int end = secret.indexOf('.', prefix.length());
-      String digits = secret.substring(prefix.length(), end < 0 ? secret.length() : end);
-      try {
-        return Integer.parseInt(digits);
-      } catch (NumberFormatException e) {
-        return 0;
-      }
-    };
-  }
-
-  /** {@code names} with {@code head}'s name after them. */
-  private static List<String> with(List<String> names, V1Secret head) {
-    List<String> out = new ArrayList<>(names);
-    out.add(requireNonNull(head.getMetadata().getName()));
-    return out;
+    deleteWhere(namespace, "owner=capstan,name=" + name + "," + PART);
   }
 
   private void deleteWhere(String namespace, String selector) {
@@ -589,7 +443,7 @@ final class ReleaseRecords {
         created.add(chunkName);
       } catch (ClusterException ex) {
         if (ex.status() != 409) {
-          deleteChunks(release, created);
+          deleteChunks(release.namespace(), created);
           throw ex;
         }
         // A chunk of this digest exists already: the same bytes, from an earlier attempt.
@@ -599,27 +453,14 @@ final class ReleaseRecords {
   }
 
   /** Best effort: a chunk left behind is removed with its revision. */
-  private void deleteChunks(Release release, List<String> names) {
-    List<String> deleted = new ArrayList<>();
+  private void deleteChunks(String namespace, List<String> names) {
     for (String chunk : names) {
       try {
-        secrets.delete(release.namespace(), chunk, null, null, null);
-        deleted.add(chunk);
+        secrets.delete(namespace, chunk, null, null, null);
       } catch (ClusterException leftBehind) {
         // deleteRecord's DELETECOLLECTION removes it with the revision
       }
     }
-    leased.written(release.namespace(), release.name(), List.of(), deleted);
-  }
-
-  /** The store took the lease of {@code namespace/name} ({@link LeasedRecordNames}). */
-  void leaseTaken(String namespace, String name) {
-    leased.leaseTaken(namespace, name);
-  }
-
-  /** The store gives up the lease of {@code namespace/name} ({@link LeasedRecordNames}). */
-  void leaseGivenUp(String namespace, String name) {
-    leased.leaseGivenUp(namespace, name);
   }
 
   /**

@@ -163,8 +163,7 @@ class CastAllIT {
 
     // the whole fleet uninstalled and purged: the twelve leases; under them the records in one
     // LIST and what the releases own in one LIST per kind; then each one's fenced deletes, the
-    // purge of its records (by name: that LIST, under its lease, named them), and its lease given
-    // up
+    // purge of its records, and its lease given up
     cluster.requests().reset();
     List<ReleaseRef> refs = new ArrayList<>();
     for (ReleaseInput input : fleet(ns, -1)) {
@@ -188,11 +187,10 @@ class CastAllIT {
                 Map.entry("LIST deployments", 1L),
                 Map.entry("LIST services", 1L),
                 Map.entry("DELETE configmaps", 36L),
-                // the 12 Secrets the releases own, and their 19 records (12 first revisions, 7
-                // recorded since) purged
-                Map.entry("DELETE secrets", 31L),
+                Map.entry("DELETE secrets", 12L),
                 Map.entry("DELETE deployments", 12L),
                 Map.entry("DELETE services", 12L),
+                Map.entry("DELETECOLLECTION secrets", 12L), // each release's records purged
                 Map.entry("DELETE leases", 12L)));
     assertThat(controller.list(ns, true)).isEmpty();
   }

@@ -23,7 +23,6 @@ import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.util.PatchUtils;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -288,79 +287,6 @@ class ReleaseRecordsIT {
       assertThat(store.records(ns, name)).isEmpty();
     }
     assertThat(cluster.recordSecrets(ns)).isEmpty();
-  }
-
-  /**
-   * A purge under the lease deletes by name the record Secrets its store listed under that lease,
-   * as its own writes changed them since: the older revisions' at once, then the newest head, then
-   * its chunks, and no DELETECOLLECTION (whose list inside the API server waits for the watch cache
-   * after a write). A store that did not list them under the lease it holds (it listed them before
-   * taking it) deletes them by label.
-   */
-  @Test
-  void aPurgeUnderTheLeaseDeletesTheRecordSecretsItListedByName(
-      ControlPlane plane, TestNamespace tns) throws ApiException {
-    Cluster writer = new Cluster(plane);
-    String ns = tns.name();
-    KubernetesStore chunking = new KubernetesStore(writer.kube, 1000);
-    chunking.createRecord(
-        release(ns, "app", 1, ReleaseStatus.SUPERSEDED, Payloads.of(config(ns, 40))));
-    List<String> chunksOf1 = chunkNames(writer, ns);
-    assertThat(chunksOf1).hasSizeGreaterThan(1);
-    chunking.createRecord(
-        release(ns, "app", 2, ReleaseStatus.SUPERSEDED, Payloads.of(config(ns, 40))));
-    chunking.createRecord(
-        release(ns, "app", 3, ReleaseStatus.DEPLOYED, Payloads.of(config(ns, 1))));
-
-    Cluster purger = new Cluster(plane);
-    KubernetesStore store = new KubernetesStore(purger.kube, 1000);
-    Instant now = Instant.now();
-    store.acquireLease(ns, "app", "purger", now, Duration.ofSeconds(60));
-    assertThat(store.recordEntries(ns, "app"))
-        .extracting(RecordEntry::revision)
-        .containsExactly(3, 2, 1);
-    // written under the lease after the listing: a chunked revision 4; revision 2 deleted
-    store.createRecord(release(ns, "app", 4, ReleaseStatus.DEPLOYED, Payloads.of(config(ns, 50))));
-    store.deleteRecord(ns, "app", 2);
-    List<String> chunksOf4 =
-        chunkNames(writer, ns).stream()
-            .filter(c -> c.startsWith("capstan.release.v1.app.v4."))
-            .toList();
-    assertThat(chunksOf4).hasSizeGreaterThan(1);
-    purger.kube.requests().reset();
-
-    store.deleteRecords(ns, "app");
-
-    // three rounds, each at once: the older revisions' Secrets, the newest head, its chunks
-    List<String> older = new java.util.ArrayList<>();
-    older.add("DELETE secrets " + ns + "/capstan.release.v1.app.v1");
-    chunksOf1.forEach(c -> older.add("DELETE secrets " + ns + "/" + c));
-    older.add("DELETE secrets " + ns + "/capstan.release.v1.app.v3");
-    List<String> newestChunks =
-        chunksOf4.stream().map(c -> "DELETE secrets " + ns + "/" + c).toList();
-    List<String> log = purger.kube.requests().log();
-    assertThat(log).hasSize(older.size() + 1 + newestChunks.size());
-    assertThat(log.subList(0, older.size())).containsExactlyInAnyOrderElementsOf(older);
-    assertThat(log.get(older.size()))
-        .isEqualTo("DELETE secrets " + ns + "/capstan.release.v1.app.v4");
-    assertThat(log.subList(older.size() + 1, log.size()))
-        .containsExactlyInAnyOrderElementsOf(newestChunks);
-    assertThat(writer.recordSecrets(ns)).isEmpty();
-    store.releaseLease(ns, "app", "purger", true);
-
-    // listed before the lease was taken: deleted by label
-    chunking.createRecord(
-        release(ns, "other", 1, ReleaseStatus.DEPLOYED, Payloads.of(config(ns, 1))));
-    Cluster late = new Cluster(plane);
-    assertThat(late.store.recordEntries(ns, "other")).hasSize(1);
-    late.store.acquireLease(ns, "other", "late", now, Duration.ofSeconds(60));
-    late.kube.requests().reset();
-
-    late.store.deleteRecords(ns, "other");
-
-    assertThat(late.kube.requests().log()).containsExactly("DELETECOLLECTION secrets " + ns);
-    assertThat(writer.recordSecrets(ns)).isEmpty();
-    late.store.releaseLease(ns, "other", "late", true);
   }
 
   static ConfigMapSpec config(String ns, int keys) {

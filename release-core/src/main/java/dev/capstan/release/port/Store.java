@@ -138,8 +138,8 @@ public interface Store {
 
   /**
    * Deletes every record of a release (an uninstall's purge); nothing happens if it has none. The
-   * default deletes the revisions one by one; a store that deletes them faster (one SQL DELETE; on
-   * Kubernetes the record Secrets by name, known from the read under the lease) overrides it.
+   * default deletes the revisions one by one; a store that can delete them in one request (one
+   * Kubernetes DELETECOLLECTION, one SQL DELETE) overrides it.
    */
   default void deleteRecords(String namespace, String name) {
     for (StoredRelease r : records(namespace, name)) {
