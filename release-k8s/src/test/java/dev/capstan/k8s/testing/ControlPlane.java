@@ -186,59 +186,22 @@ public final class ControlPlane implements AutoCloseable {
    * An outage of the API server as an operator's restart makes it: kube-apiserver is sent SIGTERM
    * (it drains, answering 503 or refusing, then exits), kept down until {@code down} has passed
    * since the signal, started again with the same command line and environment, and waited for
-   * until it answers and kube-controller-manager has caught up (a new namespace gets its default
-   * ServiceAccount). Only for a control plane this JVM started; the new pid is recorded where
-   * {@code stop.sh} finds it.
+   * until it answers. Then, so that no later test meets what the outage left behind,
+   * kube-controller-manager is restarted at once and waited for until it has caught up (a new
+   * namespace gets its default ServiceAccount), and every node until Ready (kwok renews them):
+   * during the outage its node lifecycle controller saw every node's lease lapse, and once the API
+   * server answered it went on marking the nodes' pods not ready from its queue, pods of a later
+   * test's rollout included, which then never completed (seen in CI on the test after this one: a
+   * Deployment's ProgressDeadlineExceeded). Only for a control plane this JVM started; the new pids
+   * are recorded where {@code stop.sh} finds them.
    *
    * @return the outage, from the signal until the API server answered again
    */
   public Duration restartApiServer(Duration down) {
     Launch l = requireNonNull(launch, "the API server of a control plane started elsewhere");
-    long pid = requireNonNull(l.pids().get("kube-apiserver"), "kube-apiserver pid");
-    ProcessHandle old =
-        ProcessHandle.of(pid).orElseThrow(() -> new IllegalStateException("no pid " + pid));
-    List<String> argv;
-    try {
-      argv =
-          List.of(
-              new String(Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")), UTF_8)
-                  .split("\0"));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the command line of pid " + pid, e);
-    }
     long t0 = System.nanoTime();
-    log("stopping kube-apiserver (pid " + pid + ") with SIGTERM for " + down.toSeconds() + " s");
-    old.destroy();
-    try {
-      old.onExit().get(down.toMillis() + 60_000, TimeUnit.MILLISECONDS);
-      long left = down.toNanos() - (System.nanoTime() - t0);
-      if (left > 0) {
-        Thread.sleep(left / 1_000_000);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while the API server was down", e);
-    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-      throw new IllegalStateException("kube-apiserver (pid " + pid + ") did not exit", e);
-    }
-    ProcessBuilder builder =
-        new ProcessBuilder(argv)
-            .redirectErrorStream(true)
-            .redirectOutput(
-                ProcessBuilder.Redirect.appendTo(
-                    l.stateDir().resolve("logs").resolve("kube-apiserver.log").toFile()))
-            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-    builder.environment().put("HOME", l.stateDir().toString());
-    Process started;
-    try {
-      started = builder.start();
-      Files.writeString(
-          l.stateDir().resolve("pids").resolve("kube-apiserver.pid"), started.pid() + "\n");
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot start kube-apiserver again", e);
-    }
-    l.pids().put("kube-apiserver", started.pid());
-    log("started kube-apiserver again (pid " + started.pid() + ")");
+    log("stopping kube-apiserver with SIGTERM for " + down.toSeconds() + " s");
+    Process started = restart(l, "kube-apiserver", down);
     io.kubernetes.client.openapi.apis.VersionApi version =
         new io.kubernetes.client.openapi.apis.VersionApi(newClient(Duration.ofSeconds(5)));
     long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
@@ -252,18 +215,111 @@ public final class ControlPlane implements AutoCloseable {
           throw new IllegalStateException(
               "kube-apiserver did not come back (see " + l.stateDir().resolve("logs") + ")", e);
         }
-        try {
-          Thread.sleep(200);
-        } catch (InterruptedException ie) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted while the API server restarted", ie);
-        }
+        pause(200);
       }
     }
     Duration outage = Duration.ofNanos(System.nanoTime() - t0);
     log("kube-apiserver answers again, " + outage.toSeconds() + " s after SIGTERM");
+    restart(l, "kube-controller-manager", Duration.ZERO);
     awaitControllersCaughtUp(Duration.ofMinutes(3));
+    awaitNodesReady(Duration.ofMinutes(2));
     return outage;
+  }
+
+  /**
+   * Stops {@code component} with SIGTERM, waits until it exited and {@code down} has passed since
+   * the signal, and starts it again with the same command line, log and {@code HOME}, its new pid
+   * recorded; returns the new process.
+   */
+  private Process restart(Launch l, String component, Duration down) {
+    long pid = requireNonNull(l.pids().get(component), component + " pid");
+    ProcessHandle old =
+        ProcessHandle.of(pid).orElseThrow(() -> new IllegalStateException("no pid " + pid));
+    List<String> argv;
+    try {
+      argv =
+          List.of(
+              new String(Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")), UTF_8)
+                  .split("\0"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the command line of pid " + pid, e);
+    }
+    long t0 = System.nanoTime();
+    old.destroy();
+    try {
+      old.onExit().get(down.toMillis() + 60_000, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while " + component + " stopped", e);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException(component + " (pid " + pid + ") did not exit", e);
+    }
+    long left = down.toNanos() - (System.nanoTime() - t0);
+    if (left > 0) {
+      pause(left / 1_000_000);
+    }
+    ProcessBuilder builder =
+        new ProcessBuilder(argv)
+            .redirectErrorStream(true)
+            .redirectOutput(
+                ProcessBuilder.Redirect.appendTo(
+                    l.stateDir().resolve("logs").resolve(component + ".log").toFile()))
+            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    builder.environment().put("HOME", l.stateDir().toString());
+    Process started;
+    try {
+      started = builder.start();
+      Files.writeString(
+          l.stateDir().resolve("pids").resolve(component + ".pid"), started.pid() + "\n");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start " + component + " again", e);
+    }
+    l.pids().put(component, started.pid());
+    log("started " + component + " again (pid " + started.pid() + ")");
+    return started;
+  }
+
+  /** Until every node is Ready, or fails after {@code timeout}. */
+  private void awaitNodesReady(Duration timeout) {
+    long t0 = System.nanoTime();
+    while (true) {
+      try {
+        List<V1Node> nodes = new CoreV1Api(client).listNode().execute().getItems();
+        boolean allReady =
+            !nodes.isEmpty()
+                && nodes.stream()
+                    .allMatch(
+                        n ->
+                            n.getStatus() != null
+                                && n.getStatus().getConditions() != null
+                                && n.getStatus().getConditions().stream()
+                                    .anyMatch(ControlPlane::isReadyTrue));
+        if (allReady) {
+          log("every node Ready");
+          return;
+        }
+      } catch (ApiException e) {
+        // not answering yet: try again
+      }
+      if (System.nanoTime() - t0 > timeout.toNanos()) {
+        throw new IllegalStateException(
+            "a node not Ready "
+                + timeout.toSeconds()
+                + " s after the API server came back (see "
+                + logDir().map(Path::toString).orElse("kwok's log")
+                + ")");
+      }
+      pause(250);
+    }
+  }
+
+  private static void pause(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while the control plane restarted", e);
+    }
   }
 
   /**
