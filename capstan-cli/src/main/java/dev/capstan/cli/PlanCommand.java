@@ -1,6 +1,7 @@
 package dev.capstan.cli;
 
 import dev.capstan.common.Escapes;
+import dev.capstan.common.IoFailures;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.codec.PlanCodec;
 import dev.capstan.release.error.DestructiveChangeRefusedException;
@@ -82,12 +83,13 @@ final class PlanCommand extends ReleaseSubcommand {
   }
 
   private void writePlan(Path given, Plan plan) {
-    Path path = cli().resolve(given);
+    Path path = cli().resolve(given).toAbsolutePath();
     try {
+      Files.createDirectories(path.getParent()); // as -o of a directory that is not there yet
       Files.write(path, PlanCodec.encode(plan));
     } catch (IOException e) {
       throw new IllegalArgumentException(
-          "--out: cannot write " + Escapes.quote(given) + ": " + e.getClass().getSimpleName(), e);
+          "--out: cannot write " + Escapes.quote(given) + ": " + IoFailures.reason(e), e);
     }
   }
 }

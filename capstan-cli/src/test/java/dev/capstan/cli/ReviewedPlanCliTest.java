@@ -83,6 +83,27 @@ class ReviewedPlanCliTest {
   }
 
   /**
+   * {@code --out} creates the folders it names (the docs' tour saves to {@code examples/target},
+   * which a fresh checkout lacks); a path it cannot write is refused with the reason, not a class
+   * name.
+   */
+  @Test
+  void aPlanIsSavedIntoFoldersNotThereYetAndAnUnwritablePathSaysWhy() throws IOException {
+    assertThat(run("release", "plan", "-f", "web-v1.yaml", "--out", "target/plans/v1.json"))
+        .as(err)
+        .isZero();
+    assertThat(dir.resolve("target/plans/v1.json")).isRegularFile();
+
+    Files.writeString(dir.resolve("a-file"), "x");
+    assertThat(run("release", "plan", "-f", "web-v1.yaml", "--out", "a-file/v1.json")).isEqualTo(2);
+    assertThat(err)
+        .isEqualTo(
+            "capstan: --out: cannot write 'a-file/v1.json': '"
+                + dir.resolve("a-file").toAbsolutePath()
+                + "' already exists\n");
+  }
+
+  /**
    * Each command reads the in-memory cluster's state file and writes it back: the objects a plan
    * saw keep their uid and resourceVersion across those commands, so a plan that another release's
    * cast did not touch is cast, not refused as re-created or changed.

@@ -2,7 +2,6 @@ package dev.capstan.common;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -50,7 +49,7 @@ public final class BoundedInput {
     } catch (NoSuchFileException e) {
       throw new InvalidDocumentException("no such file: " + shown);
     } catch (IOException e) {
-      throw new InvalidDocumentException("cannot read " + shown + ": " + reason(e));
+      throw new InvalidDocumentException("cannot read " + shown + ": " + IoFailures.reason(e));
     }
     if (attributes.isDirectory()) {
       throw new InvalidDocumentException(shown + " is a directory; give a file");
@@ -65,7 +64,7 @@ public final class BoundedInput {
     try (InputStream in = Files.newInputStream(file)) {
       return read(in, shown, maxBytes);
     } catch (IOException e) {
-      throw new InvalidDocumentException("cannot read " + shown + ": " + reason(e));
+      throw new InvalidDocumentException("cannot read " + shown + ": " + IoFailures.reason(e));
     }
   }
 
@@ -108,12 +107,5 @@ public final class BoundedInput {
             + " bytes ("
             + InputLimits.human(maxBytes)
             + ")");
-  }
-
-  private static String reason(IOException e) {
-    if (e instanceof AccessDeniedException) {
-      return "permission denied";
-    }
-    return Escapes.escape(String.valueOf(e.getMessage()));
   }
 }
