@@ -12,6 +12,7 @@ import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.memory.Operation;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.Plan;
@@ -231,6 +232,30 @@ class VerifiedPlanTest {
     h.controller.cast(spec, p);
 
     assertThat(h.cluster.operations()).noneMatch(op -> op.startsWith("verify-apply:"));
+    assertThat(h.events)
+        .filteredOn(ReleaseEvent.Warning.class::isInstance)
+        .extracting(ReleaseEvent::describe)
+        .containsExactly(
+            "warning: ConfigMap/fresh/a: not verified before the cast, its namespace fresh is"
+                + " created by this cast");
+    assertThat(h.cluster.writes()).contains("apply:ConfigMap/fresh/a");
+  }
+
+  /**
+   * A reviewed plan's cast verifies it again under the lease, without warning a second time of what
+   * the plan, as reviewed, already said is left to its write.
+   */
+  @Test
+  void aReviewedPlansCastDoesNotRepeatThePlansWarnings() {
+    Manifest inNew =
+        yaml("{apiVersion: v1, kind: ConfigMap, metadata: {name: a, namespace: fresh}, data: {}}");
+    Payloads p = Payloads.of(inNew);
+    ReleaseSpec spec = spec(p, true);
+    spec = spec.withOptions(spec.options().withCreateNamespace(true));
+
+    Plan plan = h.controller.plan(new ReleaseInput(spec, p));
+    h.controller.cast(plan, p);
+
     assertThat(h.events)
         .filteredOn(ReleaseEvent.Warning.class::isInstance)
         .extracting(ReleaseEvent::describe)

@@ -47,7 +47,8 @@ final class PlanStages {
             effective,
             context.ports.orchestrator(),
             context::emit,
-            context.parallelism);
+            context.parallelism,
+            false);
     List<PlannedHook> hooks = HookStage.planned(effective.objects, latest, rollback);
     return new Planned(latest, effective, live, verified.withHooks(hooks));
   }

@@ -112,7 +112,8 @@ final class ReviewedCast {
                   effective,
                   context.ports.orchestrator(),
                   context::emit,
-                  context.parallelism);
+                  context.parallelism,
+                  true);
           if (!gated.applyable()) {
             throw new ReleaseConflictException(gated);
           }

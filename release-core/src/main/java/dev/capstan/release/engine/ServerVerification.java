@@ -62,7 +62,9 @@ final class ServerVerification {
   /**
    * {@code plan} verified by the cluster ({@link #verify}) when the release asks for it ({@code
    * verifyOnServer}) and the plan is otherwise applyable (a plan refused already is not sent); else
-   * {@code plan} itself.
+   * {@code plan} itself. A {@code reviewed} plan's cast verifies it again over what it observed
+   * under the lease, and does not repeat the warnings for the objects left to their writes: they
+   * were reported with the plan, and depend on the plan alone.
    */
   static Plan verifyIfAsked(
       Plan plan,
@@ -70,9 +72,10 @@ final class ServerVerification {
       EffectiveRelease effective,
       Orchestrator orchestrator,
       Consumer<ReleaseEvent> events,
-      int parallelism) {
+      int parallelism,
+      boolean reviewed) {
     return effective.spec.options().verifyOnServer() && plan.applyable()
-        ? verify(plan, live, effective.objects, orchestrator, events, parallelism)
+        ? verify(plan, live, effective.objects, orchestrator, events, parallelism, !reviewed)
         : plan;
   }
 
@@ -84,8 +87,9 @@ final class ServerVerification {
    * @param live what the plan observed: the preconditions of the writes
    * @param objects the objects the cast writes
    * @param orchestrator the cluster, as the release's identity
-   * @param events hears a warning per object left to its write
+   * @param events hears a warning per object left to its write, when {@code warnWaits}
    * @param parallelism how many dry runs to send at once (the cast's write parallelism)
+   * @param warnWaits whether to warn of the objects left to their writes
    */
   static Plan verify(
       Plan plan,
@@ -93,7 +97,8 @@ final class ServerVerification {
       Payloads objects,
       Orchestrator orchestrator,
       Consumer<ReleaseEvent> events,
-      int parallelism) {
+      int parallelism,
+      boolean warnWaits) {
     String release = plan.namespace() + "/" + plan.name();
     ReleaseIdentity identity =
         new ReleaseIdentity(
@@ -151,7 +156,7 @@ final class ServerVerification {
     for (int i = 0; i < all.size(); i++) {
       PlannedChange c = all.get(i);
       int at = sentAt[i];
-      if (waits[i] != null) {
+      if (waits[i] != null && warnWaits) {
         events.accept(
             new ReleaseEvent.Warning(
                 release, c.ref().key() + ": not verified before the cast, " + waits[i]));
