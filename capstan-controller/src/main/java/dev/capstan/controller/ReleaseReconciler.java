@@ -20,11 +20,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One reconcile of one Release, as the cache holds it: uninstall when it is being deleted; else the
- * spec, suspension, the finalizer, a release name another Release casts, a {@code dependsOn} cycle,
- * unready dependencies, and then the cast ({@link CastStage}). Every outcome is reported in the
- * Release's status ({@link StatusWriter}); what comes next is the returned {@link Next}. Failures
- * of the API server are outcomes too (a status and an Event), never exceptions, but a failure to
- * write the status itself.
+ * spec, suspension, a release name another Release casts, a {@code dependsOn} cycle, unready
+ * dependencies, the finalizer (so a Release that may not cast gets none), and then the cast ({@link
+ * CastStage}). Every outcome is reported in the Release's status ({@link StatusWriter}); what comes
+ * next is the returned {@link Next}. Failures of the API server are outcomes too (a status and an
+ * Event), never exceptions, but a failure to write the status itself.
  */
 final class ReleaseReconciler {
   /** How often a Release waiting for a dependency looks again, at most. */
@@ -119,9 +119,6 @@ final class ReleaseReconciler {
       status.suspended(release);
       return Next.DONE;
     }
-    if (!release.hasFinalizer()) {
-      objects.addFinalizer(release);
-    }
     ReleaseKey taken = nameTakenBy(release, request.releaseName());
     if (taken != null) {
       status.report(
@@ -157,6 +154,9 @@ final class ReleaseReconciler {
         Duration poll = request.interval();
         return Next.after(poll.compareTo(DEPENDENCY_POLL) < 0 ? poll : DEPENDENCY_POLL);
       }
+    }
+    if (!release.hasFinalizer()) {
+      objects.addFinalizer(release);
     }
     return casts.cast(release, request, engines.of(request.account(), request.maxHistory()));
   }

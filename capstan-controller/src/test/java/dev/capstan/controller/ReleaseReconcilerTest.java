@@ -625,6 +625,8 @@ class ReleaseReconcilerTest {
         .containsEntry("reason", "DependencyNotReady")
         .containsEntry("message", "waiting for Release shop/db to be Ready");
     assertThat(cluster.object(ResourceRef.of(Kind.CONFIG_MAP, NS, "a"))).isEmpty();
+    assertThat(objects.writes).containsExactly("status shop/web Ready=Unknown DependencyNotReady");
+    assertThat(web().finalizers()).as("no finalizer before its first cast").isEmpty();
 
     reconciler.reconcile(db);
     reconciler.reconcile(WEB);
@@ -681,6 +683,73 @@ class ReleaseReconcilerTest {
         .containsEntry("reason", "NameTaken")
         .containsEntry("message", "release name web is cast by Release shop/web");
     assertThat(cluster.object(ResourceRef.of(Kind.CONFIG_MAP, NS, "z"))).isEmpty();
+  }
+
+  /** A Release of {@code releaseName: web} that would delete all it could on its deletion. */
+  private static Map<String, Object> greedy() {
+    return spec(
+        "releaseName",
+        "web",
+        "serviceAccountName",
+        "deployer",
+        "manifests",
+        List.of(configMap("z", "1")),
+        "options",
+        Map.of("crdDeletion", "Delete"),
+        "uninstall",
+        Map.of("purge", true, "deleteNamespaces", true));
+  }
+
+  /** The engine as the CLI (or a host of the library) uses it. */
+  private ReleaseController cli() {
+    return ReleaseController.builder(cluster, cluster).clock(clock).build();
+  }
+
+  /** The Release {@code shop/web} casts release {@code web}; what it wrote is then forgotten. */
+  private void castWebByItsRelease() {
+    objects.put(
+        FakeReleaseObjects.release(NS, "web", spec("manifests", List.of(configMap("a", "1")))));
+    reconciler.reconcile(WEB);
+    forgetWhatWasWritten();
+  }
+
+  private void forgetWhatWasWritten() {
+    objects.writes.clear();
+    objects.events.clear();
+    cluster.clearOperations();
+  }
+
+  /** Release {@code web} is as its Release cast it: one revision, its object, nothing written. */
+  private void assertWebIsAsItsReleaseCastIt() {
+    assertThat(cluster.writes()).isEmpty();
+    assertThat(cluster.object(ResourceRef.of(Kind.CONFIG_MAP, NS, "a")).orElseThrow().get("data"))
+        .isEqualTo(Map.of("value", "1"));
+    assertThat(cli().history(NS, "web"))
+        .extracting(Release::revision, Release::status, Release::source)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                1, ReleaseStatus.DEPLOYED, "capstan.dev/v1alpha1 Release shop/web"));
+  }
+
+  @Test
+  void aReleaseNamingAReleaseAnotherReleaseCastsGetsNoFinalizerAndItsDeletionWritesNothing() {
+    castWebByItsRelease();
+    ReleaseKey aaa = new ReleaseKey(NS, "aaa");
+    objects.put(FakeReleaseObjects.release(NS, "aaa", greedy()));
+
+    reconciler.reconcile(aaa);
+    objects.delete(aaa);
+    ReleaseReconciler.Next next = reconciler.reconcile(aaa);
+
+    assertThat(next).isEqualTo(ReleaseReconciler.Next.DONE);
+    assertThat(objects.writes).containsExactly("status shop/aaa Ready=False NameTaken");
+    assertThat(java.util.Objects.requireNonNull(objects.get(aaa)).finalizers()).isEmpty();
+    assertThat(objects.events)
+        .containsExactly(
+            "Warning NameTaken shop/aaa: release name web is cast by Release shop/web");
+    assertThat(cluster.operations()).isEmpty();
+    assertWebIsAsItsReleaseCastIt();
+    assertThat(web().finalizers()).containsExactly(ReleaseResource.FINALIZER);
   }
 
   @Test
