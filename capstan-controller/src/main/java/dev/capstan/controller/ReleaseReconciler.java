@@ -3,10 +3,12 @@ package dev.capstan.controller;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.ClusterException;
+import dev.capstan.release.ReleaseController;
 import dev.capstan.release.error.ReleaseLockedException;
 import dev.capstan.release.error.ReleaseNotFoundException;
 import dev.capstan.release.error.UninstallFailedException;
 import dev.capstan.release.model.DeleteGate;
+import dev.capstan.release.model.Release;
 import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.result.UninstallResult;
 import java.time.Clock;
@@ -19,12 +21,13 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One reconcile of one Release, as the cache holds it: uninstall when it is being deleted; else the
- * spec, suspension, a release name another Release casts, a {@code dependsOn} cycle, unready
- * dependencies, the finalizer (so a Release that may not cast gets none), and then the cast ({@link
- * CastStage}). Every outcome is reported in the Release's status ({@link StatusWriter}); what comes
- * next is the returned {@link Next}. Failures of the API server are outcomes too (a status and an
- * Event), never exceptions, but a failure to write the status itself.
+ * One reconcile of one Release, as the cache holds it: uninstall when it is being deleted (only a
+ * release whose latest revision it cast: {@link Ownership}); else the spec, suspension, a release
+ * name another Release casts, a {@code dependsOn} cycle, unready dependencies, the finalizer (so a
+ * Release that may not cast gets none), and then the cast ({@link CastStage}). Every outcome is
+ * reported in the Release's status ({@link StatusWriter}); what comes next is the returned {@link
+ * Next}. Failures of the API server are outcomes too (a status and an Event), never exceptions, but
+ * a failure to write the status itself.
  */
 final class ReleaseReconciler {
   /** How often a Release waiting for a dependency looks again, at most. */
@@ -167,7 +170,10 @@ final class ReleaseReconciler {
     return cached == null ? null : status.current(cached);
   }
 
-  /** Uninstalls a deleted Release's release as its account, then lets the Release go. */
+  /**
+   * Uninstalls a deleted Release's release as its account, when its latest revision names this
+   * Release (else leaves it installed and says so in a Warning Event), then lets the Release go.
+   */
   private Next uninstall(ReleaseResource release) {
     if (!release.hasFinalizer()) {
       return Next.DONE;
@@ -208,20 +214,23 @@ final class ReleaseReconciler {
       }
     }
     try {
-      UninstallResult result =
-          engines
-              .of(account, history)
-              .releases()
-              .uninstall(release.key().namespace(), name, options);
-      status.done(
-          release,
-          "Uninstalled",
-          "uninstalled: "
-              + result.deleted().size()
-              + " deleted, "
-              + result.retained().size()
-              + " kept"
-              + (result.purged() ? ", records purged" : ""));
+      ReleaseController releases = engines.of(account, history).releases();
+      Release latest = releases.get(release.key().namespace(), name).orElse(null);
+      String left = latest == null ? null : Ownership.uninstallRefusal(release.key(), latest);
+      if (left != null) {
+        status.warning(release, "UninstallSkipped", left);
+      } else {
+        UninstallResult result = releases.uninstall(release.key().namespace(), name, options);
+        status.done(
+            release,
+            "Uninstalled",
+            "uninstalled: "
+                + result.deleted().size()
+                + " deleted, "
+                + result.retained().size()
+                + " kept"
+                + (result.purged() ? ", records purged" : ""));
+      }
     } catch (ReleaseNotFoundException e) {
       status.outcome(release.key(), "deleted before its first cast");
     } catch (ReleaseLockedException e) {

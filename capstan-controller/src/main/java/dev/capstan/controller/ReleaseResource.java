@@ -52,7 +52,7 @@ public record ReleaseResource(
 
   /**
    * The finalizer the controller puts on every Release it casts: deleting the Release uninstalls
-   * the release first, then the finalizer is removed.
+   * the release first (when its latest revision is this Release's), then the finalizer is removed.
    */
   public static final String FINALIZER = "capstan.dev/uninstall";
 

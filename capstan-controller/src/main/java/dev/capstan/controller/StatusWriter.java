@@ -84,6 +84,12 @@ final class StatusWriter {
     listener.outcome(key, line);
   }
 
+  /** Records a Warning Event and an outcome line, with no status (a Release that goes). */
+  void warning(ReleaseResource release, String reason, String message) {
+    objects.event(release, true, reason, message);
+    listener.outcome(release.key(), reason + ": " + message);
+  }
+
   /** Records a Normal Event and an outcome line. */
   void done(ReleaseResource release, String reason, String message) {
     objects.event(release, false, reason, message);

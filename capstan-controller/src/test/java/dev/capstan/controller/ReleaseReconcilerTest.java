@@ -15,10 +15,13 @@ import dev.capstan.release.event.ReleaseListener;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.memory.Operation;
 import dev.capstan.release.model.ChartOrigin;
+import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.DeleteBudget;
 import dev.capstan.release.model.DeleteGate;
 import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import java.time.Duration;
@@ -705,6 +708,15 @@ class ReleaseReconcilerTest {
     return ReleaseController.builder(cluster, cluster).clock(clock).build();
   }
 
+  /** Casts release {@code web} as the CLI does, from a release file. */
+  private void castWithTheCli(String value) {
+    cli()
+        .cast(
+            ReleaseInput.of(
+                    NS, "web", Payloads.of(ConfigMapSpec.of(NS, "a", Map.of("value", value))))
+                .withSource("release.yaml"));
+  }
+
   /** The Release {@code shop/web} casts release {@code web}; what it wrote is then forgotten. */
   private void castWebByItsRelease() {
     objects.put(
@@ -750,6 +762,66 @@ class ReleaseReconcilerTest {
     assertThat(cluster.operations()).isEmpty();
     assertWebIsAsItsReleaseCastIt();
     assertThat(web().finalizers()).containsExactly(ReleaseResource.FINALIZER);
+  }
+
+  @Test
+  void aDeletedReleaseWithAFinalizerLeavesAReleaseAnotherReleaseCastInstalledSayingSo() {
+    castWebByItsRelease();
+    // a controller before Capstan checked who cast a release gave every Release its finalizer
+    ReleaseKey aaa = new ReleaseKey(NS, "aaa");
+    objects.put(
+        new ReleaseResource(
+            aaa,
+            "uid-aaa",
+            1,
+            "1",
+            false,
+            List.of(ReleaseResource.FINALIZER),
+            Map.of(),
+            greedy(),
+            Map.of()));
+    objects.delete(aaa);
+
+    ReleaseReconciler.Next next = reconciler.reconcile(aaa);
+
+    String message =
+        "release web left installed: its latest revision 1 was cast by Release shop/web, not by"
+            + " this Release, and a Release uninstalls only what it cast; to uninstall it:"
+            + " capstan release uninstall web -n shop";
+    assertThat(next).isEqualTo(ReleaseReconciler.Next.DONE);
+    assertThat(objects.writes).containsExactly("finalizer- shop/aaa");
+    assertThat(objects.get(aaa)).isNull();
+    assertThat(objects.events).containsExactly("Warning UninstallSkipped shop/aaa: " + message);
+    assertThat(outcomes).last().isEqualTo("shop/aaa: UninstallSkipped: " + message);
+    assertThat(cluster.operations()).containsExactly("record:read:shop/web");
+    assertWebIsAsItsReleaseCastIt();
+    assertThat(web().finalizers()).containsExactly(ReleaseResource.FINALIZER);
+  }
+
+  @Test
+  void aCliCastOverAReleasesReleaseIsUndoneButItsDeletionLeavesItInstalled() {
+    castWebByItsRelease();
+    ResourceRef a = ResourceRef.of(Kind.CONFIG_MAP, NS, "a");
+
+    castWithTheCli("cli"); // as the CLI warns, the controller casts the Release again
+    reconciler.reconcile(WEB);
+
+    assertThat(ready(WEB)).containsEntry("message", "revision 3: 1 updated");
+    assertThat(cluster.object(a).orElseThrow().get("data")).isEqualTo(Map.of("value", "1"));
+
+    castWithTheCli("cli");
+    objects.delete(WEB);
+    forgetWhatWasWritten();
+    reconciler.reconcile(WEB);
+
+    assertThat(objects.writes).containsExactly("finalizer- shop/web");
+    assertThat(objects.events)
+        .containsExactly(
+            "Warning UninstallSkipped shop/web: release web left installed: its latest revision 4"
+                + " was cast by no Release (source 'release.yaml'), not by this Release, and a"
+                + " Release uninstalls only what it cast; to uninstall it: capstan release"
+                + " uninstall web -n shop");
+    assertThat(cluster.object(a).orElseThrow().get("data")).isEqualTo(Map.of("value", "cli"));
   }
 
   @Test
