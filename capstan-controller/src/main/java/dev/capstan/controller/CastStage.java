@@ -36,13 +36,13 @@ import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The cast of one Release whose spec, dependencies and name were checked, as its account ({@link
- * Engines.Engine}): the manifests from its sources (or its chart rendered, {@link ChartStage}), the
- * API server's limits, the plan; a plan with conflicts is reported and never cast; a plan that
- * changes nothing over a deployed revision ends with no write when the status already says so;
- * otherwise the account's access to every request of the cast is reviewed, and only a plan it may
- * cast whole is cast, exactly as planned. A failure is tried again after {@link
- * RetrySchedule#pause}.
+ * The cast of one Release whose spec, dependencies, name and claim on its release ({@link
+ * Ownership}) were checked, as its account ({@link Engines.Engine}): the manifests from its sources
+ * (or its chart rendered, {@link ChartStage}), the API server's limits, the plan; a plan with
+ * conflicts is reported and never cast; a plan that changes nothing over a deployed revision ends
+ * with no write when the status already says so; otherwise the account's access to every request of
+ * the cast is reviewed, and only a plan it may cast whole is cast, exactly as planned. A failure is
+ * tried again after {@link RetrySchedule#pause}.
  */
 final class CastStage {
   private final StatusWriter status;
@@ -78,14 +78,23 @@ final class CastStage {
     };
   }
 
+  /**
+   * Casts the Release as its account.
+   *
+   * @param latest the release's latest revision, as the reconciler read it to check who cast it
+   *     ({@link Ownership}), or null when it is not recorded
+   */
   ReleaseReconciler.Next cast(
-      ReleaseResource release, ReleaseRequest request, Engines.Engine engine) {
+      ReleaseResource release,
+      ReleaseRequest request,
+      Engines.Engine engine,
+      @Nullable Release latest) {
     ReleaseKey key = release.key();
     String name = request.releaseName();
     ReleaseController releases = engine.releases();
     ReleaseInput desired;
     try {
-      desired = desired(key, request, engine);
+      desired = desired(key, request, engine, latest != null);
       List<String> limits = ApiServerLimits.check(desired.payloads());
       if (!limits.isEmpty()) {
         throw new InvalidReleaseException(key.namespace() + "/" + name, limits);
@@ -227,14 +236,15 @@ final class CastStage {
   /**
    * What the Release asks to cast: its chart rendered as its account, or its manifests read from
    * its sources.
+   *
+   * @param upgrade whether the release is recorded (a chart renders as an upgrade)
    */
   private static ReleaseInput desired(
-      ReleaseKey key, ReleaseRequest request, Engines.Engine engine) {
+      ReleaseKey key, ReleaseRequest request, Engines.Engine engine, boolean upgrade) {
     if (request.chart() == null) {
       ReleaseFile file = ManifestSources.read(key, request, engine.sources());
       return new ReleaseInput(file.toSpec(), file.payloads());
     }
-    boolean upgrade = engine.releases().get(key.namespace(), request.releaseName()).isPresent();
     dev.capstan.release.file.ChartRelease chart = ChartStage.render(key, request, engine, upgrade);
     return java.util.Objects.requireNonNull(request.chart()).noHooks()
         ? chart.inputWithoutHooks()

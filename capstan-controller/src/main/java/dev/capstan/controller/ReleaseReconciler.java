@@ -23,11 +23,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * One reconcile of one Release, as the cache holds it: uninstall when it is being deleted (only a
  * release whose latest revision it cast: {@link Ownership}); else the spec, suspension, a release
- * name another Release casts, a {@code dependsOn} cycle, unready dependencies, the finalizer (so a
- * Release that may not cast gets none), and then the cast ({@link CastStage}). Every outcome is
- * reported in the Release's status ({@link StatusWriter}); what comes next is the returned {@link
- * Next}. Failures of the API server are outcomes too (a status and an Event), never exceptions, but
- * a failure to write the status itself.
+ * name another Release casts, a {@code dependsOn} cycle, unready dependencies, a release recorded
+ * as another caster's, the finalizer (so a Release that may not cast gets none), and then the cast
+ * ({@link CastStage}). Every outcome is reported in the Release's status ({@link StatusWriter});
+ * what comes next is the returned {@link Next}. Failures of the API server are outcomes too (a
+ * status and an Event), never exceptions, but a failure to write the status itself.
  */
 final class ReleaseReconciler {
   /** How often a Release waiting for a dependency looks again, at most. */
@@ -158,10 +158,30 @@ final class ReleaseReconciler {
         return Next.after(poll.compareTo(DEPENDENCY_POLL) < 0 ? poll : DEPENDENCY_POLL);
       }
     }
+    Engines.Engine engine = engines.of(request.account(), request.maxHistory());
+    Release latest;
+    String refusal;
+    try {
+      latest = engine.releases().get(key.namespace(), request.releaseName()).orElse(null);
+      refusal =
+          Ownership.castRefusal(
+              key, latest, () -> engine.releases().history(key.namespace(), request.releaseName()));
+    } catch (ClusterException e) {
+      ReleaseResource now =
+          status.report(
+              release,
+              request.releaseName(),
+              CastStage.clusterFailure(e, request.account(), List.of()));
+      return Next.after(RetrySchedule.pause(now, request.interval(), clock.instant()));
+    }
+    if (refusal != null) {
+      status.report(release, request.releaseName(), StatusReport.stalled("NameTaken", refusal));
+      return Next.after(request.interval());
+    }
     if (!release.hasFinalizer()) {
       objects.addFinalizer(release);
     }
-    return casts.cast(release, request, engines.of(request.account(), request.maxHistory()));
+    return casts.cast(release, request, engine, latest);
   }
 
   /** The Release as the cache holds it, with the status written since; null when it is gone. */

@@ -24,6 +24,7 @@ import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.UninstallOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -796,6 +797,71 @@ class ReleaseReconcilerTest {
     assertThat(cluster.operations()).containsExactly("record:read:shop/web");
     assertWebIsAsItsReleaseCastIt();
     assertThat(web().finalizers()).containsExactly(ReleaseResource.FINALIZER);
+  }
+
+  @Test
+  void aReleaseWhoseReleaseIsGoneLeavesItsRecordToNoOtherRelease() {
+    castWebByItsRelease();
+    // its owner let the Release go without an uninstall: the finalizer removed by hand
+    objects.delete(WEB);
+    objects.removeFinalizer(web());
+    ReleaseKey aaa = new ReleaseKey(NS, "aaa");
+    objects.put(FakeReleaseObjects.release(NS, "aaa", greedy()));
+    forgetWhatWasWritten();
+
+    ReleaseReconciler.Next next = reconciler.reconcile(aaa);
+
+    assertThat(next).isEqualTo(ReleaseReconciler.Next.after(Duration.ofMinutes(5)));
+    assertThat(objects.writes).containsExactly("status shop/aaa Ready=False NameTaken");
+    assertThat(ready(aaa))
+        .containsEntry(
+            "message",
+            "release web is not this Release's to cast: its latest revision 1 was cast by Release"
+                + " shop/web; a Release casts over no release that another Release or the CLI"
+                + " cast: to hand it to this Release, uninstall it first (capstan release"
+                + " uninstall web -n shop: its objects are deleted), and this Release casts it"
+                + " anew");
+    assertThat(cluster.operations()).containsExactly("record:read:shop/web");
+    assertWebIsAsItsReleaseCastIt();
+    assertThat(cluster.object(ResourceRef.of(Kind.CONFIG_MAP, NS, "z"))).isEmpty();
+  }
+
+  @Test
+  void aReleaseTheCliCastIsRefusedBeforeAnyWriteUntilItIsUninstalled() {
+    castWithTheCli("cli");
+    objects.put(
+        FakeReleaseObjects.release(NS, "web", spec("manifests", List.of(configMap("a", "1")))));
+    cluster.clearOperations();
+
+    ReleaseReconciler.Next next = reconciler.reconcile(WEB);
+
+    String message =
+        "release web is not this Release's to cast: its latest revision 1 was cast by no Release"
+            + " (source 'release.yaml'); a Release casts over no release that another Release or"
+            + " the CLI cast: to hand it to this Release, uninstall it first (capstan release"
+            + " uninstall web -n shop: its objects are deleted), and this Release casts it anew";
+    assertThat(next).isEqualTo(ReleaseReconciler.Next.after(Duration.ofMinutes(5)));
+    assertThat(objects.writes).containsExactly("status shop/web Ready=False NameTaken");
+    assertThat(condition(WEB, "Stalled")).containsEntry("status", "True");
+    assertThat(ready(WEB)).containsEntry("reason", "NameTaken").containsEntry("message", message);
+    assertThat(objects.events).containsExactly("Warning NameTaken shop/web: " + message);
+    assertThat(web().finalizers()).isEmpty();
+    assertThat(cluster.writes()).isEmpty();
+    assertThat(cluster.operations())
+        .containsExactly("record:read:shop/web", "record:read:shop/web");
+    assertThat(cluster.object(ResourceRef.of(Kind.CONFIG_MAP, NS, "a")).orElseThrow().get("data"))
+        .isEqualTo(Map.of("value", "cli"));
+
+    // the advice, followed
+    cli().uninstall(NS, "web", UninstallOptions.defaults());
+    reconciler.reconcile(WEB);
+
+    assertThat(ready(WEB))
+        .containsEntry("reason", "Cast")
+        .containsEntry("message", "revision 2: 1 created");
+    assertThat(web().finalizers()).containsExactly(ReleaseResource.FINALIZER);
+    assertThat(cli().get(NS, "web").orElseThrow().source())
+        .isEqualTo("capstan.dev/v1alpha1 Release shop/web");
   }
 
   @Test
