@@ -32,6 +32,12 @@ final class ChartFiles {
   /** The largest packaged chart read: Helm's own limit on a chart archive is 20 MiB. */
   static final long MAX_ARCHIVE = 64L << 20;
 
+  /**
+   * The most bytes a packaged chart, with the packaged subcharts in it, may unpack to: Helm's own
+   * limit is 100 MiB an archive.
+   */
+  static final long MAX_UNPACKED = 256L << 20;
+
   private static final InputLimits LIMITS =
       InputLimits.oneDocument().withMaxBytes(MAX_CHART_YAML).withMaxAliases(0);
 
@@ -87,45 +93,25 @@ final class ChartFiles {
   /** The top {@code Chart.yaml} of the packaged chart {@code archive} (gzip of tar). */
   static Meta archive(Path archive, String label) {
     try (InputStream in = new GZIPInputStream(Files.newInputStream(archive))) {
-      byte[] header = new byte[512];
-      while (in.readNBytes(header, 0, 512) == 512) {
-        String name = field(header, 0, 100);
-        if (name.isEmpty()) {
-          break; // the end-of-archive blocks
+      TarEntries tar = new TarEntries(in, new TarEntries.Budget(MAX_UNPACKED));
+      for (TarEntries.Entry e = tar.next(); e != null; e = tar.next()) {
+        if (e.file() && e.name().matches("[^/]+/Chart\\.yaml")) {
+          byte[] body = tar.data().readNBytes(MAX_CHART_YAML + 1);
+          if (body.length <= MAX_CHART_YAML) {
+            return parse(body, label);
+          }
         }
-        String prefix = field(header, 345, 155);
-        String path = prefix.isEmpty() ? name : prefix + "/" + name;
-        long size =
-            Long.parseLong(field(header, 124, 12).isEmpty() ? "0" : field(header, 124, 12), 8);
-        char type = (char) header[156];
-        long padded = (size + 511) / 512 * 512;
-        if ((type == '0' || type == '\0')
-            && path.matches("[^/]+/Chart\\.yaml")
-            && size <= MAX_CHART_YAML) {
-          byte[] body = in.readNBytes((int) size);
-          in.skipNBytes(padded - size);
-          return parse(body, label);
-        }
-        in.skipNBytes(padded);
       }
-    } catch (IOException | NumberFormatException e) {
+    } catch (IOException e) {
       throw new ChartException(
           "chart "
               + Escapes.quote(label)
               + " is no packaged chart (gzip of tar): "
-              + e.getMessage(),
+              + Escapes.escape(String.valueOf(e.getMessage())),
           e);
     }
     throw new ChartException(
         "chart " + Escapes.quote(label) + " is no packaged chart: it holds no NAME/Chart.yaml");
-  }
-
-  private static String field(byte[] header, int offset, int length) {
-    int end = offset;
-    while (end < offset + length && header[end] != 0) {
-      end++;
-    }
-    return new String(header, offset, end - offset, StandardCharsets.UTF_8).strip();
   }
 
   private static Meta parse(byte[] bytes, String label) {
