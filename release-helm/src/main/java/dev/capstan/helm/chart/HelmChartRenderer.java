@@ -30,8 +30,10 @@ import org.jspecify.annotations.Nullable;
  * <p>Every run gets a private folder (0700) for Helm's config, cache and data, and an environment
  * built from nothing: the process's own variables never reach Helm (no {@code KUBECONFIG}, no
  * in-cluster service account, no {@code HELM_*} setting, no plugin). Repository credentials go to
- * Helm in files of that folder, never on its command line. With cluster access, templates' {@code
- * lookup} reads the cluster through the caller's kubeconfig only (ARCHITECTURE.md, "Charts"):
+ * Helm in files of that folder, never on its command line. Helm fetches through an {@link
+ * EgressProxy}; a chart whose values schemas would make {@code helm template} load another document
+ * is refused before it runs ({@link ChartSchemas}). With cluster access, templates' {@code lookup}
+ * reads the cluster through the caller's kubeconfig only (ARCHITECTURE.md, "Charts"):
  *
  * <ul>
  *   <li>Helm 3: {@code --dry-run=server} with the request's capabilities ({@code --kube-version},
@@ -172,6 +174,7 @@ public final class HelmChartRenderer implements ChartRenderer {
           throw naming(e, proxy.refusals());
         }
       }
+      ChartSchemas.check(chart.path(), chart.label());
       List<String> values = HelmValues.args(request.values(), ws);
       List<String> warnings = new ArrayList<>();
       String manifests = template(request, v, ws, env, chart, values, warnings);

@@ -4,7 +4,9 @@
  * {@code .tgz}, a chart repository or an OCI registry, builds a directory's missing dependencies,
  * and renders it with {@code helm template} for the target cluster's capabilities, its {@code
  * lookup} reading the cluster with the caller's own credentials. Each run is sandboxed: a private
- * folder, an environment built from nothing, credentials in files. See ARCHITECTURE.md, "Charts".
+ * folder, an environment built from nothing, credentials in files, fetches through a proxy that
+ * refuses a cloud's metadata service, and no values schema that would make Helm load a document.
+ * See ARCHITECTURE.md, "Charts".
  */
 @NullMarked
 package dev.capstan.helm.chart;

@@ -2,6 +2,7 @@ package dev.capstan.helm.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.capstan.release.chart.Capabilities;
 import dev.capstan.release.chart.ChartException;
@@ -22,7 +23,6 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,24 +67,8 @@ class HelmChartRendererTest {
     Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
     Path chart = Files.createDirectories(record.resolve("src/cache"));
     Files.writeString(chart.resolve("Chart.yaml"), "apiVersion: v2\nname: cache\nversion: 0.1.0\n");
-    tar(record.resolve("cache-0.1.0.tgz"), record.resolve("src"), "cache");
+    TestCharts.tar(record.resolve("cache-0.1.0.tgz"), record.resolve("src/cache"));
     return script;
-  }
-
-  private static void tar(Path archive, Path in, String what) throws IOException {
-    Process p =
-        new ProcessBuilder("tar", "czf", archive.toString(), "-C", in.toString(), what)
-            .redirectErrorStream(true)
-            .start();
-    try {
-      if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-        throw new IllegalStateException(
-            new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
   }
 
   /** The recorded calls: each its arguments and its environment. */
@@ -311,5 +295,133 @@ class HelmChartRendererTest {
     assertThat(new TreeSet<>(Arrays.asList(chart.toFile().list())))
         .containsExactly("Chart.yaml", "values.yaml");
     assertThat(first.values()).isEmpty(); // no values given: no merge run
+  }
+
+  /** A directory chart {@code name} in the test's folder: its Chart.yaml and values schema. */
+  private Path chartWith(String name, String schema) throws IOException {
+    return TestCharts.chart(
+        dir.resolve("charts-src/" + name),
+        Map.of(
+            "Chart.yaml",
+            "apiVersion: v2\nname: " + name + "\nversion: 0.1.0\n",
+            "values.schema.json",
+            schema));
+  }
+
+  /** Packs the chart folder {@code chart} into {@code into/charts/NAME-0.1.0.tgz}. */
+  private static void packInto(Path into, Path chart) throws IOException {
+    Files.createDirectories(into.resolve("charts"));
+    TestCharts.tar(into.resolve("charts/" + chart.getFileName() + "-0.1.0.tgz"), chart);
+  }
+
+  /** The refusal of rendering {@code chart}, Helm having rendered nothing (only its version). */
+  private ChartException refused(HelmChartRenderer helm, ChartReference chart) throws IOException {
+    ChartException refused =
+        catchThrowableOfType(
+            ChartException.class, () -> helm.render(ChartRequest.of(chart, "shop", "web")));
+    assertThat(refused).isNotNull();
+    assertThat(calls()).extracting(c -> c.args().get(0)).containsExactly("version");
+    return refused;
+  }
+
+  private static final String RULE =
+      " must refer within the schema (#...) or to a JSON Schema draft's meta-schema, since Helm"
+          + " would load any other from its URL or file: ";
+
+  @Test
+  void aSchemaReferringToAUrlIsRefusedBeforeHelmRendersNamingTheFileThePathAndTheValue()
+      throws IOException {
+    HelmChartRenderer helm = HelmChartRenderer.of(fakeHelm("v3.22.0")).withWorkRoot(dir);
+    Path chart =
+        chartWith(
+            "web",
+            "{\"properties\":{\"port\":{\"$ref\":"
+                + "\"http://169.254.169.254/latest/meta-data/iam\\n\"}}}");
+
+    assertThat(refused(helm, new ChartReference.Directory(chart.toString())))
+        .hasMessage(
+            "chart "
+                + chart
+                + ": values.schema.json: /properties/port/$ref"
+                + RULE
+                + "'http://169.254.169.254/latest/meta-data/iam\\n'; nothing was written");
+  }
+
+  @Test
+  void aSchemaReferringToAFileIsRefusedBeforeHelmRenders() throws IOException {
+    HelmChartRenderer helm = HelmChartRenderer.of(fakeHelm("v4.3.1")).withWorkRoot(dir);
+    Path chart =
+        chartWith(
+            "web",
+            """
+                {"$schema": "http://json-schema.org/draft-07/schema#",
+                 "definitions": {"port": {"type": "integer"}},
+                 "properties": {"port": {"$ref": "#/definitions/port"},
+                                "hosts": {"items": [{"$ref": "file:///etc/hostname"}]}}}
+                """);
+
+    assertThat(refused(helm, new ChartReference.Directory(chart.toString())))
+        .hasMessage(
+            "chart "
+                + chart
+                + ": values.schema.json: /properties/hosts/items/0/$ref"
+                + RULE
+                + "'file:///etc/hostname'; nothing was written");
+  }
+
+  @Test
+  void aSubchartsSchemaInAPackagedChartInsideAPackagedChartIsRefusedBeforeHelmRenders()
+      throws IOException {
+    HelmChartRenderer helm = HelmChartRenderer.of(fakeHelm("v3.22.0")).withWorkRoot(dir);
+    Path db =
+        chartWith(
+            "db",
+            """
+                {"$schema": "http://json-schema.org/draft-07/schema#",
+                 "properties": {"host": {"$ref": "https://schemas.internal.example/host.json"}}}
+                """);
+    Path web = chartWith("web", "{\"type\":\"object\"}");
+    packInto(web, db);
+    Path archive = TestCharts.tar(dir.resolve("web-0.1.0.tgz"), web);
+
+    assertThat(refused(helm, new ChartReference.Archive(archive.toString())))
+        .hasMessage(
+            "chart "
+                + archive
+                + ": charts/db-0.1.0.tgz/values.schema.json: /properties/host/$ref"
+                + RULE
+                + "'https://schemas.internal.example/host.json'; nothing was written");
+  }
+
+  @Test
+  void schemasReferringWithinThemselvesAndToDraftMetaSchemasRender() throws IOException {
+    HelmChartRenderer helm = HelmChartRenderer.of(fakeHelm("v3.22.0")).withWorkRoot(dir);
+    Path db =
+        chartWith(
+            "db",
+            """
+                {"$schema": "https://json-schema.org/draft/2020-12/schema",
+                 "$defs": {"size": {"type": "integer", "minimum": 1}},
+                 "properties": {"size": {"$ref": "#/$defs/size"},
+                                "extra": {"$dynamicRef": "#meta"}},
+                 "default": {"note": "http://not.a.ref.example"}}
+                """);
+    Path web =
+        chartWith(
+            "web",
+            """
+                {"$schema": "http://json-schema.org/draft-07/schema#",
+                 "definitions": {"port": {"type": "integer"}},
+                 "properties": {"port": {"$ref": "#/definitions/port"},
+                                "replicas": {"$ref":
+                                  "http://json-schema.org/draft-07/schema#/definitions/nonNegativeInteger"}}}
+                """);
+    packInto(web, db);
+
+    RenderedChart rendered =
+        helm.render(ChartRequest.of(new ChartReference.Directory(web.toString()), "shop", "web"));
+
+    assertThat(calls()).extracting(c -> c.args().get(0)).containsExactly("version", "template");
+    assertThat(rendered.name()).isEqualTo("web");
   }
 }
