@@ -26,7 +26,8 @@ import org.jspecify.annotations.Nullable;
  * for none, the controller's own clients. Built on first use and kept, one per account and number
  * of revisions kept. An account's charts are rendered for the cluster as the account reads it (its
  * discovery), and their templates' {@code lookup} reads through the {@link LookupProxy} with the
- * account's client: Helm gets no credential of the controller.
+ * account's client: Helm gets no credential of the controller. Without an account, {@code lookup}
+ * reads nothing: the proxy never reads with the controller's own client.
  */
 final class KubernetesEngines implements Engines, AutoCloseable {
   private final KubeClients clients;
@@ -93,7 +94,7 @@ final class KubernetesEngines implements Engines, AutoCloseable {
         new KubernetesStore(as),
         new AccountSources(as.apiClient()),
         new AccessReviews(as),
-        charts(as));
+        account.isPresent() ? charts(as) : chartsWithoutLookup());
   }
 
   /** The account's renderer: its cluster's capabilities, and lookup through the proxy as it. */
@@ -116,6 +117,16 @@ final class KubernetesEngines implements Engines, AutoCloseable {
         }
       }
     };
+  }
+
+  /**
+   * The renderer of a Release cast with the controller's own rights: the cluster's capabilities,
+   * and no cluster access at all, so its templates' {@code lookup} finds nothing (as {@code helm
+   * template} without a cluster). The controller's own client may read every Secret (its watch of
+   * sources lists them), which a chart's {@code fail} would print into the Release's status.
+   */
+  private ChartRenderer chartsWithoutLookup() {
+    return request -> renderer.render(request.withCapabilities(KubeCapabilities.read(clients)));
   }
 
   private synchronized LookupProxy proxy() {

@@ -12,7 +12,8 @@ import org.jspecify.annotations.Nullable;
  * access reviews, records, lease, writes and health waits. A Release naming none is cast as {@code
  * defaultServiceAccount} of its namespace when one is set (Flux's lockdown), is refused when {@code
  * requireServiceAccount} is, and is otherwise cast with the controller's own rights (one team, one
- * cluster: only for a controller whose Releases only trusted people may write).
+ * cluster: only for a controller whose Releases only trusted people may write), but for its chart's
+ * {@code lookup}, which then reads nothing.
  *
  * @param defaultServiceAccount the account, in each Release's namespace, of a Release that names
  *     none; or null
