@@ -54,12 +54,7 @@ public final class ChartReleases {
    * @throws InvalidReleaseFileException naming each document and field the manifest reader refuses
    */
   public static ChartRelease render(ChartRenderer renderer, ChartRequest request) {
-    List<String> givenSecret = new ArrayList<>();
-    for (dev.capstan.release.chart.ChartValues.File file : request.values().files()) {
-      if (file.secret()) {
-        givenSecret.addAll(SecretValues.leafTexts(file.content()));
-      }
-    }
+    List<String> givenSecret = SecretValues.givenSecretTexts(request.values());
     RenderedChart rendered;
     try {
       rendered = requireNonNull(renderer, "renderer").render(request);

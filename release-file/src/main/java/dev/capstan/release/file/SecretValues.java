@@ -1,6 +1,7 @@
 package dev.capstan.release.file;
 
 import dev.capstan.common.Escapes;
+import dev.capstan.release.chart.ChartValues;
 import dev.capstan.release.model.ChartOrigin;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
@@ -79,14 +80,109 @@ final class SecretValues {
    */
   static List<String> leafTexts(String yaml) {
     List<String> out = new ArrayList<>();
+    for (Object tree : trees(yaml)) {
+      leaves(tree, out);
+    }
+    return out;
+  }
+
+  /** The trees of a values file's YAML documents; none when it is not valid YAML. */
+  private static List<@org.jspecify.annotations.Nullable Object> trees(String yaml) {
+    List<@org.jspecify.annotations.Nullable Object> out = new ArrayList<>();
     try {
       for (ManifestYaml.Document d : ManifestYaml.loadAll(yaml, ReleaseFiles.LIMITS)) {
-        leaves(d.tree(), out);
+        out.add(d.tree());
       }
     } catch (IllegalArgumentException notYaml) {
       return List.of();
     }
     return out;
+  }
+
+  /**
+   * The texts a failed render's message must not show ({@link #maskIn}): every value (but booleans)
+   * of a values file read from a Secret, and every value given under a key that names a secret
+   * ({@link #isSecretKey}, at any depth of its path), in a values file, {@code --set}, {@code
+   * --set-string} or {@code --set-file}. An expression is split at its unescaped commas and each
+   * assignment at its first unescaped {@code =}, as Helm reads them.
+   */
+  static List<String> givenSecretTexts(ChartValues values) {
+    List<String> out = new ArrayList<>();
+    for (ChartValues.File file : values.files()) {
+      out.addAll(file.secret() ? leafTexts(file.content()) : secretKeyTexts(file.content()));
+    }
+    List<String> expressions = new ArrayList<>(values.set());
+    expressions.addAll(values.setString());
+    for (String expression : expressions) {
+      for (String assignment : splitUnescaped(expression, ',')) {
+        List<String> sides = splitUnescaped(assignment, '=');
+        if (sides.size() > 1 && namesASecret(sides.get(0))) {
+          out.add(assignment.substring(sides.get(0).length() + 1).replace("\\,", ","));
+        }
+      }
+    }
+    for (ChartValues.KeyFile file : values.setFile()) {
+      if (namesASecret(file.key())) {
+        out.add(file.content());
+      }
+    }
+    return out;
+  }
+
+  /** Whether a key path ({@code db.auth.password}, {@code tokens[0]}) has a key naming a secret. */
+  private static boolean namesASecret(String path) {
+    StringBuilder key = new StringBuilder();
+    for (int i = 0; i <= path.length(); i++) {
+      char c = i < path.length() ? path.charAt(i) : '.';
+      if (c == '.' || c == '[' || c == ']') {
+        if (key.length() > 0 && isSecretKey(key.toString())) {
+          return true;
+        }
+        key.setLength(0);
+      } else {
+        key.append(c);
+      }
+    }
+    return false;
+  }
+
+  /** {@code text} split at each {@code separator} not escaped by a backslash. */
+  private static List<String> splitUnescaped(String text, char separator) {
+    List<String> parts = new ArrayList<>();
+    int start = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '\\') {
+        i++;
+      } else if (c == separator) {
+        parts.add(text.substring(start, i));
+        start = i + 1;
+      }
+    }
+    parts.add(text.substring(start));
+    return parts;
+  }
+
+  /**
+   * The texts of the values under a secret-naming key in a values file's YAML (none if not YAML).
+   */
+  private static List<String> secretKeyTexts(String yaml) {
+    List<String> out = new ArrayList<>();
+    for (Object tree : trees(yaml)) {
+      underSecretKeys(tree, false, out);
+    }
+    return out;
+  }
+
+  private static void underSecretKeys(
+      @org.jspecify.annotations.Nullable Object node, boolean secretKey, List<String> out) {
+    if (secretKey) {
+      leaves(node, out);
+    } else if (node instanceof Map<?, ?> map) {
+      map.forEach((k, v) -> underSecretKeys(v, isSecretKey(String.valueOf(k)), out));
+    } else if (node instanceof List<?> list) {
+      list.forEach(v -> underSecretKeys(v, false, out));
+    }
   }
 
   /** The shortest value of a Secret {@link #maskIn} masks: shorter ones would mask line numbers. */

@@ -254,6 +254,27 @@ class ChartReleasesTest {
   }
 
   @Test
+  void aValueGivenUnderASecretKeyThatHelmsFailureQuotesIsMaskedInTheMessage() {
+    ChartValues values =
+        ChartValues.none()
+            .withFile("values.yaml", "db: {auth: {token: 'Tok3n-{{x'}, host: 'db-{{host'}\n")
+            .withSet("replicas=2,dbPassword=LeakMe{{ .Nope.x")
+            .withSetString("api.key=k,tls.privateKey=PEM\\,with-comma");
+    ChartRenderer helmLike =
+        request -> {
+          throw new ChartException(
+              "chart shop: helm template failed: cannot parse template \"LeakMe{{ .Nope.x\","
+                  + " \"Tok3n-{{x\", \"PEM,with-comma\" and \"db-{{host\"; nothing was written");
+        };
+
+    assertThatThrownBy(() -> ChartReleases.render(helmLike, request(values)))
+        .isInstanceOf(ChartException.class)
+        .hasMessage(
+            "chart shop: helm template failed: cannot parse template \"(masked)\","
+                + " \"(masked)\", \"(masked)\" and \"db-{{host\"; nothing was written");
+  }
+
+  @Test
   void workloadsAreCastAsRenderedWithoutCapstansConfigHash() {
     ChartRelease release = ChartReleases.render(CHARTS, request(VALUES));
 
