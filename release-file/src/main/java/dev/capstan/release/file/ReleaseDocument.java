@@ -51,14 +51,15 @@ record ReleaseDocument(
           "healthRules");
 
   /**
-   * Binds the document's shape: its first problem is reported (and null returned), as the whole
-   * shape is one problem in a release file.
+   * Binds the document's shape, adding every problem it has to {@code problems}: null when the
+   * document is not a mapping, else the document with what could be bound (a field with a problem
+   * left out), so that the problems of its elements are reported beside those of its shape.
    */
   static @Nullable ReleaseDocument read(Object tree, List<String> problems) {
     List<String> shape = new ArrayList<>();
     StrictMap root = StrictMap.open(tree, "", "document", DOCUMENT, shape, Wording.LABELLED);
     if (root == null) {
-      problems.add(shape.get(0));
+      problems.addAll(shape);
       return null;
     }
     String apiVersion = root.optionalString("apiVersion");
@@ -109,10 +110,7 @@ record ReleaseDocument(
             verifyOnServer,
             deleteGate,
             healthRules);
-    if (!shape.isEmpty()) {
-      problems.add(shape.get(0));
-      return null;
-    }
+    problems.addAll(shape);
     return doc;
   }
 

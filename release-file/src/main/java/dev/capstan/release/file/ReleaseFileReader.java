@@ -276,9 +276,8 @@ final class ReleaseFileReader {
   }
 
   /**
-   * Binds each element of a list of {@code spec} and hands it on. An element is read in full, but
-   * only its first problem is reported (and the element then left out), as one problem per element
-   * is how release files report a wrong shape; a null element is skipped.
+   * Binds each element of a list of {@code spec} and hands it on. An element is read in full and
+   * every problem it has is reported (the element then left out); a null element is skipped.
    */
   private static <T> void each(
       List<@Nullable Object> elements,
@@ -297,7 +296,7 @@ final class ReleaseFileReader {
       StrictMap m = StrictMap.open(item, at, at, allowed, shape, Wording.LABELLED);
       T element = m == null ? null : read.apply(m);
       if (element == null || !shape.isEmpty()) {
-        problems.addAll(shape.subList(0, Math.min(1, shape.size())));
+        problems.addAll(shape);
         continue;
       }
       try {

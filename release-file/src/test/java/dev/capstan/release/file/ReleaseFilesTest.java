@@ -173,8 +173,34 @@ class ReleaseFilesTest {
             InvalidReleaseFileException.class,
             e ->
                 assertThat(e.problems())
-                    .singleElement()
-                    .satisfies(p -> assertThat(p).startsWith("spec.options.")));
+                    .containsExactly(
+                        "spec.options.allowUnsafeCrdChanges: must be true or false: 'yes'",
+                        "spec.options.adopt: unknown field"));
+  }
+
+  /** The document's own problems and its elements' are reported together, each element's all. */
+  @Test
+  void everyProblemOfTheDocumentAndOfEachElementIsReportedAtOnce() {
+    assertThatThrownBy(
+            () ->
+                parse(
+                    """
+                    apiVersion: capstan.dev/v1
+                    kind: Release
+                    metadata: {name: widgets, colour: blue}
+                    spec:
+                      options: {verifyOnServer: "no"}
+                      configMaps: [{name: c, colour: red, data: [x]}]
+                    """))
+        .isInstanceOfSatisfying(
+            InvalidReleaseFileException.class,
+            e ->
+                assertThat(e.problems())
+                    .containsExactly(
+                        "metadata.colour: unknown field",
+                        "spec.options.verifyOnServer: must be true or false: 'no'",
+                        "spec.configMaps[0].data: must be a mapping",
+                        "spec.configMaps[0].colour: unknown field"));
   }
 
   @Test
@@ -225,7 +251,8 @@ class ReleaseFilesTest {
                             + " cannot be trusted over itself: 'capstan'",
                         "spec.options.driftIgnore[1]: a rule must name at least one of paths and"
                             + " managers",
-                        "spec.options.driftIgnore[2].paths: must be a list"));
+                        "spec.options.driftIgnore[2].paths: must be a list",
+                        "spec.options.driftIgnore[2].match: unknown field"));
   }
 
   @Test
