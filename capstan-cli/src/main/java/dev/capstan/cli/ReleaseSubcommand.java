@@ -20,6 +20,7 @@ import dev.capstan.release.file.ReleaseFiles;
 import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.DeleteRefusal;
 import dev.capstan.release.plan.Plan;
@@ -97,6 +98,13 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
               + ": this command prints "
               + String.join(", ", outputs().stream().map(Enum::name).toList())
               + "; only release list prints name and wide, and release get name");
+    }
+    if (common.namespace != null) {
+      try {
+        ResourceRef.namespace(common.namespace); // one line for a bad -n, not one per object
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("-n: " + e.getMessage(), e);
+      }
     }
     if (common.parallelism < 1) {
       throw new IllegalArgumentException("--parallelism must be at least 1: " + common.parallelism);

@@ -45,6 +45,22 @@ class BadInputCliTest {
     assertNothingWritten();
   }
 
+  /** A bad -n is one line, exit 2, for every command: not "not found", not a line per object. */
+  @Test
+  void aNamespaceThatIsNoDnsLabelIsRefusedWithExitCode2NamingTheFlag() {
+    assertThat(run("release", "get", "web", "-n", "BAD NS")).isEqualTo(ExitCode.INVALID);
+    assertThat(err)
+        .isEqualTo(
+            "capstan: -n: Namespace name must be a DNS-1123 label (lower-case alphanumerics and"
+                + " '-', starting and ending with an alphanumeric, at most 63 characters):"
+                + " 'BAD NS'\n");
+    assertThat(run("release", "cast", "web", "-n", "x\ny", "-f", "web.yaml"))
+        .isEqualTo(ExitCode.INVALID);
+    assertThat(err).startsWith("capstan: -n: Namespace name must be").endsWith(": 'x\\ny'\n");
+    assertThat(err.lines()).hasSize(1);
+    assertNothingWritten();
+  }
+
   @Test
   void aDeleteParallelismBelowOneIsRefusedWithExitCode2NamingTheFlag() {
     assertThat(
