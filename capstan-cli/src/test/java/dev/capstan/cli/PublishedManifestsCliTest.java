@@ -161,7 +161,7 @@ class PublishedManifestsCliTest {
         .contains(
             "  ✗ conflict   apiextensions.k8s.io/CustomResourceDefinition//kind0s."
                 + GROUP
-                + "  (exists and is unmanaged; pass adopt to take ownership)\n");
+                + "  (exists and is unmanaged; pass adopt (the CLI's --adopt) to take ownership)\n");
   }
 
   @Test

@@ -453,7 +453,8 @@ class CastTest {
                   .satisfies(
                       c ->
                           assertThat(c.reason())
-                              .isEqualTo("exists and is unmanaged; pass adopt to take ownership"));
+                              .isEqualTo(
+                                  "exists and is unmanaged; pass adopt (the CLI's --adopt) to take ownership"));
               assertThat(e.getMessage()).contains("ConfigMap/default/settings");
             });
     assertThat(h.cluster.writes()).isEmpty();

@@ -299,7 +299,8 @@ class AnyKindReleaseIT {
             c -> {
               assertThat(c.ref().key()).isEqualTo("networking.k8s.io/Ingress/" + ns + "/legacy");
               assertThat(c.reason())
-                  .isEqualTo("exists and is unmanaged; pass adopt to take ownership");
+                  .isEqualTo(
+                      "exists and is unmanaged; pass adopt (the CLI's --adopt) to take ownership");
             });
     assertThat(objectWrites(cluster)).isEmpty();
 

@@ -283,7 +283,8 @@ class ReleaseLifecycleIT {
             c -> {
               assertThat(c.ref().key()).isEqualTo("ConfigMap/" + ns + "/settings");
               assertThat(c.reason())
-                  .isEqualTo("exists and is unmanaged; pass adopt to take ownership");
+                  .isEqualTo(
+                      "exists and is unmanaged; pass adopt (the CLI's --adopt) to take ownership");
             });
     // Planned under the lease: taken and given up, and nothing else written.
     assertThat(cluster.writes())

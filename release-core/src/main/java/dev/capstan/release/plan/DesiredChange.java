@@ -122,7 +122,7 @@ final class DesiredChange {
             ? PlannedChange.of(ref, Action.ADOPT, "take back: ownership stamp removed", hash, wave)
             : PlannedChange.conflict(
                 ref,
-                "recorded as owned, but the live object has no ownership stamp; pass adopt to take"
+                "recorded as owned, but the live object has no ownership stamp; pass adopt (the CLI's --adopt) to take"
                     + " it back",
                 null,
                 wave);
@@ -130,7 +130,10 @@ final class DesiredChange {
       return adopt
           ? PlannedChange.of(ref, Action.ADOPT, "exists unmanaged; adopting", hash, wave)
           : PlannedChange.conflict(
-              ref, "exists and is unmanaged; pass adopt to take ownership", null, wave);
+              ref,
+              "exists and is unmanaged; pass adopt (the CLI's --adopt) to take ownership",
+              null,
+              wave);
     }
     if (self != null && stamp.ownedBy(self)) {
       String base = recordedHash != null ? recordedHash : stamp.contentHash();
@@ -193,7 +196,7 @@ final class DesiredChange {
               ref,
               "owned by an earlier install of this release (id "
                   + owner.id()
-                  + ") whose record is gone; pass adopt to take ownership",
+                  + ") whose record is gone; pass adopt (the CLI's --adopt) to take ownership",
               owner,
               wave);
     }

@@ -184,7 +184,7 @@ class PlannerTest {
     assertThat(refused.applyable()).isFalse();
     assertThat(lines(refused))
         .contains(
-            "conflict ConfigMap/default/a (exists and is unmanaged; pass adopt to take ownership)");
+            "conflict ConfigMap/default/a (exists and is unmanaged; pass adopt (the CLI's --adopt) to take ownership)");
     assertThat(adopted.applyable()).isTrue();
     assertThat(lines(adopted)).contains("adopt ConfigMap/default/a (exists unmanaged; adopting)");
   }
@@ -234,7 +234,7 @@ class PlannerTest {
     assertThat(lines(plan(spec, null, live)))
         .contains(
             "conflict ConfigMap/default/a (owned by an earlier install of this release (id id-old)"
-                + " whose record is gone; pass adopt to take ownership)");
+                + " whose record is gone; pass adopt (the CLI's --adopt) to take ownership)");
     assertThat(lines(plan(spec.withAdopt(true), null, live)))
         .contains(
             "adopt ConfigMap/default/a (take over from an earlier install of this release (id"
