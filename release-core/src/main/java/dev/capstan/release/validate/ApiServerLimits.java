@@ -4,6 +4,8 @@ import dev.capstan.common.Escapes;
 import dev.capstan.common.InputLimits;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +26,9 @@ import org.jspecify.annotations.Nullable;
  *       at most 253 characters, the name at most 63 characters of {@code [A-Za-z0-9._-]} starting
  *       and ending with an alphanumeric;
  *   <li>label values must be empty or at most 63 such characters;
- *   <li>annotation keys and values must total at most {@link #MAX_ANNOTATION_BYTES}.
+ *   <li>annotation keys and values must total at most {@link #MAX_ANNOTATION_BYTES};
+ *   <li>every number must be one the API server reads as written: an integer within 64 bits, a
+ *       decimal within a 64-bit float's range, never NaN or an infinity.
  * </ul>
  *
  * Each problem names the object ({@code ConfigMap shop/web}), the field, the rule and the value,
@@ -49,6 +53,25 @@ public final class ApiServerLimits {
   public static final String LABEL_VALUE_RULE =
       "must be empty or at most 63 characters [A-Za-z0-9._-] starting and ending with an"
           + " alphanumeric";
+
+  /** The rule of an integer, as shown in messages. */
+  static final String INTEGER_RULE =
+      "must be an integer of at most 64 bits (from "
+          + Long.MIN_VALUE
+          + " to "
+          + Long.MAX_VALUE
+          + "): the API server reads a larger one as an inexact float, which an integer field"
+          + " stores as 0 or a wrapped value";
+
+  /** The rule of a decimal, as shown in messages. */
+  static final String DECIMAL_RULE =
+      "must be a number within a 64-bit float's range (at most "
+          + Double.MAX_VALUE
+          + " in size), as the API server reads it";
+
+  private static final BigInteger MIN_LONG = BigInteger.valueOf(Long.MIN_VALUE);
+  private static final BigInteger MAX_LONG = BigInteger.valueOf(Long.MAX_VALUE);
+  private static final Pattern WORD = Pattern.compile("[A-Za-z0-9_-]+");
 
   private static final Pattern NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
   private static final Pattern SUBDOMAIN =
@@ -168,6 +191,7 @@ public final class ApiServerLimits {
                 + (secret ? " (the values are not shown)" : ""));
       }
     }
+    numbers(object, what, problems);
     long size = jsonLength(object);
     if (size > MAX_OBJECT_BYTES) {
       problems.add(
@@ -178,6 +202,72 @@ public final class ApiServerLimits {
               + size);
     }
     return problems;
+  }
+
+  /**
+   * Adds every number of an object the API server would not read as written: it reads an integer as
+   * a 64-bit integer, or failing that as a 64-bit float (so {@code replicas:
+   * 123456789012345678901234567890} is stored as 0), and any other number as a 64-bit float (so
+   * {@code 1e400} is no number to it); JSON has no NaN or infinity. A ConfigMap's or Secret's data
+   * values are checked as strings instead, and a Secret's values are never shown.
+   */
+  private static void numbers(
+      Map<String, ? extends @Nullable Object> object, String what, List<String> problems) {
+    String kind = text(object.get("kind"));
+    boolean secret = "Secret".equals(kind);
+    boolean data = secret || "ConfigMap".equals(kind);
+    for (Map.Entry<String, ? extends @Nullable Object> e : object.entrySet()) {
+      if (!(data && List.of("data", "stringData", "binaryData").contains(e.getKey()))) {
+        numbers(e.getValue(), path("", e.getKey()), what, secret, problems);
+      }
+    }
+  }
+
+  private static void numbers(
+      @Nullable Object node, String path, String what, boolean secret, List<String> problems) {
+    if (node instanceof Map<?, ?> map) {
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        numbers(e.getValue(), path(path, text(e.getKey())), what, secret, problems);
+      }
+    } else if (node instanceof List<?> list) {
+      for (int i = 0; i < list.size(); i++) {
+        numbers(list.get(i), path + "[" + i + "]", what, secret, problems);
+      }
+    } else if (node instanceof Number n) {
+      String rule = numberRule(n);
+      if (rule != null) {
+        problems.add(
+            what
+                + ": "
+                + path
+                + " "
+                + rule
+                + "; quote it for a string"
+                + (secret ? " (the value is not shown)" : ": " + n));
+      }
+    }
+  }
+
+  /** Why the API server cannot read {@code n} as it is written, or {@code null} when it can. */
+  private static @Nullable String numberRule(Number n) {
+    if (n instanceof BigInteger big) {
+      return big.compareTo(MIN_LONG) < 0 || big.compareTo(MAX_LONG) > 0 ? INTEGER_RULE : null;
+    }
+    if (n instanceof BigDecimal decimal) {
+      return Double.isInfinite(decimal.doubleValue()) ? DECIMAL_RULE : null;
+    }
+    if ((n instanceof Double || n instanceof Float) && !Double.isFinite(n.doubleValue())) {
+      return "must be a finite number (JSON has no NaN or infinity)";
+    }
+    return null;
+  }
+
+  /** The path of map key {@code key} under {@code path}: {@code .key}, or {@code ['a.b']}. */
+  private static String path(String path, String key) {
+    if (WORD.matcher(key).matches()) {
+      return path.isEmpty() ? key : path + "." + key;
+    }
+    return path + "[" + Escapes.quote(key) + "]";
   }
 
   /**

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.ServiceSpec;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
@@ -171,5 +174,105 @@ class ApiServerLimitsTest {
         .containsExactly(
             "Secret shop/db: stringData['pin'] must be a string; quote it to keep the text (the value"
                 + " is not shown)");
+  }
+
+  private static Map<String, @Nullable Object> deployment(Object replicas) {
+    Map<String, @Nullable Object> o = object("Deployment", Map.of(), Map.of());
+    o.put("apiVersion", "apps/v1");
+    o.put("spec", Map.of("replicas", replicas));
+    return o;
+  }
+
+  @Test
+  void anIntegerBeyondSixtyFourBitsIsRefusedNamingTheFieldAndTheValue() {
+    // the API server reads it as a float and stores replicas 0: never sent
+    assertThat(ApiServerLimits.check(deployment(new BigInteger("123456789012345678901234567890"))))
+        .containsExactly(
+            "Deployment shop/web: spec.replicas must be an integer of at most 64 bits (from"
+                + " -9223372036854775808 to 9223372036854775807): the API server reads a larger one"
+                + " as an inexact float, which an integer field stores as 0 or a wrapped value;"
+                + " quote it for a string: 123456789012345678901234567890");
+    assertThat(ApiServerLimits.check(deployment(new BigInteger("-9223372036854775809"))))
+        .singleElement()
+        .asString()
+        .endsWith(": -9223372036854775809");
+  }
+
+  @Test
+  void integersWithinSixtyFourBitsAndFiniteDecimalsPass() {
+    assertThat(ApiServerLimits.check(deployment(new BigInteger("9223372036854775807")))).isEmpty();
+    assertThat(ApiServerLimits.check(deployment(new BigInteger("-9223372036854775808")))).isEmpty();
+    assertThat(ApiServerLimits.check(deployment(Long.MAX_VALUE))).isEmpty();
+    assertThat(ApiServerLimits.check(deployment(new BigDecimal("1e308")))).isEmpty();
+    assertThat(ApiServerLimits.check(deployment(new BigDecimal("1e-400")))).isEmpty();
+    assertThat(ApiServerLimits.check(deployment(1.5d))).isEmpty();
+  }
+
+  @Test
+  void aDecimalBeyondTheRangeOfADoubleIsRefused() {
+    assertThat(ApiServerLimits.check(deployment(new BigDecimal("1e400"))))
+        .containsExactly(
+            "Deployment shop/web: spec.replicas must be a number within a 64-bit float's range (at"
+                + " most 1.7976931348623157E308 in size), as the API server reads it; quote it for"
+                + " a string: 1E+400");
+    assertThat(ApiServerLimits.check(deployment(new BigDecimal("-2e308"))))
+        .singleElement()
+        .asString()
+        .endsWith(": -2E+308");
+  }
+
+  @Test
+  void notANumberAndInfinitiesAreRefused() {
+    assertThat(ApiServerLimits.check(deployment(Double.NaN)))
+        .containsExactly(
+            "Deployment shop/web: spec.replicas must be a finite number (JSON has no NaN or"
+                + " infinity); quote it for a string: NaN");
+    assertThat(ApiServerLimits.check(deployment(Float.NEGATIVE_INFINITY)))
+        .containsExactly(
+            "Deployment shop/web: spec.replicas must be a finite number (JSON has no NaN or"
+                + " infinity); quote it for a string: -Infinity");
+  }
+
+  @Test
+  void everyNumberIsFoundByItsPathThroughListsAndKeysThatAreNoWords() {
+    Map<String, @Nullable Object> o = object("ConfigMap", Map.of(), Map.of());
+    o.put("kind", "Widget");
+    o.put("apiVersion", "example.com/v1");
+    o.put(
+        "spec",
+        Map.of(
+            "ports",
+            List.of(Map.of("port", 80), Map.of("port", new BigInteger("99999999999999999999"))),
+            "limits",
+            Map.of("a.b\nc", new BigDecimal("1e999"))));
+    assertThat(ApiServerLimits.check(o))
+        .containsExactlyInAnyOrder(
+            "Widget shop/web: spec.ports[1].port "
+                + ApiServerLimits.INTEGER_RULE
+                + "; quote it for a string: 99999999999999999999",
+            "Widget shop/web: spec.limits['a.b\\nc'] "
+                + ApiServerLimits.DECIMAL_RULE
+                + "; quote it for a string: 1E+999");
+  }
+
+  @Test
+  void aSecretsNumbersAreNeverShownAndDataValuesAreReportedOnceAsStrings() {
+    Map<String, @Nullable Object> secret = object("Secret", Map.of(), Map.of());
+    secret.put("data", Map.of("pin", new BigInteger("123456789012345678901234567890")));
+    secret.put("extra", Map.of("n", new BigInteger("123456789012345678901234567891")));
+    Map<String, @Nullable Object> cm = object("ConfigMap", Map.of(), Map.of());
+    cm.put("data", Map.of("big", new BigDecimal("1e400")));
+
+    assertThat(ApiServerLimits.check(secret))
+        .containsExactly(
+            "Secret shop/web: data['pin'] must be a string; quote it to keep the text (the value is"
+                + " not shown)",
+            "Secret shop/web: extra.n "
+                + ApiServerLimits.INTEGER_RULE
+                + "; quote it for a string (the value is not shown)")
+        .allSatisfy(p -> assertThat(p).doesNotContain("12345678901234567890"));
+    assertThat(ApiServerLimits.check(cm))
+        .containsExactly(
+            "ConfigMap shop/web: data['big'] must be a string; quote it to keep the text: '1E+400'");
   }
 }
