@@ -57,10 +57,13 @@ final class DryRuns {
   /**
    * {@link KubernetesOrchestrator#verifyApply}: the very PATCH {@link Applies} sends, preconditions
    * included, with {@code dryRun=All}. A refusal is an answer with HTTP 400, 403, 404, 409 or 422
-   * (validation, admission, quota, a missing namespace, an immutable field); a 409 on a write with
-   * a precondition is the precondition failing, thrown as {@link PreconditionFailedException}; the
-   * authorizer's 403 ({@code User "..." cannot patch resource ...}) is no verdict on the object but
-   * on the identity's rights, and throws, as any other failure does.
+   * (validation, admission, quota, a missing namespace, an immutable field), or server-side apply's
+   * refusal of the content, which comes as a 500 ({@link KubeFailure#refusesContent}: a field the
+   * schema does not declare, a value of the wrong type); any other 500 is a fault of the server's
+   * and throws. A 409 on a write with a precondition is the precondition failing, thrown as {@link
+   * PreconditionFailedException}; the authorizer's 403 ({@code User "..." cannot patch resource
+   * ...}) is no verdict on the object but on the identity's rights, and throws, as any other
+   * failure does.
    */
   Optional<String> verify(
       Manifest object, @Nullable OwnershipStamp stamp, Precondition precondition) {
@@ -79,7 +82,8 @@ final class DryRuns {
       }
       boolean unauthorized =
           e.status() == 403 && String.valueOf(e.getMessage()).contains(" cannot patch resource ");
-      if (Set.of(400, 403, 404, 409, 422).contains(e.status()) && !unauthorized) {
+      if (e instanceof KubeFailure.ContentRefused
+          || (Set.of(400, 403, 404, 409, 422).contains(e.status()) && !unauthorized)) {
         return Optional.of(String.valueOf(e.getMessage()));
       }
       throw e;

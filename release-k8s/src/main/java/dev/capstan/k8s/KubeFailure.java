@@ -34,7 +34,45 @@ record KubeFailure(int status, String reason, String detail, @Nullable IOExcepti
    */
   ClusterException toException(
       String operation, String kind, @Nullable String namespace, @Nullable String name) {
-    return new ClusterException(operation, kind, namespace, name, status, detail, transport);
+    return refusesContent()
+        ? new ContentRefused(operation, kind, namespace, name, status, detail)
+        : new ClusterException(operation, kind, namespace, name, status, detail, transport);
+  }
+
+  /**
+   * Whether the API server refused the object's content in server-side apply's own checks, which
+   * answer HTTP 500 with no reason (its generic error) rather than 422: a field its schema does not
+   * declare, a value of another type, duplicate list keys ({@code failed to create typed patch
+   * object (shop/web; apps/v1, Kind=Deployment): .spec.replicaz: field not declared in schema}), or
+   * a value the field's type cannot hold ({@code failed to convert new object (...) to proper
+   * version: unable to convert unstructured object to apps/v1, Kind=Deployment: cannot convert
+   * float64 to int32}). A fault of the server's own has a reason ({@code InternalError}, {@code
+   * Timeout}) or another message (a conversion webhook that failed, etcd) and is no refusal.
+   */
+  boolean refusesContent() {
+    return status == 500
+        && reason.isEmpty()
+        && (detail.startsWith("failed to create typed patch object")
+            || (detail.startsWith("failed to convert new object")
+                && detail.contains(": unable to convert unstructured object to ")));
+  }
+
+  /**
+   * The API server's refusal of an object's content ({@link #refusesContent}): a verdict on the
+   * object, as a 422 is, though it comes as HTTP 500.
+   */
+  static final class ContentRefused extends ClusterException {
+    private static final long serialVersionUID = 1L;
+
+    ContentRefused(
+        String operation,
+        String kind,
+        @Nullable String namespace,
+        @Nullable String name,
+        int status,
+        String detail) {
+      super(operation, kind, namespace, name, status, detail, null);
+    }
   }
 
   /** Whether the request was cut short by an interrupt of the calling thread. */

@@ -112,4 +112,34 @@ class KubeFailureTest {
             dev.capstan.common.ClusterException::status)
         .containsExactly("Deployment", "shop", "web", 422);
   }
+
+  @Test
+  void serverSideApplysRefusalOfTheContentIsToldFromAFaultOfTheServer() {
+    String undeclared =
+        "failed to create typed patch object (shop/web; apps/v1, Kind=Deployment): .spec.replicaz:"
+            + " field not declared in schema";
+    String unconvertible =
+        "failed to convert new object (shop/web; apps/v1, Kind=Deployment) to proper version:"
+            + " unable to convert unstructured object to apps/v1, Kind=Deployment: cannot convert"
+            + " float64 to int32";
+
+    assertThat(new KubeFailure(500, "", undeclared, null).refusesContent()).isTrue();
+    assertThat(new KubeFailure(500, "", unconvertible, null).refusesContent()).isTrue();
+    assertThat(new KubeFailure(500, "InternalError", undeclared, null).refusesContent()).isFalse();
+    assertThat(new KubeFailure(422, "", undeclared, null).refusesContent()).isFalse();
+    assertThat(
+            new KubeFailure(
+                    500,
+                    "",
+                    "failed to convert new object (shop/w; example.com/v1, Kind=Widget) to proper"
+                        + " version: conversion webhook for example.com/v1, Kind=Widget failed",
+                    null)
+                .refusesContent())
+        .isFalse();
+    assertThat(
+            new KubeFailure(500, "", undeclared, null)
+                .toException("apply", "Deployment", "shop", "web"))
+        .isInstanceOf(KubeFailure.ContentRefused.class)
+        .hasMessage("apply Deployment shop/web failed (HTTP 500): " + undeclared);
+  }
 }
