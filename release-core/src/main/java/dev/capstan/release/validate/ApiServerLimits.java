@@ -9,6 +9,7 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -191,8 +192,8 @@ public final class ApiServerLimits {
                 + (secret ? " (the values are not shown)" : ""));
       }
     }
-    numbers(object, what, problems);
-    long size = jsonLength(object);
+    Walk walk = new Walk(what, secret, secret || "ConfigMap".equals(kind), problems);
+    long size = walk.length(object);
     if (size > MAX_OBJECT_BYTES) {
       problems.add(
           what
@@ -202,72 +203,6 @@ public final class ApiServerLimits {
               + size);
     }
     return problems;
-  }
-
-  /**
-   * Adds every number of an object the API server would not read as written: it reads an integer as
-   * a 64-bit integer, or failing that as a 64-bit float (so {@code replicas:
-   * 123456789012345678901234567890} is stored as 0), and any other number as a 64-bit float (so
-   * {@code 1e400} is no number to it); JSON has no NaN or infinity. A ConfigMap's or Secret's data
-   * values are checked as strings instead, and a Secret's values are never shown.
-   */
-  private static void numbers(
-      Map<String, ? extends @Nullable Object> object, String what, List<String> problems) {
-    String kind = text(object.get("kind"));
-    boolean secret = "Secret".equals(kind);
-    boolean data = secret || "ConfigMap".equals(kind);
-    for (Map.Entry<String, ? extends @Nullable Object> e : object.entrySet()) {
-      if (!(data && List.of("data", "stringData", "binaryData").contains(e.getKey()))) {
-        numbers(e.getValue(), path("", e.getKey()), what, secret, problems);
-      }
-    }
-  }
-
-  private static void numbers(
-      @Nullable Object node, String path, String what, boolean secret, List<String> problems) {
-    if (node instanceof Map<?, ?> map) {
-      for (Map.Entry<?, ?> e : map.entrySet()) {
-        numbers(e.getValue(), path(path, text(e.getKey())), what, secret, problems);
-      }
-    } else if (node instanceof List<?> list) {
-      for (int i = 0; i < list.size(); i++) {
-        numbers(list.get(i), path + "[" + i + "]", what, secret, problems);
-      }
-    } else if (node instanceof Number n) {
-      String rule = numberRule(n);
-      if (rule != null) {
-        problems.add(
-            what
-                + ": "
-                + path
-                + " "
-                + rule
-                + "; quote it for a string"
-                + (secret ? " (the value is not shown)" : ": " + n));
-      }
-    }
-  }
-
-  /** Why the API server cannot read {@code n} as it is written, or {@code null} when it can. */
-  private static @Nullable String numberRule(Number n) {
-    if (n instanceof BigInteger big) {
-      return big.compareTo(MIN_LONG) < 0 || big.compareTo(MAX_LONG) > 0 ? INTEGER_RULE : null;
-    }
-    if (n instanceof BigDecimal decimal) {
-      return Double.isInfinite(decimal.doubleValue()) ? DECIMAL_RULE : null;
-    }
-    if ((n instanceof Double || n instanceof Float) && !Double.isFinite(n.doubleValue())) {
-      return "must be a finite number (JSON has no NaN or infinity)";
-    }
-    return null;
-  }
-
-  /** The path of map key {@code key} under {@code path}: {@code .key}, or {@code ['a.b']}. */
-  private static String path(String path, String key) {
-    if (WORD.matcher(key).matches()) {
-      return path.isEmpty() ? key : path + "." + key;
-    }
-    return path + "[" + Escapes.quote(key) + "]";
   }
 
   /**
@@ -325,26 +260,102 @@ public final class ApiServerLimits {
     return n;
   }
 
-  /** The length of the compact JSON form, computed without building it (recursion is bounded). */
-  private static long jsonLength(@Nullable Object node) {
-    if (node instanceof Map<?, ?> map) {
-      long n = 2L + Math.max(0, map.size() - 1);
-      for (Map.Entry<?, ?> e : map.entrySet()) {
-        n += jsonStringLength(text(e.getKey())) + 1 + jsonLength(e.getValue());
+  /**
+   * One pass over an object (recursion is bounded): the length of its compact JSON form, computed
+   * without building it, and every number the API server would not read as written. It reads an
+   * integer as a 64-bit integer, or failing that as a 64-bit float (so {@code replicas:
+   * 123456789012345678901234567890} is stored as 0), and any other number as a 64-bit float (so
+   * {@code 1e400} is no number to it); JSON has no NaN or infinity. The values of a ConfigMap's or
+   * Secret's data are checked as strings instead, and a Secret's values are never shown.
+   */
+  private static final class Walk {
+    private static final Set<String> DATA = Set.of("data", "stringData", "binaryData");
+
+    private final String what;
+    private final boolean secret;
+    private final boolean data;
+    private final List<String> problems;
+
+    /** The keys and indexes from the root to the node visited, for a problem's path. */
+    private final List<Object> steps = new ArrayList<>();
+
+    /** Above zero while inside a ConfigMap's or Secret's data. */
+    private int inData;
+
+    Walk(String what, boolean secret, boolean data, List<String> problems) {
+      this.what = what;
+      this.secret = secret;
+      this.data = data;
+      this.problems = problems;
+    }
+
+    long length(@Nullable Object node) {
+      if (node instanceof Map<?, ?> map) {
+        long n = 2L + Math.max(0, map.size() - 1);
+        for (Map.Entry<?, ?> e : map.entrySet()) {
+          String key = text(e.getKey());
+          int skip = data && steps.isEmpty() && DATA.contains(key) ? 1 : 0;
+          steps.add(key);
+          inData += skip;
+          n += jsonStringLength(key) + 1 + length(e.getValue());
+          inData -= skip;
+          steps.remove(steps.size() - 1);
+        }
+        return n;
       }
-      return n;
-    }
-    if (node instanceof List<?> list) {
-      long n = 2L + Math.max(0, list.size() - 1);
-      for (Object item : list) {
-        n += jsonLength(item);
+      if (node instanceof List<?> list) {
+        long n = 2L + Math.max(0, list.size() - 1);
+        for (int i = 0; i < list.size(); i++) {
+          steps.add(i);
+          n += length(list.get(i));
+          steps.remove(steps.size() - 1);
+        }
+        return n;
       }
-      return n;
+      if (node instanceof String s) {
+        return jsonStringLength(s);
+      }
+      if (node instanceof Number number && inData == 0) {
+        check(number);
+      }
+      return node == null ? 4L : (long) node.toString().length();
     }
-    if (node instanceof String s) {
-      return jsonStringLength(s);
+
+    private void check(Number n) {
+      String rule = null;
+      if (n instanceof BigInteger big) {
+        rule = big.compareTo(MIN_LONG) < 0 || big.compareTo(MAX_LONG) > 0 ? INTEGER_RULE : null;
+      } else if (n instanceof BigDecimal decimal) {
+        rule = Double.isInfinite(decimal.doubleValue()) ? DECIMAL_RULE : null;
+      } else if ((n instanceof Double || n instanceof Float) && !Double.isFinite(n.doubleValue())) {
+        rule = "must be a finite number (JSON has no NaN or infinity)";
+      }
+      if (rule != null) {
+        problems.add(
+            what
+                + ": "
+                + path()
+                + " "
+                + rule
+                + "; quote it for a string"
+                + (secret ? " (the value is not shown)" : ": " + n));
+      }
     }
-    return node == null ? 4L : (long) node.toString().length();
+
+    /** The path of the node visited: {@code spec.ports[1].port}, {@code spec.limits['a.b']}. */
+    private String path() {
+      StringBuilder path = new StringBuilder();
+      for (Object step : steps) {
+        if (step instanceof Integer i) {
+          path.append('[').append(i).append(']');
+        } else if (WORD.matcher((String) step).matches()) {
+          path.append(path.length() == 0 ? "" : ".").append(step);
+        } else {
+          path.append('[').append(Escapes.quote(step)).append(']');
+        }
+      }
+      return path.toString();
+    }
   }
 
   /**
