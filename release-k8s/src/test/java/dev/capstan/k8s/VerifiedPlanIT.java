@@ -8,6 +8,7 @@ import dev.capstan.k8s.testing.ControlPlaneTest;
 import dev.capstan.k8s.testing.TestNamespace;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.error.CastFailedException;
+import dev.capstan.release.error.InvalidReleaseException;
 import dev.capstan.release.error.ReleaseConflictException;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
@@ -30,7 +31,8 @@ import org.junit.jupiter.api.Test;
  * and the refusal name it with the server's message; without, the two objects before it are
  * written. The requests a verified cast costs over an unverified one are counted exactly (one
  * {@code DRYRUN-PATCH} per written object, nothing else); its time is printed, not asserted
- * (docs/benchmarks.md).
+ * (docs/benchmarks.md). What server-side apply's schema check refuses (HTTP 500, no reason) is a
+ * conflict too; an integer the API server would store as 0 is refused before any write.
  */
 @ControlPlaneTest
 class VerifiedPlanIT {
@@ -161,6 +163,105 @@ class VerifiedPlanIT {
     assertThat(counts).doesNotContainKey("DRYRUN-PATCH configmaps");
     assertThat(counts).containsEntry("PATCH configmaps", 2L).containsEntry("PATCH services", 1L);
     assertThat(configMapNames(cluster, ns)).containsExactly("a", "b");
+  }
+
+  private static Payloads deployment(String ns, Map<String, Object> spec) {
+    Map<String, Object> full = new LinkedHashMap<>(spec);
+    full.put("selector", Map.of("matchLabels", Map.of("app", "web")));
+    full.put(
+        "template",
+        Map.of(
+            "metadata",
+            Map.of("labels", Map.of("app", "web")),
+            "spec",
+            Map.of("containers", List.of(Map.of("name", "web", "image", "nginx")))));
+    return Payloads.of(
+        Manifest.of(
+            Map.of(
+                "apiVersion",
+                "apps/v1",
+                "kind",
+                "Deployment",
+                "metadata",
+                Map.of("name", "web", "namespace", ns),
+                "spec",
+                full)));
+  }
+
+  /**
+   * Server-side apply checks the object against its kind's schema before validation, and answers a
+   * field the schema does not declare or a value of the wrong type with HTTP 500 and no reason: a
+   * refusal of the object, as a 422 is. An integer beyond 64 bits, which the API server would store
+   * as replicas 0 with HTTP 201, is refused before the cast's first request.
+   */
+  @Test
+  void whatTheSchemaRefusesIsAConflictAndAnIntegerBeyondSixtyFourBitsIsRefusedBeforeAnyWrite(
+      ControlPlane plane, TestNamespace t) throws Exception {
+    Cluster cluster = new Cluster(plane);
+    ReleaseController controller = cluster.controller().build();
+    String ns = t.name();
+    String web = "apps/Deployment/" + ns + "/web";
+    String typed = "failed to create typed patch object (" + ns + "/web; apps/v1, Kind=Deployment)";
+    Map<Map<String, Object>, String> refused = new LinkedHashMap<>();
+    refused.put(
+        Map.of("replicas", 1, "replicaz", 3),
+        typed + ": .spec.replicaz: field not declared in schema");
+    refused.put(
+        Map.of("replicas", "two"),
+        typed + ": .spec.replicas: expected numeric (int or float), got string");
+    refused.put(
+        Map.of("replicas", new java.math.BigDecimal("1.5")),
+        "failed to convert new object ("
+            + ns
+            + "/web; apps/v1, Kind=Deployment) to proper version: unable to convert unstructured"
+            + " object to apps/v1, Kind=Deployment: cannot convert float64 to int32");
+
+    for (Map.Entry<Map<String, Object>, String> e : refused.entrySet()) {
+      Payloads p = deployment(ns, e.getKey());
+      String reason =
+          "refused by the API server's dry run: dry-run apply Deployment "
+              + ns
+              + "/web failed (HTTP 500): "
+              + e.getValue();
+
+      Plan plan = controller.plan(spec(ns, "web", p, true), p);
+
+      assertThat(plan.changes())
+          .extracting(c -> c.action() + " " + c.ref().key())
+          .containsExactly("REFERENCE Namespace//" + ns, "CONFLICT " + web);
+      assertThat(plan.conflicts()).extracting(PlannedChange::reason).containsExactly(reason);
+      assertThatThrownBy(() -> controller.cast(spec(ns, "web", p, true), p))
+          .isInstanceOf(ReleaseConflictException.class)
+          .hasMessage(
+              "release "
+                  + ns
+                  + "/web has unresolved conflicts; nothing was written: "
+                  + web
+                  + "\n  - "
+                  + web
+                  + ": "
+                  + reason);
+    }
+
+    Payloads huge =
+        deployment(
+            ns, Map.of("replicas", new java.math.BigInteger("123456789012345678901234567890")));
+    cluster.requests().reset();
+    assertThatThrownBy(() -> controller.cast(spec(ns, "web", huge, true), huge))
+        .isInstanceOfSatisfying(
+            InvalidReleaseException.class,
+            e ->
+                assertThat(e.problems())
+                    .containsExactly(
+                        "Deployment "
+                            + ns
+                            + "/web: spec.replicas must be an integer of at most 64 bits (from"
+                            + " -9223372036854775808 to 9223372036854775807): the API server reads"
+                            + " a larger one as an inexact float, which an integer field stores as"
+                            + " 0 or a wrapped value; quote it for a string:"
+                            + " 123456789012345678901234567890"));
+    assertThat(cluster.requests().counts()).as("refused before its first request").isEmpty();
+    assertThat(cluster.apps.listNamespacedDeployment(ns).execute().getItems()).isEmpty();
   }
 
   /**
