@@ -130,6 +130,49 @@ class HealthCastTest {
   }
 
   @Test
+  void anUnschedulablePodIsWaitedForAndItsTimeOutNamesTheSchedulersReason() {
+    Payloads tool =
+        payloads(
+            yaml(
+                """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: tool}
+                spec:
+                  containers: [{name: tool, image: acme/tool:1}]
+                """));
+    h.cluster.reportStatus(
+        ResourceRef.of(Kind.POD, NS, "tool"),
+        Map.of(
+            "phase",
+            "Pending",
+            "conditions",
+            List.of(
+                Map.of(
+                    "type",
+                    "PodScheduled",
+                    "status",
+                    "False",
+                    "reason",
+                    "Unschedulable",
+                    "message",
+                    "0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims."))));
+    ReleaseSpec spec =
+        Fixtures.spec("tool", tool)
+            .withOptions(ReleaseOptions.defaults().withTimeout(Duration.ofSeconds(90)));
+
+    CastFailedException e = failedCast(spec, tool);
+
+    // in progress, not failed: a time-out, after the whole timeout, naming the pod and why
+    assertThat(e.result().release().failure())
+        .isEqualTo(
+            "verify failed: not ready after 1m30s: Pod default/tool: Unschedulable: 0/2 nodes are"
+                + " available: pod has unbound immediate PersistentVolumeClaims."
+                + "; if what is pending only needs longer, cast again with a longer timeout (the"
+                + " CLI's --timeout): the next cast finishes this revision");
+  }
+
+  @Test
   void aCustomResourceThatIsNotReadyTimesOutWithItsReadyConditionsReasonAndMessage() {
     h.cluster.serve(WIDGET);
     h.cluster.reportCondition(BLUE, "Ready", "False", "Provisioning", "disk 1 of 2 attached");

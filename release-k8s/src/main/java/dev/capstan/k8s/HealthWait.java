@@ -28,8 +28,8 @@ import org.jspecify.annotations.Nullable;
  * #plan} (which objects need reading, and how: by a LIST of their kind and namespace, or from the
  * answer to this adapter's write), {@link #read} (those LISTs, the first verdict), and {@link
  * #follow} (the WATCHes from what was read, the pods of workloads in progress after the grace, and
- * the ReplicaSets of a namespace once one of its pods cannot become ready, until a verdict or the
- * deadline). Used once.
+ * the ReplicaSets of a namespace once one of its pods cannot become ready or waits for the
+ * scheduler, until a verdict or the deadline). Used once.
  */
 final class HealthWait {
   private final DynamicApis apis;
@@ -44,7 +44,10 @@ final class HealthWait {
   private final LongSupplier clock;
   private final Map<HealthFeed.Scope, DynamicApis.Api> scopeApis = new HashMap<>();
 
-  /** Namespaces with a Deployment in progress: their ReplicaSets are watched once a pod fails. */
+  /**
+   * Namespaces with a Deployment in progress: their ReplicaSets are watched once a pod fails or
+   * waits for the scheduler.
+   */
   private final Set<String> rsNamespaces = new TreeSet<>();
 
   /** The label selector of the pods (and ReplicaSets) watched in each namespace. */
@@ -288,7 +291,7 @@ final class HealthWait {
   /**
    * Watches the pods of every namespace with a workload still in progress (of the one workload in
    * progress there only, by its selector), and notes the namespaces with a Deployment in progress,
-   * whose ReplicaSets are watched once a pod cannot become ready.
+   * whose ReplicaSets are watched once a pod cannot become ready or waits for the scheduler.
    */
   private void watchPods(HealthWaitState state, WatchLoop<HealthFeed.Event> loop) {
     Map<String, List<ResourceRef>> workloads = new TreeMap<>();
@@ -381,8 +384,9 @@ final class HealthWait {
   }
 
   /**
-   * The namespace whose ReplicaSets must be watched now: the pod of {@code event} cannot become
-   * ready and its namespace has a Deployment in progress whose ReplicaSets are not yet watched.
+   * The namespace whose ReplicaSets must be watched now: the pod of {@code event} is one a verdict
+   * names (it cannot become ready, or the scheduler holds it back) and its namespace has a
+   * Deployment in progress whose ReplicaSets are not yet watched.
    */
   private static @Nullable String replicaSetsNeeded(HealthFeed.Event event, Set<String> unwatched) {
     if (event.feed().role() != HealthFeed.Role.PODS
@@ -394,7 +398,7 @@ final class HealthWait {
     String ns = JsonTrees.text(pod, "metadata", "namespace");
     return ns != null
             && unwatched.contains(ns)
-            && HealthRules.podCannotBecomeReady(JsonTrees.toJava(pod))
+            && HealthRules.podNamedInVerdict(JsonTrees.toJava(pod))
         ? ns
         : null;
   }

@@ -39,11 +39,12 @@ import org.jspecify.annotations.Nullable;
  * revision), so old pods of a crashing revision never fail the rollout that replaces them. A
  * Deployment is judged from its own status ({@code observedGeneration}, updated and available
  * replicas, conditions, as {@code kubectl rollout status} does); its pods only add the reason to
- * fail early. So the WATCH of the ReplicaSets, needed to tell a pod of the current revision from an
- * old one, opens only once a pod in the namespace {@linkplain HealthRules#podCannotBecomeReady
- * cannot become ready} while a Deployment there is in progress: a rollout of a Deployment just
- * written that goes well costs one WATCH of it, and a WATCH of its pods if it takes longer than the
- * grace.
+ * fail early, or why it is still in progress (a pod the scheduler finds no node for, which waiting
+ * may cure, named in the progress and in a time-out). So the WATCH of the ReplicaSets, needed to
+ * tell a pod of the current revision from an old one, opens only once a pod in the namespace is
+ * {@linkplain HealthRules#podNamedInVerdict one a verdict names} while a Deployment there is in
+ * progress: a rollout of a Deployment just written that goes well costs one WATCH of it, and a
+ * WATCH of its pods if it takes longer than the grace.
  *
  * <p>While it waits, the wait's progress listener hears what is pending and why, when {@link
  * WaveHealth#progress} says a report is due.

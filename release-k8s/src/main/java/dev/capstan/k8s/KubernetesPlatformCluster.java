@@ -306,8 +306,9 @@ public final class KubernetesPlatformCluster implements PlatformCluster {
    * (while it rolls out) a watch on it and one on its pods. It returns when the rollout is
    * complete, and throws {@link UpdateException} with the reason when it cannot complete ({@code
    * ProgressDeadlineExceeded}, {@code FailedCreate}, a new pod in {@code ImagePullBackOff}, {@code
-   * ErrImagePull}, {@code CrashLoopBackOff} or unschedulable) or when the timeout passes (with the
-   * last status seen). A Deployment that does not exist yet is waited for.
+   * ErrImagePull} or {@code CrashLoopBackOff}) or when the timeout passes (with the last status
+   * seen, naming a new pod the scheduler holds back). A Deployment that does not exist yet is
+   * waited for.
    */
   public RolloutWaiter rolloutWaiter() {
     return (workload, timeout) -> {

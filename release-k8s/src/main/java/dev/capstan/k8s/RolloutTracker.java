@@ -27,7 +27,9 @@ import org.jspecify.annotations.Nullable;
  * so it starts with the current pods) feed the {@link WatchLoop}, and every batch of events is
  * evaluated with {@link Rollouts}. A pod in a bad state fails its Deployment only when it belongs
  * to the Deployment's current ReplicaSet (found with one LIST of ReplicaSets, the first time a bad
- * pod shows up), so old pods of a crashing revision never fail the rollout that replaces them.
+ * pod shows up), so old pods of a crashing revision never fail the rollout that replaces them. A
+ * pod of the current ReplicaSet that the scheduler holds back keeps the rollout waiting and is
+ * named in its status (and so in a time-out).
  */
 final class RolloutTracker {
 
@@ -214,13 +216,21 @@ final class RolloutTracker {
         return new Outcome.Failed(verdict.message());
       }
       Map<String, String> selector = Rollouts.matchLabels(d);
-      for (V1Pod pod : podsByName.values()) {
+      String pending = null;
+      for (V1Pod pod : new java.util.TreeMap<>(podsByName).values()) {
         String failure = Rollouts.podFailure(pod);
-        if (failure != null && Rollouts.selects(selector, pod) && current(d, pod)) {
-          return new Outcome.Failed(failure);
+        String held = failure == null && pending == null ? Rollouts.podPending(pod) : null;
+        if ((failure != null || held != null)
+            && Rollouts.selects(selector, pod)
+            && current(d, pod)) {
+          if (failure != null) {
+            return new Outcome.Failed(failure);
+          }
+          pending = held;
         }
       }
-      return new Outcome.Pending(verdict.message());
+      return new Outcome.Pending(
+          pending == null ? verdict.message() : verdict.message() + "; " + pending);
     }
 
     /** Whether the pod belongs to the Deployment's current ReplicaSet. */

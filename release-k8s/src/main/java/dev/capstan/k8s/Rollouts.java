@@ -4,6 +4,7 @@ import dev.capstan.common.health.Condition;
 import dev.capstan.common.health.DeploymentRollout;
 import dev.capstan.common.health.HealthRules;
 import dev.capstan.common.health.PodFailure;
+import dev.capstan.common.health.PodPending;
 import dev.capstan.common.health.Selectors;
 import dev.capstan.update.cluster.RolloutProgress;
 import dev.capstan.update.cluster.RolloutStatus;
@@ -26,7 +27,8 @@ import org.jspecify.annotations.Nullable;
  * (capstan-common's {@code dev.capstan.common.health}): {@code kubectl rollout status} semantics
  * (update-core's {@link RolloutStatus#progress}, on {@link DeploymentRollout}) plus the reasons a
  * rollout can be known to fail before its progress deadline ({@link
- * DeploymentRollout#replicaFailure}, {@link PodFailure}).
+ * DeploymentRollout#replicaFailure}, {@link PodFailure}), and why one is still waiting ({@link
+ * PodPending}).
  */
 final class Rollouts {
   /** The annotation holding a Deployment's (and its ReplicaSets') revision. */
@@ -113,24 +115,40 @@ final class Rollouts {
 
   /**
    * Why a pod cannot become ready ({@link PodFailure#of}), or {@code null}, in this adapter's
-   * wording: {@code Reason: pod P container C: message} or {@code Unschedulable: pod P: message}.
+   * wording: {@code Reason: pod P container C: message}.
    */
   static @Nullable String podFailure(V1Pod pod) {
-    String name = pod.getMetadata() == null ? "?" : pod.getMetadata().getName();
-    if (pod.getStatus() == null) {
-      return null;
-    }
-    PodFailure failure = PodFailure.of(statusTree(pod.getStatus()));
+    PodFailure failure =
+        pod.getStatus() == null ? null : PodFailure.of(statusTree(pod.getStatus()));
     if (failure == null) {
       return null;
     }
     String message = failure.message().isEmpty() ? "" : ": " + failure.message();
-    return failure.cause() == PodFailure.Cause.UNSCHEDULABLE
-        ? failure.reason() + ": pod " + name + message
-        : failure.reason() + ": pod " + name + " container " + failure.container() + message;
+    return failure.reason() + ": pod " + name(pod) + " container " + failure.container() + message;
   }
 
-  /** The part of a pod's tree {@link PodFailure#of} reads: its containers' waiting states. */
+  /**
+   * Why the scheduler holds a pod back ({@link PodPending#of}: waiting may cure it, so the rollout
+   * goes on), or {@code null}, in this adapter's wording: {@code Unschedulable: pod P: message}.
+   */
+  static @Nullable String podPending(V1Pod pod) {
+    PodPending pending =
+        pod.getStatus() == null ? null : PodPending.of(statusTree(pod.getStatus()));
+    if (pending == null) {
+      return null;
+    }
+    String message = pending.message().isEmpty() ? "" : ": " + pending.message();
+    return pending.reason() + ": pod " + name(pod) + message;
+  }
+
+  private static String name(V1Pod pod) {
+    return pod.getMetadata() == null ? "?" : String.valueOf(pod.getMetadata().getName());
+  }
+
+  /**
+   * The part of a pod's tree {@link PodFailure#of} and {@link PodPending#of} read: its containers'
+   * waiting states and its conditions.
+   */
   private static Map<String, Object> statusTree(V1PodStatus status) {
     Map<String, Object> tree = new HashMap<>();
     tree.put("initContainerStatuses", containers(status.getInitContainerStatuses()));

@@ -159,7 +159,7 @@ class RolloutsTest {
   }
 
   @Test
-  void anUnschedulablePodFails() {
+  void anUnschedulablePodIsWaitedForAndNamed() {
     V1Pod pod =
         new V1Pod()
             .metadata(new V1ObjectMeta().name("web-1"))
@@ -173,8 +173,11 @@ class RolloutsTest {
                                 .reason("Unschedulable")
                                 .message("0/2 nodes are available: 2 Insufficient cpu."))));
 
-    assertThat(Rollouts.podFailure(pod))
+    // waiting may cure it (a node the autoscaler adds): no failure, but the reason to name
+    assertThat(Rollouts.podFailure(pod)).isNull();
+    assertThat(Rollouts.podPending(pod))
         .isEqualTo("Unschedulable: pod web-1: 0/2 nodes are available: 2 Insufficient cpu.");
+    assertThat(Rollouts.podPending(pod("ImagePullBackOff"))).isNull();
   }
 
   @Test

@@ -21,7 +21,8 @@ import java.util.Set;
  *   <li>the kind's own rule (Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, Pod,
  *       PersistentVolumeClaim, Service, CustomResourceDefinition, APIService), where a workload
  *       that is still in progress fails at once when one of its pods cannot become ready (crash
- *       loop, image pull, bad container config, unschedulable);
+ *       loop, image pull, bad container config), and names a pod the scheduler finds no node for
+ *       (waiting may cure that: an unbound claim, a node being added);
  *   <li>any other object is in progress while a {@code Ready} or {@code Available} condition is not
  *       {@code True}, and current otherwise, so an object without status is current when applied.
  * </ol>
@@ -241,15 +242,27 @@ public final class HealthRules {
 
   /**
    * Whether a pod cannot become ready by waiting: a container (init containers first) waiting in a
-   * crash loop, an image pull back-off or a container configuration error, or the pod
-   * unschedulable. These are the pods {@link #of} fails a workload on; a caller that must first
-   * find out which workload revision owns a pod (a Deployment's pods are its ReplicaSets') needs to
-   * only for such a pod.
+   * crash loop, an image pull back-off or a container configuration error. These are the pods
+   * {@link #of} fails a workload on.
    *
    * @param pod the pod as read from the API server
    */
   public static boolean podCannotBecomeReady(Map<String, Object> pod) {
     return PodFailure.of(requireNonNull(pod, "pod")) != null;
+  }
+
+  /**
+   * Whether a workload's verdict names a pod: it {@linkplain #podCannotBecomeReady cannot become
+   * ready} (the verdict fails), or the scheduler finds no node for it ({@link PodPending}: the
+   * verdict stays in progress and says why, and so does a wait that times out). A caller that must
+   * first find out which workload revision owns a pod (a Deployment's pods are its ReplicaSets')
+   * needs to only for such a pod.
+   *
+   * @param pod the pod as read from the API server
+   */
+  public static boolean podNamedInVerdict(Map<String, Object> pod) {
+    requireNonNull(pod, "pod");
+    return PodFailure.of(pod) != null || PodPending.of(pod) != null;
   }
 
   private static Health generic(Subject s, List<Condition> conditions) {

@@ -206,7 +206,8 @@ final class KindRules {
 
   /**
    * A Pod: current once Succeeded or Ready; failed in phase Failed or when it cannot become ready
-   * (crash loop, image pull, bad container config, unschedulable); in progress otherwise.
+   * (crash loop, image pull, bad container config); in progress otherwise, naming the scheduler's
+   * reason while it finds no node for the pod.
    */
   static Health pod(Subject s, List<Condition> conditions) {
     String phase = s.string("status", "phase");
@@ -228,6 +229,10 @@ final class KindRules {
     PodFailure failure = PodFailure.of(s.tree());
     if (failure != null) {
       return s.failed(failure.explain());
+    }
+    PodPending pending = PodPending.of(s.tree());
+    if (pending != null) {
+      return s.inProgress(pending.explain());
     }
     if (phase.isEmpty()) {
       return s.inProgress("phase not yet reported");
@@ -316,12 +321,20 @@ final class KindRules {
     return c == null ? null : s.failed(c.explain("ReplicaFailure"));
   }
 
-  /** {@code progress}, or failed when it is in progress and one of the pods cannot get ready. */
+  /**
+   * {@code progress}, or, while it is in progress, failed when one of the pods cannot get ready, or
+   * still in progress with the reason the scheduler holds one back ({@code ...; pod P:
+   * Unschedulable: message}).
+   */
   private static Health diagnosed(Subject s, Health progress, List<? extends Map<?, ?>> pods) {
-    if (!(progress instanceof Health.InProgress)) {
+    if (!(progress instanceof Health.InProgress p)) {
       return progress;
     }
     String failure = PodDiagnosis.firstFailure(pods);
-    return failure == null ? progress : s.failed(failure);
+    if (failure != null) {
+      return s.failed(failure);
+    }
+    String pending = PodDiagnosis.firstPending(pods);
+    return pending == null ? progress : Health.inProgress(p.reason() + "; " + pending);
   }
 }

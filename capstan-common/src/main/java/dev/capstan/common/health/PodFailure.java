@@ -10,16 +10,15 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Why a pod cannot become ready by waiting: one of its containers (init containers first) waits for
- * a reason in {@link #BAD_WAITING_REASONS}, or the pod is unschedulable ({@code PodScheduled=False}
- * with reason {@code Unschedulable}). Every rule that fails a workload early because of its pods
- * (release casts, platform updates) asks this one.
+ * a reason in {@link #BAD_WAITING_REASONS}. Every rule that fails a workload early because of its
+ * pods (release casts, platform updates) asks this one. A pod the scheduler finds no node for is
+ * not such a pod: waiting may cure that ({@link PodPending}).
  *
  * @param cause what cannot start
- * @param container the container's name; {@code ""} for {@link Cause#UNSCHEDULABLE} and {@link
- *     Cause#POD}
- * @param reason the waiting reason ({@code CrashLoopBackOff}...), {@code Unschedulable}, a
- *     terminated container's reason and exit code, or the failed pod's reason
- * @param message the container's waiting message, or the condition's; {@code ""} when none
+ * @param container the container's name; {@code ""} for {@link Cause#POD}
+ * @param reason the waiting reason ({@code CrashLoopBackOff}...), a terminated container's reason
+ *     and exit code, or the failed pod's reason
+ * @param message the container's waiting or terminated message, or the pod's; {@code ""} when none
  */
 public record PodFailure(Cause cause, String container, String reason, String message) {
   /** Container waiting reasons that waiting will not cure. */
@@ -38,8 +37,6 @@ public record PodFailure(Cause cause, String container, String reason, String me
     INIT_CONTAINER,
     /** A container waits for a reason waiting will not cure. */
     CONTAINER,
-    /** The scheduler finds no node for the pod. */
-    UNSCHEDULABLE,
     /** The pod failed as a whole ({@code status.reason}, e.g. {@code DeadlineExceeded}). */
     POD
   }
@@ -55,8 +52,7 @@ public record PodFailure(Cause cause, String container, String reason, String me
   /**
    * Why {@code pod} cannot become ready: the first init container, then the first container,
    * waiting for a reason in {@link #BAD_WAITING_REASONS} ({@code
-   * status.initContainerStatuses[].state.waiting}, {@code status.containerStatuses[]...}), else a
-   * {@code PodScheduled} condition {@code False} with reason {@code Unschedulable}.
+   * status.initContainerStatuses[].state.waiting}, {@code status.containerStatuses[]...}).
    *
    * @param pod the pod as read from the API server (nested maps and lists); only its status is read
    * @return the failure, or {@code null} when waiting may still make the pod ready
@@ -66,18 +62,7 @@ public record PodFailure(Cause cause, String container, String reason, String me
     if (init != null) {
       return init;
     }
-    PodFailure main = waiting(pod, "containerStatuses", Cause.CONTAINER);
-    if (main != null) {
-      return main;
-    }
-    for (Condition c : Condition.of(pod)) {
-      if (c.type().equals("PodScheduled")
-          && c.status().equals("False")
-          && c.reason().equals("Unschedulable")) {
-        return new PodFailure(Cause.UNSCHEDULABLE, "", c.reason(), c.message());
-      }
-    }
-    return null;
+    return waiting(pod, "containerStatuses", Cause.CONTAINER);
   }
 
   /**
@@ -113,7 +98,7 @@ public record PodFailure(Cause cause, String container, String reason, String me
 
   /**
    * The failure for people, escaped: {@code init container C: Reason: message}, {@code container C:
-   * Reason: message} or {@code Unschedulable: message}, without an empty message.
+   * Reason: message} or {@code Reason: message}, without an empty message.
    *
    * @return the failure, as health verdicts show it after the pod's name
    */
@@ -122,7 +107,7 @@ public record PodFailure(Cause cause, String container, String reason, String me
     return switch (cause) {
       case INIT_CONTAINER -> "init container " + escape(container) + ": " + reason + tail;
       case CONTAINER -> "container " + escape(container) + ": " + reason + tail;
-      case UNSCHEDULABLE, POD -> escape(reason) + tail;
+      case POD -> escape(reason) + tail;
     };
   }
 

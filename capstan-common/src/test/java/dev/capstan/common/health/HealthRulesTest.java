@@ -268,7 +268,7 @@ class HealthRulesTest {
   }
 
   @Test
-  void anUnschedulablePodCannotBecomeReadyARunningOneCan() {
+  void anUnschedulablePodCanStillBecomeReadyAndIsNamedInTheVerdictARunningOneIsNot() {
     Map<String, Object> unschedulable =
         pod(
             "conditions",
@@ -282,7 +282,16 @@ class HealthRulesTest {
         pod(
             "containerStatuses",
             List.of(Map.of("name", "web", "ready", true, "state", Map.of("running", Map.of()))));
-    assertThat(HealthRules.podCannotBecomeReady(unschedulable)).isTrue();
+    assertThat(HealthRules.podCannotBecomeReady(unschedulable)).isFalse();
+    assertThat(HealthRules.podNamedInVerdict(unschedulable)).isTrue();
+    assertThat(PodPending.of(unschedulable))
+        .isEqualTo(new PodPending("Unschedulable", "0/4 nodes are available"));
     assertThat(HealthRules.podCannotBecomeReady(running)).isFalse();
+    assertThat(HealthRules.podNamedInVerdict(running)).isFalse();
+    assertThat(PodPending.of(running)).isNull();
+    assertThat(
+            HealthRules.podNamedInVerdict(
+                pod("containerStatuses", List.of(waiting("ErrImagePull")))))
+        .isTrue();
   }
 }
