@@ -162,6 +162,7 @@ abstract class ReleaseSubcommand implements java.util.concurrent.Callable<Intege
     }
     if (e instanceof ReleaseEvent.Done
         || e instanceof ReleaseEvent.Verifying
+        || e instanceof ReleaseEvent.HookWaiting
         || e instanceof ReleaseEvent.StillWaiting
         || e instanceof ReleaseEvent.Verified
         || e instanceof ReleaseEvent.Failed

@@ -91,4 +91,43 @@ class HooksCliTest {
         .contains("HOOKS")
         .contains("2 run: 2 succeeded");
   }
+
+  @Test
+  void releaseTestSaysWhatItWaitsForAndATimeOutPointsAtItsOwnTimeout() throws IOException {
+    Files.writeString(dir.resolve("web.yaml"), RELEASE);
+    assertThat(run("release", "cast", "web", "-n", "demo", "--yes", "-f", "web.yaml")).isZero();
+    // the in-memory cluster's smoke test never completes, as one whose pod never starts
+    Path state = dir.resolve(".capstan/state.json");
+    ObjectMapper json = new ObjectMapper();
+    com.fasterxml.jackson.databind.node.ObjectNode tree =
+        (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(state.toFile());
+    ((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("releases"))
+        .putObject("neverReady")
+        .put("acme/smoke:1", "ContainerCreating");
+    json.writeValue(state.toFile(), tree);
+
+    CliRun test =
+        CliRun.of(
+            Terminal.none(),
+            Map.<String, String>of()::get,
+            dir,
+            "release",
+            "test",
+            "web",
+            "-n",
+            "demo",
+            "--timeout",
+            "10s");
+
+    assertThat(test.code()).isEqualTo(1);
+    assertThat(test.err())
+        .contains(
+            "capstan: demo/web: waiting up to 10s for test hook Pod/demo/smoke to complete\n");
+    assertThat(test.out())
+        .matches(
+            "FAILED  Pod/demo/smoke  \\([0-9.]+m?s\\): not complete within its timeout of 10s:"
+                + " Pod demo/smoke: ContainerCreating; test again with a longer timeout \\(the"
+                + " CLI's release test --timeout\\), or give it a longer one with the annotation"
+                + " capstan.dev/hook-timeout and cast first\n");
+  }
 }

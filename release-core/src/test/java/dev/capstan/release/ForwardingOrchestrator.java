@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /** An orchestrator that hands every call to another: tests override what they observe. */
 class ForwardingOrchestrator implements Orchestrator {
@@ -57,6 +58,12 @@ class ForwardingOrchestrator implements Orchestrator {
   @Override
   public Readiness awaitCompletion(ResourceRef ref, Duration timeout) {
     return to.awaitCompletion(ref, timeout);
+  }
+
+  @Override
+  public Readiness awaitCompletion(
+      ResourceRef ref, Duration timeout, Consumer<Readiness.Progress> progress) {
+    return to.awaitCompletion(ref, timeout, progress);
   }
 
   @Override

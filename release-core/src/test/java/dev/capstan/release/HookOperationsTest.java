@@ -185,6 +185,148 @@ class HookOperationsTest {
     assertThat(again.outcomes()).hasSize(2);
   }
 
+  /** The outcomes the latest revision of release {@code name} records, described. */
+  private List<String> recordedHooks(String name) {
+    return h.controller.get(NS, name).orElseThrow().hooks().stream()
+        .map(HookOutcome::describe)
+        .toList();
+  }
+
+  @Test
+  void aCastsHookThatOutlivesItsTimeoutSaysWhatItWasDoingAndHowToGiveItLonger() {
+    h.cluster.neverReady("acme/slow:1", "ContainerCreating");
+    Payloads p = Payloads.of(configMap("settings", "1"), job("slow", "pre-install", "acme/slow:1"));
+    h.events.clear();
+
+    assertThat(
+            catchThrowableOfType(
+                RuntimeException.class,
+                () ->
+                    h.controller.cast(
+                        Fixtures.spec("web", p)
+                            .withOptions(
+                                dev.capstan.release.model.ReleaseOptions.defaults()
+                                    .withTimeout(java.time.Duration.ofMinutes(1))),
+                        p)))
+        .isInstanceOf(dev.capstan.release.error.CastFailedException.class);
+    Payloads own =
+        Payloads.of(
+            configMap("settings", "1"),
+            job("slower", "pre-install", "acme/slow:1", "capstan.dev/hook-timeout", "30s"));
+    assertThat(catchThrowableOfType(RuntimeException.class, () -> h.cast("api", own)))
+        .isInstanceOf(dev.capstan.release.error.CastFailedException.class);
+
+    assertThat(recordedHooks("web"))
+        .containsExactly(
+            "pre-install batch/Job/default/slow failed: not complete within its timeout of 1m: Job"
+                + " default/slow: ContainerCreating; give it a longer one with the annotation"
+                + " capstan.dev/hook-timeout, or cast again with a longer timeout (the CLI's"
+                + " --timeout)");
+    assertThat(recordedHooks("api"))
+        .containsExactly(
+            "pre-install batch/Job/default/slower failed: not complete within its timeout of 30s:"
+                + " Job default/slower: ContainerCreating; give it a longer one with the annotation"
+                + " capstan.dev/hook-timeout");
+    assertThat(h.events)
+        .filteredOn(
+            e ->
+                e instanceof dev.capstan.release.event.ReleaseEvent.HookStarted
+                    || e instanceof dev.capstan.release.event.ReleaseEvent.HookWaiting)
+        .extracting(e -> e.release() + ": " + e.describe())
+        .containsExactly(
+            "default/web: pre-install hook batch/Job/default/slow ...",
+            "default/web: waiting up to 1m for pre-install hook batch/Job/default/slow to complete",
+            "default/api: pre-install hook batch/Job/default/slower ...",
+            "default/api: waiting up to 30s for pre-install hook batch/Job/default/slower to"
+                + " complete");
+  }
+
+  @Test
+  void aRollbacksHookThatOutlivesItsTimeoutNamesTheRevisionToRollBackToAgain() {
+    h.cluster.neverReady("acme/check:slow", "ContainerCreating");
+    h.cast(
+        "web",
+        Payloads.of(configMap("settings", "1"), job("check", "post-rollback", "acme/check:slow")));
+    h.cast("web", Payloads.of(configMap("settings", "2")));
+
+    assertThat(
+            catchThrowableOfType(RuntimeException.class, () -> h.controller.rollback(NS, "web", 1)))
+        .isInstanceOf(dev.capstan.release.error.CastFailedException.class);
+
+    assertThat(recordedHooks("web"))
+        .containsExactly(
+            "post-rollback batch/Job/default/check failed: not complete within its timeout of 15m:"
+                + " Job default/check: ContainerCreating; roll back to revision 1 again with a"
+                + " longer timeout (the CLI's release rollback --to 1 --timeout)");
+  }
+
+  @Test
+  void anUninstallsHookThatOutlivesItsTimeoutPointsAtTheUninstallsWait() {
+    h.cluster.neverReady("acme/backup:slow", "ContainerCreating");
+    h.cast(
+        "web",
+        Payloads.of(configMap("settings", "1"), job("backup", "pre-delete", "acme/backup:slow")));
+    h.cast(
+        "api",
+        Payloads.of(configMap("other", "1"), job("farewell", "post-delete", "acme/backup:slow")));
+
+    RuntimeException pre =
+        catchThrowableOfType(
+            RuntimeException.class,
+            () ->
+                h.controller.uninstall(
+                    NS,
+                    "web",
+                    UninstallOptions.defaults().withWait(java.time.Duration.ofMinutes(2))));
+    RuntimeException post =
+        catchThrowableOfType(
+            RuntimeException.class,
+            () -> h.controller.uninstall(NS, "api", UninstallOptions.defaults()));
+
+    assertThat(pre)
+        .hasMessage(
+            "pre-delete hook batch/Job/default/backup failed: not complete within its timeout of"
+                + " 2m: Job default/backup: ContainerCreating; uninstall again with a longer wait"
+                + " (UninstallOptions.withWait; the CLI's --wait-for-deletion --timeout), or give"
+                + " it a longer one with the annotation capstan.dev/hook-timeout and cast before"
+                + " uninstalling");
+    assertThat(post)
+        .hasMessageContaining(
+            "post-delete hook batch/Job/default/farewell failed: not complete within its timeout"
+                + " of 15m: Job default/farewell: ContainerCreating; uninstall again with a longer"
+                + " wait (UninstallOptions.withWait; the CLI's --wait-for-deletion --timeout)")
+        .message()
+        .doesNotContain("annotation");
+  }
+
+  @Test
+  void releaseTestsThatOutliveTheirTimeoutPointAtReleaseTestsTimeoutOrTheAnnotation() {
+    h.cluster.neverReady("acme/t:slow", "ContainerCreating");
+    h.cast("web", Payloads.of(configMap("settings", "1"), job("smoke", "test", "acme/t:slow")));
+    h.cast(
+        "api",
+        Payloads.of(
+            configMap("other", "1"),
+            job("check", "test", "acme/t:slow", "capstan.dev/hook-timeout", "20s")));
+
+    TestResult web = h.controller.test(NS, "web", java.time.Duration.ofSeconds(10));
+    TestResult api = h.controller.test(NS, "api", java.time.Duration.ofSeconds(10));
+
+    assertThat(web.outcomes())
+        .extracting(HookOutcome::describe)
+        .containsExactly(
+            "test batch/Job/default/smoke failed: not complete within its timeout of 10s: Job"
+                + " default/smoke: ContainerCreating; test again with a longer timeout (the CLI's"
+                + " release test --timeout), or give it a longer one with the annotation"
+                + " capstan.dev/hook-timeout and cast first");
+    assertThat(api.outcomes())
+        .extracting(HookOutcome::describe)
+        .containsExactly(
+            "test batch/Job/default/check failed: not complete within its timeout of 20s: Job"
+                + " default/check: ContainerCreating; give it a longer one with the annotation"
+                + " capstan.dev/hook-timeout and cast, then test again");
+  }
+
   @Test
   void releaseTestRefusesARevisionThatIsNotDeployed() {
     h.cluster.neverReady("acme/web:broken", "CrashLoopBackOff");

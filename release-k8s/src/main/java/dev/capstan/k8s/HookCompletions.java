@@ -1,7 +1,10 @@
 package dev.capstan.k8s;
 
 import dev.capstan.common.health.Condition;
+import dev.capstan.common.health.Health;
+import dev.capstan.common.health.HealthRules;
 import dev.capstan.common.health.PodFailure;
+import dev.capstan.release.health.WaveHealth;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.port.Readiness;
@@ -11,9 +14,12 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.kubernetes.client.util.generic.options.ListOptions;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -24,18 +30,34 @@ import org.jspecify.annotations.Nullable;
  * Pod at phase {@code Succeeded} or {@code Failed}. A failed Job's reason names its condition and
  * its failing pod (one LIST of its pods by the {@code batch.kubernetes.io/job-name} label), judged
  * by {@link PodFailure#ofFinished}.
+ *
+ * <p>While it runs, progress is reported {@link WaveHealth#FIRST_PROGRESS} after the start and then
+ * every {@link WaveHealth#QUIET_PROGRESS}: each WATCH lasts until the next report is due, and the
+ * LIST after it tells what the hook is doing, by the health rules ({@code Pod shop/smoke:
+ * Unschedulable: ...}; a Job with its pods, one more LIST: {@code Job shop/migrate: 0 succeeded, 1
+ * active, 0 failed; pod migrate-x: Unschedulable: ...}). A time-out says the same of its last
+ * state.
  */
 final class HookCompletions {
   private static final long MAX_WATCH_SECONDS = 300;
 
   private final DynamicApis apis;
+  private final LongSupplier nanos;
 
   HookCompletions(DynamicApis apis) {
-    this.apis = apis;
+    this(apis, System::nanoTime);
   }
 
-  Readiness await(ResourceRef ref, Duration timeout) {
-    long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
+  /** Hook completions on a given clock (for tests). */
+  HookCompletions(DynamicApis apis, LongSupplier nanos) {
+    this.apis = apis;
+    this.nanos = nanos;
+  }
+
+  Readiness await(ResourceRef ref, Duration timeout, Consumer<Readiness.Progress> progress) {
+    long start = nanos.getAsLong();
+    long deadline = start + Math.max(0, timeout.toNanos());
+    long report = start + WaveHealth.FIRST_PROGRESS.toNanos();
     Discovery.Resource resource =
         apis.resolve(ref.kind())
             .orElseThrow(() -> new IllegalStateException("not served: " + ref.kind().key()));
@@ -47,17 +69,25 @@ final class HookCompletions {
       if (listed.items().isEmpty()) {
         return Readiness.failed(ref, "it is gone (deleted before it completed)");
       }
-      Readiness done = judge(ref, JsonTrees.toJava(listed.items().get(0)));
-      long seconds = TimeUnit.NANOSECONDS.toSeconds(deadline - System.nanoTime());
+      Map<String, Object> object = JsonTrees.toJava(api.typed(listed.items().get(0)));
+      Readiness done = judge(ref, object);
       if (done != null) {
         return done;
       }
-      if (seconds <= 0) {
-        return Readiness.timedOut(List.of(ref), timeout);
+      long now = nanos.getAsLong();
+      if (deadline - now <= 0) {
+        return Readiness.timedOut(List.of(ref), timeout, Map.of(ref, running(ref, object)));
       }
+      if (report - now <= 0) {
+        progress.accept(
+            new Readiness.Progress(
+                Duration.ofNanos(now - start), 1, List.of(ref), Map.of(ref, running(ref, object))));
+        report = now + WaveHealth.QUIET_PROGRESS.toNanos();
+      }
+      long seconds = TimeUnit.NANOSECONDS.toSeconds(Math.min(deadline, report) - now);
       ListOptions options =
           new ListOptions()
-              .timeoutSeconds((int) Math.min(MAX_WATCH_SECONDS, seconds))
+              .timeoutSeconds((int) Math.max(1, Math.min(MAX_WATCH_SECONDS, seconds)))
               .fieldSelector(field);
       if (listed.resourceVersion() != null) {
         options.setResourceVersion(listed.resourceVersion());
@@ -114,18 +144,39 @@ final class HookCompletions {
     return Readiness.failed(ref, why + failingPod(ref));
   }
 
-  /** {@code ; pod NAME: container C: Error (exit code 1)}, or {@code ""} when no pod shows why. */
-  private String failingPod(ResourceRef job) {
+  /**
+   * What the hook's {@code object} is doing while it runs, as the health rules word it: a Job with
+   * its pods, a Pod alone; a Pod the rules count ready is {@code Pod NS/NAME: running}.
+   */
+  private String running(ResourceRef ref, Map<String, Object> object) {
+    List<Map<String, Object>> pods = new ArrayList<>();
+    if (ref.kind().equals(Kind.JOB)) {
+      for (com.google.gson.JsonObject pod : jobPods(ref)) {
+        pods.add(JsonTrees.toJava(pod));
+      }
+    }
+    Health health = HealthRules.of(object, pods);
+    if (health instanceof Health.InProgress p) {
+      return p.reason();
+    }
+    if (health instanceof Health.Failed f) {
+      return f.reason();
+    }
+    return WaveHealth.id(ref) + ": running";
+  }
+
+  /** The pods of the Job {@code job}, typed, by its {@code batch.kubernetes.io/job-name} label. */
+  private List<com.google.gson.JsonObject> jobPods(ResourceRef job) {
     Discovery.Resource pods = apis.resolve(Kind.POD).orElse(null);
     if (pods == null) {
-      return "";
+      return List.of();
     }
-    List<com.google.gson.JsonObject> listed =
-        apis.api(pods)
-            .calls
-            .listingRaw(job.namespace(), "batch.kubernetes.io/job-name=" + job.name(), null)
-            .items();
-    for (com.google.gson.JsonObject raw : listed) {
+    return apis.api(pods).list(job.namespace(), "batch.kubernetes.io/job-name=" + job.name(), null);
+  }
+
+  /** {@code ; pod NAME: container C: Error (exit code 1)}, or {@code ""} when no pod shows why. */
+  private String failingPod(ResourceRef job) {
+    for (com.google.gson.JsonObject raw : jobPods(job)) {
       Map<String, Object> pod = JsonTrees.toJava(raw);
       PodFailure failure = PodFailure.ofFinished(pod);
       if (failure != null) {

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -299,8 +300,21 @@ public final class KubernetesOrchestrator implements Orchestrator {
    */
   @Override
   public Readiness awaitCompletion(ResourceRef ref, Duration timeout) {
+    return awaitCompletion(ref, timeout, p -> {});
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>As {@link #awaitCompletion(ResourceRef, Duration)}, and a LIST after each WATCH, which lasts
+   * until the next report is due (for a Job, one more of its pods per report and at a time-out);
+   * see {@link HookCompletions}.
+   */
+  @Override
+  public Readiness awaitCompletion(
+      ResourceRef ref, Duration timeout, Consumer<Readiness.Progress> progress) {
     kinds.served(ref.kind(), "watch", ref);
-    return completions.await(ref, timeout);
+    return completions.await(ref, timeout, progress);
   }
 
   /**

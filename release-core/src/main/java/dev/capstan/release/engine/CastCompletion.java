@@ -74,6 +74,7 @@ final class CastCompletion {
             attempt.pendingRecord().identity(),
             context.clock,
             spec.options().timeout(),
+            HookAdvice.cast(attempt.description()),
             attempt.lease()::checkHeld,
             context.events()),
         superseded);

@@ -45,6 +45,7 @@ final class HookStage {
   private final String release;
   private final Clock clock;
   private final Duration defaultTimeout;
+  private final HookAdvice advice;
   private final Runnable checkLease;
   private final Consumer<ReleaseEvent> events;
   private final List<HookOutcome> outcomes = new ArrayList<>();
@@ -54,6 +55,7 @@ final class HookStage {
       ReleaseIdentity identity,
       Clock clock,
       Duration defaultTimeout,
+      HookAdvice advice,
       Runnable checkLease,
       Consumer<ReleaseEvent> events) {
     this.orchestrator = orchestrator;
@@ -61,6 +63,7 @@ final class HookStage {
     this.release = identity.qualifiedName();
     this.clock = clock;
     this.defaultTimeout = defaultTimeout;
+    this.advice = advice;
     this.checkLease = checkLease;
     this.events = events;
   }
@@ -178,7 +181,7 @@ final class HookStage {
           hook.object().withEntry("metadata.annotations", Hook.HOOK_OF, release),
           null,
           Precondition.absent());
-      failure = hook.awaited() ? completion(hook, timeout) : null;
+      failure = hook.awaited() ? completion(phase, hook, timeout) : null;
     } catch (PreconditionFailedException e) {
       failure =
           "it exists already (an earlier run's object: give the hook the delete policy"
@@ -195,25 +198,26 @@ final class HookStage {
         clock.instant());
   }
 
-  private String timeoutAdvice(Hook hook) {
-    return hook.timeout() == null
-        ? "give it a longer one with the annotation "
-            + Hook.TIMEOUT
-            + ", or cast with a longer timeout"
-        : "give it a longer one with the annotation " + Hook.TIMEOUT;
-  }
-
-  /** Why the Job or Pod did not complete, or {@code null} when it did. */
-  private @Nullable String completion(Hook hook, Duration timeout) {
-    Readiness done = orchestrator.awaitCompletion(hook.ref(), timeout);
+  /**
+   * Why the Job or Pod did not complete, or {@code null} when it did: awaited with {@link
+   * ReleaseEvent.HookWaiting} first and {@link ReleaseEvent.StillWaiting} while it runs; a time-out
+   * says what it was last seen doing, when the orchestrator can tell, and what to do about it.
+   */
+  private @Nullable String completion(HookPhase phase, Hook hook, Duration timeout) {
+    events.accept(new ReleaseEvent.HookWaiting(release, phase, hook.ref(), timeout));
+    Readiness done =
+        orchestrator.awaitCompletion(
+            hook.ref(), timeout, p -> events.accept(new ReleaseEvent.StillWaiting(release, p)));
     if (done.isReady()) {
       return null;
     }
-    if (done instanceof Readiness.TimedOut) {
+    if (done instanceof Readiness.TimedOut t) {
+      String seen = t.reasons().get(hook.ref());
       return "not complete within its timeout of "
           + dev.capstan.common.Durations.format(timeout)
+          + (seen == null ? "" : ": " + seen)
           + "; "
-          + timeoutAdvice(hook);
+          + advice.timedOut(phase, hook.timeout() != null);
     }
     return done instanceof Readiness.Failed f ? f.reason() : done.describe();
   }

@@ -29,6 +29,8 @@ import org.jspecify.annotations.Nullable;
  * {@code rollback to <revision>}.
  */
 public final class RollbackOperation {
+  private static final String ROLLBACK_TO = "rollback to ";
+
   private final EngineContext context;
   private final HistoryReads reads;
   private final CastOperation casts;
@@ -91,7 +93,17 @@ public final class RollbackOperation {
   }
 
   private static String rollbackDescription(int revision) {
-    return "rollback to " + revision;
+    return ROLLBACK_TO + revision;
+  }
+
+  /**
+   * The revision a cast described {@code description} rolls back to ({@code rollback to N}), or
+   * {@code null} when it is no rollback.
+   */
+  static @Nullable String rolledBackTo(@Nullable String description) {
+    return description != null && description.startsWith(ROLLBACK_TO)
+        ? description.substring(ROLLBACK_TO.length())
+        : null;
   }
 
   /** The target's payloads with the withheld Secrets from {@code secrets}, checked. */

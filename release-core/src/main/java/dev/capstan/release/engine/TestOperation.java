@@ -72,6 +72,7 @@ public final class TestOperation {
             latest.identity(),
             context.clock,
             timeout,
+            HookAdvice.test(),
             lease::checkHeld,
             context.events());
     try {

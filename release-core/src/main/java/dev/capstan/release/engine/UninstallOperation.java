@@ -182,6 +182,7 @@ public final class UninstallOperation {
               latest.identity(),
               context.clock,
               wait == null ? ReleaseOptions.defaults().timeout() : wait,
+              HookAdvice.uninstall(),
               lease::checkHeld,
               context.events());
     }

@@ -161,6 +161,37 @@ public sealed interface ReleaseEvent {
   }
 
   /**
+   * The Job or Pod of a hook is created and awaited to completion, for at most {@code timeout};
+   * while it runs, {@link StillWaiting} reports what it is doing when the orchestrator can tell.
+   * {@link HookFinished} follows.
+   *
+   * @param phase the phase it runs in
+   * @param ref its object
+   * @param timeout how long it may run: its own ({@code capstan.dev/hook-timeout}) or the
+   *     operation's
+   */
+  record HookWaiting(String release, HookPhase phase, ResourceRef ref, Duration timeout)
+      implements ReleaseEvent {
+    /** Validates the fields. */
+    public HookWaiting {
+      Objects.requireNonNull(phase, "phase");
+      Objects.requireNonNull(ref, "ref");
+      Objects.requireNonNull(timeout, "timeout");
+    }
+
+    @Override
+    public String describe() {
+      return "waiting up to "
+          + Durations.format(timeout)
+          + " for "
+          + phase
+          + " hook "
+          + ref.key()
+          + " to complete";
+    }
+  }
+
+  /**
    * A hook ended.
    *
    * @param outcome how
@@ -237,7 +268,8 @@ public sealed interface ReleaseEvent {
   /**
    * Objects waited for are not healthy yet: which, and what each waits for (sent while the wait
    * goes on: first after 5 s, then when that changes, at most every 5 s, and every 30 s while it
-   * does not).
+   * does not); or a hook's Job or Pod has not completed yet, and what it is doing (first after 5 s,
+   * then every 30 s, when the orchestrator can tell).
    *
    * @param progress how long it has waited, and what is pending and why
    */

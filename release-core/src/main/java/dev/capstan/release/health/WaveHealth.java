@@ -373,8 +373,13 @@ public final class WaveHealth {
     return copy;
   }
 
-  /** {@code Kind namespace/name} (or {@code Kind name}), escaped, as verdicts name objects. */
-  private static String id(ResourceRef ref) {
+  /**
+   * {@code Kind namespace/name} (or {@code Kind name}), escaped, as verdicts name objects.
+   *
+   * @param ref the object
+   * @return its name in a verdict's reason
+   */
+  public static String id(ResourceRef ref) {
     return escape(ref.kind().kind())
         + " "
         + (ref.namespace().isEmpty() ? "" : escape(ref.namespace()) + "/")

@@ -451,8 +451,8 @@ public final class InMemoryCluster extends MemoryStore implements Orchestrator {
    *
    * <p>In memory, a hook's Job or Pod completes at once, logged {@code await:KEY}: it succeeds,
    * unless its pod template runs an image {@linkplain #failToComplete made to fail} (failed with
-   * that reason) or {@linkplain #neverReady never ready} (it times out); a missing one fails with
-   * {@code not found}.
+   * that reason) or {@linkplain #neverReady never ready} (it times out, last seen as {@code Kind
+   * namespace/name: REASON}); a missing one fails with {@code not found}. No progress is reported.
    */
   @Override
   public Readiness awaitCompletion(ResourceRef ref, Duration timeout) {

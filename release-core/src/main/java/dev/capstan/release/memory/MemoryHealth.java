@@ -120,17 +120,19 @@ final class MemoryHealth {
 
   /**
    * How the hook object {@code o} at {@code ref} ends: failed as its image was {@linkplain
-   * #failToComplete made to fail}, timed out after {@code timeout} when its image is never ready,
-   * else complete; a missing one fails.
+   * #failToComplete made to fail}, timed out after {@code timeout} when its image is never ready
+   * (last seen as {@code Kind namespace/name: REASON}), else complete; a missing one fails.
    */
   Readiness completion(ResourceRef ref, @Nullable StoredObject o, Duration timeout) {
     String fails = o == null ? null : imageIn(o.content, failToComplete);
+    String never = o == null ? null : imageIn(o.content, neverReady);
     if (o == null) {
       return Readiness.failed(ref, "not found");
     } else if (fails != null) {
       return Readiness.failed(ref, fails);
-    } else if (imageIn(o.content, neverReady) != null) {
-      return Readiness.timedOut(List.of(ref), timeout);
+    } else if (never != null) {
+      return Readiness.timedOut(
+          List.of(ref), timeout, Map.of(ref, WaveHealth.id(ref) + ": " + never));
     }
     return Readiness.ready();
   }

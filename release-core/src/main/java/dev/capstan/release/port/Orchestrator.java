@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -227,9 +228,28 @@ public interface Orchestrator {
    * @return {@link Readiness.Ready} when it succeeded; {@link Readiness.Failed} when it failed (or
    *     is gone), with the reason: for a Job, its condition's and its failing pod's ({@code pod
    *     migrate-x7k2p: container main: Error (exit code 1)}); {@link Readiness.TimedOut} when
-   *     neither happened within {@code timeout}
+   *     neither happened within {@code timeout}, with what it was last seen doing when the
+   *     orchestrator can tell ({@code Pod shop/smoke: Unschedulable: ...})
    */
   Readiness awaitCompletion(ResourceRef ref, Duration timeout);
+
+  /**
+   * Waits as {@link #awaitCompletion(ResourceRef, Duration)} does, telling {@code progress} while
+   * the hook runs what it is doing ({@code Job shop/migrate: 0 succeeded, 1 active, 0 failed}), as
+   * {@link ReadinessWait#progress()} hears a wait for health: first after 5 s, then every 30 s;
+   * called on the waiting thread.
+   *
+   * <p>The default reports nothing.
+   *
+   * @param ref the Job or Pod
+   * @param timeout how long to wait
+   * @param progress hears what is still running and why
+   * @return as {@link #awaitCompletion(ResourceRef, Duration)}
+   */
+  default Readiness awaitCompletion(
+      ResourceRef ref, Duration timeout, Consumer<Readiness.Progress> progress) {
+    return awaitCompletion(ref, timeout);
+  }
 
   /** Creates a namespace (for {@code createNamespace}); it stays unowned. */
   void createNamespace(String name);
