@@ -9,6 +9,13 @@ import org.jspecify.annotations.Nullable;
  * Capstan module escapes what it echoes.
  */
 public final class Escapes {
+  /**
+   * What a message says in place of a value it must never echo, a Secret's: {@code Secret shop/db:
+   * stringData['pin'] must be a string; quote it to keep the text (the value is not shown)}. The
+   * one wording of a withheld value, so every reader of Secret values withholds it alike.
+   */
+  public static final String NOT_SHOWN = "(the value is not shown)";
+
   private Escapes() {}
 
   /**

@@ -19,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  * every value must have the expected type; nothing is coerced (a number is not a string, {@code
  * "3"} is not an integer). Each violation is added to a shared problem list, with the field's path,
  * the rule and the value, instead of being thrown, so a reader reports every problem together; a
- * read that fails returns the value of an absent field.
+ * read that fails returns the value of an absent field. The values of a {@link #secretMap} (a
+ * Secret's) are the exception: no problem shows them.
  *
  * <p>How a problem is worded is decided here, once, by the {@link Wording} the root was opened with
  * (nested mappings keep it): the update engine's {@link Wording#SENTENCE} ({@code crdChange must be
@@ -73,6 +74,21 @@ public final class StrictMap {
       return this == LABELLED
           ? problem(at, "unknown field")
           : problem(at, "is not a known field; known fields are " + String.join(", ", allowed));
+    }
+
+    /**
+     * A value of the wrong type at {@code at} that must not be echoed (a Secret's): the rule, then
+     * {@link Escapes#NOT_SHOWN} in place of the value, in either wording.
+     */
+    String wrongType(String at, Type expected, @Nullable Object v, boolean withheld) {
+      if (!withheld || v == null) {
+        return wrongType(at, expected, v);
+      }
+      String rule =
+          expected == Type.STRING && (v instanceof Number || v instanceof Boolean)
+              ? "must be a string; quote it to keep the text"
+              : "must be " + expected.words;
+      return problem(at, rule) + " " + Escapes.NOT_SHOWN;
     }
 
     /** A value of the wrong type (or a missing one) at {@code at}. */
@@ -339,15 +355,18 @@ public final class StrictMap {
    */
   public @Nullable String optionalString(String key) {
     Object v = map.get(key);
-    return v == null ? null : string(v, field(key), at(key));
+    return v == null ? null : string(v, field(key), at(key), false);
   }
 
-  /** {@code v} when it is a string; otherwise null, with a problem (null is one too). */
-  private @Nullable String string(@Nullable Object v, String at, int[] position) {
+  /**
+   * {@code v} when it is a string; otherwise null, with a problem (null is one too) that shows the
+   * value unless it is {@code withheld}.
+   */
+  private @Nullable String string(@Nullable Object v, String at, int[] position, boolean withheld) {
     if (v instanceof String s) {
       return s;
     }
-    problems.add(position, wording.wrongType(at, Type.STRING, v));
+    problems.add(position, wording.wrongType(at, Type.STRING, v, withheld));
     return null;
   }
 
@@ -444,7 +463,7 @@ public final class StrictMap {
     List<String> out = new ArrayList<>();
     List<@Nullable Object> list = list(key, Type.STRING_LIST);
     for (int i = 0; i < list.size(); i++) {
-      String s = string(list.get(i), field(key) + "[" + i + "]", at(key, i));
+      String s = string(list.get(i), field(key) + "[" + i + "]", at(key, i), false);
       if (s != null) {
         out.add(s);
       }
@@ -460,6 +479,24 @@ public final class StrictMap {
    *     and left out
    */
   public Map<String, String> stringMap(String key) {
+    return stringMap(key, false);
+  }
+
+  /**
+   * Reads an optional mapping of strings to secret strings, a Secret's {@code data} or {@code
+   * stringData}: as {@link #stringMap}, but no problem shows a value, the mapping's or an entry's;
+   * each says {@link Escapes#NOT_SHOWN} in its place ({@code spec.secrets[0].stringData.pin: must
+   * be a string; quote it to keep the text (the value is not shown)}).
+   *
+   * @param key the field name
+   * @return the entries in document order; a value that is not a string (null included) is reported
+   *     and left out
+   */
+  public Map<String, String> secretMap(String key) {
+    return stringMap(key, true);
+  }
+
+  private Map<String, String> stringMap(String key, boolean withheld) {
     Object v = map.get(key);
     Map<String, String> out = new LinkedHashMap<>();
     if (v == null) {
@@ -467,13 +504,13 @@ public final class StrictMap {
     }
     String at = field(key);
     if (!(v instanceof Map<?, ?> entries)) {
-      problems.add(at(key), wording.wrongType(at, Type.MAPPING, v));
+      problems.add(at(key), wording.wrongType(at, Type.MAPPING, v, withheld));
       return out;
     }
     int i = 0;
     for (Map.Entry<?, ?> e : entries.entrySet()) {
       String name = String.valueOf(e.getKey());
-      String s = string(e.getValue(), wording.field(at, name), at(key, i++));
+      String s = string(e.getValue(), wording.field(at, name), at(key, i++), withheld);
       if (s != null) {
         out.put(name, s);
       }

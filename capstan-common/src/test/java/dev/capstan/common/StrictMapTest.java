@@ -63,6 +63,48 @@ class StrictMapTest {
     assertThat(problems(yaml, Wording.LABELLED)).containsExactly(labelled);
   }
 
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          {data: {pin: 424242424242}}     | spec.data.pin must be a string; quote it to keep the text (the value is not shown) | spec.data.pin: must be a string; quote it to keep the text (the value is not shown)
+          {data: {flag: true}}            | spec.data.flag must be a string; quote it to keep the text (the value is not shown) | spec.data.flag: must be a string; quote it to keep the text (the value is not shown)
+          {data: {pw: [424242424242]}}    | spec.data.pw must be a string (the value is not shown)                             | spec.data.pw: must be a string (the value is not shown)
+          {data: {pw: {x: 424242424242}}} | spec.data.pw must be a string (the value is not shown)                             | spec.data.pw: must be a string (the value is not shown)
+          {data: {pw: null}}              | spec.data.pw must be a string: null                                                | spec.data.pw: must be a string
+          {data: '424242424242'}          | spec.data must be a mapping (the value is not shown)                               | spec.data: must be a mapping (the value is not shown)
+          {data: 424242424242}            | spec.data must be a mapping (the value is not shown)                               | spec.data: must be a mapping (the value is not shown)
+          """)
+  void noProblemOfASecretMapShowsAValueInEitherWording(
+      String yaml, String sentence, String labelled) {
+    for (Wording wording : Wording.values()) {
+      List<String> problems = new ArrayList<>();
+      StrictMap m =
+          StrictMap.open(tree(yaml), "spec", "the spec", Set.of("data"), problems, wording);
+      assertThat(m).isNotNull();
+
+      assertThat(m.secretMap("data")).isEmpty();
+
+      assertThat(problems)
+          .containsExactly(wording == Wording.SENTENCE ? sentence : labelled)
+          .noneMatch(p -> p.contains("4242"));
+    }
+  }
+
+  @Test
+  void aSecretMapReadsItsStringsAsWritten() {
+    List<String> problems = new ArrayList<>();
+    StrictMap m =
+        StrictMap.open(
+            tree("{data: {a: '1.10', b: s3cret}}"), "", "the spec", Set.of("data"), problems);
+
+    assertThat(m).isNotNull();
+    assertThat(m.secretMap("data"))
+        .containsExactly(java.util.Map.entry("a", "1.10"), java.util.Map.entry("b", "s3cret"));
+    assertThat(problems).isEmpty();
+  }
+
   @Test
   void everyProblemOfAMappingIsReportedTogether() {
     assertThat(problems("{name: 1, replicas: x, colour: blue, ready: 2}", Wording.SENTENCE))

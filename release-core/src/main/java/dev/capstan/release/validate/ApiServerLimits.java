@@ -122,9 +122,7 @@ public final class ApiServerLimits {
                       + "["
                       + Escapes.quote(key)
                       + "] must be a string; quote it to keep the text"
-                      + (secret
-                          ? " (the value is not shown)"
-                          : ": " + Escapes.quote(e.getValue())));
+                      + (secret ? " " + Escapes.NOT_SHOWN : ": " + Escapes.quote(e.getValue())));
             }
           }
         }

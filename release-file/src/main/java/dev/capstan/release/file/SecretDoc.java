@@ -13,7 +13,11 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
-/** A secret of {@code spec.secrets}, bound from the file before it is a {@link SecretSpec}. */
+/**
+ * A secret of {@code spec.secrets}, bound from the file before it is a {@link SecretSpec}. Its
+ * values ({@code stringData}, {@code data}) are read as {@link StrictMap#secretMap}s: no problem
+ * shows one.
+ */
 record SecretDoc(
     @Nullable String name,
     @Nullable String namespace,
@@ -29,8 +33,8 @@ record SecretDoc(
         m.optionalString("name"),
         m.optionalString("namespace"),
         m.optionalString("type"),
-        m.stringMap("stringData"),
-        m.stringMap("data"),
+        m.secretMap("stringData"),
+        m.secretMap("data"),
         m.stringMap("fromEnv"),
         m.stringMap("labels"),
         m.stringMap("annotations"));
@@ -50,10 +54,7 @@ record SecretDoc(
             decoded = Base64.getDecoder().decode(v);
           } catch (IllegalArgumentException e) {
             problems.add(
-                at
-                    + ".data."
-                    + Escapes.escape(k)
-                    + ": value must be base64 (the value is not shown)");
+                at + ".data." + Escapes.escape(k) + ": value must be base64 " + Escapes.NOT_SHOWN);
             return;
           }
           put(values, k, SecretValue.ofBytes(decoded));

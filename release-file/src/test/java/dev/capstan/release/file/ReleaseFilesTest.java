@@ -312,6 +312,39 @@ class ReleaseFilesTest {
         .hasMessageContaining(expected);
   }
 
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          stringData: {password: 424242424242, pin: 0.5, flag: true} | spec.secrets[0].stringData.password: must be a string; quote it to keep the text (the value is not shown)
+          stringData: {flag: true}                                   | spec.secrets[0].stringData.flag: must be a string; quote it to keep the text (the value is not shown)
+          data: {cert: 424242424242}                                 | spec.secrets[0].data.cert: must be a string; quote it to keep the text (the value is not shown)
+          data: {cert: [424242424242]}                               | spec.secrets[0].data.cert: must be a string (the value is not shown)
+          stringData: '424242424242'                                 | spec.secrets[0].stringData: must be a mapping (the value is not shown)
+          data: {cert: 'not base64 424242424242!!'}                  | spec.secrets[0].data.cert: value must be base64 (the value is not shown)
+          """)
+  void aSecretValueOfTheWrongTypeIsNamedButNeverShown(String values, String problem) {
+    String yaml =
+        """
+        apiVersion: capstan.dev/v1
+        kind: Release
+        metadata: {name: bo, namespace: demo}
+        spec:
+          secrets:
+          - name: s
+            %s
+        """
+            .formatted(values);
+
+    assertThatThrownBy(() -> parse(yaml))
+        .isInstanceOfSatisfying(
+            InvalidReleaseFileException.class,
+            e -> assertThat(e.problems()).containsExactly(problem))
+        .hasMessage("test.yaml: " + problem)
+        .hasMessageNotContaining("4242");
+  }
+
   @Test
   void secretValuesNeverAppearInErrors() {
     String yaml =

@@ -34,7 +34,7 @@ class StrictInputTest {
           metadata: {name: x, version: 1.10}                                   | metadata.version: must be a string; quote it to keep the text: "1.10"
           metadata: {name: x}\\nspec: {configMaps: [{name: c, data: {a: 1.10}}]} | spec.configMaps[0].data.a: must be a string; quote it to keep the text: "1.10"
           metadata: {name: x}\\nspec: {configMaps: [{name: c, data: {a: 1e3}}]}  | spec.configMaps[0].data.a: must be a string; quote it to keep the text: "1E+3"
-          metadata: {name: x}\\nspec: {secrets: [{name: s, stringData: {a: true}}]} | spec.secrets[0].stringData.a: must be a string; quote it to keep the text: "true"
+          metadata: {name: x}\\nspec: {secrets: [{name: s, stringData: {a: true}}]} | spec.secrets[0].stringData.a: must be a string; quote it to keep the text (the value is not shown)
           metadata: {name: x}\\nspec: {services: [{name: w, image: w, replicas: 1.5}]} | spec.services[0].replicas: must be an integer: 1.5
           metadata: {name: x}\\nspec: {services: [{name: w, image: w, replicas: '3'}]} | spec.services[0].replicas: must be an integer: '3'
           metadata: {name: x}\\nspec: {services: [{name: w, image: w, replicas: 99999999999}]} | spec.services[0].replicas: must be an integer from -2147483648 to 2147483647: 99999999999
