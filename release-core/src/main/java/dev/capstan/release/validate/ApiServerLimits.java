@@ -7,6 +7,7 @@ import dev.capstan.release.model.Payloads;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,6 +24,9 @@ import org.jspecify.annotations.Nullable;
  *       request limit; the API server answers 413 or times out above it);
  *   <li>a ConfigMap's {@code data} and {@code binaryData} values, or a Secret's decoded {@code
  *       data} and {@code stringData} values, must total at most {@link #MAX_DATA_BYTES};
+ *   <li>a ConfigMap's or Secret's values must be strings; a {@code v1} Secret's {@code type} must
+ *       be a string, its {@code data} and {@code stringData} mappings, and its {@code data} values
+ *       base64 (the API server decodes them into bytes);
  *   <li>label and annotation keys must be {@code [prefix/]name}, the prefix a DNS-1123 subdomain of
  *       at most 253 characters, the name at most 63 characters of {@code [A-Za-z0-9._-]} starting
  *       and ending with an alphanumeric;
@@ -108,13 +112,17 @@ public final class ApiServerLimits {
     boolean secret = "Secret".equals(kind);
     String what = describe(object);
     Map<?, ?> metadata = object.get("metadata") instanceof Map<?, ?> m ? m : Map.of();
+    boolean coreSecret = secret && "v1".equals(object.get("apiVersion"));
+    if (coreSecret) {
+      secretShape(object, what, problems);
+    }
     if (secret || "ConfigMap".equals(kind)) {
       // the API server refuses a number or boolean here; never coerce it to text
       for (String field : List.of("data", "stringData", "binaryData")) {
         if (object.get(field) instanceof Map<?, ?> data) {
           for (Map.Entry<?, ?> e : data.entrySet()) {
-            if (!(e.getValue() instanceof String)) {
-              String key = text(e.getKey());
+            String key = text(e.getKey());
+            if (!(e.getValue() instanceof String value)) {
               problems.add(
                   what
                       + ": "
@@ -123,6 +131,9 @@ public final class ApiServerLimits {
                       + Escapes.quote(key)
                       + "] must be a string; quote it to keep the text"
                       + (secret ? " " + Escapes.NOT_SHOWN : ": " + Escapes.quote(e.getValue())));
+            } else if (coreSecret && field.equals("data") && !isBase64(value)) {
+              problems.add(
+                  what + ": data[" + Escapes.quote(key) + "] must be base64 " + Escapes.NOT_SHOWN);
             }
           }
         }
@@ -201,6 +212,42 @@ public final class ApiServerLimits {
               + size);
     }
     return problems;
+  }
+
+  /**
+   * The fields of a {@code v1} Secret the API server decodes into types: {@code type} a string,
+   * {@code data} and {@code stringData} mappings. No value is shown: any of them may hold one the
+   * Secret was meant to keep.
+   */
+  private static void secretShape(
+      Map<String, ? extends @Nullable Object> object, String what, List<String> problems) {
+    Object type = object.get("type");
+    if (type != null && !(type instanceof String)) {
+      problems.add(what + ": type must be a string " + Escapes.NOT_SHOWN);
+    }
+    for (String field : List.of("data", "stringData")) {
+      Object value = object.get(field);
+      if (value != null && !(value instanceof Map)) {
+        problems.add(what + ": " + field + " must be a mapping " + Escapes.NOT_SHOWN);
+      }
+    }
+  }
+
+  /**
+   * Whether the API server decodes {@code text} as a Secret's {@code data} value: standard base64
+   * with its padding, line breaks ignored (Go's {@code base64.StdEncoding}).
+   */
+  static boolean isBase64(String text) {
+    String s = text.replace("\n", "").replace("\r", "");
+    if (s.length() % 4 != 0) {
+      return false;
+    }
+    try {
+      Base64.getDecoder().decode(s);
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
   }
 
   /**

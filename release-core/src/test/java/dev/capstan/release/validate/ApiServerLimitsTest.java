@@ -275,4 +275,45 @@ class ApiServerLimitsTest {
         .containsExactly(
             "ConfigMap shop/web: data['big'] must be a string; quote it to keep the text: '1E+400'");
   }
+
+  @Test
+  void aSecretsDataMustBeBase64AndItsTypeAStringAndNeitherIsShown() {
+    Map<String, @Nullable Object> o = object("Secret", Map.of(), Map.of());
+    o.put("type", 42);
+    Map<String, Object> data = new LinkedHashMap<>();
+    data.put("token", "NotB64!!Sup3rS3cretPW3");
+    data.put("unpadded", "U3VwM3JTM2NyZXRQVzk");
+    data.put("wrapped", "U3VwM3JTM2Ny\nZXRQVzk=");
+    data.put("padded", "U3VwM3JTM2NyZXRQVzk=");
+    o.put("data", data);
+
+    assertThat(ApiServerLimits.check(o))
+        .containsExactly(
+            "Secret shop/web: type must be a string (the value is not shown)",
+            "Secret shop/web: data['token'] must be base64 (the value is not shown)",
+            "Secret shop/web: data['unpadded'] must be base64 (the value is not shown)")
+        .noneMatch(p -> p.contains("Sup3r") || p.contains("U3Vw") || p.contains("42"));
+  }
+
+  @Test
+  void aSecretsDataAndStringDataMustBeMappingsAndAreNeverShown() {
+    Map<String, @Nullable Object> o = object("Secret", Map.of(), Map.of());
+    o.put("data", "U3VwM3JTM2NyZXRQVzk=");
+    o.put("stringData", java.util.List.of("Sup3rS3cretPW9"));
+
+    assertThat(ApiServerLimits.check(o))
+        .containsExactly(
+            "Secret shop/web: data must be a mapping (the value is not shown)",
+            "Secret shop/web: stringData must be a mapping (the value is not shown)");
+  }
+
+  @Test
+  void aSecretKindOfAnotherGroupIsNotHeldToTheCoreSecretsShape() {
+    Map<String, @Nullable Object> o = object("Secret", Map.of(), Map.of());
+    o.put("apiVersion", "vault.example.com/v1");
+    o.put("type", 42);
+    o.put("data", Map.of("path", "kv/shop/db"));
+
+    assertThat(ApiServerLimits.check(o)).isEmpty();
+  }
 }
