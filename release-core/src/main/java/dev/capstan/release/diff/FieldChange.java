@@ -12,9 +12,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One changed field of an object: where, what it held before and what it will hold after. A field
- * that is absent on one side is {@code null} there. A secret field (a key of a Secret's {@code
- * data} or {@code stringData}) holds no value on either side, only the kind of change: {@link
- * #toString()}, the text plan and the JSON plan show it as {@code data.password: (changed)}.
+ * that is absent on one side is {@code null} there. A secret field (a field of a Secret that may
+ * hold what it keeps, such as a key of its {@code data}; see {@link ManifestDiff}) holds no value
+ * on either side, only the kind of change: {@link #toString()}, the text plan and the JSON plan
+ * show it as {@code data.password: (changed)}.
  *
  * @param path where, e.g. {@code spec.template.spec.containers[name=web].image} or {@code
  *     metadata.labels["app.kubernetes.io/name"]}; see {@link ManifestDiff}

@@ -30,17 +30,24 @@ import org.jspecify.annotations.Nullable;
  * are replaced as a whole. A field on one side only is one change holding its whole value. Numbers
  * are equal when their values are ({@code 2} and {@code 2.0}).
  *
- * <p>For a Secret, the keys of {@code data} and {@code stringData}, and the annotation {@code
- * kubectl.kubernetes.io/last-applied-configuration} (which holds every value a client-side {@code
- * kubectl apply} wrote), are {@linkplain FieldChange#secret secret changes}: added, removed or
- * changed, never a value or a hash of one.
+ * <p>A Secret is shown by default-deny: only the fields known to hold no value it keeps show their
+ * values, {@code apiVersion}, {@code kind}, {@code type}, {@code immutable} and {@code metadata}
+ * but for the annotations' values. Every other field, {@code data} and {@code stringData} as much
+ * as a misspelled {@code stringdata} or one a later API adds, and every annotation (free text that
+ * tools fill with a copy of the object: {@code kubectl.kubernetes.io/last-applied-configuration},
+ * {@code kapp.k14s.io/original}), is a {@linkplain FieldChange#secret secret change} key by key:
+ * added, removed or changed, never a value or a hash of one.
  *
  * <p>Changes come in a stable order: map keys sorted, named list items in the order of the after
  * side and then the removed ones.
  */
 public final class ManifestDiff {
-  /** The annotation in which a client-side {@code kubectl apply} keeps the whole object. */
-  static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+  /** The top-level fields of a Secret whose values are shown: none holds what the Secret keeps. */
+  private static final Set<String> SECRET_SHOWN =
+      Set.of("apiVersion", "kind", "metadata", "type", "immutable");
+
+  /** The one field under a Secret's {@code metadata} whose values are not shown. */
+  private static final String ANNOTATIONS = "metadata.annotations";
 
   private ManifestDiff() {}
 
@@ -68,7 +75,7 @@ public final class ManifestDiff {
       if (a instanceof Map<?, ?> ma && b instanceof Map<?, ?> mb) {
         map(path, ma, mb);
       } else if ((a == null && b instanceof Map<?, ?>) || (b == null && a instanceof Map<?, ?>)) {
-        // a mapping on one side only: key by key, so a Secret's last-applied stays hidden
+        // a mapping on one side only: key by key, so a Secret's hidden fields stay hidden
         map(
             path,
             a instanceof Map<?, ?> ma ? ma : Map.of(),
@@ -90,10 +97,8 @@ public final class ManifestDiff {
       b.keySet().forEach(k -> keys.add(String.valueOf(k)));
       for (String key : keys) {
         String at = child(path, key);
-        if (secretKind && isSecretData(at)) {
+        if (secretKind && hidden(path, key, at)) {
           secretMap(at, a.get(key), b.get(key));
-        } else if (secretKind && at.equals(child("metadata.annotations", LAST_APPLIED))) {
-          secretField(at, a.get(key), b.get(key));
         } else {
           value(at, a.get(key), b.get(key));
         }
@@ -152,8 +157,13 @@ public final class ManifestDiff {
     }
   }
 
-  private static boolean isSecretData(String path) {
-    return path.equals("data") || path.equals("stringData");
+  /**
+   * Whether field {@code key} of the Secret's mapping at {@code path} ({@code at} the two joined)
+   * holds values a diff never shows: any top-level field but {@link #SECRET_SHOWN}, and the
+   * annotations.
+   */
+  private static boolean hidden(String path, String key, String at) {
+    return path.isEmpty() ? !SECRET_SHOWN.contains(key) : at.equals(ANNOTATIONS);
   }
 
   /** The items by their {@code name}, when every item is a mapping with a unique string name. */

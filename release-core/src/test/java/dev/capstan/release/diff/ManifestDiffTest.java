@@ -241,7 +241,78 @@ class ManifestDiffTest {
             FieldChange.secret(
                 "metadata.annotations[\"kubectl.kubernetes.io/last-applied-configuration\"]",
                 Op.ADD),
-            FieldChange.added("metadata.annotations.team", "shop"));
+            FieldChange.secret("metadata.annotations.team", Op.ADD));
+    assertThat(diff.toString()).doesNotContain(SECRET_VALUE);
+  }
+
+  @Test
+  void aMisspelledSecretFieldShowsNoValueInTextJsonOrToString() throws Exception {
+    Manifest before =
+        yaml(
+            """
+            apiVersion: v1
+            kind: Secret
+            metadata: {name: creds}
+            stringdata: {password: Sup3rS3cretPW8}
+            """);
+    Manifest after =
+        yaml(
+            """
+            apiVersion: v1
+            kind: Secret
+            metadata: {name: creds}
+            stringdata: {password: Sup3rS3cretPW8b}
+            Data: Sup3rS3cretPW8c
+            extra: [Sup3rS3cretPW8d]
+            """);
+
+    List<FieldChange> diff = ManifestDiff.between(before, after);
+
+    assertThat(diff)
+        .containsExactly(
+            FieldChange.secret("Data", Op.ADD),
+            FieldChange.secret("extra", Op.ADD),
+            FieldChange.secret("stringdata.password", Op.REPLACE));
+    assertThat(diff.toString())
+        .isEqualTo("[Data: (added), extra: (added), stringdata.password: (changed)]");
+    assertThat(new ObjectMapper().writeValueAsString(diff)).doesNotContain("Sup3rS3cret");
+  }
+
+  @Test
+  void onlyASecretsTypeImmutableAndMetadataButAnnotationValuesShowTheirValues() {
+    Manifest before =
+        yaml(
+            """
+            apiVersion: v1
+            kind: Secret
+            metadata:
+              name: tls
+              labels: {tier: web}
+              annotations: {note: %s}
+            type: Opaque
+            """
+                .formatted(SECRET_VALUE));
+    Manifest after =
+        yaml(
+            """
+            apiVersion: v1
+            kind: Secret
+            metadata:
+              name: tls
+              labels: {tier: edge}
+              annotations: {note: other}
+            type: kubernetes.io/tls
+            immutable: true
+            """);
+
+    List<FieldChange> diff = ManifestDiff.between(before, after);
+
+    assertThat(diff)
+        .containsExactly(
+            FieldChange.added("immutable", true),
+            FieldChange.secret("metadata.annotations.note", Op.REPLACE),
+            FieldChange.replaced("metadata.labels.tier", "web", "edge"),
+            FieldChange.replaced("type", "Opaque", "kubernetes.io/tls"));
     assertThat(diff.toString()).doesNotContain(SECRET_VALUE);
   }
 
