@@ -672,6 +672,77 @@ class ReleaseCliTest {
   }
 
   @Test
+  void aSecretsValuesShowInNoErrorAndNoPlanWhateverIsWrongWithIt() throws IOException {
+    Files.writeString(
+        dir.resolve("ro6.yaml"),
+        """
+        apiVersion: capstan.dev/v1
+        kind: Release
+        metadata: {name: bo, namespace: demo}
+        spec:
+          secrets:
+          - name: s
+            stringData: {password: 424242424242, pin: 0.5, flag: true}
+            data: {cert: 31337}
+        """);
+    String secret = "apiVersion: v1\nkind: Secret\nmetadata: {name: creds}\n";
+    Files.writeString(
+        dir.resolve("field.yaml"), secret + "stringdata: {password: Sup3rS3cretPW8}\n");
+    Files.writeString(
+        dir.resolve("field2.yaml"), secret + "stringdata: {password: Sup3rS3cretPW8b}\n");
+    Files.writeString(dir.resolve("b64.yaml"), secret + "data: {token: NotB64!!Sup3rS3cretPW3}\n");
+    Files.writeString(
+        dir.resolve("type.yaml"), secret + "type: 42\nstringData: {password: Sup3rS3cretPW9}\n");
+    StringBuilder seen = new StringBuilder();
+
+    assertThat(run("release", "plan", "-f", "ro6.yaml")).isEqualTo(ExitCode.INVALID);
+    assertThat(err)
+        .isEqualTo(
+            "capstan: ro6.yaml: spec.secrets[0].stringData.password: must be a string; quote it to"
+                + " keep the text (the value is not shown)\n");
+    seen.append(out).append(err);
+
+    assertThat(run("release", "cast", "s", "-n", "demo", "-f", "field.yaml", "--yes")).isZero();
+    seen.append(out).append(err);
+    assertThat(run("release", "plan", "s", "-n", "demo", "-f", "field2.yaml")).isZero();
+    assertThat(out)
+        .isEqualTo(
+            """
+            Plan for release demo/s: revision 2 (from 1)
+              = reference  Namespace//demo
+              ~ update     Secret/demo/creds
+                  ~ stringdata.password: (changed)
+            Summary: 1 update, 1 reference
+            """);
+    seen.append(out).append(err);
+    assertThat(run("release", "plan", "s", "-n", "demo", "-f", "field2.yaml", "-o", "json"))
+        .isZero();
+    assertThat(json().get("changes").get(1).get("diff").toString())
+        .isEqualTo("[{\"op\":\"replace\",\"path\":\"stringdata.password\",\"secret\":true}]");
+    seen.append(out).append(err);
+
+    for (String file : new String[] {"b64.yaml", "type.yaml"}) {
+      assertThat(run("release", "cast", "s", "-n", "demo", "-f", file, "--yes"))
+          .isEqualTo(ExitCode.INVALID);
+      assertThat(err)
+          .isEqualTo(
+              "capstan: working on the in-memory cluster (state in "
+                  + dir.resolve(".capstan/state.json")
+                  + ")\ncapstan: invalid release demo/s (1 problem; nothing was written):\n  -"
+                  + " Secret demo/creds: "
+                  + (file.equals("b64.yaml")
+                      ? "data['token'] must be base64"
+                      : "type must be a string")
+                  + " (the value is not shown)\n");
+      seen.append(out).append(err);
+    }
+    assertThat(run("release", "get", "s", "-n", "demo", "-o", "json")).isZero();
+    assertThat(json().get("revision").asInt()).isEqualTo(1);
+
+    assertThat(seen.toString()).doesNotContain("4242").doesNotContain("Sup3rS3cret");
+  }
+
+  @Test
   void aHeldLeaseGivesExitCode4() throws IOException {
     assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
     Path state = dir.resolve(".capstan/state.json");
