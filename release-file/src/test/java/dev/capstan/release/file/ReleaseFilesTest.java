@@ -317,7 +317,8 @@ class ReleaseFilesTest {
       delimiter = '|',
       textBlock =
           """
-          stringData: {password: 424242424242, pin: 0.5, flag: true} | spec.secrets[0].stringData.password: must be a string; quote it to keep the text (the value is not shown)
+          stringData: {password: 424242424242}                       | spec.secrets[0].stringData.password: must be a string; quote it to keep the text (the value is not shown)
+          stringData: {pin: 0.4242}                                  | spec.secrets[0].stringData.pin: must be a string; quote it to keep the text (the value is not shown)
           stringData: {flag: true}                                   | spec.secrets[0].stringData.flag: must be a string; quote it to keep the text (the value is not shown)
           data: {cert: 424242424242}                                 | spec.secrets[0].data.cert: must be a string; quote it to keep the text (the value is not shown)
           data: {cert: [424242424242]}                               | spec.secrets[0].data.cert: must be a string (the value is not shown)
