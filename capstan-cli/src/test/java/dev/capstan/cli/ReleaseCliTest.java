@@ -698,8 +698,15 @@ class ReleaseCliTest {
     assertThat(run("release", "plan", "-f", "ro6.yaml")).isEqualTo(ExitCode.INVALID);
     assertThat(err)
         .isEqualTo(
-            "capstan: ro6.yaml: spec.secrets[0].stringData.password: must be a string; quote it to"
-                + " keep the text (the value is not shown)\n");
+            "capstan: ro6.yaml: 4 problems:\n"
+                + "  - spec.secrets[0].stringData.password: must be a string; quote it to keep the"
+                + " text (the value is not shown)\n"
+                + "  - spec.secrets[0].stringData.pin: must be a string; quote it to keep the text"
+                + " (the value is not shown)\n"
+                + "  - spec.secrets[0].stringData.flag: must be a string; quote it to keep the text"
+                + " (the value is not shown)\n"
+                + "  - spec.secrets[0].data.cert: must be a string; quote it to keep the text (the"
+                + " value is not shown)\n");
     seen.append(out).append(err);
 
     assertThat(run("release", "cast", "s", "-n", "demo", "-f", "field.yaml", "--yes")).isZero();
