@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -78,6 +77,9 @@ public final class ApiServerLimits {
   private static final BigInteger MAX_LONG = BigInteger.valueOf(Long.MAX_VALUE);
   private static final Pattern WORD = Pattern.compile("[A-Za-z0-9_-]+");
 
+  /** The fields of a ConfigMap's or Secret's values, in the order their problems are listed. */
+  private static final List<String> DATA_FIELDS = List.of("data", "stringData", "binaryData");
+
   private static final Pattern NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
   private static final Pattern SUBDOMAIN =
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
@@ -118,7 +120,7 @@ public final class ApiServerLimits {
     }
     if (secret || "ConfigMap".equals(kind)) {
       // the API server refuses a number or boolean here; never coerce it to text
-      for (String field : List.of("data", "stringData", "binaryData")) {
+      for (String field : DATA_FIELDS) {
         if (object.get(field) instanceof Map<?, ?> data) {
           for (Map.Entry<?, ?> e : data.entrySet()) {
             String key = text(e.getKey());
@@ -314,8 +316,6 @@ public final class ApiServerLimits {
    * Secret's data are checked as strings instead, and a Secret's values are never shown.
    */
   private static final class Walk {
-    private static final Set<String> DATA = Set.of("data", "stringData", "binaryData");
-
     private final String what;
     private final boolean secret;
     private final boolean data;
@@ -339,7 +339,7 @@ public final class ApiServerLimits {
         long n = 2L + Math.max(0, map.size() - 1);
         for (Map.Entry<?, ?> e : map.entrySet()) {
           String key = text(e.getKey());
-          int skip = data && steps.isEmpty() && DATA.contains(key) ? 1 : 0;
+          int skip = data && steps.isEmpty() && DATA_FIELDS.contains(key) ? 1 : 0;
           steps.add(key);
           inData += skip;
           n += jsonStringLength(key) + 1 + length(e.getValue());
@@ -383,7 +383,7 @@ public final class ApiServerLimits {
                 + " "
                 + rule
                 + "; quote it for a string"
-                + (secret ? " (the value is not shown)" : ": " + n));
+                + (secret ? " " + Escapes.NOT_SHOWN : ": " + n));
       }
     }
 
