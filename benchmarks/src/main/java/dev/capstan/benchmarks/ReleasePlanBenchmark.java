@@ -54,7 +54,7 @@ public class ReleasePlanBenchmark {
     controller.cast(new ReleaseInput(spec, payloads));
     latest = controller.get(ReleaseFixtures.NS, "big").orElseThrow();
     LiveState.Builder b = LiveState.builder();
-    Planner.names(spec, latest)
+    LiveState.names(spec, latest)
         .forEach(
             (scope, names) ->
                 b.observed(

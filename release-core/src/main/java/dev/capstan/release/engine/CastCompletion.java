@@ -219,7 +219,7 @@ final class CastCompletion {
   /**
    * The failure could not be recorded ({@code e}): the lease keeps the cast's intent (or its {@code
    * PENDING} record stays), and the next cast records the attempt failed when it takes the lease
-   * over ({@link Housekeeping#recover}). Nothing the cast wrote is forgotten.
+   * over ({@link Takeover#recover}). Nothing the cast wrote is forgotten.
    */
   private void unrecorded(CastAttempt attempt, RuntimeException cause, RuntimeException e) {
     cause.addSuppressed(e);

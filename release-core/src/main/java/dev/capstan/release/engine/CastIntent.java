@@ -88,9 +88,9 @@ final class CastIntent {
    * when it may not be cast), and the home namespace created if the plan creates it ({@link
    * #createHomeNamespace}). Every way a cast plans passes its final plan here.
    */
-  Planned judgePlan(CastAttempt attempt, Planned planned) {
-    Plan plan = checkPlan(planned.plan(), attempt.detached());
-    createHomeNamespace(attempt.spec(), plan, attempt.payloads());
+  Planned judgePlan(CastRequest request, Planned planned) {
+    Plan plan = checkPlan(planned.plan(), request.detached());
+    createHomeNamespace(request.spec(), plan, request.payloads());
     return planned.withPlan(plan);
   }
 
@@ -100,34 +100,33 @@ final class CastIntent {
    * #judgePlan}) and saves the intent ({@link #savePending}).
    */
   CastAttempt checkAndSave(
-      CastAttempt attempt,
+      CastRequest request,
       Planned planned,
       LeaseKeeper lease,
       @Nullable List<RecordEntry> records) {
-    return savePending(attempt, judgePlan(attempt, planned), lease, records);
+    return savePending(request, judgePlan(request, planned), lease, records);
   }
 
   /**
-   * Saves the {@code PENDING} intent record of {@code attempt}, {@code planned} with its plan
-   * final, holding {@code lease}, with the {@code records} read under it ({@code null}:
-   * housekeeping reads them), and returns the attempt prepared with them ({@link
-   * CastAttempt#prepared}).
+   * Saves the {@code PENDING} intent record of a cast of {@code request}, {@code planned} with its
+   * plan final, holding {@code lease}, with the {@code records} read under it ({@code null}:
+   * housekeeping reads them), and returns the cast prepared with them ({@link CastAttempt}).
    */
   CastAttempt savePending(
-      CastAttempt attempt,
+      CastRequest request,
       Planned planned,
       LeaseKeeper lease,
       @Nullable List<RecordEntry> records) {
-    ReleaseSpec spec = attempt.spec();
+    ReleaseSpec spec = request.spec();
     EffectiveRelease effective = planned.effective();
-    Payloads payloads = attempt.payloads();
+    Payloads payloads = request.payloads();
     Plan plan = planned.plan();
     Release latest = planned.latest();
     List<OwnedResource> previousOwns = latest == null ? List.of() : latest.owns();
     String release = spec.qualifiedName();
     LeaseIntent leaseIntent = lease.intent();
     // created when the cast took its lease; whoever takes the lease over after it expired tells
-    // whether this cast recorded its revision by the attempt both name (Housekeeping.recover)
+    // whether this cast recorded its revision by the attempt both name (Takeover.recover)
     Instant at = lease.grant().lease().acquiredAt();
     String id =
         latest != null
@@ -140,7 +139,7 @@ final class CastIntent {
     previousOwns.forEach(o -> added.remove(o.ref()));
     // The lease names what the cast may write: a crash leaves nothing the next holder cannot
     // record. Otherwise the pending record says it, and a detached cast's caller reads it.
-    boolean pendingRecord = attempt.detached() || leaseIntent == null || !leaseIntent.covers(added);
+    boolean pendingRecord = request.detached() || leaseIntent == null || !leaseIntent.covers(added);
     Release pending =
         new Release(
             id,
@@ -153,7 +152,7 @@ final class CastIntent {
             latest == null ? List.of() : latest.retained(),
             spec.source(),
             spec.version(),
-            attempt.description(),
+            request.description(),
             payloads,
             null,
             at,
@@ -168,11 +167,11 @@ final class CastIntent {
     // A plan that writes no object leaves nothing half-done if the process dies: its revision is
     // recorded once, with its outcome.
     StoredRelease saved = null;
-    if (pendingRecord && (attempt.detached() || !plan.changesNothing())) {
+    if (pendingRecord && (request.detached() || !plan.changesNothing())) {
       saved = context.store.createRecord(pending);
       context.emit(new ReleaseEvent.RecordSaved(release, plan.revision(), ReleaseStatus.PENDING));
     }
-    return attempt.prepared(planned, lease, records, pending, saved);
+    return new CastAttempt(request, planned, lease, records, pending, saved);
   }
 
   /**

@@ -2,17 +2,12 @@ package dev.capstan.release.engine;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.capstan.common.ClusterException;
 import dev.capstan.release.event.Operation;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseSpec;
-import dev.capstan.release.model.ReleaseStatus;
-import dev.capstan.release.model.SecretHashKey;
 import dev.capstan.release.plan.Plan;
-import dev.capstan.release.port.StoredRelease;
 import dev.capstan.release.result.CastResult;
 import dev.capstan.release.result.DetachedCast;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
@@ -27,16 +22,16 @@ import org.jspecify.annotations.Nullable;
 public final class CastOperation {
   private final EngineContext context;
   private final Planning planning;
-  private final CastIntent intent;
-  private final Housekeeping housekeeping;
+  private final CastLook looks;
   private final CastCompletion completion;
   private final ReviewedCast reviewed;
 
   public CastOperation(EngineContext context, HistoryReads reads) {
     this.context = context;
     this.planning = new Planning(context);
-    this.intent = new CastIntent(context);
-    this.housekeeping = new Housekeeping(context);
+    CastIntent intent = new CastIntent(context);
+    Housekeeping housekeeping = new Housekeeping(context);
+    this.looks = new CastLook(context, planning, housekeeping, intent);
     this.completion = new CastCompletion(context, housekeeping);
     this.reviewed = new ReviewedCast(context, intent, housekeeping, reads);
   }
@@ -109,133 +104,52 @@ public final class CastOperation {
   }
 
   /**
-   * Validates, takes the lease, reads the record once, plans under the lease and saves the {@code
-   * PENDING} intent record: everything a cast does before its first object write. Planning under
-   * the lease needs no second look at the record (nobody else can record meanwhile). A detached
-   * cast (refused before any write, lease included, when its plan prunes), a release that may
-   * create its home namespace, and a release whose lease cannot be taken because its namespace does
-   * not exist (404: the plan then reports the missing namespace) plan first and then take the lease
-   * ({@link #prepared}).
+   * Everything a cast does before its first object write: validates ({@link CastRequest}), and
+   * prepares it ({@link #prepared}).
    */
   private CastAttempt prepare(
       ReleaseSpec given, Payloads payloads, @Nullable String description, boolean detached) {
-    Begun begun = begin(given, payloads, description, detached);
-    return prepared(begun.attempt(), begun.lease());
+    return prepared(
+        CastRequest.validated(given, payloads, description, detached, context), null, false);
   }
 
   /**
-   * A cast's first steps done ({@link #begin}): its attempt, and its lease when it plans under it
-   * ({@code null}: it plans first, {@link #prepared}).
+   * A cast's first steps for {@code castAll}, which reads many releases together before each
+   * prepares: the {@code request} validated, and its {@code lease} when it plans under it ({@code
+   * null}: it plans first, {@link EngineContext#castLease}).
    */
-  record Begun(CastAttempt attempt, @Nullable LeaseKeeper lease) {}
+  record Begun(CastRequest request, @Nullable LeaseKeeper lease) {}
 
-  /** What {@link #prepare} does before its first read: validates, and takes the lease. */
+  /** What {@link #prepared} does before its first read, for {@code castAll}. */
   Begun begin(
       ReleaseSpec given, Payloads payloads, @Nullable String description, boolean detached) {
-    ReleaseSpec spec = planning.withHome(given);
-    PayloadValidator.validate(spec, payloads, context.ports.orchestrator());
-    CastAttempt attempt = CastAttempt.start(spec, payloads, description, detached);
-    if (detached
-        || spec.options().createNamespace()
-        || (spec.resources().isEmpty() && !spec.options().dangerousAllowEmpty())) {
-      // an empty spec is checked against the record before the lease is taken: refused, it writes
-      // nothing at all
-      return new Begun(attempt, null);
-    }
-    try {
-      return new Begun(attempt, context.acquireCastLease(spec));
-    } catch (ClusterException e) {
-      if (e.status() != 404) {
-        throw e;
+    CastRequest request = CastRequest.validated(given, payloads, description, detached, context);
+    return new Begun(request, context.castLease(request, false));
+  }
+
+  /**
+   * The cast of {@code request} prepared, one look after the other ({@link CastLook#lookAt}) until
+   * one is made under the lease: its lease taken first ({@link EngineContext#castLease}) unless it
+   * plans first, or it was {@code leaseTried} already ({@code taken}, or {@code null}); without a
+   * lease, it looks first and then takes the lease. Under the lease it reads the records, plans
+   * (again, if the record moved since the first look), and saves the intent. Planning under the
+   * lease needs no second look at the record: nobody else can record meanwhile.
+   */
+  CastAttempt prepared(CastRequest request, @Nullable LeaseKeeper taken, boolean leaseTried) {
+    LeaseKeeper lease = taken;
+    CastLook.Look look = null;
+    while (true) {
+      if (lease == null && (look != null || !leaseTried)) {
+        lease = context.castLease(request, look != null);
       }
-      return new Begun(attempt, null);
+      LeaseKeeper held = lease;
+      CastLook.Look first = look;
+      look = LeaseKeeper.holdingIfAny(held, () -> looks.lookAt(request, first, held));
+      CastAttempt prepared = look.prepared();
+      if (prepared != null) {
+        return prepared;
+      }
     }
-  }
-
-  /**
-   * A begun cast ({@link #begin}: its {@code attempt}, and the lease {@code taken}, or {@code
-   * null}) prepared, one stage after the other: without a lease yet, it plans first ({@link
-   * #lookFirst}) and then takes the lease; under the lease it reads the records (recording what a
-   * holder whose expired lease it took over left unfinished), plans, or plans again if the record
-   * moved since it looked first, and saves the intent ({@link #underLease}).
-   */
-  CastAttempt prepared(CastAttempt attempt, @Nullable LeaseKeeper taken) {
-    FirstLook first = taken == null ? lookFirst(attempt) : null;
-    LeaseKeeper lease = taken == null ? context.acquireCastLease(attempt.spec()) : taken;
-    return lease.holding(held -> underLease(attempt, first, held));
-  }
-
-  /**
-   * What a cast that plans before its lease found: the plan over {@code record} (its checks {@code
-   * deferred} to the lease when a held lease may explain its conflicts), and the key {@code fresh}
-   * its new Secret hashes were keyed with.
-   */
-  private record FirstLook(
-      Planned planned, Optional<StoredRelease> record, SecretHashKey fresh, boolean deferred) {}
-
-  /**
-   * The plan before the lease: the record read, planned over, and looked at again once if the plan
-   * has conflicts and the record moved ({@link Planning#lookBefore}); the plan judged ({@link
-   * CastIntent#judgePlan}) unless a held lease may explain its conflicts.
-   */
-  private FirstLook lookFirst(CastAttempt attempt) {
-    ReleaseSpec spec = attempt.spec();
-    SecretHashKey fresh = SecretHashKey.generate();
-    Planning.Looked looked =
-        planning.lookBefore(spec, attempt.payloads(), fresh, attempt.rollback());
-    Planned first = looked.planned();
-    // A held lease may explain the conflicts: a cast under way, or one that died before it
-    // recorded anything, whose objects carry an id no record names yet. Its lease is then waited
-    // for (or taken over, recording what it left), and the plan judged again under it.
-    boolean deferred =
-        !first.plan().applyable()
-            && context.store.heldLease(spec.namespace(), spec.name()).isPresent();
-    return new FirstLook(
-        deferred ? first : intent.judgePlan(attempt, first), looked.record(), fresh, deferred);
-  }
-
-  /**
-   * Under the lease: reads the records and records what a holder whose lease was taken over left
-   * unfinished ({@link Housekeeping#readUnderLease}); plans over the latest ({@link
-   * Planning#lookUnderLease}, keyed as the {@code first} look was, if any) and judges that plan
-   * ({@link CastIntent#judgePlan}) when the cast did not plan {@code first} or the record moved
-   * since, else keeps the first plan (judging it now if that was deferred to here); and saves the
-   * new revision pending ({@link CastIntent#savePending}).
-   */
-  private CastAttempt underLease(
-      CastAttempt attempt, @Nullable FirstLook first, LeaseKeeper lease) {
-    ReleaseSpec spec = attempt.spec();
-    Housekeeping.UnderLease read =
-        housekeeping.readUnderLease(spec.namespace(), spec.name(), lease);
-    Optional<StoredRelease> now = read.latest();
-    boolean pendingFailed =
-        first != null
-            && !now.equals(read.read())
-            && read.read().isPresent()
-            && read.read().get().release().status() == ReleaseStatus.PENDING;
-    boolean moved =
-        first != null
-            && !StoredRelease.sameVersion(first.record(), pendingFailed ? read.read() : now);
-    Planned last;
-    if (first == null || moved) {
-      last =
-          planning.lookUnderLease(
-              attempt.spec(),
-              attempt.payloads(),
-              now,
-              first == null ? null : first.fresh(),
-              lease.grant(),
-              attempt.rollback());
-    } else if (pendingFailed) {
-      // a taken-over pending revision recorded failed: the plan made on it stands
-      last = first.planned().over(now.get().release());
-    } else {
-      last = first.planned();
-    }
-    if (first == null || moved || first.deferred()) {
-      last = intent.judgePlan(attempt, last); // a plan not judged yet
-    }
-    return intent.savePending(attempt, last, lease, read.records());
   }
 
   /** Applies, verifies, prunes and records a prepared cast; gives its lease up. */

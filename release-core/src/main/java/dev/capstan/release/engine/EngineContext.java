@@ -3,6 +3,7 @@ package dev.capstan.release.engine;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.Backoff;
+import dev.capstan.common.ClusterException;
 import dev.capstan.common.Durations;
 import dev.capstan.common.Sleeper;
 import dev.capstan.release.event.Operation;
@@ -148,6 +149,27 @@ public final class EngineContext {
   /** Takes the operation lease of a release for the operation running on this thread. */
   LeaseKeeper acquireLease(String namespace, String name, @Nullable LeaseIntent intent) {
     return LeaseWait.acquire(leaseTerms, namespace, name, intent, events());
+  }
+
+  /**
+   * The lease a cast of {@code request} plans under, or {@code null} when it plans first: once it
+   * {@code looked} (planned first), its lease taken ({@link #acquireCastLease}); before that,
+   * {@code null} for a request that plans first ({@link CastRequest#plansFirst}) or whose lease
+   * cannot be taken because its namespace does not exist (404: the plan then reports the missing
+   * namespace), else its lease taken.
+   */
+  @Nullable LeaseKeeper castLease(CastRequest request, boolean looked) {
+    if (!looked && request.plansFirst()) {
+      return null;
+    }
+    try {
+      return acquireCastLease(request.spec());
+    } catch (ClusterException e) {
+      if (looked || e.status() != 404) {
+        throw e;
+      }
+      return null;
+    }
   }
 
   /** Takes the operation lease for a cast of {@code spec}, naming what it may write. */

@@ -101,7 +101,7 @@ public final class FleetCast {
     Map<String, Map<String, StoredRelease>> records = new HashMap<>();
     List<Candidate> candidates = new ArrayList<>();
     for (int i = 0; i < inputs.size(); i++) {
-      ReleaseSpec spec = planning.withHome(inputs.get(i).spec());
+      ReleaseSpec spec = CastRequest.withHome(inputs.get(i).spec(), context.store);
       try {
         PayloadValidator.validate(spec, inputs.get(i).payloads(), context.ports.orchestrator());
       } catch (RuntimeException invalid) {
@@ -332,7 +332,7 @@ public final class FleetCast {
       LeaseKeeper lease = m.lease();
       if (lease != null && lease.grant().takenOver() == null) {
         leased.add(m);
-        ReleaseSpec spec = requireNonNull(m.begun).attempt().spec();
+        ReleaseSpec spec = requireNonNull(m.begun).request().spec();
         refs.add(new ReleaseRef(spec.namespace(), spec.name()));
       }
     }
@@ -343,13 +343,13 @@ public final class FleetCast {
       FleetWorkers.GroupRecords records = new FleetWorkers.GroupRecords(context.store, refs);
       Map<Member, Candidate> candidates = new LinkedHashMap<>();
       for (Member m : leased) {
-        CastAttempt attempt = requireNonNull(m.begun).attempt();
-        ReleaseSpec spec = attempt.spec();
+        CastRequest request = requireNonNull(m.begun).request();
+        ReleaseSpec spec = request.spec();
         List<RecordEntry> entries = records.of(spec.namespace(), spec.name());
         try {
           Release latest = entries.isEmpty() ? null : entries.get(0).stored().release();
           EffectiveRelease effective =
-              Planning.castableOver(spec, attempt.payloads(), latest, SecretHashKey.generate());
+              Planning.castableOver(spec, request.payloads(), latest, SecretHashKey.generate());
           boolean homeExists = requireNonNull(m.lease()).grant().namespaceExists();
           candidates.put(
               m,
@@ -388,11 +388,11 @@ public final class FleetCast {
                 LeaseKeeper lease = begun.lease();
                 CastAttempt prepared =
                     lease == null || read == null
-                        ? casts.prepared(begun.attempt(), lease)
+                        ? casts.prepared(begun.request(), lease, true)
                         : lease.holding(
                             held ->
                                 intent.checkAndSave(
-                                    begun.attempt(),
+                                    begun.request(),
                                     PlanStages.planned(
                                         context,
                                         read.latest(),

@@ -9,7 +9,6 @@ import dev.capstan.release.model.ReleaseRef;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.plan.LiveState;
-import dev.capstan.release.plan.Planner;
 import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.StoredRelease;
 import dev.capstan.release.result.UninstallOutcome;
@@ -156,7 +155,7 @@ public final class FleetUninstall {
         Release r = latest.map(StoredRelease::release).orElse(null);
         if (r != null && r.status() != ReleaseStatus.UNINSTALLED) {
           Map<LiveState.Scope, Set<String>> n =
-              Planner.names(UninstallOperation.observed(r, options));
+              LiveState.names(UninstallOperation.observed(r, options));
           owned.put(m, n);
           n.forEach(
               (scope, inScope) -> all.computeIfAbsent(scope, s -> new TreeSet<>()).addAll(inScope));

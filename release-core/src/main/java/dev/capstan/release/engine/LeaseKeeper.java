@@ -219,7 +219,7 @@ public final class LeaseKeeper implements AutoCloseable {
    * (the store failed), so the intent, or its {@code PENDING} record, is the only trace of what it
    * wrote. {@link #close} then leaves the lease in place, expired at once rather than deleted (or,
    * when even that write fails, lapsing at its expiry), and the next operation takes it over and
-   * records the attempt ({@code Housekeeping.recover}).
+   * records the attempt ({@code Takeover.recover}).
    */
   void keepIntent() {
     keepIntent = true;
@@ -434,6 +434,14 @@ public final class LeaseKeeper implements AutoCloseable {
       abandon();
       throw e;
     }
+  }
+
+  /**
+   * Runs {@code body} under {@code lease} as {@link #holding} does, or as it is when the operation
+   * holds no lease yet ({@code null}).
+   */
+  static <T> T holdingIfAny(@Nullable LeaseKeeper lease, java.util.function.Supplier<T> body) {
+    return lease == null ? body.get() : lease.holding(held -> body.get());
   }
 
   /**

@@ -16,7 +16,6 @@ import dev.capstan.release.model.SecretHashKey;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
-import dev.capstan.release.plan.Planner;
 import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
@@ -40,16 +39,26 @@ final class Planning {
     this.context = context;
   }
 
-  /** The plan for {@code spec}, from the record read now (and once more: {@link #lookBefore}). */
+  /**
+   * The plan for {@code spec}, from the record read now (and once more: {@link #planOverRecord}).
+   */
   Plan planOnly(ReleaseSpec spec, @Nullable Payloads payloads) {
-    spec = withHome(spec);
-    Looked looked = lookBefore(spec, payloads, SecretHashKey.generate(), false);
+    spec = CastRequest.withHome(spec, context.store);
+    Looked looked =
+        planOverRecord(
+            spec,
+            payloads,
+            context.store.latestRecord(spec.namespace(), spec.name()),
+            SecretHashKey.generate(),
+            null,
+            false,
+            true);
     Plan plan = reviewable(looked.planned(), looked.record());
     context.emit(new ReleaseEvent.Planned(spec.qualifiedName(), plan));
     return plan;
   }
 
-  /** A plan made without the lease ({@link #lookBefore}), and the record it was made over. */
+  /** A plan ({@link #planOverRecord}), and the record it was made over. */
   record Looked(Planned planned, Optional<StoredRelease> record) {
     Looked {
       requireNonNull(planned, "planned");
@@ -58,59 +67,54 @@ final class Planning {
   }
 
   /**
-   * The plan over the record read now ({@link #planOverStored}), without the lease: when the plan
-   * has conflicts and the record moved since it was read, planned once more over the record read
-   * again, since another cast of this release may have recorded and written between the two reads
-   * (its objects are then this release's, and a cast sees its held lease rather than objects of an
-   * unknown install). Both looks key new Secret hashes with {@code fresh}.
+   * The plan over the record {@code read} ({@link #planOver}), new Secret hashes keyed with {@code
+   * key} for a release that has none yet. The home namespace is known present as the {@code lease}
+   * just taken says ({@link LeaseGrant#namespaceExists}), or, with none given, when the record
+   * proves it ({@link #homeProven}). With {@code lookAgain} (a look without the lease), a plan with
+   * conflicts is made once more over the record read again if it moved since {@code read}: another
+   * cast of this release may have recorded and written between the two reads (its objects are then
+   * this release's, and a cast sees its held lease rather than objects of an unknown install).
    */
-  Looked lookBefore(
-      ReleaseSpec spec, @Nullable Payloads payloads, SecretHashKey fresh, boolean rollback) {
-    Store store = context.store;
-    Optional<StoredRelease> before = store.latestRecord(spec.namespace(), spec.name());
-    Planned planned = planOverStored(spec, payloads, before, fresh, rollback);
-    if (!planned.plan().applyable()) {
-      Optional<StoredRelease> again = store.latestRecord(spec.namespace(), spec.name());
-      if (!StoredRelease.sameVersion(before, again)) {
-        return new Looked(planOverStored(spec, payloads, again, fresh, rollback), again);
-      }
-    }
-    return new Looked(planned, before);
-  }
-
-  /**
-   * The plan over the record {@code stored}, read under the lease ({@link #planOver}). A cast that
-   * looked before the lease ({@link #lookBefore}) keys new Secret hashes with that look's {@code
-   * firstKey} and knows its home namespace present when the record alone proves it ({@link
-   * #planOverStored}); one that did not ({@code firstKey} {@code null}) keys them afresh and knows
-   * it present when the lease it plans under lives there ({@code grant}: {@link
-   * LeaseGrant#namespaceExists}).
-   */
-  Planned lookUnderLease(
+  Looked planOverRecord(
       ReleaseSpec spec,
-      Payloads payloads,
-      Optional<StoredRelease> stored,
-      @Nullable SecretHashKey firstKey,
-      LeaseGrant grant,
-      boolean rollback) {
-    if (firstKey != null) {
-      return planOverStored(spec, payloads, stored, firstKey, rollback);
+      @Nullable Payloads payloads,
+      Optional<StoredRelease> read,
+      SecretHashKey key,
+      @Nullable LeaseGrant lease,
+      boolean rollback,
+      boolean lookAgain) {
+    Optional<StoredRelease> over = read;
+    boolean again = lookAgain;
+    while (true) {
+      Release latest = over.map(StoredRelease::release).orElse(null);
+      Planned planned =
+          planOver(
+              spec,
+              payloads,
+              latest,
+              key,
+              lease == null ? homeProven(latest) : lease.namespaceExists(),
+              rollback);
+      if (again && !planned.plan().applyable()) {
+        again = false;
+        Optional<StoredRelease> now = context.store.latestRecord(spec.namespace(), spec.name());
+        if (!StoredRelease.sameVersion(over, now)) {
+          over = now;
+          continue;
+        }
+      }
+      return new Looked(planned, over);
     }
-    return planOver(
-        spec,
-        payloads,
-        stored.map(StoredRelease::release).orElse(null),
-        SecretHashKey.generate(),
-        grant.namespaceExists(),
-        rollback);
   }
 
   /** The plan for {@code spec} with field-level diffs ({@link PlanDiffs}). */
   Plan planWithDiffOnly(ReleaseSpec spec, Payloads payloads) {
-    spec = withHome(spec);
+    spec = CastRequest.withHome(spec, context.store);
     PayloadValidator.validate(spec, payloads, context.ports.orchestrator());
     Optional<StoredRelease> stored = context.store.latestRecord(spec.namespace(), spec.name());
-    Planned planned = planOverStored(spec, payloads, stored, SecretHashKey.generate(), false);
+    Planned planned =
+        planOverRecord(spec, payloads, stored, SecretHashKey.generate(), null, false, false)
+            .planned();
     Plan plan =
         PlanDiffs.attach(
             reviewable(planned, stored),
@@ -138,20 +142,6 @@ final class Planning {
     EffectiveRelease effective = castableOver(spec, payloads, latest, fresh);
     LiveState live = observe(spec, latest, effective, homeExists);
     return PlanStages.planned(context, latest, effective, live, rollback);
-  }
-
-  /**
-   * {@link #planOver} over the record {@code stored}, the home namespace proven by that record
-   * alone ({@link #homeProven}).
-   */
-  Planned planOverStored(
-      ReleaseSpec spec,
-      @Nullable Payloads payloads,
-      Optional<StoredRelease> stored,
-      SecretHashKey fresh,
-      boolean rollback) {
-    Release latest = stored.map(StoredRelease::release).orElse(null);
-    return planOver(spec, payloads, latest, fresh, homeProven(latest), rollback);
   }
 
   /**
@@ -222,18 +212,6 @@ final class Planning {
   }
 
   /**
-   * {@code spec} with a reference to its home namespace when the store keeps the release's records
-   * and lease there ({@link Store#recordsInNamespace()}): the plan then shows a missing one,
-   * refuses it, or creates it with {@code createNamespace}.
-   */
-  ReleaseSpec withHome(ReleaseSpec spec) {
-    ResourceRef home = ResourceRef.namespace(spec.namespace());
-    return context.store.recordsInNamespace() && !spec.references().contains(home)
-        ? spec.withReference(home)
-        : spec;
-  }
-
-  /**
    * Whether the release's home namespace is known to exist because its record {@code latest} was
    * read from it: the store keeps records in the release's namespace ({@link
    * Store#recordsInNamespace()}), so there is one.
@@ -264,7 +242,7 @@ final class Planning {
 
   /** What {@link #observe(ReleaseSpec, Release, EffectiveRelease, boolean)} reads. */
   static Reads reads(ReleaseSpec spec, @Nullable Release latest, boolean homeExists) {
-    Map<LiveState.Scope, Set<String>> names = Planner.names(spec, latest);
+    Map<LiveState.Scope, Set<String>> names = LiveState.names(spec, latest);
     List<LiveObject> known = new ArrayList<>();
     ResourceRef home = ResourceRef.namespace(spec.namespace());
     LiveState.Scope scope = new LiveState.Scope(Kind.NAMESPACE, "");

@@ -15,7 +15,6 @@ import dev.capstan.release.model.SecretHashKey;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanFingerprint;
-import dev.capstan.release.plan.Planner;
 import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.StoredRelease;
 import java.util.ArrayList;
@@ -74,7 +73,7 @@ final class ReviewedCast {
     intent.checkPlan(plan, false);
     intent.createHomeNamespace(spec, plan, payloads);
 
-    CastAttempt attempt = CastAttempt.start(spec, payloads, fingerprint.description(), false);
+    CastRequest request = new CastRequest(spec, payloads, fingerprint.description(), false);
     LeaseKeeper lease = context.acquireCastLease(spec);
     return lease.holding(
         held -> {
@@ -93,7 +92,7 @@ final class ReviewedCast {
           List<ResourceRef> looked = ReviewedPlans.looked(plan, homeProven);
           LiveState live =
               context.ports.observe(
-                  Planner.names(looked), now.map(StoredRelease::release).orElse(null));
+                  LiveState.names(looked), now.map(StoredRelease::release).orElse(null));
           moved.addAll(ReviewedPlans.objectsMoved(fingerprint, plan, looked, live));
           if (!moved.isEmpty()) {
             throw new StalePlanException(plan, moved);
@@ -120,11 +119,11 @@ final class ReviewedCast {
           Release latest = now.map(StoredRelease::release).orElse(null);
           // a reviewed rollback runs the rollback hooks of what it casts
           Plan hooked =
-              attempt.rollback()
+              request.rollback()
                   ? plan.withHooks(HookStage.planned(effective.objects, latest, true))
                   : plan;
           return intent.savePending(
-              attempt, new Planned(latest, effective, live, hooked), lease, records);
+              request, new Planned(latest, effective, live, hooked), lease, records);
         });
   }
 

@@ -23,7 +23,6 @@ import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
-import dev.capstan.release.plan.Planner;
 import dev.capstan.release.port.Precondition;
 import dev.capstan.release.port.PreconditionFailedException;
 import dev.capstan.release.port.Readiness;
@@ -59,11 +58,11 @@ import org.jspecify.annotations.Nullable;
  */
 public final class UninstallOperation {
   private final EngineContext context;
-  private final Housekeeping housekeeping;
+  private final Takeover takeover;
 
   public UninstallOperation(EngineContext context) {
     this.context = context;
-    this.housekeeping = new Housekeeping(context);
+    this.takeover = new Takeover(context);
   }
 
   /** Uninstalls a release, as one {@code UNINSTALL} operation. */
@@ -107,7 +106,7 @@ public final class UninstallOperation {
       Optional<StoredRelease> read,
       @Nullable LiveState observed) {
     String release = namespace + "/" + name;
-    Optional<StoredRelease> found = housekeeping.recover(namespace, name, read, lease);
+    Optional<StoredRelease> found = takeover.recover(namespace, name, read, lease);
     if (found.isEmpty()) {
       lease.forgetOnClose();
       throw new ReleaseNotFoundException(release, null);
@@ -248,7 +247,7 @@ public final class UninstallOperation {
           .newThread(
               () -> {
                 try {
-                  observing.complete(context.ports.observe(Planner.names(looked), latest));
+                  observing.complete(context.ports.observe(LiveState.names(looked), latest));
                 } catch (RuntimeException | Error e) {
                   observing.completeExceptionally(e);
                 }

@@ -7,12 +7,9 @@ import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,33 +33,6 @@ public final class Planner {
 
   private Planner() {}
 
-  /**
-   * The names, per scope (kind and namespace), that {@link #plan} will look at: the desired
-   * objects, the references and the objects the latest revision owns. Observe each scope in one
-   * batch.
-   */
-  public static Map<LiveState.Scope, Set<String>> names(
-      ReleaseSpec spec, @Nullable Release latest) {
-    return names(observed(spec, latest));
-  }
-
-  /**
-   * Every object {@link #plan} looks at: the references (ensured namespaces among them), the
-   * desired objects, the objects the latest revision owns, and the namespaces it ensured with
-   * {@link EnsuredNamespace#DELETE_WITH_RELEASE} (a cast that drops one may delete it).
-   */
-  private static Set<ResourceRef> observed(ReleaseSpec spec, @Nullable Release latest) {
-    Set<ResourceRef> refs = new TreeSet<>(spec.references());
-    spec.resources().forEach(r -> refs.add(r.ref()));
-    if (latest != null) {
-      latest.owns().forEach(o -> refs.add(o.ref()));
-      ensuredBy(latest).values().stream()
-          .filter(EnsuredNamespace::deleteWithRelease)
-          .forEach(e -> refs.add(e.ref()));
-    }
-    return refs;
-  }
-
   /** The namespaces {@code release} ensured, by name: the Namespace objects of its payloads. */
   public static Map<String, EnsuredNamespace> ensuredBy(Release release) {
     Map<String, EnsuredNamespace> out = new TreeMap<>();
@@ -71,24 +41,11 @@ public final class Planner {
   }
 
   /**
-   * The names of {@code refs}, grouped by scope (kind and namespace): one observation batch each.
-   */
-  public static Map<LiveState.Scope, Set<String>> names(Iterable<ResourceRef> refs) {
-    Map<LiveState.Scope, Set<String>> names = new HashMap<>();
-    for (ResourceRef ref : refs) {
-      names
-          .computeIfAbsent(new LiveState.Scope(ref.kind(), ref.namespace()), s -> new TreeSet<>())
-          .add(ref.name());
-    }
-    return names;
-  }
-
-  /**
    * Plans a cast of {@code spec}.
    *
    * @param spec what the release should be
    * @param latest the latest recorded revision of this release, or {@code null} if none
-   * @param live the live objects; every scope of {@link #names} must have been observed
+   * @param live the live objects; every scope of {@link LiveState#names} must have been observed
    * @return the plan, changes in execution order
    */
   public static Plan plan(ReleaseSpec spec, @Nullable Release latest, LiveState live) {
