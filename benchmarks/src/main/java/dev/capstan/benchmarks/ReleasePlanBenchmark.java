@@ -7,6 +7,7 @@ import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.plan.LiveState;
+import dev.capstan.release.plan.ObservedNames;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.Planner;
 import java.util.concurrent.TimeUnit;
@@ -54,7 +55,7 @@ public class ReleasePlanBenchmark {
     controller.cast(new ReleaseInput(spec, payloads));
     latest = controller.get(ReleaseFixtures.NS, "big").orElseThrow();
     LiveState.Builder b = LiveState.builder();
-    LiveState.names(spec, latest)
+    ObservedNames.of(spec, latest)
         .forEach(
             (scope, names) ->
                 b.observed(

@@ -2,8 +2,6 @@ package dev.capstan.release.engine;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.capstan.release.error.ReleaseConflictException;
-import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.Payloads;
@@ -13,9 +11,7 @@ import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.WithheldSecret;
-import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.Plan;
-import dev.capstan.release.plan.PlannedChange;
 import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.StoredRelease;
 import java.time.Instant;
@@ -27,84 +23,14 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The last steps of a cast before its first object write: the plan's checks, the home namespace,
- * and the {@code PENDING} intent record.
+ * The last step of a cast before its first object write, once its plan is judged ({@link
+ * PlanJudge}): the {@code PENDING} intent record.
  */
 final class CastIntent {
   private final EngineContext context;
 
   CastIntent(EngineContext context) {
     this.context = context;
-  }
-
-  /**
-   * Reports the plan; refuses one with conflicts, one the destructive-change gate refuses ({@link
-   * DeleteGateStage}), and a detached cast's that prunes.
-   */
-  Plan checkPlan(Plan plan, boolean detached) {
-    context.emit(new ReleaseEvent.Planned(plan.namespace() + "/" + plan.name(), plan));
-    if (!plan.applyable()) {
-      throw new ReleaseConflictException(plan);
-    }
-    DeleteGateStage.check(plan);
-    if (detached && plan.hasPrune()) {
-      throw new ReleaseException(
-          "release "
-              + plan.namespace()
-              + "/"
-              + plan.name()
-              + ": a detached cast may not prune ("
-              + plan.changes(Action.PRUNE).size()
-              + " to prune); cast it in the foreground; nothing was written");
-    }
-    return plan;
-  }
-
-  /**
-   * Creates the release's home namespace when the plan creates it: the lease and the records live
-   * there, so it must exist before the lease is taken (the executor creates every other namespace).
-   */
-  void createHomeNamespace(ReleaseSpec spec, Plan plan, Payloads payloads) {
-    for (PlannedChange c : plan.changes()) {
-      boolean ensure = c.ensures() && c.action() == Action.CREATE;
-      if ((c.createReference() || ensure) && c.ref().name().equals(spec.namespace())) {
-        context.emit(new ReleaseEvent.Started(spec.qualifiedName(), c.ref(), c.action()));
-        if (ensure) {
-          context
-              .ports
-              .orchestrator()
-              .ensureNamespace(
-                  CastExecution.ensured(payloads, c.ref()), spec.namespace(), spec.name());
-        } else {
-          context.ports.orchestrator().createNamespace(spec.namespace());
-        }
-        context.emit(new ReleaseEvent.Done(spec.qualifiedName(), c.ref(), c.action()));
-      }
-    }
-  }
-
-  /**
-   * A plan judged before the first write: checked ({@link #checkPlan}: refused with nothing written
-   * when it may not be cast), and the home namespace created if the plan creates it ({@link
-   * #createHomeNamespace}). Every way a cast plans passes its final plan here.
-   */
-  Planned judgePlan(CastRequest request, Planned planned) {
-    Plan plan = checkPlan(planned.plan(), request.detached());
-    createHomeNamespace(request.spec(), plan, request.payloads());
-    return planned.withPlan(plan);
-  }
-
-  /**
-   * Under the lease, with the release's {@code records} read under it (newest first, {@code null}
-   * if unknown) and the plan {@code planned} over the latest of them: judges the plan ({@link
-   * #judgePlan}) and saves the intent ({@link #savePending}).
-   */
-  CastAttempt checkAndSave(
-      CastRequest request,
-      Planned planned,
-      LeaseKeeper lease,
-      @Nullable List<RecordEntry> records) {
-    return savePending(request, judgePlan(request, planned), lease, records);
   }
 
   /**

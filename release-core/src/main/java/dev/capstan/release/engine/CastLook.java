@@ -14,38 +14,27 @@ import org.jspecify.annotations.Nullable;
  * A cast's look at its release, before its lease or under it: the record read (under the lease,
  * with what a holder whose expired lease was taken over left recorded: {@link
  * Housekeeping#readUnderLease}), planned over ({@link Planning#planOverRecord}) unless the first
- * look's plan still holds, the plan judged ({@link CastIntent#judgePlan}) and, under the lease, the
+ * look's plan still holds, the plan judged ({@link PlanJudge#judged}) and, under the lease, the
  * intent saved ({@link CastIntent#savePending}).
  */
 final class CastLook {
   private final EngineContext context;
   private final Planning planning;
   private final Housekeeping housekeeping;
+  private final PlanJudge judge;
   private final CastIntent intent;
 
-  CastLook(EngineContext context, Planning planning, Housekeeping housekeeping, CastIntent intent) {
+  CastLook(
+      EngineContext context,
+      Planning planning,
+      Housekeeping housekeeping,
+      PlanJudge judge,
+      CastIntent intent) {
     this.context = context;
     this.planning = planning;
     this.housekeeping = housekeeping;
+    this.judge = judge;
     this.intent = intent;
-  }
-
-  /**
-   * What a look found: the plan {@code planned}, the {@code record} it is over, the {@code key} its
-   * new Secret hashes were keyed with, whether its checks were {@code deferred} to the lease (a
-   * held lease may explain its conflicts), and, under the lease, the cast {@code prepared}.
-   */
-  record Look(
-      Planned planned,
-      Optional<StoredRelease> record,
-      SecretHashKey key,
-      boolean deferred,
-      @Nullable CastAttempt prepared) {
-    Look {
-      requireNonNull(planned, "planned");
-      requireNonNull(record, "record");
-      requireNonNull(key, "key");
-    }
   }
 
   /**
@@ -60,7 +49,7 @@ final class CastLook {
    */
   Look lookAt(CastRequest request, @Nullable Look first, @Nullable LeaseKeeper lease) {
     ReleaseSpec spec = request.spec();
-    Housekeeping.UnderLease read =
+    LeasedRecords read =
         lease == null ? null : housekeeping.readUnderLease(spec.namespace(), spec.name(), lease);
     Optional<StoredRelease> now =
         read == null ? context.store.latestRecord(spec.namespace(), spec.name()) : read.latest();
@@ -73,16 +62,15 @@ final class CastLook {
     boolean moved =
         first == null || !StoredRelease.sameVersion(first.record(), pendingFailed ? seen : now);
     SecretHashKey key = first == null ? SecretHashKey.generate() : first.key();
-    Planning.Looked looked;
+    Look looked;
     if (moved) {
       LeaseGrant grant = first == null && lease != null ? lease.grant() : null;
       looked =
           planning.planOverRecord(
               spec, request.payloads(), now, key, grant, request.rollback(), lease == null);
     } else {
-      Planned kept = requireNonNull(first).planned();
       looked =
-          new Planning.Looked(pendingFailed ? kept.over(now.orElseThrow().release()) : kept, now);
+          pendingFailed ? requireNonNull(first).over(now.orElseThrow()) : requireNonNull(first);
     }
     Planned planned = looked.planned();
     // A held lease may explain the conflicts: a cast under way, or one that died before it
@@ -92,12 +80,12 @@ final class CastLook {
         lease == null
             && !planned.plan().applyable()
             && context.store.heldLease(spec.namespace(), spec.name()).isPresent();
-    boolean judge = lease == null ? !deferred : moved || requireNonNull(first).deferred();
-    Planned judged = judge ? intent.judgePlan(request, planned) : planned;
+    boolean judging = lease == null ? !deferred : moved || requireNonNull(first).deferred();
+    Planned judged = judging ? judge.judged(request, planned) : planned;
     CastAttempt prepared =
         lease == null
             ? null
             : intent.savePending(request, judged, lease, requireNonNull(read).records());
-    return new Look(judged, looked.record(), key, deferred, prepared);
+    return looked.withVerdict(judged, deferred, prepared);
   }
 }

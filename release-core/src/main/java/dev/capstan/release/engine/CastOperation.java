@@ -29,11 +29,12 @@ public final class CastOperation {
   public CastOperation(EngineContext context, HistoryReads reads) {
     this.context = context;
     this.planning = new Planning(context);
+    PlanJudge judge = new PlanJudge(context);
     CastIntent intent = new CastIntent(context);
     Housekeeping housekeeping = new Housekeeping(context);
-    this.looks = new CastLook(context, planning, housekeeping, intent);
+    this.looks = new CastLook(context, planning, housekeeping, judge, intent);
     this.completion = new CastCompletion(context, housekeeping);
-    this.reviewed = new ReviewedCast(context, intent, housekeeping, reads);
+    this.reviewed = new ReviewedCast(context, judge, intent, housekeeping, reads);
   }
 
   /** The plan for {@code spec} (and its payloads, if given), as one {@code PLAN} operation. */
@@ -137,13 +138,13 @@ public final class CastOperation {
    */
   CastAttempt prepared(CastRequest request, @Nullable LeaseKeeper taken, boolean leaseTried) {
     LeaseKeeper lease = taken;
-    CastLook.Look look = null;
+    Look look = null;
     while (true) {
       if (lease == null && (look != null || !leaseTried)) {
         lease = context.castLease(request, look != null);
       }
       LeaseKeeper held = lease;
-      CastLook.Look first = look;
+      Look first = look;
       look = LeaseKeeper.holdingIfAny(held, () -> looks.lookAt(request, first, held));
       CastAttempt prepared = look.prepared();
       if (prepared != null) {

@@ -137,7 +137,7 @@ public final class EffectiveRelease {
         if (!fields.isEmpty()) {
           Manifest kept =
               object.withContent(
-                  DriftIgnore.without(
+                  DriftIgnore.withoutPointers(
                       object.content(), fields.stream().map(IgnoredField::pointer).toList()));
           applied.put(d.ref(), kept);
           ignored.put(d.ref(), List.copyOf(fields));

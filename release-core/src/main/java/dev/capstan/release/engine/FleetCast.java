@@ -46,12 +46,14 @@ public final class FleetCast {
   private final EngineContext context;
   private final Planning planning;
   private final CastOperation casts;
+  private final PlanJudge judge;
   private final CastIntent intent;
 
   public FleetCast(EngineContext context, CastOperation casts) {
     this.context = context;
     this.planning = new Planning(context);
     this.casts = casts;
+    this.judge = new PlanJudge(context);
     this.intent = new CastIntent(context);
   }
 
@@ -391,14 +393,16 @@ public final class FleetCast {
                         ? casts.prepared(begun.request(), lease, true)
                         : lease.holding(
                             held ->
-                                intent.checkAndSave(
+                                intent.savePending(
                                     begun.request(),
-                                    PlanStages.planned(
-                                        context,
-                                        read.latest(),
-                                        read.effective(),
-                                        read.live(),
-                                        false),
+                                    judge.judged(
+                                        begun.request(),
+                                        PlanStages.planned(
+                                            context,
+                                            read.latest(),
+                                            read.effective(),
+                                            read.live(),
+                                            false)),
                                     held,
                                     read.records()));
                 return casts.finish(prepared);

@@ -9,6 +9,7 @@ import dev.capstan.release.model.ReleaseRef;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.plan.LiveState;
+import dev.capstan.release.plan.ObservedNames;
 import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.StoredRelease;
 import dev.capstan.release.result.UninstallOutcome;
@@ -155,7 +156,7 @@ public final class FleetUninstall {
         Release r = latest.map(StoredRelease::release).orElse(null);
         if (r != null && r.status() != ReleaseStatus.UNINSTALLED) {
           Map<LiveState.Scope, Set<String>> n =
-              LiveState.names(UninstallOperation.observed(r, options));
+              ObservedNames.of(UninstallOperation.observed(r, options));
           owned.put(m, n);
           n.forEach(
               (scope, inScope) -> all.computeIfAbsent(scope, s -> new TreeSet<>()).addAll(inScope));

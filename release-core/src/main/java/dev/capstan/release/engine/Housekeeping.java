@@ -1,7 +1,5 @@
 package dev.capstan.release.engine;
 
-import static java.util.Objects.requireNonNull;
-
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.port.RecordEntry;
@@ -88,32 +86,16 @@ final class Housekeeping {
   }
 
   /**
-   * A release's records as read under its lease: every revision, newest first ({@code null}: read
-   * them again when needed), the latest after recovery ({@link Takeover#recover}), and the latest
-   * as {@code read} before it.
-   */
-  record UnderLease(
-      @Nullable List<RecordEntry> records,
-      Optional<StoredRelease> latest,
-      Optional<StoredRelease> read) {
-    UnderLease {
-      requireNonNull(latest, "latest");
-      requireNonNull(read, "read");
-    }
-  }
-
-  /**
    * Reads a release's records once its lease is held, and records what the holder of an expired
    * lease this one took over left unfinished ({@link Takeover#recover}); the revisions are then
    * left for housekeeping to read again.
    */
-  UnderLease readUnderLease(String namespace, String name, LeaseKeeper lease) {
+  LeasedRecords readUnderLease(String namespace, String name, LeaseKeeper lease) {
     List<RecordEntry> records = records(namespace, name);
-    Optional<StoredRelease> latest = latestOf(records, namespace, name);
-    Optional<StoredRelease> recovered = takeover.recover(namespace, name, latest, lease);
-    return recovered.equals(latest)
-        ? new UnderLease(records, latest, latest)
-        : new UnderLease(null, recovered, latest);
+    Optional<StoredRelease> read = latestOf(records, namespace, name);
+    Optional<StoredRelease> latest = takeover.recover(namespace, name, read, lease);
+    // once something was recorded, the revisions are read again when needed
+    return new LeasedRecords(latest.equals(read) ? records : null, latest, read);
   }
 
   /**

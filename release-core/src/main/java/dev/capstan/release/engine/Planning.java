@@ -15,6 +15,7 @@ import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.SecretHashKey;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
+import dev.capstan.release.plan.ObservedNames;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.Store;
@@ -44,7 +45,7 @@ final class Planning {
    */
   Plan planOnly(ReleaseSpec spec, @Nullable Payloads payloads) {
     spec = CastRequest.withHome(spec, context.store);
-    Looked looked =
+    Look looked =
         planOverRecord(
             spec,
             payloads,
@@ -58,14 +59,6 @@ final class Planning {
     return plan;
   }
 
-  /** A plan ({@link #planOverRecord}), and the record it was made over. */
-  record Looked(Planned planned, Optional<StoredRelease> record) {
-    Looked {
-      requireNonNull(planned, "planned");
-      requireNonNull(record, "record");
-    }
-  }
-
   /**
    * The plan over the record {@code read} ({@link #planOver}), new Secret hashes keyed with {@code
    * key} for a release that has none yet. The home namespace is known present as the {@code lease}
@@ -75,7 +68,7 @@ final class Planning {
    * cast of this release may have recorded and written between the two reads (its objects are then
    * this release's, and a cast sees its held lease rather than objects of an unknown install).
    */
-  Looked planOverRecord(
+  Look planOverRecord(
       ReleaseSpec spec,
       @Nullable Payloads payloads,
       Optional<StoredRelease> read,
@@ -103,7 +96,7 @@ final class Planning {
           continue;
         }
       }
-      return new Looked(planned, over);
+      return Look.of(planned, over, key);
     }
   }
 
@@ -242,20 +235,23 @@ final class Planning {
 
   /** What {@link #observe(ReleaseSpec, Release, EffectiveRelease, boolean)} reads. */
   static Reads reads(ReleaseSpec spec, @Nullable Release latest, boolean homeExists) {
-    Map<LiveState.Scope, Set<String>> names = LiveState.names(spec, latest);
+    Map<LiveState.Scope, Set<String>> names = ObservedNames.of(spec, latest);
     List<LiveObject> known = new ArrayList<>();
     ResourceRef home = ResourceRef.namespace(spec.namespace());
     LiveState.Scope scope = new LiveState.Scope(Kind.NAMESPACE, "");
-    Set<String> namespaces = names.get(scope);
     if (homeExists
-        && namespaces != null
+        && names.containsKey(scope)
         && spec.references().contains(home)
         && spec.ensured(spec.namespace()).isEmpty()
         && spec.resources().stream().noneMatch(d -> d.ref().equals(home))
         && (latest == null || latest.owns().stream().noneMatch(o -> o.ref().equals(home)))) {
-      Set<String> rest = new TreeSet<>(namespaces);
-      rest.remove(spec.namespace());
-      names.put(scope, rest);
+      names.computeIfPresent(
+          scope,
+          (s, namespaces) -> {
+            Set<String> rest = new TreeSet<>(namespaces);
+            rest.remove(spec.namespace());
+            return rest;
+          });
       known.add(LiveObject.present(home));
     }
     return new Reads(names, known);

@@ -13,6 +13,7 @@ import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.SecretHashKey;
 import dev.capstan.release.plan.LiveState;
+import dev.capstan.release.plan.ObservedNames;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanFingerprint;
 import dev.capstan.release.port.RecordEntry;
@@ -30,13 +31,19 @@ import org.jspecify.annotations.Nullable;
  */
 final class ReviewedCast {
   private final EngineContext context;
+  private final PlanJudge judge;
   private final CastIntent intent;
   private final Housekeeping housekeeping;
   private final HistoryReads reads;
 
   ReviewedCast(
-      EngineContext context, CastIntent intent, Housekeeping housekeeping, HistoryReads reads) {
+      EngineContext context,
+      PlanJudge judge,
+      CastIntent intent,
+      Housekeeping housekeeping,
+      HistoryReads reads) {
     this.context = context;
+    this.judge = judge;
     this.intent = intent;
     this.housekeeping = housekeeping;
     this.reads = reads;
@@ -70,15 +77,14 @@ final class ReviewedCast {
         EffectiveRelease.of(spec, payloads, keyOf(fingerprint, recorded, spec), recorded);
     ReviewedPlans.checkHashes(planned, effective.spec, problems);
     PayloadValidator.validate(spec, payloads, context.ports.orchestrator());
-    intent.checkPlan(plan, false);
-    intent.createHomeNamespace(spec, plan, payloads);
+    judge.check(plan, false);
+    judge.createHomeNamespace(spec, plan, payloads);
 
     CastRequest request = new CastRequest(spec, payloads, fingerprint.description(), false);
     LeaseKeeper lease = context.acquireCastLease(spec);
     return lease.holding(
         held -> {
-          Housekeeping.UnderLease read =
-              housekeeping.readUnderLease(spec.namespace(), spec.name(), lease);
+          LeasedRecords read = housekeeping.readUnderLease(spec.namespace(), spec.name(), lease);
           List<RecordEntry> records = read.records();
           Optional<StoredRelease> now = read.latest();
           Planning.checkNotEmpty(planned, now.map(StoredRelease::release).orElse(null));
@@ -92,7 +98,7 @@ final class ReviewedCast {
           List<ResourceRef> looked = ReviewedPlans.looked(plan, homeProven);
           LiveState live =
               context.ports.observe(
-                  LiveState.names(looked), now.map(StoredRelease::release).orElse(null));
+                  ObservedNames.of(looked), now.map(StoredRelease::release).orElse(null));
           moved.addAll(ReviewedPlans.objectsMoved(fingerprint, plan, looked, live));
           if (!moved.isEmpty()) {
             throw new StalePlanException(plan, moved);

@@ -236,7 +236,7 @@ final class ServerVerification {
       return object;
     }
     return object.withContent(
-        DriftIgnore.without(
+        DriftIgnore.withoutPointers(
             object.content(), c.ignored().stream().map(IgnoredField::pointer).toList()));
   }
 }

@@ -23,6 +23,7 @@ import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
+import dev.capstan.release.plan.ObservedNames;
 import dev.capstan.release.port.Precondition;
 import dev.capstan.release.port.PreconditionFailedException;
 import dev.capstan.release.port.Readiness;
@@ -247,7 +248,7 @@ public final class UninstallOperation {
           .newThread(
               () -> {
                 try {
-                  observing.complete(context.ports.observe(LiveState.names(looked), latest));
+                  observing.complete(context.ports.observe(ObservedNames.of(looked), latest));
                 } catch (RuntimeException | Error e) {
                   observing.completeExceptionally(e);
                 }

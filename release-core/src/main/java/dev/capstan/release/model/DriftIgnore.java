@@ -195,7 +195,7 @@ public record DriftIgnore(
    * {@code tree} without the value at each of {@code pointers} that it holds (list items by index,
    * removed from the highest index down so one removal does not move another's).
    */
-  public static Map<String, Object> without(Map<String, ?> tree, List<String> pointers) {
+  public static Map<String, Object> withoutPointers(Map<String, ?> tree, List<String> pointers) {
     Map<String, Object> out = copy(tree);
     List<List<String>> sorted = new ArrayList<>();
     pointers.forEach(p -> sorted.add(steps(p)));

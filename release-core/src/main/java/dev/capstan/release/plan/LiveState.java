@@ -3,10 +3,7 @@ package dev.capstan.release.plan;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.Escapes;
-import dev.capstan.release.model.EnsuredNamespace;
 import dev.capstan.release.model.Kind;
-import dev.capstan.release.model.Release;
-import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
 import java.util.Collection;
 import java.util.HashMap;
@@ -14,8 +11,6 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
-import org.jspecify.annotations.Nullable;
 
 /**
  * A snapshot of live objects, observed in batches of one kind and namespace. It tells "absent"
@@ -35,38 +30,6 @@ public final class LiveState {
   /** A new builder. */
   public static Builder builder() {
     return new Builder();
-  }
-
-  /**
-   * The names, per scope (kind and namespace), that {@link Planner#plan} looks at: the desired
-   * objects, the references (ensured namespaces among them), the objects the latest revision owns
-   * and the namespaces it ensured with {@link EnsuredNamespace#DELETE_WITH_RELEASE} (a cast that
-   * drops one may delete it). Observe each scope in one batch; a state that observed fewer is
-   * refused by the planner.
-   */
-  public static Map<Scope, Set<String>> names(ReleaseSpec spec, @Nullable Release latest) {
-    Set<ResourceRef> refs = new TreeSet<>(spec.references());
-    spec.resources().forEach(r -> refs.add(r.ref()));
-    if (latest != null) {
-      latest.owns().forEach(o -> refs.add(o.ref()));
-      ReleaseSpec.ensured(latest.payloads()).stream()
-          .filter(EnsuredNamespace::deleteWithRelease)
-          .forEach(e -> refs.add(e.ref()));
-    }
-    return names(refs);
-  }
-
-  /**
-   * The names of {@code refs}, grouped by scope (kind and namespace): one observation batch each.
-   */
-  public static Map<Scope, Set<String>> names(Iterable<ResourceRef> refs) {
-    Map<Scope, Set<String>> names = new HashMap<>();
-    for (ResourceRef ref : refs) {
-      names
-          .computeIfAbsent(new Scope(ref.kind(), ref.namespace()), s -> new TreeSet<>())
-          .add(ref.name());
-    }
-    return names;
   }
 
   /**

@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * @param recordRevision the revision of the latest record read, or {@code null} when there was none
  * @param recordVersion the store's version of that record (compare-and-set token), or {@code null}
  *     when there was none, or when it is not known (a plan made by {@link Planner} alone)
- * @param observed every object the planner looked at, in the order {@link LiveState#names} groups
+ * @param observed every object the planner looked at, in the order {@link ObservedNames#of} groups
  *     them
  * @param description what the cast of this plan records as its description (e.g. {@code rollback to
  *     3}), or {@code null}

@@ -45,7 +45,7 @@ public final class Planner {
    *
    * @param spec what the release should be
    * @param latest the latest recorded revision of this release, or {@code null} if none
-   * @param live the live objects; every scope of {@link LiveState#names} must have been observed
+   * @param live the live objects; every scope of {@link ObservedNames#of} must have been observed
    * @return the plan, changes in execution order
    */
   public static Plan plan(ReleaseSpec spec, @Nullable Release latest, LiveState live) {

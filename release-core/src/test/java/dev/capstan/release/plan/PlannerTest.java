@@ -76,7 +76,7 @@ class PlannerTest {
 
     LiveState state(ReleaseSpec spec, @Nullable Release latest) {
       LiveState.Builder b = LiveState.builder();
-      LiveState.names(spec, latest)
+      ObservedNames.of(spec, latest)
           .keySet()
           .forEach(
               scope ->
@@ -414,7 +414,7 @@ class PlannerTest {
   void namesGroupsEveryNeededObjectByScope() {
     ReleaseSpec spec = ReleaseSpec.of("default", "app", Payloads.of(WEB, CREDS, cm("a", "1")));
 
-    var names = LiveState.names(spec, recorded(1, cm("old", "1")));
+    var names = ObservedNames.of(spec, recorded(1, cm("old", "1")));
 
     assertThat(names)
         .containsEntry(
