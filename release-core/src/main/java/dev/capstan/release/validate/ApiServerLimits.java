@@ -1,11 +1,10 @@
 package dev.capstan.release.validate;
 
+import dev.capstan.common.ApiJson;
 import dev.capstan.common.Escapes;
 import dev.capstan.common.InputLimits;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -32,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  *   <li>label values must be empty or at most 63 such characters;
  *   <li>annotation keys and values must total at most {@link #MAX_ANNOTATION_BYTES};
  *   <li>every number must be one the API server reads as written: an integer within 64 bits, a
- *       decimal within a 64-bit float's range, never NaN or an infinity.
+ *       decimal within a 64-bit float's range, never NaN or an infinity ({@link ApiJson}).
  * </ul>
  *
  * Each problem names the object ({@code ConfigMap shop/web}), the field, the rule and the value,
@@ -57,25 +56,6 @@ public final class ApiServerLimits {
   public static final String LABEL_VALUE_RULE =
       "must be empty or at most 63 characters [A-Za-z0-9._-] starting and ending with an"
           + " alphanumeric";
-
-  /** The rule of an integer, as shown in messages. */
-  static final String INTEGER_RULE =
-      "must be an integer of at most 64 bits (from "
-          + Long.MIN_VALUE
-          + " to "
-          + Long.MAX_VALUE
-          + "): the API server reads a larger one as an inexact float, which an integer field"
-          + " stores as 0 or a wrapped value";
-
-  /** The rule of a decimal, as shown in messages. */
-  static final String DECIMAL_RULE =
-      "must be a number within a 64-bit float's range (at most "
-          + Double.MAX_VALUE
-          + " in size), as the API server reads it";
-
-  private static final BigInteger MIN_LONG = BigInteger.valueOf(Long.MIN_VALUE);
-  private static final BigInteger MAX_LONG = BigInteger.valueOf(Long.MAX_VALUE);
-  private static final Pattern WORD = Pattern.compile("[A-Za-z0-9_-]+");
 
   /** The fields of a ConfigMap's or Secret's values, in the order their problems are listed. */
   private static final List<String> DATA_FIELDS = List.of("data", "stringData", "binaryData");
@@ -203,8 +183,13 @@ public final class ApiServerLimits {
                 + (secret ? " (the values are not shown)" : ""));
       }
     }
-    Walk walk = new Walk(what, secret, secret || "ConfigMap".equals(kind), problems);
-    long size = walk.length(object);
+    long size =
+        ApiJson.measure(
+            what + ": ",
+            object,
+            secret || "ConfigMap".equals(kind) ? DATA_FIELDS : List.of(),
+            secret,
+            problems);
     if (size > MAX_OBJECT_BYTES) {
       problems.add(
           what
@@ -302,129 +287,6 @@ public final class ApiServerLimits {
         i++;
       } else {
         n += 3;
-      }
-    }
-    return n;
-  }
-
-  /**
-   * One pass over an object (recursion is bounded): the length of its compact JSON form, computed
-   * without building it, and every number the API server would not read as written. It reads an
-   * integer as a 64-bit integer, or failing that as a 64-bit float (so {@code replicas:
-   * 123456789012345678901234567890} is stored as 0), and any other number as a 64-bit float (so
-   * {@code 1e400} is no number to it); JSON has no NaN or infinity. The values of a ConfigMap's or
-   * Secret's data are checked as strings instead, and a Secret's values are never shown.
-   */
-  private static final class Walk {
-    private final String what;
-    private final boolean secret;
-    private final boolean data;
-    private final List<String> problems;
-
-    /** The keys and indexes from the root to the node visited, for a problem's path. */
-    private final List<Object> steps = new ArrayList<>();
-
-    /** Above zero while inside a ConfigMap's or Secret's data. */
-    private int inData;
-
-    Walk(String what, boolean secret, boolean data, List<String> problems) {
-      this.what = what;
-      this.secret = secret;
-      this.data = data;
-      this.problems = problems;
-    }
-
-    long length(@Nullable Object node) {
-      if (node instanceof Map<?, ?> map) {
-        long n = 2L + Math.max(0, map.size() - 1);
-        for (Map.Entry<?, ?> e : map.entrySet()) {
-          String key = text(e.getKey());
-          int skip = data && steps.isEmpty() && DATA_FIELDS.contains(key) ? 1 : 0;
-          steps.add(key);
-          inData += skip;
-          n += jsonStringLength(key) + 1 + length(e.getValue());
-          inData -= skip;
-          steps.remove(steps.size() - 1);
-        }
-        return n;
-      }
-      if (node instanceof List<?> list) {
-        long n = 2L + Math.max(0, list.size() - 1);
-        for (int i = 0; i < list.size(); i++) {
-          steps.add(i);
-          n += length(list.get(i));
-          steps.remove(steps.size() - 1);
-        }
-        return n;
-      }
-      if (node instanceof String s) {
-        return jsonStringLength(s);
-      }
-      if (node instanceof Number number && inData == 0) {
-        check(number);
-      }
-      return node == null ? 4L : (long) node.toString().length();
-    }
-
-    private void check(Number n) {
-      String rule = null;
-      if (n instanceof BigInteger big) {
-        rule = big.compareTo(MIN_LONG) < 0 || big.compareTo(MAX_LONG) > 0 ? INTEGER_RULE : null;
-      } else if (n instanceof BigDecimal decimal) {
-        rule = Double.isInfinite(decimal.doubleValue()) ? DECIMAL_RULE : null;
-      } else if ((n instanceof Double || n instanceof Float) && !Double.isFinite(n.doubleValue())) {
-        rule = "must be a finite number (JSON has no NaN or infinity)";
-      }
-      if (rule != null) {
-        problems.add(
-            what
-                + ": "
-                + path()
-                + " "
-                + rule
-                + "; quote it for a string"
-                + (secret ? " " + Escapes.NOT_SHOWN : ": " + n));
-      }
-    }
-
-    /** The path of the node visited: {@code spec.ports[1].port}, {@code spec.limits['a.b']}. */
-    private String path() {
-      StringBuilder path = new StringBuilder();
-      for (Object step : steps) {
-        if (step instanceof Integer i) {
-          path.append('[').append(i).append(']');
-        } else if (WORD.matcher((String) step).matches()) {
-          path.append(path.length() == 0 ? "" : ".").append(step);
-        } else {
-          path.append('[').append(Escapes.quote(step)).append(']');
-        }
-      }
-      return path.toString();
-    }
-  }
-
-  /**
-   * The length of {@code s} as a JSON string in UTF-8: its quotes, each character's UTF-8 bytes and
-   * each escape's extra bytes, in one pass.
-   */
-  private static long jsonStringLength(String s) {
-    long n = 2L + s.length();
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c < 0x20 || c == '"' || c == '\\') {
-        n +=
-            c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f'
-                ? 1
-                : 5;
-      } else if (c >= 0x80) {
-        if (c < 0x800) {
-          n += 1;
-        } else if (Character.isHighSurrogate(c) && i + 1 < s.length()) {
-          n += 2; // four bytes for the pair's two chars
-          i++;
-        } else {
-          n += 2;
-        }
       }
     }
     return n;

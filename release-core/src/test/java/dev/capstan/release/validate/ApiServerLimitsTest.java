@@ -2,6 +2,7 @@ package dev.capstan.release.validate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.capstan.common.ApiJson;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.ServiceSpec;
@@ -248,10 +249,10 @@ class ApiServerLimitsTest {
     assertThat(ApiServerLimits.check(o))
         .containsExactlyInAnyOrder(
             "Widget shop/web: spec.ports[1].port "
-                + ApiServerLimits.INTEGER_RULE
+                + ApiJson.INTEGER_RULE
                 + "; quote it for a string: 99999999999999999999",
             "Widget shop/web: spec.limits['a.b\\nc'] "
-                + ApiServerLimits.DECIMAL_RULE
+                + ApiJson.DECIMAL_RULE
                 + "; quote it for a string: 1E+999");
   }
 
@@ -268,7 +269,7 @@ class ApiServerLimitsTest {
             "Secret shop/web: data['pin'] must be a string; quote it to keep the text (the value is"
                 + " not shown)",
             "Secret shop/web: extra.n "
-                + ApiServerLimits.INTEGER_RULE
+                + ApiJson.INTEGER_RULE
                 + "; quote it for a string (the value is not shown)")
         .allSatisfy(p -> assertThat(p).doesNotContain("12345678901234567890"));
     assertThat(ApiServerLimits.check(cm))
