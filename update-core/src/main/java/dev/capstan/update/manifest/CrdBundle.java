@@ -1,5 +1,6 @@
 package dev.capstan.update.manifest;
 
+import dev.capstan.common.ApiJson;
 import dev.capstan.common.Escapes;
 import dev.capstan.common.Trees;
 import dev.capstan.update.InvalidManifestException;
@@ -14,7 +15,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A release's CRD bundle: a multi-document YAML stream holding CustomResourceDefinitions only. Any
- * other kind is an error, as are documents without a name or spec, and duplicate names.
+ * other kind is an error, as are documents without a name or spec, duplicate names, and a number
+ * the API server would not store as written ({@link ApiJson#numberProblems}: an integer beyond 64
+ * bits, a decimal beyond a 64-bit float's range).
  *
  * @param crds the definitions, in bundle order
  */
@@ -131,6 +134,8 @@ public record CrdBundle(List<CrdDocument> crds) {
                 + "]: "
                 + Escapes.quote(name));
       }
+      // the API server would store such a number changed (0, a wrapped value) with HTTP 201
+      problems.addAll(ApiJson.numberProblems(docPath + ".", map));
       if (problems.size() == before && spec instanceof Map<?, ?> specTree) {
         @SuppressWarnings("unchecked")
         Map<String, @Nullable Object> specMap = (Map<String, @Nullable Object>) specTree;

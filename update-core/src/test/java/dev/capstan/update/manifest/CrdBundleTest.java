@@ -58,6 +58,27 @@ class CrdBundleTest {
   }
 
   @Test
+  void aNumberTheApiServerWouldStoreChangedIsRefusedWithItsPathBeforeAnyWrite() {
+    String bundle =
+        crd("grants", "Grant", "v1")
+            + "---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
+            + "metadata: {name: x.mcpruntime.org}\n"
+            + "spec: {group: mcpruntime.org, replicas: 123456789012345678901234567890}\n";
+
+    assertThatThrownBy(() -> CrdBundle.parse(bundle))
+        .isInstanceOfSatisfying(
+            InvalidManifestException.class,
+            e ->
+                assertThat(e.problems())
+                    .containsExactly(
+                        "crds[1].spec.replicas must be an integer of at most 64 bits (from"
+                            + " -9223372036854775808 to 9223372036854775807): the API server reads"
+                            + " a larger one as an inexact float, which an integer field stores as"
+                            + " 0 or a wrapped value; quote it for a string:"
+                            + " 123456789012345678901234567890"));
+  }
+
+  @Test
   void specEqualityIsDeepAndIgnoresNumberRepresentation() {
     CrdDocument doc =
         CrdBundle.parse(
