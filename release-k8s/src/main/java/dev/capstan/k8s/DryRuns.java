@@ -64,6 +64,10 @@ final class DryRuns {
    * PreconditionFailedException}; the authorizer's 403 ({@code User "..." cannot patch resource
    * ...}) is no verdict on the object but on the identity's rights, and throws, as any other
    * failure does.
+   *
+   * <p>An answer that stores a number beyond 32 bits otherwise than it was sent ({@link
+   * StoredNumbers}: an {@code int32} field wraps {@code 4294967298} to 2 with no error) is a
+   * refusal too, read from the answer this request has anyway: no request more.
    */
   Optional<String> verify(
       Manifest object, @Nullable OwnershipStamp stamp, Precondition precondition) {
@@ -73,8 +77,9 @@ final class DryRuns {
     String namespace = kind.namespaced() ? object.namespace() : null;
     String body = JsonTrees.toJson(Applies.applyBody(object, stamp, precondition));
     try {
-      apis.api(resource).calls.dryRunApply(namespace, object.name(), body, Stamps.MANAGER_NAME);
-      return Optional.empty();
+      JsonObject answer =
+          apis.api(resource).calls.dryRunApply(namespace, object.name(), body, Stamps.MANAGER_NAME);
+      return StoredNumbers.changed(object, answer);
     } catch (ClusterException e) {
       if (Fences.fenced(e, "dry-run apply", object.ref(), precondition)
           instanceof PreconditionFailedException fenced) {

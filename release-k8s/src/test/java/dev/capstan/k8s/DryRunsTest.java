@@ -48,13 +48,17 @@ class DryRunsTest {
   private String body = "";
 
   private Optional<String> verify(int code, String body) {
+    return verify(WEB, code, body);
+  }
+
+  private Optional<String> verify(Manifest object, int code, String body) {
     this.code = code;
     this.body = body;
     ApiClient client = new ApiClient();
     client.setBasePath("https://127.0.0.1:6443");
     client.setHttpClient(new OkHttpClient.Builder().addInterceptor(this::serve).build());
     DynamicApis apis = new DynamicApis(KubeClients.fromApiClient(client, "scripted"));
-    return new DryRuns(apis, new ServedKinds(apis)).verify(WEB, null, Precondition.none());
+    return new DryRuns(apis, new ServedKinds(apis)).verify(object, null, Precondition.none());
   }
 
   private Response serve(Interceptor.Chain chain) {
@@ -133,5 +137,25 @@ class DryRunsTest {
                     + "\"metadata\":{\"name\":\"web\",\"namespace\":\"shop\"},"
                     + "\"spec\":{\"replicas\":1}}"))
         .isEmpty();
+  }
+
+  @Test
+  void anAcceptedDryRunThatStoresAnotherNumberIsARefusalFromTheSameRequest() {
+    Manifest web = WEB.with("spec", Map.of("replicas", 4294967298L));
+
+    assertThat(
+            verify(
+                web,
+                201,
+                "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\","
+                    + "\"metadata\":{\"name\":\"web\",\"namespace\":\"shop\"},"
+                    + "\"spec\":{\"replicas\":2}}"))
+        .hasValue(
+            "Deployment shop/web: spec.replicas must be a number its field stores as sent; the API"
+                + " server's dry run stores 2"
+                + StoredNumbers.WHY
+                + ": 4294967298");
+    assertThat(sent)
+        .containsExactly("PATCH /apis/apps/v1/namespaces/shop/deployments/web?dryRun=All");
   }
 }

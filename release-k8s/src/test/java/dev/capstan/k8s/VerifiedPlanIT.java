@@ -119,17 +119,7 @@ class VerifiedPlanIT {
     assertThatThrownBy(() -> controller.cast(spec(ns, "web", p, true), p))
         .isInstanceOfSatisfying(
             ReleaseConflictException.class,
-            e ->
-                assertThat(e.getMessage())
-                    .isEqualTo(
-                        "release "
-                            + ns
-                            + "/web has unresolved conflicts; nothing was written: "
-                            + service
-                            + "\n  - "
-                            + service
-                            + ": "
-                            + reason));
+            e -> assertThat(e.getMessage()).isEqualTo(conflicts(ns + "/web", service, reason)));
     SortedMap<String, Long> counts = cluster.requests().counts();
     // every object dry-run, in the release's identity, and not one write: no object, no record
     assertThat(counts)
@@ -232,15 +222,7 @@ class VerifiedPlanIT {
       assertThat(plan.conflicts()).extracting(PlannedChange::reason).containsExactly(reason);
       assertThatThrownBy(() -> controller.cast(spec(ns, "web", p, true), p))
           .isInstanceOf(ReleaseConflictException.class)
-          .hasMessage(
-              "release "
-                  + ns
-                  + "/web has unresolved conflicts; nothing was written: "
-                  + web
-                  + "\n  - "
-                  + web
-                  + ": "
-                  + reason);
+          .hasMessage(conflicts(ns + "/web", web, reason));
     }
 
     Payloads huge =
@@ -262,6 +244,121 @@ class VerifiedPlanIT {
                             + " 123456789012345678901234567890"));
     assertThat(cluster.requests().counts()).as("refused before its first request").isEmpty();
     assertThat(cluster.apps.listNamespacedDeployment(ns).execute().getItems()).isEmpty();
+  }
+
+  /**
+   * An integer within 64 bits but beyond an {@code int32} field's range: the API server converts
+   * {@code replicas: 4294967298} to 2 and answers 201, no error. The verified plan reads that from
+   * the dry run it sends anyway, so the cast is refused with the field, the stored and the sent
+   * value, and writes nothing (no Deployment, no record); without verification the write stores 2,
+   * which is what the dry run saves the cast from.
+   */
+  @Test
+  void anInt32FieldTheServerWouldWrapIsAConflictAndTheCastWritesNothing(
+      ControlPlane plane, TestNamespace t) throws Exception {
+    Cluster cluster = new Cluster(plane);
+    ReleaseController controller = cluster.controller().build();
+    String ns = t.name();
+    String web = "apps/Deployment/" + ns + "/web";
+    Payloads p = deployment(ns, Map.of("replicas", 4294967298L));
+    String reason =
+        "refused by the API server's dry run: Deployment "
+            + ns
+            + "/web: spec.replicas must be a number its field stores as sent; the API server's dry"
+            + " run stores 2 (a 32-bit integer field holds -2147483648 to 2147483647 and keeps the"
+            + " low 32 bits of a larger integer without an error): 4294967298";
+
+    Plan plan = controller.plan(spec(ns, "web", p, true), p);
+    assertThat(plan.changes())
+        .extracting(c -> c.action() + " " + c.ref().key())
+        .containsExactly("REFERENCE Namespace//" + ns, "CONFLICT " + web);
+    assertThat(plan.conflicts()).extracting(PlannedChange::reason).containsExactly(reason);
+
+    cluster.requests().reset();
+    assertThatThrownBy(() -> controller.cast(spec(ns, "web", p, true), p))
+        .isInstanceOf(ReleaseConflictException.class)
+        .hasMessage(conflicts(ns + "/web", web, reason));
+    // one dry run, the request verification makes anyway; no write of the object or a record
+    assertThat(cluster.requests().counts())
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                "LIST deployments", 1L,
+                "LIST secrets", 1L,
+                "CREATE leases", 1L,
+                "DELETE leases", 1L,
+                "DRYRUN-PATCH deployments", 1L));
+    assertThat(cluster.apps.listNamespacedDeployment(ns).execute().getItems()).isEmpty();
+    assertThat(cluster.store.records(ns, "web")).isEmpty();
+
+    Payloads unverified = renamed(p, "plain");
+    controller.cast(spec(ns, "plain", unverified, false), unverified);
+    assertThat(cluster.apps.readNamespacedDeployment("plain-web", ns).execute().getSpec())
+        .extracting(s -> s.getReplicas())
+        .as("the API server's own answer to the write the dry run refused")
+        .isEqualTo(2);
+  }
+
+  /**
+   * A custom resource's integer fields: the API server refuses a value beyond an {@code int32}
+   * field's format itself (422), and stores one beyond 32 bits in an {@code int64} field as sent,
+   * so the dry run's answer holds it unchanged and the cast writes it: no refusal of Capstan's own.
+   */
+  @Test
+  void aCustomResourcesIntegerFieldsAreJudgedByWhatTheServerStores(
+      ControlPlane plane, TestNamespace t) throws Exception {
+    Cluster cluster = new Cluster(plane);
+    String ns = t.name();
+    String group = ns + ".int32.capstan.dev";
+    Widgets.createCrd(
+        cluster,
+        group,
+        ns,
+        Duration.ofSeconds(60),
+        """
+        {"type":"object","properties":{"spec":{"type":"object","properties":{
+          "small":{"type":"integer","format":"int32"},
+          "large":{"type":"integer","format":"int64"}}}}}
+        """);
+    try {
+      ReleaseController controller = cluster.controller().build();
+      String key = group + "/Widget/" + ns + "/w";
+
+      Payloads wrapped = widget(group, ns, 4294967298L, 4294967298L);
+      Plan plan = controller.plan(spec(ns, "w", wrapped, true), wrapped);
+      assertThat(plan.changes())
+          .extracting(c -> c.action() + " " + c.ref().key())
+          .containsExactly("REFERENCE Namespace//" + ns, "CONFLICT " + key);
+      assertThat(plan.conflicts())
+          .extracting(PlannedChange::reason)
+          .containsExactly(
+              "refused by the API server's dry run: dry-run apply Widget "
+                  + ns
+                  + "/w failed (HTTP 422): Widget."
+                  + group
+                  + " \"w\" is invalid: <nil>: Invalid value: \"\": Checked value must be of type"
+                  + " integer with format int32 in spec.small");
+
+      Payloads valid = widget(group, ns, 2, 4294967298L);
+      controller.cast(spec(ns, "w", valid, true), valid);
+      assertThat(Widgets.api(cluster, group).get(ns, "w").getObject().getRaw().get("spec"))
+          .hasToString("{\"large\":4294967298,\"small\":2}");
+    } finally {
+      Widgets.deleteCrd(cluster, group);
+    }
+  }
+
+  private static Payloads widget(String group, String ns, long small, long large) {
+    return Payloads.of(
+        Manifest.of(
+            Map.of(
+                "apiVersion",
+                group + "/v1",
+                "kind",
+                "Widget",
+                "metadata",
+                Map.of("name", "w", "namespace", ns),
+                "spec",
+                Map.of("small", small, "large", large))));
   }
 
   /**
@@ -326,6 +423,18 @@ class VerifiedPlanIT {
       }
     }
     report.forEach((k, v) -> System.out.println("VerifiedPlanIT " + k + ": " + v));
+  }
+
+  /** The message of a cast refused for one conflict. */
+  private static String conflicts(String release, String key, String reason) {
+    return "release "
+        + release
+        + " has unresolved conflicts; nothing was written: "
+        + key
+        + "\n  - "
+        + key
+        + ": "
+        + reason;
   }
 
   private static Payloads renamed(Payloads p, String release) {

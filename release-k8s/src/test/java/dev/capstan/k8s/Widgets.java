@@ -18,6 +18,20 @@ final class Widgets {
   /** Creates the CRD of Widgets in {@code group} and waits until they are served in {@code ns}. */
   static void createCrd(Cluster cluster, String group, String ns, Duration patience)
       throws ApiException {
+    createCrd(
+        cluster,
+        group,
+        ns,
+        patience,
+        "{\"type\":\"object\",\"x-kubernetes-preserve-unknown-fields\":true}");
+  }
+
+  /**
+   * Creates the CRD of Widgets in {@code group} with the given {@code openAPIV3Schema} (JSON) and
+   * waits until they are served in {@code ns}.
+   */
+  static void createCrd(Cluster cluster, String group, String ns, Duration patience, String schema)
+      throws ApiException {
     JsonObject crd =
         JsonParser.parseString(
                 """
@@ -27,10 +41,10 @@ final class Widgets {
                    "names":{"plural":"widgets","singular":"widget","kind":"Widget"},
                    "versions":[{"name":"v1","served":true,"storage":true,
                      "subresources":{"status":{}},
-                     "schema":{"openAPIV3Schema":{"type":"object",
-                       "x-kubernetes-preserve-unknown-fields":true}}}]}}
+                     "schema":{"openAPIV3Schema":SCHEMA}}]}}
                 """
-                    .replace("GROUP", group))
+                    .replace("GROUP", group)
+                    .replace("SCHEMA", schema))
             .getAsJsonObject();
     crds(cluster).create(new DynamicKubernetesObject(crd)).throwsApiException();
     Await.until(
