@@ -129,12 +129,12 @@ public final class CastOperation {
   }
 
   /**
-   * The cast of {@code request} prepared, one look after the other ({@link CastLook#lookAt}) until
-   * one is made under the lease: its lease taken first ({@link EngineContext#castLease}) unless it
-   * plans first, or it was {@code leaseTried} already ({@code taken}, or {@code null}); without a
-   * lease, it looks first and then takes the lease. Under the lease it reads the records, plans
-   * (again, if the record moved since the first look), and saves the intent. Planning under the
-   * lease needs no second look at the record: nobody else can record meanwhile.
+   * The cast of {@code request} prepared: one lease stage ({@link EngineContext#castLease}) and one
+   * look ({@link CastLook#lookAt}) in turn until a look is made under the lease. A cast takes its
+   * lease first unless it plans first; one that looked without a lease then takes it and looks
+   * again, under it (planning again only if the record moved). A lease already {@code taken}, or
+   * none when {@code leaseTried} ({@code castAll}: {@link #begin}), is where it starts. Planning
+   * under the lease needs no second look at the record: nobody else can record meanwhile.
    */
   CastAttempt prepared(CastRequest request, @Nullable LeaseKeeper taken, boolean leaseTried) {
     LeaseKeeper lease = taken;
