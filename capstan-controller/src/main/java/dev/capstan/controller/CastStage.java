@@ -215,12 +215,8 @@ final class CastStage {
       return ReleaseReconciler.Next.after(RetrySchedule.FIRST);
     } catch (ReleaseLockedException e) {
       status.report(current, name, StatusReport.reconciling("Locked", message(e)));
-      Duration wait = Duration.between(clock.instant(), e.expiresAt());
-      Duration interval = request.interval();
       return ReleaseReconciler.Next.after(
-          wait.compareTo(interval) > 0
-              ? interval
-              : wait.compareTo(RetrySchedule.FIRST) < 0 ? RetrySchedule.FIRST : wait);
+          RetrySchedule.untilUnlocked(e.expiresAt(), request.interval(), clock.instant()));
     } catch (ReleaseConflictException e) {
       return retry(current, request, StatusReport.stalled("Conflict", message(e)));
     } catch (DestructiveChangeRefusedException e) {

@@ -41,6 +41,19 @@ final class RetrySchedule {
   }
 
   /**
+   * The pause before a Release whose release another operation holds looks again: until the lease
+   * expires, at least {@link #FIRST} and at most its interval.
+   *
+   * @param expiresAt when the holder's lease expires
+   * @param interval the Release's interval
+   * @param now the time now
+   */
+  static Duration untilUnlocked(Instant expiresAt, Duration interval, Instant now) {
+    Duration wait = Duration.between(now, expiresAt);
+    return wait.compareTo(interval) > 0 ? interval : wait.compareTo(FIRST) < 0 ? FIRST : wait;
+  }
+
+  /**
    * When the Release's {@code Stalled} condition became true, if it is true for the Release's
    * current generation; else null.
    */
