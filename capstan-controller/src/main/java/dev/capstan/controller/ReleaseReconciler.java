@@ -5,12 +5,10 @@ import static java.util.Objects.requireNonNull;
 import dev.capstan.common.ClusterException;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.error.ReleaseLockedException;
-import dev.capstan.release.error.ReleaseNotFoundException;
 import dev.capstan.release.error.UninstallFailedException;
 import dev.capstan.release.model.DeleteGate;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.UninstallOptions;
-import dev.capstan.release.result.UninstallResult;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,9 +20,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One reconcile of one Release, as the cache holds it: uninstall when it is being deleted (only a
- * release whose latest revision it cast: {@link Ownership}); else the spec, suspension, a release
- * name another Release casts, a {@code dependsOn} cycle, unready dependencies, a release recorded
- * as another caster's, the finalizer (so a Release that may not cast gets none), and then the cast
+ * release whose latest revision it cast: {@link LetGo}); else the spec, suspension, a release name
+ * another Release casts, a {@code dependsOn} cycle, unready dependencies, a release recorded as
+ * another caster's, the finalizer (so a Release that may not cast gets none), the release cast
+ * under a former {@code spec.releaseName} let go of ({@link RenameStage}), and then the cast
  * ({@link CastStage}). Every outcome is reported in the Release's status ({@link StatusWriter});
  * what comes next is the returned {@link Next}. Failures of the API server are outcomes too (a
  * status and an Event), never exceptions, but a failure to write the status itself.
@@ -38,6 +37,7 @@ final class ReleaseReconciler {
   private final Tenancy tenancy;
   private final Clock clock;
   private final StatusWriter status;
+  private final RenameStage renames;
   private final CastStage casts;
 
   /**
@@ -75,6 +75,7 @@ final class ReleaseReconciler {
     this.tenancy = requireNonNull(tenancy, "tenancy");
     this.clock = requireNonNull(clock, "clock");
     this.status = new StatusWriter(objects, clock, listener);
+    this.renames = new RenameStage(status, clock);
     this.casts =
         new CastStage(status, clock, objects, requireNonNull(deletePolicy, "deletePolicy"));
   }
@@ -113,9 +114,7 @@ final class ReleaseReconciler {
       request = ReleaseRequest.read(release, tenancy);
     } catch (InvalidReleaseResourceException e) {
       status.report(
-          release,
-          release.releaseName(),
-          StatusReport.stalled("InvalidSpec", String.valueOf(e.getMessage())));
+          release, null, StatusReport.stalled("InvalidSpec", String.valueOf(e.getMessage())));
       return Next.DONE;
     }
     if (request.suspend()) {
@@ -126,7 +125,7 @@ final class ReleaseReconciler {
     if (taken != null) {
       status.report(
           release,
-          request.releaseName(),
+          null,
           StatusReport.stalled(
               "NameTaken",
               "release name " + request.releaseName() + " is cast by Release " + taken));
@@ -136,7 +135,7 @@ final class ReleaseReconciler {
     if (!cycle.isEmpty()) {
       status.report(
           release,
-          request.releaseName(),
+          null,
           StatusReport.stalled(
               "DependencyCycle",
               "dependsOn cycle: "
@@ -148,7 +147,7 @@ final class ReleaseReconciler {
       if (d == null || !d.ready()) {
         status.report(
             release,
-            request.releaseName(),
+            null,
             StatusReport.reconciling(
                 "DependencyNotReady",
                 "waiting for Release "
@@ -168,18 +167,19 @@ final class ReleaseReconciler {
               key, latest, () -> engine.releases().history(key.namespace(), request.releaseName()));
     } catch (ClusterException e) {
       ReleaseResource now =
-          status.report(
-              release,
-              request.releaseName(),
-              CastStage.clusterFailure(e, request.account(), List.of()));
+          status.report(release, null, CastStage.clusterFailure(e, request.account(), List.of()));
       return Next.after(RetrySchedule.pause(now, request.interval(), clock.instant()));
     }
     if (refusal != null) {
-      status.report(release, request.releaseName(), StatusReport.stalled("NameTaken", refusal));
+      status.report(release, null, StatusReport.stalled("NameTaken", refusal));
       return Next.after(request.interval());
     }
     if (!release.hasFinalizer()) {
       objects.addFinalizer(release);
+    }
+    Next renaming = renames.letGoOfFormer(release, request, engine);
+    if (renaming != null) {
+      return renaming;
     }
     return casts.cast(release, request, engine, latest);
   }
@@ -191,8 +191,10 @@ final class ReleaseReconciler {
   }
 
   /**
-   * Uninstalls a deleted Release's release as its account, when its latest revision names this
-   * Release (else leaves it installed and says so in a Warning Event), then lets the Release go.
+   * Uninstalls a deleted Release's releases as its account, then lets the Release go: the release
+   * its status names (what it cast; a rename may be pending, {@link RenameStage}) and the one its
+   * spec names, each only when its latest revision names this Release (else it is left installed
+   * and a Warning Event says so, {@link LetGo}).
    */
   private Next uninstall(ReleaseResource release) {
     if (!release.hasFinalizer()) {
@@ -222,7 +224,7 @@ final class ReleaseReconciler {
       if (account == null && tenancy.requireServiceAccount()) {
         status.report(
             release,
-            name,
+            null,
             StatusReport.stalled(
                 "UninstallFailed",
                 "the release cannot be uninstalled: the spec names no valid service account to"
@@ -233,26 +235,28 @@ final class ReleaseReconciler {
         return Next.DONE;
       }
     }
+    List<String> names = new ArrayList<>();
+    String former = RenameStage.formerName(release, name);
+    if (former != null) {
+      names.add(former);
+    }
+    names.add(name);
     try {
       ReleaseController releases = engines.of(account, history).releases();
-      Release latest = releases.get(release.key().namespace(), name).orElse(null);
-      String left = latest == null ? null : Ownership.uninstallRefusal(release.key(), latest);
-      if (left != null) {
-        status.warning(release, "UninstallSkipped", left);
-      } else {
-        UninstallResult result = releases.uninstall(release.key().namespace(), name, options);
-        status.done(
-            release,
-            "Uninstalled",
-            "uninstalled: "
-                + result.deleted().size()
-                + " deleted, "
-                + result.retained().size()
-                + " kept"
-                + (result.purged() ? ", records purged" : ""));
+      boolean recorded = false;
+      for (String n : names) {
+        LetGo.Outcome outcome = LetGo.release(releases, release.key(), n, options);
+        String which = n.equals(name) ? "" : "release " + n + " ";
+        if (outcome instanceof LetGo.Uninstalled u) {
+          status.done(release, "Uninstalled", which + "uninstalled: " + LetGo.summary(u.result()));
+        } else if (outcome instanceof LetGo.LeftInstalled l) {
+          status.warning(release, "UninstallSkipped", l.why());
+        }
+        recorded |= !(outcome instanceof LetGo.NotRecorded);
       }
-    } catch (ReleaseNotFoundException e) {
-      status.outcome(release.key(), "deleted before its first cast");
+      if (!recorded) {
+        status.outcome(release.key(), "deleted before its first cast");
+      }
     } catch (ReleaseLockedException e) {
       Duration wait = Duration.between(clock.instant(), e.expiresAt());
       return Next.after(wait.compareTo(RetrySchedule.FIRST) > 0 ? wait : RetrySchedule.FIRST);
@@ -260,7 +264,7 @@ final class ReleaseReconciler {
       ReleaseResource now =
           status.report(
               release,
-              name,
+              null,
               e instanceof ClusterException c
                   ? CastStage.clusterFailure(c, account, List.of())
                   : StatusReport.stalled("UninstallFailed", String.valueOf(e.getMessage())));

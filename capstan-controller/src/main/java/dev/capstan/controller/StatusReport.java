@@ -93,15 +93,22 @@ record StatusReport(
    * The status this report gives {@code release}.
    *
    * @param release the Release as last read (its status is the previous one)
-   * @param releaseName the release name in Capstan's records
+   * @param releaseName the release the Release answers for from now on: the name it casts, once it
+   *     may cast it; null to keep the status's (none before the Release may cast anything), so a
+   *     Release stalled before its cast, or still letting go of the release it cast under a former
+   *     {@code spec.releaseName}, still names the release it cast (docs/controller.md, "Renaming a
+   *     release")
    * @param now the time of a condition that changes status
    */
-  Map<String, Object> status(ReleaseResource release, String releaseName, Instant now) {
+  Map<String, Object> status(ReleaseResource release, @Nullable String releaseName, Instant now) {
     Map<String, @Nullable Object> previous = release.status();
     long generation = release.generation();
     Map<String, Object> status = new LinkedHashMap<>();
     status.put("observedGeneration", generation);
-    status.put("releaseName", releaseName);
+    Object name = releaseName != null ? releaseName : previous.get("releaseName");
+    if (name != null) {
+      status.put("releaseName", name);
+    }
     Object handled =
         release.reconcileRequest() != null
             ? release.reconcileRequest()

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a reconcile's outcome goes: the Release's status (written only when it differs from the
@@ -48,9 +49,12 @@ final class StatusWriter {
    * Stalled report is also a Warning Event (its reason and message) and an outcome line, a
    * Reconciling one an outcome line.
    *
+   * @param releaseName the release the Release answers for from now on, or null to keep the
+   *     status's ({@link StatusReport#status})
    * @return the Release with that status
    */
-  ReleaseResource report(ReleaseResource release, String releaseName, StatusReport report) {
+  ReleaseResource report(
+      ReleaseResource release, @Nullable String releaseName, StatusReport report) {
     Map<String, Object> status = report.status(release, releaseName, clock.instant());
     if (StatusReport.same(release, status)) {
       return release;

@@ -34,6 +34,8 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * One reconcile at a time on the in-memory engine: the exact writes, statuses, Events and what
@@ -888,6 +890,236 @@ class ReleaseReconcilerTest {
                 + " Release uninstalls only what it cast; to uninstall it: capstan release"
                 + " uninstall web -n shop");
     assertThat(cluster.object(a).orElseThrow().get("data")).isEqualTo(Map.of("value", "cli"));
+  }
+
+  // --- a changed spec.releaseName ------------------------------------------------------------
+
+  /** The spec of Release {@code shop/web} casting ConfigMap {@code x} as release {@code name}. */
+  private static Map<String, Object> named(String name) {
+    return spec("releaseName", name, "manifests", List.of(configMap("x", "1")));
+  }
+
+  /** Release {@code shop/web} has cast release {@code a}; its spec now names {@code b}. */
+  private void castARenamedToB() {
+    objects.put(FakeReleaseObjects.release(NS, "web", named("a")));
+    reconciler.reconcile(WEB);
+    assertThat(web().status()).containsEntry("releaseName", "a");
+    objects.changeSpec(WEB, named("b"));
+    forgetWhatWasWritten();
+    outcomes.clear();
+  }
+
+  private @Nullable ReleaseStatus statusOf(String releaseName) {
+    return cli().get(NS, releaseName).map(Release::status).orElse(null);
+  }
+
+  @Test
+  void aRenamedReleaseUninstallsTheReleaseItCastUnderTheFormerNameThenCastsTheNewOne() {
+    castARenamedToB();
+
+    ReleaseReconciler.Next next = reconciler.reconcile(WEB);
+
+    assertThat(next).isEqualTo(ReleaseReconciler.Next.after(Duration.ofMinutes(5)));
+    // b may be cast (who cast it: no one); then a goes, whole, under its lease; then b is
+    // planned and cast: the Release never answers for both at once
+    assertThat(cluster.operations())
+        .containsExactly(
+            "record:read:shop/b",
+            "record:read:shop/a",
+            "lease:acquire:shop/a",
+            "record:read:shop/a",
+            "observe:ConfigMap/shop",
+            "delete:ConfigMap/shop/x",
+            "record:update:shop/a#1:uninstalled",
+            "lease:release:shop/a",
+            "record:read:shop/b",
+            "observe:ConfigMap/shop",
+            "observe:Namespace/",
+            "verify-apply:ConfigMap/shop/x",
+            "lease:acquire:shop/b",
+            "record:read:shop/b",
+            "observe:ConfigMap/shop",
+            "observe:Namespace/",
+            "verify-apply:ConfigMap/shop/x",
+            "apply:ConfigMap/shop/x",
+            "verify",
+            "record:create:shop/b#1:deployed",
+            "lease:release:shop/b");
+    assertThat(objects.events)
+        .containsExactly(
+            "Normal Uninstalled shop/web: spec.releaseName changed from a to b: release a"
+                + " uninstalled: 1 deleted, 0 kept",
+            "Normal Cast shop/web: revision 1: 1 created");
+    assertThat(objects.writes)
+        .containsExactly(
+            "status shop/web Ready=Unknown Progressing", "status shop/web Ready=True Cast");
+    assertThat(statusOf("a")).isEqualTo(ReleaseStatus.UNINSTALLED);
+    assertThat(cli().history(NS, "a")).hasSize(1);
+    Release b = cli().get(NS, "b").orElseThrow();
+    assertThat(b.status()).isEqualTo(ReleaseStatus.DEPLOYED);
+    assertThat(b.source()).isEqualTo("capstan.dev/v1alpha1 Release shop/web");
+    assertThat(web().status())
+        .containsEntry("releaseName", "b")
+        .containsEntry("lastAppliedRevision", 1L);
+    assertThat(web().ready()).isTrue();
+    assertThat(web().finalizers()).containsExactly(ReleaseResource.FINALIZER);
+
+    // the next interval finds nothing to do: the former name is forgotten
+    forgetWhatWasWritten();
+    reconciler.reconcile(WEB);
+    assertThat(objects.writes).isEmpty();
+    assertThat(objects.events).isEmpty();
+    assertThat(cluster.writes()).isEmpty();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"release.yaml", "capstan.dev/v1alpha1 Release shop/other"})
+  void aRenamedReleaseLeavesItsFormerReleaseInstalledWhenItsLatestRevisionIsAnothersSayingSo(
+      String source) {
+    castARenamedToB();
+    cli()
+        .cast(
+            ReleaseInput.of(NS, "a", Payloads.of(ConfigMapSpec.of(NS, "x", Map.of("value", "2"))))
+                .withSource(source));
+    forgetWhatWasWritten();
+
+    reconciler.reconcile(WEB);
+
+    String castBy =
+        source.equals("release.yaml") ? "no Release (source 'release.yaml')" : "Release shop/other";
+    String message =
+        "spec.releaseName changed from a to b: release a left installed: its latest revision 2"
+            + " was cast by "
+            + castBy
+            + ", not by this Release, and a Release uninstalls only what it cast; to uninstall it:"
+            + " capstan release uninstall a -n shop";
+    assertThat(objects.events)
+        .containsExactly(
+            "Warning UninstallSkipped shop/web: " + message,
+            // b's ConfigMap x is a's: a conflict, as for any object another release owns
+            "Warning Conflict shop/web: " + String.valueOf(ready(WEB).get("message")));
+    assertThat(outcomes).first().isEqualTo("shop/web: UninstallSkipped: " + message);
+    assertThat(cluster.writes()).isEmpty();
+    assertThat(statusOf("a")).isEqualTo(ReleaseStatus.DEPLOYED);
+    assertThat(cluster.object(ResourceRef.of(Kind.CONFIG_MAP, NS, "x")).orElseThrow().get("data"))
+        .isEqualTo(Map.of("value", "2"));
+    // the Release answers for b now: a is let go of
+    assertThat(web().status()).containsEntry("releaseName", "b");
+
+    // with an object of its own, b is cast
+    objects.changeSpec(WEB, spec("releaseName", "b", "manifests", List.of(configMap("y", "1"))));
+    forgetWhatWasWritten();
+    reconciler.reconcile(WEB);
+
+    assertThat(objects.events).containsExactly("Normal Cast shop/web: revision 1: 1 created");
+    assertThat(statusOf("b")).isEqualTo(ReleaseStatus.DEPLOYED);
+    assertThat(statusOf("a")).isEqualTo(ReleaseStatus.DEPLOYED);
+  }
+
+  @Test
+  void aRenamedReleaseWhoseFormerReleaseCannotBeUninstalledCastsNothingOfTheNewNameUntilItIs() {
+    castARenamedToB();
+    cluster.faults().failAlways(Operation.DELETE, "ConfigMap/shop/x", "the webhook refused it");
+
+    ReleaseReconciler.Next next = reconciler.reconcile(WEB);
+
+    assertThat(next).isEqualTo(ReleaseReconciler.Next.after(Duration.ofSeconds(1)));
+    assertThat(ready(WEB))
+        .containsEntry("reason", "UninstallFailed")
+        .containsEntry(
+            "message",
+            "spec.releaseName changed from a to b: release a could not be uninstalled, and b is"
+                + " cast only once it is: uninstall of release shop/a stopped at"
+                + " ConfigMap/shop/x: delete ConfigMap/shop/x: the webhook refused it; the release"
+                + " stays uninstalling, run"
+                + " uninstall again to continue");
+    assertThat(objects.writes).containsExactly("status shop/web Ready=False UninstallFailed");
+    assertThat(objects.events)
+        .containsExactly("Warning UninstallFailed shop/web: " + ready(WEB).get("message"));
+    // the status still names the release the Release cast; nothing of b is written
+    assertThat(web().status()).containsEntry("releaseName", "a");
+    assertThat(cli().get(NS, "b")).isEmpty();
+    assertThat(cluster.writes()).noneMatch(w -> w.contains("shop/b"));
+    assertThat(statusOf("a")).isEqualTo(ReleaseStatus.UNINSTALLING);
+
+    // the next reconcile tries again, and once a is gone b is cast
+    cluster.faults().clear();
+    clock.advance(Duration.ofSeconds(1));
+    forgetWhatWasWritten();
+    next = reconciler.reconcile(WEB);
+
+    assertThat(next).isEqualTo(ReleaseReconciler.Next.after(Duration.ofMinutes(5)));
+    assertThat(objects.events)
+        .containsExactly(
+            "Normal Uninstalled shop/web: spec.releaseName changed from a to b: release a"
+                + " uninstalled: 1 deleted, 0 kept",
+            "Normal Cast shop/web: revision 1: 1 created");
+    assertThat(objects.writes).containsExactly("status shop/web Ready=True Cast");
+    assertThat(statusOf("a")).isEqualTo(ReleaseStatus.UNINSTALLED);
+    assertThat(statusOf("b")).isEqualTo(ReleaseStatus.DEPLOYED);
+    assertThat(web().status()).containsEntry("releaseName", "b");
+  }
+
+  @Test
+  void aRenameWaitingForItsNewNameKeepsNamingTheFormerReleaseInItsStatus() {
+    castARenamedToB();
+    cli()
+        .cast(
+            ReleaseInput.of(NS, "b", Payloads.of(ConfigMapSpec.of(NS, "z", Map.of("value", "b"))))
+                .withSource("release.yaml"));
+    forgetWhatWasWritten();
+
+    reconciler.reconcile(WEB);
+
+    assertThat(ready(WEB)).containsEntry("reason", "NameTaken");
+    assertThat(web().status()).containsEntry("releaseName", "a");
+    assertThat(statusOf("a")).isEqualTo(ReleaseStatus.DEPLOYED);
+    assertThat(cluster.writes()).isEmpty();
+  }
+
+  @Test
+  void aReleaseDeletedWhileItsRenameIsPendingUninstallsTheReleaseItCast() {
+    castARenamedToB();
+    cluster.faults().failAlways(Operation.DELETE, "ConfigMap/shop/x", "the webhook refused it");
+    reconciler.reconcile(WEB);
+    cluster.faults().clear();
+    objects.delete(WEB);
+    forgetWhatWasWritten();
+
+    ReleaseReconciler.Next next = reconciler.reconcile(WEB);
+
+    assertThat(next).isEqualTo(ReleaseReconciler.Next.DONE);
+    assertThat(objects.events)
+        .containsExactly("Normal Uninstalled shop/web: release a uninstalled: 1 deleted, 0 kept");
+    assertThat(objects.writes).containsExactly("finalizer- shop/web");
+    assertThat(objects.get(WEB)).isNull();
+    assertThat(statusOf("a")).isEqualTo(ReleaseStatus.UNINSTALLED);
+    assertThat(cli().get(NS, "b")).isEmpty();
+    assertThat(cluster.objects()).isEmpty();
+  }
+
+  @Test
+  void aReleaseDeletedBeforeItsStatusNamesTheNewReleaseUninstallsBoth() {
+    castARenamedToB();
+    reconciler.reconcile(WEB);
+    // as if the controller stopped after b's cast, before the status named it
+    Map<String, Object> lagging = new LinkedHashMap<>();
+    web().status().forEach((k, v) -> lagging.put(k, k.equals("releaseName") ? "a" : v));
+    objects.put(web().withStatus(lagging));
+    reconciler = reconciler();
+    objects.delete(WEB);
+    forgetWhatWasWritten();
+
+    reconciler.reconcile(WEB);
+
+    assertThat(objects.events)
+        .containsExactly(
+            "Normal Uninstalled shop/web: release a uninstalled: 0 deleted, 0 kept",
+            "Normal Uninstalled shop/web: uninstalled: 1 deleted, 0 kept");
+    assertThat(objects.get(WEB)).isNull();
+    assertThat(statusOf("a")).isEqualTo(ReleaseStatus.UNINSTALLED);
+    assertThat(statusOf("b")).isEqualTo(ReleaseStatus.UNINSTALLED);
+    assertThat(cluster.objects()).isEmpty();
   }
 
   @Test
