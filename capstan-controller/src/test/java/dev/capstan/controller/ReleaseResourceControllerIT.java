@@ -28,6 +28,7 @@ import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.file.Overrides;
 import dev.capstan.release.file.ReleaseFile;
 import dev.capstan.release.file.ReleaseFiles;
+import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.plan.Action;
 import io.kubernetes.client.custom.V1Patch;
@@ -428,6 +429,40 @@ class ReleaseResourceControllerIT {
                 .getMetadata()
                 .getName())
         .isEqualTo("data");
+  }
+
+  @Test
+  void aChangedReleaseNameUninstallsTheFormerReleaseThenCastsTheNewOne(
+      ControlPlane plane, TestNamespace tns) throws Exception {
+    String ns = tns.name();
+    List<Object> manifests = List.of(configMap("settings", "x"));
+    apply(plane, ns, release("web", spec("releaseName", "old", "manifests", manifests)));
+    awaitReady(plane, ns, "web", "True", "Cast");
+    int from = engineEvents.size();
+
+    ItReleases.patch(plane, ns, "web", "{\"spec\":{\"releaseName\":\"new\"}}");
+
+    ReleaseResource web = awaitReady(plane, ns, "web", "True", "Cast");
+    assertThat(message(web)).isEqualTo("revision 1: 1 created");
+    assertThat(web.status()).containsEntry("releaseName", "new");
+    List<String> done = new ArrayList<>();
+    for (ReleaseEvent e : engineEvents.subList(from, engineEvents.size())) {
+      if (e instanceof ReleaseEvent.Done d && d.release().startsWith(ns + "/")) {
+        done.add(d.release() + " " + d.action().id() + " " + d.ref().key());
+      }
+    }
+    assertThat(done)
+        .containsExactly(
+            ns + "/old " + Action.PRUNE.id() + " ConfigMap/" + ns + "/settings",
+            ns + "/new " + Action.CREATE.id() + " ConfigMap/" + ns + "/settings");
+    KubeClients clients = KubeClients.fromKubeconfig(plane.kubeconfig());
+    ReleaseController records =
+        ReleaseController.builder(new KubernetesOrchestrator(clients), new KubernetesStore(clients))
+            .build();
+    assertThat(records.get(ns, "old").orElseThrow().status()).isEqualTo(ReleaseStatus.UNINSTALLED);
+    assertThat(records.get(ns, "new").orElseThrow().source())
+        .isEqualTo(ReleaseResource.source(new ReleaseKey(ns, "web")));
+    assertThat(value(configMapIn(plane, ns, "settings"))).isEqualTo("x");
   }
 
   @Test
