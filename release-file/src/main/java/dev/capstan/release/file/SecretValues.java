@@ -1,6 +1,7 @@
 package dev.capstan.release.file;
 
 import dev.capstan.common.Escapes;
+import dev.capstan.common.SecretNames;
 import dev.capstan.release.chart.ChartValues;
 import dev.capstan.release.model.ChartOrigin;
 import dev.capstan.release.model.Kind;
@@ -12,7 +13,6 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -21,10 +21,8 @@ import java.util.regex.Pattern;
  * values of a Secret never show. A value is secret when
  *
  * <ul>
- *   <li>its key names a secret: it holds {@code password}, {@code passwd}, {@code passphrase},
- *       {@code secret}, {@code token}, {@code apikey}, {@code privatekey} or {@code credential}
- *       (case, {@code -} and {@code _} ignored), unless it names one by its name ({@code ...name},
- *       {@code existing...}) or says whether to use one ({@code ...enabled}); or
+ *   <li>its key names a secret ({@link SecretNames#isSecret}: {@code password}, {@code apiKey},
+ *       {@code client_secret}, but not {@code secretName} or {@code tokenEnabled}); or
  *   <li>its text is a value of a Secret the chart rendered ({@code data}, decoded, or {@code
  *       stringData}), or, from {@value #MIN_CONTAINED} characters on, is found inside one (a
  *       password within a connection string).
@@ -37,9 +35,6 @@ final class SecretValues {
   /** The shortest value found inside a Secret's value that counts as secret. */
   static final int MIN_CONTAINED = 6;
 
-  private static final Pattern SECRET_KEY =
-      Pattern.compile(".*(password|passwd|passphrase|secret|token|apikey|privatekey|credential).*");
-  private static final Pattern NAMES_ONE = Pattern.compile("(existing.*|.*name|.*enabled)");
   private static final Pattern PLAIN_KEY = Pattern.compile("[A-Za-z0-9_\\-]+");
 
   private SecretValues() {}
@@ -102,9 +97,9 @@ final class SecretValues {
   /**
    * The texts a failed render's message must not show ({@link #maskIn}): every value (but booleans)
    * of a values file read from a Secret, and every value given under a key that names a secret
-   * ({@link #isSecretKey}, at any depth of its path), in a values file, {@code --set}, {@code
-   * --set-string} or {@code --set-file}. An expression is split at its unescaped commas and each
-   * assignment at its first unescaped {@code =}, as Helm reads them.
+   * ({@link SecretNames#isSecret}, at any depth of its path), in a values file, {@code --set},
+   * {@code --set-string} or {@code --set-file}. An expression is split at its unescaped commas and
+   * each assignment at its first unescaped {@code =}, as Helm reads them.
    */
   static List<String> givenSecretTexts(ChartValues values) {
     List<String> out = new ArrayList<>();
@@ -135,7 +130,7 @@ final class SecretValues {
     for (int i = 0; i <= path.length(); i++) {
       char c = i < path.length() ? path.charAt(i) : '.';
       if (c == '.' || c == '[' || c == ']') {
-        if (key.length() > 0 && isSecretKey(key.toString())) {
+        if (key.length() > 0 && SecretNames.isSecret(key.toString())) {
           return true;
         }
         key.setLength(0);
@@ -179,7 +174,7 @@ final class SecretValues {
     if (secretKey) {
       leaves(node, out);
     } else if (node instanceof Map<?, ?> map) {
-      map.forEach((k, v) -> underSecretKeys(v, isSecretKey(String.valueOf(k)), out));
+      map.forEach((k, v) -> underSecretKeys(v, SecretNames.isSecret(String.valueOf(k)), out));
     } else if (node instanceof List<?> list) {
       list.forEach(v -> underSecretKeys(v, false, out));
     }
@@ -243,7 +238,7 @@ final class SecretValues {
         String key = String.valueOf(e.getKey());
         Object value = e.getValue();
         if (value != null) {
-          out.put(key, walk(value, child(path, key), isSecretKey(key), secrets, paths));
+          out.put(key, walk(value, child(path, key), SecretNames.isSecret(key), secrets, paths));
         }
       }
       return out;
@@ -263,11 +258,6 @@ final class SecretValues {
     }
     paths.add(path);
     return ChartOrigin.MASKED;
-  }
-
-  static boolean isSecretKey(String key) {
-    String k = key.toLowerCase(Locale.ROOT).replace("-", "").replace("_", "");
-    return SECRET_KEY.matcher(k).matches() && !NAMES_ONE.matcher(k).matches();
   }
 
   private static boolean inASecret(String text, List<String> secrets) {

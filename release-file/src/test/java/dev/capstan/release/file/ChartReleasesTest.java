@@ -18,7 +18,6 @@ import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.rollout.ConfigRollout;
 import java.util.Base64;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -357,25 +356,5 @@ class ChartReleasesTest {
     assertThat(release.input().payloads().hooks(HookPhase.TEST))
         .extracting(h -> h.ref().key())
         .containsExactly("Pod/shop/t");
-  }
-
-  @Test
-  void secretKeyNamesFollowTheRule() {
-    assertThat(
-            List.of(
-                "password",
-                "adminPassword",
-                "api-key",
-                "apiKey",
-                "client_secret",
-                "TOKEN",
-                "privateKey",
-                "credentials",
-                "passphrase"))
-        .allMatch(SecretValues::isSecretKey);
-    assertThat(
-            List.of(
-                "existingSecret", "secretName", "tokenEnabled", "replicas", "key", "user", "host"))
-        .noneMatch(SecretValues::isSecretKey);
   }
 }
