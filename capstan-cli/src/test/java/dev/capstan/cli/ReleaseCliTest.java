@@ -750,6 +750,75 @@ class ReleaseCliTest {
   }
 
   @Test
+  void anEnvVarNamedAsASecretShowsItsValueInNoErrorAndNoPlan() throws IOException {
+    String head =
+        """
+        apiVersion: capstan.dev/v1
+        kind: Release
+        metadata: {name: api, namespace: demo}
+        spec:
+          services:
+          - name: api
+            image: acme/api:1.0
+        """;
+    Files.writeString(
+        dir.resolve("bad.yaml"), head + "    env: {DB_PASSWORD: 918273645, LOG_LEVEL: 3}\n");
+    Files.writeString(
+        dir.resolve("v1.yaml"), head + "    env: {DB_PASSWORD: hunter2-first, LOG_LEVEL: info}\n");
+    Files.writeString(
+        dir.resolve("v2.yaml"),
+        head
+            + "    env: {DB_PASSWORD: hunter2-second, LOG_LEVEL: debug, API_TOKEN: hunter2-tok}\n");
+    StringBuilder seen = new StringBuilder();
+
+    assertThat(run("release", "plan", "-f", "bad.yaml")).isEqualTo(ExitCode.INVALID);
+    assertThat(err)
+        .isEqualTo(
+            "capstan: bad.yaml: 2 problems:\n"
+                + "  - spec.services[0].env.DB_PASSWORD: must be a string; quote it to keep the"
+                + " text (the value is not shown)\n"
+                + "  - spec.services[0].env.LOG_LEVEL: must be a string; quote it to keep the"
+                + " text: \"3\"\n");
+    seen.append(out).append(err);
+    assertThat(run("release", "cast", "-f", "v1.yaml", "--yes")).isZero();
+    seen.append(out).append(err);
+    assertThat(run("release", "plan", "-f", "v2.yaml")).isZero();
+    assertThat(out)
+        .isEqualTo(
+            """
+            Plan for release demo/api: revision 2 (from 1)
+              = reference  Namespace//demo
+              ~ update     apps/Deployment/demo/api
+                  ~ spec.template.spec.containers[name=api].env[name=API_TOKEN]: (added)
+                  ~ spec.template.spec.containers[name=api].env[name=DB_PASSWORD].value: (changed)
+                  - spec.template.spec.containers[name=api].env[name=LOG_LEVEL].value: "info"
+                  + spec.template.spec.containers[name=api].env[name=LOG_LEVEL].value: "debug"
+            Summary: 1 update, 1 reference
+            """);
+    seen.append(out).append(err);
+    assertThat(run("release", "plan", "-f", "v2.yaml", "-o", "json")).isZero();
+    String env = "spec.template.spec.containers[name=api].env";
+    assertThat(json().get("changes").get(1).get("diff").toString())
+        .isEqualTo(
+            "[{\"op\":\"add\",\"path\":\""
+                + env
+                + "[name=API_TOKEN]\",\"secret\":true},{\"op\":\"replace\",\"path\":\""
+                + env
+                + "[name=DB_PASSWORD].value\",\"secret\":true},{\"op\":\"replace\",\"path\":\""
+                + env
+                + "[name=LOG_LEVEL].value\",\"before\":\"info\",\"after\":\"debug\"}]");
+    seen.append(out).append(err);
+    assertThat(run("release", "plan", "-f", "v2.yaml", "--out", "v2.plan.json")).isZero();
+    seen.append(out).append(err).append(Files.readString(dir.resolve("v2.plan.json")));
+    assertThat(run("release", "cast", "-f", "v2.yaml", "--yes", "--debug")).isZero();
+    seen.append(out).append(err);
+    assertThat(run("release", "get", "api", "-n", "demo", "-o", "json")).isZero();
+    seen.append(out).append(err);
+
+    assertThat(seen.toString()).doesNotContain("918273645").doesNotContain("hunter2");
+  }
+
+  @Test
   void aHeldLeaseGivesExitCode4() throws IOException {
     assertThat(run("release", "cast", "-f", "web-v1.yaml")).isZero();
     Path state = dir.resolve(".capstan/state.json");

@@ -10,6 +10,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -20,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * "3"} is not an integer). Each violation is added to a shared problem list, with the field's path,
  * the rule and the value, instead of being thrown, so a reader reports every problem together; a
  * read that fails returns the value of an absent field. The values of a {@link #secretMap} (a
- * Secret's) are the exception: no problem shows them.
+ * Secret's), and those of a {@link #stringMap(String, Predicate)} under a secret key (an
+ * environment variable such as {@code DB_PASSWORD}), are the exception: no problem shows them.
  *
  * <p>How a problem is worded is decided here, once, by the {@link Wording} the root was opened with
  * (nested mappings keep it): the update engine's {@link Wording#SENTENCE} ({@code crdChange must be
@@ -493,10 +495,31 @@ public final class StrictMap {
    *     and left out
    */
   public Map<String, String> secretMap(String key) {
-    return stringMap(key, true);
+    return stringMap(key, name -> true);
+  }
+
+  /**
+   * Reads an optional mapping of strings to strings of which some are secret by their key, such as
+   * environment variables ({@code DB_PASSWORD}, named as {@link SecretNames} says): as {@link
+   * #stringMap}, but no problem shows the value of an entry whose key {@code secretKey} accepts;
+   * each says {@link Escapes#NOT_SHOWN} in its place, as {@link #secretMap} does. Nor does a
+   * problem show the field's own value when it is no mapping: it may hold them.
+   *
+   * @param key the field name
+   * @param secretKey which entries' values are secret, e.g. {@code SecretNames::isSecret}
+   * @return the entries in document order; a value that is not a string (null included) is reported
+   *     and left out
+   */
+  public Map<String, String> stringMap(String key, Predicate<String> secretKey) {
+    return stringMap(key, secretKey, true);
   }
 
   private Map<String, String> stringMap(String key, boolean withheld) {
+    return stringMap(key, name -> withheld, withheld);
+  }
+
+  private Map<String, String> stringMap(
+      String key, Predicate<String> secretKey, boolean withheldMapping) {
     Object v = map.get(key);
     Map<String, String> out = new LinkedHashMap<>();
     if (v == null) {
@@ -504,13 +527,13 @@ public final class StrictMap {
     }
     String at = field(key);
     if (!(v instanceof Map<?, ?> entries)) {
-      problems.add(at(key), wording.wrongType(at, Type.MAPPING, v, withheld));
+      problems.add(at(key), wording.wrongType(at, Type.MAPPING, v, withheldMapping));
       return out;
     }
     int i = 0;
     for (Map.Entry<?, ?> e : entries.entrySet()) {
       String name = String.valueOf(e.getKey());
-      String s = string(e.getValue(), wording.field(at, name), at(key, i++), withheld);
+      String s = string(e.getValue(), wording.field(at, name), at(key, i++), secretKey.test(name));
       if (s != null) {
         out.put(name, s);
       }

@@ -106,6 +106,48 @@ class StrictMapTest {
   }
 
   @Test
+  void aMapWithSecretKeysWithholdsTheirValuesAndShowsTheOthers() {
+    for (Wording wording : Wording.values()) {
+      List<String> problems = new ArrayList<>();
+      StrictMap m =
+          StrictMap.open(
+              tree("{env: {DB_PASSWORD: 918273645, LOG_LEVEL: 3, HOST: db}}"),
+              "spec",
+              "the spec",
+              Set.of("env"),
+              problems,
+              wording);
+      assertThat(m).isNotNull();
+
+      assertThat(m.stringMap("env", SecretNames::isSecret))
+          .containsExactly(java.util.Map.entry("HOST", "db"));
+
+      String sep = wording == Wording.SENTENCE ? " " : ": ";
+      assertThat(problems)
+          .containsExactly(
+              "spec.env.DB_PASSWORD"
+                  + sep
+                  + "must be a string; quote it to keep the text (the value is not shown)",
+              "spec.env.LOG_LEVEL" + sep + "must be a string; quote it to keep the text: \"3\"");
+    }
+  }
+
+  @Test
+  void aMapWithSecretKeysThatIsNoMappingShowsNoValue() {
+    List<String> problems = new ArrayList<>();
+    StrictMap m =
+        StrictMap.open(
+            tree("{env: DB_PASSWORD=918273645}"), "spec", "the spec", Set.of("env"), problems);
+    assertThat(m).isNotNull();
+
+    assertThat(m.stringMap("env", SecretNames::isSecret)).isEmpty();
+
+    assertThat(problems)
+        .containsExactly("spec.env must be a mapping (the value is not shown)")
+        .noneMatch(p -> p.contains("918273645"));
+  }
+
+  @Test
   void everyProblemOfAMappingIsReportedTogether() {
     assertThat(problems("{name: 1, replicas: x, colour: blue, ready: 2}", Wording.SENTENCE))
         .containsExactly(

@@ -2,6 +2,8 @@ package dev.capstan.release.diff;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Escapes;
+import dev.capstan.common.SecretNames;
 import dev.capstan.release.diff.FieldChange.Op;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
@@ -38,6 +40,14 @@ import org.jspecify.annotations.Nullable;
  * {@code kapp.k14s.io/original}), is a {@linkplain FieldChange#secret secret change} key by key:
  * added, removed or changed, never a value or a hash of one.
  *
+ * <p>An environment variable whose name names a secret ({@link SecretNames}: {@code DB_PASSWORD},
+ * {@code API_TOKEN}), an item of a list {@code env} with such a {@code name}, in any object, keeps
+ * its {@code value} as a Secret's {@code data} does: a {@linkplain FieldChange#secret secret
+ * change} ({@code env[name=DB_PASSWORD].value: (changed)}, an added or removed variable {@code
+ * env[name=API_TOKEN]: (added)}), and wherever a larger value holding it is shown whole (a
+ * container added, a list replaced as a whole) its {@code value} reads {@link Escapes#NOT_SHOWN}.
+ * Its other fields ({@code valueFrom}) show as any field does.
+ *
  * <p>Changes come in a stable order: map keys sorted, named list items in the order of the after
  * side and then the removed ones.
  */
@@ -48,6 +58,11 @@ public final class ManifestDiff {
 
   /** The one field under a Secret's {@code metadata} whose values are not shown. */
   private static final String ANNOTATIONS = "metadata.annotations";
+
+  /** The list of a container's environment variables, and the field of one that holds its value. */
+  private static final String ENV = "env";
+
+  private static final String VALUE = "value";
 
   private ManifestDiff() {}
 
@@ -83,11 +98,11 @@ public final class ManifestDiff {
       } else if (a instanceof List<?> la && b instanceof List<?> lb) {
         list(path, la, lb);
       } else if (a == null && b != null) {
-        out.add(FieldChange.added(path, b));
+        out.add(FieldChange.added(path, shown(path, b)));
       } else if (a != null && b == null) {
-        out.add(FieldChange.removed(path, a));
+        out.add(FieldChange.removed(path, shown(path, a)));
       } else if (a != null && b != null && !sameScalar(a, b)) {
-        out.add(FieldChange.replaced(path, a, b));
+        out.add(FieldChange.replaced(path, shown(path, a), shown(path, b)));
       }
     }
 
@@ -108,26 +123,62 @@ public final class ManifestDiff {
     void list(String path, List<?> a, List<?> b) {
       Map<String, Object> byNameA = byName(a);
       Map<String, Object> byNameB = byName(b);
+      boolean env = isEnvList(path);
       if (byNameA != null && byNameB != null && !(a.isEmpty() && b.isEmpty())) {
         for (Map.Entry<String, Object> e : byNameB.entrySet()) {
           Object before = byNameA.get(e.getKey());
-          if (before == null) {
-            out.add(FieldChange.added(item(path, e.getKey()), e.getValue()));
+          String at = item(path, e.getKey());
+          if (env && (secretValue(before) || secretValue(e.getValue()))) {
+            secretVariable(at, before, e.getValue());
+          } else if (before == null) {
+            out.add(FieldChange.added(at, shown(at, e.getValue())));
           } else {
-            value(item(path, e.getKey()), before, e.getValue());
+            value(at, before, e.getValue());
           }
         }
         for (Map.Entry<String, Object> e : byNameA.entrySet()) {
+          String at = item(path, e.getKey());
           if (!byNameB.containsKey(e.getKey())) {
-            out.add(FieldChange.removed(item(path, e.getKey()), e.getValue()));
+            if (env && secretValue(e.getValue())) {
+              secretVariable(at, e.getValue(), null);
+            } else {
+              out.add(FieldChange.removed(at, shown(at, e.getValue())));
+            }
           }
         }
       } else if (a.size() == b.size()) {
         for (int i = 0; i < a.size(); i++) {
-          value(path + "[" + i + "]", a.get(i), b.get(i));
+          String at = path + "[" + i + "]";
+          if (env && (secretValue(a.get(i)) || secretValue(b.get(i)))) {
+            secretVariable(at, a.get(i), b.get(i));
+          } else {
+            value(at, a.get(i), b.get(i));
+          }
         }
       } else {
-        out.add(FieldChange.replaced(path, a, b));
+        out.add(FieldChange.replaced(path, shown(path, a), shown(path, b)));
+      }
+    }
+
+    /**
+     * An environment variable named as a secret, holding a {@code value} on one side at least:
+     * added or removed, a secret change of the whole item; else its {@code value} a secret field
+     * and the rest (its {@code name}, a {@code valueFrom}) as any field.
+     */
+    void secretVariable(String path, @Nullable Object a, @Nullable Object b) {
+      if (!(a instanceof Map<?, ?> ma) || !(b instanceof Map<?, ?> mb)) {
+        secretField(path, a, b);
+        return;
+      }
+      Set<String> keys = new TreeSet<>();
+      ma.keySet().forEach(k -> keys.add(String.valueOf(k)));
+      mb.keySet().forEach(k -> keys.add(String.valueOf(k)));
+      for (String key : keys) {
+        if (key.equals(VALUE)) {
+          secretField(child(path, key), ma.get(key), mb.get(key));
+        } else {
+          value(child(path, key), ma.get(key), mb.get(key));
+        }
       }
     }
 
@@ -155,6 +206,64 @@ public final class ManifestDiff {
         out.add(FieldChange.secret(path, Op.REPLACE));
       }
     }
+  }
+
+  /** Whether the list at {@code path} is one of environment variables: a field {@code env}. */
+  private static boolean isEnvList(String path) {
+    return path.equals(ENV) || path.endsWith("." + ENV);
+  }
+
+  /**
+   * Whether {@code item} is an environment variable named as a secret ({@link SecretNames}) that
+   * holds a {@code value}.
+   */
+  private static boolean secretValue(@Nullable Object item) {
+    return item instanceof Map<?, ?> m
+        && m.get(VALUE) != null
+        && m.get("name") instanceof String name
+        && SecretNames.isSecret(name);
+  }
+
+  /**
+   * {@code value}, the value of the field at {@code path}, as a change may hold it: with the {@code
+   * value} of every environment variable named as a secret in it (in a list {@code env}, at any
+   * depth) read {@link Escapes#NOT_SHOWN}; {@code value} itself when it holds none.
+   */
+  private static Object shown(String path, Object value) {
+    return shown(isEnvList(path), value);
+  }
+
+  private static Object shown(boolean env, Object value) {
+    if (value instanceof Map<?, ?> map) {
+      Map<String, Object> out = new LinkedHashMap<>();
+      boolean masked = false;
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        String key = String.valueOf(e.getKey());
+        Object v = e.getValue();
+        Object shown = v == null ? null : shown(key.equals(ENV), v);
+        masked |= shown != v;
+        out.put(key, shown);
+      }
+      return masked ? out : value;
+    }
+    if (value instanceof List<?> list) {
+      List<Object> out = new ArrayList<>(list.size());
+      boolean masked = false;
+      for (Object item : list) {
+        Object shown = item;
+        if (env && secretValue(item)) {
+          Map<Object, Object> variable = new LinkedHashMap<>((Map<?, ?>) item);
+          variable.put(VALUE, Escapes.NOT_SHOWN);
+          shown = variable;
+        } else if (item != null) {
+          shown = shown(false, item);
+        }
+        masked |= shown != item;
+        out.add(shown);
+      }
+      return masked ? out : value;
+    }
+    return value;
   }
 
   /**

@@ -7,8 +7,9 @@
  * volumes) by that name as kubectl and kapp do, other lists of equal length index by index and
  * otherwise as a whole. A Secret's fields are compared without keeping any value, but for the few
  * known to hold none ({@code apiVersion}, {@code kind}, {@code type}, {@code immutable}, {@code
- * metadata} but the annotations): the change says only that a key was added, removed or changed.
- * Pure: no I/O, same inputs, same diff.
+ * metadata} but the annotations): the change says only that a key was added, removed or changed. So
+ * is the {@code value} of an environment variable named as a secret ({@link
+ * dev.capstan.common.SecretNames}), in any object. Pure: no I/O, same inputs, same diff.
  */
 @NullMarked
 package dev.capstan.release.diff;

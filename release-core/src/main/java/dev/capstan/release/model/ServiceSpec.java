@@ -2,6 +2,8 @@ package dev.capstan.release.model;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Escapes;
+import dev.capstan.common.SecretNames;
 import dev.capstan.release.internal.Copies;
 import dev.capstan.release.internal.Names;
 import java.util.ArrayList;
@@ -25,7 +27,8 @@ import org.jspecify.annotations.Nullable;
  * @param command the entrypoint override (empty: the image's)
  * @param args the arguments override (empty: the image's)
  * @param ports the ports the service listens on, with unique names and numbers
- * @param env plain environment variables
+ * @param env plain environment variables; the value of one named as a secret ({@link SecretNames}:
+ *     {@code DB_PASSWORD}) never prints, nor shows in a plan's diff
  * @param envFrom secrets and configmaps whose keys become environment variables
  * @param volumeMounts volumes of this release mounted into the container
  * @param resources requests and limits, or {@code null} for none
@@ -108,6 +111,45 @@ public record ServiceSpec(
   @Override
   public List<Manifest> render() {
     return TypedRendering.service(this);
+  }
+
+  /**
+   * Every field, as a record shows it, but the value of an environment variable named as a secret
+   * ({@link SecretNames}: {@code DB_PASSWORD}), which reads {@link Escapes#NOT_SHOWN}.
+   */
+  @Override
+  public String toString() {
+    Map<String, String> shownEnv = new LinkedHashMap<>();
+    env.forEach((k, v) -> shownEnv.put(k, SecretNames.isSecret(k) ? Escapes.NOT_SHOWN : v));
+    return "ServiceSpec[namespace="
+        + namespace
+        + ", name="
+        + name
+        + ", image="
+        + image
+        + ", replicas="
+        + replicas
+        + ", command="
+        + command
+        + ", args="
+        + args
+        + ", ports="
+        + ports
+        + ", env="
+        + shownEnv
+        + ", envFrom="
+        + envFrom
+        + ", volumeMounts="
+        + volumeMounts
+        + ", resources="
+        + resources
+        + ", readinessProbe="
+        + readinessProbe
+        + ", labels="
+        + labels
+        + ", annotations="
+        + annotations
+        + "]";
   }
 
   /** A builder for a service in {@code namespace} named {@code name}. */

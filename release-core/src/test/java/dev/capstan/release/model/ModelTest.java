@@ -79,6 +79,23 @@ class ModelTest {
   }
 
   @Test
+  void aServicesToStringShowsNoValueOfAnEnvVarNamedAsASecret() {
+    ServiceSpec s =
+        ServiceSpec.builder("shop", "web")
+            .image("w:1")
+            .env("DB_PASSWORD", "hunter2-S3CR3T")
+            .env("LOG_LEVEL", "info")
+            .build();
+
+    assertThat(s.toString())
+        .isEqualTo(
+            "ServiceSpec[namespace=shop, name=web, image=w:1, replicas=1, command=[], args=[],"
+                + " ports=[], env={DB_PASSWORD=(the value is not shown), LOG_LEVEL=info},"
+                + " envFrom=[], volumeMounts=[], resources=null, readinessProbe=null, labels={},"
+                + " annotations={}]");
+  }
+
+  @Test
   void specOfDerivesResourcesInApplyOrderAndImplicitReferences() {
     Payloads p =
         Payloads.builder()

@@ -1,5 +1,6 @@
 package dev.capstan.release.file;
 
+import dev.capstan.common.SecretNames;
 import dev.capstan.common.StrictMap;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.ResourceRef;
@@ -36,7 +37,7 @@ record ServiceDoc(
         m.has("command") ? m.strings("command") : null,
         m.has("args") ? m.strings("args") : null,
         m.objects("ports", PORT).stream().map(e -> PortDoc.read(e.map())).toList(),
-        m.stringMap("env"),
+        m.stringMap("env", SecretNames::isSecret),
         m.objects("envFrom", ENV_FROM).stream().map(e -> EnvFromDoc.read(e.map())).toList(),
         m.objects("volumeMounts", MOUNT).stream().map(e -> MountDoc.read(e.map())).toList(),
         readIf(m.object("resources", RESOURCES), ResourcesDoc::read),

@@ -346,6 +346,35 @@ class ReleaseFilesTest {
         .hasMessageNotContaining("4242");
   }
 
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          {DB_PASSWORD: 424242424242}   | spec.services[0].env.DB_PASSWORD: must be a string; quote it to keep the text (the value is not shown)
+          {API_TOKEN: 0.4242}           | spec.services[0].env.API_TOKEN: must be a string; quote it to keep the text (the value is not shown)
+          {db-secret: [424242424242]}   | spec.services[0].env.db-secret: must be a string (the value is not shown)
+          {LOG_LEVEL: 4242}             | spec.services[0].env.LOG_LEVEL: must be a string; quote it to keep the text: "4242"
+          """)
+  void anEnvValueOfTheWrongTypeIsNeverShownWhenItsNameNamesASecret(String env, String problem) {
+    String yaml =
+        """
+        apiVersion: capstan.dev/v1
+        kind: Release
+        metadata: {name: bo, namespace: demo}
+        spec:
+          services:
+          - {name: web, image: web, env: %s}
+        """
+            .formatted(env);
+
+    assertThatThrownBy(() -> parse(yaml))
+        .isInstanceOfSatisfying(
+            InvalidReleaseFileException.class,
+            e -> assertThat(e.problems()).containsExactly(problem))
+        .hasMessage("test.yaml: " + problem);
+  }
+
   @Test
   void secretValuesNeverAppearInErrors() {
     String yaml =
