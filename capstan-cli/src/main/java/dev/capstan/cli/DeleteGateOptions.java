@@ -19,7 +19,7 @@ final class DeleteGateOptions {
       description =
           "Approve deleting this object though the delete gate keeps it (a protected kind, or over"
               + " the delete budget): [group/]Kind/namespace/name, as the refusal lists it; once per"
-              + " object. --yes is no approval.")
+              + " object. Confirming the plan (cast's and rollback's --yes) is no approval.")
   List<String> approveDeletes = new ArrayList<>();
 
   @Option(

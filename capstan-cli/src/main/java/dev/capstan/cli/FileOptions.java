@@ -96,7 +96,8 @@ final class FileOptions {
       names = "--no-record-secret-values",
       description =
           "Keep Secrets' values out of the release record (it keeps their keys and keyed"
-              + " hashes); a rollback to this revision then needs them again (--secrets).")
+              + " hashes); a rollback to this revision then needs them again (release rollback"
+              + " --secrets).")
   boolean noRecordSecretValues;
 
   @Option(

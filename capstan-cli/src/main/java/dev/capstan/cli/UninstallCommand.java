@@ -54,7 +54,7 @@ final class UninstallCommand extends ReleaseSubcommand {
       names = "--timeout",
       paramLabel = "DURATION",
       converter = Durations.class,
-      description = "How long --wait waits (default: 5m).")
+      description = "How long --wait-for-deletion waits (default: 5m).")
   Duration timeout = Duration.ofMinutes(5);
 
   @Option(names = "--yes", description = "Do not ask for confirmation.")

@@ -104,6 +104,65 @@ class CommandLineHelpTest {
     assertThat(viaHelp.out()).isEqualTo(run(append(command, "--help")).out());
   }
 
+  /** A flag named in a help text: {@code --wait-for-deletion}, not {@code ---} or {@code a--b}. */
+  private static final Pattern FLAG_NAMED =
+      Pattern.compile("(?<![\\w-])--[a-z][a-z0-9]*(-[a-z0-9]+)*");
+
+  @ParameterizedTest
+  @MethodSource("commands")
+  void everyFlagAHelpTextNamesIsAFlagOfItsCommand(List<String> command) {
+    CommandLine line = commandLine(command);
+    CommandLine.Model.CommandSpec spec = line.getCommandSpec();
+    Set<String> flags = new java.util.HashSet<>(spec.negatedOptionsMap().keySet());
+    spec.options().forEach(o -> flags.addAll(List.of(o.names())));
+    Map<String, String> texts = new LinkedHashMap<>();
+    texts.put("the command", String.join(" ", spec.usageMessage().description()));
+    for (CommandLine.Model.OptionSpec o : spec.options()) {
+      texts.put(o.longestName(), String.join(" ", o.description()));
+    }
+    for (CommandLine.Model.PositionalParamSpec p : spec.positionalParameters()) {
+      texts.put(p.paramLabel(), String.join(" ", p.description()));
+    }
+
+    List<String> unknown = new ArrayList<>();
+    texts.forEach(
+        (where, text) -> {
+          Matcher m = FLAG_NAMED.matcher(OTHER_TOOLS_FLAGS.matcher(text).replaceAll(""));
+          while (m.find()) {
+            if (!flags.contains(m.group())) {
+              unknown.add(where + " names " + m.group());
+            }
+          }
+        });
+    assertThat(unknown).as("capstan %s", String.join(" ", command)).isEmpty();
+  }
+
+  /**
+   * What a help text says of the flags of another tool or command: after the tool and its command
+   * ({@code as helm uninstall --wait does}), in a quoted command line ({@code 'release plan
+   * --out'}), after the command ({@code release rollback --secrets}, {@code cast with
+   * --no-record-secret-values}, {@code rollback's --yes}).
+   */
+  private static final Pattern OTHER_TOOLS_FLAGS =
+      Pattern.compile(
+          "(helm|kubectl|kapp)( [a-z-]+)* --[a-z][a-z0-9-]*"
+              + "|'(release|update|controller) [^']*'"
+              + "|(release [a-z-]+|cast with|[a-z]+'s) --[a-z][a-z0-9-]*");
+
+  /**
+   * The command line of {@code command} (the words after {@code capstan}), built as a run builds
+   * it.
+   */
+  private static CommandLine commandLine(List<String> command) {
+    PrintStream sink = new PrintStream(java.io.OutputStream.nullOutputStream(), true, UTF_8);
+    Cli cli = new Cli(sink, sink, Terminal.none(), name -> null, Path.of(""));
+    CommandLine line = CommandTree.build(new CapstanCommand(cli), List.of());
+    for (String word : command) {
+      line = java.util.Objects.requireNonNull(line.getSubcommands().get(word), word);
+    }
+    return line;
+  }
+
   private static List<String> append(List<String> command, String arg) {
     List<String> args = new ArrayList<>(command);
     args.add(arg);
