@@ -93,7 +93,7 @@ class BadInputCliTest {
             "capstan: releases: 2 problems:\n"
                 + "  - a release of plain manifests needs a name (capstan release cast NAME -f"
                 + " releases)\n"
-                + "  - directory holds no .yaml, .yml or .json file: '.'\n");
+                + "  - directory holds no .yaml, .yml or .json file: 'releases'\n");
     assertThat(run("update", "--catalog", "releases", "--to", "v1.0.0"))
         .isEqualTo(ExitCode.INVALID);
     assertThat(err).isEqualTo("capstan: --catalog: 'releases' is a directory; give a file\n");

@@ -77,10 +77,18 @@ final class ManifestReader {
    * @param at where the pattern was given ({@code spec.manifests[2]}), or {@code ""} for none
    */
   void path(String at, Path base, String pattern) {
+    path(at, base, pattern, pattern);
+  }
+
+  /**
+   * As {@link #path(String, Path, String)}, naming the pattern {@code shown} in problems: the path
+   * as the user gave it, where {@code pattern} is relative to a {@code base} the user did not name.
+   */
+  void path(String at, Path base, String pattern, String shown) {
     String prefix = at.isEmpty() ? "" : at + " ";
     List<Path> files;
     try {
-      files = files(base, pattern);
+      files = files(base, pattern, shown);
     } catch (IllegalArgumentException e) {
       problems.add(at.isEmpty() ? e.getMessage() : at + ".path: " + e.getMessage());
       return;
@@ -378,9 +386,10 @@ final class ManifestReader {
 
   // ------------------------------------------------------------------ files
 
-  private static List<Path> files(Path base, String pattern) {
+  private static List<Path> files(Path base, String pattern, String shown) {
     if (pattern.isEmpty()) {
-      throw new IllegalArgumentException("must name a file, a directory or a glob: ''");
+      throw new IllegalArgumentException(
+          "must name a file, a directory or a glob: " + Escapes.quote(shown));
     }
     if (!isGlob(pattern)) {
       Path path = base.resolve(pattern).normalize();
@@ -388,12 +397,12 @@ final class ManifestReader {
         List<Path> files = list(path, 1, p -> isManifestFile(p));
         if (files.isEmpty()) {
           throw new IllegalArgumentException(
-              "directory holds no .yaml, .yml or .json file: " + Escapes.quote(pattern));
+              "directory holds no .yaml, .yml or .json file: " + Escapes.quote(shown));
         }
         return files;
       }
       if (!Files.isRegularFile(path)) {
-        throw new IllegalArgumentException("no such file or directory: " + Escapes.quote(pattern));
+        throw new IllegalArgumentException("no such file or directory: " + Escapes.quote(shown));
       }
       return List.of(path);
     }
@@ -413,7 +422,7 @@ final class ManifestReader {
     List<Path> files =
         Files.isDirectory(start) ? list(start, depth, p -> matcher.matches(p)) : List.of();
     if (files.isEmpty()) {
-      throw new IllegalArgumentException("matches no file: " + Escapes.quote(pattern));
+      throw new IllegalArgumentException("matches no file: " + Escapes.quote(shown));
     }
     return files;
   }

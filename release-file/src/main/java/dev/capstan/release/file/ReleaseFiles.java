@@ -185,7 +185,7 @@ public final class ReleaseFiles {
         overrides,
         reader -> {
           if (Files.isDirectory(path)) {
-            reader.path("", path, ".");
+            reader.path("", path, ".", source);
           } else {
             Path base = path.toAbsolutePath().getParent();
             while (base != null && ManifestReader.isGlob(base.toString())) {
@@ -194,7 +194,7 @@ public final class ReleaseFiles {
             if (base == null) {
               reader.problem("no such file or directory: " + Escapes.quote(source));
             } else {
-              reader.path("", base, base.relativize(path.toAbsolutePath()).toString());
+              reader.path("", base, base.relativize(path.toAbsolutePath()).toString(), source);
             }
           }
         });

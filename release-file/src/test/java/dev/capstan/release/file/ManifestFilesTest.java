@@ -424,6 +424,32 @@ class ManifestFilesTest {
   }
 
   @Test
+  void aDirectoryOrGlobThatNamesNoFileIsNamedAsTheUserGaveIt() throws IOException {
+    Files.createDirectories(dir.resolve("k8s/empty"));
+
+    InvalidReleaseFileException empty =
+        invalid(
+            () ->
+                ReleaseFiles.read(
+                    dir.resolve("k8s/empty"),
+                    "k8s/empty",
+                    new Overrides("shop", "web"),
+                    ManifestFilesTest::noEnv));
+    InvalidReleaseFileException glob =
+        invalid(
+            () ->
+                ReleaseFiles.read(
+                    dir.resolve("k8s/*.yaml"),
+                    "k8s/*.yaml",
+                    new Overrides("shop", "web"),
+                    ManifestFilesTest::noEnv));
+
+    assertThat(empty.problems())
+        .containsExactly("directory holds no .yaml, .yml or .json file: 'k8s/empty'");
+    assertThat(glob.problems()).containsExactly("matches no file: 'k8s/*.yaml'");
+  }
+
+  @Test
   void aFileOverTheSizeLimitIsRefusedWithItsSize() throws IOException {
     Path big = write("big.yaml", "#".repeat(ReleaseFiles.MAX_BYTES + 10));
 
