@@ -10,11 +10,9 @@ import dev.capstan.release.port.Store;
 import dev.capstan.release.port.StoredRelease;
 import dev.capstan.release.result.OperationInProgress;
 import dev.capstan.release.result.ReleaseListing;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.jspecify.annotations.Nullable;
 
 /** The reads of recorded releases: the latest revision, a release's history, a namespace's list. */
 public final class HistoryReads {
@@ -65,25 +63,23 @@ public final class HistoryReads {
 
   /**
    * {@code newestFirst} with each {@code DEPLOYED} revision older than a revision that was deployed
-   * ({@code DEPLOYED}, {@code SUPERSEDED}, or uninstalled since) read as {@code SUPERSEDED}, as of
-   * when the next such revision was deployed. A cast records its own revision and leaves the one
-   * before it as stored (a write fewer per cast); the history reads it superseded. A revision that
-   * only failed or pending ones follow stays {@code DEPLOYED}: it is still what runs. Records older
-   * versions rewrote as superseded read as stored.
+   * ({@code DEPLOYED}, {@code SUPERSEDED}, or uninstalled since) read as {@code SUPERSEDED}. A cast
+   * records its own revision and leaves the one before it as stored (a write fewer per cast); the
+   * history reads it superseded, its {@code updatedAt} still when its own record was last written
+   * (as Helm's history shows a superseded revision when it was deployed), not when the next one
+   * was. A revision that only failed or pending ones follow stays {@code DEPLOYED}: it is still
+   * what runs. Records older versions rewrote as superseded read as stored.
    */
   static List<Release> superseding(List<Release> newestFirst) {
     List<Release> out = new ArrayList<>(newestFirst.size());
-    @Nullable Instant replacedAt = null; // when the nearest newer deployed revision was deployed
+    boolean replaced = false; // whether a newer revision was deployed
     for (Release r : newestFirst) {
-      if (r.status() == ReleaseStatus.DEPLOYED && replacedAt != null) {
-        out.add(r.withStatus(ReleaseStatus.SUPERSEDED, replacedAt));
+      if (r.status() == ReleaseStatus.DEPLOYED && replaced) {
+        out.add(r.withStatus(ReleaseStatus.SUPERSEDED, r.updatedAt()));
       } else {
         out.add(r);
       }
-      if (wasDeployed(r.status())) {
-        // a deployed record was saved last when its cast finished; for the others, when it began
-        replacedAt = r.status() == ReleaseStatus.DEPLOYED ? r.updatedAt() : r.createdAt();
-      }
+      replaced |= wasDeployed(r.status());
     }
     return List.copyOf(out);
   }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A cast leaves the revision before it as stored; the history reads a deployed revision that a
- * later deployed one replaced as superseded, as of when that one was deployed.
+ * later deployed one replaced as superseded, updated when its own record was last written.
  */
 class HistoryReadsTest {
   private static final Instant T0 = Instant.parse("2026-12-04T10:00:00Z");
@@ -30,8 +30,8 @@ class HistoryReadsTest {
         .extracting(Release::revision, Release::status, Release::updatedAt)
         .containsExactly(
             tuple(3, ReleaseStatus.DEPLOYED, finished(3)),
-            tuple(2, ReleaseStatus.SUPERSEDED, finished(3)),
-            tuple(1, ReleaseStatus.SUPERSEDED, finished(2)));
+            tuple(2, ReleaseStatus.SUPERSEDED, finished(2)),
+            tuple(1, ReleaseStatus.SUPERSEDED, finished(1)));
   }
 
   @Test
@@ -62,13 +62,13 @@ class HistoryReadsTest {
                 release(2, ReleaseStatus.SUPERSEDED),
                 release(1, ReleaseStatus.DEPLOYED)));
 
-    // revision 2 as an older version stored it; revision 1 as of when revision 2 began
+    // revision 2 as an older version stored it; revision 1 as its own record was last written
     assertThat(read)
         .extracting(Release::revision, Release::status, Release::updatedAt)
         .containsExactly(
             tuple(3, ReleaseStatus.UNINSTALLED, finished(3)),
             tuple(2, ReleaseStatus.SUPERSEDED, finished(2)),
-            tuple(1, ReleaseStatus.SUPERSEDED, started(2)));
+            tuple(1, ReleaseStatus.SUPERSEDED, finished(1)));
   }
 
   private static Instant started(int revision) {
