@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.Release;
-import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.LiveState;
@@ -53,11 +52,6 @@ final class CastAttempt {
     this.records = records;
     this.pending = requireNonNull(pending, "pending");
     this.saved = saved;
-  }
-
-  /** The caller's spec, with its home namespace referenced. */
-  ReleaseSpec spec() {
-    return request.spec();
   }
 
   @Nullable String description() {
