@@ -41,6 +41,8 @@ public final class ApiJson {
 
   private static final BigInteger MIN_LONG = BigInteger.valueOf(Long.MIN_VALUE);
   private static final BigInteger MAX_LONG = BigInteger.valueOf(Long.MAX_VALUE);
+  private static final BigDecimal MIN_INT = BigDecimal.valueOf(Integer.MIN_VALUE);
+  private static final BigDecimal MAX_INT = BigDecimal.valueOf(Integer.MAX_VALUE);
   private static final Pattern WORD = Pattern.compile("[A-Za-z0-9_-]+");
 
   private ApiJson() {}
@@ -63,6 +65,61 @@ public final class ApiJson {
       return FINITE_RULE;
     }
     return null;
+  }
+
+  /**
+   * The value of a number beyond 32 bits (below {@code -2147483648} or above {@code 2147483647}),
+   * or {@code null} for one within them or not finite: what a 32-bit integer field of the API
+   * server would not hold as written.
+   *
+   * @param n a number of a tree
+   * @return its exact value when beyond 32 bits, else {@code null}
+   */
+  public static @Nullable BigDecimal beyond32Bits(Number n) {
+    if (n instanceof Integer || n instanceof Short || n instanceof Byte) {
+      return null;
+    }
+    if (n instanceof Long l) {
+      return l == l.intValue() ? null : BigDecimal.valueOf(l);
+    }
+    BigDecimal value;
+    if (n instanceof BigDecimal d) {
+      value = d;
+    } else if (n instanceof BigInteger i) {
+      value = new BigDecimal(i);
+    } else if (Double.isFinite(n.doubleValue())) {
+      value = BigDecimal.valueOf(n.doubleValue());
+    } else {
+      return null;
+    }
+    return value.compareTo(MIN_INT) < 0 || value.compareTo(MAX_INT) > 0 ? value : null;
+  }
+
+  /**
+   * Whether a tree holds a number beyond 32 bits ({@link #beyond32Bits}) anywhere: the objects a
+   * writer asks about the fields such a number would not fit.
+   *
+   * @param tree the tree
+   * @return whether it holds one
+   */
+  public static boolean holdsNumberBeyond32Bits(@Nullable Object tree) {
+    if (tree instanceof Map<?, ?> map) {
+      for (Object value : map.values()) {
+        if (holdsNumberBeyond32Bits(value)) {
+          return true;
+        }
+      }
+      return false;
+    }
+    if (tree instanceof List<?> list) {
+      for (Object value : list) {
+        if (holdsNumberBeyond32Bits(value)) {
+          return true;
+        }
+      }
+      return false;
+    }
+    return tree instanceof Number n && beyond32Bits(n) != null;
   }
 
   /**

@@ -340,4 +340,15 @@ public final class KubernetesOrchestrator implements Orchestrator {
   public Optional<String> checkKind(Kind kind) {
     return kinds.check(kind);
   }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>From client-java's model of a built-in kind ({@code Integer} and {@code IntOrString} fields
+   * are 32 bits); a custom resource, and a kind or field the model lacks, get no verdict here.
+   */
+  @Override
+  public Optional<String> checkNumbers(Manifest object) {
+    return Int32Fields.check(object);
+  }
 }

@@ -9,7 +9,6 @@ import dev.capstan.common.Escapes;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.validate.ApiServerLimits;
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,9 +28,6 @@ import org.jspecify.annotations.Nullable;
  * no verdict either.
  */
 final class StoredNumbers {
-  private static final BigDecimal MIN_INT = BigDecimal.valueOf(Integer.MIN_VALUE);
-  private static final BigDecimal MAX_INT = BigDecimal.valueOf(Integer.MAX_VALUE);
-
   /** The rule of a number beyond 32 bits, as shown in messages. */
   static final String RULE = "must be a number its field stores as sent";
 
@@ -63,27 +59,6 @@ final class StoredNumbers {
     return walk.problems.isEmpty()
         ? Optional.empty()
         : Optional.of(String.join("; ", walk.problems));
-  }
-
-  /** The value of a number beyond 32 bits, or {@code null} for one within them. */
-  private static @Nullable BigDecimal beyond32Bits(Number n) {
-    if (n instanceof Integer || n instanceof Short || n instanceof Byte) {
-      return null;
-    }
-    if (n instanceof Long l) {
-      return l == l.intValue() ? null : BigDecimal.valueOf(l);
-    }
-    BigDecimal value;
-    if (n instanceof BigDecimal d) {
-      value = d;
-    } else if (n instanceof BigInteger i) {
-      value = new BigDecimal(i);
-    } else if (Double.isFinite(n.doubleValue())) {
-      value = BigDecimal.valueOf(n.doubleValue());
-    } else {
-      return null; // refused before any request (ApiServerLimits)
-    }
-    return value.compareTo(MIN_INT) < 0 || value.compareTo(MAX_INT) > 0 ? value : null;
   }
 
   /** One walk of the sent tree beside the answer, keeping the path for a problem. */
@@ -120,7 +95,7 @@ final class StoredNumbers {
       } else if (sent instanceof Number n
           && answer instanceof JsonPrimitive stored
           && stored.isNumber()) {
-        BigDecimal value = beyond32Bits(n);
+        BigDecimal value = ApiJson.beyond32Bits(n);
         if (value != null && new BigDecimal(stored.getAsString()).compareTo(value) != 0) {
           problems.add(
               what

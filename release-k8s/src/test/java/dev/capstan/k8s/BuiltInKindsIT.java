@@ -27,6 +27,31 @@ class BuiltInKindsIT {
     }
   }
 
+  /**
+   * Every group the API server serves itself is one whose kinds {@link Int32Fields} reads from
+   * client-java's models: a group it does not list would leave its 32-bit fields unchecked.
+   */
+  @Test
+  void everyGroupTheServerServesItselfIsABuiltInGroup(ControlPlane plane) throws Exception {
+    Set<String> crdGroups = new java.util.HashSet<>();
+    new io.kubernetes.client.openapi.apis.ApiextensionsV1Api(plane.client())
+        .listCustomResourceDefinition()
+        .execute()
+        .getItems()
+        .forEach(crd -> crdGroups.add(crd.getSpec().getGroup()));
+    Set<String> served = new java.util.TreeSet<>();
+    new Discovery(plane.client())
+        .refresh()
+        .values()
+        .forEach(list -> list.forEach(r -> served.add(r.group())));
+    served.removeAll(crdGroups);
+
+    assertThat(served).isNotEmpty();
+    assertThat(Int32Fields.BUILT_IN_GROUPS).containsAll(served);
+    assertThat(Int32Fields.model(Kind.DEPLOYMENT))
+        .contains(io.kubernetes.client.openapi.models.V1Deployment.class);
+  }
+
   @Test
   void observingBuiltInKindsReadsNoDiscovery(ControlPlane plane) {
     KubeClients kube =

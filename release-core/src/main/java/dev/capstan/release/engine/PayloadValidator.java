@@ -1,5 +1,6 @@
 package dev.capstan.release.engine;
 
+import dev.capstan.common.ApiJson;
 import dev.capstan.common.health.HealthRule;
 import dev.capstan.common.health.HealthRuleCompiler;
 import dev.capstan.common.health.InvalidHealthRulesException;
@@ -27,8 +28,9 @@ import java.util.TreeSet;
 /**
  * Checks that payloads match their spec, that every object a payload refers to is in the release or
  * among its references, that every object stays within the API server's limits ({@link
- * ApiServerLimits}), and that the cluster serves every kind (a CRD of the same release counts).
- * Runs before anything is written.
+ * ApiServerLimits}), that the cluster serves every kind (a CRD of the same release counts) and
+ * stores every number beyond 32 bits as written ({@link Orchestrator#checkNumbers}). Runs before
+ * anything is written.
  */
 final class PayloadValidator {
   private PayloadValidator() {}
@@ -106,6 +108,13 @@ final class PayloadValidator {
     problems.addAll(ConfigRollout.problems(payloads.objects()));
     problems.addAll(ApiServerLimits.check(payloads));
     checkKinds(payloads, cluster, problems);
+    List<Manifest> written = new ArrayList<>(payloads.objects());
+    payloads.hooks().forEach(h -> written.add(h.object()));
+    for (Manifest object : written) {
+      if (ApiJson.holdsNumberBeyond32Bits(object.content())) {
+        cluster.checkNumbers(object).ifPresent(problems::add);
+      }
+    }
     if (!problems.isEmpty()) {
       throw new InvalidReleaseException(spec.qualifiedName(), problems);
     }

@@ -338,4 +338,18 @@ public interface Orchestrator {
   default Optional<String> checkKind(Kind kind) {
     return Optional.empty();
   }
+
+  /**
+   * Why the cluster would store a number of {@code object} as another number, one problem per
+   * number joined by {@code "; "} ({@code Deployment shop/web: spec.replicas must be ...:
+   * 4294967298}), or empty when it stores each as written or cannot tell. Asked before anything is
+   * written, for every object of the release that holds a number beyond 32 bits: on Kubernetes a
+   * built-in kind's 32-bit integer field keeps only the low 32 bits of a larger integer, with no
+   * error.
+   *
+   * <p>The default finds nothing: a cluster that stores numbers as written.
+   */
+  default Optional<String> checkNumbers(Manifest object) {
+    return Optional.empty();
+  }
 }

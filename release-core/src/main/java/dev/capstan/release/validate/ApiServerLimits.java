@@ -3,6 +3,7 @@ package dev.capstan.release.validate;
 import dev.capstan.common.ApiJson;
 import dev.capstan.common.Escapes;
 import dev.capstan.common.InputLimits;
+import dev.capstan.release.model.Hook;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
 import java.util.ArrayList;
@@ -68,7 +69,7 @@ public final class ApiServerLimits {
 
   /**
    * Lists every limit the objects of a release break (the typed specs through the manifests they
-   * render to).
+   * render to), then its hooks'.
    *
    * @param payloads the release's items
    * @return one line per problem, in apply order
@@ -77,6 +78,9 @@ public final class ApiServerLimits {
     List<String> problems = new ArrayList<>();
     for (Manifest object : payloads.objects()) {
       problems.addAll(check(object.content()));
+    }
+    for (Hook hook : payloads.hooks()) {
+      problems.addAll(check(hook.object().content()));
     }
     return problems;
   }
