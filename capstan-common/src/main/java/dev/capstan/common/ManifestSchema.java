@@ -2,6 +2,7 @@ package dev.capstan.common;
 
 import java.math.BigDecimal;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -45,6 +46,27 @@ public final class ManifestSchema extends CoreSchema {
             : core.resolve(value, implicit);
   }
 
+  private static final String YAML11_BOOL_PROBLEM =
+      "a plain yes, no, on, off, y or n is a boolean to kubectl (YAML 1.1) but a string in"
+          + " YAML 1.2: quote it for a string, or write true or false";
+  private static final String LEADING_ZERO_PROBLEM =
+      "a plain integer with a leading zero is octal to kubectl (YAML 1.1) but decimal in"
+          + " YAML 1.2: write 0o… for octal, drop the zero for decimal, or quote it";
+  private static final String UNDERSCORE_PROBLEM =
+      "a plain number with underscores is a number to kubectl (YAML 1.1) but a string in"
+          + " YAML 1.2: quote it for a string, or drop the underscores";
+  private static final String FINITE_PROBLEM =
+      "a number must be finite (JSON has no infinity or NaN; quote it for a string)";
+
+  /**
+   * The problems this schema refuses a scalar with, without the scalar (a finite number's is
+   * followed by it, after a colon): what a Secret's text is refused with ({@link
+   * StrictDocuments#readYaml(String, InputLimits, org.snakeyaml.engine.v2.schema.Schema, boolean,
+   * StrictDocuments.DocumentConsumer)}).
+   */
+  static final List<String> PROBLEMS =
+      List.of(YAML11_BOOL_PROBLEM, LEADING_ZERO_PROBLEM, UNDERSCORE_PROBLEM, FINITE_PROBLEM);
+
   private static @Nullable String ambiguity(String value) {
     // most scalars are words longer than "off": only a number-like one can then be ambiguous, and
     // skipping the three patterns for the rest is a tenth of reading a large manifest
@@ -53,16 +75,13 @@ public final class ManifestSchema extends CoreSchema {
       return null;
     }
     if (YAML11_BOOL.matcher(value).matches()) {
-      return "a plain yes, no, on, off, y or n is a boolean to kubectl (YAML 1.1) but a string in"
-          + " YAML 1.2: quote it for a string, or write true or false";
+      return YAML11_BOOL_PROBLEM;
     }
     if (LEADING_ZERO.matcher(value).matches()) {
-      return "a plain integer with a leading zero is octal to kubectl (YAML 1.1) but decimal in"
-          + " YAML 1.2: write 0o… for octal, drop the zero for decimal, or quote it";
+      return LEADING_ZERO_PROBLEM;
     }
     if (value.contains("_") && UNDERSCORE_NUMBER.matcher(value).matches()) {
-      return "a plain number with underscores is a number to kubectl (YAML 1.1) but a string in"
-          + " YAML 1.2: quote it for a string, or drop the underscores";
+      return UNDERSCORE_PROBLEM;
     }
     return null;
   }
@@ -87,12 +106,7 @@ public final class ManifestSchema extends CoreSchema {
       return new BigDecimal(text.startsWith("+") ? text.substring(1) : text);
     } catch (NumberFormatException e) {
       throw new ConstructorException(
-          null,
-          Optional.empty(),
-          "a number must be finite (JSON has no infinity or NaN; quote it for a string): '"
-              + text
-              + "'",
-          node.getStartMark());
+          null, Optional.empty(), FINITE_PROBLEM + ": '" + text + "'", node.getStartMark());
     }
   }
 }

@@ -223,18 +223,39 @@ public final class StrictDocuments {
    */
   public static void readYaml(
       String text, InputLimits limits, Schema schema, DocumentConsumer consumer) {
+    readYaml(text, limits, schema, false, consumer);
+  }
+
+  /**
+   * As {@link #readYaml(String, InputLimits, Schema, DocumentConsumer)}, for a text that may be
+   * {@code hidden}: a Secret's, none of whose text may reach a status, an event or a log line. A
+   * problem of a hidden text quotes nothing of it (no excerpt, character, alias name, key, tag or
+   * scalar): it names the rule, the line and column, and a value by its shape alone.
+   *
+   * @param text the input; its UTF-8 length is held to the size limit
+   * @param limits the bounds
+   * @param schema how plain scalars are typed and constructed
+   * @param hidden whether the text is a Secret's
+   * @param consumer receives each document
+   * @throws InvalidDocumentException at the first problem; the documents before it were handed on
+   */
+  public static void readYaml(
+      String text, InputLimits limits, Schema schema, boolean hidden, DocumentConsumer consumer) {
     if ((long) text.length() > limits.maxBytes()) {
       checkSize(text.getBytes(StandardCharsets.UTF_8).length, limits);
     }
     try {
-      YamlStream.read(text, limits, schema, schema == JSON_SCHEMA ? DECIMALS : Map.of(), consumer);
+      YamlStream.read(
+          text, limits, schema, schema == JSON_SCHEMA ? DECIMALS : Map.of(), hidden, consumer);
     } catch (ReaderException e) {
       throw new InvalidDocumentException(
-          String.format(
-              "not valid YAML: character U+%04X is not allowed%s",
-              e.getCodePoint(), position(text, e.getPosition())));
+          hidden
+              ? "not valid YAML: a character that is not allowed" + position(text, e.getPosition())
+              : String.format(
+                  "not valid YAML: character U+%04X is not allowed%s",
+                  e.getCodePoint(), position(text, e.getPosition())));
     } catch (YamlEngineException e) {
-      throw new InvalidDocumentException(describe(e));
+      throw new InvalidDocumentException(describe(e, hidden));
     }
   }
 
@@ -383,16 +404,61 @@ public final class StrictDocuments {
         : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
   }
 
-  private static String describe(YamlEngineException e) {
+  private static String describe(YamlEngineException e, boolean hidden) {
     if (e instanceof MarkedYamlEngineException marked) {
-      return "not valid YAML"
-          + YamlStream.at(marked.getProblemMark().or(marked::getContextMark))
-          + ": "
-          + Escapes.escape(marked.getProblem());
+      String at = YamlStream.at(marked.getProblemMark().or(marked::getContextMark));
+      if (hidden) {
+        String problem = withoutText(String.valueOf(marked.getProblem()));
+        return "not valid YAML" + at + (problem == null ? "" : ": " + problem);
+      }
+      return "not valid YAML" + at + ": " + Escapes.escape(marked.getProblem());
     }
     if (e.getCause() != null) {
       return "not valid YAML: a value does not fit its explicit tag";
     }
-    return "not valid YAML: " + Escapes.escape(String.valueOf(e.getMessage()));
+    return hidden
+        ? "not valid YAML"
+        : "not valid YAML: " + Escapes.escape(String.valueOf(e.getMessage()));
   }
+
+  /**
+   * A problem of snakeyaml-engine's or of a schema's as far as it quotes none of the text: its
+   * words up to {@code , but found} (after which the scanner quotes what it found), when they are
+   * one of {@link #PROBLEMS_WITHOUT_TEXT} or one of those followed by a colon and a value; {@code
+   * null} for any other problem (an unknown escape, an undefined tag handle: they quote the text).
+   */
+  private static @Nullable String withoutText(String problem) {
+    int but = problem.indexOf(", but ");
+    String words = but < 0 ? problem : problem.substring(0, but);
+    for (String known : PROBLEMS_WITHOUT_TEXT) {
+      if (words.equals(known) || words.startsWith(known + ":")) {
+        return known;
+      }
+    }
+    return null;
+  }
+
+  /** The problems of snakeyaml-engine and of {@link ManifestSchema} whose words are all rule. */
+  private static final List<String> PROBLEMS_WITHOUT_TEXT =
+      java.util.stream.Stream.concat(
+              java.util.stream.Stream.of(
+                  "could not find expected ':'",
+                  "mapping values are not allowed here",
+                  "mapping keys are not allowed here",
+                  "sequence entries are not allowed here",
+                  "found unexpected end of stream",
+                  "found unexpected document separator",
+                  "expected <block end>",
+                  "expected '<document start>'",
+                  "expected the node content",
+                  "expected ',' or ']'",
+                  "expected ',' or '}'",
+                  "expected alphabetic or numeric character",
+                  "expected a comment or a line break",
+                  "expected ' '",
+                  "DEL character (0x7F) is not allowed in plain scalars",
+                  "DEL character (0x7F) is not allowed in block scalars",
+                  "DEL character (0x7F) is not allowed in comments"),
+              ManifestSchema.PROBLEMS.stream())
+          .toList();
 }

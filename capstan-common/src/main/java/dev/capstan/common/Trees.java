@@ -236,6 +236,33 @@ public final class Trees {
   }
 
   /**
+   * Names a value by its shape alone, for a message that must not show it (a Secret's): {@code a
+   * mapping}, {@code a list}, {@code a string}, {@code an empty string}, {@code a number}, {@code a
+   * boolean} or {@code null}.
+   *
+   * @param value the offending value
+   * @return its shape
+   */
+  public static String shape(@Nullable Object value) {
+    if (value instanceof String s) {
+      return s.isEmpty() ? "an empty string" : "a string";
+    }
+    if (value instanceof Map<?, ?>) {
+      return "a mapping";
+    }
+    if (value instanceof List<?>) {
+      return "a list";
+    }
+    if (value instanceof Number) {
+      return "a number";
+    }
+    if (value instanceof Boolean) {
+      return "a boolean";
+    }
+    return String.valueOf(value);
+  }
+
+  /**
    * Returns the value at {@code path}.
    *
    * @param root the tree

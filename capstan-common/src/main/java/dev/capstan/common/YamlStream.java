@@ -32,6 +32,9 @@ import org.snakeyaml.engine.v2.schema.Schema;
  * JSON schema's explicit tags are accepted; mapping keys must be strings and unique; an alias
  * refers to a complete node before it. Keys and short strings are shared between equal occurrences
  * (a CRD's schema repeats {@code type}, {@code description}, {@code string} thousands of times).
+ *
+ * <p>A hidden stream (a Secret's text) is refused in words that quote nothing of it: no alias name,
+ * key, tag or scalar, only the rule, the shape and the line and column.
  */
 final class YamlStream {
   /** The explicit tags accepted: the YAML 1.2 JSON schema's. */
@@ -59,6 +62,7 @@ final class YamlStream {
   private final ScalarResolver resolver;
   private final Map<Tag, ConstructNode> constructors;
   private final StrictDocuments.DocumentConsumer consumer;
+  private final boolean hidden;
   private final Map<String, String> shared = new HashMap<>();
   private final Deque<Frame> open = new ArrayDeque<>();
   private final Map<String, Anchored> anchors = new HashMap<>();
@@ -71,12 +75,14 @@ final class YamlStream {
       InputLimits limits,
       Schema schema,
       Map<Tag, ConstructNode> overrides,
+      boolean hidden,
       StrictDocuments.DocumentConsumer consumer) {
     this.limits = limits;
     this.resolver = schema.getScalarResolver();
     this.constructors = new HashMap<>(schema.getSchemaTagConstructors());
     this.constructors.putAll(overrides);
     this.consumer = consumer;
+    this.hidden = hidden;
   }
 
   /** A node that is complete: its value and its size for the expansion count. */
@@ -111,6 +117,7 @@ final class YamlStream {
   /**
    * Reads every document of {@code text}, handing each to {@code consumer} once complete.
    *
+   * @param hidden whether the text is a Secret's: its problems then quote nothing of it
    * @throws InvalidDocumentException at the first problem, after the documents before it were
    *     handed on
    */
@@ -119,6 +126,7 @@ final class YamlStream {
       InputLimits limits,
       Schema schema,
       Map<Tag, ConstructNode> overrides,
+      boolean hidden,
       StrictDocuments.DocumentConsumer consumer) {
     LoadSettings settings =
         LoadSettings.builder()
@@ -126,7 +134,7 @@ final class YamlStream {
             .setUseMarks(true)
             .setBufferSize(Math.max(1024, Math.min(text.length() + 1, MAX_WINDOW)))
             .build();
-    YamlStream stream = new YamlStream(limits, schema, overrides, consumer);
+    YamlStream stream = new YamlStream(limits, schema, overrides, hidden, consumer);
     // the parser of snakeyaml-engine's exported packages (its api.lowlevel is not exported, so a
     // host on the module path could not load it)
     ParserImpl parser = new ParserImpl(settings, new StreamReader(settings, text));
@@ -263,8 +271,7 @@ final class YamlStream {
     Anchored target = anchors.get(name);
     if (target == null) {
       throw new InvalidDocumentException(
-          "alias *"
-              + Escapes.escape(name)
+          (hidden ? "an alias" : "alias *" + Escapes.escape(name))
               + " refers to no complete node before it (an undefined anchor or one that"
               + " contains the alias)"
               + at(event.getStartMark()));
@@ -296,15 +303,24 @@ final class YamlStream {
     if (!parent.hasKey) {
       if (!(value instanceof String key)) {
         throw new InvalidDocumentException(
-            path()
-                + ": mapping keys must be strings; quote this one: "
-                + (value instanceof Map<?, ?> || value instanceof List<?>
-                    ? "a " + (value instanceof Map<?, ?> ? "mapping" : "list")
-                    : Escapes.quote(value)));
+            hidden
+                ? "mapping keys must be strings; quote this one"
+                    + at(mark)
+                    + ": "
+                    + Trees.shape(value)
+                : path()
+                    + ": mapping keys must be strings; quote this one: "
+                    + (value instanceof Map<?, ?> || value instanceof List<?>
+                        ? Trees.shape(value)
+                        : Escapes.quote(value)));
       }
       if (map.containsKey(key)) {
         throw new InvalidDocumentException(
-            "not valid YAML" + at(mark) + ": found duplicate key " + Escapes.escape(key));
+            "not valid YAML"
+                + at(mark)
+                + (hidden
+                    ? ": found a duplicate key"
+                    : ": found duplicate key " + Escapes.escape(key)));
       }
       parent.key = key;
       parent.hasKey = true;
@@ -342,11 +358,10 @@ final class YamlStream {
     return known == null ? value : known;
   }
 
-  private static void checkTag(Optional<String> tag, Event event) {
+  private void checkTag(Optional<String> tag, Event event) {
     if (tag.isPresent() && !TAGS.contains(tag.get())) {
       throw new InvalidDocumentException(
-          "tag "
-              + Escapes.quote(tag.get().replace(Tag.PREFIX, "!!"))
+          (hidden ? "a tag" : "tag " + Escapes.quote(tag.get().replace(Tag.PREFIX, "!!")))
               + " is not accepted; only !!str, !!int, !!float, !!bool, !!null, !!map and !!seq are"
               + at(event.getStartMark()));
     }

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class StrictDocumentsTest {
   private static final InputLimits ONE = InputLimits.oneDocument();
@@ -175,5 +177,48 @@ class StrictDocumentsTest {
     assertThatThrownBy(() -> StrictDocuments.readOne(new byte[101], ONE.withMaxBytes(100)))
         .isInstanceOf(InvalidDocumentException.class)
         .hasMessage("document is 101 bytes; the limit is 100 bytes (100 bytes)");
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '`',
+      textBlock =
+          """
+          stringData: {password: *s3cret}       | an alias refers to no complete node before it (an undefined anchor or one that contains the alias) at line 1, column 24
+          s3cret: 1\\ns3cret: 2                 | not valid YAML at line 2, column 1: found a duplicate key
+          4242: s3cret                          | mapping keys must be strings; quote this one at line 1, column 1: a number
+          a: !s3cret x                          | a tag is not accepted; only !!str, !!int, !!float, !!bool, !!null, !!map and !!seq are at line 1, column 4
+          a: "s3cret\\q"                        | not valid YAML at line 1, column 12
+          a: [s3cret                            | not valid YAML at line 1, column 11: expected ',' or ']'
+          "s3cret                               | not valid YAML at line 1, column 8: found unexpected end of stream
+          a: b: s3cret                          | not valid YAML at line 1, column 5: mapping values are not allowed here
+          a: \\u0001s3cret                       | not valid YAML: a character that is not allowed at line 1, column 4
+          pin: .inf                             | not valid YAML at line 1, column 6: a number must be finite (JSON has no infinity or NaN; quote it for a string)
+          pin: 0042                             | not valid YAML at line 1, column 6: a plain integer with a leading zero is octal to kubectl (YAML 1.1) but decimal in YAML 1.2: write 0o… for octal, drop the zero for decimal, or quote it
+          """)
+  void aHiddenTextIsRefusedWithoutQuotingAnyOfIt(String yaml, String expected) {
+    String text = yaml.replace("\\n", "\n").replace("\\u0001", "\u0001");
+    assertThatThrownBy(
+            () ->
+                StrictDocuments.readYaml(
+                    text, InputLimits.oneDocument(), ManifestSchema.INSTANCE, true, (i, t) -> true))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessage(expected);
+  }
+
+  @Test
+  void aTextNotHiddenIsStillRefusedWithWhatItHolds() {
+    assertThatThrownBy(
+            () ->
+                StrictDocuments.readYaml(
+                    "stringData: {password: *s3cret}",
+                    InputLimits.oneDocument(),
+                    ManifestSchema.INSTANCE,
+                    false,
+                    (i, t) -> true))
+        .hasMessage(
+            "alias *s3cret refers to no complete node before it (an undefined anchor or one that"
+                + " contains the alias) at line 1, column 24");
   }
 }
