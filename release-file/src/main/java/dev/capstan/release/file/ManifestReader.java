@@ -1,9 +1,11 @@
 package dev.capstan.release.file;
 
+import dev.capstan.common.ApiJson;
 import dev.capstan.common.BoundedInput;
 import dev.capstan.common.Escapes;
 import dev.capstan.common.InvalidDocumentException;
 import dev.capstan.common.StrictDocuments;
+import dev.capstan.common.Trees;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
@@ -32,7 +34,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Turns manifest documents, inline or read from files, into {@link Manifest}s, collecting every
  * problem with the place it comes from ({@code spec.manifests[2] (k8s/ingress.yaml#1)}). Secret
- * values never appear in a problem: only names, kinds and paths of fields do.
+ * values never appear in a problem: only names, kinds and paths of fields do. A hidden text (one
+ * read from a Secret, {@link ManifestInput#hidden}) is shown not even so far: its problems name the
+ * rule, the line and column and a value's shape ({@code a string}), never an excerpt of it.
  */
 final class ManifestReader {
   /** The most files one path entry (or one directory given to the CLI) may name. */
@@ -47,8 +51,8 @@ final class ManifestReader {
   private final java.util.Set<Located> syntaxErrors =
       java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
-  /** A document and where it comes from. */
-  private record Located(String at, @Nullable Object tree) {}
+  /** A document, where it comes from, and whether it is a Secret's (never shown). */
+  private record Located(String at, @Nullable Object tree, boolean hidden) {}
 
   /** A list item refused while the lists were read: reported in document order, with the rest. */
   private record Refused(String problem) {}
@@ -65,7 +69,7 @@ final class ManifestReader {
 
   /** Adds one inline document. */
   void inline(String at, @Nullable Object tree) {
-    entries.add(new Located(at, tree));
+    entries.add(new Located(at, tree, false));
   }
 
   /**
@@ -102,7 +106,7 @@ final class ManifestReader {
         problems.add(prefix + "(" + label + "): " + e.getMessage());
         continue;
       }
-      add(prefix, label, text);
+      add(prefix, label, text, false);
     }
   }
 
@@ -112,7 +116,7 @@ final class ManifestReader {
    */
   void file(String label, String text, long bytes) {
     total += bytes;
-    add("", label, text);
+    add("", label, text, false);
   }
 
   /**
@@ -120,23 +124,34 @@ final class ManifestReader {
    * labelled {@code label#index} in problems.
    */
   void text(String label, String text) {
-    add("", label, text);
+    text(label, text, false);
+  }
+
+  /**
+   * As {@link #text(String, String)}; a {@code hidden} text's problems show none of it (a Secret's:
+   * {@link ManifestInput#hidden}).
+   */
+  void text(String label, String text, boolean hidden) {
+    add("", label, text, hidden);
   }
 
   /** Reads the documents of {@code text} one at a time, in one pass within the limits. */
-  private void add(String prefix, String label, String text) {
+  private void add(String prefix, String label, String text, boolean hidden) {
     String error =
         ManifestYaml.loadAll(
             text,
             ReleaseFiles.MANIFEST_LIMITS,
+            hidden,
             doc -> {
               if (doc.tree() != null) {
                 entries.add(
-                    new Located(prefix + "(" + label + "#" + doc.index() + ")", doc.tree()));
+                    new Located(
+                        prefix + "(" + label + "#" + doc.index() + ")", doc.tree(), hidden));
               }
             });
     if (error != null) {
-      Located failed = new Located(prefix + "(" + label + error.replaceFirst(":", "):"), null);
+      Located failed =
+          new Located(prefix + "(" + label + error.replaceFirst(":", "):"), null, hidden);
       entries.add(failed);
       syntaxErrors.add(failed);
     }
@@ -169,7 +184,8 @@ final class ManifestReader {
                   "items must be a list of objects in a "
                       + kind
                       + ": "
-                      + describe(tree.get("items")))));
+                      + describe(tree.get("items"), entry.hidden())),
+              entry.hidden()));
       return;
     }
     String itemKind =
@@ -190,7 +206,8 @@ final class ManifestReader {
                           + " in a "
                           + kind
                           + ": "
-                          + Escapes.quote(String.valueOf(itemKindGiven)))));
+                          + describe(String.valueOf(itemKindGiven), entry.hidden())),
+                  entry.hidden()));
           continue;
         }
         if (itemApiVersion != null && !apiVersion.equals(itemApiVersion)) {
@@ -203,7 +220,8 @@ final class ManifestReader {
                           + " in a "
                           + kind
                           + " of that apiVersion: "
-                          + Escapes.quote(String.valueOf(itemApiVersion)))));
+                          + describe(String.valueOf(itemApiVersion), entry.hidden())),
+                  entry.hidden()));
           continue;
         }
         Map<String, Object> filled = new java.util.LinkedHashMap<>();
@@ -212,7 +230,7 @@ final class ManifestReader {
         m.forEach((k, v) -> filled.put(String.valueOf(k), v));
         item = filled;
       }
-      out.add(new Located(at, item));
+      out.add(new Located(at, item, entry.hidden()));
     }
   }
 
@@ -285,21 +303,21 @@ final class ManifestReader {
       problems.add(
           at
               + ": a manifest must be a mapping with apiVersion, kind and metadata: "
-              + describe(doc.tree()));
+              + describe(doc.tree(), doc.hidden()));
       return null;
     }
     int before = problems.size();
-    String apiVersion = requiredString(tree.get("apiVersion"), at, "apiVersion");
-    String kind = requiredString(tree.get("kind"), at, "kind");
+    String apiVersion = requiredString(tree.get("apiVersion"), at, "apiVersion", doc.hidden());
+    String kind = requiredString(tree.get("kind"), at, "kind", doc.hidden());
     Object metadata = tree.get("metadata");
     String name = null;
     if (!(metadata instanceof Map<?, ?> meta)) {
       problems.add(
           at
               + ": metadata must be a mapping with a name: "
-              + (metadata == null ? "missing" : describe(metadata)));
+              + (metadata == null ? "missing" : describe(metadata, doc.hidden())));
     } else {
-      name = requiredString(meta.get("name"), at, "metadata.name");
+      name = requiredString(meta.get("name"), at, "metadata.name", doc.hidden());
     }
     if (problems.size() > before || apiVersion == null || kind == null || name == null) {
       return null;
@@ -320,6 +338,14 @@ final class ManifestReader {
       Map<String, ?> object = (Map<String, ?>) tree;
       Manifest manifest = Manifest.of(object, namespace, known);
       Waves.of(manifest);
+      if (doc.hidden()) {
+        // a number the API server would not read as written, refused here where it is not shown,
+        // before the cast's ApiServerLimits would show it (for any kind but a Secret)
+        ApiJson.measure(at + ": ", tree, List.of(), true, problems);
+        if (problems.size() > before) {
+          return null;
+        }
+      }
       return manifest;
     } catch (IllegalArgumentException e) {
       problems.add(at + ": " + e.getMessage());
@@ -327,7 +353,8 @@ final class ManifestReader {
     }
   }
 
-  private @Nullable String requiredString(@Nullable Object value, String at, String field) {
+  private @Nullable String requiredString(
+      @Nullable Object value, String at, String field, boolean hidden) {
     if (value instanceof String s && !s.isEmpty()) {
       return s;
     }
@@ -336,19 +363,19 @@ final class ManifestReader {
             + ": "
             + field
             + " must be a non-empty string: "
-            + (value == null ? "missing" : describe(value)));
+            + (value == null ? "missing" : describe(value, hidden)));
     return null;
   }
 
-  /** A value for a message: a scalar quoted, a collection by its shape only. */
-  private static String describe(@Nullable Object value) {
-    if (value instanceof Map<?, ?>) {
-      return "a mapping";
+  /**
+   * A value for a message: a scalar quoted, a collection by its shape only; a hidden text's scalar
+   * by its shape too ({@code a string (the value is not shown)}).
+   */
+  private static String describe(@Nullable Object value, boolean hidden) {
+    if (value instanceof Map<?, ?> || value instanceof List<?>) {
+      return Trees.shape(value);
     }
-    if (value instanceof List<?>) {
-      return "a list";
-    }
-    return Escapes.quote(value);
+    return hidden ? Trees.shape(value) + " " + Escapes.NOT_SHOWN : Escapes.quote(value);
   }
 
   /** Records the kind a CustomResourceDefinition defines, so its objects get the right scope. */

@@ -78,7 +78,7 @@ final class ManifestReleases {
     for (ManifestInput input : inputs) {
       String text = input.text();
       if (text != null) {
-        reader.text(input.label(), text);
+        reader.text(input.label(), text, input.hidden());
       } else {
         reader.inline("(" + input.label() + ")", input.tree());
       }

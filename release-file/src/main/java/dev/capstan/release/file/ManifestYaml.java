@@ -53,6 +53,14 @@ final class ManifestYaml {
    * YAML at line L, column C: ...}, {@code #index: nesting is deeper than ...}), or {@code null}.
    */
   static @Nullable String loadAll(String text, InputLimits limits, Documents out) {
+    return loadAll(text, limits, false, out);
+  }
+
+  /**
+   * As {@link #loadAll(String, InputLimits, Documents)}; the problem of a {@code hidden} text (a
+   * Secret's) quotes none of it: no excerpt, name or value, only the rule, line and column.
+   */
+  static @Nullable String loadAll(String text, InputLimits limits, boolean hidden, Documents out) {
     List<Document> known = RECENT.get(text, limits);
     if (known != null) {
       known.forEach(out::accept);
@@ -66,6 +74,7 @@ final class ManifestYaml {
           text,
           limits,
           SCHEMA,
+          hidden,
           (index, tree) -> {
             if (kept != null) {
               kept.add(new Document(index, ParsedTexts.copy(tree)));

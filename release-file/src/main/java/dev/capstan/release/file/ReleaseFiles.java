@@ -221,8 +221,9 @@ public final class ReleaseFiles {
    * objects a {@code Release} resource holds inline) and YAML or JSON streams (the manifests a
    * ConfigMap or Secret holds) — as one release named by {@code overrides}, in the order given,
    * with the same checks as {@link #manifests(Path, String, Overrides)}. Problems name the input's
-   * label and the document index ({@code (configmap shop/web key all.yaml#2): ...}) and never quote
-   * a value.
+   * label and the document index ({@code (configmap shop/web key all.yaml#2): ...}); those of a
+   * Secret's text ({@link ManifestInput#secretText}) quote none of it, only the rule, the line and
+   * column and a value's shape.
    *
    * @param inputs the inputs, in order
    * @param source the name of the whole input in problems
