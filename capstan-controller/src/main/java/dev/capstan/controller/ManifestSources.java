@@ -70,11 +70,10 @@ interface ManifestSources {
                   + String.join(", ", new TreeMap<>(data).keySet()));
           continue;
         }
-        inputs.add(ManifestInput.text(source.label(), text));
+        inputs.add(input(source, source.label(), text));
       } else {
         new TreeMap<>(data)
-            .forEach(
-                (k, text) -> inputs.add(ManifestInput.text(source.label() + " key " + k, text)));
+            .forEach((k, text) -> inputs.add(input(source, source.label() + " key " + k, text)));
       }
     }
     if (!problems.isEmpty()) {
@@ -84,5 +83,12 @@ interface ManifestSources {
         inputs,
         "Release " + key,
         new Overrides(key.namespace(), request.releaseName(), key.namespace()));
+  }
+
+  /** A source's text as an input: a Secret's is hidden, its problems show none of it. */
+  private static ManifestInput input(ReleaseRequest.Source source, String label, String text) {
+    return source.kind() == ReleaseRequest.SourceKind.SECRET
+        ? ManifestInput.secretText(label, text)
+        : ManifestInput.text(label, text);
   }
 }

@@ -610,6 +610,33 @@ class ReleaseReconcilerTest {
   }
 
   @Test
+  void aSecretsValueThatIsNoManifestIsNamedByKeyAndShapeButNeverShown() {
+    objects.put(
+        FakeReleaseObjects.release(
+            NS,
+            "web",
+            spec("manifestsFrom", List.of(Map.of("secret", Map.of("name", "db-creds"))))));
+    secrets.put(
+        "shop/db-creds",
+        Map.of("password", "hunter2", "s.yaml", "stringData: {password: *s3cret}\n"));
+
+    reconciler.reconcile(WEB);
+
+    String message =
+        "Release shop/web: 2 problems:; - (secret db-creds key password#0): a manifest must be"
+            + " a mapping with apiVersion, kind and metadata: a string (the value is not shown);"
+            + " - (secret db-creds key s.yaml#0): an alias refers to no complete node before it (an"
+            + " undefined anchor or one that contains the alias) at line 1, column 24";
+    assertThat(ready(WEB))
+        .containsEntry("reason", "InvalidManifests")
+        .containsEntry("message", message);
+    assertThat(objects.events).containsExactly("Warning InvalidManifests shop/web: " + message);
+    assertThat(String.valueOf(web().status()) + objects.events + outcomes)
+        .doesNotContain("hunter2")
+        .doesNotContain("s3cret");
+  }
+
+  @Test
   void aReleaseWaitsForWhatItDependsOnAndACycleIsStalledByName() {
     ReleaseKey db = new ReleaseKey(NS, "db");
     objects.put(
