@@ -92,11 +92,16 @@ final class ChartStage {
       } else {
         String username = secret.get(ChartSpec.USERNAME_KEY).strip();
         if (username.isEmpty() || username.contains(":")) {
+          // never quoted: "bob:hunter2" is the common mistake, a password in the username
           problems.add(
               named
-                  + ": its username must be a user's name without ':' (it separates user and"
-                  + " password in Basic authentication): "
-                  + Escapes.quote(username));
+                  + ": key "
+                  + ChartSpec.USERNAME_KEY
+                  + " must be a user's name, not empty and without ':' (it separates user and"
+                  + " password in Basic authentication; the password goes under the key "
+                  + ChartSpec.PASSWORD_KEY
+                  + ") "
+                  + Escapes.NOT_SHOWN);
         } else {
           access = access.withCredentials(username, secret.get(ChartSpec.PASSWORD_KEY).strip());
         }
@@ -131,7 +136,8 @@ final class ChartStage {
               .withUpgrade(upgrade);
       release = ChartReleases.render(engine.charts(), chartRequest);
     } catch (ChartException e) {
-      throw new ChartException(forTheSpec(String.valueOf(e.getMessage()), secretRef), e);
+      throw new ChartException(
+          forTheSpec(String.valueOf(e.getMessage()), secretRef, access.username()), e);
     }
     return release;
   }
@@ -139,14 +145,21 @@ final class ChartStage {
   /**
    * A renderer's message with the command line's advice made the Release's: the credentials are
    * given in {@code spec.chart.secretRef}, not with {@code --username} and {@code
-   * --password-stdin}.
+   * --password-stdin}; and without the user's name, which the command line's user typed but the
+   * Release's reader may not see (it is a value of the Secret).
    */
-  static String forTheSpec(String message, @Nullable String secretRef) {
+  static String forTheSpec(String message, @Nullable String secretRef, @Nullable String username) {
     String secret =
         secretRef == null
             ? "spec.chart.secretRef (a Secret with username and password)"
             : "the username and password of spec.chart.secretRef (Secret " + secretRef + ")";
-    return message
+    String shown =
+        username == null
+            ? message
+            : message.replace(
+                " refused the credentials of user " + Escapes.quote(username),
+                " refused the credentials");
+    return shown
         .replace("check --username and the password given with --password-stdin", "check " + secret)
         .replace("give --username and --password-stdin", "give them in " + secret);
   }

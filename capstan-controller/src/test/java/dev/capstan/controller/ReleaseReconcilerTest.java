@@ -1743,9 +1743,9 @@ class ReleaseReconcilerTest {
         .containsEntry("reason", "ChartFailed")
         .containsEntry(
             "message",
-            "chart oci://registry.example/charts/shop: the registry refused the credentials of"
-                + " user 'ci' (HTTP 401): check the username and password of spec.chart.secretRef"
-                + " (Secret repo-creds); nothing was written");
+            "chart oci://registry.example/charts/shop: the registry refused the credentials"
+                + " (HTTP 401): check the username and password of spec.chart.secretRef (Secret"
+                + " repo-creds); nothing was written");
     ChartRequest request = asked.get(0);
     assertThat(request.version()).isEqualTo("^1.2");
     assertThat(request.repository().username()).isEqualTo("ci");
@@ -1756,6 +1756,35 @@ class ReleaseReconcilerTest {
         .isFalse();
     assertThat(String.join("\n", objects.events) + web().status() + outcomes)
         .doesNotContain("s3cret-pw");
+  }
+
+  @Test
+  void aUsernameHoldingThePasswordIsRefusedByKeyAndRuleWithoutShowingIt() {
+    List<ChartRequest> asked = new ArrayList<>();
+    renderer =
+        request -> {
+          asked.add(request);
+          throw new AssertionError("no chart is rendered with such credentials");
+        };
+    objects.put(
+        FakeReleaseObjects.release(
+            NS, "web", spec("chart", chart("secretRef", Map.of("name", "repo-creds")))));
+    secrets.put("shop/repo-creds", Map.of("username", "bob:hunter2", "password", "x"));
+
+    reconciler.reconcile(WEB);
+
+    String message =
+        "Release shop/web: spec.chart.secretRef: Secret shop/repo-creds: key username must be a"
+            + " user's name, not empty and without ':' (it separates user and password in Basic"
+            + " authentication; the password goes under the key password) (the value is not"
+            + " shown)";
+    assertThat(ready(WEB))
+        .containsEntry("reason", "InvalidChart")
+        .containsEntry("message", message);
+    assertThat(objects.events).containsExactly("Warning InvalidChart shop/web: " + message);
+    assertThat(String.valueOf(web().status()) + objects.events + outcomes)
+        .doesNotContain("hunter2");
+    assertThat(asked).isEmpty();
   }
 
   @Test
