@@ -160,6 +160,14 @@ record ChartSpec(
       chart.problem("name", "must name the chart", name);
       return null;
     }
+    if (ChartReference.holdsUserInfo(repository)) {
+      chart.problem(
+          "repository",
+          "must not hold a user or password (USER:PASSWORD@): give them in spec.chart.secretRef"
+              + " (a Secret with username and password)",
+          ChartReference.withoutUserInfo(repository));
+      return null;
+    }
     String host = host(repository);
     if (host == null || !(repository.startsWith("https://") || repository.startsWith("oci://"))) {
       chart.problem(

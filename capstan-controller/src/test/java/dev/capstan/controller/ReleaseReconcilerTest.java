@@ -1671,6 +1671,37 @@ class ReleaseReconcilerTest {
   }
 
   @Test
+  void aRepositoryUrlHoldingAPasswordIsRefusedWithoutShowingIt() {
+    for (String repository :
+        List.of(
+            "https://ci:glpat-hunter2@charts.example/api/v4/projects/1/packages/helm/stable",
+            "oci://ci:hunter2@registry.example/charts")) {
+      objects.put(
+          FakeReleaseObjects.release(
+              NS, "web", spec("chart", spec("repository", repository, "name", "shop"))));
+
+      reconciler.reconcile(WEB);
+
+      String shown =
+          repository.substring(0, repository.indexOf("//") + 2)
+              + "***"
+              + repository.substring(repository.indexOf('@'));
+      assertThat(ready(WEB))
+          .containsEntry("reason", "InvalidSpec")
+          .containsEntry(
+              "message",
+              "Release shop/web: spec.chart.repository: must not hold a user or password"
+                  + " (USER:PASSWORD@): give them in spec.chart.secretRef (a Secret with username"
+                  + " and password): '"
+                  + shown
+                  + "'");
+      assertThat(String.valueOf(ready(WEB))).doesNotContain("hunter2");
+      assertThat(castAs).isEmpty();
+      assertThat(charts.requests()).isEmpty();
+    }
+  }
+
+  @Test
   void aChartFromARepositoryOutsideTheControllersListIsRefusedBeforeAnythingIsFetched() {
     tenancy = Tenancy.open().withChartRepositories(List.of("oci://registry.example/charts/"));
     reconciler = reconciler();

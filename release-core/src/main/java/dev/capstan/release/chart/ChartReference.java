@@ -59,6 +59,13 @@ public sealed interface ChartReference {
     /** Requires an http(s) URL and a chart name. */
     public Repository {
       requireText(url, "--repo");
+      if (holdsUserInfo(url)) {
+        // never shown or kept: the URL is recorded with the release and shown by release get
+        throw new IllegalArgumentException(
+            "--repo must not hold a user or password (USER:PASSWORD@): give --username and"
+                + " --password-stdin instead: "
+                + Escapes.quote(withoutUserInfo(url)));
+      }
       if (!url.startsWith("https://") && !url.startsWith("http://")) {
         throw new IllegalArgumentException(
             "--repo must be a chart repository's https:// URL: " + Escapes.quote(url));
@@ -95,7 +102,7 @@ public sealed interface ChartReference {
         throw new IllegalArgumentException(
             "an OCI chart must be oci://HOST[:PORT]/PATH/NAME, lower-case, without a tag (give"
                 + " the version with --chart-version): "
-                + Escapes.quote(reference));
+                + Escapes.quote(withoutUserInfo(reference)));
       }
     }
 
@@ -107,6 +114,45 @@ public sealed interface ChartReference {
 
   /** A chart name in a repository's index. */
   Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.\\-]*");
+
+  /**
+   * Whether a URL names a user (and maybe a password) before its host: {@code
+   * https://user:password@host/...}.
+   *
+   * @param url a URL as given
+   * @return whether its authority holds an {@code @}
+   */
+  static boolean holdsUserInfo(String url) {
+    int start = url.indexOf("//");
+    if (start < 0) {
+      return false;
+    }
+    int end = start + 2;
+    while (end < url.length() && "/?#".indexOf(url.charAt(end)) < 0) {
+      end++;
+    }
+    return url.substring(start + 2, end).contains("@");
+  }
+
+  /**
+   * {@code url} with the user and password before its host, if any, replaced by {@code ***}: what a
+   * message may show of it.
+   *
+   * @param url a URL as given
+   * @return {@code https://***@host/...}, or {@code url} when it holds none
+   */
+  static String withoutUserInfo(String url) {
+    if (!holdsUserInfo(url)) {
+      return url;
+    }
+    int start = url.indexOf("//") + 2;
+    int end = start;
+    while (end < url.length() && "/?#".indexOf(url.charAt(end)) < 0) {
+      end++;
+    }
+    int at = url.lastIndexOf('@', end - 1);
+    return url.substring(0, start) + "***" + url.substring(at);
+  }
 
   /**
    * The reference a command line's {@code --chart REF [--repo URL]} names: with {@code repo}, the
@@ -129,7 +175,7 @@ public sealed interface ChartReference {
     if (ref.startsWith("https://") || ref.startsWith("http://")) {
       throw new IllegalArgumentException(
           "--chart "
-              + Escapes.quote(ref)
+              + Escapes.quote(withoutUserInfo(ref))
               + ": a chart from a chart repository is named by --repo URL and the chart's name"
               + " (--chart NAME --repo https://charts.example.com)");
     }
