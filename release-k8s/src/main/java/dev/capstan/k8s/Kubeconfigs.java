@@ -135,6 +135,10 @@ final class Kubeconfigs {
     return merged;
   }
 
+  /** Where SnakeYAML's messages place a syntax error: {@code in 'reader', line 7, column 12:}. */
+  private static final java.util.regex.Pattern YAML_POSITION =
+      java.util.regex.Pattern.compile("line (\\d+), column (\\d+)");
+
   private static KubeConfig load(Path file) {
     try (Reader reader = Files.newBufferedReader(file, UTF_8)) {
       KubeConfig config = KubeConfig.loadKubeConfig(reader);
@@ -145,8 +149,25 @@ final class Kubeconfigs {
           "cannot read kubeconfig " + file + ": " + e.getMessage(), e);
     } catch (RuntimeException e) {
       throw new IllegalArgumentException(
-          "kubeconfig " + file + " is not a valid kubeconfig: " + e.getMessage(), e);
+          "kubeconfig " + file + " is not a valid kubeconfig: " + withoutExcerpt(e));
     }
+  }
+
+  /**
+   * A kubeconfig parser's message without the excerpt of the file a YAML syntax error quotes: the
+   * line may hold a token or a client key. {@code not valid YAML at line 7, column 12}, or the
+   * message as it is when it names no position (a structure of another shape).
+   */
+  static String withoutExcerpt(RuntimeException e) {
+    String message = String.valueOf(e.getMessage());
+    java.util.regex.Matcher at = YAML_POSITION.matcher(message);
+    return at.find()
+        ? "not valid YAML at line "
+            + at.group(1)
+            + ", column "
+            + at.group(2)
+            + " (the parser's excerpt is not shown: it may hold a token or a key)"
+        : message;
   }
 
   /**

@@ -91,4 +91,29 @@ class KubeconfigsTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("kubeconfig " + both + " has no context 'y'; its contexts are [x]");
   }
+
+  /** A syntax error on a credential's line names its place, never the line's text. */
+  @Test
+  void aKubeconfigThatIsNoYamlIsRefusedWithoutTheLineItQuotes() throws Exception {
+    Path bad =
+        write(
+            "bad",
+            """
+            apiVersion: v1
+            kind: Config
+            users:
+            - name: u
+              user:
+                token: sha256~hunter2-token: x
+            """);
+
+    assertThatThrownBy(() -> KubeClients.fromKubeconfig(List.of(bad), null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "kubeconfig "
+                + bad
+                + " is not a valid kubeconfig: not valid YAML at line 6, column 32 (the parser's"
+                + " excerpt is not shown: it may hold a token or a key)")
+        .hasNoCause();
+  }
 }
