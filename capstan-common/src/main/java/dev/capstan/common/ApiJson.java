@@ -36,6 +36,13 @@ public final class ApiJson {
           + Double.MAX_VALUE
           + " in size), as the API server reads it";
 
+  /** The rule of an environment variable's value, as shown in messages. */
+  public static final String ENV_VALUE_RULE =
+      "must be a string, as an environment variable's value is; quote it to keep the text";
+
+  /** The field of a container's environment variables. */
+  private static final String ENV = "env";
+
   /** The rule of a float from a host's tree, as shown in messages. */
   public static final String FINITE_RULE = "must be a finite number (JSON has no NaN or infinity)";
 
@@ -141,7 +148,9 @@ public final class ApiJson {
    * One pass over an object (recursion bounded by {@link Trees#MAX_DEPTH} when it was read): the
    * length of its compact JSON form in UTF-8, computed without building it, while every number the
    * API server would not read as written is added to {@code problems} as {@link #numberProblems}
-   * words it.
+   * words it, and so is an environment variable named as a secret ({@link SecretNames}: an item of
+   * a list {@code env} with a {@code name} such as {@code DB_PASSWORD}) whose {@code value} is not
+   * a string ({@link #ENV_VALUE_RULE}, never shown: the API server's refusal would quote it).
    *
    * @param at how each problem begins: {@code "Deployment shop/web: "}
    * @param object the object tree
@@ -203,6 +212,7 @@ public final class ApiJson {
 
     long length(@Nullable Object node) {
       if (node instanceof Map<?, ?> map) {
+        secretEnvValue(map);
         long n = 2L + Math.max(0, map.size() - 1);
         for (Map.Entry<?, ?> e : map.entrySet()) {
           String key = Objects.toString(e.getKey(), "");
@@ -240,6 +250,23 @@ public final class ApiJson {
         }
       }
       return node == null ? 4L : (long) node.toString().length();
+    }
+
+    /**
+     * Refuses an environment variable named as a secret ({@link SecretNames}) whose value is not a
+     * string: the API server's refusal of it would quote the value.
+     */
+    private void secretEnvValue(Map<?, ?> map) {
+      int last = steps.size() - 1;
+      if (last >= 1
+          && steps.get(last) instanceof Integer
+          && ENV.equals(steps.get(last - 1))
+          && map.get("name") instanceof String name
+          && SecretNames.isSecret(name)
+          && map.get("value") != null
+          && !(map.get("value") instanceof String)) {
+        problems.add(at + path(steps) + ".value " + ENV_VALUE_RULE + " " + Escapes.NOT_SHOWN);
+      }
     }
   }
 

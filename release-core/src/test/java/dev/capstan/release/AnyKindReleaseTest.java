@@ -320,6 +320,15 @@ class AnyKindReleaseTest {
     assertThatThrownBy(
             () -> yaml("{apiVersion: v1, kind: ConfigMap, metadata: {name: a, labels: {n: 1}}}"))
         .hasMessage("ConfigMap/default/a: metadata.labels.n must be a string (quote it): '1'");
+    // a Secret's annotations may copy its data (the plan's diff masks them): never shown
+    assertThatThrownBy(
+            () ->
+                yaml(
+                    "{apiVersion: v1, kind: Secret, metadata: {name: a, annotations: {n:"
+                        + " 12345678}}}"))
+        .hasMessage(
+            "Secret/default/a: metadata.annotations.n must be a string (quote it) (the value is"
+                + " not shown)");
     assertThatThrownBy(
             () ->
                 Payloads.of(

@@ -184,9 +184,16 @@ public final class Manifest implements ResourceSpec {
     if (value == null) {
       return;
     }
+    // a Secret's annotations are never shown (the plan's diff masks them too: they may copy its
+    // data)
+    boolean hidden = key.equals("annotations") && ref.kind().kind().equals("Secret");
     if (!(value instanceof Map<?, ?> map)) {
       throw new IllegalArgumentException(
-          ref.key() + ": metadata." + key + " must be a mapping: " + Escapes.quote(value));
+          ref.key()
+              + ": metadata."
+              + key
+              + " must be a mapping"
+              + (hidden ? " " + Escapes.NOT_SHOWN : ": " + Escapes.quote(value)));
     }
     for (Map.Entry<?, ?> e : map.entrySet()) {
       if (!(e.getValue() instanceof String)) {
@@ -196,8 +203,8 @@ public final class Manifest implements ResourceSpec {
                 + key
                 + "."
                 + Escapes.escape(String.valueOf(e.getKey()))
-                + " must be a string (quote it): "
-                + Escapes.quote(e.getValue()));
+                + " must be a string (quote it)"
+                + (hidden ? " " + Escapes.NOT_SHOWN : ": " + Escapes.quote(e.getValue())));
       }
     }
   }

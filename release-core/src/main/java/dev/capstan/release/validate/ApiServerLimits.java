@@ -32,7 +32,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>label values must be empty or at most 63 such characters;
  *   <li>annotation keys and values must total at most {@link #MAX_ANNOTATION_BYTES};
  *   <li>every number must be one the API server reads as written: an integer within 64 bits, a
- *       decimal within a 64-bit float's range, never NaN or an infinity ({@link ApiJson}).
+ *       decimal within a 64-bit float's range, never NaN or an infinity ({@link ApiJson});
+ *   <li>an environment variable named as a secret ({@code DB_PASSWORD}) must have a string value,
+ *       which the API server's refusal would otherwise quote.
  * </ul>
  *
  * Each problem names the object ({@code ConfigMap shop/web}), the field, the rule and the value,
@@ -93,6 +95,18 @@ public final class ApiServerLimits {
    * @return one line per problem, empty when the object is within every limit
    */
   public static List<String> check(Map<String, ? extends @Nullable Object> object) {
+    return check(object, false);
+  }
+
+  /**
+   * Lists every limit an object breaks, as {@link #check(Map)} does; when {@code hidden} (an object
+   * read from a Secret's text), showing no value of any field, as for a Secret's.
+   *
+   * @param object the object tree
+   * @param hidden whether no value of the object may be shown
+   * @return one line per problem, empty when the object is within every limit
+   */
+  public static List<String> check(Map<String, ? extends @Nullable Object> object, boolean hidden) {
     List<String> problems = new ArrayList<>();
     String kind = text(object.get("kind"));
     boolean secret = "Secret".equals(kind);
@@ -116,7 +130,9 @@ public final class ApiServerLimits {
                       + "["
                       + Escapes.quote(key)
                       + "] must be a string; quote it to keep the text"
-                      + (secret ? " " + Escapes.NOT_SHOWN : ": " + Escapes.quote(e.getValue())));
+                      + (secret || hidden
+                          ? " " + Escapes.NOT_SHOWN
+                          : ": " + Escapes.quote(e.getValue())));
             } else if (coreSecret && field.equals("data") && !isBase64(value)) {
               problems.add(
                   what + ": data[" + Escapes.quote(key) + "] must be base64 " + Escapes.NOT_SHOWN);
@@ -134,7 +150,11 @@ public final class ApiServerLimits {
         }
         String value = text(e.getValue());
         if (!value.isEmpty() && (value.length() > 63 || !NAME.matcher(value).matches())) {
-          problems.add(at + " value " + LABEL_VALUE_RULE + ": " + Escapes.quote(value));
+          problems.add(
+              at
+                  + " value "
+                  + LABEL_VALUE_RULE
+                  + (hidden ? " " + Escapes.NOT_SHOWN : ": " + Escapes.quote(value)));
         }
       }
     }
@@ -192,7 +212,7 @@ public final class ApiServerLimits {
             what + ": ",
             object,
             secret || "ConfigMap".equals(kind) ? DATA_FIELDS : List.of(),
-            secret,
+            secret || hidden,
             problems);
     if (size > MAX_OBJECT_BYTES) {
       problems.add(

@@ -317,4 +317,53 @@ class ApiServerLimitsTest {
 
     assertThat(ApiServerLimits.check(o)).isEmpty();
   }
+
+  /**
+   * A value the API server would refuse by type is quoted in its refusal: for an environment
+   * variable named as a secret, Capstan refuses it first without showing it.
+   */
+  @Test
+  void aSecretNamedEnvironmentVariableWithAValueOfAnotherTypeIsRefusedWithoutShowingIt() {
+    Map<String, @Nullable Object> o = object("Pod", Map.of(), Map.of());
+    o.put(
+        "spec",
+        Map.of(
+            "containers",
+            List.of(
+                Map.of(
+                    "name",
+                    "app",
+                    "env",
+                    List.of(
+                        Map.of("name", "PORT", "value", 8080),
+                        Map.of("name", "DB_PASSWORD", "value", 12345678),
+                        Map.of("name", "API_TOKEN", "value", "quoted"))))));
+
+    assertThat(ApiServerLimits.check(o))
+        .containsExactly(
+            "Pod shop/web: spec.containers[0].env[1].value "
+                + ApiJson.ENV_VALUE_RULE
+                + " (the value is not shown)");
+  }
+
+  @Test
+  void aHiddenObjectShowsNoValueOfAnyField() {
+    Map<String, @Nullable Object> o = object("ConfigMap", Map.of("tier", "not ok"), Map.of());
+    o.put("data", Map.of("k", 42));
+    o.put("spec", Map.of("x", new BigInteger("123456789012345678901234567890")));
+
+    assertThat(ApiServerLimits.check(o, true))
+        .containsExactly(
+            "ConfigMap shop/web: data['k'] must be a string; quote it to keep the text (the value"
+                + " is not shown)",
+            "ConfigMap shop/web: metadata.labels['tier'] value "
+                + ApiServerLimits.LABEL_VALUE_RULE
+                + " (the value is not shown)",
+            "ConfigMap shop/web: spec.x "
+                + ApiJson.INTEGER_RULE
+                + "; quote it for a string (the value is not shown)");
+    assertThat(String.join("\n", ApiServerLimits.check(o)))
+        .as("shown when not hidden")
+        .contains("'not ok'", "42", "123456789012345678901234567890");
+  }
 }

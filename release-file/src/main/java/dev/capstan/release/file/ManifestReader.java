@@ -1,6 +1,5 @@
 package dev.capstan.release.file;
 
-import dev.capstan.common.ApiJson;
 import dev.capstan.common.BoundedInput;
 import dev.capstan.common.Escapes;
 import dev.capstan.common.InvalidDocumentException;
@@ -14,6 +13,7 @@ import dev.capstan.release.model.ResourceSpec;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.model.Waves;
+import dev.capstan.release.validate.ApiServerLimits;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -339,18 +339,30 @@ final class ManifestReader {
       Manifest manifest = Manifest.of(object, namespace, known);
       Waves.of(manifest);
       if (doc.hidden()) {
-        // a number the API server would not read as written, refused here where it is not shown,
-        // before the cast's ApiServerLimits would show it (for any kind but a Secret)
-        ApiJson.measure(at + ": ", tree, List.of(), true, problems);
+        // what the cast's ApiServerLimits would refuse showing a value (a label's, a ConfigMap's
+        // data, a number), refused here where no value is shown
+        ApiServerLimits.check(manifest.content(), true).forEach(p -> problems.add(at + ": " + p));
         if (problems.size() > before) {
           return null;
         }
       }
       return manifest;
     } catch (IllegalArgumentException e) {
-      problems.add(at + ": " + e.getMessage());
+      problems.add(at + ": " + (doc.hidden() ? withoutValues(e) : e.getMessage()));
       return null;
     }
+  }
+
+  /**
+   * A manifest's refusal without what it quotes: every value in it is quoted ({@code '...'}), so
+   * the words before the first quote, then {@link Escapes#NOT_SHOWN}.
+   */
+  private static String withoutValues(IllegalArgumentException e) {
+    String message = String.valueOf(e.getMessage());
+    int quote = message.indexOf('\'');
+    return quote < 0
+        ? message
+        : message.substring(0, quote).stripTrailing() + " " + Escapes.NOT_SHOWN;
   }
 
   private @Nullable String requiredString(

@@ -41,7 +41,11 @@ class SecretManifestInputsTest {
           apiVersion: v1\\nkind: Secret\\nmetadata: hunter2         | (secret db-creds key password#0): metadata must be a mapping with a name: a string (the value is not shown)
           apiVersion: v1\\nkind: SecretList\\nitems: hunter2         | (secret db-creds key password#0): items must be a list of objects in a SecretList: a string (the value is not shown)
           apiVersion: v1\\nkind: SecretList\\nitems: [{kind: hunter2}] | (secret db-creds key password#0).items[0]: kind must be Secret in a SecretList: a string (the value is not shown)
-          apiVersion: v1\\nkind: ConfigMap\\nmetadata: {name: c}\\nspec: {x: 1e400} | (secret db-creds key password#0): spec.x must be a number within a 64-bit float's range (at most 1.7976931348623157E308 in size), as the API server reads it; quote it for a string (the value is not shown)
+          apiVersion: v1\\nkind: ConfigMap\\nmetadata: {name: c}\\nspec: {x: 1e400} | (secret db-creds key password#0): ConfigMap shop/c: spec.x must be a number within a 64-bit float's range (at most 1.7976931348623157E308 in size), as the API server reads it; quote it for a string (the value is not shown)
+          apiVersion: v1\\nkind: ConfigMap\\nmetadata: {name: c}\\ndata: {DB_PASSWORD: 12345678} | (secret db-creds key password#0): ConfigMap shop/c: data['DB_PASSWORD'] must be a string; quote it to keep the text (the value is not shown)
+          apiVersion: v1\\nkind: ConfigMap\\nmetadata: {name: c, labels: {a: 'hunter 2'}} | (secret db-creds key password#0): ConfigMap shop/c: metadata.labels['a'] value must be empty or at most 63 characters [A-Za-z0-9._-] starting and ending with an alphanumeric (the value is not shown)
+          apiVersion: v1\\nkind: ConfigMap\\nmetadata: {name: c, annotations: {a: 12345678}} | (secret db-creds key password#0): ConfigMap/shop/c: metadata.annotations.a must be a string (quote it): (the value is not shown)
+          apiVersion: apps/v1\\nkind: Deployment\\nmetadata: {name: d}\\nspec: {template: {spec: {containers: [{name: a, image: a, env: [{name: DB_PASSWORD, value: 12345678}]}]}}} | (secret db-creds key password#0): Deployment shop/d: spec.template.spec.containers[0].env[0].value must be a string, as an environment variable's value is; quote it to keep the text (the value is not shown)
           """)
   void aSecretsTextIsRefusedWithoutShowingAnyOfIt(String text, String problem) {
     List<String> problems =
