@@ -7,13 +7,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.release.error.CastFailedException;
 import dev.capstan.release.model.Manifest;
+import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlanRenderer;
+import dev.capstan.release.port.Precondition;
 import dev.capstan.release.result.CastResult;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -104,5 +107,47 @@ class ReplaceOnImmutableTest {
     assertThat(r.plan().changes(Action.REPLACE)).hasSize(1);
     assertThat(h.cluster.object(web("web", false).ref()).orElseThrow().get("spec.selector"))
         .isEqualTo(java.util.Map.of("matchLabels", java.util.Map.of("app", "web-v2")));
+  }
+
+  /**
+   * An object being adopted was never the release's: when the API server refuses its update as
+   * immutable (a field the plan could not see), it is not deleted and created again, whatever the
+   * options say; the cast fails naming it and the object is left as it was, unstamped.
+   */
+  @Test
+  void anAdoptedObjectRefusedAsImmutableIsNeverDeletedAndCreatedAgain() {
+    Manifest hand = web("web", false);
+    h.cluster.put(hand);
+    ForwardingOrchestrator immutable =
+        new ForwardingOrchestrator(h.cluster) {
+          @Override
+          public void apply(Manifest object, @Nullable OwnershipStamp stamp, Precondition p) {
+            throw new dev.capstan.common.ClusterException(
+                "apply",
+                "Deployment",
+                NS,
+                "web",
+                422,
+                "Deployment.apps \"web\" is invalid: spec.template.spec.volumes[0]: field is"
+                    + " immutable",
+                null);
+          }
+        };
+    ReleaseController controller = ReleaseController.builder(immutable, h.cluster).build();
+    Manifest mine = web("web", false).with("spec.replicas", 2);
+    Payloads p = Payloads.of(mine);
+    ReleaseSpec spec = ReleaseSpec.of(NS, "app", p).withAdopt(true);
+    ReleaseSpec both = spec.withOptions(spec.options().withReplaceOnImmutable(true));
+
+    assertThatThrownBy(() -> controller.cast(both, p))
+        .isInstanceOf(CastFailedException.class)
+        .hasMessageContaining(
+            "the API server cannot update apps/Deployment/"
+                + NS
+                + "/web in place, and an object being adopted is never deleted and created"
+                + " again: change it to match the release, or delete it yourself, then cast"
+                + " again");
+    assertThat(h.cluster.object(hand.ref())).contains(hand);
+    assertThat(h.cluster.stamp(hand.ref())).isEmpty();
   }
 }

@@ -2,6 +2,7 @@ package dev.capstan.k8s;
 
 import dev.capstan.common.Escapes;
 import dev.capstan.release.codec.RecordFormatException;
+import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.port.StoredRelease;
@@ -205,8 +206,41 @@ final class RecordSecrets {
     }
   }
 
-  /** {@code release}, stored as {@code head}: the version token of {@link Token}. */
+  /**
+   * {@code release}, stored as {@code head}: the version token of {@link Token}.
+   *
+   * @throws ReleaseException when the record names another release than the Secret it is kept in
+   *     (its namespace, its {@code name} label): a record copied from another namespace (a restore
+   *     or a clone) or written by hand, whose objects this release would otherwise take for its
+   *     own, and prune or uninstall. Not a {@link RecordFormatException}: the record is readable,
+   *     and the advice for an unreadable one (delete it, then adopt) would not make the copied
+   *     objects, stamped as the other release's, this one's
+   */
   private static StoredRelease stored(V1Secret head, Release release) {
+    String namespace = head.getMetadata().getNamespace();
+    String name = label(head, "name");
+    if ((namespace != null && !namespace.equals(release.namespace()))
+        || (name != null && !name.equals(release.name()))) {
+      throw new ReleaseException(
+          "release record Secret "
+              + namespace
+              + "/"
+              + head.getMetadata().getName()
+              + " records release "
+              + Escapes.escape(release.namespace() + "/" + release.name())
+              + ", not "
+              + namespace
+              + "/"
+              + name
+              + ": a record copied from another namespace (a restore or a clone) or written by"
+              + " hand is not read, since this release would take that one's objects for its own;"
+              + " the records of "
+              + namespace
+              + "/"
+              + name
+              + " are its Secrets labelled owner=capstan,name="
+              + name);
+    }
     int count = chunkCount(head);
     String sha = annotation(head, SHA256);
     String digest = count == 0 ? "" : String.valueOf(sha).substring(0, DIGEST_IN_NAME);

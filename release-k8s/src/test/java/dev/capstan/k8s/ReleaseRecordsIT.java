@@ -8,6 +8,7 @@ import dev.capstan.k8s.testing.ControlPlaneTest;
 import dev.capstan.k8s.testing.TestNamespace;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.codec.RecordFormatException;
+import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Payloads;
@@ -151,6 +152,91 @@ class ReleaseRecordsIT {
                 + " ("
                 + chunk
                 + ")");
+  }
+
+  /**
+   * A namespace cloned or restored under another name (a Velero namespace mapping, a copy by hand)
+   * carries the release's record Secrets and stamped objects. The copied record names the original
+   * release, so a cast or an uninstall of the same name in the copy would take the original's
+   * objects for its own and prune or delete them: the record is refused instead, and nothing of the
+   * original is touched.
+   */
+  @Test
+  void aRecordCopiedFromAnotherNamespaceIsRefusedAndTheOriginalIsLeftAlone(
+      ControlPlane plane, TestNamespace tns) throws Exception {
+    Cluster cluster = new Cluster(plane);
+    String ns = tns.name();
+    String copy = ns + "-copy";
+    ReleaseController releases = cluster.controller().build();
+    Payloads original = Payloads.of(config(ns, 2));
+    releases.cast(ReleaseSpec.of(ns, "web", original), original);
+    cluster
+        .core
+        .createNamespace(
+            new io.kubernetes.client.openapi.models.V1Namespace()
+                .metadata(new io.kubernetes.client.openapi.models.V1ObjectMeta().name(copy)))
+        .execute();
+    try {
+      for (V1Secret s :
+          cluster
+              .core
+              .listNamespacedSecret(ns)
+              .labelSelector("owner=capstan,name=web")
+              .execute()
+              .getItems()) {
+        cluster
+            .core
+            .createNamespacedSecret(
+                copy,
+                new V1Secret()
+                    .metadata(
+                        new io.kubernetes.client.openapi.models.V1ObjectMeta()
+                            .name(s.getMetadata().getName())
+                            .labels(s.getMetadata().getLabels())
+                            .annotations(s.getMetadata().getAnnotations()))
+                    .type(s.getType())
+                    .data(s.getData()))
+            .execute();
+      }
+      String refused =
+          "release record Secret "
+              + copy
+              + "/capstan.release.v1.web.v1 records release "
+              + ns
+              + "/web, not "
+              + copy
+              + "/web: a record copied from another namespace (a restore or a clone) or written"
+              + " by hand is not read, since this release would take that one's objects for its"
+              + " own; the records of "
+              + copy
+              + "/web are its Secrets labelled owner=capstan,name=web";
+
+      assertThat(
+              catchThrowableOfType(
+                  ReleaseException.class,
+                  () -> new KubernetesStore(cluster.kube).latestRecord(copy, "web")))
+          .hasMessage(refused);
+      Payloads other = Payloads.of(config(copy, 1));
+      assertThat(
+              catchThrowableOfType(
+                  ReleaseException.class,
+                  () -> releases.cast(ReleaseSpec.of(copy, "web", other), other)))
+          .hasMessage(refused);
+      assertThat(
+              catchThrowableOfType(
+                  ReleaseException.class,
+                  () -> releases.uninstall(copy, "web", UninstallOptions.defaults())))
+          .hasMessage(refused);
+
+      String cfg = config(ns, 2).name();
+      assertThat(cluster.core.readNamespacedConfigMap(cfg, ns).execute().getData())
+          .as("the original's object, untouched")
+          .isEqualTo(config(ns, 2).data());
+      assertThat(cluster.store.latestRecord(ns, "web").orElseThrow().release().status())
+          .isEqualTo(ReleaseStatus.DEPLOYED);
+    } finally {
+      cluster.core.deleteNamespace(copy).execute();
+    }
   }
 
   /**

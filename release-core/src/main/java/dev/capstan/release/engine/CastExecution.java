@@ -243,6 +243,17 @@ final class CastExecution {
             || c.action() == Action.REPLACE) {
           throw e;
         }
+        if (c.action() == Action.ADOPT) {
+          // an adopted object was never the release's: deleting it to create it again is not
+          // the release's to do, whatever the options say
+          throw new ReleaseException(
+              e.getMessage()
+                  + "; the API server cannot update "
+                  + c.ref().key()
+                  + " in place, and an object being adopted is never deleted and created again:"
+                  + " change it to match the release, or delete it yourself, then cast again",
+              e);
+        }
         if (!replaceOnImmutable && !Replacements.optedIn(full, ReleaseOptions.defaults())) {
           throw new ReleaseException(
               e.getMessage()
