@@ -13,14 +13,12 @@ import dev.capstan.release.file.Overrides;
 import dev.capstan.release.file.ReleaseFiles;
 import dev.capstan.release.model.DesiredResource;
 import dev.capstan.release.model.Hook;
-import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
-import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.port.Orchestrator;
 import dev.capstan.release.port.Store;
@@ -51,13 +49,16 @@ import java.util.UUID;
  *       owner=helm,name=RELEASE}) through the Kubernetes API, decodes them ({@link HelmRecords}),
  *       reads the deployed revision's manifest as plain manifests are read (release-file), and
  *       plans a cast that adopts every live object; shows what the manifest names but the cluster
- *       lacks and what Helm's hooks created. Nothing is written; a corrupt, oversized or unknown
- *       record, or a release Helm is in the middle of changing, is refused here.
+ *       lacks and what Helm's hooks created, judging each of those objects ({@link HookMarking}:
+ *       this Helm release's hook, or someone else's object at its name). Nothing is written; a
+ *       corrupt, oversized or unknown record, or a release Helm is in the middle of changing, is
+ *       refused here.
  *   <li>{@link #run}: records every Helm revision as a Capstan history entry (marked imported, no
  *       objects owned), casts the deployed revision's objects as the next revision (the objects'
  *       content is what Helm applied, so only Capstan's stamp is added: no pod restarts), hands
  *       every object's fields over from Helm's field manager {@code helm} to Capstan's ({@link
- *       FieldManagers}), and, when asked, deletes Helm's records.
+ *       FieldManagers}), marks the hook objects judged this release's as its hooks (each written
+ *       under the precondition of the look), and, when asked, deletes Helm's records.
  * </ol>
  *
  * <p>An import interrupted after the history was recorded is resumed by planning and running it
@@ -198,12 +199,14 @@ public final class HelmImport {
         spec,
         deployedPayloads,
         plan,
-        hooks(latest, namespace, release));
+        new HookMarking(orchestrator, namespace, release).look(latest));
   }
 
   /**
-   * Runs a plan: records the history, casts (adopting), hands the fields over from Helm, and
-   * removes Helm's records when asked.
+   * Runs a plan: records the history, casts (adopting), hands the fields over from Helm, marks the
+   * hook objects that are this Helm release's hooks as they stand (any other object at a hook's
+   * name is left as it is: {@link HelmImportResult#hooks()} says why), and removes Helm's records
+   * when asked.
    *
    * @param plan the plan from {@link #plan}, shown to the user
    * @param removeHelmRecords delete Helm's release records after the cast (then {@code helm} no
@@ -244,7 +247,9 @@ public final class HelmImport {
         handedOver.put(d.ref(), removed);
       }
     }
-    markHooks(now, spec);
+    List<HelmImportPlan.HookObject> hooks =
+        new HookMarking(orchestrator, spec.namespace(), spec.name())
+            .mark(now.deployed(), now.hooks());
     List<String> removedRecords = new ArrayList<>();
     if (removeHelmRecords) {
       for (HelmRevision r : now.revisions()) {
@@ -252,29 +257,7 @@ public final class HelmImport {
         removedRecords.add(r.record().describe());
       }
     }
-    return new HelmImportResult(cast, imported, handedOver, removedRecords);
-  }
-
-  /**
-   * Marks the hook objects Helm left as this release's hooks ({@link Hook#HOOK_OF}), so that the
-   * next cast's {@code before-hook-creation} may delete them, as it deletes only its own release's
-   * hook objects: each present one written once as Helm rendered it, with the mark; an absent one
-   * is not created.
-   */
-  private void markHooks(HelmImportPlan now, ReleaseSpec spec) {
-    HelmRevision deployed = now.deployed();
-    for (HelmHook hook : deployed.hooks()) {
-      for (Hook h : hookPayloads(hook, deployed, spec.namespace(), spec.name()).hooks()) {
-        boolean present =
-            now.hooks().stream().anyMatch(o -> o.ref().equals(h.ref()) && o.present());
-        if (present) {
-          orchestrator.apply(
-              h.object().withEntry("metadata.annotations", Hook.HOOK_OF, spec.qualifiedName()),
-              null,
-              dev.capstan.release.port.Precondition.none());
-        }
-      }
-    }
+    return new HelmImportResult(cast, imported, handedOver, hooks, removedRecords);
   }
 
   // ------------------------------------------------------------------ history
@@ -394,7 +377,7 @@ public final class HelmImport {
     }
     List<dev.capstan.release.model.ResourceSpec> items = new ArrayList<>(payloads.specs());
     for (HelmHook hook : r.hooks()) {
-      for (Hook h : hookPayloads(hook, r, namespace, release).hooks()) {
+      for (Hook h : HookMarking.payloads(hook, r, namespace, release).hooks()) {
         items.add(h.object());
       }
     }
@@ -411,38 +394,6 @@ public final class HelmImport {
               + "\nnothing was written",
           e);
     }
-  }
-
-  private static Payloads hookPayloads(
-      HelmHook hook, HelmRevision r, String namespace, String release) {
-    String source =
-        "Helm release " + release + " revision " + r.revision() + " hook " + hook.path();
-    try {
-      return ReleaseFiles.manifestText(hook.manifest(), source, new Overrides(namespace, release))
-          .payloads();
-    } catch (InvalidReleaseFileException e) {
-      throw new ReleaseException(e.getMessage() + "\nnothing was written", e);
-    }
-  }
-
-  private List<HelmImportPlan.HookObject> hooks(HelmRevision r, String namespace, String release) {
-    List<HelmImportPlan.HookObject> out = new ArrayList<>();
-    for (HelmHook hook : r.hooks()) {
-      Payloads objects = hookPayloads(hook, r, namespace, release);
-      List<ResourceRef> refs = new ArrayList<>(objects.refs());
-      objects.hooks().forEach(h -> refs.add(h.ref()));
-      for (ResourceRef ref : refs) {
-        Kind kind = ref.kind();
-        Optional<String> unserved = orchestrator.checkKind(kind);
-        boolean present =
-            unserved.isEmpty()
-                && orchestrator.observe(kind, ref.namespace(), Set.of(ref.name())).stream()
-                    .map(LiveObject::ref)
-                    .anyMatch(ref::equals);
-        out.add(new HelmImportPlan.HookObject(ref, hook.events(), present));
-      }
-    }
-    return out;
   }
 
   // ------------------------------------------------------------------ records in the cluster

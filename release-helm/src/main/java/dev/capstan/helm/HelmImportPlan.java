@@ -9,8 +9,10 @@ import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlannedChange;
+import dev.capstan.release.port.Precondition;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What an import will do, decided before anything is written: the Helm history, the Capstan release
@@ -50,17 +52,51 @@ public record HelmImportPlan(
 
   /**
    * An object a Helm hook names: Helm creates it around installs and upgrades but does not track it
-   * as part of the release, so the import leaves it as it is, not owned.
+   * as part of the release, so the import never owns it. It marks it as this release's hook object
+   * ({@link dev.capstan.release.model.Hook#HOOK_OF}, so that a later cast's {@code
+   * before-hook-creation} may replace it) only when it is this Helm release's hook as it stands;
+   * any other object at that name is left as it is, and a later cast's hook of that name fails
+   * rather than touch it.
    *
    * @param ref the object
    * @param events the hook's events, e.g. {@code post-install}
    * @param present whether it exists now
+   * @param leftAsIs why the object present is not marked and is left as it is ({@code not marked as
+   *     a hook of NS/NAME: it is not this Helm release's hook (no helm.sh/hook annotation)}), or
+   *     {@code null} when it is absent or marked
+   * @param observed the look a mark is conditioned on: {@link Precondition#of} of the object as
+   *     observed (its uid and resourceVersion), so that an object replaced since is not written
    */
-  public record HookObject(ResourceRef ref, List<String> events, boolean present) {
-    /** Copies the events. */
+  public record HookObject(
+      ResourceRef ref,
+      List<String> events,
+      boolean present,
+      @Nullable String leftAsIs,
+      Precondition observed) {
+    /** Copies the events; only an object present is left as it is. */
     public HookObject {
       requireNonNull(ref, "ref");
       events = List.copyOf(events);
+      requireNonNull(observed, "observed");
+      if (leftAsIs != null && !present) {
+        throw new IllegalArgumentException(
+            "an absent hook object is not left as it is: " + ref.key() + ": " + leftAsIs);
+      }
+    }
+
+    /** Whether the import marks it: present, and this Helm release's hook. */
+    public boolean marked() {
+      return present && leftAsIs == null;
+    }
+
+    /**
+     * A copy left as it is.
+     *
+     * @param why why it is not marked
+     * @return the copy
+     */
+    public HookObject leftAsIs(String why) {
+      return new HookObject(ref, events, present, requireNonNull(why, "why"), observed);
     }
   }
 
@@ -149,11 +185,17 @@ public record HelmImportPlan(
     if (!hooks.isEmpty()) {
       sb.append(
           "hook objects (Helm does not track them; the present ones marked as this release's"
-              + " hooks, not owned):\n");
+              + " hooks, not owned, unless they are not its Helm hooks):\n");
       for (HookObject h : hooks) {
-        line(sb, h.present() ? "· present" : "· absent", h.ref(), String.join(", ", h.events()));
+        String events = String.join(", ", h.events());
+        if (h.leftAsIs() != null) {
+          line(sb, "· untouched", h.ref(), events + "; " + h.leftAsIs());
+        } else {
+          line(sb, h.present() ? "· present" : "· absent", h.ref(), events);
+        }
       }
     }
+    long untouched = hooks.stream().filter(h -> h.leftAsIs() != null).count();
     sb.append("summary: ")
         .append(adopted().size())
         .append(" to adopt, ")
@@ -161,6 +203,11 @@ public record HelmImportPlan(
         .append(" missing, ")
         .append(hooks.size())
         .append(hooks.size() == 1 ? " hook object" : " hook objects");
+    if (untouched > 0) {
+      sb.append(" (")
+          .append(untouched)
+          .append(untouched == 1 ? " left as it is)" : " left as they are)");
+    }
     if (!plan.conflicts().isEmpty()) {
       sb.append(", ")
           .append(plan.conflicts().size())
@@ -169,11 +216,7 @@ public record HelmImportPlan(
     return sb.append('\n').toString();
   }
 
-  private static void line(
-      StringBuilder sb,
-      String what,
-      ResourceRef ref,
-      @org.jspecify.annotations.Nullable String why) {
+  private static void line(StringBuilder sb, String what, ResourceRef ref, @Nullable String why) {
     sb.append("  ").append(String.format(java.util.Locale.ROOT, "%-12s", what)).append(ref.key());
     if (why != null && !why.isEmpty()) {
       sb.append("  (").append(why).append(')');

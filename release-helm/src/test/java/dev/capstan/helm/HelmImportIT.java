@@ -168,7 +168,7 @@ class HelmImportIT {
                     + "  ↪ adopt     apps/StatefulSet/NS/db  (from Helm release shop revision 3)\n"
                     + "  ↪ adopt     Service/NS/web  (from Helm release shop revision 3)\n"
                     + "hook objects (Helm does not track them; the present ones marked as this"
-                    + " release's hooks, not owned):\n"
+                    + " release's hooks, not owned, unless they are not its Helm hooks):\n"
                     + "  · present   ConfigMap/NS/shop-migrated  (post-install, post-upgrade)\n"
                     + "summary: 5 to adopt, 0 missing, 1 hook object\n")
                 .replace("NS", ns));
