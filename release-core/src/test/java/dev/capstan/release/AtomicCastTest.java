@@ -10,18 +10,35 @@ import static dev.capstan.release.Fixtures.obj;
 import static dev.capstan.release.Fixtures.payloads;
 import static dev.capstan.release.Fixtures.spec;
 import static dev.capstan.release.Fixtures.web;
+import static dev.capstan.release.Fixtures.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.release.error.CastFailedException;
+import dev.capstan.release.event.ReleaseEvent;
+import dev.capstan.release.event.ReleaseListener;
 import dev.capstan.release.memory.Operation;
 import dev.capstan.release.model.Kind;
+import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnedResource;
+import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.plan.Action;
+import dev.capstan.release.plan.LiveObject;
+import dev.capstan.release.port.Precondition;
+import dev.capstan.release.port.Readiness;
+import dev.capstan.release.port.ReadinessWait;
 import dev.capstan.release.result.CastResult;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 /** Atomic casts revert every executed change, newest first, from pre-images (rune's tests). */
@@ -167,6 +184,127 @@ class AtomicCastTest {
 
     assertThat(h.cluster.object(CREDS)).contains(obj(creds("v2")));
     assertThat(h.cluster.stamp(CREDS).orElseThrow().revision()).isEqualTo(2);
+  }
+
+  /** What another writer does while the cast runs: at its health wait, or after a delete. */
+  private final class Meanwhile extends ForwardingOrchestrator {
+    @Nullable Runnable atHealthWait;
+    @Nullable ResourceRef afterDeleting;
+    @Nullable ResourceRef beforeDeleting;
+    @Nullable ResourceRef beforeApplying;
+    @Nullable Runnable then;
+
+    Meanwhile() {
+      super(h.cluster);
+    }
+
+    @Override
+    public Readiness awaitReady(List<ResourceRef> objects, ReadinessWait wait) {
+      Runnable r = atHealthWait;
+      atHealthWait = null;
+      if (r != null) {
+        r.run();
+      }
+      return super.awaitReady(objects, wait);
+    }
+
+    @Override
+    public void apply(Manifest object, @Nullable OwnershipStamp stamp, Precondition p) {
+      Runnable r = then;
+      if (r != null && object.ref().equals(beforeApplying)) {
+        then = null;
+        r.run();
+      }
+      super.apply(object, stamp, p);
+    }
+
+    @Override
+    public boolean delete(ResourceRef ref, ReleaseIdentity owner, Precondition p) {
+      Runnable r = then;
+      if (r != null && ref.equals(beforeDeleting)) {
+        then = null;
+        r.run();
+      }
+      boolean deleted = super.delete(ref, owner, p);
+      if (r != null && ref.equals(afterDeleting)) {
+        then = null;
+        r.run();
+      }
+      return deleted;
+    }
+  }
+
+  private final Meanwhile meanwhile = new Meanwhile();
+  private final List<ReleaseEvent> appEvents = new CopyOnWriteArrayList<>();
+  private final ReleaseController app =
+      ReleaseController.builder(meanwhile, h.cluster)
+          .listener((ReleaseListener) appEvents::add)
+          .build();
+
+  private CastFailedException appFailing(Payloads p) {
+    try {
+      app.cast(spec("app", p).withAtomic(true), p);
+    } catch (CastFailedException e) {
+      return e;
+    }
+    throw new AssertionError("the cast should have failed");
+  }
+
+  private List<ReleaseEvent.Reverted> reverts() {
+    return appEvents.stream()
+        .filter(ReleaseEvent.Reverted.class::isInstance)
+        .map(ReleaseEvent.Reverted.class::cast)
+        .toList();
+  }
+
+  /** The object as release b wrote it, with its uid and version: to show it untouched. */
+  private LiveObject live(ResourceRef ref) {
+    return h.cluster.observe(ref.kind(), ref.namespace(), Set.of(ref.name())).get(0);
+  }
+
+  private static Manifest api(String app, String image) {
+    return yaml(
+        ("{apiVersion: apps/v1, kind: Deployment, metadata: {name: api, annotations:"
+                + " {capstan.dev/replace-on-immutable: \"true\"}}, spec: {replicas: 1, selector:"
+                + " {matchLabels: {app: APP}}, template: {metadata: {labels: {app: APP}}, spec:"
+                + " {containers: [{name: api, image: IMAGE}]}}}}")
+            .replace("APP", app)
+            .replace("IMAGE", image));
+  }
+
+  @Test
+  void aReplaceWhoseDeleteIsFencedByAnotherReleasesObjectRevertsNothingOverIt() {
+    ResourceRef api = ResourceRef.of(Kind.DEPLOYMENT, NS, "api");
+    Payloads v1 = payloads(api("api", "acme/api:1"));
+    app.cast(spec("app", v1), v1);
+    Release before = app.get(NS, "app").orElseThrow();
+    // between the plan and the replace's delete, api is deleted by hand and release b creates it
+    // (with the selector the cast's pre-image has, so writing that back would not be refused)
+    AtomicReference<LiveObject> theirs = new AtomicReference<>();
+    meanwhile.beforeDeleting = api;
+    meanwhile.then =
+        () -> {
+          h.cluster.deleteOutOfBand(api);
+          h.cast("b", payloads(api("api", "acme/api:b")));
+          theirs.set(live(api));
+        };
+
+    CastFailedException e = appFailing(payloads(api("api-v2", "acme/api:2")));
+
+    assertThat(e.result().plan().changes(Action.REPLACE)).hasSize(1);
+    assertThat(live(api)).isEqualTo(theirs.get());
+    assertThat(h.cluster.object(api).orElseThrow().get("spec.template.spec.containers"))
+        .isEqualTo(List.of(Map.of("name", "api", "image", "acme/api:b")));
+    assertThat(h.cluster.stamp(api).orElseThrow().owner().name()).isEqualTo("b");
+    // nothing was written to it: nothing to revert, and the failed record does not claim it anew
+    assertThat(reverts()).isEmpty();
+    assertThat(e.result().revert()).isEqualTo(CastResult.Revert.COMPLETE);
+    assertThat(e.result().release().failure())
+        .isEqualTo(
+            "apps/Deployment/default/api changed since the plan (uid uid-1, resourceVersion 1): it"
+                + " was deleted and created again, it carries the stamp of release default/b; not"
+                + " deleted (atomic: this revision's changes were rolled back)");
+    assertThat(e.result().release().owns()).isEqualTo(before.owns());
   }
 
   @Test

@@ -283,17 +283,25 @@ final class CastExecution {
   /**
    * Replaces an object whose update changes an immutable field: deletes it (on ownership and uid,
    * {@link Fencing#removeOwned}), waits until it is gone (finalizers run), and creates it again as
-   * a create writes it (the whole object, fenced on its absence).
+   * a create writes it (the whole object, fenced on its absence). A fenced delete wrote nothing:
+   * the change is then not attempted, so neither the failed record nor a revert claims what is
+   * there.
    */
   private void replace(PlannedChange c, Manifest object, OwnershipStamp stamp) {
-    Fencing.removeOwned(
-        ports.orchestrator(),
-        c.ref(),
-        identity,
-        Action.PRUNE,
-        Precondition.of(live.get(c.ref())),
-        events,
-        release);
+    try {
+      Fencing.removeOwned(
+          ports.orchestrator(),
+          c.ref(),
+          identity,
+          Action.PRUNE,
+          Precondition.of(live.get(c.ref())),
+          events,
+          release);
+    } catch (ReleaseException e) {
+      // fenced: nothing was written to it, and what is there now is not this cast's to revert
+      attempted.remove(c);
+      throw e;
+    }
     Duration left = Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
     Readiness gone = ports.orchestrator().awaitDeleted(List.of(c.ref()), left);
     if (!gone.isReady()) {
