@@ -262,6 +262,107 @@ class AtomicCastTest {
     return h.cluster.observe(ref.kind(), ref.namespace(), Set.of(ref.name())).get(0);
   }
 
+  @Test
+  void aRevertLeavesAnObjectAnotherReleaseCreatedAfterTheCastUpdatedIt() {
+    Payloads v1 = payloads(configMap("x", "1"));
+    app.cast(spec("app", v1), v1);
+    h.cluster.neverReady("web:bad", "CrashLoopBackOff");
+    // while the cast waits on health, x is deleted by hand and release b creates it
+    AtomicReference<LiveObject> theirs = new AtomicReference<>();
+    meanwhile.atHealthWait =
+        () -> {
+          h.cluster.deleteOutOfBand(cm("x"));
+          h.cast("b", payloads(configMap("x", "b's")));
+          theirs.set(live(cm("x")));
+        };
+
+    CastFailedException e = appFailing(payloads(configMap("x", "2"), web("web:bad"), creds("pw")));
+
+    // b's object as b wrote it: content, stamp, uid and version
+    assertThat(live(cm("x"))).isEqualTo(theirs.get());
+    assertThat(h.cluster.object(cm("x"))).contains(obj(configMap("x", "b's")));
+    assertThat(h.cluster.stamp(cm("x")).orElseThrow().owner().name()).isEqualTo("b");
+    String reason =
+        "not reverted: it was deleted and created again since this cast wrote it (it carries the"
+            + " stamp of release default/b), and is left as it is now";
+    assertThat(reverts())
+        .containsExactly(
+            new ReleaseEvent.Reverted("default/app", WEB_SERVICE, true, null),
+            new ReleaseEvent.Reverted("default/app", WEB, true, null),
+            new ReleaseEvent.Reverted("default/app", CREDS, true, null),
+            new ReleaseEvent.Reverted("default/app", cm("x"), false, reason));
+    assertThat(e.result().revert()).isEqualTo(CastResult.Revert.INCOMPLETE);
+    assertThat(e.result().release().failure())
+        .isEqualTo(
+            "verify failed: apps/Deployment/default/web is not ready: CrashLoopBackOff; atomic"
+                + " rollback incomplete: ConfigMap/default/x: "
+                + reason);
+    assertThat(h.cluster.objects()).containsExactly(cm("x"));
+  }
+
+  @Test
+  void aRevertRefusedBecauseTheObjectMovedIsWrittenAgainWhileItIsStillTheOneTheCastWrote() {
+    Payloads v1 = payloads(configMap("x", "1"));
+    app.cast(spec("app", v1), v1);
+    h.cluster.neverReady("web:bad", "CrashLoopBackOff");
+    // as the revert writes x back, another writer moves it (same uid, content and stamp)
+    meanwhile.atHealthWait =
+        () -> {
+          meanwhile.beforeApplying = cm("x");
+          meanwhile.then = () -> h.cluster.edit(cm("x"), m -> m);
+        };
+    h.cluster.clearOperations();
+
+    CastFailedException e = appFailing(payloads(configMap("x", "2"), web("web:bad"), creds("pw")));
+
+    assertThat(h.cluster.operations())
+        .containsSubsequence("fenced:apply:ConfigMap/default/x", "apply:ConfigMap/default/x");
+    assertThat(e.result().revert()).isEqualTo(CastResult.Revert.COMPLETE);
+    assertThat(reverts()).allMatch(ReleaseEvent.Reverted::ok).hasSize(4);
+    assertThat(h.cluster.object(cm("x"))).contains(obj(configMap("x", "1")));
+    assertThat(h.cluster.stamp(cm("x")).orElseThrow().revision()).isEqualTo(1);
+  }
+
+  @Test
+  void aRevertLeavesAnObjectAnotherReleaseCreatedAfterTheCastPrunedIt() {
+    ResourceRef robot = ResourceRef.of(Kind.SERVICE_ACCOUNT, NS, "robot");
+    Payloads v1 =
+        payloads(
+            configMap("keep", "1"),
+            configMap("x", "1"),
+            yaml("{apiVersion: v1, kind: ServiceAccount, metadata: {name: robot}}"));
+    app.cast(spec("app", v1), v1);
+    // x (rank 31) is pruned before the service account (rank 20), whose delete fails
+    h.cluster.faults().failOn(Operation.DELETE, robot.key());
+    AtomicReference<LiveObject> theirs = new AtomicReference<>();
+    meanwhile.afterDeleting = cm("x");
+    meanwhile.then =
+        () -> {
+          h.cast("b", payloads(configMap("x", "b's")));
+          theirs.set(live(cm("x")));
+        };
+
+    CastFailedException e = appFailing(payloads(configMap("keep", "1")));
+
+    assertThat(live(cm("x"))).isEqualTo(theirs.get());
+    assertThat(h.cluster.object(cm("x"))).contains(obj(configMap("x", "b's")));
+    assertThat(h.cluster.stamp(cm("x")).orElseThrow().owner().name()).isEqualTo("b");
+    String reason =
+        "not reverted: it was created again since this cast deleted it (it carries the stamp of"
+            + " release default/b), and is left as it is now";
+    assertThat(reverts())
+        .containsExactly(
+            new ReleaseEvent.Reverted("default/app", robot, true, null),
+            new ReleaseEvent.Reverted("default/app", cm("x"), false, reason));
+    assertThat(e.result().revert()).isEqualTo(CastResult.Revert.INCOMPLETE);
+    assertThat(e.result().release().failure())
+        .isEqualTo(
+            "delete ServiceAccount/default/robot failed: injected fault on"
+                + " ServiceAccount/default/robot; atomic rollback incomplete: ConfigMap/default/x: "
+                + reason);
+    assertThat(h.cluster.stamp(robot).orElseThrow().revision()).isEqualTo(1);
+  }
+
   private static Manifest api(String app, String image) {
     return yaml(
         ("{apiVersion: apps/v1, kind: Deployment, metadata: {name: api, annotations:"

@@ -450,7 +450,9 @@ final class CastExecution {
   /**
    * Reverts every attempted change, newest first, from the pre-images observed before the first
    * write: created objects are deleted (if still ours), changed, adopted, pruned or un-stamped ones
-   * are written back with their previous content and stamp. Namespaces are left as they are:
+   * are written back with their previous content and stamp, on the object this cast wrote or, for
+   * one it deleted, on its absence ({@link Fencing#writeBack}): an object another writer deleted,
+   * re-created or took since is left as it is, and reported. Namespaces are left as they are:
    * created ones kept, ensured ones with the labels and annotations applied, a deleted one gone.
    * Each write is checked against the lease first: once it is lost (taken over while this operation
    * stalled) the revert stops, since the objects are the new holder's to change.
@@ -481,11 +483,8 @@ final class CastExecution {
         if (before.isEmpty()) {
           ports.orchestrator().delete(c.ref(), identity);
         } else {
-          Manifest content = before.get().content();
-          if (content == null) {
-            throw new ReleaseException("no pre-image content was observed");
-          }
-          ports.orchestrator().apply(content, before.get().stamp());
+          // only over the object this cast wrote, or where it deleted one; never another's
+          Fencing.writeBack(ports.orchestrator(), before.get(), c.action(), identity);
         }
         events.accept(new ReleaseEvent.Reverted(release, c.ref(), true, null));
       } catch (RuntimeException e) {

@@ -2,6 +2,7 @@ package dev.capstan.release.engine;
 
 import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.event.ReleaseEvent;
+import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ResourceRef;
@@ -17,8 +18,9 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Says what happened to an object whose write was fenced, after observing it once more; and removes
- * an owned object on ownership and uid rather than on the exact version observed.
+ * Says what happened to an object whose write was fenced, after observing it once more; removes an
+ * owned object on ownership and uid rather than on the exact version observed; and writes an atomic
+ * revert's pre-image back only over the object the cast wrote.
  */
 final class Fencing {
   /** How many times a removal is written again on a fresh look at a changed object. */
@@ -76,6 +78,106 @@ final class Fencing {
   }
 
   /**
+   * Writes the pre-image {@code before} back (an atomic revert of {@code action}), only over the
+   * object the cast wrote: the object is observed again, and written back on that look's uid and
+   * resourceVersion while it is still the one observed before the cast (same uid: an update, a
+   * server-side apply, an un-stamp keep it; for a {@link Action#REPLACE}, the replacement) and
+   * carries {@code owner}'s stamp or the pre-image's (a write that did not land; an un-stamp's
+   * none). An object the cast deleted ({@link Action#PRUNE}, {@link Action#REPLACE}) and that is
+   * still gone is created again on its absence. Refused because it moved between the look and the
+   * write (its controller writing its status), the object is observed again, up to {@value
+   * #REMOVAL_ATTEMPTS} writes in all. Anything else is another writer's object (re-created, taken,
+   * or deleted since the cast wrote it): it is left as it is now. With an adapter that reports no
+   * uid, the stamp alone tells, and the write goes out unconditioned ({@link Precondition#of}).
+   *
+   * @throws ReleaseException {@code not reverted: ...} saying what happened to the object when it
+   *     is not the cast's to write back; nothing was written to it
+   * @throws RuntimeException the cluster's error, when it cannot be observed or written
+   */
+  static void writeBack(
+      Orchestrator orchestrator, LiveObject before, Action action, ReleaseIdentity owner) {
+    Manifest content = before.content();
+    if (content == null) {
+      throw new ReleaseException("no pre-image content was observed");
+    }
+    ResourceRef ref = before.ref();
+    boolean deletedByCast = action == Action.PRUNE || action == Action.REPLACE;
+    for (int attempt = 1; ; attempt++) {
+      Optional<LiveObject> now = observe(orchestrator, ref);
+      Precondition at;
+      if (now.isEmpty()) {
+        if (!deletedByCast) {
+          throw new ReleaseException(
+              "not reverted: it was deleted since this cast wrote it, and is left absent");
+        }
+        at = Precondition.absent();
+      } else if (writtenBy(now.get(), before, action, owner)) {
+        at = Precondition.of(now);
+      } else {
+        throw new ReleaseException("not reverted: " + notWritten(now.get(), before, deletedByCast));
+      }
+      try {
+        orchestrator.apply(content, before.stamp(), at);
+        return;
+      } catch (PreconditionFailedException e) {
+        if (attempt >= REMOVAL_ATTEMPTS) {
+          throw new ReleaseException(
+              "not reverted: it kept changing while it was written back (last on "
+                  + at.describe()
+                  + "), and is left as it is now",
+              e);
+        }
+      }
+    }
+  }
+
+  /**
+   * Whether {@code now} is the object the cast wrote over {@code before}: the same object (same
+   * uid, when the adapter reports it), carrying {@code owner}'s stamp, the pre-image's, or none
+   * after an un-stamp; for a replace, any object carrying {@code owner}'s stamp (the replacement
+   * has a uid of its own).
+   */
+  private static boolean writtenBy(
+      LiveObject now, LiveObject before, Action action, ReleaseIdentity owner) {
+    OwnershipStamp stamp = now.stamp();
+    boolean ours = stamp != null && stamp.ownedBy(owner);
+    if (action == Action.REPLACE) {
+      return ours;
+    }
+    boolean same = before.uid() == null || before.uid().equals(now.uid());
+    return same
+        && (ours
+            || Objects.equals(stamp, before.stamp())
+            || (stamp == null && action == Action.RETAIN));
+  }
+
+  /**
+   * {@code it was deleted and created again since this cast wrote it (it carries the stamp of
+   * release shop/b), and is left as it is now}.
+   */
+  private static String notWritten(LiveObject now, LiveObject before, boolean deletedByCast) {
+    String happened;
+    if (before.uid() == null || before.uid().equals(now.uid())) {
+      happened = "modified since this cast wrote it";
+    } else if (deletedByCast) {
+      happened = "created again since this cast deleted it";
+    } else {
+      happened = "deleted and created again since this cast wrote it";
+    }
+    OwnershipStamp stamp = now.stamp();
+    String holder =
+        stamp == null ? "it is unowned" : "it carries the stamp of release " + owner(stamp);
+    return "it was " + happened + " (" + holder + "), and is left as it is now";
+  }
+
+  /** {@code ref} as observed now: empty when it is gone. */
+  private static Optional<LiveObject> observe(Orchestrator orchestrator, ResourceRef ref) {
+    return orchestrator.observe(ref.kind(), ref.namespace(), Set.of(ref.name())).stream()
+        .filter(o -> o.ref().equals(ref))
+        .findFirst();
+  }
+
+  /**
    * A precondition to write {@code ref} again on, after its write on {@code observed} was fenced by
    * a change that moved nothing the plan judged: the object is the one observed (same uid), carries
    * the same stamp, and holds the same content, so only what the server manages moved (its status,
@@ -107,12 +209,7 @@ final class Fencing {
 
   private static Look lookAgain(Orchestrator orchestrator, ResourceRef ref) {
     try {
-      return new Look(
-          true,
-          orchestrator.observe(ref.kind(), ref.namespace(), Set.of(ref.name())).stream()
-              .filter(o -> o.ref().equals(ref))
-              .findFirst()
-              .orElse(null));
+      return new Look(true, observe(orchestrator, ref).orElse(null));
     } catch (RuntimeException e) {
       return Look.UNSEEN;
     }
@@ -136,10 +233,7 @@ final class Fencing {
       Orchestrator orchestrator, ResourceRef ref, Action action, PreconditionFailedException e) {
     Optional<LiveObject> now;
     try {
-      now =
-          orchestrator.observe(ref.kind(), ref.namespace(), Set.of(ref.name())).stream()
-              .filter(o -> o.ref().equals(ref))
-              .findFirst();
+      now = observe(orchestrator, ref);
     } catch (RuntimeException observeError) {
       e.addSuppressed(observeError);
       now = null;

@@ -14,8 +14,8 @@ import java.util.Optional;
  *       409 AlreadyExists);
  *   <li>{@link Observed}: the object must still be the one observed, with the same uid and
  *       resourceVersion (an update, repair, adopt, prune or un-stamp);
- *   <li>{@link None}: no condition (an atomic revert's write-back, or an adapter that reports no
- *       uid or version).
+ *   <li>{@link None}: no condition (an adapter that reports no uid or version; an atomic revert
+ *       writes back on the object as observed again, {@link Observed} or {@link Absent}).
  * </ul>
  */
 public sealed interface Precondition {
