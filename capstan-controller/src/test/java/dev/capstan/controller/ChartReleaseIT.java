@@ -261,12 +261,20 @@ class ChartReleaseIT {
     awaitMessage(plane, ns, "web", "revision 3: 1 updated; chart web 1.1.0");
     assertThat(data(configMapIn(plane, ns, "web-settings"), "color")).isEqualTo("green");
 
+    // the Event is written after the status the wait above saw: wait for its third count
     List<CoreV1Event> casts =
-        new CoreV1Api(plane.client())
-            .listNamespacedEvent(ns)
-            .fieldSelector("involvedObject.name=web,reason=Cast")
-            .execute()
-            .getItems();
+        Await.until(
+            "the Cast event counted 3 times",
+            SOON,
+            () -> {
+              List<CoreV1Event> e =
+                  new CoreV1Api(plane.client())
+                      .listNamespacedEvent(ns)
+                      .fieldSelector("involvedObject.name=web,reason=Cast")
+                      .execute()
+                      .getItems();
+              return e.size() == 1 && Integer.valueOf(3).equals(e.get(0).getCount()) ? e : null;
+            });
     assertThat(casts).hasSize(1);
     assertThat(casts.get(0).getMessage()).isEqualTo("revision 3: 1 updated; chart web 1.1.0");
     assertThat(casts.get(0).getCount()).isEqualTo(3);

@@ -141,6 +141,18 @@ class TenancyIT {
         .getItems();
   }
 
+  /** The events of {@link #events}, once there is one: an Event is written after the status. */
+  private static List<CoreV1Event> awaitEvents(
+      ControlPlane plane, String ns, String name, String reason) {
+    return Await.until(
+        "a " + reason + " event of " + ns + "/" + name,
+        SOON,
+        () -> {
+          List<CoreV1Event> e = events(plane, ns, name, reason);
+          return e.isEmpty() ? null : e;
+        });
+  }
+
   // --- tests ---------------------------------------------------------------------------------
 
   @Test
@@ -179,7 +191,8 @@ class TenancyIT {
                 + binding
                 + "); nothing was written");
     assertThat(stalled.condition("Stalled")).extracting(c -> c.get("status")).isEqualTo("True");
-    assertThat(events(plane, ns, "escalate", "Forbidden"))
+    // the Event is written after the status the wait above saw: wait for it, then judge it
+    assertThat(awaitEvents(plane, ns, "escalate", "Forbidden"))
         .singleElement()
         .satisfies(
             e -> {
@@ -428,7 +441,7 @@ class TenancyIT {
     Await.until(
         "the Release gone", SOON, () -> read(plane, ns, "web") == null ? Boolean.TRUE : null);
     assertThat(configMapIn(plane, ns, "web-settings")).isNull();
-    assertThat(events(plane, ns, "web", "Uninstalled")).hasSize(1);
+    assertThat(awaitEvents(plane, ns, "web", "Uninstalled")).hasSize(1);
   }
 
   @Test
