@@ -123,15 +123,7 @@ public sealed interface ChartReference {
    * @return whether its authority holds an {@code @}
    */
   static boolean holdsUserInfo(String url) {
-    int start = url.indexOf("//");
-    if (start < 0) {
-      return false;
-    }
-    int end = start + 2;
-    while (end < url.length() && "/?#".indexOf(url.charAt(end)) < 0) {
-      end++;
-    }
-    return url.substring(start + 2, end).contains("@");
+    return userInfoEnd(url) >= 0;
   }
 
   /**
@@ -142,16 +134,22 @@ public sealed interface ChartReference {
    * @return {@code https://***@host/...}, or {@code url} when it holds none
    */
   static String withoutUserInfo(String url) {
-    if (!holdsUserInfo(url)) {
-      return url;
+    int at = userInfoEnd(url);
+    return at < 0 ? url : url.substring(0, url.indexOf("//") + 2) + "***" + url.substring(at);
+  }
+
+  /** Where the {@code @} that ends a URL's user and password before its host is, or -1. */
+  private static int userInfoEnd(String url) {
+    int start = url.indexOf("//");
+    if (start < 0) {
+      return -1;
     }
-    int start = url.indexOf("//") + 2;
-    int end = start;
+    int end = start + 2;
     while (end < url.length() && "/?#".indexOf(url.charAt(end)) < 0) {
       end++;
     }
     int at = url.lastIndexOf('@', end - 1);
-    return url.substring(0, start) + "***" + url.substring(at);
+    return at > start + 1 ? at : -1;
   }
 
   /**
