@@ -2,6 +2,7 @@ package dev.capstan.controller;
 
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.error.ReleaseNotFoundException;
+import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.result.UninstallResult;
@@ -31,28 +32,43 @@ final class LetGo {
    */
   record LeftInstalled(String why) implements Outcome {}
 
+  /** How many times a release recorded again between the read and the uninstall is read again. */
+  static final int READS = 3;
+
   /**
    * Lets the Release {@code key} go of the release {@code name} of its namespace: one read of the
-   * latest record, then the uninstall when it is the Release's.
+   * latest record, then, when it is the Release's, the uninstall pinned to that revision ({@link
+   * UninstallOptions#expectedRevision}), so a revision recorded in between (a CLI cast, another
+   * Release) is never uninstalled: the record is read again and decided again, up to {@link #READS}
+   * times.
    *
    * @throws dev.capstan.release.error.ReleaseLockedException when another operation holds it
    * @throws dev.capstan.release.error.UninstallFailedException when deleting an object failed
+   * @throws StaleRecordException when the release was recorded again after each of its reads
    * @throws dev.capstan.common.ClusterException when the API server failed a request
    */
   static Outcome release(
       ReleaseController releases, ReleaseKey key, String name, UninstallOptions options) {
-    Release latest = releases.get(key.namespace(), name).orElse(null);
-    if (latest == null) {
-      return new NotRecorded();
-    }
-    String left = Ownership.uninstallRefusal(key, latest);
-    if (left != null) {
-      return new LeftInstalled(left);
-    }
-    try {
-      return new Uninstalled(releases.uninstall(key.namespace(), name, options));
-    } catch (ReleaseNotFoundException e) {
-      return new NotRecorded(); // purged since it was read
+    for (int read = 1; ; read++) {
+      Release latest = releases.get(key.namespace(), name).orElse(null);
+      if (latest == null) {
+        return new NotRecorded();
+      }
+      String left = Ownership.uninstallRefusal(key, latest);
+      if (left != null) {
+        return new LeftInstalled(left);
+      }
+      try {
+        return new Uninstalled(
+            releases.uninstall(
+                key.namespace(), name, options.withExpectedRevision(latest.revision())));
+      } catch (ReleaseNotFoundException e) {
+        return new NotRecorded(); // purged since it was read
+      } catch (StaleRecordException e) {
+        if (read == READS) {
+          throw e;
+        }
+      }
     }
   }
 

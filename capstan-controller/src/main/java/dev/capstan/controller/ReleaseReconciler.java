@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.capstan.common.ClusterException;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.error.ReleaseLockedException;
+import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.error.UninstallFailedException;
 import dev.capstan.release.model.DeleteGate;
 import dev.capstan.release.model.Release;
@@ -260,7 +261,7 @@ final class ReleaseReconciler {
     } catch (ReleaseLockedException e) {
       Duration wait = Duration.between(clock.instant(), e.expiresAt());
       return Next.after(wait.compareTo(RetrySchedule.FIRST) > 0 ? wait : RetrySchedule.FIRST);
-    } catch (UninstallFailedException | ClusterException e) {
+    } catch (UninstallFailedException | StaleRecordException | ClusterException e) {
       ReleaseResource now =
           status.report(
               release,

@@ -2,6 +2,7 @@ package dev.capstan.controller;
 
 import dev.capstan.common.ClusterException;
 import dev.capstan.release.error.ReleaseLockedException;
+import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.error.UninstallFailedException;
 import java.time.Clock;
 import org.jspecify.annotations.Nullable;
@@ -78,7 +79,7 @@ final class RenameStage {
               switched + ": release " + former + " is not uninstalled yet: " + message(e)));
       return ReleaseReconciler.Next.after(
           RetrySchedule.untilUnlocked(e.expiresAt(), request.interval(), clock.instant()));
-    } catch (UninstallFailedException | ClusterException e) {
+    } catch (UninstallFailedException | StaleRecordException | ClusterException e) {
       ReleaseResource now =
           status.report(
               release,

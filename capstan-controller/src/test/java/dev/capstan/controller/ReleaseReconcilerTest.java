@@ -919,6 +919,42 @@ class ReleaseReconcilerTest {
     assertThat(cluster.object(a).orElseThrow().get("data")).isEqualTo(Map.of("value", "cli"));
   }
 
+  @Test
+  void aCliCastLandingAfterTheDeletionReadTheRecordIsLeftInstalledNotUninstalled() {
+    castWebByItsRelease();
+    ResourceRef a = ResourceRef.of(Kind.CONFIG_MAP, NS, "a");
+    // the Release read revision 1 as its own; the CLI records revision 2 before the uninstall's
+    // lease is taken: the uninstall, pinned to revision 1, deletes nothing, and the record is read
+    // again
+    boolean[] once = {false};
+    engineListener =
+        e -> {
+          if (e instanceof ReleaseEvent.OperationStarted s
+              && s.operation() == dev.capstan.release.event.Operation.UNINSTALL
+              && !once[0]) {
+            once[0] = true;
+            castWithTheCli("cli");
+          }
+        };
+    reconciler = reconciler();
+    objects.delete(WEB);
+    forgetWhatWasWritten();
+
+    reconciler.reconcile(WEB);
+
+    assertThat(once[0]).isTrue();
+    assertThat(cluster.object(a).orElseThrow().get("data")).isEqualTo(Map.of("value", "cli"));
+    assertThat(cli().get(NS, "web").orElseThrow().revision()).isEqualTo(2);
+    assertThat(cli().get(NS, "web").orElseThrow().status()).isEqualTo(ReleaseStatus.DEPLOYED);
+    assertThat(objects.events)
+        .containsExactly(
+            "Warning UninstallSkipped shop/web: release web left installed: its latest revision 2"
+                + " was cast by no Release (source 'release.yaml'), not by this Release, and a"
+                + " Release uninstalls only what it cast; to uninstall it: capstan release"
+                + " uninstall web -n shop");
+    assertThat(objects.writes).containsExactly("finalizer- shop/web");
+  }
+
   // --- a changed spec.releaseName ------------------------------------------------------------
 
   /** The spec of Release {@code shop/web} casting ConfigMap {@code x} as release {@code name}. */

@@ -18,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.error.ReleaseNotFoundException;
+import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.error.UninstallFailedException;
 import dev.capstan.release.memory.Operation;
 import dev.capstan.release.model.OwnedResource;
@@ -64,6 +65,39 @@ class UninstallTest {
     assertThat(h.cluster.operations())
         .filteredOn(op -> op.startsWith("record:") && !op.startsWith("record:read"))
         .containsExactly("record:update:default/app#1:uninstalled");
+  }
+
+  @Test
+  void anUninstallPinnedToARevisionRecordedOverSinceDeletesNothingAndSaysWhichWasRecorded() {
+    h.cast("app", all(ReclaimPolicy.DELETE));
+    h.cast(
+        "app",
+        payloads(
+            web("web:2"),
+            creds("pw"),
+            configMap("settings", "x"),
+            volume("data", ReclaimPolicy.DELETE)));
+    h.cluster.clearOperations();
+
+    assertThatThrownBy(
+            () ->
+                h.controller.uninstall(
+                    NS, "app", UninstallOptions.defaults().withExpectedRevision(1)))
+        .isInstanceOf(StaleRecordException.class)
+        .hasMessage(
+            "release default/app revision 1 was changed concurrently: revision 2 (DEPLOYED) was"
+                + " recorded since; nothing was uninstalled");
+
+    assertThat(h.cluster.writes()).isEmpty();
+    assertThat(h.controller.get(NS, "app").orElseThrow().status())
+        .isEqualTo(ReleaseStatus.DEPLOYED);
+    assertThat(h.controller.history(NS, "app")).hasSize(2);
+
+    UninstallResult u =
+        h.controller.uninstall(NS, "app", UninstallOptions.defaults().withExpectedRevision(2));
+
+    assertThat(u.release().status()).isEqualTo(ReleaseStatus.UNINSTALLED);
+    assertThat(u.deleted()).containsExactly(WEB_SERVICE, WEB, CREDS, SETTINGS, DATA);
   }
 
   @Test

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.capstan.common.Durations;
 import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.error.ReleaseNotFoundException;
+import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.error.UninstallFailedException;
 import dev.capstan.release.event.Operation;
 import dev.capstan.release.event.ReleaseEvent;
@@ -114,6 +115,17 @@ public final class UninstallOperation {
     }
     StoredRelease stored = found.get();
     Release latest = stored.release();
+    Integer expected = options.expectedRevision();
+    if (expected != null && latest.revision() != expected) {
+      throw new StaleRecordException(
+          release,
+          expected,
+          "revision "
+              + latest.revision()
+              + " ("
+              + latest.status()
+              + ") was recorded since; nothing was uninstalled");
+    }
     if (latest.status() == ReleaseStatus.UNINSTALLED) {
       if (options.purge()) {
         purge(namespace, name, lease);

@@ -22,20 +22,31 @@ import org.jspecify.annotations.Nullable;
  *     it, so one that another release also ensures, and the release's own namespace while its
  *     records are kept (without {@code purge}), are kept even so (ARCHITECTURE.md, "Ensured
  *     namespaces")
+ * @param expectedRevision uninstall only while the release's latest revision is this one, as it
+ *     stands under the uninstall's lease: a revision recorded since (a cast by someone else, a
+ *     rollback) fails the uninstall with a {@link dev.capstan.release.error.StaleRecordException}
+ *     before anything is deleted; {@code null} (the default) uninstalls whatever the latest
+ *     revision is. A caller that decided from a record it read that the release is its own to
+ *     uninstall pins that record's revision so
  */
 public record UninstallOptions(
     boolean keepVolumes,
     boolean purge,
     boolean deleteCrds,
     @Nullable Duration waitFor,
-    boolean deleteNamespaces) {
+    boolean deleteNamespaces,
+    @Nullable Integer expectedRevision) {
   private static final UninstallOptions DEFAULTS =
-      new UninstallOptions(false, false, false, null, false);
+      new UninstallOptions(false, false, false, null, false, null);
 
-  /** Requires a positive wait, when given. */
+  /** Requires a positive wait and a revision from 1, when given. */
   public UninstallOptions {
     if (waitFor != null && (waitFor.isNegative() || waitFor.isZero())) {
       throw new IllegalArgumentException("uninstall waitFor must be positive: " + waitFor);
+    }
+    if (expectedRevision != null && expectedRevision < 1) {
+      throw new IllegalArgumentException(
+          "uninstall expectedRevision must be at least 1: " + expectedRevision);
     }
   }
 
@@ -46,27 +57,51 @@ public record UninstallOptions(
 
   /** A copy with {@code keepVolumes} set. */
   public UninstallOptions withKeepVolumes(boolean keepVolumes) {
-    return new UninstallOptions(keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces);
+    return new UninstallOptions(
+        keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces, expectedRevision);
   }
 
   /** A copy with {@code purge} set. */
   public UninstallOptions withPurge(boolean purge) {
-    return new UninstallOptions(keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces);
+    return new UninstallOptions(
+        keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces, expectedRevision);
   }
 
   /** A copy with {@code deleteCrds} set. */
   public UninstallOptions withDeleteCrds(boolean deleteCrds) {
-    return new UninstallOptions(keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces);
+    return new UninstallOptions(
+        keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces, expectedRevision);
   }
 
   /** A copy that waits up to {@code waitFor} for deletions to finish ({@code null}: no wait). */
   public UninstallOptions withWait(@Nullable Duration waitFor) {
-    return new UninstallOptions(keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces);
+    return new UninstallOptions(
+        keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces, expectedRevision);
   }
 
   /** A copy with {@code deleteNamespaces} set. */
   public UninstallOptions withDeleteNamespaces(boolean deleteNamespaces) {
-    return new UninstallOptions(keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces);
+    return new UninstallOptions(
+        keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces, expectedRevision);
+  }
+
+  /**
+   * A copy that uninstalls only while the latest revision is {@code revision} ({@code null}:
+   * whatever it is).
+   */
+  public UninstallOptions withExpectedRevision(@Nullable Integer revision) {
+    return new UninstallOptions(
+        keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces, revision);
+  }
+
+  /** As given, whatever the latest revision is. */
+  public UninstallOptions(
+      boolean keepVolumes,
+      boolean purge,
+      boolean deleteCrds,
+      @Nullable Duration waitFor,
+      boolean deleteNamespaces) {
+    this(keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces, null);
   }
 
   /** Keeps volume data, tombstone and CRDs as given, waits as given; namespaces are kept. */
