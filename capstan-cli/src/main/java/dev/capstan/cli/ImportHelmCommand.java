@@ -103,6 +103,7 @@ final class ImportHelmCommand extends ReleaseSubcommand {
       result.handedOver().forEach((ref, entries) -> handed.add(ref.key()));
       ArrayNode removed = doc.putArray("removedRecords");
       result.removedRecords().forEach(removed::add);
+      putHooks(doc, result.hooks()); // as the import left them
       printJson(doc);
       return ExitCode.OK;
     }
@@ -134,12 +135,40 @@ final class ImportHelmCommand extends ReleaseSubcommand {
                     .sorted()
                     .collect(Collectors.joining(", "))
                 + "); Capstan's apply owns what it sets.");
+    hookLines(result.hooks()).forEach(out()::println);
     out()
         .println(
             result.removedRecords().isEmpty()
                 ? "Helm records kept: " + plan.revisions().size() + "."
                 : "Helm records removed: " + result.removedRecords().size() + ".");
     return ExitCode.OK;
+  }
+
+  /**
+   * What the import did with the hook objects: a count of those marked as the release's, left as
+   * they are and absent, then one line per object left as it is, saying why; none when the release
+   * has no hooks.
+   */
+  static List<String> hookLines(List<HelmImportPlan.HookObject> hooks) {
+    if (hooks.isEmpty()) {
+      return List.of();
+    }
+    List<HelmImportPlan.HookObject> left =
+        hooks.stream().filter(h -> h.leftAsIs() != null).toList();
+    long marked = hooks.stream().filter(HelmImportPlan.HookObject::marked).count();
+    List<String> lines = new java.util.ArrayList<>();
+    lines.add(
+        "Hook objects: "
+            + marked
+            + " marked as this release's, "
+            + left.size()
+            + " left as "
+            + (left.size() == 1 ? "it is" : "they are")
+            + ", "
+            + (hooks.size() - marked - left.size())
+            + " absent.");
+    left.forEach(h -> lines.add("  · " + h.ref().key() + ": " + h.leftAsIs()));
+    return lines;
   }
 
   private ObjectNode planJson(HelmImportPlan plan) {
@@ -153,15 +182,27 @@ final class ImportHelmCommand extends ReleaseSubcommand {
     plan.adopted().stream().map(ResourceRef::key).forEach(adopted::add);
     ArrayNode missing = doc.putArray("missing");
     plan.missing().stream().map(ResourceRef::key).forEach(missing::add);
+    putHooks(doc, plan.hooks());
+    return doc;
+  }
+
+  /**
+   * {@code hooks}: each hook object, whether present, its events, whether it is (to be) marked as
+   * the release's and, when not, why it is left as it is.
+   */
+  private static void putHooks(ObjectNode doc, List<HelmImportPlan.HookObject> objects) {
     ArrayNode hooks = doc.putArray("hooks");
-    for (HelmImportPlan.HookObject h : plan.hooks()) {
+    for (HelmImportPlan.HookObject h : objects) {
       ObjectNode hook = hooks.addObject();
       hook.put("object", h.ref().key());
       hook.put("present", h.present());
       ArrayNode events = hook.putArray("events");
       h.events().forEach(events::add);
+      hook.put("marked", h.marked());
+      if (h.leftAsIs() != null) {
+        hook.put("leftAsIs", h.leftAsIs());
+      }
     }
-    return doc;
   }
 
   private static String join(List<Integer> revisions) {
