@@ -101,6 +101,8 @@ public final class ReleaseController {
    * or the cluster moves meanwhile. To cast exactly this plan once a person has reviewed it, pass
    * it to {@link #cast(Plan, Payloads)}.
    *
+   * @throws InvalidReleaseException if the payloads would be refused by the cast (they do not match
+   *     the spec, or break the API server's limits); nothing was written
    * @throws ReleaseException if the release is being uninstalled
    * @throws ClusterException if reading the record or the live state fails
    */

@@ -11,6 +11,7 @@ import dev.capstan.release.model.HookPhase;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseSpec;
 import java.math.BigInteger;
 import java.util.List;
@@ -74,6 +75,28 @@ class NumberCheckTest {
     assertThat(asked).containsExactly("big", "fine", "hooked");
     assertThat(cluster.records("shop", "app")).isEmpty();
     assertThat(cluster.observe(Kind.DEPLOYMENT, "shop", Set.of("small", "big", "fine"))).isEmpty();
+  }
+
+  @Test
+  void aPlanRefusesWhatItsCastWouldRefuseBeforeAPersonReviewsIt() {
+    InMemoryCluster cluster = InMemoryCluster.create();
+    ForwardingOrchestrator checking =
+        new ForwardingOrchestrator(cluster) {
+          @Override
+          public Optional<String> checkNumbers(Manifest object) {
+            return Optional.of(object.name() + ": too large for its field");
+          }
+        };
+    Payloads payloads =
+        Payloads.builder().add(object("apps/v1", "Deployment", "big", 4294967298L)).build();
+    ReleaseController controller = ReleaseController.builder(checking, cluster).build();
+    cluster.clearOperations();
+
+    assertThatThrownBy(() -> controller.plan(ReleaseInput.of("shop", "app", payloads)))
+        .isInstanceOfSatisfying(
+            InvalidReleaseException.class,
+            e -> assertThat(e.problems()).containsExactly("big: too large for its field"));
+    assertThat(cluster.operations()).isEmpty();
   }
 
   @Test

@@ -37,10 +37,22 @@ public final class CastOperation {
     this.reviewed = new ReviewedCast(context, judge, intent, housekeeping, reads);
   }
 
-  /** The plan for {@code spec} (and its payloads, if given), as one {@code PLAN} operation. */
+  /**
+   * The plan for {@code spec} (and its payloads, if given), as one {@code PLAN} operation; payloads
+   * given are refused as the cast would refuse them ({@link PayloadValidator}), before anyone
+   * reviews the plan.
+   */
   public Plan plan(ReleaseSpec spec, @Nullable Payloads payloads) {
     return context.operation(
-        Operation.PLAN, spec.qualifiedName(), () -> planning.planOnly(spec, payloads));
+        Operation.PLAN,
+        spec.qualifiedName(),
+        () -> {
+          if (payloads != null) {
+            PayloadValidator.validate(
+                CastRequest.withHome(spec, context.store), payloads, context.ports.orchestrator());
+          }
+          return planning.planOnly(spec, payloads);
+        });
   }
 
   /** The plan for {@code spec} with field-level diffs, as one {@code PLAN} operation. */
