@@ -65,6 +65,15 @@ final class ControllerCommand implements Runnable {
     int workers = 4;
 
     @Option(
+        names = "--workers-per-namespace",
+        paramLabel = "N",
+        description =
+            "How many Releases of one namespace are reconciled at once (default: one fewer than"
+                + " --workers, at least 1), so that one tenant's long casts never take every"
+                + " worker.")
+    @Nullable Integer workersPerNamespace;
+
+    @Option(
         names = "--selector",
         paramLabel = "LABELS",
         description =
@@ -119,6 +128,10 @@ final class ControllerCommand implements Runnable {
       if (workers < 1) {
         throw new IllegalArgumentException("--workers must be at least 1: " + workers);
       }
+      if (workersPerNamespace != null && workersPerNamespace < 1) {
+        throw new IllegalArgumentException(
+            "--workers-per-namespace must be at least 1: " + workersPerNamespace);
+      }
       tenancy.tenancy(); // refuses a bad option before connecting
       dev.capstan.k8s.KubeClients clients;
       String namespace;
@@ -145,6 +158,8 @@ final class ControllerCommand implements Runnable {
         ReleaseResourceController.Builder builder =
             ReleaseResourceController.builder(clients)
                 .workers(workers)
+                .workersPerNamespace(
+                    workersPerNamespace != null ? workersPerNamespace : Math.max(1, workers - 1))
                 .listener(
                     (release, outcome) ->
                         root.cli.err().println("capstan: Release " + release + ": " + outcome));
@@ -172,7 +187,9 @@ final class ControllerCommand implements Runnable {
                     + clients.server()
                     + " ("
                     + workers
-                    + " workers"
+                    + " workers, "
+                    + (workersPerNamespace != null ? workersPerNamespace : Math.max(1, workers - 1))
+                    + " per namespace"
                     + (selector != null ? ", Releases matching " + selector : "")
                     + (leaderElect ? ", leader election on Lease " + leaseName : "")
                     + more

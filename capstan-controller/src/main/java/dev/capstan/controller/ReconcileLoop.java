@@ -35,7 +35,7 @@ final class ReconcileLoop {
   private final ControllerListener listener;
   private final ControllerObserver observer;
   private final Clock clock;
-  private final WorkQueue<ReleaseKey> queue = WorkQueue.create(BASE_BACKOFF, MAX_BACKOFF);
+  private final WorkQueue<ReleaseKey> queue;
   private final List<Thread> threads = new ArrayList<>();
   private final AtomicBoolean leading = new AtomicBoolean();
   private final AtomicBoolean stopped = new AtomicBoolean();
@@ -50,12 +50,15 @@ final class ReconcileLoop {
       ControllerListener listener,
       ControllerObserver observer,
       Clock clock,
-      int workers) {
+      int workers,
+      int workersPerNamespace) {
     this.reconciler = requireNonNull(reconciler, "reconciler");
     this.objects = requireNonNull(objects, "objects");
     this.listener = requireNonNull(listener, "listener");
     this.observer = requireNonNull(observer, "observer");
     this.clock = requireNonNull(clock, "clock");
+    this.queue =
+        WorkQueue.create(BASE_BACKOFF, MAX_BACKOFF, ReleaseKey::namespace, workersPerNamespace);
     for (int i = 0; i < workers; i++) {
       Thread t = new Thread(this::work, "capstan-controller-worker-" + i);
       t.setDaemon(true);

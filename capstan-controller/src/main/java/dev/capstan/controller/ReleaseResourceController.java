@@ -71,6 +71,7 @@ public final class ReleaseResourceController implements AutoCloseable {
   private record Settings(
       KubeClients clients,
       int workers,
+      int workersPerNamespace,
       @Nullable String selector,
       String identity,
       @Nullable String leaseNamespace,
@@ -119,7 +120,8 @@ public final class ReleaseResourceController implements AutoCloseable {
             settings.listener(),
             settings.observer(),
             settings.clock(),
-            settings.workers());
+            settings.workers(),
+            settings.workersPerNamespace());
     String leaseNamespace = settings.leaseNamespace();
     this.election =
         leaseNamespace == null
@@ -308,6 +310,7 @@ public final class ReleaseResourceController implements AutoCloseable {
   public static final class Builder {
     private final KubeClients clients;
     private int workers = 4;
+    private @Nullable Integer workersPerNamespace;
     private @Nullable String selector;
     private @Nullable String identity;
     private @Nullable String leaseNamespace;
@@ -334,6 +337,20 @@ public final class ReleaseResourceController implements AutoCloseable {
         throw new IllegalArgumentException("workers must be at least 1: " + workers);
       }
       this.workers = workers;
+      return this;
+    }
+
+    /**
+     * How many Releases of one namespace are reconciled at once (default: one fewer than {@link
+     * #workers}, at least 1), so that one tenant's casts waiting long for health never take every
+     * worker from the others.
+     */
+    public Builder workersPerNamespace(int workersPerNamespace) {
+      if (workersPerNamespace < 1) {
+        throw new IllegalArgumentException(
+            "workersPerNamespace must be at least 1: " + workersPerNamespace);
+      }
+      this.workersPerNamespace = workersPerNamespace;
       return this;
     }
 
@@ -462,6 +479,7 @@ public final class ReleaseResourceController implements AutoCloseable {
           new Settings(
               clients,
               workers,
+              workersPerNamespace != null ? workersPerNamespace : Math.max(1, workers - 1),
               selector,
               Objects.requireNonNull(id),
               leaseNamespace,

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
@@ -28,6 +29,11 @@ import org.jspecify.annotations.Nullable;
  * {@link #done}, so a change that arrives during a reconciliation is seen by a reconciliation that
  * starts after it. Unlike client-go, a key scheduled for later and then added now is handed out
  * once, not twice: now is the earlier time.
+ *
+ * <p>A queue may cap how many keys of one group are processing at once ({@link #create(Duration,
+ * Duration, Function, int)}, the controller's Releases of one namespace): {@link #take} then hands
+ * out the key due first among the groups under the cap, so the keys of a group at its cap wait
+ * while others are handed out, and one group's long reconciles never take every worker.
  *
  * <p>{@link #addRateLimited} counts a failure of the key and schedules it after {@code base * 2^(n
  * - 1)} for its {@code n}-th failure, capped at {@code max}, without jitter (client-go's per-item
@@ -52,6 +58,11 @@ final class WorkQueue<K> {
   private final Duration baseDelay;
   private final Duration maxDelay;
   private final LongSupplier nanoTime;
+  private final Function<K, ?> group;
+  private final int perGroup;
+
+  /** How many keys of each group are processing, for the groups with any. */
+  private final Map<Object, Integer> processingPerGroup = new HashMap<>();
 
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
@@ -79,7 +90,29 @@ final class WorkQueue<K> {
    * @throws IllegalArgumentException when a delay is out of range
    */
   WorkQueue(Duration baseDelay, Duration maxDelay, LongSupplier nanoTime) {
+    this(baseDelay, maxDelay, nanoTime, key -> "", Integer.MAX_VALUE);
+  }
+
+  /**
+   * Creates a queue whose time is {@code nanoTime}, processing at most {@code perGroup} keys of one
+   * {@code group} at once.
+   *
+   * @param group the group of a key, compared with {@code equals}
+   * @param perGroup how many keys of one group may be processing at once; at least 1
+   * @throws IllegalArgumentException when a delay is out of range or {@code perGroup} is below 1
+   */
+  WorkQueue(
+      Duration baseDelay,
+      Duration maxDelay,
+      LongSupplier nanoTime,
+      Function<K, ?> group,
+      int perGroup) {
     requireNonNull(baseDelay, "baseDelay");
+    this.group = requireNonNull(group, "group");
+    if (perGroup < 1) {
+      throw new IllegalArgumentException("the keys per group must be at least 1: " + perGroup);
+    }
+    this.perGroup = perGroup;
     requireNonNull(maxDelay, "maxDelay");
     this.nanoTime = requireNonNull(nanoTime, "nanoTime");
     if (baseDelay.isNegative() || baseDelay.isZero()) {
@@ -105,6 +138,15 @@ final class WorkQueue<K> {
    */
   static <K> WorkQueue<K> create(Duration baseDelay, Duration maxDelay) {
     return new WorkQueue<>(baseDelay, maxDelay, System::nanoTime);
+  }
+
+  /**
+   * Creates a queue on {@link System#nanoTime} that processes at most {@code perGroup} keys of one
+   * {@code group} at once.
+   */
+  static <K> WorkQueue<K> create(
+      Duration baseDelay, Duration maxDelay, Function<K, ?> group, int perGroup) {
+    return new WorkQueue<>(baseDelay, maxDelay, System::nanoTime, group, perGroup);
   }
 
   /**
@@ -165,8 +207,8 @@ final class WorkQueue<K> {
   }
 
   /**
-   * Waits until a key is due, marks it processing and returns it: the key due first, and among keys
-   * due at the same time the one queued first.
+   * Waits until a key is due whose group is under its cap, marks it processing and returns it: the
+   * key due first, and among keys due at the same time the one queued first.
    *
    * @param timeout how long to wait, on this queue's clock; zero or less does not wait
    * @return the key, or {@code null} when none was due within the timeout or the queue is shut down
@@ -180,18 +222,28 @@ final class WorkQueue<K> {
       long deadline = nanoTime.getAsLong() + wait;
       while (!shutDown) {
         long now = nanoTime.getAsLong();
-        Entry<K> first = waiting.isEmpty() ? null : waiting.first();
-        if (first != null && first.due() - now <= 0) {
-          waiting.remove(first);
-          waitingByKey.remove(first.key());
-          processing.add(first.key());
-          return first.key();
+        Entry<K> later = null; // the first key not due yet
+        for (Entry<K> e : waiting) {
+          if (e.due() - now > 0) {
+            later = e;
+            break;
+          }
+          Object g = group.apply(e.key());
+          int busy = processingPerGroup.getOrDefault(g, 0);
+          if (busy < perGroup) {
+            waiting.remove(e);
+            waitingByKey.remove(e.key());
+            processing.add(e.key());
+            processingPerGroup.put(g, busy + 1);
+            return e.key();
+          }
         }
         long left = deadline - now;
         if (left <= 0) {
           return null;
         }
-        changed.awaitNanos(first == null ? left : Math.min(left, first.due() - now));
+        // a due key of a group at its cap waits for a done(), which signals
+        changed.awaitNanos(later == null ? left : Math.min(left, later.due() - now));
       }
       return null;
     } finally {
@@ -207,6 +259,8 @@ final class WorkQueue<K> {
     lock.lock();
     try {
       if (processing.remove(key)) {
+        processingPerGroup.computeIfPresent(group.apply(key), (g, n) -> n == 1 ? null : n - 1);
+        changed.signalAll(); // a key of its group may be handed out now
         Long due = addedWhileProcessing.remove(key);
         if (due != null && !shutDown) {
           enqueue(key, due);

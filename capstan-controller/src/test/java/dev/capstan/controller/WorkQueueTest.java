@@ -291,6 +291,67 @@ class WorkQueueTest {
     assertThat(queue.take(Duration.ofDays(1))).isNull();
   }
 
+  /** A queue whose keys {@code ns/name} are grouped by {@code ns}, two of a group at once. */
+  private WorkQueue<String> twoPerNamespace() {
+    return new WorkQueue<>(
+        Duration.ofSeconds(1),
+        Duration.ofMinutes(5),
+        this::nanos,
+        k -> k.substring(0, k.indexOf('/')),
+        2);
+  }
+
+  @Test
+  void aGroupAtItsCapWaitsWhileTheKeysOfOtherGroupsAreHandedOutInOrder()
+      throws InterruptedException {
+    WorkQueue<String> capped = twoPerNamespace();
+    for (String k : List.of("a/1", "a/2", "a/3", "a/4", "b/1", "c/1")) {
+      capped.add(k);
+    }
+
+    assertThat(capped.take(NOW)).isEqualTo("a/1");
+    assertThat(capped.take(NOW)).isEqualTo("a/2");
+    assertThat(capped.take(NOW)).isEqualTo("b/1"); // a/3 waits: namespace a is at its cap
+    assertThat(capped.take(NOW)).isEqualTo("c/1");
+    assertThat(capped.take(NOW)).isNull();
+    assertThat(capped.size()).isEqualTo(2);
+
+    capped.done("a/2");
+
+    assertThat(capped.take(NOW)).isEqualTo("a/3");
+    assertThat(capped.take(NOW)).isNull();
+    capped.done("a/1");
+    capped.done("b/1");
+    assertThat(capped.take(NOW)).isEqualTo("a/4");
+  }
+
+  @Test
+  void aTakeBlockedByAGroupAtItsCapReturnsItsKeyWhenOneOfTheGroupIsDone() throws Exception {
+    WorkQueue<String> capped = twoPerNamespace();
+    capped.add("a/1");
+    capped.add("a/2");
+    capped.add("a/3");
+    assertThat(capped.take(NOW)).isEqualTo("a/1");
+    assertThat(capped.take(NOW)).isEqualTo("a/2");
+    Taker taker = Taker.start(capped, Duration.ofDays(1));
+    taker.awaitBlocked();
+    assertThat(taker.done()).isFalse();
+
+    capped.done("a/1");
+
+    assertThat(taker.result()).isEqualTo("a/3");
+  }
+
+  @Test
+  void aGroupCapBelowOneIsRefused() {
+    assertThatThrownBy(
+            () ->
+                new WorkQueue<String>(
+                    Duration.ofSeconds(1), Duration.ofMinutes(5), this::nanos, k -> k, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("the keys per group must be at least 1: 0");
+  }
+
   @Test
   void aShutDownQueueHandsOutNoWaitingKey() throws InterruptedException {
     queue.add("a");
