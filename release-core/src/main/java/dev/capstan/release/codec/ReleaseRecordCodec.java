@@ -14,7 +14,7 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * The one encoding of release records that every store shares: gzip-compressed JSON {@code
- * {"schemaVersion": 5, "release": {...}}}, keys sorted, so the same record is the same bytes in a
+ * {"schemaVersion": 6, "release": {...}}}, keys sorted, so the same record is the same bytes in a
  * Kubernetes Secret, a database row or a file.
  *
  * <p>Schema 2 (open kinds) names objects by apiVersion, kind, namespace and name, and holds any
@@ -37,13 +37,22 @@ import java.util.zip.GZIPOutputStream;
  * without any is written as schema 4 (or 3), the bytes an earlier Capstan writes and reads; one
  * with hooks is refused by an earlier Capstan as of a newer schema, not as malformed.
  *
+ * <p>Schema 6 adds, additively, the {@code retainedUids}: which object the release retained at each
+ * retained ref ({@link dev.capstan.release.model.RetainedUid}). A record without any is written as
+ * schema 5 (or 4, or 3), the bytes an earlier Capstan writes and reads; one with them is refused by
+ * an earlier Capstan as of a newer schema. A record of an earlier schema has no uids: its retained
+ * objects are re-adopted as an earlier Capstan re-adopted them.
+ *
  * <p>Records hold the release's payloads, secrets included unless a cast kept their values out
  * ({@code recordSecretValues} off), and the key that hashes its Secrets: stores must keep the bytes
  * as secret as the secrets themselves (the Kubernetes store uses Secret objects).
  */
 public final class ReleaseRecordCodec {
-  /** The newest schema version this library writes: a record with hook outcomes. */
-  public static final int SCHEMA_VERSION = 5;
+  /** The newest schema version this library writes: a record with the uids of retained objects. */
+  public static final int SCHEMA_VERSION = 6;
+
+  /** The schema a record with hook outcomes and no retained uids is written in. */
+  private static final int SCHEMA_5 = 5;
 
   /** The schema a record with a chart or an attempt and no hook outcomes is written in. */
   private static final int SCHEMA_4 = 4;
@@ -68,11 +77,7 @@ public final class ReleaseRecordCodec {
   /** Encodes a record. */
   public static byte[] encode(Release release) {
     ObjectNode root = Json.mapper().createObjectNode();
-    root.put(
-        "schemaVersion",
-        !release.hooks().isEmpty()
-            ? SCHEMA_VERSION
-            : release.chart() == null && release.attempt() == null ? SCHEMA_3 : SCHEMA_4);
+    root.put("schemaVersion", schema(release));
     root.set("release", Json.mapper().valueToTree(release));
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (GZIPOutputStream gzip = new GZIPOutputStream(bytes)) {
@@ -81,6 +86,17 @@ public final class ReleaseRecordCodec {
       throw new UncheckedIOException("cannot compress a release record in memory", e);
     }
     return bytes.toByteArray();
+  }
+
+  /** The oldest schema that holds everything {@code release} has: the bytes earlier builds read. */
+  private static int schema(Release release) {
+    if (!release.retainedUids().isEmpty()) {
+      return SCHEMA_VERSION;
+    }
+    if (!release.hooks().isEmpty()) {
+      return SCHEMA_5;
+    }
+    return release.chart() == null && release.attempt() == null ? SCHEMA_3 : SCHEMA_4;
   }
 
   /**

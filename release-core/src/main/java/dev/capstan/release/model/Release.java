@@ -7,8 +7,11 @@ import dev.capstan.common.Escapes;
 import dev.capstan.release.internal.Copies;
 import dev.capstan.release.internal.Names;
 import java.time.Instant;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -23,7 +26,9 @@ import org.jspecify.annotations.Nullable;
  * @param status the state of this revision
  * @param owns the objects this revision owns, with their applied content hashes, in apply order
  * @param references the shared or external objects it relies on
- * @param retained volumes this release let go of with their data kept; re-adopted on a later cast
+ * @param retained objects this release let go of and kept (volume claims with their data, CRDs);
+ *     re-adopted by a later cast that wants them, without {@code adopt} when it is the object
+ *     retained ({@code retainedUids})
  * @param source where the release came from, or {@code null}
  * @param version the release's version label, or {@code null}
  * @param description what made this revision, e.g. {@code rollback to 3}, or {@code null}
@@ -45,6 +50,11 @@ import org.jspecify.annotations.Nullable;
  *     whether the holder recorded its outcome (ARCHITECTURE.md, "Leases and retries")
  * @param hooks how the hooks run for this revision ended, in the order they ran (its test hooks'
  *     latest runs too, from {@code release test}); empty in a record an earlier Capstan wrote
+ * @param retainedUids the uid of each retained object as observed when it was let go of, sorted by
+ *     ref: a later cast re-adopts without {@code adopt} only the object with that uid, and treats
+ *     another one at its name as unmanaged. A retained object without one (in a record an earlier
+ *     Capstan wrote, or from an adapter that reports no uids) is re-adopted whatever object is
+ *     there, as earlier Capstans did, for compatibility
  */
 public record Release(
     String id,
@@ -67,9 +77,13 @@ public record Release(
     List<WithheldSecret> withheldSecrets,
     @Nullable ChartOrigin chart,
     @Nullable String attempt,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<HookOutcome> hooks) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<HookOutcome> hooks,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<RetainedUid> retainedUids) {
 
-  /** Requires every part; keeps {@code owns} in apply order and the ref lists sorted. */
+  /**
+   * Requires every part; keeps {@code owns} in apply order and the ref lists sorted; each retained
+   * uid must name a retained object, once.
+   */
   public Release {
     Names.requireText(id, "id");
     requireNonNull(namespace, "namespace");
@@ -99,6 +113,72 @@ public record Release(
     }
     // absent from a record an earlier Capstan wrote
     hooks = hooks == null ? List.of() : Copies.list(hooks, "hooks");
+    // absent from a record an earlier Capstan wrote
+    retainedUids =
+        retainedUids == null
+            ? List.of()
+            : Copies.list(retainedUids, "retainedUids").stream()
+                .sorted(Comparator.comparing(RetainedUid::ref))
+                .toList();
+    Set<ResourceRef> named = new HashSet<>();
+    for (RetainedUid u : retainedUids) {
+      if (!retained.contains(u.ref())) {
+        throw new IllegalArgumentException(
+            "retainedUids must name retained objects: " + u.ref().key() + " is not retained");
+      }
+      if (!named.add(u.ref())) {
+        throw new IllegalArgumentException(
+            "retainedUids must name each object once: " + u.ref().key() + " is named twice");
+      }
+    }
+  }
+
+  /** A revision whose retained objects, if any, are known by ref alone. */
+  public Release(
+      String id,
+      String namespace,
+      String name,
+      int revision,
+      ReleaseStatus status,
+      List<OwnedResource> owns,
+      List<ResourceRef> references,
+      List<ResourceRef> retained,
+      @Nullable String source,
+      @Nullable String version,
+      @Nullable String description,
+      Payloads payloads,
+      @Nullable String failure,
+      Instant createdAt,
+      Instant updatedAt,
+      @Nullable Lease lease,
+      @Nullable SecretHashKey secretHashKey,
+      List<WithheldSecret> withheldSecrets,
+      @Nullable ChartOrigin chart,
+      @Nullable String attempt,
+      List<HookOutcome> hooks) {
+    this(
+        id,
+        namespace,
+        name,
+        revision,
+        status,
+        owns,
+        references,
+        retained,
+        source,
+        version,
+        description,
+        payloads,
+        failure,
+        createdAt,
+        updatedAt,
+        lease,
+        secretHashKey,
+        withheldSecrets,
+        chart,
+        attempt,
+        hooks,
+        List.of());
   }
 
   /** A revision whose hooks recorded nothing. */
@@ -286,9 +366,33 @@ public record Release(
     return edit(d -> d.owns = owns);
   }
 
-  /** A copy with the given retained volumes. */
+  /**
+   * The uid of the retained object {@code ref} as it was when this release let go of it; empty when
+   * {@code ref} is not retained, or retained without a uid (see {@link #retainedUids()}).
+   */
+  public Optional<String> retainedUid(ResourceRef ref) {
+    for (RetainedUid u : retainedUids) {
+      if (u.ref().equals(ref)) {
+        return Optional.of(u.uid());
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** A copy with the given retained objects, keeping the uids of those retained before. */
   public Release withRetained(List<ResourceRef> retained) {
-    return edit(d -> d.retained = retained);
+    Set<ResourceRef> kept = Set.copyOf(retained);
+    return withRetained(
+        retained, retainedUids.stream().filter(u -> kept.contains(u.ref())).toList());
+  }
+
+  /** A copy with the given retained objects and their uids ({@link #retainedUids()}). */
+  public Release withRetained(List<ResourceRef> retained, List<RetainedUid> retainedUids) {
+    return edit(
+        d -> {
+          d.retained = retained;
+          d.retainedUids = retainedUids;
+        });
   }
 
   /** A copy with the given failure reason. */
@@ -352,7 +456,8 @@ public record Release(
         d.withheldSecrets,
         chart,
         d.attempt,
-        d.hooks);
+        d.hooks,
+        d.retainedUids);
   }
 
   /** The fields a wither may change. */
@@ -369,6 +474,7 @@ public record Release(
     @Nullable String description;
     @Nullable String attempt;
     List<HookOutcome> hooks;
+    List<RetainedUid> retainedUids;
 
     Draft(Release r) {
       status = r.status;
@@ -383,6 +489,7 @@ public record Release(
       description = r.description;
       attempt = r.attempt;
       hooks = r.hooks;
+      retainedUids = r.retainedUids;
     }
   }
 

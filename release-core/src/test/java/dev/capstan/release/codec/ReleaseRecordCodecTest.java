@@ -13,6 +13,7 @@ import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.RetainedUid;
 import dev.capstan.release.model.SecretHashKey;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.SecretValue;
@@ -167,6 +168,40 @@ class ReleaseRecordCodecTest {
   }
 
   @Test
+  void aRecordWithRetainedUidsIsSchema6AndOneWithoutIsTheBytesEarlierBuildsRead() throws Exception {
+    ResourceRef old = ResourceRef.parse("PersistentVolumeClaim/default/old");
+    Release withUids = sample().withRetained(List.of(old), List.of(new RetainedUid(old, "uid-42")));
+
+    byte[] encoded = ReleaseRecordCodec.encode(withUids);
+    String json =
+        new String(
+            new GZIPInputStream(new java.io.ByteArrayInputStream(encoded)).readAllBytes(),
+            StandardCharsets.UTF_8);
+
+    assertThat(json)
+        .startsWith("{\"schemaVersion\":6,")
+        .contains(
+            "\"retainedUids\":[{\"ref\":{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolumeClaim\","
+                + "\"name\":\"old\",\"namespace\":\"default\"},\"uid\":\"uid-42\"}]");
+    Release back = ReleaseRecordCodec.decode(encoded);
+    assertThat(back).isEqualTo(withUids);
+    assertThat(back.retainedUid(old)).contains("uid-42");
+    assertThat(ReleaseRecordCodec.encode(withUids.withRetained(List.of(old), List.of())))
+        .isEqualTo(ReleaseRecordCodec.encode(sample()));
+  }
+
+  @Test
+  void aRecordOfAnEarlierSchemaHasItsRetainedObjectsWithoutUids() {
+    Release earlier = ReleaseRecordCodec.decode(ReleaseRecordCodec.encode(sample()));
+
+    assertThat(earlier.retained())
+        .containsExactly(ResourceRef.parse("PersistentVolumeClaim/default/old"));
+    assertThat(earlier.retainedUids()).isEmpty();
+    assertThat(earlier.retainedUid(ResourceRef.parse("PersistentVolumeClaim/default/old")))
+        .isEmpty();
+  }
+
+  @Test
   void manifestsRoundTripExactlyWithDecimalsAsWrittenAndNullFieldsLeftOut() {
     Map<String, Object> widget = new java.util.LinkedHashMap<>();
     widget.put("apiVersion", "example.com/v1");
@@ -255,12 +290,12 @@ class ReleaseRecordCodecTest {
 
   @Test
   void rejectsAnotherSchemaVersion() throws Exception {
-    byte[] other = gzip("{\"schemaVersion\":6,\"release\":{}}");
+    byte[] other = gzip("{\"schemaVersion\":7,\"release\":{}}");
 
     assertThatThrownBy(() -> ReleaseRecordCodec.decode(other))
         .isInstanceOf(RecordFormatException.class)
         .hasMessage(
-            "release record schemaVersion must be from 1 to 5: 6 (written by a different Capstan"
+            "release record schemaVersion must be from 1 to 6: 7 (written by a different Capstan"
                 + " version)");
   }
 

@@ -1,6 +1,7 @@
 package dev.capstan.release.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Map;
@@ -183,5 +184,58 @@ class ModelTest {
     assertThat(described.description()).isEqualTo("adopted from Helm release web revision 2");
     assertThat(described.withDescription(r.description())).isEqualTo(r);
     assertThat(described.secretHashKey()).isSameAs(r.secretHashKey());
+  }
+
+  @Test
+  void retainedUidsNameRetainedObjectsOnceAndFollowThemThroughWithRetained() {
+    java.time.Instant t = java.time.Instant.parse("2026-01-01T00:00:00Z");
+    ResourceRef data = ResourceRef.parse("PersistentVolumeClaim/default/data");
+    ResourceRef logs = ResourceRef.parse("PersistentVolumeClaim/default/logs");
+    Release r =
+        new Release(
+            "id-web",
+            "default",
+            "web",
+            1,
+            ReleaseStatus.UNINSTALLED,
+            List.of(),
+            List.of(),
+            List.of(data, logs),
+            null,
+            null,
+            null,
+            Payloads.of(List.of()),
+            null,
+            t,
+            t,
+            null);
+
+    Release known =
+        r.withRetained(
+            List.of(data, logs),
+            List.of(new RetainedUid(logs, "uid-2"), new RetainedUid(data, "uid-1")));
+
+    assertThat(r.retainedUids()).isEmpty();
+    assertThat(known.retainedUids())
+        .containsExactly(new RetainedUid(data, "uid-1"), new RetainedUid(logs, "uid-2"));
+    assertThat(known.retainedUid(logs)).contains("uid-2");
+    assertThat(known.withRetained(List.of(logs)).retainedUids())
+        .containsExactly(new RetainedUid(logs, "uid-2"));
+    assertThat(known.withStatus(ReleaseStatus.DEPLOYED, t).retainedUids())
+        .isEqualTo(known.retainedUids());
+    assertThatThrownBy(() -> r.withRetained(List.of(logs), List.of(new RetainedUid(data, "uid-1"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "retainedUids must name retained objects: PersistentVolumeClaim/default/data is not"
+                + " retained");
+    assertThatThrownBy(
+            () ->
+                r.withRetained(
+                    List.of(data),
+                    List.of(new RetainedUid(data, "uid-1"), new RetainedUid(data, "uid-3"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "retainedUids must name each object once: PersistentVolumeClaim/default/data is named"
+                + " twice");
   }
 }
