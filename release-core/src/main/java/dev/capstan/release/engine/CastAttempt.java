@@ -6,6 +6,7 @@ import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.RetainedUid;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.port.RecordEntry;
@@ -103,6 +104,12 @@ final class CastAttempt {
   List<ResourceRef> previousRetained() {
     Release before = latest();
     return before == null ? List.of() : before.retained();
+  }
+
+  /** The uids of what the record before this attempt retained, where it recorded them. */
+  List<RetainedUid> previousRetainedUids() {
+    Release before = latest();
+    return before == null ? List.of() : before.retainedUids();
   }
 
   /** The status of the record before this attempt, or {@code null} for a first install. */

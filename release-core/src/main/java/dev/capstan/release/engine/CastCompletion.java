@@ -9,6 +9,7 @@ import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.RetainedUid;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.port.StoredRelease;
 import dev.capstan.release.result.CastResult;
@@ -92,7 +93,9 @@ final class CastCompletion {
               .pendingRecord()
               .withStatus(ReleaseStatus.DEPLOYED, context.clock.instant())
               .withOwns(execution.deployedOwns())
-              .withRetained(execution.retainedAfter(attempt.previousRetained()))
+              .withRetained(
+                  execution.retainedAfter(attempt.previousRetained()),
+                  execution.retainedUidsAfter(attempt.previousRetainedUids()))
               .withHooks(execution.hookOutcomes())
               .withLease(null);
       saveOutcome(deployed, attempt.saved());
@@ -116,12 +119,14 @@ final class CastCompletion {
     context.emit(new ReleaseEvent.Failed(spec.qualifiedName(), reason));
     List<OwnedResource> owns = execution.failedOwns(previousOwns);
     List<ResourceRef> retained = execution.retainedAfter(previousRetained);
+    List<RetainedUid> retainedUids = execution.retainedUidsAfter(attempt.previousRetainedUids());
     CastResult.Revert revert = CastResult.Revert.NOT_ATTEMPTED;
     if (spec.options().atomic()) {
       List<String> errors = execution.revert();
       if (errors.isEmpty()) {
         owns = previousOwns;
         retained = previousRetained;
+        retainedUids = attempt.previousRetainedUids();
         reason = reason + " (atomic: this revision's changes were rolled back)";
         revert = CastResult.Revert.COMPLETE;
       } else {
@@ -134,7 +139,7 @@ final class CastCompletion {
             .pendingRecord()
             .withStatus(ReleaseStatus.FAILED, context.clock.instant())
             .withOwns(owns)
-            .withRetained(retained)
+            .withRetained(retained, retainedUids)
             .withFailure(reason)
             .withHooks(execution.hookOutcomes())
             .withLease(null);

@@ -14,6 +14,7 @@ import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.RetainedUid;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.IgnoredField;
 import dev.capstan.release.plan.LiveObject;
@@ -85,6 +86,9 @@ final class CastExecution {
   private final Set<ResourceRef> pruned = ConcurrentHashMap.newKeySet();
 
   private final Set<ResourceRef> unstamped = ConcurrentHashMap.newKeySet();
+
+  /** The uid each un-stamped object had when observed, where the adapter reports one. */
+  private final Map<ResourceRef, String> unstampedUids = new ConcurrentHashMap<>();
 
   CastExecution(
       Ports ports,
@@ -343,6 +347,8 @@ final class CastExecution {
       if (c.action() == Action.PRUNE) {
         pruned.add(c.ref());
       } else if (removed) {
+        // its uid first: the retained uids name retained objects only
+        live.get(c.ref()).map(LiveObject::uid).ifPresent(uid -> unstampedUids.put(c.ref(), uid));
         unstamped.add(c.ref());
       }
     } catch (ReleaseException e) {
@@ -445,6 +451,25 @@ final class CastExecution {
     retained.removeAll(applied);
     retained.addAll(unstamped);
     return List.copyOf(retained);
+  }
+
+  /**
+   * The uids of the retained objects after this run ({@link #retainedAfter}): those of the previous
+   * ones not re-adopted, and those the un-stamped ones had when observed.
+   */
+  List<RetainedUid> retainedUidsAfter(List<RetainedUid> previous) {
+    Map<ResourceRef, String> uids = new TreeMap<>();
+    previous.forEach(u -> uids.put(u.ref(), u.uid()));
+    uids.keySet().removeAll(applied);
+    uids.keySet().removeAll(unstamped);
+    unstamped.forEach(
+        ref -> {
+          String uid = unstampedUids.get(ref);
+          if (uid != null) {
+            uids.put(ref, uid);
+          }
+        });
+    return uids.entrySet().stream().map(e -> new RetainedUid(e.getKey(), e.getValue())).toList();
   }
 
   /**

@@ -87,7 +87,9 @@ final class CastIntent {
             null,
             List.of(),
             spec.chart(),
-            null);
+            null,
+            List.of(),
+            latest == null ? List.of() : latest.retainedUids());
     pending =
         withSecrets(pending, effective, payloads, spec.options()).withAttempt(lease.attempt());
     // A plan that writes no object leaves nothing half-done if the process dies: its revision is

@@ -123,7 +123,9 @@ final class Takeover {
             latest == null ? null : latest.secretHashKey(),
             List.of(),
             null,
-            intent.attempt());
+            intent.attempt(),
+            List.of(),
+            latest == null ? List.of() : latest.retainedUids());
     try {
       StoredRelease saved = context.store.createRecord(failed);
       context.emit(

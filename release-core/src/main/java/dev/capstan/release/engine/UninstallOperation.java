@@ -20,6 +20,7 @@ import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.RetainedUid;
 import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.LiveObject;
@@ -171,6 +172,9 @@ public final class UninstallOperation {
     final AtomicReference<@Nullable ResourceRef> failedAt = new AtomicReference<>();
     Set<ResourceRef> retained = Set.of();
 
+    /** The uid of each retained object, where known: which object a later cast may re-adopt. */
+    final Map<ResourceRef, String> retainedUids = new ConcurrentHashMap<>();
+
     Run(
         String namespace,
         String name,
@@ -217,6 +221,7 @@ public final class UninstallOperation {
 
       uninstalling.owns().forEach(o -> remaining.put(o.ref(), o.contentHash()));
       retained = Collections.synchronizedSet(new TreeSet<>(uninstalling.retained()));
+      uninstalling.retainedUids().forEach(u -> retainedUids.put(u.ref(), u.uid()));
       LiveState live = awaitObservation(observing, release);
       try {
         // a failing pre-delete hook stops the uninstall before anything is deleted
@@ -340,9 +345,8 @@ public final class UninstallOperation {
         return e;
       }
       Release progress =
-          uninstalling
+          withRetained(uninstalling)
               .withOwns(CastIntent.toOwned(remaining))
-              .withRetained(List.copyOf(retained))
               .withHooks(hooks.outcomes())
               .withFailure("uninstall stopped at " + at.key() + ": " + e.getMessage())
               .withLease(null);
@@ -363,10 +367,9 @@ public final class UninstallOperation {
     /** Keeps the tombstone (or purges the records, then the home namespace if it may). */
     private UninstallResult finish(Release uninstalling, LiveState live) {
       Release tombstone =
-          uninstalling
+          withRetained(uninstalling)
               .withStatus(ReleaseStatus.UNINSTALLED, context.clock.instant())
               .withOwns(List.of())
-              .withRetained(List.copyOf(retained))
               .withHooks(hooks.outcomes())
               .withFailure(null)
               .withLease(null);
@@ -407,6 +410,19 @@ public final class UninstallOperation {
           kept.stream().sorted(ResourceRef.PRUNE_ORDER).toList(),
           options.purge(),
           leftovers);
+    }
+
+    /** {@code record} with the objects retained so far, each with its uid where known. */
+    private Release withRetained(Release record) {
+      List<ResourceRef> refs = List.copyOf(retained);
+      List<RetainedUid> uids = new ArrayList<>();
+      for (ResourceRef ref : refs) {
+        String uid = retainedUids.get(ref);
+        if (uid != null) {
+          uids.add(new RetainedUid(ref, uid));
+        }
+      }
+      return record.withRetained(refs, uids);
     }
 
     /** Deletes an ensured namespace the uninstall may delete, on its observation. */
@@ -453,6 +469,13 @@ public final class UninstallOperation {
               events,
               release);
       if (removed && keep) {
+        // the object a later cast may re-adopt without adopt: this one, not one made at its name
+        String uid = obj.get().uid();
+        if (uid == null) {
+          retainedUids.remove(ref);
+        } else {
+          retainedUids.put(ref, uid);
+        }
         retained.add(ref);
         kept.add(ref);
       } else if (removed) {

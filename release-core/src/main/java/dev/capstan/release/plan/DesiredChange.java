@@ -22,12 +22,15 @@ final class DesiredChange {
   /**
    * The change for the desired object {@code d}: its decision ({@link #decide}) over what is live,
    * with the fields rules of paths ({@code ignoredPaths}) and rules of managers leave to others.
+   * {@code retained} says the latest revision retained it, {@code retainedUid} which object it
+   * retained ({@code null}: a record that does not say).
    */
   static PlannedChange of(
       DesiredResource d,
       Optional<LiveObject> liveObject,
       @Nullable String recordedHash,
       boolean retained,
+      @Nullable String retainedUid,
       @Nullable ReleaseIdentity self,
       @Nullable Integer failed,
       ReleaseSpec spec,
@@ -41,6 +44,7 @@ final class DesiredChange {
             drift.reason(),
             recordedHash,
             retained,
+            retainedUid,
             self,
             failed,
             spec,
@@ -95,6 +99,7 @@ final class DesiredChange {
       @Nullable String drift,
       @Nullable String recordedHash,
       boolean retained,
+      @Nullable String retainedUid,
       @Nullable ReleaseIdentity self,
       @Nullable Integer failed,
       ReleaseSpec spec,
@@ -115,7 +120,21 @@ final class DesiredChange {
     boolean adopt = spec.options().adopt();
     if (stamp == null) {
       if (retained) {
-        return PlannedChange.of(ref, Action.ADOPT, "re-adopt, retained earlier", hash, wave);
+        String uid = live.uid();
+        if (retainedUid == null || uid == null || retainedUid.equals(uid)) {
+          return PlannedChange.of(ref, Action.ADOPT, "re-adopt, retained earlier", hash, wave);
+        }
+        // deleted since it was let go of, and someone else's object created at its name
+        String replaced =
+            "retained earlier, but the object there now is another one (uid "
+                + uid
+                + ", retained uid "
+                + retainedUid
+                + ")";
+        return adopt
+            ? PlannedChange.of(ref, Action.ADOPT, replaced + "; adopting", hash, wave)
+            : PlannedChange.conflict(
+                ref, replaced + "; pass adopt (the CLI's --adopt) to take it", null, wave);
       }
       if (recordedHash != null) {
         return adopt

@@ -10,6 +10,7 @@ import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -95,13 +96,15 @@ final class ObjectJoin {
 
   /**
    * A desired object: the hash the latest revision recorded for it ({@code null}: it owned none),
-   * whether that revision retained it, the reason its update is given ({@code null}: none) and the
+   * whether that revision retained it and the uid of the object it retained ({@code null}: it
+   * retained none, or recorded no uid), the reason its update is given ({@code null}: none) and the
    * fields rules of paths leave to others.
    */
   record Desired(
       DesiredResource resource,
       @Nullable String recordedHash,
       boolean retained,
+      @Nullable String retainedUid,
       @Nullable String updateReason,
       List<IgnoredField> ignoredPaths,
       Optional<LiveObject> live) {
@@ -160,6 +163,10 @@ final class ObjectJoin {
     }
     List<OwnedResource> owns = latest == null ? List.of() : latest.owns();
     Set<ResourceRef> retained = latest == null ? Set.of() : new HashSet<>(latest.retained());
+    Map<ResourceRef, String> retainedUids = new HashMap<>();
+    if (latest != null) {
+      latest.retainedUids().forEach(u -> retainedUids.put(u.ref(), u.uid()));
+    }
     List<ResourceRef> droppedRefs = new ArrayList<>();
     List<Desired> desired = new ArrayList<>();
     int next = 0;
@@ -177,6 +184,7 @@ final class ObjectJoin {
               d,
               recordedHash,
               retained.contains(ref),
+              retainedUids.get(ref),
               updateReasons.get(ref),
               ignoredPaths.getOrDefault(ref, List.of()),
               lookUp(live, ref, seen)));

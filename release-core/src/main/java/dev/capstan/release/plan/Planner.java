@@ -95,6 +95,7 @@ public final class Planner {
               d.live(),
               d.recordedHash(),
               d.retained(),
+              d.retainedUid(),
               self,
               failed,
               spec,

@@ -16,6 +16,7 @@ import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.ResourceSpec;
+import dev.capstan.release.model.RetainedUid;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.model.ServiceSpec;
 import dev.capstan.release.model.VolumeSpec;
@@ -65,6 +66,14 @@ class PlannerTest {
                 ? "live content differs from what revision " + stamp.revision() + " applied"
                 : null;
         objects.put(m.ref(), new LiveObject(m.ref(), m, stamp, drift));
+      }
+      return this;
+    }
+
+    /** {@code spec}'s objects without a stamp, as the cluster made them under {@code uid}. */
+    Live unowned(ResourceSpec spec, String uid) {
+      for (Manifest m : spec.render()) {
+        objects.put(m.ref(), new LiveObject(m.ref(), m, null, null, uid, "1"));
       }
       return this;
     }
@@ -346,6 +355,62 @@ class PlannerTest {
     assertThat(lines(plan))
         .contains("adopt PersistentVolumeClaim/default/data (re-adopt, retained earlier)");
     assertThat(plan.applyable()).isTrue();
+  }
+
+  @Test
+  void retainedVolumeIsReadoptedWithoutAdoptWhenItIsTheObjectRetained() {
+    VolumeSpec v = VolumeSpec.of("default", "data", "1Gi");
+    Release tombstone =
+        recorded(1).withRetained(List.of(v.ref()), List.of(new RetainedUid(v.ref(), "uid-7")));
+
+    Plan plan =
+        plan(
+            ReleaseSpec.of("default", "app", Payloads.of(v)),
+            tombstone,
+            live().unowned(v, "uid-7"));
+
+    assertThat(lines(plan))
+        .contains("adopt PersistentVolumeClaim/default/data (re-adopt, retained earlier)");
+    assertThat(plan.applyable()).isTrue();
+  }
+
+  @Test
+  void anotherObjectAtARetainedVolumesNameIsAConflictUnlessAdopt() {
+    VolumeSpec v = VolumeSpec.of("default", "data", "1Gi");
+    Release tombstone =
+        recorded(1).withRetained(List.of(v.ref()), List.of(new RetainedUid(v.ref(), "uid-7")));
+    ReleaseSpec spec = ReleaseSpec.of("default", "app", Payloads.of(v));
+    Live live = live().unowned(v, "uid-9");
+
+    Plan plan = plan(spec, tombstone, live);
+    Plan adopted = plan(spec.withAdopt(true), tombstone, live);
+
+    assertThat(plan.applyable()).isFalse();
+    assertThat(lines(plan))
+        .contains(
+            "conflict PersistentVolumeClaim/default/data (retained earlier, but the object there now"
+                + " is another one (uid uid-9, retained uid uid-7); pass adopt (the CLI's --adopt)"
+                + " to take it)");
+    assertThat(adopted.applyable()).isTrue();
+    assertThat(lines(adopted))
+        .contains(
+            "adopt PersistentVolumeClaim/default/data (retained earlier, but the object there now"
+                + " is another one (uid uid-9, retained uid uid-7); adopting)");
+  }
+
+  @Test
+  void retainedVolumeOfARecordWithoutUidsIsReadoptedWhateverItsUid() {
+    VolumeSpec v = VolumeSpec.of("default", "data", "1Gi");
+    Release tombstone = recorded(1).withRetained(List.of(v.ref()));
+
+    Plan plan =
+        plan(
+            ReleaseSpec.of("default", "app", Payloads.of(v)),
+            tombstone,
+            live().unowned(v, "uid-9"));
+
+    assertThat(lines(plan))
+        .contains("adopt PersistentVolumeClaim/default/data (re-adopt, retained earlier)");
   }
 
   @Test
