@@ -9,10 +9,13 @@ import dev.capstan.release.codec.ReleaseRecordCodec;
 import dev.capstan.release.error.ReleaseLockedException;
 import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.model.ConfigMapSpec;
+import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.model.RetainedUid;
 import dev.capstan.release.port.HeldLease;
 import dev.capstan.release.port.LeaseGrant;
 import dev.capstan.release.port.RecordEntry;
@@ -188,6 +191,36 @@ public abstract class StoreContract {
     StoredRelease updated =
         store().updateRecord(big.withStatus(ReleaseStatus.SUPERSEDED, T0), created.version());
     assertThat(store().records(namespace(), "big")).containsExactly(updated);
+  }
+
+  /**
+   * A record of objects the release let go of, with the uid of each (which object a later cast may
+   * re-adopt), reads back equal: in its history, as its latest record, and in the listing.
+   */
+  @Test
+  public void retainedObjectsReadBackWithTheirUids() {
+    ResourceRef data = ResourceRef.of(Kind.PERSISTENT_VOLUME_CLAIM, namespace(), "data");
+    ResourceRef crd = ResourceRef.of(Kind.CUSTOM_RESOURCE_DEFINITION, "", "widgets.example.com");
+    Release tombstone =
+        release("app", 1, ReleaseStatus.UNINSTALLED)
+            .withRetained(
+                List.of(data, crd),
+                List.of(new RetainedUid(data, "5f0c9a4e-1b2d-4c3e-8f70-0a1b2c3d4e5f")));
+
+    StoredRelease created = store().createRecord(tombstone);
+
+    assertThat(created.release()).isEqualTo(tombstone);
+    assertThat(store().latestRecord(namespace(), "app").orElseThrow().release())
+        .isEqualTo(tombstone);
+    assertThat(store().records(namespace(), "app"))
+        .singleElement()
+        .satisfies(
+            r ->
+                assertThat(r.release().retainedUid(data))
+                    .contains("5f0c9a4e-1b2d-4c3e-8f70-0a1b2c3d4e5f"));
+    assertThat(store().latestRecords(namespace()))
+        .extracting(StoredRelease::release)
+        .containsExactly(tombstone);
   }
 
   /** A release nobody stored has no latest record, no history, and is not listed. */
