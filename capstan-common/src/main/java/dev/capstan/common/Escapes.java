@@ -45,6 +45,27 @@ public final class Escapes {
     return value == null ? "null" : "'" + escape(String.valueOf(value)) + "'";
   }
 
+  /**
+   * {@code value} {@link #quote quoted}, or, when it is longer than {@code maxChars} characters,
+   * its first {@code maxChars} quoted with its length after them: {@code '/aaaa…' (5001
+   * characters)}. For a message about a value that may be any length (a refusal of one that is too
+   * long), so that the message stays short.
+   *
+   * @param maxChars the most characters of the value shown; at least 1
+   */
+  public static String quote(@Nullable Object value, int maxChars) {
+    if (maxChars < 1) {
+      throw new IllegalArgumentException("maxChars must be at least 1: " + maxChars);
+    }
+    String text = value == null ? null : String.valueOf(value);
+    if (text == null || text.length() <= maxChars) {
+      return quote(text);
+    }
+    // a surrogate pair is kept whole
+    int end = Character.isHighSurrogate(text.charAt(maxChars - 1)) ? maxChars - 1 : maxChars;
+    return "'" + escape(text.substring(0, end)) + "…' (" + text.length() + " characters)";
+  }
+
   private static @Nullable String replacement(char c, String value, int i) {
     String named =
         switch (c) {

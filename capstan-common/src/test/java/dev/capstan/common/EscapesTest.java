@@ -32,4 +32,13 @@ class EscapesTest {
     assertThat(Escapes.quote("web\nDEPLOYED")).isEqualTo("'web\\nDEPLOYED'");
     assertThat(Escapes.quote(null)).isEqualTo("null");
   }
+
+  @Test
+  void aLongValueIsQuotedCutWithItsLength() {
+    assertThat(Escapes.quote("/" + "a".repeat(4999), 8)).isEqualTo("'/aaaaaaa…' (5000 characters)");
+    assertThat(Escapes.quote("/\u001b[2J", 2)).isEqualTo("'/\\u001b…' (5 characters)");
+    assertThat(Escapes.quote("ab\uD83D\uDE00c", 3)).isEqualTo("'ab…' (5 characters)");
+    assertThat(Escapes.quote("web", 3)).isEqualTo("'web'");
+    assertThat(Escapes.quote(null, 3)).isEqualTo("null");
+  }
 }
