@@ -541,6 +541,54 @@ class ReleaseReconcilerTest {
   }
 
   @Test
+  void valuesTooLongToCheckAreRefusedByTheirLengthAndTheReleaseIsStillUninstalled() {
+    objects.put(
+        FakeReleaseObjects.release(NS, "web", spec("manifests", List.of(configMap("a", "1")))));
+    reconciler.reconcile(WEB);
+    objects.changeSpec(
+        WEB,
+        spec(
+            "manifests",
+            List.of(configMap("a", "1")),
+            "options",
+            Map.of(
+                "driftIgnore",
+                List.of(
+                    Map.of(
+                        "kind",
+                        "a.".repeat(5_000) + "a/Kind",
+                        "paths",
+                        List.of("/" + "a".repeat(5_000)))),
+                "healthRules",
+                List.of(Map.of("kind", "a" + ".a".repeat(3_000) + "/Kind", "current", "true")))));
+    objects.writes.clear();
+
+    assertThat(reconciler.reconcile(WEB)).isEqualTo(ReleaseReconciler.Next.DONE);
+
+    assertThat(objects.writes).containsExactly("status shop/web Ready=False InvalidSpec");
+    assertThat(ready(WEB).get("message"))
+        .isEqualTo(
+            "Release shop/web: 3 problems: spec.options.driftIgnore[0]: kind must be [group/]Kind"
+                + " of at most 317 characters, e.g. apps/Deployment: '"
+                + "a.".repeat(32)
+                + "…' (10006 characters); spec.options.driftIgnore[0]: paths[0]: must be a JSON"
+                + " pointer of at most 1024 characters: '/"
+                + "a".repeat(63)
+                + "…' (5001 characters); spec.options.healthRules[0]: kind must be group/Kind,"
+                + " Kind for the core group, group/* or *.domain/*, of at most 317 characters: '"
+                + "a.".repeat(32)
+                + "…' (6006 characters)");
+
+    objects.delete(WEB);
+    objects.writes.clear();
+
+    assertThat(reconciler.reconcile(WEB)).isEqualTo(ReleaseReconciler.Next.DONE);
+    assertThat(objects.writes).containsExactly("finalizer- shop/web");
+    assertThat(objects.get(WEB)).isNull();
+    assertThat(cluster.objects()).isEmpty();
+  }
+
+  @Test
   void aMissingConfigMapStallsTheReleaseUntilItAppears() {
     objects.put(
         FakeReleaseObjects.release(

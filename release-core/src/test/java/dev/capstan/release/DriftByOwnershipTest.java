@@ -233,4 +233,33 @@ class DriftByOwnershipTest {
                 + " empty step): '/data/a~2b'",
             "managers[0]: must be a field manager name of 1 to 128 printable characters: '\\u001b[31m'");
   }
+
+  @Test
+  void aPathOrAKindTooLongToCheckIsRefusedByItsLengthWithoutOverflowingTheStack() {
+    String path = "/" + "a".repeat(5_000);
+    String kind = "a.".repeat(5_000) + "a/Kind";
+
+    assertThat(DriftIgnore.problems(kind, null, List.of("/spec/replicas", path), List.of()))
+        .containsExactly(
+            "kind must be [group/]Kind of at most 317 characters, e.g. apps/Deployment: '"
+                + "a.".repeat(32)
+                + "…' (10006 characters)",
+            "paths[1]: must be a JSON pointer of at most 1024 characters: '/"
+                + "a".repeat(63)
+                + "…' (5001 characters)");
+    // the longest path taken, escapes and all, is checked in one loop; one more is too long
+    String longest = "/data/" + "a~0~1".repeat(203) + "aaa";
+    assertThat(longest).hasSize(DriftIgnore.MAX_PATH);
+    assertThat(DriftIgnore.problems("ConfigMap", null, List.of(longest), List.of())).isEmpty();
+    assertThat(DriftIgnore.problems("ConfigMap", null, List.of(longest + "a"), List.of()))
+        .containsExactly(
+            "paths[0]: must be a JSON pointer of at most 1024 characters: '/data/"
+                + "a~0~1".repeat(11)
+                + "a~0…' (1025 characters)");
+    String rfc6901 =
+        "must be a JSON pointer (RFC 6901: '~' written '~0', '/' written '~1', no empty step): ";
+    assertThat(
+            DriftIgnore.problems("ConfigMap", null, List.of("/a~", "/a~~0", "/~01~1"), List.of()))
+        .containsExactly("paths[0]: " + rfc6901 + "'/a~'", "paths[1]: " + rfc6901 + "'/a~~0'");
+  }
 }

@@ -29,6 +29,12 @@ public record HealthRule(
   /** The longest expression taken, in characters. */
   public static final int MAX_EXPRESSION = 4096;
 
+  /**
+   * The longest kind taken: a group of at most 253 characters, {@code /}, a kind of at most 63.
+   * Checked before the group's pattern, whose matching recurses once per label.
+   */
+  public static final int MAX_KIND = 317;
+
   private static final Pattern GROUP =
       Pattern.compile("(\\*\\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
   private static final Pattern KIND = Pattern.compile("\\*|[A-Z][A-Za-z0-9]{0,62}");
@@ -70,7 +76,13 @@ public record HealthRule(
       @Nullable String inProgress,
       @Nullable String failed) {
     List<String> out = new ArrayList<>();
-    if (kind == null || !validKind(kind)) {
+    if (kind != null && kind.length() > MAX_KIND) {
+      out.add(
+          "kind must be group/Kind, Kind for the core group, group/* or *.domain/*, of at most "
+              + MAX_KIND
+              + " characters: "
+              + Escapes.quote(kind, 64));
+    } else if (kind == null || !validKind(kind)) {
       out.add(
           "kind must be group/Kind, Kind for the core group, group/* or *.domain/*: "
               + Escapes.quote(kind));
@@ -103,9 +115,9 @@ public record HealthRule(
     int slash = key.lastIndexOf('/');
     String group = slash < 0 ? "" : key.substring(0, slash);
     String kind = slash < 0 ? key : key.substring(slash + 1);
-    return KIND.matcher(kind).matches()
-        && (slash < 0 ? !kind.equals("*") : GROUP.matcher(group).matches())
-        && group.length() <= 253;
+    return group.length() <= 253
+        && KIND.matcher(kind).matches()
+        && (slash < 0 ? !kind.equals("*") : GROUP.matcher(group).matches());
   }
 
   private static String group(String key) {

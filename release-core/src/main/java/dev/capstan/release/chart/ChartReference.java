@@ -92,8 +92,14 @@ public sealed interface ChartReference {
    * @param reference {@code oci://host[:port]/path/name}, without a tag: the version is asked apart
    */
   record Oci(String reference) implements ChartReference {
+    /**
+     * Possessive repetitions ({@code *+}, {@code ++}), which Java matches in a loop: a greedy
+     * repeated group is matched by recursing once per repetition, and a long reference would
+     * overflow the stack. Nothing is lost, as no repetition here ever needs to give a character
+     * back.
+     */
     private static final Pattern OCI =
-        Pattern.compile("oci://[A-Za-z0-9.\\-\\[\\]:]+(/[a-z0-9]+([._\\-][a-z0-9]+)*)+");
+        Pattern.compile("oci://[A-Za-z0-9.\\-\\[\\]:]+(?:/[a-z0-9]+(?:[._\\-][a-z0-9]+)*+)++");
 
     /** Requires {@code oci://host/path} without a tag or digest. */
     public Oci {

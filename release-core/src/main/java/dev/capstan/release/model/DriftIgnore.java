@@ -37,10 +37,21 @@ import org.jspecify.annotations.Nullable;
 public record DriftIgnore(
     String kind, @Nullable String name, List<String> paths, List<String> managers) {
 
+  /**
+   * The longest kind taken: room for a group of 253 characters, {@code /} and a kind of 63. Checked
+   * before the kind's pattern, whose matching recurses once per group label.
+   */
+  public static final int MAX_KIND = 317;
+
+  /** The longest path taken, in characters. */
+  public static final int MAX_PATH = 1024;
+
+  /** How much of a value too long to take a message shows. */
+  private static final int SHOWN = 64;
+
   private static final Pattern KIND =
       Pattern.compile(
           "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Z][A-Za-z0-9]*");
-  private static final Pattern SEGMENT = Pattern.compile("([^~]|~[01])*");
   private static final List<String> IDENTITY =
       List.of("/apiVersion", "/kind", "/metadata", "/metadata/name", "/metadata/namespace");
   private static final List<String> STAMP_MAPS =
@@ -84,11 +95,18 @@ public record DriftIgnore(
   public static List<String> problems(
       String kind, @Nullable String name, List<String> paths, List<String> managers) {
     List<String> out = new ArrayList<>();
-    if (!KIND.matcher(kind).matches()) {
+    if (kind.length() > MAX_KIND) {
+      out.add(
+          "kind must be [group/]Kind of at most "
+              + MAX_KIND
+              + " characters, e.g. apps/Deployment: "
+              + Escapes.quote(kind, SHOWN));
+    } else if (!KIND.matcher(kind).matches()) {
       out.add("kind must be [group/]Kind, e.g. apps/Deployment: " + Escapes.quote(kind));
     }
     if (name != null && (name.isEmpty() || name.length() > 253 || name.contains("/"))) {
-      out.add("name must be an object name (1 to 253 characters, no '/'): " + Escapes.quote(name));
+      out.add(
+          "name must be an object name (1 to 253 characters, no '/'): " + Escapes.quote(name, 253));
     }
     if (paths.isEmpty() && managers.isEmpty()) {
       out.add("a rule must name at least one of paths and managers");
@@ -106,7 +124,7 @@ public record DriftIgnore(
             "managers["
                 + i
                 + "]: must be a field manager name of 1 to 128 printable characters: "
-                + Escapes.quote(m));
+                + Escapes.quote(m, 128));
       } else if (m.equals("capstan") || m.startsWith("capstan/")) {
         out.add(
             "managers["
@@ -119,11 +137,17 @@ public record DriftIgnore(
   }
 
   private static @Nullable String pathProblem(String path) {
+    if (path.length() > MAX_PATH) {
+      return "must be a JSON pointer of at most "
+          + MAX_PATH
+          + " characters: "
+          + Escapes.quote(path, SHOWN);
+    }
     if (!path.startsWith("/") || path.length() < 2) {
       return "must be a JSON pointer to a field, e.g. /spec/replicas: " + Escapes.quote(path);
     }
     for (String segment : path.substring(1).split("/", -1)) {
-      if (segment.isEmpty() || !SEGMENT.matcher(segment).matches()) {
+      if (segment.isEmpty() || !escaped(segment)) {
         return "must be a JSON pointer (RFC 6901: '~' written '~0', '/' written '~1', no empty"
             + " step): "
             + Escapes.quote(path);
@@ -143,6 +167,19 @@ public record DriftIgnore(
       }
     }
     return null;
+  }
+
+  /**
+   * Whether every {@code ~} of a pointer's segment starts an escape, {@code ~0} or {@code ~1}. A
+   * loop, not a pattern: a repeated group's matching recurses once per character.
+   */
+  private static boolean escaped(String segment) {
+    for (int i = segment.indexOf('~'); i >= 0; i = segment.indexOf('~', i + 2)) {
+      if (i + 1 >= segment.length() || "01".indexOf(segment.charAt(i + 1)) < 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -124,6 +124,16 @@ class InMemoryChartsTest {
                 + " https://charts.example.com)");
     assertThatThrownBy(() -> ChartReference.parse("oci://Host/Shop:1.0", null))
         .hasMessageStartingWith("an OCI chart must be oci://HOST[:PORT]/PATH/NAME");
+    // thousands of path steps or separators are checked without overflowing the stack
+    String deep = "oci://127.0.0.1:5000" + "/a".repeat(100_000);
+    assertThat(new ChartReference.Oci(deep).describe()).isEqualTo(deep);
+    String dotted = "oci://127.0.0.1:5000/a" + ".a".repeat(100_000) + "/Shop";
+    assertThatThrownBy(() -> new ChartReference.Oci(dotted))
+        .hasMessage(
+            "an OCI chart must be oci://HOST[:PORT]/PATH/NAME, lower-case, without a tag (give"
+                + " the version with --chart-version): '"
+                + dotted
+                + "'");
     assertThatThrownBy(() -> ChartReference.parse("shop/web", "https://charts.example.com"))
         .hasMessageStartingWith("with --repo, the chart must be a chart's name");
     assertThatThrownBy(

@@ -55,12 +55,6 @@ final class ChartSchemas {
                       .map(path -> scheme + "json-schema.org/" + path))
           .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
-  /** A values schema's name in a chart, as Helm's loader finds it: its own, or a subchart's. */
-  private static final Pattern SCHEMA = Pattern.compile("(charts/[^/]+/)*values\\.schema\\.json");
-
-  /** A packaged subchart's name in a chart, which Helm's loader unpacks. */
-  private static final Pattern PACKAGED = Pattern.compile("(charts/[^/]+/)*charts/[^/]+\\.tgz");
-
   /** How deep subcharts may nest. */
   static final int MAX_DEPTH = 16;
 
@@ -136,9 +130,9 @@ final class ChartSchemas {
       TarEntries tar = new TarEntries(new GZIPInputStream(packaged), budget);
       for (TarEntries.Entry e = tar.next(); e != null; e = tar.next()) {
         String name = e.file() ? helmName(e.name()) : null;
-        if (name != null && SCHEMA.matcher(name).matches()) {
+        if (name != null && schemaName(name)) {
           schema(tar.data(), prefix + name, label);
-        } else if (name != null && PACKAGED.matcher(name).matches()) {
+        } else if (name != null && packagedName(name)) {
           archive(tar.data(), prefix + name, label, depth + 1, budget);
         }
       }
@@ -192,6 +186,48 @@ final class ChartSchemas {
       return null;
     }
     return clean;
+  }
+
+  /**
+   * Whether {@code name} is a values schema's name in a chart, as Helm's loader finds it: its own,
+   * or a subchart's ({@code (charts/[^/]+/)*values.schema.json}).
+   */
+  static boolean schemaName(String name) {
+    String file = "values.schema.json";
+    return name.endsWith(file) && subchartFolders(name, name.length() - file.length());
+  }
+
+  /**
+   * Whether {@code name} is a packaged subchart's name in a chart, which Helm's loader unpacks
+   * ({@code (charts/[^/]+/)*charts/[^/]+.tgz}).
+   */
+  static boolean packagedName(String name) {
+    int slash = name.lastIndexOf('/');
+    return slash >= "charts".length()
+        && name.endsWith(".tgz")
+        && name.length() - slash - 1 > ".tgz".length()
+        && name.startsWith("charts", slash - "charts".length())
+        && subchartFolders(name, slash - "charts".length());
+  }
+
+  /**
+   * Whether the first {@code end} characters of {@code name} are subcharts' folders, {@code
+   * (charts/[^/]+/)*}. A loop rather than that pattern: Java matches a repeated group by recursing
+   * once per repetition, and an archive's entry name may be 1 MiB long.
+   */
+  private static boolean subchartFolders(String name, int end) {
+    int at = 0;
+    while (at < end) {
+      if (!name.startsWith("charts/", at)) {
+        return false;
+      }
+      int slash = name.indexOf('/', at + "charts/".length());
+      if (slash <= at + "charts/".length() || slash >= end) {
+        return false;
+      }
+      at = slash + 1;
+    }
+    return true;
   }
 
   /** Reads one values schema, refusing its first reference outside it. */

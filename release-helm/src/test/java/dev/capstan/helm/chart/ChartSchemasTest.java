@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
@@ -80,6 +81,59 @@ class ChartSchemasTest {
     assertThat(ChartSchemas.helmName("web//values.schema.json")).isNull(); // absolute: refused
     assertThat(ChartSchemas.helmName("web/../values.schema.json")).isNull(); // outside
     assertThat(ChartSchemas.helmName("values.schema.json")).isNull(); // no folder
+  }
+
+  @Test
+  void theNamesOfSchemasAndPackagedSubchartsAreTheOnesHelmsLoaderFinds() {
+    // the patterns these names were matched with, which recurse once per folder
+    Pattern schema = Pattern.compile("(charts/[^/]+/)*values\\.schema\\.json");
+    Pattern packaged = Pattern.compile("(charts/[^/]+/)*charts/[^/]+\\.tgz");
+    for (String name :
+        new String[] {
+          "values.schema.json",
+          "charts/db/values.schema.json",
+          "charts/db/charts/cache/values.schema.json",
+          "charts/db.tgz",
+          "charts/db/charts/cache-1.0.0.tgz",
+          "charts/.tgz",
+          "charts//values.schema.json",
+          "charts/db/values.schema.jsonx",
+          "xvalues.schema.json",
+          "templates/values.schema.json",
+          "charts/db/templates/values.schema.json",
+          "charts/values.schema.json",
+          "chartsx/db/values.schema.json",
+          "xcharts/db.tgz",
+          "db.tgz",
+          "charts/db/cache.tgz",
+          "charts/db/charts/.tgz",
+          "charts/db/charts/a.tgz/values.schema.json",
+          "charts/d\nb/values.schema.json",
+          ""
+        }) {
+      assertThat(ChartSchemas.schemaName(name)).as(name).isEqualTo(schema.matcher(name).matches());
+      assertThat(ChartSchemas.packagedName(name))
+          .as(name)
+          .isEqualTo(packaged.matcher(name).matches());
+    }
+    assertThat(ChartSchemas.schemaName("charts/a/".repeat(100_000) + "values.schema.json"))
+        .isTrue();
+    assertThat(ChartSchemas.packagedName("charts/a/".repeat(100_000) + "charts/b.tgz")).isTrue();
+  }
+
+  @Test
+  void aSchemaUnderThousandsOfSubchartFoldersIsReadWithoutOverflowingTheStack() throws IOException {
+    String sub = "charts/a/".repeat(4_000) + "values.schema.json";
+    Path archive =
+        TestCharts.tar(
+            dir.resolve("web.tgz"),
+            web("values.schema.json", SCHEMA),
+            "--format=pax",
+            "--transform=s|^web/values.schema.json$|web/" + sub + "|");
+
+    assertThatThrownBy(() -> ChartSchemas.check(archive, "web.tgz"))
+        .isInstanceOf(ChartException.class)
+        .hasMessage("chart web.tgz: " + sub + REFUSED);
   }
 
   /** A chart {@code web} whose subchart's subchart has a 178-character path, packed by tar. */
