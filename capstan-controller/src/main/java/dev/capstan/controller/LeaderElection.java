@@ -54,7 +54,8 @@ import org.slf4j.LoggerFactory;
  * <p>API errors other than the 404s and 409s above are logged at WARN, one line naming the Lease
  * and the HTTP status, and the round is retried after the retry period; the election thread never
  * ends on them. The listener is called on the election thread and must return promptly: renewals
- * wait for it.
+ * wait for it. A listener that throws, or overflows the stack, is logged at WARN and the election
+ * goes on.
  */
 final class LeaderElection implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
@@ -434,7 +435,9 @@ final class LeaderElection implements AutoCloseable {
   private void notify(Runnable call, String what) {
     try {
       call.run();
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | StackOverflowError e) {
+      // one Release too deep for the listener's work must not end the election, which then
+      // would stop renewing while this replica still leads
       LOG.warn("the leader election listener of {} failed in {}", identity, what, e);
     }
   }

@@ -20,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * The controller's workers and their queue: each worker takes one Release at a time, reconciles it
  * while this replica leads, and schedules what comes next; every reconcile is told to the observer.
  * A reconcile that throws (its Release's status could not be written) comes back after the queue's
- * in-memory backoff and is logged once until it changes.
+ * in-memory backoff and is logged once until it changes. So does one that overflows the stack (a
+ * value of one Release too deep for a check that recurses), after the Release is reported {@code
+ * Stalled}: one Release's value never ends a worker, nor the election thread's {@link #lead}.
  */
 final class ReconcileLoop {
   private static final Logger LOG = LoggerFactory.getLogger(ReconcileLoop.class);
@@ -85,12 +87,22 @@ final class ReconcileLoop {
     leading.set(true);
     Instant now = clock.instant();
     for (ReleaseResource r : objects.list()) {
-      if (RetrySchedule.stalledSince(r) == null || r.reconcileRequested() || r.deleting()) {
-        queue.add(r.key());
-      } else {
-        queue.addAfter(r.key(), RetrySchedule.pause(r, interval(r), now));
+      Duration pause;
+      try {
+        pause = firstPause(r, now);
+      } catch (RuntimeException | StackOverflowError e) {
+        pause = Duration.ZERO; // a worker reconciles it and reports what is wrong with it
       }
+      queue.addAfter(r.key(), pause);
     }
+  }
+
+  /** How long a Release waits when this replica begins to lead ({@link #lead}). */
+  private static Duration firstPause(ReleaseResource r, Instant now) {
+    if (RetrySchedule.stalledSince(r) == null || r.reconcileRequested() || r.deleting()) {
+      return Duration.ZERO;
+    }
+    return RetrySchedule.pause(r, interval(r), now);
   }
 
   /** Stops reconciling (another replica leads); the queue is kept. */
@@ -165,17 +177,45 @@ final class ReconcileLoop {
           queue.addAfter(key, after);
         }
         observe(key, began, null);
+      } catch (StackOverflowError e) {
+        // not Error at large: an OutOfMemoryError still ends the JVM (-XX:+ExitOnOutOfMemoryError)
+        tooComplex(key, began);
       } catch (RuntimeException e) {
-        String why = StatusReport.oneLine(String.valueOf(e.getMessage()));
-        if (!why.equals(thrown.put(key, why))) {
-          listener.outcome(key, "failed: " + why);
-        }
-        queue.addRateLimited(key);
-        observe(key, began, ControllerObserver.ERROR);
+        failed(key, began, String.valueOf(e.getMessage()));
       } finally {
         queue.done(key);
       }
     }
+  }
+
+  /**
+   * A reconcile that overflowed the stack, now unwound: the Release is reported Stalled ({@link
+   * ReleaseReconciler#reportTooComplex}) and comes back after the backoff, as a reconcile that
+   * threw does.
+   */
+  private void tooComplex(ReleaseKey key, long began) {
+    try {
+      reconciler.reportTooComplex(key);
+    } catch (RuntimeException e) {
+      failed(key, began, String.valueOf(e.getMessage()));
+      return;
+    } catch (StackOverflowError e) {
+      failed(key, began, ReleaseReconciler.TOO_COMPLEX_MESSAGE);
+      return;
+    }
+    thrown.remove(key);
+    queue.addRateLimited(key);
+    observe(key, began, null);
+  }
+
+  /** A reconcile that threw: logged once until it changes, and back after the backoff. */
+  private void failed(ReleaseKey key, long began, String message) {
+    String why = StatusReport.oneLine(message);
+    if (!why.equals(thrown.put(key, why))) {
+      listener.outcome(key, "failed: " + why);
+    }
+    queue.addRateLimited(key);
+    observe(key, began, ControllerObserver.ERROR);
   }
 
   private void observe(ReleaseKey key, long began, @Nullable String error) {

@@ -33,6 +33,14 @@ final class ReleaseReconciler {
   /** How often a Release waiting for a dependency looks again, at most. */
   static final Duration DEPENDENCY_POLL = Duration.ofSeconds(30);
 
+  /** The reason of a Release whose reconcile overflowed the stack ({@link #reportTooComplex}). */
+  static final String TOO_COMPLEX = "TooComplex";
+
+  /** The message of a Release whose reconcile overflowed the stack. */
+  static final String TOO_COMPLEX_MESSAGE =
+      "the Release could not be reconciled: a value of its spec, manifests or chart is too long"
+          + " or too deeply nested to check (the check overflowed the stack)";
+
   private final ReleaseObjects objects;
   private final Engines engines;
   private final Tenancy tenancy;
@@ -183,6 +191,21 @@ final class ReleaseReconciler {
       return renaming;
     }
     return casts.cast(release, request, engine, latest);
+  }
+
+  /**
+   * Reports the Release {@code key} Stalled after its reconcile overflowed the stack: a value of
+   * its spec, manifests or chart nested or repeated too deep for a check that recurses. The loop
+   * calls it once the stack has unwound.
+   *
+   * @throws ClusterException when the status cannot be written (the loop retries)
+   */
+  void reportTooComplex(ReleaseKey key) {
+    ReleaseResource cached = objects.get(key);
+    if (cached != null) {
+      status.report(
+          status.current(cached), null, StatusReport.stalled(TOO_COMPLEX, TOO_COMPLEX_MESSAGE));
+    }
   }
 
   /** The Release as the cache holds it, with the status written since; null when it is gone. */

@@ -303,6 +303,34 @@ class LeaderElectionTest {
   }
 
   @Test
+  void aListenerThatOverflowsTheStackIsLoggedAndTheReplicaStillLeadsAndRenews() {
+    Listener overflowing =
+        new Listener() {
+          @Override
+          public void startedLeading() {
+            log.add("startedLeading a");
+            throw new StackOverflowError(); // as one Release's spec too deep to read would
+          }
+
+          @Override
+          public void stoppedLeading() {}
+        };
+
+    try (LogCapture logs = LogCapture.open()) {
+      assertThat(a.round(overflowing)).isEqualTo(RENEW);
+
+      assertThat(logs.messages(Level.WARN))
+          .containsExactly("the leader election listener of a failed in startedLeading");
+    }
+    clock.advance(RENEW);
+    assertThat(a.round(overflowing)).isEqualTo(RENEW);
+
+    assertThat(a.isLeader()).isTrue();
+    assertThat(log).containsExactly("GET", "CREATE a", "startedLeading a", "REPLACE a");
+    assertThat(record()).isEqualTo(new ElectionRecord("a", t0, t0.plus(RENEW), 15, 0));
+  }
+
+  @Test
   void resignStopsTheWorkFirstThenClearsTheHolderSoAnotherTakesOverAtOnce() {
     a.round(la);
     log.clear();
