@@ -84,6 +84,7 @@ class ReconcileLoopTest {
           }
         },
         clock,
+        1,
         1);
   }
 
