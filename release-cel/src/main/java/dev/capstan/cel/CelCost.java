@@ -11,7 +11,9 @@ import java.util.Optional;
  * comprehension ({@code exists}, {@code all}, {@code map}, {@code filter}) whose loop it is in (its
  * list is taken to hold that many items, as Kubernetes' CEL cost estimate takes a list without
  * {@code maxItems} at its largest). One pass over a list of conditions costs a few hundred; a pass
- * over a list inside a pass over another costs tens of thousands, and is refused.
+ * over a list inside a pass over another costs tens of thousands, and is refused. It cannot see the
+ * object (how long its strings are, how many items its lists hold): {@link EvaluationCost} counts
+ * what an evaluation costs as it runs.
  */
 final class CelCost {
   /** Nesting beyond this is taken as this deep (the cost is over the limit by far already). */

@@ -17,8 +17,10 @@ import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
 import dev.cel.runtime.CelRuntimeFactory;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,9 +29,11 @@ import org.jspecify.annotations.Nullable;
  * standard macros ({@code has}, {@code exists}, {@code all}, {@code map}, {@code filter}), and its
  * estimated cost held to {@link #MAX_COST}; a bad one is refused with its rule, field and position.
  * The rules compiled are the caller's over {@link ShippedRules} (a user's rule for a kind replaces
- * the shipped one). Evaluation stops after {@link #MAX_ITERATIONS} loop iterations. CEL is built,
- * and the shipped defaults compiled, only when a rule is compiled or a shipped one judges an
- * object: a cast whose objects no rule covers does not pay for it.
+ * the shipped one). An evaluation stops after {@link #MAX_ITERATIONS} loop iterations, a cost of
+ * {@link #MAX_EVALUATION_COST} counted as it runs ({@link EvaluationCost}: what it reads, compares
+ * and makes, whatever the object holds) or {@link #MAX_EVALUATION_TIME}, and fails the object
+ * saying so. CEL is built, and the shipped defaults compiled, only when a rule is compiled or a
+ * shipped one judges an object: a cast whose objects no rule covers does not pay for it.
  */
 public final class CelHealthRules implements HealthRuleCompiler {
   /** The highest estimated cost of one expression ({@link CelCost}). */
@@ -40,6 +44,16 @@ public final class CelHealthRules implements HealthRuleCompiler {
 
   /** The most loop iterations one evaluation makes before it fails. */
   public static final int MAX_ITERATIONS = 10_000;
+
+  /**
+   * The highest cost of one evaluation of an expression, counted as it runs ({@link
+   * EvaluationCost}; Kubernetes' limit for one validation rule): it bounds the memory an evaluation
+   * takes and, with {@link #MAX_EVALUATION_TIME}, its time, whatever the object holds.
+   */
+  public static final long MAX_EVALUATION_COST = 1_000_000;
+
+  /** The longest one evaluation of an expression runs before it fails. */
+  public static final Duration MAX_EVALUATION_TIME = Duration.ofSeconds(1);
 
   /** The shipped defaults as written: read at once (cheap), compiled on first use. */
   private static final List<HealthRule> SHIPPED = ShippedRules.read();
@@ -77,8 +91,18 @@ public final class CelHealthRules implements HealthRuleCompiler {
     private Shipped() {}
   }
 
+  /** The clock of the evaluations' time limit. */
+  private final LongSupplier nanoTime;
+
   /** The compiler ({@link java.util.ServiceLoader} makes it). */
-  public CelHealthRules() {}
+  public CelHealthRules() {
+    this(System::nanoTime);
+  }
+
+  /** A compiler whose rules time their evaluations by {@code nanoTime} (tests). */
+  CelHealthRules(LongSupplier nanoTime) {
+    this.nanoTime = nanoTime;
+  }
 
   @Override
   public CustomHealth compile(List<HealthRule> rules) {
@@ -93,7 +117,7 @@ public final class CelHealthRules implements HealthRuleCompiler {
     if (!problems.isEmpty()) {
       throw new InvalidHealthRulesException(problems);
     }
-    return new RuleSet(compiled, SHIPPED, () -> Shipped.RULES);
+    return new RuleSet(compiled, SHIPPED, () -> Shipped.RULES, nanoTime);
   }
 
   /** The shipped defaults, as written ({@link ShippedRules}). */
@@ -120,13 +144,13 @@ public final class CelHealthRules implements HealthRuleCompiler {
       HealthRule rule, String at, boolean shipped, List<String> problems) {
     String where = at + " (" + Escapes.escape(rule.kind()) + ")";
     List<List<String>> reads = new ArrayList<>();
-    CelRuntime.Program current = program(rule.current(), where + ".current", reads, problems);
-    CelRuntime.Program inProgress =
+    CompiledRule.Expression current = expression(rule.current(), where, "current", reads, problems);
+    CompiledRule.Expression inProgress =
         rule.inProgress() == null
             ? null
-            : program(rule.inProgress(), where + ".inProgress", reads, problems);
-    CelRuntime.Program failed =
-        rule.failed() == null ? null : program(rule.failed(), where + ".failed", reads, problems);
+            : expression(rule.inProgress(), where, "inProgress", reads, problems);
+    CompiledRule.Expression failed =
+        rule.failed() == null ? null : expression(rule.failed(), where, "failed", reads, problems);
     if (current == null
         || (rule.inProgress() != null && inProgress == null)
         || (rule.failed() != null && failed == null)) {
@@ -141,8 +165,13 @@ public final class CelHealthRules implements HealthRuleCompiler {
   }
 
   /** Compiles one expression, or adds its problems (each with its position) and returns null. */
-  private static CelRuntime.@Nullable Program program(
-      String expression, String at, List<List<String>> reads, List<String> problems) {
+  private static CompiledRule.@Nullable Expression expression(
+      String expression,
+      String where,
+      String field,
+      List<List<String>> reads,
+      List<String> problems) {
+    String at = where + "." + field;
     CelValidationResult result = Cel.COMPILER.compile(expression);
     if (result.hasError()) {
       for (CelIssue issue : result.getErrors()) {
@@ -180,7 +209,8 @@ public final class CelHealthRules implements HealthRuleCompiler {
     }
     reads.addAll(Seen.paths(ast.getExpr()));
     try {
-      return Cel.RUNTIME.createProgram(ast);
+      return new CompiledRule.Expression(
+          field, Cel.RUNTIME.createProgram(ast), EvaluationCost.of(ast.getExpr()));
     } catch (CelEvaluationException e) {
       problems.add(at + ": " + Escapes.escape(String.valueOf(e.getMessage())));
       return null;

@@ -8,44 +8,56 @@ import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One rule compiled: its programs, and the fields of {@code self} they read. {@link #judge}
+ * One rule compiled: its expressions, and the fields of {@code self} they read. {@link #judge}
  * evaluates {@code inProgress}, {@code failed}, {@code current} in that order; an expression that
- * cannot be evaluated on the object (a field it reads is not there) does not hold.
+ * cannot be evaluated on the object (a field it reads is not there) does not hold; one that goes
+ * over a limit of evaluation ({@link CelHealthRules#MAX_ITERATIONS}, {@link Meter}) fails the
+ * object, naming the expression and the limit.
  *
  * @param shipped whether it is one of the shipped defaults (named so in reasons)
  */
 record CompiledRule(
     HealthRule rule,
-    CelRuntime.Program current,
-    CelRuntime.@Nullable Program inProgress,
-    CelRuntime.@Nullable Program failed,
+    Expression current,
+    @Nullable Expression inProgress,
+    @Nullable Expression failed,
     List<List<String>> reads,
     boolean shipped) {
 
   /** The most characters of an expression shown in a reason. */
   static final int MAX_SHOWN = 160;
 
-  /** The verdict, its reason naming the rule, the expression and what it saw. */
-  Health judge(Map<String, Object> object) {
+  /**
+   * One expression compiled: its field ({@code current}), its program and what evaluating it costs.
+   */
+  record Expression(String field, CelRuntime.Program program, EvaluationCost cost) {}
+
+  /**
+   * The verdict, its reason naming the rule, the expression and what it saw.
+   *
+   * @param nanoTime the clock of the evaluations' time limit ({@link System#nanoTime})
+   */
+  Health judge(Map<String, Object> object, LongSupplier nanoTime) {
     Map<String, Object> self = CelValues.of(object);
-    Held inProgressHeld = holds(inProgress, self);
+    Held inProgressHeld = holds(inProgress, self, nanoTime);
     if (inProgressHeld.error != null) {
       return Health.failed(name() + ": " + inProgressHeld.error);
     }
     if (inProgressHeld.holds) {
       return Health.inProgress(said("inProgress holds", rule.inProgress(), object));
     }
-    Held failedHeld = holds(failed, self);
+    Held failedHeld = holds(failed, self, nanoTime);
     if (failedHeld.error != null) {
       return Health.failed(name() + ": " + failedHeld.error);
     }
     if (failedHeld.holds) {
       return Health.failed(said("failed holds", rule.failed(), object));
     }
-    Held currentHeld = holds(current, self);
+    Held currentHeld = holds(current, self, nanoTime);
     if (currentHeld.error != null) {
       return Health.failed(name() + ": " + currentHeld.error);
     }
@@ -67,24 +79,34 @@ record CompiledRule(
     return name() + ": " + what + ": " + Escapes.escape(shown) + seen;
   }
 
-  /** Whether an expression held; an error that no waiting can mend (over the limit), if any. */
+  /** Whether an expression held; an error that no waiting can mend (over a limit), if any. */
   private record Held(boolean holds, @Nullable String error) {}
 
-  private static Held holds(CelRuntime.@Nullable Program program, Map<String, Object> self) {
-    if (program == null) {
+  private static Held holds(
+      @Nullable Expression expression, Map<String, Object> self, LongSupplier nanoTime) {
+    if (expression == null) {
       return new Held(false, null);
     }
+    Meter meter = new Meter(expression.cost(), nanoTime);
+    boolean holds;
     try {
-      return new Held(Boolean.TRUE.equals(program.eval(Map.of("self", self))), null);
+      holds = Boolean.TRUE.equals(expression.program().trace(Map.of("self", self), meter));
     } catch (CelEvaluationException e) {
-      if (e.getErrorCode() == CelErrorCode.ITERATION_BUDGET_EXCEEDED) {
+      if (meter.overLimit() == null && e.getErrorCode() == CelErrorCode.ITERATION_BUDGET_EXCEEDED) {
         return new Held(
             false,
-            "evaluation went over "
+            expression.field()
+                + ": evaluation went over "
                 + CelHealthRules.MAX_ITERATIONS
                 + " iterations; make the rule read fewer items");
       }
-      return new Held(false, null); // a field it reads is not there (yet): it does not hold
+      holds = false; // a field it reads is not there (yet): it does not hold
     }
+    String over = meter.overLimit();
+    return over == null
+        ? new Held(holds, null)
+        : new Held(
+            false,
+            expression.field() + ": " + over + "; make the rule read fewer or shorter values");
   }
 }

@@ -5,6 +5,7 @@ import dev.capstan.common.health.Health;
 import dev.capstan.common.health.HealthRule;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -18,15 +19,18 @@ final class RuleSet implements CustomHealth {
   private final List<HealthRule> userRules;
   private final List<HealthRule> shipped;
   private final Supplier<List<CompiledRule>> shippedCompiled;
+  private final LongSupplier nanoTime;
 
   RuleSet(
       List<CompiledRule> users,
       List<HealthRule> shipped,
-      Supplier<List<CompiledRule>> shippedCompiled) {
+      Supplier<List<CompiledRule>> shippedCompiled,
+      LongSupplier nanoTime) {
     this.users = List.copyOf(users);
     this.userRules = this.users.stream().map(CompiledRule::rule).toList();
     this.shipped = List.copyOf(shipped);
     this.shippedCompiled = shippedCompiled;
+    this.nanoTime = nanoTime;
   }
 
   @Override
@@ -37,10 +41,10 @@ final class RuleSet implements CustomHealth {
     String kind = String.valueOf(object.get("kind"));
     int user = best(userRules, group, kind);
     if (user >= 0) {
-      return users.get(user).judge(object);
+      return users.get(user).judge(object, nanoTime);
     }
     int shippedRule = best(shipped, group, kind);
-    return shippedRule < 0 ? null : shippedCompiled.get().get(shippedRule).judge(object);
+    return shippedRule < 0 ? null : shippedCompiled.get().get(shippedRule).judge(object, nanoTime);
   }
 
   @Override

@@ -12,6 +12,7 @@ import dev.capstan.common.health.HealthRules;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -24,7 +25,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Every shipped default judged against fixtures in its documented status shape ({@code shipped/},
  * one file per product): each fixture says the verdict it expects in its annotation {@code expect},
- * and the verdict's reason names the shipped rule and which expression decided.
+ * and the verdict's reason names the shipped rule and which expression decided; the same fixture
+ * carrying thousands of annotations and a large one gets the same verdict.
  */
 class ShippedRulesTest {
   private static final List<String> FILES =
@@ -86,6 +88,31 @@ class ShippedRulesTest {
                   f -> assertThat(f.reason()).contains(": " + rule + ": failed holds: "));
       default -> throw new AssertionError("fixture " + fixture + " expects " + expect);
     }
+  }
+
+  @ParameterizedTest(name = "{0} {1}: {2}")
+  @MethodSource("fixtures")
+  @SuppressWarnings("unchecked")
+  void eachFixtureCarryingLargeAnnotationsGetsTheSameVerdict(
+      String fixture, String kind, String expect, Map<String, Object> object) {
+    Map<String, Object> metadata =
+        new LinkedHashMap<>((Map<String, Object>) Objects.requireNonNull(object.get("metadata")));
+    Map<String, Object> annotations =
+        new LinkedHashMap<>(
+            (Map<String, Object>) Objects.requireNonNull(metadata.get("annotations")));
+    for (int i = 0; i < 9_000; i++) {
+      annotations.put("example.com/k" + i, "v");
+    }
+    annotations.put(
+        "kubectl.kubernetes.io/last-applied-configuration",
+        "{\"metadata\":{\"name\":\"" + "x".repeat(150_000) + "\"}}");
+    metadata.put("annotations", annotations);
+    Map<String, Object> large = new LinkedHashMap<>(object);
+    large.put("metadata", metadata);
+
+    assertThat(HealthRules.of(large, List.of(), HealthRules.VolumeBinding.IMMEDIATE, true, RULES))
+        .isEqualTo(
+            HealthRules.of(object, List.of(), HealthRules.VolumeBinding.IMMEDIATE, true, RULES));
   }
 
   /** The rule the fixture's kind is judged by: its own, or its groups' (Crossplane). */
