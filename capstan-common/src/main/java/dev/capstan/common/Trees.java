@@ -4,8 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Deque;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +23,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <ul>
  *   <li>{@link #copyObject} copies a manifest as given (a null field is an absent field);
+ *   <li>{@link #depthProblem} checks the depth bound without recursing, for a tree of any depth;
  *   <li>{@link #freeze} copies a document and normalises its numbers, so that a tree read from YAML
  *       equals the same tree read from JSON ({@link #sameValue} compares decimals by value);
  *   <li>{@link #at} and its typed forms read a value at a path, {@code null} where a step is
@@ -51,8 +55,7 @@ public final class Trees {
 
   private static @Nullable Object copy(@Nullable Object value, String at, int depth) {
     if (depth > MAX_DEPTH) {
-      throw new IllegalArgumentException(
-          where(at) + ": nested deeper than " + MAX_DEPTH + " levels");
+      throw new IllegalArgumentException(tooDeep(at));
     }
     if (value == null
         || value instanceof String
@@ -78,7 +81,7 @@ public final class Trees {
               where(at) + ": keys must be strings: " + Escapes.quote(e.getKey()));
         }
         if (e.getValue() != null) {
-          out.put(key, copy(e.getValue(), at.isEmpty() ? key : at + "." + key, depth + 1));
+          out.put(key, copy(e.getValue(), field(at, key), depth + 1));
         }
       }
       return Collections.unmodifiableMap(out);
@@ -98,6 +101,86 @@ public final class Trees {
 
   private static String where(String at) {
     return at.isEmpty() ? "object" : at;
+  }
+
+  /** The path of field {@code key} of the mapping at {@code at}, the key escaped. */
+  private static String field(String at, String key) {
+    return at.isEmpty() ? Escapes.escape(key) : at + "." + Escapes.escape(key);
+  }
+
+  private static String tooDeep(String at) {
+    return where(at) + ": nested deeper than " + MAX_DEPTH + " levels";
+  }
+
+  /**
+   * Tells whether a tree nests deeper than {@link #MAX_DEPTH} levels, as {@link #copyObject} would
+   * refuse it, without recursing: any depth can be checked, and the walk stops at the first value
+   * too deep (in document order), so it never goes further than {@link #MAX_DEPTH} levels down.
+   *
+   * @param tree the tree: maps, lists and scalars
+   * @param at the path of {@code tree}, for the message ({@code ""} for the root)
+   * @return the problem as {@link #copyObject} words it, naming the first value too deep: {@code
+   *     spec.manifests[0].data.a: nested deeper than 128 levels}; null when there is none
+   */
+  public static @Nullable String depthProblem(@Nullable Object tree, String at) {
+    Deque<Level> open = new ArrayDeque<>();
+    Level root = Level.of(tree, at);
+    if (root != null) {
+      open.push(root);
+    }
+    while (!open.isEmpty()) {
+      Level level = requireNonNull(open.peek());
+      if (!level.children.hasNext()) {
+        open.pop();
+        continue;
+      }
+      Object child = level.children.next();
+      Object value;
+      String path;
+      if (level.mapping) {
+        Map.Entry<?, ?> e = (Map.Entry<?, ?>) child;
+        value = e.getValue();
+        if (value == null) {
+          continue; // left out of a copy, as absent
+        }
+        path = field(level.at, String.valueOf(e.getKey()));
+      } else {
+        value = child;
+        path = level.at + "[" + level.index++ + "]";
+      }
+      if (open.size() > MAX_DEPTH) {
+        return tooDeep(path);
+      }
+      Level nested = Level.of(value, path);
+      if (nested != null) {
+        open.push(nested);
+      }
+    }
+    return null;
+  }
+
+  /** A mapping or a list {@link #depthProblem} walks: its path and the children it has left. */
+  private static final class Level {
+    final String at;
+    final boolean mapping;
+    final Iterator<?> children;
+    int index;
+
+    private Level(String at, boolean mapping, Iterator<?> children) {
+      this.at = at;
+      this.mapping = mapping;
+      this.children = children;
+    }
+
+    static @Nullable Level of(@Nullable Object value, String at) {
+      if (value instanceof Map<?, ?> map) {
+        return new Level(at, true, map.entrySet().iterator());
+      }
+      if (value instanceof List<?> list) {
+        return new Level(at, false, list.iterator());
+      }
+      return null;
+    }
   }
 
   /**

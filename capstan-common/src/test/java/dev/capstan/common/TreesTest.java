@@ -34,6 +34,32 @@ class TreesTest {
         .hasMessage("spec: keys must be strings: '1'");
   }
 
+  /** {@code levels} mappings, each the only field {@code a} of the one before: {"a":{"a":{}}}. */
+  private static Map<String, Object> nested(int levels) {
+    Map<String, Object> tree = Map.of();
+    for (int i = 0; i < levels; i++) {
+      tree = Map.of("a", tree);
+    }
+    return tree;
+  }
+
+  @Test
+  void theDepthProblemIsTheCopysNamingTheFirstValueTooDeepAtAnyDepth() {
+    // the list is level 0, its items level 1: the 128th mapping of an item is level 129
+    String tooDeep = "x[1]" + ".a".repeat(Trees.MAX_DEPTH) + ": nested deeper than 128 levels";
+
+    assertThat(Trees.depthProblem(List.of("b", nested(Trees.MAX_DEPTH - 1)), "x")).isNull();
+    assertThat(Trees.depthProblem(List.of("b", nested(Trees.MAX_DEPTH)), "x")).isEqualTo(tooDeep);
+    assertThat(Trees.depthProblem(List.of("b", nested(100_000)), "x")).isEqualTo(tooDeep);
+    Map<String, Object> object = Map.of("x", List.of("b", nested(200)));
+    assertThatThrownBy(() -> Trees.copyObject(object, ""))
+        .hasMessage(Trees.depthProblem(object, ""))
+        .hasMessage("x[1]" + ".a".repeat(Trees.MAX_DEPTH - 1) + ": nested deeper than 128 levels");
+    assertThat(Trees.depthProblem(Map.of("b\n", nested(Trees.MAX_DEPTH)), ""))
+        .isEqualTo("b\\n" + ".a".repeat(Trees.MAX_DEPTH) + ": nested deeper than 128 levels");
+    assertThat(Trees.depthProblem("text", "")).isNull();
+  }
+
   @Test
   void aFrozenDocumentHasNormalisedNumbersComparedByValue() {
     Object frozen = Trees.freeze(Map.of("n", 3, "d", 1.10d, "t", "x"));
