@@ -3,6 +3,7 @@ package dev.capstan.controller;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.StrictMap;
+import dev.capstan.common.Trees;
 import dev.capstan.helm.chart.MetadataServices;
 import dev.capstan.release.chart.ChartReference;
 import java.net.InetAddress;
@@ -112,7 +113,10 @@ record ChartSpec(
     }
     Map<String, Object> values = new LinkedHashMap<>();
     Object inline = raw.get("values");
-    if (inline instanceof Map<?, ?> m) {
+    String tooDeep = Trees.depthProblem(inline, chart.field("values"));
+    if (tooDeep != null) {
+      problems.add(tooDeep);
+    } else if (inline instanceof Map<?, ?> m) {
       m.forEach((k, v) -> values.put(String.valueOf(k), v));
     } else if (inline != null) {
       chart.problem("values", "must be an object of values", inline.getClass().getSimpleName());

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.StrictMap;
 import dev.capstan.common.StrictMap.Wording;
+import dev.capstan.common.Trees;
 import dev.capstan.release.file.DeleteGates;
 import dev.capstan.release.file.HealthRuleDocs;
 import dev.capstan.release.model.DriftIgnore;
@@ -24,7 +25,8 @@ import org.jspecify.annotations.Nullable;
  * What a {@code Release}'s spec asks for, checked: the release name, where its objects come from,
  * the cast options, the interval, suspension, dependencies and what an uninstall does. {@link
  * #read} reports every problem of a spec together, each with its field path, the rule and the
- * value, the way a release file's problems are reported.
+ * value, the way a release file's problems are reported; a manifest or the chart's values nested
+ * deeper than {@link Trees#MAX_DEPTH} levels is one of them, found without recursing.
  *
  * @param releaseName the release's name in Capstan's records
  * @param manifests the objects given inline, as trees
@@ -193,8 +195,15 @@ record ReleaseRequest(
       }
     }
     List<Object> manifests = new ArrayList<>();
-    for (Object m : spec.list("manifests")) {
-      if (m != null) {
+    List<@Nullable Object> inline = spec.list("manifests");
+    boolean tooDeep = false;
+    for (int i = 0; i < inline.size(); i++) {
+      Object m = inline.get(i);
+      String problem = Trees.depthProblem(m, spec.field("manifests") + "[" + i + "]");
+      if (problem != null) {
+        problems.add(problem);
+        tooDeep = true;
+      } else if (m != null) {
         manifests.add(m);
       }
     }
@@ -220,7 +229,7 @@ record ReleaseRequest(
             "spec.chart: a Release casts a chart or manifests, not both: remove spec.chart, or"
                 + " spec.manifests and spec.manifestsFrom");
       }
-    } else if (manifests.isEmpty() && sources.isEmpty()) {
+    } else if (manifests.isEmpty() && sources.isEmpty() && !tooDeep) {
       problems.add("spec: give the objects in manifests, manifestsFrom or both, or a chart");
     }
     Duration interval = duration(spec, "interval", DEFAULT_INTERVAL);

@@ -749,6 +749,66 @@ class ReleaseReconcilerTest {
   }
 
   @Test
+  void aManifestNestedTooDeepIsStalledNamingItsFirstValueTooDeepAndTheDeletionStillUninstalls() {
+    objects.put(
+        FakeReleaseObjects.release(NS, "web", spec("manifests", List.of(configMap("a", "1")))));
+    reconciler.reconcile(WEB);
+    Map<String, Object> data = Map.of();
+    for (int i = 0; i < 300; i++) {
+      data = Map.of("a", data);
+    }
+    Map<String, Object> deep =
+        Map.of(
+            "apiVersion", "v1", "kind", "ConfigMap", "metadata", Map.of("name", "b"), "data", data);
+    objects.changeSpec(WEB, spec("manifests", List.of(configMap("a", "1"), deep)));
+    objects.writes.clear();
+
+    ReleaseReconciler.Next next = reconciler.reconcile(WEB);
+
+    assertThat(next).isEqualTo(ReleaseReconciler.Next.DONE);
+    assertThat(objects.writes).containsExactly("status shop/web Ready=False InvalidSpec");
+    assertThat(ready(WEB).get("message"))
+        .isEqualTo(
+            "Release shop/web: spec.manifests[1].data"
+                + ".a".repeat(128)
+                + ": nested deeper than 128 levels");
+    assertThat(cluster.objects()).hasSize(1);
+
+    objects.delete(WEB);
+    objects.writes.clear();
+    next = reconciler.reconcile(WEB);
+
+    assertThat(next).isEqualTo(ReleaseReconciler.Next.DONE);
+    assertThat(objects.writes).containsExactly("finalizer- shop/web");
+    assertThat(objects.get(WEB)).isNull();
+    assertThat(cluster.objects()).isEmpty();
+    assertThat(objects.events)
+        .last()
+        .isEqualTo("Normal Uninstalled shop/web: uninstalled: 1 deleted, 0 kept");
+  }
+
+  @Test
+  void chartValuesNestedTooDeepAreRefusedByPath() {
+    Map<String, Object> values = Map.of();
+    for (int i = 0; i < 300; i++) {
+      values = Map.of("a", values);
+    }
+    objects.put(
+        FakeReleaseObjects.release(
+            NS,
+            "web",
+            spec("chart", Map.of("repository", REGISTRY, "name", "web", "values", values))));
+
+    reconciler.reconcile(WEB);
+
+    assertThat(ready(WEB).get("message"))
+        .isEqualTo(
+            "Release shop/web: spec.chart.values"
+                + ".a".repeat(129)
+                + ": nested deeper than 128 levels");
+  }
+
+  @Test
   void twoReleasesNamingOneReleaseLeaveItToTheOneThatCastIt() {
     objects.put(
         FakeReleaseObjects.release(NS, "web", spec("manifests", List.of(configMap("a", "1")))));
