@@ -35,7 +35,9 @@ import org.jspecify.annotations.Nullable;
  * Secrets are cached without their data (a transform drops it as they arrive): they only tell the
  * controller which Releases to look at when one changes, and each Release reads its sources through
  * its own account ({@link AccountSources}), so the controller holds no Secret's values and no
- * tenant reads through it what its account may not.
+ * tenant reads through it what its account may not. Releases are listed and watched through {@link
+ * ReleaseApi}, which reads each whatever it nests: one tenant's Release nested too deep is held
+ * clipped and refused alone ({@link ReleaseJson}), and never stops the informer.
  */
 final class Informers {
   /** Secrets of these types hold release records, never manifests: not cached. */
@@ -60,15 +62,12 @@ final class Informers {
     factory = new SharedInformerFactory(client, executor, false);
     releases =
         factory.sharedIndexInformerFor(
-            selected(KubernetesReleaseObjects.releasesApi(client), selector, null),
-            DynamicKubernetesObject.class,
-            0);
+            new ReleaseApi(client, selector), DynamicKubernetesObject.class, 0);
     configMaps =
         factory.sharedIndexInformerFor(
             selected(
                 new GenericKubernetesApi<>(
                     V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client),
-                null,
                 null),
             V1ConfigMap.class,
             0);
@@ -77,7 +76,6 @@ final class Informers {
             selected(
                 new GenericKubernetesApi<>(
                     V1Secret.class, V1SecretList.class, "", "v1", "secrets", client),
-                null,
                 SECRET_FIELD_SELECTOR),
             V1Secret.class,
             0);
@@ -117,12 +115,9 @@ final class Informers {
     releaseLister = new Lister<>(releases.getIndexer());
   }
 
-  /** A lister-watcher of {@code api} with the selectors given. */
+  /** A lister-watcher of {@code api} with the field selector given. */
   private static <T extends KubernetesObject, L extends KubernetesListObject>
-      ListerWatcher<T, L> selected(
-          GenericKubernetesApi<T, L> api,
-          @Nullable String labelSelector,
-          @Nullable String fieldSelector) {
+      ListerWatcher<T, L> selected(GenericKubernetesApi<T, L> api, @Nullable String fieldSelector) {
     return new ListerWatcher<>() {
       @Override
       public L list(CallGeneratorParams params) throws ApiException {
@@ -138,9 +133,6 @@ final class Informers {
         ListOptions o = new ListOptions();
         o.setResourceVersion(params.resourceVersion);
         o.setTimeoutSeconds(params.timeoutSeconds);
-        if (labelSelector != null) {
-          o.setLabelSelector(labelSelector);
-        }
         if (fieldSelector != null) {
           o.setFieldSelector(fieldSelector);
         }

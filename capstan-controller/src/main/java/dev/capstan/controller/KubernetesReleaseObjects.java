@@ -17,9 +17,6 @@ import io.kubernetes.client.openapi.models.V1EventSource;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
 import io.kubernetes.client.util.PatchUtils;
-import io.kubernetes.client.util.generic.GenericKubernetesApi;
-import io.kubernetes.client.util.generic.KubernetesApiResponse;
-import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import java.time.Clock;
 import java.time.OffsetDateTime;
@@ -35,7 +32,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The Release resources of a cluster: reads from the controller's informer cache, writes as JSON
  * merge patches (the finalizer conditioned on the resourceVersion read; the status through its
- * subresource), Events through core/v1.
+ * subresource), Events through core/v1. A write reads nothing of the Release the API server answers
+ * with: it may nest deeper than client-java's parser goes ({@link ReleaseJson}).
  */
 final class KubernetesReleaseObjects implements ReleaseObjects {
   private static final Logger LOG = LoggerFactory.getLogger(KubernetesReleaseObjects.class);
@@ -44,7 +42,6 @@ final class KubernetesReleaseObjects implements ReleaseObjects {
   static final String MANAGER = "capstan-controller";
 
   private final Lister<DynamicKubernetesObject> cache;
-  private final GenericKubernetesApi<DynamicKubernetesObject, DynamicKubernetesListObject> api;
   private final CustomObjectsApi customObjects;
   private final CoreV1Api core;
   private final ApiClient client;
@@ -64,21 +61,8 @@ final class KubernetesReleaseObjects implements ReleaseObjects {
     this.client = requireNonNull(client, "client");
     this.clock = requireNonNull(clock, "clock");
     this.host = requireNonNull(host, "host");
-    this.api = releasesApi(client);
     this.customObjects = new CustomObjectsApi(client);
     this.core = new CoreV1Api(client);
-  }
-
-  /** The generic API of Release resources on {@code client}. */
-  static GenericKubernetesApi<DynamicKubernetesObject, DynamicKubernetesListObject> releasesApi(
-      ApiClient client) {
-    return new GenericKubernetesApi<>(
-        DynamicKubernetesObject.class,
-        DynamicKubernetesListObject.class,
-        ReleaseResource.GROUP,
-        ReleaseResource.VERSION,
-        ReleaseResource.PLURAL,
-        client);
   }
 
   @Override
@@ -120,28 +104,39 @@ final class KubernetesReleaseObjects implements ReleaseObjects {
     metadata.put("resourceVersion", release.resourceVersion());
     metadata.put("finalizers", finalizers);
     String body = json(Map.of("metadata", metadata));
-    KubernetesApiResponse<DynamicKubernetesObject> r =
-        api.patch(
-            release.key().namespace(),
-            release.key().name(),
-            V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
-            new V1Patch(body));
-    if (!r.isSuccess()) {
-      throw failure(
-          what,
-          release.key(),
-          r.getHttpStatusCode(),
-          r.getStatus() == null ? "" : String.valueOf(r.getStatus().getMessage()),
-          null);
+    try {
+      mergePatch(
+          client,
+          () ->
+              customObjects
+                  .patchNamespacedCustomObject(
+                      ReleaseResource.GROUP,
+                      ReleaseResource.VERSION,
+                      release.key().namespace(),
+                      ReleaseResource.PLURAL,
+                      release.key().name(),
+                      new V1Patch(body))
+                  .buildCall(null));
+    } catch (ApiException e) {
+      throw failure(what, release.key(), e.getCode(), detail(e), e);
     }
+  }
+
+  /**
+   * Sends a JSON merge patch of a Release and reads nothing of the answer (the Release as patched:
+   * it may nest deeper than client-java's parser goes).
+   */
+  static void mergePatch(ApiClient client, PatchUtils.PatchCallFunc call) throws ApiException {
+    // no type: client-java closes the answer unread
+    PatchUtils.patch(null, call, V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
   }
 
   @Override
   public void writeStatus(ReleaseResource release, Map<String, Object> status) {
     String body = json(Map.of("status", status));
     try {
-      PatchUtils.patch(
-          Object.class,
+      mergePatch(
+          client,
           () ->
               customObjects
                   .patchNamespacedCustomObjectStatus(
@@ -152,9 +147,7 @@ final class KubernetesReleaseObjects implements ReleaseObjects {
                       release.key().name(),
                       new V1Patch(body))
                   .fieldManager(MANAGER)
-                  .buildCall(null),
-          V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
-          client);
+                  .buildCall(null));
     } catch (ApiException e) {
       throw failure("write the status of", release.key(), e.getCode(), detail(e), e);
     }

@@ -26,7 +26,8 @@ import org.jspecify.annotations.Nullable;
  * the cast options, the interval, suspension, dependencies and what an uninstall does. {@link
  * #read} reports every problem of a spec together, each with its field path, the rule and the
  * value, the way a release file's problems are reported; a manifest or the chart's values nested
- * deeper than {@link Trees#MAX_DEPTH} levels is one of them, found without recursing.
+ * deeper than {@link Trees#MAX_DEPTH} levels is one of them, found without recursing (what the
+ * informer holds of such a Release is clipped just below that depth: {@link ReleaseJson}).
  *
  * @param releaseName the release's name in Capstan's records
  * @param manifests the objects given inline, as trees

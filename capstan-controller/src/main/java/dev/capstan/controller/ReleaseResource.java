@@ -252,21 +252,20 @@ public record ReleaseResource(
    */
   public static java.util.Optional<ReleaseResource> get(
       io.kubernetes.client.openapi.ApiClient client, ReleaseKey key) {
-    var r = KubernetesReleaseObjects.releasesApi(client).get(key.namespace(), key.name());
-    if (r.getHttpStatusCode() == 404) {
-      return java.util.Optional.empty();
-    }
-    if (!r.isSuccess()) {
+    try {
+      return new ReleaseApi(client, null).get(key).map(KubernetesReleaseObjects::resource);
+    } catch (io.kubernetes.client.openapi.ApiException e) {
       throw new dev.capstan.common.ClusterException(
           "get",
           KIND,
           key.namespace(),
           key.name(),
-          r.getHttpStatusCode(),
-          "HTTP " + r.getHttpStatusCode(),
-          null);
+          e.getCode(),
+          e.getCode() == 0 && e.getCause() != null
+              ? dev.capstan.common.Escapes.escape(String.valueOf(e.getCause().getMessage()))
+              : "HTTP " + e.getCode(),
+          e);
     }
-    return java.util.Optional.of(KubernetesReleaseObjects.resource(r.getObject()));
   }
 
   /**
@@ -283,8 +282,8 @@ public record ReleaseResource(
     io.kubernetes.client.openapi.apis.CustomObjectsApi api =
         new io.kubernetes.client.openapi.apis.CustomObjectsApi(client);
     try {
-      io.kubernetes.client.util.PatchUtils.patch(
-          Object.class,
+      KubernetesReleaseObjects.mergePatch(
+          client,
           () ->
               api.patchNamespacedCustomObject(
                       GROUP,
@@ -293,9 +292,7 @@ public record ReleaseResource(
                       PLURAL,
                       key.name(),
                       new io.kubernetes.client.custom.V1Patch(json))
-                  .buildCall(null),
-          io.kubernetes.client.custom.V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
-          client);
+                  .buildCall(null));
     } catch (io.kubernetes.client.openapi.ApiException e) {
       throw new dev.capstan.common.ClusterException(
           "patch",
