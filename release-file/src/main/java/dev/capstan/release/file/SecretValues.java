@@ -11,9 +11,12 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -25,7 +28,9 @@ import java.util.regex.Pattern;
  *       {@code client_secret}, but not {@code secretName} or {@code tokenEnabled}); or
  *   <li>its text is a value of a Secret the chart rendered ({@code data}, decoded, or {@code
  *       stringData}), or, from {@value #MIN_CONTAINED} characters on, is found inside one (a
- *       password within a connection string).
+ *       password within a connection string): all found in one pass over the Secrets' texts ({@link
+ *       ContainedTexts}), in time that grows with the lengths of the values and the Secrets' texts,
+ *       not their product.
  * </ul>
  *
  * Booleans are never secret. A masked value's path is written {@code a.b}, {@code a[0]}, {@code
@@ -65,7 +70,13 @@ final class SecretValues {
     List<String> paths = new ArrayList<>();
     List<String> secrets = new ArrayList<>(secretTexts(objects));
     secrets.addAll(secretTexts);
-    Map<String, Object> out = (Map<String, Object>) walk(values, "", false, secrets, paths);
+    Set<String> secret = new HashSet<>(secrets);
+    secret.remove(""); // an empty value is never secret
+    List<String> sought = new ArrayList<>();
+    leaves(values, sought);
+    sought.removeIf(text -> text.length() < MIN_CONTAINED || secret.contains(text));
+    secret.addAll(ContainedTexts.foundIn(sought, secrets));
+    Map<String, Object> out = (Map<String, Object>) walk(values, "", false, secret, paths);
     return new Masked(out, paths);
   }
 
@@ -189,17 +200,17 @@ final class SecretValues {
    * {@code %q} quotes it (Helm's messages quote values so) and as {@link Escapes#escape} shows it.
    */
   static String maskIn(String message, Collection<String> secretTexts) {
-    List<String> forms = new ArrayList<>();
+    Set<String> all = new LinkedHashSet<>();
     for (String text : secretTexts) {
       if (text.length() >= MIN_MASKED_IN_MESSAGE) {
         String quoted = goQuoted(text);
-        for (String form : List.of(text, Escapes.escape(text), quoted, Escapes.escape(quoted))) {
-          if (!forms.contains(form)) {
-            forms.add(form);
-          }
-        }
+        all.addAll(List.of(text, Escapes.escape(text), quoted, Escapes.escape(quoted)));
       }
     }
+    // only the forms the message holds are replaced (one pass finds them), in the order given
+    Set<String> held = ContainedTexts.foundIn(all, List.of(message));
+    List<String> forms = new ArrayList<>(all);
+    forms.retainAll(held);
     forms.sort(Comparator.comparingInt(String::length).reversed()); // the longest form first
     String out = message;
     for (String form : forms) {
@@ -230,15 +241,19 @@ final class SecretValues {
     }
   }
 
+  /**
+   * {@code node} with every value under a secret key, or in {@code secret} (the texts of the
+   * Secrets and those found inside one), masked.
+   */
   private static Object walk(
-      Object node, String path, boolean secretKey, List<String> secrets, List<String> paths) {
+      Object node, String path, boolean secretKey, Set<String> secret, List<String> paths) {
     if (node instanceof Map<?, ?> map) {
       Map<String, Object> out = new LinkedHashMap<>();
       for (Map.Entry<?, ?> e : map.entrySet()) {
         String key = String.valueOf(e.getKey());
         Object value = e.getValue();
         if (value != null) {
-          out.put(key, walk(value, child(path, key), SecretNames.isSecret(key), secrets, paths));
+          out.put(key, walk(value, child(path, key), SecretNames.isSecret(key), secret, paths));
         }
       }
       return out;
@@ -248,28 +263,16 @@ final class SecretValues {
       for (int i = 0; i < list.size(); i++) {
         Object item = list.get(i);
         if (item != null) {
-          out.add(walk(item, path + "[" + i + "]", secretKey, secrets, paths));
+          out.add(walk(item, path + "[" + i + "]", secretKey, secret, paths));
         }
       }
       return out;
     }
-    if (node instanceof Boolean || !(secretKey || inASecret(String.valueOf(node), secrets))) {
+    if (node instanceof Boolean || !(secretKey || secret.contains(String.valueOf(node)))) {
       return node;
     }
     paths.add(path);
     return ChartOrigin.MASKED;
-  }
-
-  private static boolean inASecret(String text, List<String> secrets) {
-    if (text.isEmpty()) {
-      return false;
-    }
-    for (String s : secrets) {
-      if (s.equals(text) || (text.length() >= MIN_CONTAINED && s.contains(text))) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**
