@@ -47,6 +47,12 @@ final class ManifestReader {
   /** The bytes read so far for this release, held to {@link ReleaseFiles#MAX_RELEASE_BYTES}. */
   private long total;
 
+  /**
+   * The documents read so far for this release, inline ones too, held to {@link
+   * ReleaseFiles#MAX_DOCUMENTS}: once over, nothing more is read.
+   */
+  private int documents;
+
   private final List<Located> entries = new ArrayList<>();
   private final java.util.Set<Located> syntaxErrors =
       java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
@@ -69,7 +75,36 @@ final class ManifestReader {
 
   /** Adds one inline document. */
   void inline(String at, @Nullable Object tree) {
-    entries.add(new Located(at, tree, false));
+    if (counted(at)) {
+      entries.add(new Located(at, tree, false));
+    }
+  }
+
+  /**
+   * Counts one more document of the release, read at {@code at}: {@code false} once the release
+   * holds {@link ReleaseFiles#MAX_DOCUMENTS}, reported at the first one over.
+   */
+  private boolean counted(String at) {
+    if (full()) {
+      return false;
+    }
+    documents++;
+    if (full()) {
+      problems.add(
+          at
+              + ": the release would hold "
+              + documents
+              + " documents with this one; the limit is "
+              + ReleaseFiles.MAX_DOCUMENTS
+              + " documents per release");
+      return false;
+    }
+    return true;
+  }
+
+  /** Whether the release holds more documents than it may: nothing more is read. */
+  private boolean full() {
+    return documents > ReleaseFiles.MAX_DOCUMENTS;
   }
 
   /**
@@ -98,6 +133,9 @@ final class ManifestReader {
       return;
     }
     for (Path file : files) {
+      if (full()) {
+        return;
+      }
       String label = label(base, file);
       String text;
       try {
@@ -135,19 +173,28 @@ final class ManifestReader {
     add("", label, text, hidden);
   }
 
-  /** Reads the documents of {@code text} one at a time, in one pass within the limits. */
+  /**
+   * Reads the documents of {@code text} one at a time, in one pass within the limits, counting each
+   * against the release's (the rest is not read once over).
+   */
   private void add(String prefix, String label, String text, boolean hidden) {
+    if (full()) {
+      return;
+    }
     String error =
         ManifestYaml.loadAll(
             text,
             ReleaseFiles.MANIFEST_LIMITS,
             hidden,
             doc -> {
-              if (doc.tree() != null) {
-                entries.add(
-                    new Located(
-                        prefix + "(" + label + "#" + doc.index() + ")", doc.tree(), hidden));
+              String at = prefix + "(" + label + "#" + doc.index() + ")";
+              if (!counted(at)) {
+                return false;
               }
+              if (doc.tree() != null) {
+                entries.add(new Located(at, doc.tree(), hidden));
+              }
+              return true;
             });
     if (error != null) {
       Located failed =
@@ -504,21 +551,9 @@ final class ManifestReader {
    */
   private String read(Path file) {
     try {
-      long size = Files.size(file);
-      if (total + size > ReleaseFiles.MAX_RELEASE_BYTES) {
-        throw new IllegalArgumentException(
-            "the release's files would total "
-                + (total + size)
-                + " bytes with this one ("
-                + size
-                + " bytes); the limit is "
-                + ReleaseFiles.MAX_RELEASE_BYTES
-                + " bytes ("
-                + dev.capstan.common.InputLimits.human(ReleaseFiles.MAX_RELEASE_BYTES)
-                + ") per release");
-      }
+      ReleaseFiles.releaseBytes(total, Files.size(file), "files");
       byte[] bytes = BoundedInput.read(file, file.getFileName().toString(), ReleaseFiles.MAX_BYTES);
-      total += bytes.length;
+      total = ReleaseFiles.releaseBytes(total, bytes.length, "files");
       return StrictDocuments.decode(bytes);
     } catch (IOException e) {
       throw new IllegalArgumentException(

@@ -29,7 +29,8 @@ final class ManifestYaml {
   /** Receives the documents of a stream one at a time. */
   @FunctionalInterface
   interface Documents {
-    void accept(Document document);
+    /** Takes one document; {@code false} when no more are wanted (the rest is not read). */
+    boolean accept(Document document);
   }
 
   /**
@@ -49,8 +50,9 @@ final class ManifestYaml {
 
   /**
    * Hands each document of {@code text} to {@code out} as soon as it is read, in one pass within
-   * {@code limits}, up to the first problem, and returns that problem ({@code #index: not valid
-   * YAML at line L, column C: ...}, {@code #index: nesting is deeper than ...}), or {@code null}.
+   * {@code limits}, up to the first problem or until {@code out} wants no more, and returns that
+   * problem ({@code #index: not valid YAML at line L, column C: ...}, {@code #index: nesting is
+   * deeper than ...}), or {@code null}.
    */
   static @Nullable String loadAll(String text, InputLimits limits, Documents out) {
     return loadAll(text, limits, false, out);
@@ -63,12 +65,17 @@ final class ManifestYaml {
   static @Nullable String loadAll(String text, InputLimits limits, boolean hidden, Documents out) {
     List<Document> known = RECENT.get(text, limits);
     if (known != null) {
-      known.forEach(out::accept);
+      for (Document d : known) {
+        if (!out.accept(d)) {
+          break;
+        }
+      }
       return null;
     }
     // a text worth keeping is kept as parsed, before a reader can change what it is handed
     List<Document> kept = RECENT.keeps(text) ? new ArrayList<>() : null;
     int[] read = {0};
+    boolean[] whole = {true};
     try {
       StrictDocuments.readYaml(
           text,
@@ -79,14 +86,14 @@ final class ManifestYaml {
             if (kept != null) {
               kept.add(new Document(index, ParsedTexts.copy(tree)));
             }
-            out.accept(new Document(index, tree));
             read[0] = index + 1;
-            return true;
+            whole[0] = out.accept(new Document(index, tree));
+            return whole[0];
           });
     } catch (InvalidDocumentException e) {
       return "#" + read[0] + ": " + oneLine(String.valueOf(e.getMessage()));
     }
-    if (kept != null) {
+    if (kept != null && whole[0]) {
       RECENT.keep(text, limits, kept);
     }
     return null;

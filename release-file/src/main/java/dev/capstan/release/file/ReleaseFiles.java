@@ -51,13 +51,18 @@ public final class ReleaseFiles {
   public static final int MAX_BYTES = 32 << 20;
 
   /**
-   * The most bytes one release reads, its release file and every manifest file together: 64 MiB. A
-   * release is kept whole in its record (for rollback), which must stay within the record codec's
-   * bound when decoded.
+   * The most bytes one release reads, its release file and every manifest file together (or every
+   * source of a {@code Release} resource): 64 MiB. A release is kept whole in its record (for
+   * rollback), which must stay within the record codec's bound when decoded. Held by {@link
+   * #releaseBytes} before each input is read or kept.
    */
   public static final long MAX_RELEASE_BYTES = 64L << 20;
 
-  /** The most documents one manifest file may hold: 10,000. */
+  /**
+   * The most documents one manifest file, and one release (its inline documents and every file or
+   * text it reads, together), may hold: 10,000. A release's are counted as they are read; none is
+   * read past the limit.
+   */
   public static final int MAX_DOCUMENTS = 10_000;
 
   /**
@@ -70,6 +75,37 @@ public final class ReleaseFiles {
   static final InputLimits MANIFEST_LIMITS = LIMITS.withMaxDocuments(MAX_DOCUMENTS);
 
   private ReleaseFiles() {}
+
+  /**
+   * The bytes a release has read once it reads {@code size} more, held to {@link
+   * #MAX_RELEASE_BYTES}: checked before the input is read (a file, by its size) or kept (the text
+   * of a ConfigMap or Secret), so that nothing past the limit is held.
+   *
+   * @param total the bytes the release has read so far
+   * @param size the bytes of the next input
+   * @param inputs what the release reads, for the message: {@code files}, {@code sources}
+   * @return {@code total + size}
+   * @throws IllegalArgumentException over the limit: {@code the release's files would total
+   *     67108865 bytes with this one (1000 bytes); the limit is 67108864 bytes (64 MiB) per
+   *     release}
+   */
+  public static long releaseBytes(long total, long size, String inputs) {
+    if (total + size > MAX_RELEASE_BYTES) {
+      throw new IllegalArgumentException(
+          "the release's "
+              + inputs
+              + " would total "
+              + (total + size)
+              + " bytes with this one ("
+              + size
+              + " bytes); the limit is "
+              + MAX_RELEASE_BYTES
+              + " bytes ("
+              + InputLimits.human(MAX_RELEASE_BYTES)
+              + ") per release");
+    }
+    return total + size;
+  }
 
   /**
    * Parses a release file.

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.capstan.release.model.ResourceRef;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ManifestTextTest {
@@ -29,6 +31,31 @@ class ManifestTextTest {
       spec:
         replicas: 1
       """;
+
+  @Test
+  void theDocumentsOfAllInputsAreHeldToTheReleaseLimitAndNoneIsReadPastIt() {
+    String text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n" + "---\n".repeat(9999);
+    List<ManifestInput> inputs =
+        List.of(
+            ManifestInput.document(
+                "spec.manifests[0]",
+                Map.of("apiVersion", "v1", "kind", "ConfigMap", "metadata", Map.of("name", "a"))),
+            ManifestInput.text("configmap m key all.yaml", text),
+            ManifestInput.secretText("secret n key all.yaml", "not: [valid"));
+
+    InvalidReleaseFileException e =
+        catchThrowableOfType(
+            InvalidReleaseFileException.class,
+            () ->
+                ReleaseFiles.manifestInputs(
+                    inputs, "Release shop/web", new Overrides("shop", "web", "shop")));
+
+    // the Secret's text is not read: its syntax error is not reported
+    assertThat(e.problems())
+        .containsExactly(
+            "(configmap m key all.yaml#9999): the release would hold 10001 documents with this"
+                + " one; the limit is 10000 documents per release");
+  }
 
   @Test
   void renderedManifestTextBecomesObjectsInTheReleaseNamespaceSkippingEmptyDocuments() {

@@ -114,6 +114,7 @@ class ParsedTextsTest {
                   if (d.tree() != null) {
                     data(List.of(d)).put("tag", "changed as it was handed on");
                   }
+                  return true;
                 }))
         .isNull();
 
@@ -121,6 +122,24 @@ class ParsedTextsTest {
 
     assertThat(again).hasSameSizeAs(first);
     assertThat(data(again)).containsEntry("tag", "kept");
+  }
+
+  @Test
+  void aReaderThatWantsNoMoreStopsTheReadAndATextReadInPartIsNotKept() {
+    String text = stream("part", ParsedTexts.MIN_CHARS);
+    List<Integer> handed = new ArrayList<>();
+
+    assertThat(ManifestYaml.loadAll(text, LIMITS, d -> handed.add(d.index()) && d.index() < 2))
+        .isNull();
+
+    assertThat(handed).containsExactly(0, 1, 2);
+    assertThat(ManifestYaml.RECENT.get(text, LIMITS)).isNull();
+
+    ManifestYaml.loadAll(text, LIMITS);
+    handed.clear();
+    assertThat(ManifestYaml.RECENT.get(text, LIMITS)).isNotNull();
+    ManifestYaml.loadAll(text, LIMITS, d -> handed.add(d.index()) && d.index() < 1);
+    assertThat(handed).containsExactly(0, 1);
   }
 
   @Test

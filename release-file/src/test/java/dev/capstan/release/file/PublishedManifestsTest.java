@@ -195,6 +195,34 @@ class PublishedManifestsTest {
   }
 
   @Test
+  void theDocumentsOfOneReleaseAreHeldToTheLimitAcrossItsFilesAndNoneIsReadPastIt()
+      throws IOException {
+    write(
+        "k8s/a.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n" + "---\n".repeat(5999));
+    write(
+        "k8s/b.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n" + "---\n".repeat(5999));
+    write("k8s/c.yaml", "not: [valid");
+
+    InvalidReleaseFileException e =
+        catchThrowableOfType(
+            InvalidReleaseFileException.class,
+            () ->
+                ReleaseFiles.read(
+                    dir.resolve("k8s"),
+                    "k8s",
+                    new Overrides("shop", "many"),
+                    PublishedManifestsTest::noEnv));
+
+    // c.yaml is not read: its syntax error is not reported
+    assertThat(e.problems())
+        .containsExactly(
+            "(b.yaml#4000): the release would hold 10001 documents with this one; the limit is"
+                + " 10000 documents per release");
+  }
+
+  @Test
   void aFileOfMoreDocumentsThanTheLimitIsRefusedAtTheFirstTooMany() throws IOException {
     Path file =
         write(
