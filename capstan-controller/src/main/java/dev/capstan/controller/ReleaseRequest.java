@@ -65,6 +65,21 @@ record ReleaseRequest(
   /** The number of revisions kept when the spec gives none. */
   static final int DEFAULT_MAX_HISTORY = 10;
 
+  /**
+   * The longest duration a spec may write, in characters: the CRD's {@code maxLength}, checked
+   * again here for an API server that serves an older CRD.
+   */
+  static final int MAX_DURATION_LENGTH = 64;
+
+  /**
+   * The most digits of one number of a duration ({@code 1.5} has two): more would name a longer
+   * time than a duration holds, and cost a parse that grows with them.
+   */
+  static final int MAX_DURATION_DIGITS = 18;
+
+  private static final String DURATION_RULE =
+      "must be a positive duration such as 90s, 5m or 1h30m";
+
   private static final Pattern DURATION_PART = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)(ms|s|m|h)");
   private static final Pattern LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
@@ -391,16 +406,32 @@ record ReleaseRequest(
     if (text == null) {
       return fallback;
     }
+    if (text.length() > MAX_DURATION_LENGTH) {
+      map.problem(key, DURATION_RULE + ", of at most " + MAX_DURATION_LENGTH + " characters", text);
+      return fallback;
+    }
     Duration d = parseDuration(text);
     if (d == null) {
-      map.problem(key, "must be a positive duration such as 90s, 5m or 1h30m", text);
+      map.problem(
+          key,
+          longestNumber(text) > MAX_DURATION_DIGITS
+              ? DURATION_RULE + ", each number of at most " + MAX_DURATION_DIGITS + " digits"
+              : DURATION_RULE,
+          text);
       return fallback;
     }
     return d;
   }
 
-  /** The duration {@code text} writes, or null when it is not one (or not positive). */
+  /**
+   * The duration {@code text} writes, or null when it is not one (or not positive, or longer than
+   * {@link #MAX_DURATION_LENGTH}, or a number of it has more than {@link #MAX_DURATION_DIGITS}
+   * digits).
+   */
   static @Nullable Duration parseDuration(String text) {
+    if (text.length() > MAX_DURATION_LENGTH || longestNumber(text) > MAX_DURATION_DIGITS) {
+      return null;
+    }
     Matcher m = DURATION_PART.matcher(text);
     BigDecimal millis = BigDecimal.ZERO;
     int end = 0;
@@ -423,5 +454,21 @@ record ReleaseRequest(
       return null;
     }
     return Duration.ofMillis(millis.longValue());
+  }
+
+  /** The most digits of one number in {@code text} ({@code 1.25h30m}: 3). */
+  private static int longestNumber(String text) {
+    int longest = 0;
+    int digits = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c >= '0' && c <= '9') {
+        digits++;
+        longest = Math.max(longest, digits);
+      } else if (c != '.') {
+        digits = 0;
+      }
+    }
+    return longest;
   }
 }

@@ -589,6 +589,40 @@ class ReleaseReconcilerTest {
   }
 
   @Test
+  void aDurationOfTooManyCharactersOrDigitsIsRefusedBeforeItIsParsed() {
+    String tooLong = "9".repeat(1_000_000) + "s";
+    objects.put(
+        FakeReleaseObjects.release(
+            NS,
+            "web",
+            spec(
+                "manifests",
+                List.of(configMap("a", "1")),
+                "interval",
+                tooLong,
+                "options",
+                Map.of("timeout", "1h0000000000000000001.5m"))));
+
+    reconciler.reconcile(WEB);
+
+    assertThat(ready(WEB))
+        .containsEntry("reason", "InvalidSpec")
+        .containsEntry(
+            "message",
+            "Release shop/web: 2 problems: spec.interval: must be a positive duration such as"
+                + " 90s, 5m or 1h30m, of at most 64 characters: '"
+                + tooLong
+                + "'; spec.options.timeout: must be a positive duration such as 90s, 5m or 1h30m,"
+                + " each number of at most 18 digits: '1h0000000000000000001.5m'");
+    assertThat(ReleaseRequest.parseDuration("000000000000000001.5m")).isNull();
+    assertThat(ReleaseRequest.parseDuration("00000000000000001.5m"))
+        .isEqualTo(Duration.ofSeconds(90));
+    assertThat(ReleaseRequest.parseDuration("1h" + "0s".repeat(29) + "30m"))
+        .isEqualTo(Duration.ofMinutes(90));
+    assertThat(ReleaseRequest.parseDuration("1h" + "0s".repeat(30) + "30m")).isNull();
+  }
+
+  @Test
   void aMissingConfigMapStallsTheReleaseUntilItAppears() {
     objects.put(
         FakeReleaseObjects.release(
