@@ -4,6 +4,7 @@ import dev.capstan.release.file.ManifestInput;
 import dev.capstan.release.file.Overrides;
 import dev.capstan.release.file.ReleaseFile;
 import dev.capstan.release.file.ReleaseFiles;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +14,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Where the controller reads the ConfigMaps and Secrets a Release takes manifests from, and how a
  * Release's manifests become one release: the inline objects first, then each source's values in
- * the order {@code spec.manifestsFrom} gives (a source's keys in name order).
+ * the order {@code spec.manifestsFrom} gives (a source's keys in name order). The sources' texts
+ * are held to {@link ReleaseFiles#MAX_RELEASE_BYTES} together as each is read, and all the
+ * documents to {@link ReleaseFiles#MAX_DOCUMENTS}, as a release's files are.
  */
 interface ManifestSources {
   /**
@@ -46,6 +49,7 @@ interface ManifestSources {
       inputs.add(ManifestInput.document("spec.manifests[" + i + "]", request.manifests().get(i)));
     }
     List<String> problems = new ArrayList<>();
+    long total = 0;
     for (int i = 0; i < request.sources().size(); i++) {
       ReleaseRequest.Source source = request.sources().get(i);
       String at = "spec.manifestsFrom[" + i + "]";
@@ -59,6 +63,7 @@ interface ManifestSources {
         continue;
       }
       String only = source.key();
+      Map<String, String> texts = new TreeMap<>();
       if (only != null) {
         String text = data.get(only);
         if (text == null) {
@@ -70,11 +75,21 @@ interface ManifestSources {
                   + String.join(", ", new TreeMap<>(data).keySet()));
           continue;
         }
-        inputs.add(input(source, source.label(), text));
+        texts.put(source.label(), text);
       } else {
-        new TreeMap<>(data)
-            .forEach((k, text) -> inputs.add(input(source, source.label() + " key " + k, text)));
+        data.forEach((k, text) -> texts.put(source.label() + " key " + k, text));
       }
+      long size = 0;
+      for (String text : texts.values()) {
+        size += text.getBytes(StandardCharsets.UTF_8).length;
+      }
+      try {
+        total = ReleaseFiles.releaseBytes(total, size, "sources");
+      } catch (IllegalArgumentException e) {
+        problems.add(named + ": " + e.getMessage());
+        break; // nothing more is read, nor this source kept
+      }
+      texts.forEach((label, text) -> inputs.add(input(source, label, text)));
     }
     if (!problems.isEmpty()) {
       throw new InvalidReleaseResourceException(key, problems);

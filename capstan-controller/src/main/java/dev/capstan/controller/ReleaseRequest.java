@@ -2,6 +2,7 @@ package dev.capstan.controller;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Escapes;
 import dev.capstan.common.StrictMap;
 import dev.capstan.common.StrictMap.Wording;
 import dev.capstan.common.Trees;
@@ -224,11 +225,19 @@ record ReleaseRequest(
       }
     }
     List<Source> sources = new ArrayList<>();
+    List<Integer> sourceIndexes = new ArrayList<>();
     for (StrictMap.Element e : spec.objects("manifestsFrom", SOURCE)) {
       Source source = source(e.map());
-      if (source != null) {
-        sources.add(source);
+      if (source == null) {
+        continue;
       }
+      String again = again(source, sources, sourceIndexes);
+      if (again != null) {
+        problems.add("spec.manifestsFrom[" + e.index() + "]: " + again);
+        continue;
+      }
+      sources.add(source);
+      sourceIndexes.add(e.index());
     }
     ChartSpec chart = null;
     StrictMap chartField = spec.object("chart", ChartSpec.FIELDS);
@@ -395,6 +404,39 @@ record ReleaseRequest(
         configMap != null ? SourceKind.CONFIG_MAP : SourceKind.SECRET,
         name,
         ref.optionalString("key"));
+  }
+
+  /**
+   * Why {@code source} may not be read beside {@code earlier} (at {@code indexes}), or null: it
+   * names an object again, with the same key, or one of the two without a key (every key): each
+   * text is read once.
+   */
+  private static @Nullable String again(
+      Source source, List<Source> earlier, List<Integer> indexes) {
+    for (int i = 0; i < earlier.size(); i++) {
+      Source first = earlier.get(i);
+      String key = source.key();
+      String firstKey = first.key();
+      if (first.kind() != source.kind()
+          || !first.name().equals(source.name())
+          || (key != null && firstKey != null && !key.equals(firstKey))) {
+        continue;
+      }
+      String at = "spec.manifestsFrom[" + indexes.get(i) + "]";
+      return "names "
+          + source.kind().kind()
+          + " "
+          + Escapes.escape(source.name())
+          + (key == null ? "" : " key " + Escapes.quote(key))
+          + " again ("
+          + (firstKey == null && key != null
+              ? at + " reads every key of it"
+              : key == null && firstKey != null
+                  ? at + " reads its key " + Escapes.quote(firstKey)
+                  : at)
+          + ")";
+    }
+    return null;
   }
 
   /**

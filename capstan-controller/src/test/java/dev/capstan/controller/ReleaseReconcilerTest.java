@@ -645,6 +645,99 @@ class ReleaseReconcilerTest {
   }
 
   @Test
+  void aSourceNamedAgainIsRefusedBeforeAnySourceIsRead() {
+    objects.put(
+        FakeReleaseObjects.release(
+            NS,
+            "web",
+            spec(
+                "manifestsFrom",
+                List.of(
+                    Map.of("configMap", Map.of("name", "web-manifests")),
+                    Map.of("secret", Map.of("name", "web-manifests")),
+                    Map.of("configMap", Map.of("name", "other", "key", "a.yaml")),
+                    Map.of("configMap", Map.of("name", "web-manifests")),
+                    Map.of("configMap", Map.of("name", "other", "key", "b.yaml")),
+                    Map.of("configMap", Map.of("name", "other", "key", "a.yaml")),
+                    Map.of("configMap", Map.of("name", "other")),
+                    Map.of("configMap", Map.of("name", "web-manifests", "key", "x.yaml"))))));
+
+    reconciler.reconcile(WEB);
+
+    assertThat(ready(WEB))
+        .containsEntry("reason", "InvalidSpec")
+        .containsEntry(
+            "message",
+            "Release shop/web: 4 problems: spec.manifestsFrom[3]: names ConfigMap web-manifests"
+                + " again (spec.manifestsFrom[0]); spec.manifestsFrom[5]: names ConfigMap other key"
+                + " 'a.yaml' again (spec.manifestsFrom[2]); spec.manifestsFrom[6]: names ConfigMap"
+                + " other again (spec.manifestsFrom[2] reads its key 'a.yaml');"
+                + " spec.manifestsFrom[7]: names ConfigMap web-manifests key 'x.yaml' again"
+                + " (spec.manifestsFrom[0] reads every key of it)");
+    assertThat(castAs).isEmpty();
+  }
+
+  @Test
+  void theSourcesTextsAreHeldToTheReleaseLimitAsEachIsReadAndNoMoreIsRead() {
+    String text = "#".repeat(14 << 20);
+    List<Object> sources = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      if (i < 5) {
+        configMaps.put("shop/m" + i, Map.of("all.yaml", text));
+      }
+      sources.add(Map.of("configMap", Map.of("name", "m" + i)));
+    }
+    objects.put(FakeReleaseObjects.release(NS, "web", spec("manifestsFrom", sources)));
+
+    reconciler.reconcile(WEB);
+
+    // m5 does not exist, but is not read: nothing is read past the limit
+    assertThat(ready(WEB))
+        .containsEntry("reason", "InvalidManifests")
+        .containsEntry(
+            "message",
+            "Release shop/web: spec.manifestsFrom[4]: ConfigMap shop/m4: the release's sources"
+                + " would total 73400320 bytes with this one (14680064 bytes); the limit is"
+                + " 67108864 bytes (64 MiB) per release");
+    assertThat(cluster.objects()).isEmpty();
+  }
+
+  @Test
+  void theDocumentsOfAllSourcesAreHeldToTheReleaseLimit() {
+    configMaps.put(
+        "shop/m0",
+        Map.of(
+            "all.yaml",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n" + "---\n".repeat(5999)));
+    configMaps.put(
+        "shop/m1",
+        Map.of(
+            "all.yaml",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n" + "---\n".repeat(5999)));
+    objects.put(
+        FakeReleaseObjects.release(
+            NS,
+            "web",
+            spec(
+                "manifests",
+                List.of(configMap("c", "1")),
+                "manifestsFrom",
+                List.of(
+                    Map.of("configMap", Map.of("name", "m0")),
+                    Map.of("configMap", Map.of("name", "m1"))))));
+
+    reconciler.reconcile(WEB);
+
+    assertThat(ready(WEB))
+        .containsEntry("reason", "InvalidManifests")
+        .containsEntry(
+            "message",
+            "Release shop/web: (configmap m1 key all.yaml#3999): the release would hold 10001"
+                + " documents with this one; the limit is 10000 documents per release");
+    assertThat(cluster.objects()).isEmpty();
+  }
+
+  @Test
   void aSourceWithoutTheKeyNamedListsTheKeysItHas() {
     objects.put(
         FakeReleaseObjects.release(
