@@ -2,6 +2,7 @@ package dev.capstan.controller;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.common.Escapes;
 import dev.capstan.common.StrictMap;
 import dev.capstan.common.Trees;
 import dev.capstan.helm.chart.MetadataServices;
@@ -52,6 +53,13 @@ record ChartSpec(
 
   /** The key of a values source read when it names none, as Flux reads it. */
   static final String DEFAULT_VALUES_KEY = "values.yaml";
+
+  /**
+   * The most bytes of values one chart is rendered with, its {@code valuesFrom} texts and its
+   * inline values together: 4 MiB, many times the values file of the largest public charts (a few
+   * hundred KB). Each is written to a file for Helm; the total is checked before any is.
+   */
+  static final int MAX_VALUES_BYTES = 4 << 20;
 
   static final Set<String> FIELDS =
       StrictMap.fields(
@@ -122,6 +130,7 @@ record ChartSpec(
       chart.problem("values", "must be an object of values", inline.getClass().getSimpleName());
     }
     List<ValuesSource> valuesFrom = new ArrayList<>();
+    List<Integer> valuesFromIndexes = new ArrayList<>();
     for (StrictMap.Element e : chart.objects("valuesFrom", VALUES_FROM)) {
       StrictMap s = e.map();
       String kind = s.string("kind");
@@ -140,12 +149,33 @@ record ChartSpec(
         s.problem("valuesKey", "must name a key (leave it out for values.yaml)", key);
       }
       if (k != null && source != null) {
-        valuesFrom.add(
+        ValuesSource read =
             new ValuesSource(
                 k,
                 source,
                 key == null || key.isEmpty() ? DEFAULT_VALUES_KEY : key,
-                s.bool("optional")));
+                s.bool("optional"));
+        int first = indexOf(valuesFrom, read);
+        if (first >= 0) {
+          problems.add(
+              chart.field("valuesFrom")
+                  + "["
+                  + e.index()
+                  + "]: names "
+                  + kind
+                  + " "
+                  + Escapes.escape(source)
+                  + " key "
+                  + Escapes.quote(read.key())
+                  + " again ("
+                  + chart.field("valuesFrom")
+                  + "["
+                  + valuesFromIndexes.get(first)
+                  + "])");
+          continue;
+        }
+        valuesFrom.add(read);
+        valuesFromIndexes.add(e.index());
       }
     }
     String secretRef = ref(chart, "secretRef", namespace);
@@ -155,6 +185,22 @@ record ChartSpec(
       return null;
     }
     return new ChartSpec(reference, version, values, valuesFrom, secretRef, certSecretRef, noHooks);
+  }
+
+  /**
+   * Where {@code sources} holds one reading the same key of the same object as {@code source}
+   * (whether optional or not), or -1: a text is read once.
+   */
+  private static int indexOf(List<ValuesSource> sources, ValuesSource source) {
+    for (int i = 0; i < sources.size(); i++) {
+      ValuesSource s = sources.get(i);
+      if (s.kind() == source.kind()
+          && s.name().equals(source.name())
+          && s.key().equals(source.key())) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** The chart a repository and a name make: {@code https://} and a name, or {@code oci://}. */

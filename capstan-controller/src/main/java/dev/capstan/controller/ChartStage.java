@@ -1,6 +1,7 @@
 package dev.capstan.controller;
 
 import dev.capstan.common.Escapes;
+import dev.capstan.common.InputLimits;
 import dev.capstan.common.JsonMappers;
 import dev.capstan.common.PrivateFolder;
 import dev.capstan.release.chart.ChartException;
@@ -9,6 +10,7 @@ import dev.capstan.release.chart.ChartValues;
 import dev.capstan.release.chart.RepositoryAccess;
 import dev.capstan.release.file.ChartRelease;
 import dev.capstan.release.file.ChartReleases;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +24,10 @@ import org.jspecify.annotations.Nullable;
  * rendered by the account's renderer ({@link Engines.Engine#charts}: the account's capabilities,
  * {@code lookup} as the account), and read as every manifest is read ({@link ChartReleases}). The
  * values are merged as Flux merges a HelmRelease's: the {@code valuesFrom} sources in order, then
- * the inline {@code values}; those from a Secret are recorded masked. A chart with hooks is refused
- * as the release's hooks (unless {@code noHooks}: then cast without them, see {@code CastStage}).
+ * the inline {@code values}; those from a Secret are recorded masked. Together they are held to
+ * {@link ChartSpec#MAX_VALUES_BYTES} as each is read, before any is written for Helm (a source
+ * named twice is refused before, by {@link ChartSpec#read}). A chart with hooks is refused as the
+ * release's hooks (unless {@code noHooks}: then cast without them, see {@code CastStage}).
  */
 final class ChartStage {
   private ChartStage() {}
@@ -46,7 +50,12 @@ final class ChartStage {
     ChartSpec chart = java.util.Objects.requireNonNull(request.chart(), "chart");
     List<String> problems = new ArrayList<>();
     ChartValues values = ChartValues.none();
-    for (int i = 0; i < chart.valuesFrom().size(); i++) {
+    String inline = chart.values().isEmpty() ? null : json(chart.values());
+    long total = 0;
+    if (inline != null) {
+      total = valuesBytes(0, inline, "spec.chart.values", problems);
+    }
+    for (int i = 0; i < chart.valuesFrom().size() && total >= 0; i++) {
       ChartSpec.ValuesSource source = chart.valuesFrom().get(i);
       String at = "spec.chart.valuesFrom[" + i + "]";
       Map<String, String> data = read(engine.sources(), key, source.kind(), source.name());
@@ -65,13 +74,17 @@ final class ChartStage {
         continue;
       }
       String label = named + " key " + source.key();
+      total = valuesBytes(total, text, label, problems);
+      if (total < 0) {
+        break; // nothing more is read, nor this text kept
+      }
       values =
           source.kind() == ReleaseRequest.SourceKind.SECRET
               ? values.withSecretFile(label, text)
               : values.withFile(label, text);
     }
-    if (!chart.values().isEmpty()) {
-      values = values.withFile("spec.chart.values", json(chart.values()));
+    if (inline != null) {
+      values = values.withFile("spec.chart.values", inline);
     }
     RepositoryAccess access = RepositoryAccess.anonymous();
     String secretRef = chart.secretRef();
@@ -162,6 +175,29 @@ final class ChartStage {
     return shown
         .replace("check --username and the password given with --password-stdin", "check " + secret)
         .replace("give --username and --password-stdin", "give them in " + secret);
+  }
+
+  /**
+   * The bytes of values read once {@code text} is, or -1 when that is over {@link
+   * ChartSpec#MAX_VALUES_BYTES} (the problem added, naming {@code label}).
+   */
+  private static long valuesBytes(long total, String text, String label, List<String> problems) {
+    long size = text.getBytes(StandardCharsets.UTF_8).length;
+    if (total + size <= ChartSpec.MAX_VALUES_BYTES) {
+      return total + size;
+    }
+    problems.add(
+        label
+            + ": the chart's values would total "
+            + (total + size)
+            + " bytes with this one ("
+            + size
+            + " bytes); the limit is "
+            + ChartSpec.MAX_VALUES_BYTES
+            + " bytes ("
+            + InputLimits.human(ChartSpec.MAX_VALUES_BYTES)
+            + ") per release");
+    return -1;
   }
 
   private static @Nullable Map<String, String> read(

@@ -1827,6 +1827,82 @@ class ReleaseReconcilerTest {
   }
 
   @Test
+  void aValuesSourceNamedAgainIsRefusedBeforeAnyIsRead() {
+    objects.put(
+        FakeReleaseObjects.release(
+            NS,
+            "web",
+            spec(
+                "chart",
+                chart(
+                    "valuesFrom",
+                    List.of(
+                        Map.of("kind", "ConfigMap", "name", "shop-values"),
+                        Map.of("kind", "Secret", "name", "shop-values"),
+                        Map.of(
+                            "kind",
+                            "ConfigMap",
+                            "name",
+                            "shop-values",
+                            "valuesKey",
+                            "values.yaml",
+                            "optional",
+                            true),
+                        Map.of(
+                            "kind", "ConfigMap", "name", "shop-values", "valuesKey", "b.yaml"))))));
+
+    reconciler.reconcile(WEB);
+
+    assertThat(ready(WEB))
+        .containsEntry("reason", "InvalidSpec")
+        .containsEntry(
+            "message",
+            "Release shop/web: spec.chart.valuesFrom[2]: names ConfigMap shop-values key"
+                + " 'values.yaml' again (spec.chart.valuesFrom[0])");
+    assertThat(castAs).isEmpty();
+    assertThat(charts.requests()).isEmpty();
+  }
+
+  @Test
+  void theValuesAreHeldToTheirLimitAsEachIsReadBeforeAnyIsWritten() {
+    charts.chart(REGISTRY + "/shop", "shop", "1.0.0", shop("1.0.0", false));
+    String values = "filler: '" + "x".repeat(3 << 20) + "'\n";
+    configMaps.put("shop/v0", Map.of("values.yaml", values));
+    configMaps.put("shop/v1", Map.of("values.yaml", values));
+    objects.put(
+        FakeReleaseObjects.release(
+            NS,
+            "web",
+            spec(
+                "chart",
+                chart(
+                    "valuesFrom",
+                    List.of(
+                        Map.of("kind", "ConfigMap", "name", "v0"),
+                        Map.of("kind", "ConfigMap", "name", "v1"),
+                        Map.of("kind", "ConfigMap", "name", "absent")),
+                    "values",
+                    Map.of("color", "blue")))));
+
+    reconciler.reconcile(WEB);
+
+    // the inline values count first ({"color":"blue"}: 16 bytes); absent is not read
+    long size = values.length();
+    assertThat(ready(WEB))
+        .containsEntry("reason", "InvalidChart")
+        .containsEntry(
+            "message",
+            "Release shop/web: spec.chart.valuesFrom[1]: ConfigMap shop/v1 key values.yaml: the"
+                + " chart's values would total "
+                + (16 + 2 * size)
+                + " bytes with this one ("
+                + size
+                + " bytes); the limit is 4194304 bytes (4 MiB) per release");
+    assertThat(charts.requests()).isEmpty();
+    assertThat(cluster.objects()).isEmpty();
+  }
+
+  @Test
   void aNewerChartVersionOrAChangedValuesSourceIsCastAndTheSameChartWritesNothing() {
     charts.chart(REGISTRY + "/shop", "shop", "1.0.0", shop("1.0.0", false));
     configMaps.put("shop/shop-values", Map.of("values.yaml", "color: red\n"));
