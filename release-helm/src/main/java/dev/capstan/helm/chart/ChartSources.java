@@ -24,7 +24,10 @@ import java.util.stream.Stream;
  * (its missing dependencies built by {@code helm dependency build} in a copy, never in the caller's
  * folder), a packaged chart as it is, a repository chart and an OCI chart by {@code helm pull}
  * (which resolves a version range as Helm does). The repository's credentials are written to Helm's
- * repository or registry config file in the workspace, never put on a command line.
+ * repository or registry config file in the workspace, never put on a command line. A pulled chart
+ * is bounded while it is fetched, by the proxy's budget ({@link EgressProxy#MAX_DOWNLOAD}): Helm
+ * holds a download whole in memory and writes the file at once, so there is no file to watch before
+ * it is all there; its size is checked again once it is ({@link ChartFiles#MAX_ARCHIVE}).
  */
 final class ChartSources {
   /** The name the request's chart repository has in the workspace's repository config. */
@@ -44,12 +47,19 @@ final class ChartSources {
   private final HelmVersion version;
   private final Workspace ws;
   private final Map<String, String> env;
+  private final Deadline deadline;
 
-  ChartSources(HelmProcess helm, HelmVersion version, Workspace ws, Map<String, String> env) {
+  ChartSources(
+      HelmProcess helm,
+      HelmVersion version,
+      Workspace ws,
+      Map<String, String> env,
+      Deadline deadline) {
     this.helm = helm;
     this.version = version;
     this.ws = ws;
     this.env = env;
+    this.deadline = deadline;
   }
 
   Fetched fetch(ChartRequest request) {
@@ -111,7 +121,8 @@ final class ChartSources {
       }
     }
     writeRepositories(null, access);
-    HelmProcess.Result r = helm.run(List.of("dependency", "build", copy.toString()), env, ws);
+    HelmProcess.Result r =
+        helm.run(List.of("dependency", "build", copy.toString()), env, ws, deadline);
     if (r.exitCode() != 0) {
       throw new ChartException(
           "chart "
@@ -133,7 +144,7 @@ final class ChartSources {
     if (version.major() == 3) {
       update.add("--fail-on-repo-update-fail"); // Helm 4 fails by default
     }
-    HelmProcess.Result r = helm.run(update, env, ws);
+    HelmProcess.Result r = helm.run(update, env, ws, deadline);
     if (r.exitCode() != 0) {
       throw refused(label, "the chart repository", r, access);
     }
@@ -179,7 +190,7 @@ final class ChartSources {
       args.add(wanted);
     }
     args.addAll(extra);
-    HelmProcess.Result r = helm.run(args, env, ws);
+    HelmProcess.Result r = helm.run(args, env, ws, deadline);
     if (r.exitCode() != 0) {
       throw refused(
           label, ref.startsWith("oci://") ? "the registry" : "the chart repository", r, access);

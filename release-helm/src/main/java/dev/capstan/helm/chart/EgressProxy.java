@@ -1,6 +1,7 @@
 package dev.capstan.helm.chart;
 
 import dev.capstan.common.Escapes;
+import dev.capstan.release.chart.PrivateNetworks;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
@@ -10,10 +11,12 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -22,16 +25,25 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The HTTP proxy a Helm process is given ({@code HTTPS_PROXY}, {@code HTTP_PROXY}) for one
- * rendering, on loopback. It resolves each host Helm asks for itself and refuses, before any
- * connection, a host with an address of a cloud's metadata service ({@link MetadataServices}):
- * whatever name, redirect, chart URL in an index or registry a chart source leads Helm to, Helm
- * reaches no metadata service through it. Tunnels ({@code CONNECT}, for {@code https}) and plain
- * requests (an absolute {@code http://} URL) are relayed as they are; Helm's Go client sends
- * requests for {@code localhost} and loopback addresses directly, which reach this machine only.
+ * rendering's fetch, on loopback. It resolves each host Helm asks for itself and refuses, before
+ * any connection, a host with an address of a cloud's metadata service ({@link MetadataServices}),
+ * and, when its {@link Rules} refuse private addresses, one with an address of {@link
+ * PrivateAddresses} unless the host and port are a trusted repository's: whatever name, redirect,
+ * chart URL in an index or registry a chart source leads Helm to, Helm reaches none of them through
+ * it. Tunnels ({@code CONNECT}, for {@code https}) and plain requests (an absolute {@code http://}
+ * URL) are relayed as they are, with two bounds: a connection silent both ways for {@link
+ * Rules#idle()} is closed, and once the hosts have sent {@link Rules#maxBytes()} in all (the most a
+ * chart and its repository's index may take, {@link #MAX_DOWNLOAD}) every connection is closed and
+ * every later request refused, so a trickling or endless chart source neither holds Helm nor fills
+ * its memory (Helm holds a download whole before it writes it) or its disk. Helm's Go client sends
+ * requests for {@code localhost} and literal loopback addresses directly, never to a proxy ({@code
+ * http.ProxyFromEnvironment}, whatever {@code NO_PROXY} says), so those reach this machine's
+ * loopback past it.
  */
 final class EgressProxy implements Closeable {
   /** Resolves a host to its addresses, as {@link InetAddress#getAllByName} does. */
@@ -46,17 +58,76 @@ final class EgressProxy implements Closeable {
   /** How long a connection to an allowed host may take. */
   static final int CONNECT_TIMEOUT_MS = 30_000;
 
+  /** The most a repository's {@code index.yaml} may take of {@link #MAX_DOWNLOAD}. */
+  static final long MAX_INDEX = 64L << 20;
+
+  /**
+   * The most the hosts may send through one proxy, TLS included: a chart at its largest ({@link
+   * ChartFiles#MAX_ARCHIVE}) and its repository's index ({@link #MAX_INDEX}).
+   */
+  static final long MAX_DOWNLOAD = ChartFiles.MAX_ARCHIVE + MAX_INDEX;
+
+  /** How long a relayed connection may be silent both ways before it is closed. */
+  static final Duration IDLE = Duration.ofSeconds(60);
+
+  /**
+   * What the proxy allows.
+   *
+   * @param privateRefused whether an address of {@link PrivateAddresses} is refused
+   * @param trusted the {@code host:port}s reached wherever they resolve (hosts canonical: {@link
+   *     PrivateAddresses#canonical}, an IPv6 address in brackets)
+   * @param idle how long a relayed connection may be silent both ways
+   * @param maxBytes the most the hosts may send through the proxy in all
+   */
+  record Rules(boolean privateRefused, Set<String> trusted, Duration idle, long maxBytes) {
+    Rules {
+      trusted = Set.copyOf(trusted);
+    }
+
+    /** Private addresses reachable, {@link #IDLE} and {@link #MAX_DOWNLOAD}. */
+    static Rules defaults() {
+      return new Rules(false, Set.of(), IDLE, MAX_DOWNLOAD);
+    }
+
+    /** These rules with private addresses refused or reachable as {@code networks} says. */
+    Rules withPrivateNetworks(PrivateNetworks networks) {
+      Set<String> hosts = new java.util.LinkedHashSet<>();
+      for (String hostAndPort : networks.trustedHostsAndPorts()) {
+        int colon = hostAndPort.lastIndexOf(':');
+        hosts.add(
+            key(
+                strip(hostAndPort.substring(0, colon)),
+                Integer.parseInt(hostAndPort.substring(colon + 1))));
+      }
+      return new Rules(networks.refused(), hosts, idle, maxBytes);
+    }
+
+    /** These rules with a relayed connection closed after {@code idle} of silence. */
+    Rules withIdle(Duration idle) {
+      return new Rules(privateRefused, trusted, idle, maxBytes);
+    }
+
+    /** These rules with at most {@code maxBytes} sent by the hosts. */
+    Rules withMaxBytes(long maxBytes) {
+      return new Rules(privateRefused, trusted, idle, maxBytes);
+    }
+  }
+
   private static final byte[] END_OF_HEAD = {'\r', '\n', '\r', '\n'};
 
   private final ServerSocket server;
   private final Resolver resolver;
+  private final Rules rules;
   private final ExecutorService threads;
   private final Set<Socket> open = ConcurrentHashMap.newKeySet();
   private final List<String> refusals = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final AtomicLong received = new AtomicLong();
+  private volatile @Nullable String overBudget;
 
-  private EgressProxy(ServerSocket server, Resolver resolver) {
+  private EgressProxy(ServerSocket server, Resolver resolver, Rules rules) {
     this.server = server;
     this.resolver = resolver;
+    this.rules = rules;
     AtomicInteger n = new AtomicInteger();
     this.threads =
         Executors.newCachedThreadPool(
@@ -69,11 +140,18 @@ final class EgressProxy implements Closeable {
 
   /** A proxy on a free loopback port that resolves hosts with the system's resolver. */
   static EgressProxy start() {
-    return start(InetAddress::getAllByName);
+    return start(InetAddress::getAllByName, Rules.defaults());
   }
 
-  /** A proxy on a free loopback port that resolves hosts with {@code resolver}. */
+  /** A proxy on a free loopback port that resolves hosts with {@code resolver}, by the defaults. */
   static EgressProxy start(Resolver resolver) {
+    return start(resolver, Rules.defaults());
+  }
+
+  /**
+   * A proxy on a free loopback port that resolves hosts with {@code resolver}, by {@code rules}.
+   */
+  static EgressProxy start(Resolver resolver, Rules rules) {
     ServerSocket server;
     try {
       server = new ServerSocket();
@@ -81,7 +159,7 @@ final class EgressProxy implements Closeable {
     } catch (IOException e) {
       throw new IllegalStateException("cannot open Helm's proxy on loopback: " + e, e);
     }
-    EgressProxy proxy = new EgressProxy(server, resolver);
+    EgressProxy proxy = new EgressProxy(server, resolver, rules);
     proxy.threads.execute(proxy::accept);
     return proxy;
   }
@@ -116,6 +194,7 @@ final class EgressProxy implements Closeable {
   private void serve(Socket client) {
     Socket upstream = null;
     try {
+      client.setSoTimeout(millis(rules.idle()));
       InputStream in = client.getInputStream();
       OutputStream out = client.getOutputStream();
       byte[][] headAndRest = readHead(in);
@@ -144,21 +223,16 @@ final class EgressProxy implements Closeable {
         respond(out, "502 Bad Gateway", "unknown host " + Escapes.quote(target.host()));
         return;
       }
-      for (InetAddress a : addresses) {
-        String why = MetadataServices.at(a);
-        if (why != null) {
-          String refusal =
-              "refused by Capstan: "
-                  + Escapes.quote(target.host())
-                  + " is "
-                  + a.getHostAddress()
-                  + " ("
-                  + why
-                  + "); a chart source may not lead there";
-          refusals.add(refusal);
-          respond(out, "403 " + refusal, refusal);
-          return;
-        }
+      String refusal = refusal(target.host(), target.port(), addresses);
+      if (refusal != null) {
+        refusals.add(refusal);
+        respond(out, "403 " + refusal, refusal);
+        return;
+      }
+      String spent = overBudget;
+      if (spent != null) {
+        respond(out, "403 " + spent, spent);
+        return;
       }
       upstream = connect(addresses, target.port());
       if (upstream == null) {
@@ -169,6 +243,9 @@ final class EgressProxy implements Closeable {
         return;
       }
       open.add(upstream);
+      int slice = Math.max(1, millis(rules.idle()) / 4);
+      upstream.setSoTimeout(slice);
+      client.setSoTimeout(slice);
       OutputStream up = upstream.getOutputStream();
       if (tunnel) {
         out.write(
@@ -180,8 +257,9 @@ final class EgressProxy implements Closeable {
       up.write(headAndRest[1]);
       up.flush();
       Socket from = upstream;
-      threads.execute(() -> pipe(from, client));
-      pipe(client, upstream);
+      AtomicLong lastActive = new AtomicLong(System.nanoTime());
+      threads.execute(() -> pipe(from, client, lastActive, true));
+      pipe(client, upstream, lastActive, false);
     } catch (IOException | RuntimeException e) {
       // the client or the host went away: both connections are closed below
     } finally {
@@ -295,10 +373,38 @@ final class EgressProxy implements Closeable {
     return null;
   }
 
-  /** Copies {@code from} to {@code to} until either ends, then closes both. */
-  private void pipe(Socket from, Socket to) {
+  /**
+   * Copies {@code from} to {@code to} until either ends, the pair has been silent both ways for
+   * {@link Rules#idle()}, or (what the host sends, {@code fromHost}) the hosts have sent more than
+   * {@link Rules#maxBytes()} in all; then closes both.
+   */
+  private void pipe(Socket from, Socket to, AtomicLong lastActive, boolean fromHost) {
+    long idle = rules.idle().toNanos();
+    byte[] buffer = new byte[16 * 1024];
     try {
-      from.getInputStream().transferTo(to.getOutputStream());
+      InputStream in = from.getInputStream();
+      OutputStream out = to.getOutputStream();
+      while (true) {
+        int n;
+        try {
+          n = in.read(buffer);
+        } catch (SocketTimeoutException e) {
+          if (System.nanoTime() - lastActive.get() >= idle) {
+            return; // silent both ways
+          }
+          continue;
+        }
+        if (n < 0) {
+          return;
+        }
+        if (fromHost && received.addAndGet(n) > rules.maxBytes()) {
+          spent();
+          return;
+        }
+        out.write(buffer, 0, n);
+        out.flush();
+        lastActive.set(System.nanoTime());
+      }
     } catch (IOException e) {
       // one side went away
     } finally {
@@ -307,6 +413,84 @@ final class EgressProxy implements Closeable {
       open.remove(from);
       open.remove(to);
     }
+  }
+
+  /** The hosts sent more than the rules allow: says so once, and closes every connection. */
+  private synchronized void spent() {
+    if (overBudget == null) {
+      String refusal =
+          "refused by Capstan: the chart source sent more than "
+              + mib(rules.maxBytes())
+              + " through Helm's proxy in one rendering (at most "
+              + mib(ChartFiles.MAX_ARCHIVE)
+              + " for a chart and "
+              + mib(MAX_INDEX)
+              + " for its repository's index); a chart source may not send more";
+      refusals.add(refusal);
+      overBudget = refusal;
+    }
+    for (Socket s : new ArrayList<>(open)) {
+      closeQuietly(s);
+    }
+  }
+
+  private static String mib(long bytes) {
+    return bytes % (1L << 20) == 0 ? (bytes >> 20) + " MiB" : bytes + " bytes";
+  }
+
+  /**
+   * Why the proxy refuses to lead to {@code host} (without brackets) and {@code port}, the host
+   * having resolved to {@code addresses}, or {@code null} when it may: a metadata service's address
+   * always; a private one when the rules refuse them and the host and port are no trusted
+   * repository's. Nothing is looked up or connected to.
+   */
+  @Nullable String refusal(String host, int port, InetAddress[] addresses) {
+    for (InetAddress a : addresses) {
+      String why = MetadataServices.at(a);
+      if (why != null) {
+        return refused(host, a, why, "a chart source may not lead there");
+      }
+    }
+    if (!rules.privateRefused() || rules.trusted().contains(key(host, port))) {
+      return null;
+    }
+    for (InetAddress a : addresses) {
+      String why = PrivateAddresses.at(a);
+      if (why != null) {
+        return refused(
+            host,
+            a,
+            why,
+            "a chart source may lead to a private address only at a trusted repository's host and"
+                + " port ("
+                + (rules.trusted().isEmpty()
+                    ? "none"
+                    : String.join(", ", new java.util.TreeSet<>(rules.trusted())))
+                + ")");
+      }
+    }
+    return null;
+  }
+
+  private static String refused(String host, InetAddress a, String why, String rule) {
+    return "refused by Capstan: "
+        + Escapes.quote(host)
+        + " is "
+        + a.getHostAddress()
+        + " ("
+        + why
+        + "); "
+        + rule;
+  }
+
+  /** {@code host:port} as the rules compare it: the host canonical, an IPv6 one in brackets. */
+  private static String key(String host, int port) {
+    String canonical = PrivateAddresses.canonical(host);
+    return (canonical.contains(":") ? "[" + canonical + "]" : canonical) + ":" + port;
+  }
+
+  private static int millis(Duration d) {
+    return (int) Math.min(Integer.MAX_VALUE, Math.max(1, d.toMillis()));
   }
 
   private static void respond(OutputStream out, String status, String body) throws IOException {

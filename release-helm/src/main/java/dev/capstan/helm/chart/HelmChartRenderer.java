@@ -31,9 +31,15 @@ import org.jspecify.annotations.Nullable;
  * built from nothing: the process's own variables never reach Helm (no {@code KUBECONFIG}, no
  * in-cluster service account, no {@code HELM_*} setting, no plugin). Repository credentials go to
  * Helm in files of that folder, never on its command line. Helm fetches through an {@link
- * EgressProxy}; a chart whose values schemas would make {@code helm template} load another document
- * is refused before it runs ({@link ChartSchemas}). With cluster access, templates' {@code lookup}
- * reads the cluster through the caller's kubeconfig only (ARCHITECTURE.md, "Charts"):
+ * EgressProxy}, which refuses a cloud's metadata service, and private addresses but at the trusted
+ * repositories' hosts when the request's {@link
+ * dev.capstan.release.chart.RepositoryAccess#privateNetworks()} refuse them, closes a connection
+ * silent for a minute and stops a fetch past what a chart and its index may take; a chart whose
+ * values schemas would make {@code helm template} load another document is refused before it runs
+ * ({@link ChartSchemas}). A rendering has one deadline for all its Helm processes ({@link
+ * #withTimeout}), and Helm is stopped as soon as it prints more than a release's manifests may
+ * hold. With cluster access, templates' {@code lookup} reads the cluster through the caller's
+ * kubeconfig only (ARCHITECTURE.md, "Charts"):
  *
  * <ul>
  *   <li>Helm 3: {@code --dry-run=server} with the request's capabilities ({@code --kube-version},
@@ -49,7 +55,10 @@ public final class HelmChartRenderer implements ChartRenderer {
   /** The environment variable naming the Helm binary. */
   public static final String HELM_ENV = "CAPSTAN_HELM";
 
-  /** How long one Helm process may run: a pull of a large chart over a slow link included. */
+  /**
+   * How long one rendering may take, its Helm processes together ({@code repo update}, {@code
+   * pull}, {@code template}, the values' merge): a pull of a large chart over a slow link included.
+   */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(5);
 
   /** How to get a Helm binary, ending every message about a missing or unusable one. */
@@ -69,7 +78,7 @@ public final class HelmChartRenderer implements ChartRenderer {
 
   private HelmChartRenderer(
       Path binary, Duration timeout, @Nullable Path workRoot, EgressProxy.Resolver resolver) {
-    this.helm = new HelmProcess(binary, timeout);
+    this.helm = new HelmProcess(binary);
     this.timeout = timeout;
     this.workRoot = workRoot;
     this.resolver = resolver;
@@ -113,7 +122,10 @@ public final class HelmChartRenderer implements ChartRenderer {
         "no Helm binary: 'helm' is not on PATH and " + HELM_ENV + " is not set; " + HOW);
   }
 
-  /** A copy whose Helm processes may each run for {@code timeout}. */
+  /**
+   * A copy whose renderings may each take {@code timeout}: the first Helm process still running
+   * when it has passed is stopped, and the rendering fails naming it.
+   */
   public HelmChartRenderer withTimeout(Duration timeout) {
     return new HelmChartRenderer(
         helm.binary(), requireNonNull(timeout, "timeout"), workRoot, resolver);
@@ -136,15 +148,15 @@ public final class HelmChartRenderer implements ChartRenderer {
    * @throws ChartException when it is no Helm, or one Capstan does not render with
    */
   public String version() {
-    return helmVersion().text();
+    return helmVersion(Deadline.after(timeout)).text();
   }
 
-  private HelmVersion helmVersion() {
+  private HelmVersion helmVersion(Deadline deadline) {
     HelmVersion v = version;
     if (v == null) {
       try (Workspace ws = Workspace.create(workRoot)) {
         HelmProcess.Result r =
-            helm.run(List.of("version", "--template", "{{.Version}}"), base(ws), ws);
+            helm.run(List.of("version", "--template", "{{.Version}}"), base(ws), ws, deadline);
         if (r.exitCode() != 0) {
           throw new ChartException(
               Escapes.quote(helm.binary())
@@ -163,13 +175,16 @@ public final class HelmChartRenderer implements ChartRenderer {
   @Override
   public RenderedChart render(ChartRequest request) {
     requireNonNull(request, "request");
-    HelmVersion v = helmVersion();
+    Deadline deadline = Deadline.after(timeout);
+    HelmVersion v = helmVersion(deadline);
     try (Workspace ws = Workspace.create(workRoot)) {
       Map<String, String> env = environment(ws, request.cluster());
       ChartSources.Fetched chart;
-      try (EgressProxy proxy = EgressProxy.start(resolver)) {
+      EgressProxy.Rules rules =
+          EgressProxy.Rules.defaults().withPrivateNetworks(request.repository().privateNetworks());
+      try (EgressProxy proxy = EgressProxy.start(resolver, rules)) {
         try {
-          chart = new ChartSources(helm, v, ws, proxied(env, proxy.url())).fetch(request);
+          chart = new ChartSources(helm, v, ws, proxied(env, proxy.url()), deadline).fetch(request);
         } catch (ChartException e) {
           throw naming(e, proxy.refusals());
         }
@@ -177,14 +192,14 @@ public final class HelmChartRenderer implements ChartRenderer {
       ChartSchemas.check(chart.path(), chart.label());
       List<String> values = HelmValues.args(request.values(), ws);
       List<String> warnings = new ArrayList<>();
-      String manifests = template(request, v, ws, env, chart, values, warnings);
+      String manifests = template(request, v, ws, env, chart, values, warnings, deadline);
       return new RenderedChart(
           manifests,
           chart.meta().name(),
           chart.meta().version(),
           chart.meta().appVersion(),
           chart.digest(),
-          HelmValues.merged(helm, ws, base(ws), values, chart.label()),
+          HelmValues.merged(helm, ws, base(ws), values, chart.label(), deadline),
           v.describe(),
           warnings);
     }
@@ -197,10 +212,11 @@ public final class HelmChartRenderer implements ChartRenderer {
       Map<String, String> env,
       ChartSources.Fetched chart,
       List<String> values,
-      List<String> warnings) {
+      List<String> warnings,
+      Deadline deadline) {
     ClusterAccess cluster = request.cluster();
     List<String> args = templateArgs(request, v, chart, values, cluster != null);
-    HelmProcess.Result r = helm.run(args, env, ws);
+    HelmProcess.Result r = helm.run(args, env, ws, deadline);
     if (r.exitCode() != 0 && v.major() == 4 && cluster != null && r.err().contains(MISSING_CRD)) {
       warnings.add(
           "chart "
@@ -209,7 +225,7 @@ public final class HelmChartRenderer implements ChartRenderer {
               + " crds/, cast first): Helm 4 renders against the cluster only when it serves"
               + " every kind, so it was rendered without lookup (templates that look up existing"
               + " objects saw none); cast again once the CRDs are in to render with lookup");
-      r = helm.run(templateArgs(request, v, chart, values, false), base(ws), ws);
+      r = helm.run(templateArgs(request, v, chart, values, false), base(ws), ws, deadline);
     }
     if (r.exitCode() != 0) {
       throw new ChartException(

@@ -7,7 +7,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,11 +16,16 @@ import java.util.concurrent.TimeUnit;
  * Runs the Helm binary: with an argument list (no shell), an environment built from nothing but
  * what it is given (the process's own never reaches Helm: no {@code KUBECONFIG}, {@code
  * HELM_KUBETOKEN} or cloud credential of the host), its output to files in the workspace, bounded
- * in time and size. An interrupt destroys it and keeps the interrupt flag.
+ * in time (the time its rendering's {@link Deadline} leaves) and size (watched while it runs: Helm
+ * is stopped as soon as a file passes {@link #MAX_OUTPUT}). An interrupt destroys it and keeps the
+ * interrupt flag; Helm is destroyed with whatever it started.
  */
 final class HelmProcess {
   /** The most a Helm process may print: the release file's limit on a release's manifests. */
   static final long MAX_OUTPUT = 64L << 20;
+
+  /** How often a running Helm's output files are measured. */
+  private static final long WATCH_MS = 50;
 
   /**
    * How a run ended.
@@ -50,11 +54,9 @@ final class HelmProcess {
   }
 
   private final Path binary;
-  private final Duration timeout;
 
-  HelmProcess(Path binary, Duration timeout) {
+  HelmProcess(Path binary) {
     this.binary = binary;
-    this.timeout = timeout;
   }
 
   Path binary() {
@@ -62,12 +64,20 @@ final class HelmProcess {
   }
 
   /**
-   * Runs {@code helm args...} in {@code workspace} with exactly {@code environment}.
+   * Runs {@code helm args...} in {@code workspace} with exactly {@code environment}, for the time
+   * {@code deadline} leaves.
    *
-   * @throws ChartException when it cannot be started, outlives the timeout, prints more than {@link
-   *     #MAX_OUTPUT}, or the wait is interrupted
+   * @throws ChartException when it cannot be started, the deadline passes first (naming the step
+   *     and the deadline), it prints more than {@link #MAX_OUTPUT} on either output, or the wait is
+   *     interrupted
    */
-  Result run(List<String> args, Map<String, String> environment, Workspace workspace) {
+  Result run(
+      List<String> args, Map<String, String> environment, Workspace workspace, Deadline deadline) {
+    String step = "helm " + step(args);
+    if (deadline.remaining().isZero()) {
+      throw new ChartException(
+          step + " was not started: " + deadline.describe() + " had passed; nothing was written");
+    }
     List<String> command = new ArrayList<>();
     command.add(binary.toString());
     command.addAll(args);
@@ -89,22 +99,65 @@ final class HelmProcess {
           "cannot run the Helm binary " + Escapes.quote(binary) + ": " + e.getMessage(), e);
     }
     try {
-      if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-        process.destroyForcibly();
-        throw new ChartException(
-            "helm "
-                + args.get(0)
-                + " did not finish in "
-                + dev.capstan.common.Durations.format(timeout)
-                + "; nothing was written");
+      while (!process.waitFor(
+          Math.min(WATCH_MS, Math.max(1, deadline.remaining().toMillis())),
+          TimeUnit.MILLISECONDS)) {
+        if (deadline.remaining().isZero()) {
+          stop(process);
+          throw new ChartException(
+              step + " did not finish by " + deadline.describe() + "; nothing was written");
+        }
+        if (size(out) > MAX_OUTPUT) {
+          stop(process);
+          throw tooMuch(MAX_OUTPUT);
+        }
+        if (size(err) > MAX_OUTPUT) {
+          stop(process);
+          throw new ChartException(
+              step
+                  + " printed more than "
+                  + (MAX_OUTPUT >> 20)
+                  + " MiB of messages (standard error); nothing was written");
+        }
       }
     } catch (InterruptedException e) {
-      process.destroyForcibly();
+      stop(process);
       Thread.currentThread().interrupt();
-      throw new ChartException(
-          "interrupted while helm " + args.get(0) + " ran; nothing was written", e);
+      throw new ChartException("interrupted while " + step + " ran; nothing was written", e);
     }
     return new Result(process.exitValue(), read(out, MAX_OUTPUT), tail(err));
+  }
+
+  /** The step {@code args} run: {@code pull}, {@code repo update}, {@code dependency build}. */
+  private static String step(List<String> args) {
+    String verb = args.get(0);
+    return (verb.equals("repo") || verb.equals("dependency")) && args.size() > 1
+        ? verb + " " + args.get(1)
+        : verb;
+  }
+
+  /** Destroys {@code process} and what it started, and waits a little for them to go. */
+  private static void stop(Process process) {
+    process.descendants().forEach(ProcessHandle::destroyForcibly);
+    process.destroyForcibly();
+    try {
+      process.waitFor(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static long size(Path file) {
+    try {
+      return Files.size(file);
+    } catch (IOException e) {
+      return 0; // not there yet
+    }
+  }
+
+  private static ChartException tooMuch(long max) {
+    return new ChartException(
+        "helm printed more than " + (max >> 20) + " MiB, over the limit of a release's manifests");
   }
 
   private static java.io.File nullDevice() {
@@ -115,10 +168,7 @@ final class HelmProcess {
   private static String read(Path file, long max) {
     try {
       if (Files.size(file) > max) {
-        throw new ChartException(
-            "helm printed more than "
-                + (max >> 20)
-                + " MiB, over the limit of a release's manifests");
+        throw tooMuch(max);
       }
       return Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {

@@ -49,10 +49,16 @@ final class HelmValues {
 
   /**
    * The values {@code args} give, merged by Helm (files in order, then {@code --set}, {@code
-   * --set-string}, {@code --set-file}), without any chart's defaults.
+   * --set-string}, {@code --set-file}), without any chart's defaults, in the time {@code deadline}
+   * leaves.
    */
   static Map<String, Object> merged(
-      HelmProcess helm, Workspace ws, Map<String, String> env, List<String> args, String label) {
+      HelmProcess helm,
+      Workspace ws,
+      Map<String, String> env,
+      List<String> args,
+      String label,
+      Deadline deadline) {
     if (args.isEmpty()) {
       return Map.of();
     }
@@ -62,7 +68,7 @@ final class HelmValues {
         new ArrayList<>(
             List.of("template", "values", ws.root().resolve("values-chart").toString()));
     command.addAll(args);
-    HelmProcess.Result r = helm.run(command, env, ws);
+    HelmProcess.Result r = helm.run(command, env, ws, deadline);
     if (r.exitCode() != 0) {
       throw new ChartException(
           "chart " + label + ": the values do not merge: " + r.reason() + "; nothing was written");

@@ -2,6 +2,7 @@ package dev.capstan.helm.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.capstan.release.chart.PrivateNetworks;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,6 +13,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -31,7 +33,8 @@ class EgressProxyTest {
           "metadata.google.internal", "169.254.169.254",
           "aws.test", "fd00:ec2::254",
           "aliyun.test", "100.100.100.200",
-          "charts.test", "127.0.0.1");
+          "charts.test", "127.0.0.1",
+          "localhost.test", "127.0.0.1");
 
   /** The hosts the proxy asked the resolver for, in order. */
   private final List<String> resolved = new CopyOnWriteArrayList<>();
@@ -185,6 +188,212 @@ class EgressProxyTest {
                 "https_proxy", "http://127.0.0.1:4711",
                 "HTTP_PROXY", "http://127.0.0.1:4711",
                 "http_proxy", "http://127.0.0.1:4711"));
+  }
+
+  /** The private-address rules trusting {@code repositories}. */
+  private static EgressProxy.Rules refusingPrivate(String... repositories) {
+    return EgressProxy.Rules.defaults()
+        .withPrivateNetworks(PrivateNetworks.onlyAt(List.of(repositories)));
+  }
+
+  private static InetAddress[] at(String address) throws UnknownHostException {
+    return new InetAddress[] {InetAddress.getByName(address)};
+  }
+
+  private static final String PRIVATE_RULE =
+      "a chart source may lead to a private address only at a trusted repository's host and port";
+
+  /** The proxy's verdict alone: nothing is resolved or connected to. */
+  @Test
+  void underPrivateRulesAnAddressOfAPrivateNetworkIsRefusedButAtATrustedHostAndPort()
+      throws Exception {
+    try (EgressProxy proxy =
+        EgressProxy.start(
+            this::resolve,
+            refusingPrivate("https://Charts.Internal", "oci://[fd00::5]:5000/charts"))) {
+      String trusted = " ([fd00:0:0:0:0:0:0:5]:5000, charts.internal:443)";
+
+      assertThat(proxy.refusal("web.team-b.svc.cluster.local", 443, at("10.96.0.12")))
+          .isEqualTo(
+              "refused by Capstan: 'web.team-b.svc.cluster.local' is 10.96.0.12 (private,"
+                  + " 10.0.0.0/8); "
+                  + PRIVATE_RULE
+                  + trusted);
+      assertThat(
+              proxy.refusal(
+                  "pods.test",
+                  80,
+                  new InetAddress[] {
+                    InetAddress.getByName("93.184.215.14"), InetAddress.getByName("100.64.3.4")
+                  }))
+          .isEqualTo(
+              "refused by Capstan: 'pods.test' is 100.64.3.4 (carrier-grade NAT, 100.64.0.0/10); "
+                  + PRIVATE_RULE
+                  + trusted);
+      assertThat(proxy.refusal("::ffff:7f00:1", 10250, at("::ffff:7f00:1")))
+          .isEqualTo(
+              "refused by Capstan: '::ffff:7f00:1' is 127.0.0.1 (loopback, 127.0.0.0/8); "
+                  + PRIVATE_RULE
+                  + trusted);
+      assertThat(proxy.refusal("0.0.0.0", 8080, at("0.0.0.0")))
+          .startsWith("refused by Capstan: '0.0.0.0' is 0.0.0.0 (this host, 0.0.0.0/8); ");
+      assertThat(proxy.refusal("ula.test", 443, at("fd12::1")))
+          .startsWith("refused by Capstan: 'ula.test' is fd12:0:0:0:0:0:0:1 (unique local,");
+      // a trusted repository's host at another port, or with another name, is no exception
+      assertThat(proxy.refusal("charts.internal", 10250, at("10.0.0.5")))
+          .startsWith("refused by Capstan: 'charts.internal' is 10.0.0.5 (private, 10.0.0.0/8)");
+      assertThat(proxy.refusal("10.0.0.5", 443, at("10.0.0.5"))).isNotNull();
+      // the trusted ones, wherever they resolve; public addresses for anyone
+      assertThat(proxy.refusal("CHARTS.internal", 443, at("10.0.0.5"))).isNull();
+      assertThat(proxy.refusal("fd00:0::5", 5000, at("fd00::5"))).isNull();
+      assertThat(proxy.refusal("charts.example.com", 443, at("93.184.215.14"))).isNull();
+      // a metadata service, even at a trusted host
+      assertThat(proxy.refusal("charts.internal", 443, at("169.254.169.254")))
+          .isEqualTo(
+              "refused by Capstan: 'charts.internal' is 169.254.169.254 (link-local, where a"
+                  + " cloud's metadata service answers); a chart source may not lead there");
+    }
+    try (EgressProxy open = EgressProxy.start(this::resolve)) {
+      assertThat(open.refusal("web.team-b.svc.cluster.local", 443, at("10.96.0.12"))).isNull();
+    }
+  }
+
+  @Test
+  void underPrivateRulesALoopbackNameIsRefusedOnTheWireAndATrustedOneRelayed() throws Exception {
+    try (ServerSocket echo = new ServerSocket()) {
+      CompletableFuture<String> served =
+          serveOnce(
+              echo,
+              s -> {
+                s.getOutputStream().write("hello".getBytes(StandardCharsets.US_ASCII));
+                return "";
+              });
+      int port = echo.getLocalPort();
+      try (EgressProxy proxy =
+          EgressProxy.start(this::resolve, refusingPrivate("https://charts.test:" + port))) {
+        String local = send(proxy, "CONNECT localhost.test:" + port + " HTTP/1.1\r\n\r\n");
+        String otherPort = send(proxy, "CONNECT charts.test:443 HTTP/1.1\r\n\r\n");
+        String allowed = send(proxy, "CONNECT charts.test:" + port + " HTTP/1.1\r\n\r\n");
+
+        String rule = "; " + PRIVATE_RULE + " (charts.test:" + port + ")";
+        assertThat(local.lines().findFirst().orElseThrow())
+            .isEqualTo(
+                "HTTP/1.1 403 refused by Capstan: 'localhost.test' is 127.0.0.1 (loopback,"
+                    + " 127.0.0.0/8)"
+                    + rule);
+        assertThat(otherPort)
+            .startsWith(
+                "HTTP/1.1 403 refused by Capstan: 'charts.test' is 127.0.0.1 (loopback,"
+                    + " 127.0.0.0/8)"
+                    + rule);
+        assertThat(allowed).isEqualTo("HTTP/1.1 200 Connection established\r\n\r\nhello");
+        served.get(10, TimeUnit.SECONDS);
+        assertThat(proxy.refusals()).hasSize(2);
+      }
+    }
+  }
+
+  @Test
+  void aConnectionSilentBothWaysIsClosedAfterTheIdleTime() throws Exception {
+    try (ServerSocket silent = new ServerSocket();
+        EgressProxy proxy =
+            EgressProxy.start(
+                this::resolve, EgressProxy.Rules.defaults().withIdle(Duration.ofMillis(300)))) {
+      CompletableFuture<String> served =
+          serveOnce(
+              silent,
+              s -> {
+                String head = readHead(s.getInputStream());
+                s.getOutputStream()
+                    .write("HTTP/1.1 200 OK\r\n".getBytes(StandardCharsets.US_ASCII));
+                s.getOutputStream().flush();
+                // then nothing more, until the proxy closes the connection
+                return head + (s.getInputStream().read() < 0 ? "closed" : "more");
+              });
+      long start = System.nanoTime();
+
+      String answer =
+          send(
+              proxy,
+              "GET http://charts.test:"
+                  + silent.getLocalPort()
+                  + "/index.yaml HTTP/1.1\r\nHost: charts.test\r\n\r\n");
+
+      assertThat(answer).isEqualTo("HTTP/1.1 200 OK\r\n");
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+      assertThat(served.get(10, TimeUnit.SECONDS)).endsWith("\r\n\r\nclosed");
+    }
+  }
+
+  @Test
+  void aTrickleThatKeepsSendingIsNotIdle() throws Exception {
+    try (ServerSocket trickle = new ServerSocket();
+        EgressProxy proxy =
+            EgressProxy.start(
+                this::resolve, EgressProxy.Rules.defaults().withIdle(Duration.ofMillis(400)))) {
+      CompletableFuture<String> served =
+          serveOnce(
+              trickle,
+              s -> {
+                readHead(s.getInputStream());
+                for (int i = 0; i < 6; i++) {
+                  s.getOutputStream().write('a' + i);
+                  s.getOutputStream().flush();
+                  sleep(150);
+                }
+                return "";
+              });
+
+      String answer =
+          send(
+              proxy,
+              "GET http://charts.test:"
+                  + trickle.getLocalPort()
+                  + "/index.yaml HTTP/1.1\r\nHost: charts.test\r\n\r\n");
+
+      assertThat(answer).isEqualTo("abcdef");
+      served.get(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void onceTheHostsSentTheBudgetEveryConnectionIsClosedAndLaterOnesRefused() throws Exception {
+    try (ServerSocket big = new ServerSocket();
+        EgressProxy proxy =
+            EgressProxy.start(this::resolve, EgressProxy.Rules.defaults().withMaxBytes(600))) {
+      CompletableFuture<String> served =
+          serveOnce(
+              big,
+              s -> {
+                s.getOutputStream().write("a".repeat(600).getBytes(StandardCharsets.US_ASCII));
+                s.getOutputStream().flush();
+                sleep(200);
+                s.getOutputStream().write("b".repeat(600).getBytes(StandardCharsets.US_ASCII));
+                s.getOutputStream().flush();
+                return "";
+              });
+      String refusal =
+          "refused by Capstan: the chart source sent more than 600 bytes through Helm's proxy in"
+              + " one rendering (at most 64 MiB for a chart and 64 MiB for its repository's"
+              + " index); a chart source may not send more";
+
+      String first = send(proxy, "CONNECT charts.test:" + big.getLocalPort() + " HTTP/1.1\r\n\r\n");
+      String later = send(proxy, "CONNECT charts.test:" + big.getLocalPort() + " HTTP/1.1\r\n\r\n");
+
+      assertThat(first).isEqualTo("HTTP/1.1 200 Connection established\r\n\r\n" + "a".repeat(600));
+      assertThat(later.lines().findFirst().orElseThrow()).isEqualTo("HTTP/1.1 403 " + refusal);
+      assertThat(proxy.refusals()).containsExactly(refusal);
+      served.get(10, TimeUnit.SECONDS);
+    }
+    assertThat(EgressProxy.MAX_DOWNLOAD).isEqualTo(128L << 20);
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** What a test's server does with its one connection. */

@@ -1,0 +1,193 @@
+package dev.capstan.helm.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.capstan.release.chart.ChartException;
+import dev.capstan.release.chart.ChartReference;
+import dev.capstan.release.chart.ChartRequest;
+import dev.capstan.release.chart.PrivateNetworks;
+import dev.capstan.release.chart.RepositoryAccess;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What bounds one rendering, with a stand-in {@code helm} (a shell script): one deadline for all
+ * its Helm processes, Helm's output watched while it runs, and the request's private networks
+ * reaching Helm's proxy. Only loopback is ever connected to.
+ */
+class RenderBoundsTest {
+  @TempDir Path dir;
+
+  /** A stand-in helm: {@code version} answers 3.22.0, each other verb runs {@code cases}. */
+  private Path helm(String cases) throws IOException {
+    Path script = dir.resolve("helm");
+    Files.writeString(
+        script,
+        """
+        #!/bin/bash
+        case "$1" in
+          version) printf v3.22.0 ;;
+        %s
+        esac
+        """
+            .formatted(cases),
+        StandardCharsets.UTF_8);
+    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+    return script;
+  }
+
+  private Path chart() throws IOException {
+    return TestCharts.chart(
+        dir.resolve("charts/web"),
+        Map.of("Chart.yaml", "apiVersion: v2\nname: web\nversion: 1.0.0\n"));
+  }
+
+  private static ChartRequest repositoryChart() {
+    return ChartRequest.of(
+        new ChartReference.Repository("https://charts.example", "cache"), "shop", "web");
+  }
+
+  @Test
+  void theDeadlineIsTheWholeRenderingsAndTheStepThatRunsOutOfItIsNamed() throws IOException {
+    HelmChartRenderer helm =
+        HelmChartRenderer.of(helm("  repo) sleep 1 ;;\n  pull) sleep 1 ;;"))
+            .withWorkRoot(dir)
+            .withTimeout(Duration.ofMillis(1_500));
+    long start = System.nanoTime();
+
+    assertThatThrownBy(() -> helm.render(repositoryChart()))
+        .isInstanceOf(ChartException.class)
+        .hasMessage(
+            "helm pull did not finish by the rendering's deadline (1.5s for all its Helm"
+                + " processes); nothing was written");
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+  }
+
+  @Test
+  void aStepOfTwoWordsIsNamedByBoth() throws IOException {
+    HelmChartRenderer helm =
+        HelmChartRenderer.of(helm("  repo) sleep 5 ;;"))
+            .withWorkRoot(dir)
+            .withTimeout(Duration.ofMillis(500));
+
+    assertThatThrownBy(() -> helm.render(repositoryChart()))
+        .hasMessage(
+            "helm repo update did not finish by the rendering's deadline (500ms for all its Helm"
+                + " processes); nothing was written");
+  }
+
+  @Test
+  void aStepIsNotStartedOnceTheDeadlineHasPassed() throws IOException {
+    HelmProcess helm = new HelmProcess(helm(""));
+    try (Workspace ws = Workspace.create(dir)) {
+      assertThatThrownBy(
+              () ->
+                  helm.run(
+                      List.of("template", "values", "x"),
+                      Map.of(),
+                      ws,
+                      Deadline.after(Duration.ZERO)))
+          .isInstanceOf(ChartException.class)
+          .hasMessage(
+              "helm template was not started: the rendering's deadline (0s for all its Helm"
+                  + " processes) had passed; nothing was written");
+    }
+  }
+
+  @Test
+  void helmIsStoppedAsSoonAsItPrintsMoreThanTheLimitNotWhenItEnds() throws IOException {
+    HelmChartRenderer helm =
+        HelmChartRenderer.of(
+                helm(
+                    "  template) head -c "
+                        + (HelmProcess.MAX_OUTPUT + 4096)
+                        + " /dev/zero; exec sleep 20 ;;"))
+            .withWorkRoot(dir);
+    long start = System.nanoTime();
+
+    assertThatThrownBy(
+            () ->
+                helm.render(
+                    ChartRequest.of(
+                        new ChartReference.Directory(chart().toString()), "shop", "web")))
+        .isInstanceOf(ChartException.class)
+        .hasMessage("helm printed more than 64 MiB, over the limit of a release's manifests");
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+  }
+
+  @Test
+  void helmIsStoppedAsSoonAsItPrintsMoreThanTheLimitOfMessages() throws IOException {
+    HelmChartRenderer helm =
+        HelmChartRenderer.of(
+                helm(
+                    "  template) head -c "
+                        + (HelmProcess.MAX_OUTPUT + 4096)
+                        + " /dev/zero >&2; exec sleep 20 ;;"))
+            .withWorkRoot(dir);
+    long start = System.nanoTime();
+
+    assertThatThrownBy(
+            () ->
+                helm.render(
+                    ChartRequest.of(
+                        new ChartReference.Directory(chart().toString()), "shop", "web")))
+        .hasMessage(
+            "helm template printed more than 64 MiB of messages (standard error); nothing was"
+                + " written");
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+  }
+
+  /**
+   * The request's private networks reach the proxy Helm fetches through: a host the index names
+   * (here {@code mirror.test}, resolved by the test to loopback) is refused, and the failure says
+   * why.
+   */
+  @Test
+  void theRequestsPrivateNetworksRuleHelmsProxyAndTheRefusalIsNamed() throws IOException {
+    // what Helm does with a chart URL of the index: a CONNECT to its host through the proxy
+    String connect =
+        """
+          repo)
+            p="${HTTPS_PROXY#http://}"; exec 3<>"/dev/tcp/${p%:*}/${p##*:}"
+            printf 'CONNECT mirror.test:443 HTTP/1.1\\r\\n\\r\\n' >&3
+            IFS= read -r line <&3
+            echo 'Error: looking up the index failed' >&2; exit 1 ;;
+        """;
+    HelmChartRenderer helm =
+        HelmChartRenderer.of(helm(connect))
+            .withWorkRoot(dir)
+            .withResolver(RenderBoundsTest::loopbackOnly);
+
+    assertThatThrownBy(
+            () ->
+                helm.render(
+                    repositoryChart()
+                        .withRepository(
+                            RepositoryAccess.anonymous()
+                                .withPrivateNetworks(
+                                    PrivateNetworks.onlyAt(List.of("https://charts.example"))))))
+        .isInstanceOf(ChartException.class)
+        .hasMessage(
+            "chart https://charts.example cache: the chart repository did not give the chart:"
+                + " looking up the index failed (refused by Capstan: 'mirror.test' is 127.0.0.1"
+                + " (loopback, 127.0.0.0/8); a chart source may lead to a private address only at"
+                + " a trusted repository's host and port (charts.example:443)); nothing was"
+                + " written");
+  }
+
+  /** Every name is 127.0.0.1: nothing but loopback is ever connected to. */
+  private static InetAddress[] loopbackOnly(String host) throws UnknownHostException {
+    return new InetAddress[] {InetAddress.getLoopbackAddress()};
+  }
+}
