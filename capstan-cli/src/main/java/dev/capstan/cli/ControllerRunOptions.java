@@ -73,7 +73,8 @@ final class ControllerRunOptions {
       description =
           "Cast charts from these repositories only (https:// or oci:// URLs, comma-separated or"
               + " repeated): a Release whose spec.chart.repository is neither one nor under one is"
-              + " refused before anything is fetched (default: any).")
+              + " refused before anything is fetched, and its chart's fetch reaches no private"
+              + " address but these repositories' hosts (default: any).")
   List<String> chartRepositories = new ArrayList<>();
 
   @Option(

@@ -7,6 +7,7 @@ import dev.capstan.common.StrictMap;
 import dev.capstan.common.Trees;
 import dev.capstan.helm.chart.MetadataServices;
 import dev.capstan.release.chart.ChartReference;
+import dev.capstan.release.chart.PrivateNetworks;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -23,7 +24,10 @@ import org.jspecify.annotations.Nullable;
  * the chart's name, or an {@code oci://} repository and the name), its version or range, its values
  * (inline and from ConfigMaps and Secrets of the Release's namespace, as Flux's HelmRelease takes
  * them), the Secrets holding the repository's credentials and CA, and whether its hooks are left
- * out. Everything it names is read as the Release's account ({@link ChartStage}).
+ * out. Everything it names is read as the Release's account ({@link ChartStage}). A repository at a
+ * cloud's metadata service is refused ({@link #metadataService}), and so is one on the controller's
+ * own machine when the controller serves tenants ({@link #ownMachine}), unless its chart
+ * repositories name it.
  *
  * @param chart the chart
  * @param version exact, or a range as Helm reads it; null for the newest that is no pre-release
@@ -32,6 +36,8 @@ import org.jspecify.annotations.Nullable;
  * @param secretRef the Secret holding {@code username} and {@code password}, or null
  * @param certSecretRef the Secret holding {@code ca.crt}, the CA to trust, or null
  * @param noHooks whether a chart with hooks is cast without them
+ * @param networks which private addresses the chart's fetch may reach ({@link
+ *     Tenancy#chartNetworks})
  */
 record ChartSpec(
     ChartReference chart,
@@ -40,7 +46,8 @@ record ChartSpec(
     List<ValuesSource> valuesFrom,
     @Nullable String secretRef,
     @Nullable String certSecretRef,
-    boolean noHooks) {
+    boolean noHooks,
+    PrivateNetworks networks) {
 
   /** The key of the CA in {@code certSecretRef}'s Secret, as Flux reads it. */
   static final String CA_KEY = "ca.crt";
@@ -79,6 +86,7 @@ record ChartSpec(
   /** Copies the values and the sources. */
   ChartSpec {
     requireNonNull(chart, "chart");
+    requireNonNull(networks, "networks");
     values = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(values));
     valuesFrom = List.copyOf(valuesFrom);
   }
@@ -184,7 +192,15 @@ record ChartSpec(
     if (reference == null || problems.size() > before) {
       return null;
     }
-    return new ChartSpec(reference, version, values, valuesFrom, secretRef, certSecretRef, noHooks);
+    return new ChartSpec(
+        reference,
+        version,
+        values,
+        valuesFrom,
+        secretRef,
+        certSecretRef,
+        noHooks,
+        tenancy.chartNetworks());
   }
 
   /**
@@ -231,6 +247,19 @@ record ChartSpec(
           "repository",
           "must not name a cloud's metadata service (a link-local address, fd00:ec2::254 or"
               + " 100.100.100.200): the controller fetches charts from its own network",
+          repository);
+      return null;
+    }
+    boolean listed = !tenancy.chartRepositories().isEmpty();
+    if (tenancy.servesTenants()
+        && ownMachine(host)
+        && !(listed && tenancy.allowsChartRepository(repository))) {
+      chart.problem(
+          "repository",
+          "must not be the controller's own machine (a loopback address, 0.0.0.0/8, [::] or"
+              + " localhost) when the controller serves tenants: Helm reaches those directly, past"
+              + " the controller's proxy and any NetworkPolicy, in the controller's own pod (a"
+              + " repository there is allowed only when --chart-repositories names it)",
           repository);
       return null;
     }
@@ -304,6 +333,45 @@ record ChartSpec(
         return false; // no IPv6 literal (IPv4 was read above): a name, never looked up here
       }
       return MetadataServices.at(InetAddress.getByName(literal)) != null;
+    } catch (java.net.UnknownHostException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Whether {@code host} (as {@link URI#getHost} gives it) names the machine it is reached from:
+   * {@code localhost} or a name under it ({@code .localhost}, RFC 6761), with or without a final
+   * dot; a loopback address or one of "this host" ({@code 0.0.0.0/8}, {@code ::}), IPv4 in every
+   * form {@code inet_aton} reads ({@code 2130706433}, {@code 0x7f.1}), IPv6 with or without a zone,
+   * IPv4-mapped too. Helm's Go client sends requests for {@code localhost} and a loopback literal
+   * directly, never to its proxy; {@code 0.0.0.0} and {@code ::} reach this machine's loopback. A
+   * name is never looked up here.
+   */
+  static boolean ownMachine(String host) {
+    String name = host.toLowerCase(java.util.Locale.ROOT);
+    if (name.endsWith(".")) {
+      name = name.substring(0, name.length() - 1);
+    }
+    if (name.equals("localhost") || name.endsWith(".localhost")) {
+      return true;
+    }
+    long v4 = inetAton(name);
+    if (v4 >= 0) {
+      long first = v4 >>> 24;
+      return first == 127 || first == 0;
+    }
+    String literal =
+        name.startsWith("[") && name.endsWith("]") ? name.substring(1, name.length() - 1) : name;
+    int zone = literal.indexOf('%');
+    if (zone >= 0) {
+      literal = literal.substring(0, zone);
+    }
+    if (!literal.matches("[0-9a-f:.]*:[0-9a-f:.]*")) {
+      return false; // a name, never looked up here
+    }
+    try {
+      InetAddress address = InetAddress.getByName(literal); // a literal: nothing is looked up
+      return address.isLoopbackAddress() || address.isAnyLocalAddress();
     } catch (java.net.UnknownHostException e) {
       return false;
     }

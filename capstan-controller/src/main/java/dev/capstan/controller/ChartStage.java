@@ -20,7 +20,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A Release's chart rendered as its account: the values sources, the repository's credentials and
- * CA read with the account's rights ({@link ManifestSources}, one GET each), the chart fetched and
+ * CA read with the account's rights ({@link ManifestSources}, one GET each), the private addresses
+ * the fetch may reach as the tenancy says ({@link Tenancy#chartNetworks}), the chart fetched and
  * rendered by the account's renderer ({@link Engines.Engine#charts}: the account's capabilities,
  * {@code lookup} as the account), and read as every manifest is read ({@link ChartReleases}). The
  * values are merged as Flux merges a HelmRelease's: the {@code valuesFrom} sources in order, then
@@ -86,7 +87,7 @@ final class ChartStage {
     if (inline != null) {
       values = values.withFile("spec.chart.values", inline);
     }
-    RepositoryAccess access = RepositoryAccess.anonymous();
+    RepositoryAccess access = RepositoryAccess.anonymous().withPrivateNetworks(chart.networks());
     String secretRef = chart.secretRef();
     if (secretRef != null) {
       Map<String, String> secret = engine.sources().secret(key.namespace(), secretRef);

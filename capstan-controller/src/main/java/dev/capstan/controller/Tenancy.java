@@ -1,6 +1,7 @@
 package dev.capstan.controller;
 
 import dev.capstan.common.Escapes;
+import dev.capstan.release.chart.PrivateNetworks;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -105,7 +106,8 @@ public record Tenancy(
   /**
    * This tenancy casting charts from {@code repositories} only: a Release whose {@code
    * spec.chart.repository} is neither one of them nor under one (a path below it) is refused before
-   * the controller fetches anything. Empty: any repository.
+   * the controller fetches anything, and its chart's fetch reaches no private address but at these
+   * repositories' hosts and ports ({@link #chartNetworks}). Empty: any repository.
    *
    * @throws IllegalArgumentException when one is no {@code https://} or {@code oci://} URL
    */
@@ -144,6 +146,26 @@ public record Tenancy(
       s = s.substring(0, s.length() - 1);
     }
     return s;
+  }
+
+  /**
+   * Whether this controller serves tenants: Releases are cast as service accounts ({@code
+   * --require-service-account}, {@code --default-service-account}) or may name only some chart
+   * repositories ({@code --chart-repositories}).
+   */
+  boolean servesTenants() {
+    return requireServiceAccount || defaultServiceAccount != null || !chartRepositories.isEmpty();
+  }
+
+  /**
+   * Which private addresses a Release's chart may be fetched from: with chart repositories listed,
+   * none but theirs (a chart URL of an index, a redirect or a registry's blob location leads no
+   * tenant's chart into the cluster's network); else any, a cloud's metadata service excepted.
+   */
+  PrivateNetworks chartNetworks() {
+    return chartRepositories.isEmpty()
+        ? PrivateNetworks.reachable()
+        : PrivateNetworks.onlyAt(chartRepositories);
   }
 
   static boolean validAccount(String name) {

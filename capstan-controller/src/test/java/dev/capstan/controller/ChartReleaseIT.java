@@ -86,7 +86,12 @@ class ChartReleaseIT {
             .workers(2)
             .selector(SHARD + "=charts")
             .identity("it-charts")
-            .tenancy(Tenancy.open().withServiceAccountRequired(true).withCrossNamespaceRefs(false))
+            .tenancy(
+                Tenancy.open()
+                    .withServiceAccountRequired(true)
+                    .withCrossNamespaceRefs(false)
+                    // the test's registry is on loopback: allowed only when the list names it
+                    .withChartRepositories(List.of("oci://" + registry.host() + "/charts")))
             .charts(HelmChartRenderer.of(HelmBinaries.of(3)))
             .listener((release, outcome) -> outcomes.add(release + ": " + outcome))
             .build();

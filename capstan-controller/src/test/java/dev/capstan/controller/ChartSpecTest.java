@@ -9,7 +9,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * {@link ChartSpec#metadataService}: every literal form of a cloud's metadata service's address (an
  * address on the pod's link among them) that the controller's Helm would connect to is refused, as
- * the host {@link URI#getHost} gives it.
+ * the host {@link URI#getHost} gives it; {@link ChartSpec#ownMachine}: every form of the
+ * controller's own machine, which Helm reaches past its proxy.
  */
 class ChartSpecTest {
   @ParameterizedTest
@@ -85,5 +86,48 @@ class ChartSpecTest {
       })
   void otherHostsAreNot(String url) {
     assertThat(ChartSpec.metadataService(URI.create(url).getHost())).as(url).isFalse();
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "https://localhost/",
+        "https://LOCALHOST:8080/",
+        "https://localhost./",
+        "https://charts.localhost/",
+        "oci://127.0.0.1:5000/charts",
+        "https://127.1.2.3/",
+        "https://[::1]:9090/",
+        "https://[0:0:0:0:0:0:0:1]/",
+        "https://[::ffff:127.0.0.1]/",
+        "https://[::1%25lo]/",
+        "https://0.0.0.0:8080/",
+        "https://[::]/",
+        "https://[::ffff:0.0.0.0]/",
+      })
+  void aLoopbackOrThisHostOrLocalhostIsTheControllersOwnMachine(String url) {
+    assertThat(ChartSpec.ownMachine(URI.create(url).getHost())).as(url).isTrue();
+  }
+
+  /** The forms a C resolver's {@code inet_aton} reads as 127.0.0.1 or 0.0.0.0. */
+  @ParameterizedTest
+  @ValueSource(strings = {"2130706433", "0x7f000001", "0x7f.1", "017700000001", "127.1", "0"})
+  void everyFormACResolverReadsAsLoopbackIsTheControllersOwnMachine(String host) {
+    assertThat(ChartSpec.ownMachine(host)).as(host).isTrue();
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "https://charts.example.com/",
+        "https://localhost.example.com/",
+        "https://mylocalhost/",
+        "https://10.0.0.1/",
+        "https://128.0.0.1/",
+        "https://[::2]/",
+        "https://[fd00::1]/",
+      })
+  void otherHostsAreNotItsOwnMachine(String url) {
+    assertThat(ChartSpec.ownMachine(URI.create(url).getHost())).as(url).isFalse();
   }
 }

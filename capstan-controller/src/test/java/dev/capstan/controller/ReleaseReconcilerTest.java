@@ -10,6 +10,7 @@ import dev.capstan.release.chart.ChartRenderer;
 import dev.capstan.release.chart.ChartRequest;
 import dev.capstan.release.chart.ChartValues;
 import dev.capstan.release.chart.InMemoryCharts;
+import dev.capstan.release.chart.PrivateNetworks;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.event.ReleaseListener;
 import dev.capstan.release.memory.InMemoryCluster;
@@ -2046,6 +2047,99 @@ class ReleaseReconcilerTest {
       assertThat(castAs).isEmpty();
       assertThat(charts.requests()).isEmpty();
     }
+  }
+
+  @Test
+  void underTheControllersListAChartIsFetchedOffPrivateAddressesButTheListsOwn() {
+    tenancy =
+        Tenancy.open()
+            .withChartRepositories(
+                List.of("oci://registry.example/charts/", "https://charts.platform.svc"));
+    reconciler = reconciler();
+    charts.chart(REGISTRY + "/shop", "shop", "1.0.0", shop("1.0.0", false));
+    objects.put(FakeReleaseObjects.release(NS, "web", spec("chart", chart())));
+
+    reconciler.reconcile(WEB);
+
+    assertThat(ready(WEB)).containsEntry("reason", "Cast");
+    assertThat(charts.requests())
+        .extracting(r -> r.repository().privateNetworks())
+        .containsExactly(
+            PrivateNetworks.onlyAt(
+                List.of("oci://registry.example/charts/", "https://charts.platform.svc")));
+  }
+
+  @Test
+  void withoutAListAChartIsFetchedWithPrivateAddressesReachable() {
+    tenancy = Tenancy.open().withDefaultServiceAccount("capstan-release");
+    reconciler = reconciler();
+    charts.chart(REGISTRY + "/shop", "shop", "1.0.0", shop("1.0.0", false));
+    objects.put(FakeReleaseObjects.release(NS, "web", spec("chart", chart())));
+
+    reconciler.reconcile(WEB);
+
+    assertThat(charts.requests())
+        .extracting(r -> r.repository().privateNetworks())
+        .containsExactly(PrivateNetworks.reachable());
+  }
+
+  private static final String OWN_MACHINE =
+      "must not be the controller's own machine (a loopback address, 0.0.0.0/8, [::] or"
+          + " localhost) when the controller serves tenants: Helm reaches those directly, past"
+          + " the controller's proxy and any NetworkPolicy, in the controller's own pod (a"
+          + " repository there is allowed only when --chart-repositories names it)";
+
+  @Test
+  void aControllerServingTenantsRefusesARepositoryOnItsOwnMachineUnlessItsListNamesIt() {
+    charts.chart("oci://127.0.0.1:5000/charts/shop", "shop", "1.0.0", shop("1.0.0", false));
+    for (Tenancy serving :
+        List.of(
+            Tenancy.open().withDefaultServiceAccount("capstan-release"),
+            Tenancy.open().withChartRepositories(List.of("oci://registry.example/charts")))) {
+      tenancy = serving;
+      reconciler = reconciler();
+      for (String repository :
+          List.of("oci://127.0.0.1:5000/charts", "https://localhost:9090", "oci://[::1]/charts")) {
+        objects.put(
+            FakeReleaseObjects.release(
+                NS, "web", spec("chart", spec("repository", repository, "name", "shop"))));
+
+        reconciler.reconcile(WEB);
+
+        assertThat(ready(WEB))
+            .as(serving + " " + repository)
+            .containsEntry("reason", "InvalidSpec")
+            .containsEntry(
+                "message",
+                "Release shop/web: spec.chart.repository: "
+                    + OWN_MACHINE
+                    + ": '"
+                    + repository
+                    + "'");
+      }
+    }
+    assertThat(charts.requests()).isEmpty();
+
+    // named by the list: the platform team's own, allowed; and on a controller serving no tenant
+    for (Tenancy allowing :
+        List.of(
+            Tenancy.open()
+                .withServiceAccountRequired(false)
+                .withChartRepositories(List.of("oci://127.0.0.1:5000/charts")),
+            Tenancy.open())) {
+      tenancy = allowing;
+      reconciler = reconciler();
+      objects.put(
+          FakeReleaseObjects.release(
+              NS,
+              "web",
+              spec("chart", spec("repository", "oci://127.0.0.1:5000/charts", "name", "shop"))));
+      reconciler.reconcile(WEB);
+      assertThat(ready(WEB)).as(allowing.toString()).containsEntry("status", "True");
+    }
+    assertThat(charts.requests())
+        .extracting(r -> r.chart().describe())
+        .containsExactly("oci://127.0.0.1:5000/charts/shop", "oci://127.0.0.1:5000/charts/shop");
   }
 
   @Test
