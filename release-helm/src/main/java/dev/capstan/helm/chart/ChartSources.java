@@ -217,7 +217,10 @@ final class ChartSources {
     boolean unauthorized =
         err.contains("401") || err.contains("unauthorized") || err.contains("credential not found");
     boolean forbidden = err.contains("403") || err.contains("forbidden");
-    if (unauthorized || forbidden) {
+    // the proxy's own refusal, which Helm prints with its 403 for a plain http:// URL, is no
+    // repository's: said as it is, asking for no credentials
+    boolean proxy = err.contains("refused by capstan: ");
+    if ((unauthorized || forbidden) && !proxy) {
       return new ChartException(
           "chart "
               + label

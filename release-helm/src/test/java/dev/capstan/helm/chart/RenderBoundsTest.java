@@ -186,6 +186,46 @@ class RenderBoundsTest {
                 + " written");
   }
 
+  /**
+   * An index's plain {@code http://} chart URL: Helm prints the proxy's refusal with its 403, which
+   * is no repository asking for credentials.
+   */
+  @Test
+  void aRefusalOfAPlainHttpChartUrlIsSaidAsItIsAndAsksForNoCredentials() throws IOException {
+    // what Helm 3 does with an http:// chart URL: a GET through the proxy, and its status printed
+    String get =
+        """
+          repo) ;;
+          pull)
+            p="${HTTP_PROXY#http://}"; exec 3<>"/dev/tcp/${p%:*}/${p##*:}"
+            printf 'GET http://mirror.test/cache-0.1.0.tgz HTTP/1.1\\r\\nHost: mirror.test\\r\\n\\r\\n' >&3
+            IFS= read -r line <&3; line="${line%$'\\r'}"
+            echo "Error: failed to fetch http://mirror.test/cache-0.1.0.tgz : ${line#HTTP/1.1 }" >&2
+            exit 1 ;;
+        """;
+    HelmChartRenderer helm =
+        HelmChartRenderer.of(helm(get))
+            .withWorkRoot(dir)
+            .withResolver(RenderBoundsTest::loopbackOnly);
+
+    assertThatThrownBy(
+            () ->
+                helm.render(
+                    repositoryChart()
+                        .withRepository(
+                            RepositoryAccess.anonymous()
+                                .withCredentials("bot", "hunter2")
+                                .withPrivateNetworks(
+                                    PrivateNetworks.onlyAt(List.of("https://charts.example"))))))
+        .isInstanceOf(ChartException.class)
+        .hasMessage(
+            "chart https://charts.example cache: the chart repository did not give the chart:"
+                + " failed to fetch http://mirror.test/cache-0.1.0.tgz : 403 refused by Capstan:"
+                + " 'mirror.test' is 127.0.0.1 (loopback, 127.0.0.0/8); a chart source may lead to"
+                + " a private address only at a trusted repository's host and port"
+                + " (charts.example:443); nothing was written");
+  }
+
   /** Every name is 127.0.0.1: nothing but loopback is ever connected to. */
   private static InetAddress[] loopbackOnly(String host) throws UnknownHostException {
     return new InetAddress[] {InetAddress.getLoopbackAddress()};
