@@ -231,10 +231,10 @@ class ReleaseApiTest {
   }
 
   private void await(String what, BooleanSupplier done) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (!done.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
-        fail("not within 10 s: " + what + "; logged: " + errors());
+        fail("not within 30 s: " + what + "; logged: " + errors());
       }
       Thread.sleep(20);
     }

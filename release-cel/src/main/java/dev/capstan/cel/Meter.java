@@ -77,11 +77,16 @@ final class Meter implements CelEvaluationListener {
   }
 
   /** Stops an evaluation (CEL wraps it in its {@code CelEvaluationException}). */
-  private static final class LimitReached extends RuntimeException {
+  private static final class LimitReached extends dev.capstan.common.CapstanException {
     private static final long serialVersionUID = 1L;
 
     LimitReached(String message) {
-      super(message, null, false, false);
+      super(message);
+    }
+
+    @Override
+    public synchronized Throwable fillInStackTrace() {
+      return this; // thrown at every node once over: no trace to fill
     }
   }
 }
