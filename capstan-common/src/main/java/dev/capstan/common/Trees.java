@@ -49,54 +49,81 @@ public final class Trees {
    */
   public static Map<String, Object> copyObject(Map<?, ?> object, String at) {
     @SuppressWarnings("unchecked")
-    Map<String, Object> copy = (Map<String, Object>) requireNonNull(copy(object, at, 0));
+    Map<String, Object> copy = (Map<String, Object>) requireNonNull(new Copy(at).copy(object, 0));
     return copy;
   }
 
-  private static @Nullable Object copy(@Nullable Object value, String at, int depth) {
-    if (depth > MAX_DEPTH) {
-      throw new IllegalArgumentException(tooDeep(at));
+  /**
+   * One {@link #copyObject}: the keys and indexes down to the value being copied are kept as it
+   * descends, and a path is written out only for a message, never for a value copied well.
+   */
+  private static final class Copy {
+    private final String at;
+    private final @Nullable String[] keys = new String[MAX_DEPTH + 1];
+    private final int[] indexes = new int[MAX_DEPTH + 1];
+
+    Copy(String at) {
+      this.at = at;
     }
-    if (value == null
-        || value instanceof String
-        || value instanceof Boolean
-        || value instanceof Integer
-        || value instanceof Long
-        || value instanceof BigInteger
-        || value instanceof BigDecimal
-        || value instanceof Double) {
-      return value;
-    }
-    if (value instanceof Short s) {
-      return s.intValue();
-    }
-    if (value instanceof Float f) {
-      return f.doubleValue();
-    }
-    if (value instanceof Map<?, ?> map) {
-      Map<String, Object> out = new LinkedHashMap<>();
-      for (Map.Entry<?, ?> e : map.entrySet()) {
-        if (!(e.getKey() instanceof String key)) {
-          throw new IllegalArgumentException(
-              where(at) + ": keys must be strings: " + Escapes.quote(e.getKey()));
-        }
-        if (e.getValue() != null) {
-          out.put(key, copy(e.getValue(), field(at, key), depth + 1));
-        }
+
+    @Nullable Object copy(@Nullable Object value, int depth) {
+      if (depth > MAX_DEPTH) {
+        throw new IllegalArgumentException(tooDeep(path(depth)));
       }
-      return Collections.unmodifiableMap(out);
-    }
-    if (value instanceof List<?> list) {
-      List<Object> out = new ArrayList<>(list.size());
-      for (int i = 0; i < list.size(); i++) {
-        out.add(copy(list.get(i), at + "[" + i + "]", depth + 1));
+      if (value == null
+          || value instanceof String
+          || value instanceof Boolean
+          || value instanceof Integer
+          || value instanceof Long
+          || value instanceof BigInteger
+          || value instanceof BigDecimal
+          || value instanceof Double) {
+        return value;
       }
-      return Collections.unmodifiableList(out);
+      if (value instanceof Short s) {
+        return s.intValue();
+      }
+      if (value instanceof Float f) {
+        return f.doubleValue();
+      }
+      if (value instanceof Map<?, ?> map) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (Map.Entry<?, ?> e : map.entrySet()) {
+          if (!(e.getKey() instanceof String key)) {
+            throw new IllegalArgumentException(
+                where(path(depth)) + ": keys must be strings: " + Escapes.quote(e.getKey()));
+          }
+          if (e.getValue() != null) {
+            keys[depth] = key;
+            out.put(key, copy(e.getValue(), depth + 1));
+          }
+        }
+        return Collections.unmodifiableMap(out);
+      }
+      if (value instanceof List<?> list) {
+        List<Object> out = new ArrayList<>(list.size());
+        for (int i = 0; i < list.size(); i++) {
+          keys[depth] = null;
+          indexes[depth] = i;
+          out.add(copy(list.get(i), depth + 1));
+        }
+        return Collections.unmodifiableList(out);
+      }
+      throw new IllegalArgumentException(
+          where(path(depth))
+              + " must be a string, number, boolean, null, list or mapping: a "
+              + value.getClass().getSimpleName());
     }
-    throw new IllegalArgumentException(
-        where(at)
-            + " must be a string, number, boolean, null, list or mapping: a "
-            + value.getClass().getSimpleName());
+
+    /** The path of the value at {@code depth}, as {@link #field} and list indexes write it. */
+    private String path(int depth) {
+      String path = at;
+      for (int d = 0; d < depth; d++) {
+        String key = keys[d];
+        path = key != null ? field(path, key) : path + "[" + indexes[d] + "]";
+      }
+      return path;
+    }
   }
 
   private static String where(String at) {

@@ -34,6 +34,19 @@ class TreesTest {
         .hasMessage("spec: keys must be strings: '1'");
   }
 
+  @Test
+  void aCopyNamesThePathThroughListsAndEscapedKeysBelowTheGivenPath() {
+    Map<String, Object> object =
+        Map.of("items", List.of("a", Map.of("b\n", List.of(1, Map.of("c", new Object())))));
+
+    assertThatThrownBy(() -> Trees.copyObject(object, "spec.manifests[2]"))
+        .hasMessage(
+            "spec.manifests[2].items[1].b\\n[1].c must be a string, number, boolean, null, list or"
+                + " mapping: a Object");
+    assertThatThrownBy(() -> Trees.copyObject(Map.of("l", List.of(Map.of(2, "v"))), ""))
+        .hasMessage("l[0]: keys must be strings: '2'");
+  }
+
   /** {@code levels} mappings, each the only field {@code a} of the one before: {"a":{"a":{}}}. */
   private static Map<String, Object> nested(int levels) {
     Map<String, Object> tree = Map.of();
