@@ -27,8 +27,9 @@ import org.jspecify.annotations.Nullable;
  * values are merged as Flux merges a HelmRelease's: the {@code valuesFrom} sources in order, then
  * the inline {@code values}; those from a Secret are recorded masked. Together they are held to
  * {@link ChartSpec#MAX_VALUES_BYTES} as each is read, before any is written for Helm (a source
- * named twice is refused before, by {@link ChartSpec#read}). A chart with hooks is refused as the
- * release's hooks (unless {@code noHooks}: then cast without them, see {@code CastStage}).
+ * named twice is refused before, by {@link ChartSpec#read}). A chart's hooks are the release's
+ * hooks, run by its casts as the account ({@code noHooks}: cast without them, see {@code
+ * CastStage}).
  */
 final class ChartStage {
   private ChartStage() {}
