@@ -258,26 +258,14 @@ final class CastExecution {
                   + " change it to match the release, or delete it yourself, then cast again",
               e);
         }
-        if (!replaceOnImmutable && !Replacements.optedIn(full, ReleaseOptions.defaults())) {
-          throw new ReleaseException(
-              e.getMessage()
-                  + "; the API server cannot update "
-                  + c.ref().key()
-                  + " in place: to delete and create it again, give it the annotation "
-                  + Replacements.ANNOTATION
-                  + ": \"true\" (or cast with replaceOnImmutable)",
-              e);
-        }
-        // refused as immutable for a field the plan could not see: replaced, as opted in
-        events.accept(
-            new ReleaseEvent.Warning(
-                release,
-                c.ref().key() + ": update refused as immutable; deleted and created again"));
-        try {
-          replace(c, full, stamp);
-        } catch (PreconditionFailedException fencedAgain) {
-          throw fenced(c, fencedAgain);
-        }
+        // the plan showed an update, not a replace: a cast never deletes what its plan did not
+        // show (the destructive-change gate, the CRD rules and the access review judged an update)
+        throw new ReleaseException(
+            Replacements.refusedMessage(
+                c.ref(),
+                String.valueOf(e.getMessage()),
+                replaceOnImmutable || Replacements.optedIn(full, ReleaseOptions.defaults())),
+            e);
       }
       applied.add(c.ref());
     }
@@ -285,11 +273,12 @@ final class CastExecution {
   }
 
   /**
-   * Replaces an object whose update changes an immutable field: deletes it (on ownership and uid,
-   * {@link Fencing#removeOwned}), waits until it is gone (finalizers run), and creates it again as
-   * a create writes it (the whole object, fenced on its absence). A fenced delete wrote nothing:
-   * the change is then not attempted, so neither the failed record nor a revert claims what is
-   * there.
+   * Replaces an object its plan shows as a {@link Action#REPLACE} (and only such one: the
+   * destructive-change gate, the CRD rules and the access review judged that delete): deletes it
+   * (on ownership and uid, {@link Fencing#removeOwned}), waits until it is gone (finalizers run),
+   * and creates it again as a create writes it (the whole object, fenced on its absence). A fenced
+   * delete wrote nothing: the change is then not attempted, so neither the failed record nor a
+   * revert claims what is there.
    */
   private void replace(PlannedChange c, Manifest object, OwnershipStamp stamp) {
     try {

@@ -20,9 +20,12 @@ import org.jspecify.annotations.Nullable;
  * immutable (a workload's selector, a Job's template, a claim's spec, a binding's roleRef, a
  * StorageClass's provisioner) cannot be applied; with the object's or the release's opt-in it is
  * planned as {@link Action#REPLACE} (destructive: the object is deleted and created again), never
- * by default. The fields are known per kind ({@link ImmutableFields}); an update the API server
- * refuses as immutable for another field is replaced when the cast runs, with the same opt-in. See
- * ARCHITECTURE.md, "Cast, uninstall, rollback".
+ * by default. The fields are known per kind ({@link ImmutableFields}). A replace is a delete to the
+ * destructive-change gate ({@link dev.capstan.release.plan.DeleteRefusal}) and the access review,
+ * and a CRD is replaced only where CRD deletion is allowed (its delete deletes every custom
+ * resource of it). A cast never deletes what its plan did not show: an update the API server
+ * refuses as immutable for a field the plan did not know fails the cast ({@link #refusedMessage}).
+ * See ARCHITECTURE.md, "Cast, uninstall, rollback".
  */
 final class Replacements {
   /** The annotation by which one object opts in. */
@@ -61,6 +64,10 @@ final class Replacements {
       if (changes == null) {
         changes = new ArrayList<>(plan.changes());
       }
+      if (c.ref().kind().isCrd() && !options.allowCrdDeletion()) {
+        changes.set(i, c.refused(crdKept(changed)));
+        continue;
+      }
       changes.set(
           i,
           new PlannedChange(
@@ -78,6 +85,41 @@ final class Replacements {
               c.ignored()));
     }
     return changes == null ? plan : plan.withChanges(changes);
+  }
+
+  /**
+   * Why an opted-in CRD whose immutable {@code fields} changed is not replaced: its delete deletes
+   * every custom resource of it in the cluster, whoever owns them.
+   */
+  static String crdKept(List<String> fields) {
+    return "immutable "
+        + String.join(", ", fields)
+        + " changed: replacing the CRD would delete it and every custom resource of it in the"
+        + " cluster; allow CRD deletion (allowCrdDeletion, crdDeletion: Delete,"
+        + " --allow-crd-deletion) to replace it";
+  }
+
+  /**
+   * Why the cast of an update the API server refused as immutable fails: {@code message} is the
+   * server's; the plan showed an update, not a replace, and a cast never deletes what its plan did
+   * not show. Not opted in, how to opt in; opted in, to plan again (a plan replaces the fields
+   * {@link ImmutableFields} knows) or delete it by hand.
+   */
+  static String refusedMessage(ResourceRef ref, String message, boolean optedIn) {
+    if (!optedIn) {
+      return message
+          + "; the API server cannot update "
+          + ref.key()
+          + " in place: to delete and create it again, give it the annotation "
+          + ANNOTATION
+          + ": \"true\" (or cast with replaceOnImmutable)";
+    }
+    return message
+        + "; the update of "
+        + ref.key()
+        + " was refused as immutable, and its plan showed an update, not a replace: a cast never"
+        + " deletes what its plan did not show; plan again to replace it (a field the plan does"
+        + " not know as immutable: delete it yourself, then cast again)";
   }
 
   /**

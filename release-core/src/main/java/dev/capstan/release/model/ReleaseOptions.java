@@ -34,11 +34,13 @@ import java.util.List;
  *     plan")
  * @param driftIgnore the rules that leave fields of the release's objects to other writers: neither
  *     reported as drift nor written over ({@link DriftIgnore}); none by default
- * @param replaceOnImmutable let a cast delete and re-create an object whose update the API server
- *     refuses because a field it changes is immutable (a Deployment's selector, a Job's template);
- *     off by default. An object opts in alone with the annotation {@code
- *     capstan.dev/replace-on-immutable: "true"}. The plan shows such a change as {@code replace},
- *     destructive
+ * @param replaceOnImmutable let a plan delete and re-create an object whose update changes a field
+ *     the API server keeps immutable ({@link ImmutableFields}: a Deployment's selector, a Job's
+ *     template, a claim's data source); off by default. An object opts in alone with the annotation
+ *     {@code capstan.dev/replace-on-immutable: "true"}. The plan shows such a change as {@code
+ *     replace}, destructive: the destructive-change gate judges it as a delete, and a CRD is
+ *     replaced only with {@code allowCrdDeletion}. A cast never deletes what its plan did not show:
+ *     an update refused as immutable for another field fails the cast
  * @param verifyOnServer send every object the plan writes to the cluster as a dry run of the write
  *     the cast will make, before the first write (on Kubernetes a server-side apply with {@code
  *     dryRun=All}, same field manager, same preconditions, as the release's identity), so that what
