@@ -36,7 +36,9 @@ import java.util.Set;
  * <ul>
  *   <li>each object created: {@code create} and {@code patch} (a server-side apply that creates is
  *       authorized as both); updated, repaired, adopted or un-stamped: {@code patch}; pruned:
- *       {@code delete};
+ *       {@code delete}; replaced: {@code delete}, {@code get} (a fenced delete looks again), {@code
+ *       list} and {@code watch} (the wait until it is gone), {@code create} and {@code patch}
+ *       (created again by a server-side apply);
  *   <li>the health of each object written whose kind has a rule ({@link HealthRules#hasRule}):
  *       {@code list} and {@code watch} of its kind in its namespace; for a workload, of {@code
  *       pods} there too, and for a Deployment of {@code replicasets}; for a PersistentVolumeClaim,
@@ -132,6 +134,8 @@ public final class AccessReviews {
             case CREATE -> List.of("create", "patch");
             case UPDATE, REPAIR, ADOPT, RETAIN -> List.of("patch");
             case PRUNE -> List.of("delete");
+            // deleted on its uid (a fenced delete looks again), awaited until gone, created again
+            case REPLACE -> List.of("delete", "get", "list", "watch", "create", "patch");
             default -> List.of();
           };
       for (String verb : verbs) {
