@@ -434,10 +434,11 @@ public final class ReleaseController {
 
   /**
    * Uninstalls a release: deletes what it owns in reverse apply order, never touching shared kinds
-   * or objects it does not own, keeps volume claims that {@code Retain} (or all, {@code
-   * keepVolumes}) and CRDs (unless {@code deleteCrds}) un-stamped and listed in the record, then
-   * keeps an {@code UNINSTALLED} tombstone, or with {@code purge} deletes every record
-   * (ARCHITECTURE.md, "Uninstall"). Uninstalling an uninstalled release does nothing (or purges).
+   * or objects it does not own, keeps objects annotated {@code helm.sh/resource-policy: keep}
+   * (always), volume claims that {@code Retain} (or all, {@code keepVolumes}) and CRDs (unless
+   * {@code deleteCrds}) un-stamped and listed in the record, then keeps an {@code UNINSTALLED}
+   * tombstone, or with {@code purge} deletes every record (ARCHITECTURE.md, "Uninstall").
+   * Uninstalling an uninstalled release does nothing (or purges).
    *
    * @throws ReleaseNotFoundException if the release is not recorded
    * @throws ReleaseLockedException if another operation holds it

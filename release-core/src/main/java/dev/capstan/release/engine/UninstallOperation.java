@@ -26,6 +26,7 @@ import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.ObservedNames;
+import dev.capstan.release.plan.Planner;
 import dev.capstan.release.port.Precondition;
 import dev.capstan.release.port.PreconditionFailedException;
 import dev.capstan.release.port.Readiness;
@@ -168,6 +169,10 @@ public final class UninstallOperation {
     final Map<ResourceRef, String> remaining = Collections.synchronizedMap(new LinkedHashMap<>());
     final Set<ResourceRef> deleted = ConcurrentHashMap.newKeySet();
     final Set<ResourceRef> kept = ConcurrentHashMap.newKeySet();
+
+    /** The objects kept because they carry {@code helm.sh/resource-policy: keep}. */
+    final Set<ResourceRef> keptByPolicy = ConcurrentHashMap.newKeySet();
+
     final List<String> notes = new ArrayList<>();
     final AtomicReference<@Nullable ResourceRef> failedAt = new AtomicReference<>();
     Set<ResourceRef> retained = Set.of();
@@ -401,7 +406,18 @@ public final class UninstallOperation {
           .map(EnsuredNamespace::ref)
           .filter(deleted::contains)
           .forEach(deletedInOrder::add);
-      List<String> leftovers = new ArrayList<>(notes);
+      List<String> leftovers = new ArrayList<>();
+      keptByPolicy.stream()
+          .sorted(ResourceRef.PRUNE_ORDER)
+          .map(
+              ref ->
+                  ref.key()
+                      + ": "
+                      + (ref.kind().isCrd()
+                          ? Planner.RESOURCE_POLICY_KEPT_CRD
+                          : Planner.RESOURCE_POLICY_KEPT))
+          .forEach(leftovers::add);
+      leftovers.addAll(notes);
       leftovers.addAll(Leftovers.keptNamespaces(latest, options));
       leftovers.addAll(Leftovers.statefulSetClaims(latest, deletedInOrder));
       return new UninstallResult(
@@ -453,10 +469,12 @@ public final class UninstallOperation {
       if (stamp == null || !stamp.ownedBy(uninstalling.identity())) {
         return;
       }
+      boolean byPolicy = uninstalling.keepsByResourcePolicy(ref, obj.get().content());
       boolean keep =
-          ref.kind().isVolumeClaim()
-              ? options.keepVolumes() || uninstalling.retainsVolume(ref, obj.get().content())
-              : ref.kind().isCrd() && !options.deleteCrds();
+          byPolicy
+              || (ref.kind().isVolumeClaim()
+                  ? options.keepVolumes() || uninstalling.retainsVolume(ref, obj.get().content())
+                  : ref.kind().isCrd() && !options.deleteCrds());
       Action action = keep ? Action.RETAIN : Action.PRUNE;
       events.accept(new ReleaseEvent.Started(release, ref, action));
       boolean removed =
@@ -478,6 +496,9 @@ public final class UninstallOperation {
         }
         retained.add(ref);
         kept.add(ref);
+        if (byPolicy) {
+          keptByPolicy.add(ref);
+        }
       } else if (removed) {
         deleted.add(ref);
       }

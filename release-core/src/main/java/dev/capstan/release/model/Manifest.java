@@ -7,6 +7,7 @@ import dev.capstan.common.Trees;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -25,6 +26,16 @@ import org.jspecify.annotations.Nullable;
  * <p>{@link #toString()} shows only the reference, so a Secret's values never print.
  */
 public final class Manifest implements ResourceSpec {
+  /**
+   * Helm's resource policy annotation. An object that carries it with {@value #KEEP} is never
+   * deleted by the release that lets go of it, as Helm never deletes it: it is un-stamped and kept
+   * (ARCHITECTURE.md, "The 3-way plan").
+   */
+  public static final String RESOURCE_POLICY = "helm.sh/resource-policy";
+
+  /** The value of {@value #RESOURCE_POLICY} that keeps an object. */
+  public static final String KEEP = "keep";
+
   private final Map<String, Object> content;
   private final ResourceRef ref;
   private volatile @Nullable String hash;
@@ -242,6 +253,15 @@ public final class Manifest implements ResourceSpec {
   @Override
   public SortedMap<String, String> annotations() {
     return stringMap("annotations");
+  }
+
+  /**
+   * Whether this object carries {@value #RESOURCE_POLICY}: {@value #KEEP}, read as Helm reads it
+   * (blanks around the value and letter case ignored).
+   */
+  public boolean keptByResourcePolicy() {
+    String policy = annotations().get(RESOURCE_POLICY);
+    return policy != null && KEEP.equals(policy.strip().toLowerCase(Locale.ROOT));
   }
 
   @Override

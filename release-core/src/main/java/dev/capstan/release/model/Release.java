@@ -347,6 +347,20 @@ public record Release(
     return !"Delete".equals(policy);
   }
 
+  /**
+   * Whether letting go of {@code ref} keeps the object, un-stamped, instead of deleting it: the
+   * object carries {@value Manifest#RESOURCE_POLICY}: {@value Manifest#KEEP} as this revision's
+   * payload recorded it, or live (a Secret whose values were withheld is recorded without its
+   * annotations; an object annotated since, as Helm users do to keep one, counts too). Any owned
+   * object, whatever rendered it: a chart, or manifests Helm rendered elsewhere.
+   *
+   * @param live the object as observed, or {@code null}
+   */
+  public boolean keepsByResourcePolicy(ResourceRef ref, @Nullable Manifest live) {
+    return payloads.get(ref).map(Manifest::keptByResourcePolicy).orElse(false)
+        || (live != null && live.keptByResourcePolicy());
+  }
+
   /** A copy in {@code status}, saved at {@code now}. */
   public Release withStatus(ReleaseStatus status, Instant now) {
     return edit(

@@ -25,8 +25,9 @@ public enum Action {
   /** Delete an owned object the release no longer wants. */
   PRUNE("-", true),
   /**
-   * Let go of an owned object but keep it: un-stamp it (a volume claim whose reclaim policy is
-   * Retain, or a CRD, which is never deleted unless the release allows it).
+   * Let go of an owned object but keep it: un-stamp it (an object annotated {@code
+   * helm.sh/resource-policy: keep}, a volume claim whose reclaim policy is Retain, or a CRD, which
+   * is never deleted unless the release allows it).
    */
   RETAIN("⊘", false),
   /** A shared or external object the release relies on; checked, never owned or deleted. */

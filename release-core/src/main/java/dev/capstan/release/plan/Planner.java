@@ -22,6 +22,18 @@ public final class Planner {
       "CRD kept and un-stamped: deleting it would delete every custom resource of it in the"
           + " cluster; allow CRD deletion to delete it";
 
+  /**
+   * Why an object annotated {@code helm.sh/resource-policy: keep} is kept rather than pruned (a
+   * CRD: {@link #RESOURCE_POLICY_KEPT_CRD}).
+   */
+  public static final String RESOURCE_POLICY_KEPT =
+      "retained: helm.sh/resource-policy: keep: un-stamped, kept as Helm keeps it";
+
+  /** Why a CRD annotated {@code helm.sh/resource-policy: keep} is kept, whatever the options. */
+  public static final String RESOURCE_POLICY_KEPT_CRD =
+      RESOURCE_POLICY_KEPT
+          + "; a CRD so annotated is never deleted, even with CRD deletion allowed";
+
   /** Why an ensured namespace whose labels and annotations are live as wanted is not written. */
   public static final String ENSURED_UNCHANGED =
       "ensured: its labels and annotations are as the document has them";

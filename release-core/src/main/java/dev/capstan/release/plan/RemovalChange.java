@@ -59,8 +59,9 @@ final class RemovalChange {
 
   /**
    * An object the latest revision owns and the spec dropped: pruned when live and stamped by this
-   * release, retained when it is a volume claim whose data the release keeps or a CRD that may not
-   * be deleted; nothing when absent or owned by another.
+   * release, retained when it is annotated {@code helm.sh/resource-policy: keep} (as recorded or
+   * live), a volume claim whose data the release keeps or a CRD that may not be deleted; nothing
+   * when absent or owned by another.
    */
   static Optional<PlannedChange> of(ObjectJoin.Dropped dropped, Release latest, ReleaseSpec spec) {
     ResourceRef ref = dropped.ref();
@@ -71,6 +72,15 @@ final class RemovalChange {
     OwnershipStamp stamp = liveObject.get().stamp();
     if (stamp == null || !stamp.ownedBy(latest.identity())) {
       return Optional.empty();
+    }
+    if (latest.keepsByResourcePolicy(ref, liveObject.get().content())) {
+      return Optional.of(
+          PlannedChange.removal(
+              ref,
+              Action.RETAIN,
+              ref.kind().isCrd()
+                  ? Planner.RESOURCE_POLICY_KEPT_CRD
+                  : Planner.RESOURCE_POLICY_KEPT));
     }
     if (ref.kind().isVolumeClaim() && latest.retainsVolume(ref, liveObject.get().content())) {
       return Optional.of(

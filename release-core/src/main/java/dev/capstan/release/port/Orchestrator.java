@@ -188,7 +188,8 @@ public interface Orchestrator {
 
   /**
    * Removes {@code owner}'s stamp from the object, keeping the object and its data (a volume claim
-   * whose reclaim policy is Retain, a CRD the release lets go of).
+   * whose reclaim policy is Retain, a CRD the release lets go of, an object annotated {@code
+   * helm.sh/resource-policy: keep}).
    *
    * @return whether a stamp was removed ({@code false}: absent, or not owned by {@code owner})
    */

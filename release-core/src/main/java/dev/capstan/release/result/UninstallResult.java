@@ -13,12 +13,15 @@ import java.util.List;
  *     it was deleted
  * @param deleted the objects deleted, in the order they were deleted (ensured namespaces the
  *     uninstall was allowed to delete last)
- * @param retained the objects un-stamped and kept: volume claims with their data, CRDs
+ * @param retained the objects un-stamped and kept: volume claims with their data, CRDs, objects
+ *     annotated {@code helm.sh/resource-policy: keep}
  * @param purged whether every record was deleted
- * @param notes what else the uninstall left as it is and why, one line each for people: the
- *     namespaces the release ensures ({@code Namespace//shop: kept: ...}), and the claims a deleted
- *     StatefulSet's {@code volumeClaimTemplates} made ({@code apps/StatefulSet/shop/db: ...}),
- *     which Kubernetes keeps unless the StatefulSet asks it to delete them
+ * @param notes what else the uninstall left as it is and why, one line each for people: the objects
+ *     kept for {@code helm.sh/resource-policy: keep} ({@code Secret/shop/db-password: retained:
+ *     helm.sh/resource-policy: keep: ...}), the namespaces the release ensures ({@code
+ *     Namespace//shop: kept: ...}), and the claims a deleted StatefulSet's {@code
+ *     volumeClaimTemplates} made ({@code apps/StatefulSet/shop/db: ...}), which Kubernetes keeps
+ *     unless the StatefulSet asks it to delete them
  */
 public record UninstallResult(
     Release release,
