@@ -367,7 +367,8 @@ class HooksTest {
         .hasMessageContaining(
             "pre-install hook batch/Job/default/migrate failed: batch/Job/default/migrate exists"
                 + " and is not a hook object of release default/web (no annotation"
-                + " capstan.dev/hook-of: default/web); not deleted");
+                + " capstan.dev/hook-of: default/web with capstan.dev/hook-of-id: id-1); not"
+                + " deleted");
     assertThat(h.cluster.writes()).isEmpty();
   }
 

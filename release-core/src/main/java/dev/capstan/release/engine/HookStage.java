@@ -7,6 +7,7 @@ import dev.capstan.release.model.Hook;
 import dev.capstan.release.model.HookDeletePolicy;
 import dev.capstan.release.model.HookOutcome;
 import dev.capstan.release.model.HookPhase;
+import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseIdentity;
@@ -32,12 +33,13 @@ import org.jspecify.annotations.Nullable;
  * The one stage that runs hooks, called at each phase of an operation (Helm's {@code execHook}):
  * the hooks of a phase one at a time in run order ({@link Hook#ORDER}); for each, its object left
  * by an earlier run deleted and awaited gone when its policy is {@code before-hook-creation}, the
- * object created (fenced on its absence, with the annotation {@value Hook#HOOK_OF}), a Job or Pod
- * awaited to completion within the hook's timeout; a failing hook deleted when its policy is {@code
+ * object created (fenced on its absence, marked {@link Hook#marked}), a Job or Pod awaited to
+ * completion within the hook's timeout; a failing hook deleted when its policy is {@code
  * hook-failed}, and the phase stopped with its reason; once all succeeded, those whose policy is
  * {@code hook-succeeded} deleted. Every write is checked against the lease first. A hook object is
  * written with the orchestrator the release's own objects are (the same rights), and only an object
- * that names this release in {@value Hook#HOOK_OF} is ever deleted (ARCHITECTURE.md, "Hooks").
+ * that carries this release's mark ({@link Hook#markedBy}) and no release's ownership stamp is ever
+ * deleted, on its observed uid and resourceVersion (ARCHITECTURE.md, "Hooks").
  */
 final class HookStage {
   private final Orchestrator orchestrator;
@@ -177,10 +179,7 @@ final class HookStage {
         deleteOurs(hook, timeout);
       }
       checkLease.run();
-      orchestrator.apply(
-          hook.object().withEntry("metadata.annotations", Hook.HOOK_OF, release),
-          null,
-          Precondition.absent());
+      orchestrator.apply(Hook.marked(hook.object(), identity), null, Precondition.absent());
       failure = hook.awaited() ? completion(phase, hook, timeout) : null;
     } catch (PreconditionFailedException e) {
       failure =
@@ -223,8 +222,11 @@ final class HookStage {
   }
 
   /**
-   * Deletes the hook's object if it exists and is a hook of this release, and waits until it is
-   * gone; one that is not (an object of someone else's by that name) is never deleted.
+   * Deletes the hook's object if it exists and is a hook object of this release, on that
+   * observation, and waits until it is gone; one that is not (an object of someone else's by that
+   * name) is never deleted. An object carrying any release's ownership stamp is a release's own,
+   * whatever its annotations say (a release's manifest may carry a copied mark), and is never a
+   * hook's object.
    *
    * @throws ReleaseException when it exists and is not this release's hook, or is not gone in time
    */
@@ -237,8 +239,15 @@ final class HookStage {
     if (live.isEmpty()) {
       return;
     }
-    String of = live.get().annotations().get(Hook.HOOK_OF);
-    if (!release.equals(of)) {
+    OwnershipStamp stamp = live.get().stamp();
+    if (stamp != null) {
+      throw new ReleaseException(
+          ref.key()
+              + " carries the ownership stamp of release "
+              + stamp.owner()
+              + ": a hook never deletes a release's object; not deleted: rename the hook");
+    }
+    if (!Hook.markedBy(live.get().annotations(), identity)) {
       throw new ReleaseException(
           ref.key()
               + " exists and is not a hook object of release "
@@ -247,6 +256,10 @@ final class HookStage {
               + Hook.HOOK_OF
               + ": "
               + release
+              + " with "
+              + Hook.HOOK_OF_ID
+              + ": "
+              + identity.id()
               + "); not deleted: rename the hook, or delete that object yourself");
     }
     checkLease.run();

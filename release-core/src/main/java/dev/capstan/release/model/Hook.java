@@ -60,9 +60,14 @@ public record Hook(
 
   /**
    * The annotation Capstan puts on a hook's object when it creates it: {@code namespace/name} of
-   * the release. A hook's object is deleted only when it carries it with the release's name.
+   * the release, with its id in {@value #HOOK_OF_ID} (as an ownership stamp carries them). A hook's
+   * object is deleted only when it carries this release's mark ({@link #markedBy}) and no ownership
+   * stamp.
    */
   public static final String HOOK_OF = "capstan.dev/hook-of";
+
+  /** The id of the release named in {@value #HOOK_OF}; absent on hook objects made before. */
+  public static final String HOOK_OF_ID = "capstan.dev/hook-of-id";
 
   /** Run order within a phase: weight, then kind and name (as Helm sorts by weight, then name). */
   public static final Comparator<Hook> ORDER =
@@ -114,6 +119,25 @@ public record Hook(
   /** A copy with its own timeout. */
   public Hook withTimeout(@Nullable Duration timeout) {
     return new Hook(object, phases, weight, deletePolicies, timeout);
+  }
+
+  /** {@code object} with the mark of a hook object of {@code release}: its name and its id. */
+  public static Manifest marked(Manifest object, ReleaseIdentity release) {
+    return object
+        .withEntry("metadata.annotations", HOOK_OF, release.qualifiedName())
+        .withEntry("metadata.annotations", HOOK_OF_ID, release.id());
+  }
+
+  /**
+   * Whether {@code annotations} mark a hook object of {@code release}: {@value #HOOK_OF} names it,
+   * and {@value #HOOK_OF_ID} is its id. A mark without an id (written before marks carried one) is
+   * read as the release's by its name alone: such an object cannot tell two releases of one
+   * namespace and name in different stores apart.
+   */
+  public static boolean markedBy(Map<String, String> annotations, ReleaseIdentity release) {
+    String id = annotations.get(HOOK_OF_ID);
+    return release.qualifiedName().equals(annotations.get(HOOK_OF))
+        && (id == null || id.equals(release.id()));
   }
 
   /**
