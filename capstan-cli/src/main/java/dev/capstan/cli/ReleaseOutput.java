@@ -6,13 +6,17 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.common.Escapes;
 import dev.capstan.common.JsonMappers;
+import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.model.ChartOrigin;
 import dev.capstan.release.model.HookOutcome;
 import dev.capstan.release.model.Kind;
 import dev.capstan.release.model.OwnedResource;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.plan.HookPlan;
+import dev.capstan.release.plan.PlannedHook;
 import dev.capstan.release.result.OperationInProgress;
+import java.io.PrintStream;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -284,6 +288,42 @@ final class ReleaseOutput {
       hn.put("finishedAt", h.finishedAt().toString());
     }
     return hooks;
+  }
+
+  /**
+   * The hooks an operation over a record runs, as JSON: {@code [{phase, key, weight,
+   * deletePolicies, outside}]}, {@code outside} only on one outside the release's namespace.
+   */
+  static ArrayNode json(HookPlan plan) {
+    ArrayNode hooks = json().createArrayNode();
+    for (PlannedHook h : plan.hooks()) {
+      ObjectNode hn = hooks.addObject();
+      hn.put("phase", h.phase().annotationValue());
+      hn.put("key", h.ref().key());
+      hn.put("weight", h.weight());
+      ArrayNode policies = hn.putArray("deletePolicies");
+      h.deletePolicies().forEach(p -> policies.add(p.annotationValue()));
+      putIfSet(hn, "outside", h.outside(plan.release().namespace()));
+    }
+    return hooks;
+  }
+
+  /**
+   * The hooks an operation over a record runs, shown before it runs (text on stdout; JSON goes with
+   * the result), and refused, before anything is written, when one outside the release's namespace
+   * is not among {@code allowed} (the CLI's {@code --allow-hook KEY}).
+   *
+   * @throws ReleaseException naming each refused hook
+   */
+  static void review(
+      HookPlan plan, String operation, List<ResourceRef> allowed, boolean text, PrintStream out) {
+    if (text) {
+      out.print(plan.text(operation));
+    }
+    java.util.Optional<String> refused = plan.refusal(operation, allowed);
+    if (refused.isPresent()) {
+      throw new ReleaseException(refused.get() + "; nothing was changed");
+    }
   }
 
   static ArrayNode json(List<Release> releases) {

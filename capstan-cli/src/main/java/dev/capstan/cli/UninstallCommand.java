@@ -1,14 +1,22 @@
 package dev.capstan.cli;
 
+import static java.util.Objects.requireNonNull;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.common.Escapes;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.error.ReleaseNotFoundException;
 import dev.capstan.release.model.Release;
+import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.UninstallOptions;
+import dev.capstan.release.plan.HookPlan;
 import dev.capstan.release.result.UninstallResult;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -60,18 +68,31 @@ final class UninstallCommand extends ReleaseSubcommand {
   @Option(names = "--yes", description = "Do not ask for confirmation.")
   boolean yes;
 
+  @Option(
+      names = "--allow-hook",
+      paramLabel = "KEY",
+      description =
+          "Let the record's delete hook of this object ([group/]Kind/namespace/name) run although"
+              + " it is outside the release's namespace; repeatable. It is written with your"
+              + " rights, and a record is as trusted as whoever may write the release's records.")
+  List<String> allowHooks = new ArrayList<>();
+
   @Override
   int run(Target target, ReleaseController controller) {
     String ns = common.namespace();
     cli().announce(target);
-    ManagedReleases.warn(cli(), controller.get(ns, name).orElse(null), "uninstall");
+    Optional<Release> found = controller.get(ns, name);
+    ManagedReleases.warn(cli(), found.orElse(null), "uninstall");
+    // the hooks it runs are listed (with --yes too) and those outside the namespace refused unless
+    // named; an unknown release is refused under the uninstall's lease just the same
+    List<ResourceRef> allowed = allowHooks.stream().map(ResourceRef::parse).toList();
+    @Nullable HookPlan hooks = found.map(HookPlan::uninstall).orElse(null);
+    if (hooks != null) {
+      ReleaseOutput.review(hooks, "uninstall", allowed, !json(), out());
+    }
     if (!yes) {
-      // the question names what goes; --yes asks nothing, and the uninstall reads the record
-      // under its lease (an unknown release is refused there just the same)
-      Release latest =
-          controller
-              .get(ns, name)
-              .orElseThrow(() -> new ReleaseNotFoundException(ns + "/" + name, null));
+      Release latest = found.orElseThrow(() -> new ReleaseNotFoundException(ns + "/" + name, null));
+      int n = requireNonNull(hooks).hooks().size();
       cli()
           .confirm(
               false,
@@ -81,7 +102,9 @@ final class UninstallCommand extends ReleaseSubcommand {
                   + name
                   + " ("
                   + latest.owns().size()
-                  + " object(s)) from the "
+                  + " object(s)"
+                  + (n == 0 ? "" : ", running the " + n + " hook(s) listed")
+                  + ") from the "
                   + target.describe()
                   + (purge ? " and delete its history" : "")
                   + ".");
@@ -95,7 +118,8 @@ final class UninstallCommand extends ReleaseSubcommand {
                 .withPurge(purge)
                 .withDeleteCrds(deleteCrds)
                 .withDeleteNamespaces(deleteNamespaces)
-                .withWait(waitForDeletion ? timeout : null));
+                .withWait(waitForDeletion ? timeout : null)
+                .withAllowedHooks(allowed));
     if (json()) {
       ObjectNode doc = ReleaseOutput.json().createObjectNode();
       ArrayNode deleted = doc.putArray("deleted");
@@ -105,6 +129,9 @@ final class UninstallCommand extends ReleaseSubcommand {
       ArrayNode notes = doc.putArray("notes");
       u.notes().forEach(notes::add);
       doc.put("purged", u.purged());
+      if (hooks != null) {
+        doc.set("hooks", ReleaseOutput.json(hooks));
+      }
       doc.set("release", ReleaseOutput.json(u.release()));
       printJson(doc);
     } else {

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,6 +49,12 @@ class HooksCliTest {
         containers: [{name: smoke, image: acme/smoke:1}]
       """;
 
+  private static final String TEST_PLAN =
+      """
+      Hooks the test runs, from revision 1's record, written with your rights:
+        ⚓ test Pod/demo/smoke (weight 0; delete hook-succeeded)
+      """;
+
   private int run(String... args) {
     CliRun run = CliRun.of(Terminal.none(), Map.<String, String>of()::get, dir, args);
     out = run.out();
@@ -76,7 +83,8 @@ class HooksCliTest {
             "Hooks: +1 run: 1 succeeded\n  pre-install batch/Job/demo/migrate succeeded  \\([0-9.]+m?s\\)\n");
 
     assertThat(run("release", "test", "web", "-n", "demo")).isZero();
-    assertThat(out).matches("PASSED  Pod/demo/smoke  \\([0-9.]+m?s\\)\n");
+    assertThat(out)
+        .matches(Pattern.quote(TEST_PLAN) + "PASSED  Pod/demo/smoke  \\([0-9.]+m?s\\)\n");
 
     assertThat(run("release", "get", "web", "-n", "demo", "-o", "json")).isZero();
     JsonNode hooks = new ObjectMapper().readTree(out).get("hooks");
@@ -125,9 +133,82 @@ class HooksCliTest {
             "capstan: demo/web: waiting up to 10s for test hook Pod/demo/smoke to complete\n");
     assertThat(test.out())
         .matches(
-            "FAILED  Pod/demo/smoke  \\([0-9.]+m?s\\): not complete within its timeout of 10s:"
+            Pattern.quote(TEST_PLAN)
+                + "FAILED  Pod/demo/smoke  \\([0-9.]+m?s\\): not complete within its timeout of 10s:"
                 + " Pod demo/smoke: ContainerCreating; test again with a longer timeout \\(the"
                 + " CLI's release test --timeout\\), or give it a longer one with the annotation"
                 + " capstan.dev/hook-timeout and cast first\n");
+  }
+
+  @Test
+  void uninstallListsTheRecordsDeleteHooksAndRunsOneOutsideTheNamespaceOnlyWhenNamed()
+      throws IOException {
+    Files.writeString(
+        dir.resolve("web.yaml"),
+        """
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: settings}
+        data: {level: info}
+        ---
+        apiVersion: rbac.authorization.k8s.io/v1
+        kind: ClusterRoleBinding
+        metadata:
+          name: grant
+          annotations: {helm.sh/hook: pre-delete}
+        roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}
+        subjects: [{kind: ServiceAccount, name: tenant, namespace: demo}]
+        """);
+    assertThat(run("release", "cast", "web", "-n", "demo", "--yes", "-f", "web.yaml")).isZero();
+    String plan =
+        """
+        Hooks the uninstall runs, from revision 1's record, written with your rights:
+          ⚓ pre-delete rbac.authorization.k8s.io/ClusterRoleBinding//grant (weight 0; delete\
+         before-hook-creation)  ⚠ cluster-scoped
+        """;
+
+    CliRun refused =
+        CliRun.of(
+            Terminal.none(),
+            Map.<String, String>of()::get,
+            dir,
+            "release",
+            "uninstall",
+            "web",
+            "-n",
+            "demo",
+            "--yes");
+
+    assertThat(refused.code()).isEqualTo(ExitCode.FAILED);
+    assertThat(refused.out()).isEqualTo(plan);
+    assertThat(refused.err())
+        .contains(
+            "uninstall of demo/web refused: revision 1's record lists pre-delete hook"
+                + " rbac.authorization.k8s.io/ClusterRoleBinding//grant (cluster-scoped), outside"
+                + " the release's namespace demo; a record is as trusted as whoever may write the"
+                + " release's records, and a hook is written with your rights: check it, then"
+                + " name it to run it (--allow-hook KEY; withAllowedHooks); nothing was changed");
+
+    assertThat(
+            run(
+                "release",
+                "uninstall",
+                "web",
+                "-n",
+                "demo",
+                "--yes",
+                "-o",
+                "json",
+                "--allow-hook",
+                "rbac.authorization.k8s.io/ClusterRoleBinding//grant"))
+        .isZero();
+    JsonNode hooks = new ObjectMapper().readTree(out).get("hooks");
+    assertThat(hooks).hasSize(1);
+    assertThat(hooks.get(0).get("phase").asText()).isEqualTo("pre-delete");
+    assertThat(hooks.get(0).get("key").asText())
+        .isEqualTo("rbac.authorization.k8s.io/ClusterRoleBinding//grant");
+    assertThat(hooks.get(0).get("outside").asText()).isEqualTo("cluster-scoped");
+    assertThat(new ObjectMapper().readTree(out).get("deleted").get(0).asText())
+        .isEqualTo("ConfigMap/demo/settings");
   }
 }

@@ -23,7 +23,9 @@ import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseRef;
 import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.UninstallOptions;
+import dev.capstan.release.plan.HookPlan;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlannedChange;
 import dev.capstan.release.port.Orchestrator;
@@ -461,7 +463,50 @@ public final class ReleaseController {
    * @throws ReleaseLockedException if another operation holds it
    */
   public TestResult test(String namespace, String name, java.time.Duration timeout) {
-    return tests.test(namespace, name, timeout);
+    return tests.test(namespace, name, timeout, java.util.Set.of());
+  }
+
+  /**
+   * {@link #test(String, String, java.time.Duration)}, letting the test hooks write the objects
+   * {@code allowedHooks} names outside the release's namespace: a test hook outside it that is not
+   * named refuses the test before anything is written ({@link HookPlan#refusal}).
+   *
+   * @param allowedHooks the test hooks' objects allowed outside the release's namespace
+   * @throws ReleaseException if the record lists a test hook outside its namespace not named there
+   */
+  public TestResult test(
+      String namespace,
+      String name,
+      java.time.Duration timeout,
+      java.util.Collection<ResourceRef> allowedHooks) {
+    return tests.test(namespace, name, timeout, allowedHooks);
+  }
+
+  /**
+   * The hooks an {@link #uninstall} of the release's latest revision runs, as its record lists them
+   * ({@code pre-delete}, then {@code post-delete}), to review (and show) before uninstalling: each
+   * is written with the uninstaller's rights, and a record is as trusted as whoever may write it.
+   * Pin the reviewed revision with {@link UninstallOptions#withExpectedRevision}.
+   *
+   * @throws ReleaseNotFoundException if the release is not recorded
+   */
+  public HookPlan planUninstallHooks(String namespace, String name) {
+    return HookPlan.uninstall(recorded(namespace, name));
+  }
+
+  /**
+   * The hooks {@link #test} of the release's latest revision runs, as its record lists them, to
+   * review before testing.
+   *
+   * @throws ReleaseNotFoundException if the release is not recorded
+   */
+  public HookPlan planTestHooks(String namespace, String name) {
+    return HookPlan.test(recorded(namespace, name));
+  }
+
+  private Release recorded(String namespace, String name) {
+    return get(namespace, name)
+        .orElseThrow(() -> new ReleaseNotFoundException(namespace + "/" + name, null));
   }
 
   /**

@@ -11,12 +11,16 @@ import dev.capstan.release.model.HookOutcome;
 import dev.capstan.release.model.HookPhase;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
+import dev.capstan.release.model.ResourceRef;
+import dev.capstan.release.plan.HookPlan;
 import dev.capstan.release.port.StoredRelease;
 import dev.capstan.release.result.TestResult;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@code release test}: under the release's lease, runs the {@code test} hooks of its latest
@@ -31,20 +35,29 @@ public final class TestOperation {
     this.context = context;
   }
 
-  /** Tests a release, as one {@code TEST} operation. */
-  public TestResult test(String namespace, String name, Duration timeout) {
+  /**
+   * Tests a release, as one {@code TEST} operation; its test hooks outside its namespace run only
+   * when {@code allowedHooks} names them ({@link HookPlan#refusal}).
+   */
+  public TestResult test(
+      String namespace, String name, Duration timeout, Collection<ResourceRef> allowedHooks) {
     requireNonNull(timeout, "timeout");
+    Set<ResourceRef> allowed = Set.copyOf(allowedHooks);
     return context.operation(
         Operation.TEST,
         namespace + "/" + name,
         () ->
             context
                 .acquireLease(namespace, name, null)
-                .run(lease -> testLeased(namespace, name, timeout, lease)));
+                .run(lease -> testLeased(namespace, name, timeout, allowed, lease)));
   }
 
   private TestResult testLeased(
-      String namespace, String name, Duration timeout, LeaseKeeper lease) {
+      String namespace,
+      String name,
+      Duration timeout,
+      Set<ResourceRef> allowed,
+      LeaseKeeper lease) {
     String release = namespace + "/" + name;
     Optional<StoredRelease> stored = context.store.latestRecord(namespace, name);
     if (stored.isEmpty()) {
@@ -61,6 +74,10 @@ public final class TestOperation {
                   + " is "
                   + latest.status().id()
                   + ": only a deployed revision is tested; cast it (or roll back) first"));
+    }
+    Optional<String> refused = HookPlan.test(latest).refusal("test", allowed);
+    if (refused.isPresent()) {
+      throw new ReleaseException(refused.get() + "; nothing was run");
     }
     List<Hook> tests = latest.payloads().hooks(HookPhase.TEST);
     if (tests.isEmpty()) {

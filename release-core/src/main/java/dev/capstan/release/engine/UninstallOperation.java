@@ -23,6 +23,7 @@ import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.RetainedUid;
 import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.plan.Action;
+import dev.capstan.release.plan.HookPlan;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.ObservedNames;
@@ -134,6 +135,13 @@ public final class UninstallOperation {
         return new UninstallResult(latest, List.of(), List.of(), true);
       }
       return new UninstallResult(latest, List.of(), List.of(), false);
+    }
+    // the record's hooks are written with the uninstaller's rights: none outside the namespace
+    // unless named (HookPlan: a record is as trusted as whoever may write it)
+    Optional<String> refused =
+        HookPlan.uninstall(latest).refusal("uninstall", options.allowedHooks());
+    if (refused.isPresent()) {
+      throw new ReleaseException(refused.get() + "; nothing was uninstalled");
     }
     return new Run(namespace, name, options, lease, stored, observed).run();
   }

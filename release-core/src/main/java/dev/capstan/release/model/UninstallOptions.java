@@ -1,6 +1,8 @@
 package dev.capstan.release.model;
 
 import java.time.Duration;
+import java.util.Collection;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,6 +30,11 @@ import org.jspecify.annotations.Nullable;
  *     before anything is deleted; {@code null} (the default) uninstalls whatever the latest
  *     revision is. A caller that decided from a record it read that the release is its own to
  *     uninstall pins that record's revision so
+ * @param allowedHooks the hooks' objects outside the release's namespace (cluster-scoped, or in
+ *     another namespace) that its record's {@code pre-delete} and {@code post-delete} hooks may
+ *     write: a record is as trusted as whoever may write it, and a hook is written with the
+ *     uninstaller's rights, so one not named here refuses the uninstall before anything is written
+ *     ({@link dev.capstan.release.plan.HookPlan#refusal}); none by default
  */
 public record UninstallOptions(
     boolean keepVolumes,
@@ -35,12 +42,14 @@ public record UninstallOptions(
     boolean deleteCrds,
     @Nullable Duration waitFor,
     boolean deleteNamespaces,
-    @Nullable Integer expectedRevision) {
+    @Nullable Integer expectedRevision,
+    Set<ResourceRef> allowedHooks) {
   private static final UninstallOptions DEFAULTS =
-      new UninstallOptions(false, false, false, null, false, null);
+      new UninstallOptions(false, false, false, null, false, null, Set.of());
 
   /** Requires a positive wait and a revision from 1, when given. */
   public UninstallOptions {
+    allowedHooks = Set.copyOf(allowedHooks);
     if (waitFor != null && (waitFor.isNegative() || waitFor.isZero())) {
       throw new IllegalArgumentException("uninstall waitFor must be positive: " + waitFor);
     }
@@ -58,31 +67,31 @@ public record UninstallOptions(
   /** A copy with {@code keepVolumes} set. */
   public UninstallOptions withKeepVolumes(boolean keepVolumes) {
     return new UninstallOptions(
-        keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces, expectedRevision);
+        keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces, expectedRevision, allowedHooks);
   }
 
   /** A copy with {@code purge} set. */
   public UninstallOptions withPurge(boolean purge) {
     return new UninstallOptions(
-        keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces, expectedRevision);
+        keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces, expectedRevision, allowedHooks);
   }
 
   /** A copy with {@code deleteCrds} set. */
   public UninstallOptions withDeleteCrds(boolean deleteCrds) {
     return new UninstallOptions(
-        keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces, expectedRevision);
+        keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces, expectedRevision, allowedHooks);
   }
 
   /** A copy that waits up to {@code waitFor} for deletions to finish ({@code null}: no wait). */
   public UninstallOptions withWait(@Nullable Duration waitFor) {
     return new UninstallOptions(
-        keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces, expectedRevision);
+        keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces, expectedRevision, allowedHooks);
   }
 
   /** A copy with {@code deleteNamespaces} set. */
   public UninstallOptions withDeleteNamespaces(boolean deleteNamespaces) {
     return new UninstallOptions(
-        keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces, expectedRevision);
+        keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces, expectedRevision, allowedHooks);
   }
 
   /**
@@ -91,7 +100,33 @@ public record UninstallOptions(
    */
   public UninstallOptions withExpectedRevision(@Nullable Integer revision) {
     return new UninstallOptions(
-        keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces, revision);
+        keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces, revision, allowedHooks);
+  }
+
+  /**
+   * A copy that lets the record's delete hooks write these objects outside the release's namespace
+   * (replacing those allowed before).
+   */
+  public UninstallOptions withAllowedHooks(Collection<ResourceRef> hooks) {
+    return new UninstallOptions(
+        keepVolumes,
+        purge,
+        deleteCrds,
+        waitFor,
+        deleteNamespaces,
+        expectedRevision,
+        Set.copyOf(hooks));
+  }
+
+  /** As given, allowing no hook outside the release's namespace. */
+  public UninstallOptions(
+      boolean keepVolumes,
+      boolean purge,
+      boolean deleteCrds,
+      @Nullable Duration waitFor,
+      boolean deleteNamespaces,
+      @Nullable Integer expectedRevision) {
+    this(keepVolumes, purge, deleteCrds, waitFor, deleteNamespaces, expectedRevision, Set.of());
   }
 
   /** As given, whatever the latest revision is. */

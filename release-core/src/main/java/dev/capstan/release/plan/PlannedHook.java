@@ -7,6 +7,7 @@ import dev.capstan.release.model.HookDeletePolicy;
 import dev.capstan.release.model.HookPhase;
 import dev.capstan.release.model.ResourceRef;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A hook a cast of the plan will run, in run order: its phase, its object, its weight and the
@@ -29,6 +30,17 @@ public record PlannedHook(
   /** {@code hook} as it runs in {@code phase}. */
   public static PlannedHook of(HookPhase phase, Hook hook) {
     return new PlannedHook(phase, hook.ref(), hook.weight(), hook.effectivePolicies());
+  }
+
+  /**
+   * Where the hook's object lies when not in {@code namespace}: {@code cluster-scoped}, or {@code
+   * in namespace N}; {@code null} when it is in {@code namespace}.
+   */
+  public @Nullable String outside(String namespace) {
+    if (ref.kind().clusterScoped()) {
+      return "cluster-scoped";
+    }
+    return ref.namespace().equals(namespace) ? null : "in namespace " + ref.namespace();
   }
 
   /**
