@@ -32,7 +32,9 @@ import picocli.CommandLine.ScopeType;
       "6:the reviewed plan is stale (the release or a planned object changed since); nothing was"
           + " applied",
       "7:the destructive-change gate refused the plan (an object of a protected kind, or more than"
-          + " the delete budget, that no --approve-delete names); nothing was applied"
+          + " the delete budget, that no --approve-delete names), or an uninstall or `release"
+          + " test` refused a hook its record lists outside the release's namespace that no"
+          + " --allow-hook names; nothing was applied"
     })
 final class CapstanCommand implements Runnable {
   final Cli cli;

@@ -9,6 +9,7 @@ import dev.capstan.release.chart.ChartException;
 import dev.capstan.release.codec.PlanFormatException;
 import dev.capstan.release.error.CastFailedException;
 import dev.capstan.release.error.DestructiveChangeRefusedException;
+import dev.capstan.release.error.HookRefusedException;
 import dev.capstan.release.error.InvalidReleaseException;
 import dev.capstan.release.error.ReleaseConflictException;
 import dev.capstan.release.error.ReleaseException;
@@ -181,7 +182,7 @@ public final class Cli {
     if (e instanceof ReleaseConflictException) {
       return ExitCode.BLOCKED;
     }
-    if (e instanceof DestructiveChangeRefusedException) {
+    if (e instanceof DestructiveChangeRefusedException || e instanceof HookRefusedException) {
       return ExitCode.REFUSED;
     }
     if (e instanceof ReleaseLockedException) {

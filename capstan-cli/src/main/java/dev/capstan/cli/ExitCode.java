@@ -29,7 +29,8 @@ public final class ExitCode {
   /**
    * The destructive-change gate refused the plan: it deletes an object of a protected kind, or more
    * objects than the delete budget allows, that nobody approved by name ({@code --approve-delete});
-   * nothing was applied.
+   * or an uninstall or {@code release test} refused a hook its record lists outside the release's
+   * namespace that nobody named ({@code --allow-hook}). Nothing was applied.
    */
   public static final int REFUSED = 7;
 

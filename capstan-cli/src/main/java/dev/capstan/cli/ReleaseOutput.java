@@ -322,7 +322,8 @@ final class ReleaseOutput {
     }
     java.util.Optional<String> refused = plan.refusal(operation, allowed);
     if (refused.isPresent()) {
-      throw new ReleaseException(refused.get() + "; nothing was changed");
+      throw new dev.capstan.release.error.HookRefusedException(
+          refused.get() + "; nothing was changed");
     }
   }
 

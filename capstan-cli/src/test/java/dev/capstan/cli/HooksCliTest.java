@@ -179,7 +179,7 @@ class HooksCliTest {
             "demo",
             "--yes");
 
-    assertThat(refused.code()).isEqualTo(ExitCode.FAILED);
+    assertThat(refused.code()).isEqualTo(ExitCode.REFUSED);
     assertThat(refused.out()).isEqualTo(plan);
     assertThat(refused.err())
         .contains(

@@ -5,6 +5,8 @@ import dev.capstan.release.error.ReleaseNotFoundException;
 import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.UninstallOptions;
+import dev.capstan.release.plan.HookPlan;
+import dev.capstan.release.plan.PlannedHook;
 import dev.capstan.release.result.UninstallResult;
 
 /**
@@ -40,7 +42,9 @@ final class LetGo {
    * latest record, then, when it is the Release's, the uninstall pinned to that revision ({@link
    * UninstallOptions#expectedRevision}), so a revision recorded in between (a CLI cast, another
    * Release) is never uninstalled: the record is read again and decided again, up to {@link #READS}
-   * times.
+   * times. The revision's delete hooks run, those outside the namespace too ({@link
+   * UninstallOptions#allowedHooks}): the uninstall runs as the Release's account, whose rights the
+   * hooks were cast with.
    *
    * @throws dev.capstan.release.error.ReleaseLockedException when another operation holds it
    * @throws dev.capstan.release.error.UninstallFailedException when deleting an object failed
@@ -61,7 +65,14 @@ final class LetGo {
       try {
         return new Uninstalled(
             releases.uninstall(
-                key.namespace(), name, options.withExpectedRevision(latest.revision())));
+                key.namespace(),
+                name,
+                options
+                    .withExpectedRevision(latest.revision())
+                    .withAllowedHooks(
+                        HookPlan.uninstall(latest).outside().stream()
+                            .map(PlannedHook::ref)
+                            .toList())));
       } catch (ReleaseNotFoundException e) {
         return new NotRecorded(); // purged since it was read
       } catch (StaleRecordException e) {

@@ -877,6 +877,35 @@ class ReleaseReconcilerTest {
   }
 
   @Test
+  void deletingAReleaseRunsItsOwnDeleteHooksOutsideItsNamespaceTooWhichItsCastWroteAsIts() {
+    Map<String, Object> cleanup =
+        Map.of(
+            "apiVersion",
+            "rbac.authorization.k8s.io/v1",
+            "kind",
+            "ClusterRole",
+            "metadata",
+            Map.of("name", "web-cleanup", "annotations", Map.of("helm.sh/hook", "pre-delete")),
+            "rules",
+            List.of());
+    objects.put(
+        FakeReleaseObjects.release(
+            NS, "web", spec("manifests", List.of(configMap("a", "1"), cleanup))));
+    reconciler.reconcile(WEB);
+    objects.delete(WEB);
+    cluster.clearOperations();
+
+    assertThat(reconciler.reconcile(WEB)).isEqualTo(ReleaseReconciler.Next.DONE);
+
+    assertThat(cluster.writes())
+        .containsExactly(
+            "apply:rbac.authorization.k8s.io/ClusterRole//web-cleanup", "delete:ConfigMap/shop/a");
+    assertThat(objects.events)
+        .last()
+        .isEqualTo("Normal Uninstalled shop/web: uninstalled: 1 deleted, 0 kept");
+  }
+
+  @Test
   void aManifestNestedTooDeepIsStalledNamingItsFirstValueTooDeepAndTheDeletionStillUninstalls() {
     objects.put(
         FakeReleaseObjects.release(NS, "web", spec("manifests", List.of(configMap("a", "1")))));

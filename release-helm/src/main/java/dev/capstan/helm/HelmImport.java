@@ -249,7 +249,7 @@ public final class HelmImport {
     }
     List<HelmImportPlan.HookObject> hooks =
         new HookMarking(orchestrator, spec.namespace(), spec.name())
-            .mark(now.deployed(), now.hooks());
+            .mark(now.deployed(), now.hooks(), cast.release().identity());
     List<String> removedRecords = new ArrayList<>();
     if (removeHelmRecords) {
       for (HelmRevision r : now.revisions()) {

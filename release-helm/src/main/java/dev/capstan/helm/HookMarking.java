@@ -9,6 +9,7 @@ import dev.capstan.release.file.ReleaseFiles;
 import dev.capstan.release.model.Hook;
 import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.Payloads;
+import dev.capstan.release.model.ReleaseIdentity;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.port.Orchestrator;
@@ -112,11 +113,13 @@ final class HookMarking {
   /**
    * Marks each object {@code looked} found to be this release's hook, written once as Helm rendered
    * it in {@code r}, with the mark, under the precondition of the look: an object changed or
-   * replaced since is not written. An absent one is not created; one left as it is stays so.
+   * replaced since is not written. An absent one is not created; one left as it is stays so. The
+   * mark names the release and its id ({@link Hook#marked}), as the cast that imported it has them.
    *
    * @return the objects as the import left them
    */
-  List<HelmImportPlan.HookObject> mark(HelmRevision r, List<HelmImportPlan.HookObject> looked) {
+  List<HelmImportPlan.HookObject> mark(
+      HelmRevision r, List<HelmImportPlan.HookObject> looked, ReleaseIdentity identity) {
     List<Hook> hooks = new ArrayList<>();
     for (HelmHook hook : r.hooks()) {
       hooks.addAll(payloads(hook, r, namespace, release).hooks());
@@ -129,10 +132,7 @@ final class HookMarking {
         continue;
       }
       try {
-        orchestrator.apply(
-            hook.get().object().withEntry("metadata.annotations", Hook.HOOK_OF, qualified()),
-            null,
-            o.observed());
+        orchestrator.apply(Hook.marked(hook.get().object(), identity), null, o.observed());
         out.add(o);
       } catch (PreconditionFailedException e) {
         out.add(o.leftAsIs(notMarked("it changed since it was looked at")));

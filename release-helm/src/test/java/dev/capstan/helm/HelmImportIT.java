@@ -191,7 +191,9 @@ class HelmImportIT {
         .isEqualTo(claimBefore);
     assertThat(annotations(plane, "ConfigMap/" + ns + "/shop-migrated"))
         .doesNotContainKey("capstan.dev/release")
-        .containsEntry("capstan.dev/hook-of", ns + "/shop");
+        .containsEntry("capstan.dev/hook-of", ns + "/shop")
+        .containsEntry(
+            "capstan.dev/hook-of-id", controller.get(ns, "shop").orElseThrow().identity().id());
 
     // history: three imported Helm revisions, then the adopting cast
     assertThat(result.importedRevisions()).containsExactly(1, 2, 3);

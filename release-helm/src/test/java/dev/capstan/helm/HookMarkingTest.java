@@ -25,6 +25,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * in-memory cluster.
  */
 class HookMarkingTest {
+  /** The release the import casts: its marks name it and carry its id. */
+  private static final ReleaseIdentity WEB = new ReleaseIdentity("shop", "web", "id-web");
+
   private static final String MIGRATE =
       """
       apiVersion: batch/v1
@@ -124,7 +127,7 @@ class HookMarkingTest {
     cluster.clearOperations();
 
     List<HelmImportPlan.HookObject> looked = marking.look(DEPLOYED);
-    List<HelmImportPlan.HookObject> left = marking.mark(DEPLOYED, looked);
+    List<HelmImportPlan.HookObject> left = marking.mark(DEPLOYED, looked, WEB);
 
     assertThat(render(looked))
         .isEqualTo(rendered("  · present   batch/Job/shop/web-migrate  (pre-upgrade)", ""));
@@ -132,7 +135,10 @@ class HookMarkingTest {
     assertThat(left).singleElement().satisfies(h -> assertThat(h.marked()).isTrue());
     assertThat(cluster.writes()).containsExactly("apply:batch/Job/shop/web-migrate");
     assertThat(cluster.object(JOB))
-        .contains(helmHook().withEntry("metadata.annotations", Hook.HOOK_OF, "shop/web"));
+        .contains(
+            helmHook()
+                .withEntry("metadata.annotations", Hook.HOOK_OF, "shop/web")
+                .withEntry("metadata.annotations", Hook.HOOK_OF_ID, "id-web"));
     assertThat(cluster.stamp(JOB)).isEmpty();
   }
 
@@ -143,7 +149,7 @@ class HookMarkingTest {
     cluster.clearOperations();
 
     List<HelmImportPlan.HookObject> looked = marking.look(DEPLOYED);
-    List<HelmImportPlan.HookObject> left = marking.mark(DEPLOYED, looked);
+    List<HelmImportPlan.HookObject> left = marking.mark(DEPLOYED, looked, WEB);
 
     String why =
         "not marked as a hook of shop/web: it is not this Helm release's hook (owned by release"
@@ -166,7 +172,7 @@ class HookMarkingTest {
     cluster.clearOperations();
 
     List<HelmImportPlan.HookObject> looked = marking.look(DEPLOYED);
-    List<HelmImportPlan.HookObject> left = marking.mark(DEPLOYED, looked);
+    List<HelmImportPlan.HookObject> left = marking.mark(DEPLOYED, looked, WEB);
 
     String why =
         "not marked as a hook of shop/web: it is not this Helm release's hook (no helm.sh/hook"
@@ -190,7 +196,7 @@ class HookMarkingTest {
     cluster.deleteOutOfBand(JOB).put(theirs, OTHER_RELEASE);
     cluster.clearOperations();
 
-    List<HelmImportPlan.HookObject> left = marking.mark(DEPLOYED, looked);
+    List<HelmImportPlan.HookObject> left = marking.mark(DEPLOYED, looked, WEB);
 
     assertThat(left)
         .extracting(HelmImportPlan.HookObject::leftAsIs)
@@ -203,7 +209,7 @@ class HookMarkingTest {
   @Test
   void anAbsentHookObjectIsNotCreated() {
     List<HelmImportPlan.HookObject> looked = marking.look(DEPLOYED);
-    List<HelmImportPlan.HookObject> left = marking.mark(DEPLOYED, looked);
+    List<HelmImportPlan.HookObject> left = marking.mark(DEPLOYED, looked, WEB);
 
     assertThat(render(left))
         .isEqualTo(rendered("  · absent    batch/Job/shop/web-migrate  (pre-upgrade)", ""));

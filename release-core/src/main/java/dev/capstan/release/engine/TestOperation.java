@@ -2,6 +2,7 @@ package dev.capstan.release.engine;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.capstan.release.error.HookRefusedException;
 import dev.capstan.release.error.InvalidReleaseException;
 import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.error.ReleaseNotFoundException;
@@ -77,7 +78,7 @@ public final class TestOperation {
     }
     Optional<String> refused = HookPlan.test(latest).refusal("test", allowed);
     if (refused.isPresent()) {
-      throw new ReleaseException(refused.get() + "; nothing was run");
+      throw new HookRefusedException(refused.get() + "; nothing was run");
     }
     List<Hook> tests = latest.payloads().hooks(HookPhase.TEST);
     if (tests.isEmpty()) {

@@ -3,6 +3,7 @@ package dev.capstan.release.engine;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.Durations;
+import dev.capstan.release.error.HookRefusedException;
 import dev.capstan.release.error.ReleaseException;
 import dev.capstan.release.error.ReleaseNotFoundException;
 import dev.capstan.release.error.StaleRecordException;
@@ -141,7 +142,7 @@ public final class UninstallOperation {
     Optional<String> refused =
         HookPlan.uninstall(latest).refusal("uninstall", options.allowedHooks());
     if (refused.isPresent()) {
-      throw new ReleaseException(refused.get() + "; nothing was uninstalled");
+      throw new HookRefusedException(refused.get() + "; nothing was uninstalled");
     }
     return new Run(namespace, name, options, lease, stored, observed).run();
   }
