@@ -9,8 +9,13 @@ package dev.capstan.common;
  * @param maxDepth the deepest nesting of mappings and sequences
  * @param maxAliases the most aliases ({@code *name}) per input
  * @param maxDocuments the most YAML documents in one input
+ * @param maxNodes the most nodes (mappings, sequences, keys, scalars and aliases) the trees of one
+ *     input may hold, counted as they are built: what a tree costs in memory follows its nodes, not
+ *     its bytes ({@code [{},{}]} takes some 20 bytes of heap per byte of text, a long string one);
+ *     {@link #UNBOUNDED_NODES} by default
  */
-public record InputLimits(int maxBytes, int maxDepth, int maxAliases, int maxDocuments) {
+public record InputLimits(
+    int maxBytes, int maxDepth, int maxAliases, int maxDocuments, int maxNodes) {
   /** The default largest input: 4 MiB. */
   public static final int DEFAULT_MAX_BYTES = 4 << 20;
 
@@ -20,7 +25,10 @@ public record InputLimits(int maxBytes, int maxDepth, int maxAliases, int maxDoc
   /** The default most aliases per input: 20. */
   public static final int DEFAULT_MAX_ALIASES = 20;
 
-  /** Checks every bound is positive. */
+  /** The default most nodes: no bound but {@link #maxBytes}. */
+  public static final int UNBOUNDED_NODES = Integer.MAX_VALUE;
+
+  /** Checks every bound is positive (the nodes at least 0). */
   public InputLimits {
     positive(maxBytes, "maxBytes");
     positive(maxDepth, "maxDepth");
@@ -28,6 +36,21 @@ public record InputLimits(int maxBytes, int maxDepth, int maxAliases, int maxDoc
       throw new IllegalArgumentException("maxAliases must be at least 0: " + maxAliases);
     }
     positive(maxDocuments, "maxDocuments");
+    if (maxNodes < 0) {
+      throw new IllegalArgumentException("maxNodes must be at least 0: " + maxNodes);
+    }
+  }
+
+  /**
+   * Limits without a bound on nodes.
+   *
+   * @param maxBytes the largest input, in bytes
+   * @param maxDepth the deepest nesting of mappings and sequences
+   * @param maxAliases the most aliases per input
+   * @param maxDocuments the most YAML documents in one input
+   */
+  public InputLimits(int maxBytes, int maxDepth, int maxAliases, int maxDocuments) {
+    this(maxBytes, maxDepth, maxAliases, maxDocuments, UNBOUNDED_NODES);
   }
 
   /**
@@ -46,7 +69,7 @@ public record InputLimits(int maxBytes, int maxDepth, int maxAliases, int maxDoc
    * @return the copy
    */
   public InputLimits withMaxBytes(int bytes) {
-    return new InputLimits(bytes, maxDepth, maxAliases, maxDocuments);
+    return new InputLimits(bytes, maxDepth, maxAliases, maxDocuments, maxNodes);
   }
 
   /**
@@ -56,7 +79,7 @@ public record InputLimits(int maxBytes, int maxDepth, int maxAliases, int maxDoc
    * @return the copy
    */
   public InputLimits withMaxDepth(int depth) {
-    return new InputLimits(maxBytes, depth, maxAliases, maxDocuments);
+    return new InputLimits(maxBytes, depth, maxAliases, maxDocuments, maxNodes);
   }
 
   /**
@@ -66,7 +89,7 @@ public record InputLimits(int maxBytes, int maxDepth, int maxAliases, int maxDoc
    * @return the copy
    */
   public InputLimits withMaxAliases(int aliases) {
-    return new InputLimits(maxBytes, maxDepth, aliases, maxDocuments);
+    return new InputLimits(maxBytes, maxDepth, aliases, maxDocuments, maxNodes);
   }
 
   /**
@@ -76,7 +99,17 @@ public record InputLimits(int maxBytes, int maxDepth, int maxAliases, int maxDoc
    * @return the copy
    */
   public InputLimits withMaxDocuments(int documents) {
-    return new InputLimits(maxBytes, maxDepth, maxAliases, documents);
+    return new InputLimits(maxBytes, maxDepth, maxAliases, documents, maxNodes);
+  }
+
+  /**
+   * A copy with another node limit.
+   *
+   * @param nodes the most nodes, at least 0
+   * @return the copy
+   */
+  public InputLimits withMaxNodes(int nodes) {
+    return new InputLimits(maxBytes, maxDepth, maxAliases, maxDocuments, nodes);
   }
 
   /**

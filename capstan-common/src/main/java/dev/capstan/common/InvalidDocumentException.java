@@ -5,9 +5,10 @@ package dev.capstan.common;
  * UTF-8, not valid YAML or JSON, nested too deeply, too many aliases or documents. The message
  * names the rule, the limit and, where there is one, the position ({@code line 3, column 7}); every
  * value it shows is {@link Escapes escaped}. Readers translate it into their own invalid-input
- * exception.
+ * exception. A reader that answers a limit on nodes otherwise than any other problem catches {@link
+ * TooManyNodesException}.
  */
-public final class InvalidDocumentException extends CapstanException {
+public class InvalidDocumentException extends CapstanException {
   private static final long serialVersionUID = 1L;
 
   /**

@@ -69,6 +69,7 @@ final class YamlStream {
   private int documents;
   private int aliases;
   private long expanded;
+  private long nodes;
   private @Nullable Object root;
 
   private YamlStream(
@@ -289,6 +290,10 @@ final class YamlStream {
 
   /** Puts a complete node where it belongs: the document, a sequence, a key or a value. */
   private void add(@Nullable Object value, long size, Optional<Mark> mark) {
+    nodes++;
+    if (nodes > limits.maxNodes()) {
+      throw new TooManyNodesException(limits.maxNodes(), at(mark));
+    }
     Frame parent = open.peek();
     if (parent == null) {
       root = value;

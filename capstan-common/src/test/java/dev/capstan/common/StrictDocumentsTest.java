@@ -120,6 +120,24 @@ class StrictDocumentsTest {
   }
 
   @Test
+  void theNodesOfAStreamAreCountedAsTheyAreBuiltAndNoMoreAreBuilt() {
+    // keys, scalars, mappings and sequences are each a node: a, x, {}, [..], the mapping; y, z,
+    // the mapping: 8, counted across the documents of the stream
+    String text = "a: [x, {}]\n---\ny: z\n";
+    InputLimits eight = ONE.withMaxDocuments(2).withMaxNodes(8);
+    assertThat(StrictDocuments.readYaml(utf8(text), eight)).hasSize(2);
+    assertThatThrownBy(() -> StrictDocuments.readYaml(utf8(text), eight.withMaxNodes(7)))
+        .isInstanceOf(TooManyNodesException.class)
+        .hasMessage("holds more than 7 nodes (the limit) at line 4, column 1")
+        .extracting(e -> ((TooManyNodesException) e).limit())
+        .isEqualTo(7);
+    assertThatThrownBy(() -> StrictDocuments.readYaml(utf8("[a, b, c, d]"), ONE.withMaxNodes(2)))
+        .isInstanceOf(TooManyNodesException.class)
+        .hasMessage("holds more than 2 nodes (the limit) at line 1, column 8");
+    assertThat(ONE.maxNodes()).isEqualTo(InputLimits.UNBOUNDED_NODES);
+  }
+
+  @Test
   void nonUtf8IsRefusedWithThePositionOfTheByte() {
     byte[] bytes = {'a', ':', ' ', '1', '\n', 'b', ':', ' ', (byte) 0xc3, 'x', '\n'};
     assertThatThrownBy(() -> StrictDocuments.readOne(bytes, ONE))
