@@ -54,6 +54,20 @@ public final class ChartReleases {
    * @throws InvalidReleaseFileException naming each document and field the manifest reader refuses
    */
   public static ChartRelease render(ChartRenderer renderer, ChartRequest request) {
+    return render(renderer, request, HeapBudget.UNBOUNDED);
+  }
+
+  /**
+   * As {@link #render(ChartRenderer, ChartRequest)}, holding what reading the rendered manifests
+   * takes to {@code budget}: their characters before they are parsed, each document's nodes as they
+   * are built.
+   *
+   * @param budget the heap the release may take ({@link HeapBudget#UNBOUNDED}: no bound)
+   * @throws ReleaseTooLargeException at the first document over the budget
+   */
+  public static ChartRelease render(
+      ChartRenderer renderer, ChartRequest request, HeapBudget budget) {
+    requireNonNull(budget, "budget");
     List<String> givenSecret = SecretValues.givenSecretTexts(request.values());
     RenderedChart rendered;
     try {
@@ -69,7 +83,10 @@ public final class ChartReleases {
     String source = "chart " + rendered.name() + " " + rendered.version();
     List<Manifest> all =
         ManifestReleases.objects(
-            rendered.manifests(), source, new Overrides(request.namespace(), request.release()));
+            rendered.manifests(),
+            source,
+            new Overrides(request.namespace(), request.release()),
+            budget);
     List<Manifest> objects = new ArrayList<>();
     List<Hook> hooks = new ArrayList<>();
     List<Hook> tests = new ArrayList<>();

@@ -2,8 +2,10 @@ package dev.capstan.release.file;
 
 import dev.capstan.common.BoundedInput;
 import dev.capstan.common.Escapes;
+import dev.capstan.common.InputLimits;
 import dev.capstan.common.InvalidDocumentException;
 import dev.capstan.common.StrictDocuments;
+import dev.capstan.common.TooManyNodesException;
 import dev.capstan.common.Trees;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Kind;
@@ -53,6 +55,17 @@ final class ManifestReader {
    */
   private int documents;
 
+  /** The heap the release may take, and what it names in a refusal. */
+  private final HeapBudget budget;
+
+  private final String source;
+
+  /** The characters of text read so far for this release, counted against {@link #budget}. */
+  private long chars;
+
+  /** The nodes of the documents read so far for this release, counted against {@link #budget}. */
+  private long nodes;
+
   private final List<Located> entries = new ArrayList<>();
   private final java.util.Set<Located> syntaxErrors =
       java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
@@ -69,14 +82,42 @@ final class ManifestReader {
 
   /** A reader whose release already read {@code total} bytes (its release file). */
   ManifestReader(List<String> problems, long total) {
+    this(problems, total, HeapBudget.UNBOUNDED, "");
+  }
+
+  /**
+   * A reader whose release is held to {@code budget} as it is read: at the first text or document
+   * over it throws {@link ReleaseTooLargeException} naming {@code source}, and reads nothing more.
+   */
+  ManifestReader(List<String> problems, HeapBudget budget, String source) {
+    this(problems, 0, budget, source);
+  }
+
+  private ManifestReader(List<String> problems, long total, HeapBudget budget, String source) {
     this.problems = problems;
     this.total = total;
+    this.budget = budget;
+    this.source = source;
   }
 
   /** Adds one inline document. */
   void inline(String at, @Nullable Object tree) {
     if (counted(at)) {
+      spend(at, 0, ManifestYaml.nodes(tree));
       entries.add(new Located(at, tree, false));
+    }
+  }
+
+  /**
+   * Counts {@code moreChars} characters and {@code moreNodes} nodes against the release's budget.
+   *
+   * @throws ReleaseTooLargeException naming {@code at} once over
+   */
+  private void spend(String at, long moreChars, long moreNodes) {
+    chars += moreChars;
+    nodes += moreNodes;
+    if (!budget.fits(chars, nodes)) {
+      throw new ReleaseTooLargeException(source, at, chars, nodes, budget);
     }
   }
 
@@ -181,21 +222,41 @@ final class ManifestReader {
     if (full()) {
       return;
     }
-    String error =
-        ManifestYaml.loadAll(
-            text,
-            ReleaseFiles.MANIFEST_LIMITS,
-            hidden,
-            doc -> {
-              String at = prefix + "(" + label + "#" + doc.index() + ")";
-              if (!counted(at)) {
-                return false;
-              }
-              if (doc.tree() != null) {
-                entries.add(new Located(at, doc.tree(), hidden));
-              }
-              return true;
-            });
+    spend(prefix + "(" + label + ")", text.length(), 0);
+    InputLimits limits =
+        budget.equals(HeapBudget.UNBOUNDED)
+            ? ReleaseFiles.MANIFEST_LIMITS
+            : ReleaseFiles.MANIFEST_LIMITS.withMaxNodes(budget.nodesLeft(chars, nodes));
+    int[] next = {0};
+    long before = nodes;
+    String error;
+    try {
+      error =
+          ManifestYaml.loadAll(
+              text,
+              limits,
+              hidden,
+              doc -> {
+                String at = prefix + "(" + label + "#" + doc.index() + ")";
+                next[0] = doc.index() + 1;
+                if (!counted(at)) {
+                  return false;
+                }
+                spend(at, 0, ManifestYaml.nodes(doc.tree()));
+                if (doc.tree() != null) {
+                  entries.add(new Located(at, doc.tree(), hidden));
+                }
+                return true;
+              });
+    } catch (TooManyNodesException e) {
+      // at least one node more than the budget leaves: the document is not built further
+      throw new ReleaseTooLargeException(
+          source,
+          prefix + "(" + label + "#" + next[0] + ")",
+          chars,
+          Math.max(nodes, before + e.limit() + 1L),
+          budget);
+    }
     if (error != null) {
       Located failed =
           new Located(prefix + "(" + label + error.replaceFirst(":", "):"), null, hidden);

@@ -55,9 +55,19 @@ final class ManifestReleases {
    * @throws InvalidReleaseFileException listing every problem with the document index and field
    */
   static List<Manifest> objects(String text, String source, Overrides overrides) {
+    return objects(text, source, overrides, HeapBudget.UNBOUNDED);
+  }
+
+  /**
+   * As {@link #objects(String, String, Overrides)}, within {@code budget}.
+   *
+   * @throws ReleaseTooLargeException at the first document over the budget
+   */
+  static List<Manifest> objects(
+      String text, String source, Overrides overrides, HeapBudget budget) {
     List<String> problems = new ArrayList<>();
     String namespace = namespace(overrides);
-    ManifestReader reader = new ManifestReader(problems);
+    ManifestReader reader = new ManifestReader(problems, budget, source);
     reader.text(source, text);
     List<Manifest> manifests = reader.manifests(namespace, List.of());
     if (!problems.isEmpty()) {
@@ -67,14 +77,15 @@ final class ManifestReleases {
   }
 
   /** {@link ReleaseFiles#manifestInputs}. */
-  static ReleaseFile inputs(List<ManifestInput> inputs, String source, Overrides overrides) {
+  static ReleaseFile inputs(
+      List<ManifestInput> inputs, String source, Overrides overrides, HeapBudget budget) {
     List<String> problems = new ArrayList<>();
     String name = overrides.name() == null ? "" : overrides.name();
     String namespace = namespace(overrides);
     if (name.isBlank()) {
       problems.add("a release of plain manifests needs a name");
     }
-    ManifestReader reader = new ManifestReader(problems);
+    ManifestReader reader = new ManifestReader(problems, budget, source);
     for (ManifestInput input : inputs) {
       String text = input.text();
       if (text != null) {

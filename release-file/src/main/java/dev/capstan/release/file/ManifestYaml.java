@@ -4,8 +4,12 @@ import dev.capstan.common.InputLimits;
 import dev.capstan.common.InvalidDocumentException;
 import dev.capstan.common.ManifestSchema;
 import dev.capstan.common.StrictDocuments;
+import dev.capstan.common.TooManyNodesException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -90,6 +94,8 @@ final class ManifestYaml {
             whole[0] = out.accept(new Document(index, tree));
             return whole[0];
           });
+    } catch (TooManyNodesException e) {
+      throw e; // the caller's budget, answered by the caller
     } catch (InvalidDocumentException e) {
       return "#" + read[0] + ": " + oneLine(String.valueOf(e.getMessage()));
     }
@@ -98,6 +104,31 @@ final class ManifestYaml {
     }
     return null;
   }
+
+  /**
+   * The nodes of a tree as the reader counts them ({@link InputLimits#maxNodes()}): each mapping,
+   * sequence, key and scalar (null too, and so an empty document) one; a node an alias names again
+   * counts again.
+   */
+  static long nodes(@Nullable Object tree) {
+    long count = 0;
+    Deque<@Nullable Object> todo = new ArrayDeque<>();
+    todo.push(tree == null ? NULL : tree);
+    while (!todo.isEmpty()) {
+      Object node = todo.pop();
+      count++;
+      if (node instanceof Map<?, ?> map) {
+        count += map.size();
+        map.values().forEach(v -> todo.push(v == null ? NULL : v));
+      } else if (node instanceof List<?> list) {
+        list.forEach(v -> todo.push(v == null ? NULL : v));
+      }
+    }
+    return count;
+  }
+
+  /** Stands for a null scalar on the walk's stack, which holds no null. */
+  private static final Object NULL = new Object();
 
   private static String oneLine(String s) {
     return s.replace('\n', ' ').strip();

@@ -31,22 +31,32 @@ final class ParsedTexts {
   /** The most characters of texts kept at once. */
   static final long MAX_CHARS = 16L * 1024 * 1024;
 
-  private record Key(String text, InputLimits limits) {}
+  /** A text and its limits but the nodes: a text read whole within any node limit is the same. */
+  private record Key(String text, InputLimits limits) {
+    static Key of(String text, InputLimits limits) {
+      return new Key(text, limits.withMaxNodes(InputLimits.UNBOUNDED_NODES));
+    }
+  }
 
-  private final SoftCache<Key, List<ManifestYaml.Document>> kept = new SoftCache<>(MAX_CHARS);
+  /** The documents of a text, and their nodes ({@link ManifestYaml#nodes}). */
+  private record Kept(List<ManifestYaml.Document> documents, long nodes) {}
+
+  private final SoftCache<Key, Kept> kept = new SoftCache<>(MAX_CHARS);
 
   /**
    * The documents of {@code text} read within {@code limits}, if kept, as a copy of their own; else
-   * {@code null}.
+   * {@code null}, and {@code null} too when they hold more nodes than {@code limits} allow (read
+   * again, the text is refused where the limit is passed).
    */
   @Nullable List<ManifestYaml.Document> get(String text, InputLimits limits) {
     if (!keeps(text)) {
       return null;
     }
-    List<ManifestYaml.Document> documents = kept.get(new Key(text, limits));
-    if (documents == null) {
+    Kept known = kept.get(Key.of(text, limits));
+    if (known == null || known.nodes() > limits.maxNodes()) {
       return null;
     }
+    List<ManifestYaml.Document> documents = known.documents();
     List<ManifestYaml.Document> out = new ArrayList<>(documents.size());
     documents.forEach(d -> out.add(new ManifestYaml.Document(d.index(), copy(d.tree()))));
     return out;
@@ -64,7 +74,11 @@ final class ParsedTexts {
    */
   void keep(String text, InputLimits limits, List<ManifestYaml.Document> documents) {
     if (keeps(text)) {
-      kept.put(new Key(text, limits), List.copyOf(documents), text.length());
+      long nodes = 0;
+      for (ManifestYaml.Document d : documents) {
+        nodes += ManifestYaml.nodes(d.tree());
+      }
+      kept.put(Key.of(text, limits), new Kept(List.copyOf(documents), nodes), text.length());
     }
   }
 

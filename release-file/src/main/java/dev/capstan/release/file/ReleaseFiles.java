@@ -1,5 +1,7 @@
 package dev.capstan.release.file;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.capstan.common.BoundedInput;
 import dev.capstan.common.Escapes;
 import dev.capstan.common.InputLimits;
@@ -270,7 +272,24 @@ public final class ReleaseFiles {
    */
   public static ReleaseFile manifestInputs(
       List<ManifestInput> inputs, String source, Overrides overrides) {
-    return ManifestReleases.inputs(inputs, source, overrides);
+    return manifestInputs(inputs, source, overrides, HeapBudget.UNBOUNDED);
+  }
+
+  /**
+   * As {@link #manifestInputs(List, String, Overrides)}, holding what reading the release takes to
+   * {@code budget} as it is read: each text's characters before it is parsed, each document's nodes
+   * as they are built.
+   *
+   * @param budget the heap the release may take ({@link HeapBudget#UNBOUNDED}: no more than the
+   *     byte and document limits)
+   * @throws ReleaseTooLargeException at the first text or document over the budget; nothing more is
+   *     read
+   * @throws InvalidReleaseFileException listing every problem with its input, document index and
+   *     field
+   */
+  public static ReleaseFile manifestInputs(
+      List<ManifestInput> inputs, String source, Overrides overrides, HeapBudget budget) {
+    return ManifestReleases.inputs(inputs, source, overrides, requireNonNull(budget, "budget"));
   }
 
   /**
