@@ -11,8 +11,10 @@ import dev.capstan.release.error.InvalidReleaseException;
 import dev.capstan.release.error.ReleaseConflictException;
 import dev.capstan.release.error.ReleaseLockedException;
 import dev.capstan.release.error.StalePlanException;
+import dev.capstan.release.file.HeapBudget;
 import dev.capstan.release.file.InvalidReleaseFileException;
 import dev.capstan.release.file.ReleaseFile;
+import dev.capstan.release.file.ReleaseTooLargeException;
 import dev.capstan.release.model.DeleteGate;
 import dev.capstan.release.model.Manifest;
 import dev.capstan.release.model.Payloads;
@@ -42,13 +44,15 @@ import org.jspecify.annotations.Nullable;
  * conflicts is reported and never cast; a plan that changes nothing over a deployed revision ends
  * with no write when the status already says so; otherwise the account's access to every request of
  * the cast is reviewed, and only a plan it may cast whole is cast, exactly as planned. A failure is
- * tried again after {@link RetrySchedule#pause}.
+ * tried again after {@link RetrySchedule#pause}. A Release whose reading would take more heap than
+ * a Release may ({@link ReleaseHeap}) is refused before anything is written.
  */
 final class CastStage {
   private final StatusWriter status;
   private final Clock clock;
   private final ReleaseObjects objects;
   private final DeleteGate deletePolicy;
+  private final @Nullable ReleaseHeap heap;
 
   /**
    * A cast stage.
@@ -56,12 +60,19 @@ final class CastStage {
    * @param objects the informer's cache of Releases, asked whether a cast is superseded
    * @param deletePolicy the controller's destructive-change gate (its protected kinds and budget);
    *     each Release adds its own approvals by name ({@code spec.options.approveDeletes})
+   * @param heap the heap each Release may take, or null for no bound but the release-wide limits
    */
-  CastStage(StatusWriter status, Clock clock, ReleaseObjects objects, DeleteGate deletePolicy) {
+  CastStage(
+      StatusWriter status,
+      Clock clock,
+      ReleaseObjects objects,
+      DeleteGate deletePolicy,
+      @Nullable ReleaseHeap heap) {
     this.status = status;
     this.clock = clock;
     this.objects = objects;
     this.deletePolicy = deletePolicy;
+    this.heap = heap;
   }
 
   /**
@@ -94,7 +105,13 @@ final class CastStage {
     ReleaseController releases = engine.releases();
     ReleaseInput desired;
     try {
-      desired = desired(key, request, engine, latest != null);
+      desired =
+          desired(
+              key,
+              request,
+              engine,
+              latest != null,
+              heap == null ? HeapBudget.UNBOUNDED : heap.budget());
       List<String> limits = ApiServerLimits.check(desired.payloads());
       if (!limits.isEmpty()) {
         throw new InvalidReleaseException(key.namespace() + "/" + name, limits);
@@ -107,6 +124,14 @@ final class CastStage {
           name,
           StatusReport.stalled(
               request.chart() != null ? "InvalidChart" : "InvalidManifests", message(e)));
+      return ReleaseReconciler.Next.after(request.interval());
+    } catch (ReleaseTooLargeException e) {
+      status.report(
+          release,
+          name,
+          StatusReport.stalled(
+              ReleaseHeap.REASON,
+              heap == null ? message(e) : heap.refusal(key, e, request.chart() != null)));
       return ReleaseReconciler.Next.after(request.interval());
     } catch (ChartException e) {
       return retry(release, request, StatusReport.stalled("ChartFailed", message(e)));
@@ -234,14 +259,20 @@ final class CastStage {
    * its sources.
    *
    * @param upgrade whether the release is recorded (a chart renders as an upgrade)
+   * @param budget the heap the Release may take
    */
   private static ReleaseInput desired(
-      ReleaseKey key, ReleaseRequest request, Engines.Engine engine, boolean upgrade) {
+      ReleaseKey key,
+      ReleaseRequest request,
+      Engines.Engine engine,
+      boolean upgrade,
+      HeapBudget budget) {
     if (request.chart() == null) {
-      ReleaseFile file = ManifestSources.read(key, request, engine.sources());
+      ReleaseFile file = ManifestSources.read(key, request, engine.sources(), budget);
       return new ReleaseInput(file.toSpec(), file.payloads());
     }
-    dev.capstan.release.file.ChartRelease chart = ChartStage.render(key, request, engine, upgrade);
+    dev.capstan.release.file.ChartRelease chart =
+        ChartStage.render(key, request, engine, upgrade, budget);
     return java.util.Objects.requireNonNull(request.chart()).noHooks()
         ? chart.inputWithoutHooks()
         : chart.input();

@@ -10,6 +10,7 @@ import dev.capstan.release.chart.ChartValues;
 import dev.capstan.release.chart.RepositoryAccess;
 import dev.capstan.release.file.ChartRelease;
 import dev.capstan.release.file.ChartReleases;
+import dev.capstan.release.file.HeapBudget;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +30,8 @@ import org.jspecify.annotations.Nullable;
  * {@link ChartSpec#MAX_VALUES_BYTES} as each is read, before any is written for Helm (a source
  * named twice is refused before, by {@link ChartSpec#read}). A chart's hooks are the release's
  * hooks, run by its casts as the account ({@code noHooks}: cast without them, see {@code
- * CastStage}).
+ * CastStage}). The rendered output is read within the Release's {@link HeapBudget} ({@link
+ * ReleaseHeap}).
  */
 final class ChartStage {
   private ChartStage() {}
@@ -41,14 +43,21 @@ final class ChartStage {
    * @param request its checked spec, with a chart
    * @param engine its account's engines
    * @param upgrade whether the release exists already ({@code .Release.IsUpgrade})
+   * @param budget the heap the Release may take, its rendered output read within it
    * @return the rendered chart, as a release
    * @throws InvalidReleaseResourceException when a source, key or Secret it names is missing
    * @throws ChartException when the chart cannot be fetched or rendered
    * @throws dev.capstan.release.file.InvalidReleaseFileException when what it rendered is not valid
    * @throws dev.capstan.common.ClusterException when a read fails
+   * @throws dev.capstan.release.file.ReleaseTooLargeException when reading what it rendered would
+   *     take more than the budget
    */
   static ChartRelease render(
-      ReleaseKey key, ReleaseRequest request, Engines.Engine engine, boolean upgrade) {
+      ReleaseKey key,
+      ReleaseRequest request,
+      Engines.Engine engine,
+      boolean upgrade,
+      HeapBudget budget) {
     ChartSpec chart = java.util.Objects.requireNonNull(request.chart(), "chart");
     List<String> problems = new ArrayList<>();
     ChartValues values = ChartValues.none();
@@ -149,7 +158,7 @@ final class ChartStage {
               .withValues(values)
               .withRepository(access)
               .withUpgrade(upgrade);
-      release = ChartReleases.render(engine.charts(), chartRequest);
+      release = ChartReleases.render(engine.charts(), chartRequest, budget);
     } catch (ChartException e) {
       throw new ChartException(
           forTheSpec(String.valueOf(e.getMessage()), secretRef, access.username()), e);

@@ -1,9 +1,11 @@
 package dev.capstan.controller;
 
+import dev.capstan.release.file.HeapBudget;
 import dev.capstan.release.file.ManifestInput;
 import dev.capstan.release.file.Overrides;
 import dev.capstan.release.file.ReleaseFile;
 import dev.capstan.release.file.ReleaseFiles;
+import dev.capstan.release.file.ReleaseTooLargeException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +18,10 @@ import org.jspecify.annotations.Nullable;
  * Release's manifests become one release: the inline objects first, then each source's values in
  * the order {@code spec.manifestsFrom} gives (a source's keys in name order). The sources' texts
  * are held to {@link ReleaseFiles#MAX_RELEASE_BYTES} together as each is read, and all the
- * documents to {@link ReleaseFiles#MAX_DOCUMENTS}, as a release's files are.
+ * documents to {@link ReleaseFiles#MAX_DOCUMENTS}, as a release's files are; and what reading them
+ * takes to the controller's {@link HeapBudget} for a Release ({@link ReleaseHeap}): the texts'
+ * characters as each source is read (no source is read past it), then the documents' nodes as they
+ * are built.
  */
 interface ManifestSources {
   /**
@@ -39,17 +44,21 @@ interface ManifestSources {
    * @param key the Release
    * @param request its checked spec
    * @param sources where sources are read
+   * @param budget the heap the Release may take
    * @return the release: its payloads and spec
    * @throws InvalidReleaseResourceException when a source is missing or lacks the key named
    * @throws dev.capstan.release.file.InvalidReleaseFileException when a manifest is not valid
+   * @throws ReleaseTooLargeException at the first source, text or document over the budget
    */
-  static ReleaseFile read(ReleaseKey key, ReleaseRequest request, ManifestSources sources) {
+  static ReleaseFile read(
+      ReleaseKey key, ReleaseRequest request, ManifestSources sources, HeapBudget budget) {
     List<ManifestInput> inputs = new ArrayList<>();
     for (int i = 0; i < request.manifests().size(); i++) {
       inputs.add(ManifestInput.document("spec.manifests[" + i + "]", request.manifests().get(i)));
     }
     List<String> problems = new ArrayList<>();
     long total = 0;
+    long chars = 0;
     for (int i = 0; i < request.sources().size(); i++) {
       ReleaseRequest.Source source = request.sources().get(i);
       String at = "spec.manifestsFrom[" + i + "]";
@@ -82,12 +91,16 @@ interface ManifestSources {
       long size = 0;
       for (String text : texts.values()) {
         size += text.getBytes(StandardCharsets.UTF_8).length;
+        chars += text.length();
       }
       try {
         total = ReleaseFiles.releaseBytes(total, size, "sources");
       } catch (IllegalArgumentException e) {
         problems.add(named + ": " + e.getMessage());
         break; // nothing more is read, nor this source kept
+      }
+      if (!budget.fits(chars, 0)) {
+        throw new ReleaseTooLargeException("Release " + key, named, chars, 0, budget);
       }
       texts.forEach((label, text) -> inputs.add(input(source, label, text)));
     }
@@ -97,7 +110,8 @@ interface ManifestSources {
     return ReleaseFiles.manifestInputs(
         inputs,
         "Release " + key,
-        new Overrides(key.namespace(), request.releaseName(), key.namespace()));
+        new Overrides(key.namespace(), request.releaseName(), key.namespace()),
+        budget);
   }
 
   /** A source's text as an input: a Secret's is hidden, its problems show none of it. */

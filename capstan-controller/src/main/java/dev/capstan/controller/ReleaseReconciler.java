@@ -79,6 +79,25 @@ final class ReleaseReconciler {
       Clock clock,
       ControllerListener listener,
       DeleteGate deletePolicy) {
+    this(objects, engines, tenancy, clock, listener, deletePolicy, null);
+  }
+
+  /**
+   * A reconciler with the controller's destructive-change gate and its bound on each Release's
+   * heap.
+   *
+   * @param deletePolicy the protected kinds and delete budget of every Release's casts
+   * @param heap the heap each Release may take ({@link ReleaseHeap}), or null for no bound but the
+   *     release-wide limits
+   */
+  ReleaseReconciler(
+      ReleaseObjects objects,
+      Engines engines,
+      Tenancy tenancy,
+      Clock clock,
+      ControllerListener listener,
+      DeleteGate deletePolicy,
+      @Nullable ReleaseHeap heap) {
     this.objects = requireNonNull(objects, "objects");
     this.engines = requireNonNull(engines, "engines");
     this.tenancy = requireNonNull(tenancy, "tenancy");
@@ -86,7 +105,7 @@ final class ReleaseReconciler {
     this.status = new StatusWriter(objects, clock, listener);
     this.renames = new RenameStage(status, clock);
     this.casts =
-        new CastStage(status, clock, objects, requireNonNull(deletePolicy, "deletePolicy"));
+        new CastStage(status, clock, objects, requireNonNull(deletePolicy, "deletePolicy"), heap);
   }
 
   /**

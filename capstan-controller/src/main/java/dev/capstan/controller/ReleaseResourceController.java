@@ -37,7 +37,10 @@ import org.slf4j.LoggerFactory;
  * names, by impersonation, for everything the engine does for it; the controller's own rights serve
  * the Release resource itself (its status, finalizer and Events) and the informers. A failing
  * Release is tried again after as long as it has been failing ({@link RetrySchedule}), at most its
- * interval, and that survives a restart.
+ * interval, and that survives a restart. Each Release may take three quarters of the heap over the
+ * workers while it is read and cast ({@link #heapPerRelease()}): a tenant's Release estimated to
+ * need more is refused alone, before anything is written, rather than running the heap out for
+ * every tenant.
  *
  * <p>With leader election, only the replica that holds the {@code coordination.k8s.io} Lease
  * reconciles; the others keep their caches warm and take over when the leader stops renewing.
@@ -67,6 +70,7 @@ public final class ReleaseResourceController implements AutoCloseable {
   private final AtomicBoolean started = new AtomicBoolean();
   private final @Nullable LeaderElection election;
   private volatile @Nullable ControllerEndpoints endpoints;
+  private final ReleaseHeap heap;
 
   private record Settings(
       KubeClients clients,
@@ -89,6 +93,7 @@ public final class ReleaseResourceController implements AutoCloseable {
 
   private ReleaseResourceController(Settings settings) {
     this.settings = settings;
+    this.heap = ReleaseHeap.of(settings.workers());
     this.informerThreads =
         Executors.newCachedThreadPool(
             r -> {
@@ -115,7 +120,8 @@ public final class ReleaseResourceController implements AutoCloseable {
                 settings.tenancy(),
                 settings.clock(),
                 settings.listener(),
-                settings.deletePolicy()),
+                settings.deletePolicy(),
+                heap),
             objects,
             settings.listener(),
             settings.observer(),
@@ -248,6 +254,18 @@ public final class ReleaseResourceController implements AutoCloseable {
   }
 
   /**
+   * The heap each Release may take while it is read and cast: three quarters of this JVM's heap
+   * ({@link Runtime#maxMemory()}) over the workers. A Release whose manifests (or rendered chart)
+   * would take more, estimated from their characters and nodes, is refused with the reason {@code
+   * TooLarge} before anything is written.
+   *
+   * @return the bytes
+   */
+  public long heapPerRelease() {
+    return heap.perRelease();
+  }
+
+  /**
    * Whether this controller is ready: started, not closed, and its caches hold their first lists (a
    * replica waiting for the leader's Lease is ready: it takes over at once).
    */
@@ -331,7 +349,10 @@ public final class ReleaseResourceController implements AutoCloseable {
       this.clients = requireNonNull(clients, "clients");
     }
 
-    /** How many Releases are reconciled at once (default 4). */
+    /**
+     * How many Releases are reconciled at once (default 4); each may take three quarters of the
+     * heap over them ({@link ReleaseResourceController#heapPerRelease()}).
+     */
     public Builder workers(int workers) {
       if (workers < 1) {
         throw new IllegalArgumentException("workers must be at least 1: " + workers);

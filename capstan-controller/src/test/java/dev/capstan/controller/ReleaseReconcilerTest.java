@@ -73,6 +73,10 @@ class ReleaseReconcilerTest {
 
   private Tenancy tenancy = Tenancy.open();
   private DeleteGate deletePolicy = DeleteGate.defaults();
+
+  /** The heap each Release may take: none but the release-wide limits unless a test says so. */
+  private @Nullable ReleaseHeap heap;
+
   private ReleaseReconciler reconciler = reconciler();
 
   private ReleaseReconciler reconciler() {
@@ -119,7 +123,8 @@ class ReleaseReconcilerTest {
         tenancy,
         clock,
         (release, outcome) -> outcomes.add(release + ": " + outcome),
-        deletePolicy);
+        deletePolicy,
+        heap);
   }
 
   @BeforeEach
@@ -701,6 +706,98 @@ class ReleaseReconcilerTest {
                 + " would total 73400320 bytes with this one (14680064 bytes); the limit is"
                 + " 67108864 bytes (64 MiB) per release");
     assertThat(cluster.objects()).isEmpty();
+  }
+
+  @Test
+  void aReleaseOverItsShareOfTheHeapIsRefusedAloneBeforeAnyWriteAndTheOneBesideItIsCast() {
+    // a 64 MiB heap, 4 workers: each Release may take 12 MiB (12582912 bytes)
+    heap = new ReleaseHeap(64L << 20, 4);
+    reconciler = reconciler();
+    // two valid ConfigMaps of 20,000 keys: 228,947 characters and 40,011 nodes each, 6,952,984
+    // bytes at 8 and 128; the second leaves room for 29,674 nodes once its characters are counted,
+    // and is refused at the next one
+    configMaps.put(
+        "shop/big", Map.of("a.yaml", denseConfigMap("a"), "b.yaml", denseConfigMap("b")));
+    objects.put(
+        FakeReleaseObjects.release(
+            NS, "web", spec("manifestsFrom", List.of(Map.of("configMap", Map.of("name", "big"))))));
+    objects.put(
+        FakeReleaseObjects.release(NS, "api", spec("manifests", List.of(configMap("a", "1")))));
+
+    reconciler.reconcile(WEB);
+    reconciler.reconcile(new ReleaseKey(NS, "api"));
+
+    assertThat(ready(WEB))
+        .containsEntry("status", "False")
+        .containsEntry("reason", "TooLarge")
+        .containsEntry(
+            "message",
+            "Release shop/web: (configmap big key b.yaml#0): its manifests hold at least 457894"
+                + " characters of text and 69686 nodes (mappings, lists, keys and values), which"
+                + " would take at least 12582960 bytes of the controller's heap at 8 and 128 bytes"
+                + " each; a Release may take 12582912 bytes (12.0 MiB), three quarters of the"
+                + " controller's 64.0 MiB heap over its 4 workers; split the manifests into"
+                + " several Releases, or give the controller a larger heap (a higher memory limit:"
+                + " the image's heap is 75% of it) or fewer --workers");
+    assertThat(condition(WEB, "Stalled")).containsEntry("reason", "TooLarge");
+    assertThat(cluster.objects()).containsExactly(ResourceRef.of(Kind.CONFIG_MAP, NS, "a"));
+    assertThat(ready(new ReleaseKey(NS, "api")))
+        .containsEntry("status", "True")
+        .containsEntry("message", "revision 1: 1 created");
+  }
+
+  /** A ConfigMap of 20,000 keys, {@code k0: v} to {@code k19999: v}. */
+  private static String denseConfigMap(String name) {
+    StringBuilder sb =
+        new StringBuilder(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: " + name + "}\ndata:\n");
+    for (int i = 0; i < 20_000; i++) {
+      sb.append("  k").append(i).append(": v\n");
+    }
+    return sb.toString();
+  }
+
+  @Test
+  void aReleaseIsRefusedAtTheFirstSourceWhoseTextsPassItsShareOfTheHeapAndNoMoreIsRead() {
+    heap = new ReleaseHeap(4L << 20, 1); // 3 MiB: 393216 characters at 8
+    reconciler = reconciler();
+    configMaps.put("shop/m0", Map.of("all.yaml", "#".repeat(200_000)));
+    configMaps.put("shop/m1", Map.of("all.yaml", "#".repeat(200_000)));
+    objects.put(
+        FakeReleaseObjects.release(
+            NS,
+            "web",
+            spec(
+                "manifestsFrom",
+                List.of(
+                    Map.of("configMap", Map.of("name", "m0")),
+                    Map.of("configMap", Map.of("name", "m1")),
+                    Map.of("configMap", Map.of("name", "missing"))))));
+
+    reconciler.reconcile(WEB);
+
+    // m1's text is read and passes the budget; "missing" is not read, so not reported
+    assertThat(ready(WEB))
+        .containsEntry("reason", "TooLarge")
+        .containsEntry(
+            "message",
+            "Release shop/web: spec.manifestsFrom[1]: ConfigMap shop/m1: its manifests hold at"
+                + " least 400000 characters of text and 0 nodes (mappings, lists, keys and"
+                + " values), which would take at least 3200000 bytes of the controller's heap at 8"
+                + " and 128 bytes each; a Release may take 3145728 bytes (3.0 MiB), three quarters"
+                + " of the controller's 4.0 MiB heap over its 1 worker; split the manifests into"
+                + " several Releases, or give the controller a larger heap (a higher memory limit:"
+                + " the image's heap is 75% of it)");
+    assertThat(cluster.objects()).isEmpty();
+  }
+
+  @Test
+  void eachReleaseMayTakeThreeQuartersOfTheHeapOverTheWorkers() {
+    assertThat(new ReleaseHeap(384L << 20, 4).perRelease()).isEqualTo(75_497_472L);
+    assertThat(new ReleaseHeap(384L << 20, 1).perRelease()).isEqualTo(301_989_888L);
+    assertThat(new ReleaseHeap(1003, 3).perRelease()).isEqualTo(250); // 1003 / 4 * 3 / 3
+    assertThat(new ReleaseHeap(384L << 20, 4).budget())
+        .isEqualTo(new dev.capstan.release.file.HeapBudget(75_497_472L, 128, 8));
   }
 
   @Test
@@ -1964,6 +2061,35 @@ class ReleaseReconcilerTest {
     assertThat(ready(WEB)).containsEntry("message", "revision 3: 1 updated; chart shop 1.1.0");
     assertThat(settings()).containsEntry("color", "green");
     assertThat(cluster.recordCount(NS, "web")).isEqualTo(3);
+  }
+
+  @Test
+  void aChartWhoseRenderedOutputIsOverItsShareOfTheHeapIsRefusedWithAdviceForAChart() {
+    heap = new ReleaseHeap(32L << 20, 2); // 12 MiB per Release, as in the shipped pod's 4 of 64
+    reconciler = reconciler();
+    charts.chart(
+        REGISTRY + "/shop",
+        "shop",
+        "1.0.0",
+        (request, values) -> denseConfigMap("a") + "---\n" + denseConfigMap("b"));
+    objects.put(FakeReleaseObjects.release(NS, "web", spec("chart", chart())));
+
+    reconciler.reconcile(WEB);
+
+    // one text: its 457,898 characters are counted first, then the nodes as they are built
+    assertThat(ready(WEB))
+        .containsEntry("reason", "TooLarge")
+        .containsEntry(
+            "message",
+            "Release shop/web: (chart shop 1.0.0#1): the chart renders at least 457898 characters"
+                + " of text and 69686 nodes (mappings, lists, keys and values), which would take at"
+                + " least 12582992 bytes of the controller's heap at 8 and 128 bytes each; a"
+                + " Release may take 12582912 bytes (12.0 MiB), three quarters of the controller's"
+                + " 32.0 MiB heap over its 2 workers; render fewer or smaller objects (the chart's"
+                + " values) or split the chart into several Releases, or give the controller a"
+                + " larger heap (a higher memory limit: the image's heap is 75% of it) or fewer"
+                + " --workers");
+    assertThat(cluster.objects()).isEmpty();
   }
 
   @Test
