@@ -61,7 +61,10 @@ final class ControllerCommand implements Runnable {
     @Option(
         names = "--workers",
         paramLabel = "N",
-        description = "How many Releases are reconciled at once (default: 4).")
+        description =
+            "How many Releases are reconciled at once (default: 4). Each may take three quarters"
+                + " of the heap over them while it is read and cast; a Release estimated to need"
+                + " more is refused (TooLarge).")
     int workers = 4;
 
     @Option(
@@ -189,7 +192,11 @@ final class ControllerCommand implements Runnable {
                     + workers
                     + " workers, "
                     + (workersPerNamespace != null ? workersPerNamespace : Math.max(1, workers - 1))
-                    + " per namespace"
+                    + " per namespace, "
+                    + String.format(
+                        java.util.Locale.ROOT,
+                        "%.1f MiB of heap per Release",
+                        controller.heapPerRelease() / (double) (1 << 20))
                     + (selector != null ? ", Releases matching " + selector : "")
                     + (leaderElect ? ", leader election on Lease " + leaseName : "")
                     + more

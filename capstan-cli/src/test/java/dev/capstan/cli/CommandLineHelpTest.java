@@ -83,6 +83,15 @@ class CommandLineHelpTest {
             "__complete");
   }
 
+  @Test
+  void controllerRunSaysWhatEachReleaseMayTakeOfTheHeap() {
+    assertThat(run(List.of("controller", "run", "--help")).out().replaceAll("\\s+", " "))
+        .contains(
+            "How many Releases are reconciled at once (default: 4). Each may take three quarters"
+                + " of the heap over them while it is read and cast; a Release estimated to need"
+                + " more is refused (TooLarge).");
+  }
+
   @ParameterizedTest
   @MethodSource("commands")
   void helpShowsTheUsageOfEveryCommandAndExitsZero(List<String> command) {
