@@ -740,6 +740,7 @@ class ReleaseReconcilerTest {
                 + " several Releases, or give the controller a larger heap (a higher memory limit:"
                 + " the image's heap is 75% of it) or fewer --workers");
     assertThat(condition(WEB, "Stalled")).containsEntry("reason", "TooLarge");
+    assertThat(objects.events).anyMatch(e -> e.startsWith("Warning TooLarge shop/web: Release"));
     assertThat(cluster.objects()).containsExactly(ResourceRef.of(Kind.CONFIG_MAP, NS, "a"));
     assertThat(ready(new ReleaseKey(NS, "api")))
         .containsEntry("status", "True")
