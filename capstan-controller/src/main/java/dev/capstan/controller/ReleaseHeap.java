@@ -85,8 +85,7 @@ record ReleaseHeap(long heap, int workers) {
         + (workers == 1 ? " worker" : " workers")
         + "; "
         + (chart
-            ? "render fewer or smaller objects (the chart's values) or split the chart into"
-                + " several Releases"
+            ? "render fewer or smaller objects, if the chart's values allow it"
             : "split the manifests into several Releases")
         + ", or give the controller a larger heap (a higher memory limit: the image's heap is 75%"
         + " of it)"

@@ -2086,10 +2086,9 @@ class ReleaseReconcilerTest {
                 + " of text and 69686 nodes (mappings, lists, keys and values), which would take at"
                 + " least 12582992 bytes of the controller's heap at 8 and 128 bytes each; a"
                 + " Release may take 12582912 bytes (12.0 MiB), three quarters of the controller's"
-                + " 32.0 MiB heap over its 2 workers; render fewer or smaller objects (the chart's"
-                + " values) or split the chart into several Releases, or give the controller a"
-                + " larger heap (a higher memory limit: the image's heap is 75% of it) or fewer"
-                + " --workers");
+                + " 32.0 MiB heap over its 2 workers; render fewer or smaller objects, if the"
+                + " chart's values allow it, or give the controller a larger heap (a higher memory"
+                + " limit: the image's heap is 75% of it) or fewer --workers");
     assertThat(cluster.objects()).isEmpty();
   }
 
