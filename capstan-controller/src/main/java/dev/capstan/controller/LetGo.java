@@ -8,6 +8,7 @@ import dev.capstan.release.model.UninstallOptions;
 import dev.capstan.release.plan.HookPlan;
 import dev.capstan.release.plan.PlannedHook;
 import dev.capstan.release.result.UninstallResult;
+import java.util.List;
 
 /**
  * A Release letting go of one release, by the ownership rule ({@link Ownership#uninstallRefusal}):
@@ -42,9 +43,11 @@ final class LetGo {
    * latest record, then, when it is the Release's, the uninstall pinned to that revision ({@link
    * UninstallOptions#expectedRevision}), so a revision recorded in between (a CLI cast, another
    * Release) is never uninstalled: the record is read again and decided again, up to {@link #READS}
-   * times. The revision's delete hooks run, those outside the namespace too ({@link
-   * UninstallOptions#allowedHooks}): the uninstall runs as the Release's account, whose rights the
-   * hooks were cast with.
+   * times. When it runs as the Release's account ({@code asAccount}), the revision's delete hooks
+   * outside the namespace run too ({@link UninstallOptions#allowedHooks}): their writes are the
+   * account's, as its casts' were. With the controller's own rights none does: a record is as
+   * trusted as whoever may write Secrets in the namespace, and the uninstall is refused ({@link
+   * dev.capstan.release.error.HookRefusedException}).
    *
    * @throws dev.capstan.release.error.ReleaseLockedException when another operation holds it
    * @throws dev.capstan.release.error.UninstallFailedException when deleting an object failed
@@ -52,7 +55,11 @@ final class LetGo {
    * @throws dev.capstan.common.ClusterException when the API server failed a request
    */
   static Outcome release(
-      ReleaseController releases, ReleaseKey key, String name, UninstallOptions options) {
+      ReleaseController releases,
+      ReleaseKey key,
+      String name,
+      UninstallOptions options,
+      boolean asAccount) {
     for (int read = 1; ; read++) {
       Release latest = releases.get(key.namespace(), name).orElse(null);
       if (latest == null) {
@@ -70,9 +77,11 @@ final class LetGo {
                 options
                     .withExpectedRevision(latest.revision())
                     .withAllowedHooks(
-                        HookPlan.uninstall(latest).outside().stream()
-                            .map(PlannedHook::ref)
-                            .toList())));
+                        asAccount
+                            ? HookPlan.uninstall(latest).outside().stream()
+                                .map(PlannedHook::ref)
+                                .toList()
+                            : List.of())));
       } catch (ReleaseNotFoundException e) {
         return new NotRecorded(); // purged since it was read
       } catch (StaleRecordException e) {
@@ -81,6 +90,19 @@ final class LetGo {
         }
       }
     }
+  }
+
+  /**
+   * What the status of an uninstall refused for hooks outside the namespace adds when the
+   * controller runs the Release with its own rights: what to do that works.
+   */
+  static String ownRightsAdvice(String namespace, String name) {
+    return "; the controller runs this Release with its own rights, so it runs no such hook: check"
+        + " them, then uninstall the release yourself (capstan release uninstall "
+        + dev.capstan.common.Escapes.escape(name)
+        + " -n "
+        + namespace
+        + " --allow-hook KEY)";
   }
 
   /** {@code 2 deleted, 1 kept}, and {@code , records purged} when they were. */

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.ClusterException;
 import dev.capstan.release.ReleaseController;
+import dev.capstan.release.error.HookRefusedException;
 import dev.capstan.release.error.ReleaseLockedException;
 import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.error.UninstallFailedException;
@@ -284,11 +285,13 @@ final class ReleaseReconciler {
       names.add(former);
     }
     names.add(name);
+    String uninstalling = name;
     try {
       ReleaseController releases = engines.of(account, history).releases();
       boolean recorded = false;
       for (String n : names) {
-        LetGo.Outcome outcome = LetGo.release(releases, release.key(), n, options);
+        uninstalling = n;
+        LetGo.Outcome outcome = LetGo.release(releases, release.key(), n, options, account != null);
         String which = n.equals(name) ? "" : "release " + n + " ";
         if (outcome instanceof LetGo.Uninstalled u) {
           status.done(release, "Uninstalled", which + "uninstalled: " + LetGo.summary(u.result()));
@@ -303,14 +306,23 @@ final class ReleaseReconciler {
     } catch (ReleaseLockedException e) {
       Duration wait = Duration.between(clock.instant(), e.expiresAt());
       return Next.after(wait.compareTo(RetrySchedule.FIRST) > 0 ? wait : RetrySchedule.FIRST);
-    } catch (UninstallFailedException | StaleRecordException | ClusterException e) {
+    } catch (UninstallFailedException
+        | StaleRecordException
+        | HookRefusedException
+        | ClusterException e) {
+      String message = String.valueOf(e.getMessage());
+      if (e instanceof HookRefusedException) {
+        message +=
+            LetGo.ownRightsAdvice(release.key().namespace(), uninstalling)
+                + ", and the Release goes";
+      }
       ReleaseResource now =
           status.report(
               release,
               null,
               e instanceof ClusterException c
                   ? CastStage.clusterFailure(c, account, List.of())
-                  : StatusReport.stalled("UninstallFailed", String.valueOf(e.getMessage())));
+                  : StatusReport.stalled("UninstallFailed", message));
       return Next.after(RetrySchedule.pause(now, interval, clock.instant()));
     }
     objects.removeFinalizer(release);

@@ -1,6 +1,7 @@
 package dev.capstan.controller;
 
 import dev.capstan.common.ClusterException;
+import dev.capstan.release.error.HookRefusedException;
 import dev.capstan.release.error.ReleaseLockedException;
 import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.error.UninstallFailedException;
@@ -58,7 +59,12 @@ final class RenameStage {
     String switched = "spec.releaseName changed from " + former + " to " + name;
     try {
       LetGo.Outcome outcome =
-          LetGo.release(engine.releases(), release.key(), former, request.uninstall());
+          LetGo.release(
+              engine.releases(),
+              release.key(),
+              former,
+              request.uninstall(),
+              request.account() != null);
       if (outcome instanceof LetGo.Uninstalled u) {
         status.done(
             release,
@@ -79,7 +85,10 @@ final class RenameStage {
               switched + ": release " + former + " is not uninstalled yet: " + message(e)));
       return ReleaseReconciler.Next.after(
           RetrySchedule.untilUnlocked(e.expiresAt(), request.interval(), clock.instant()));
-    } catch (UninstallFailedException | StaleRecordException | ClusterException e) {
+    } catch (UninstallFailedException
+        | StaleRecordException
+        | HookRefusedException
+        | ClusterException e) {
       ReleaseResource now =
           status.report(
               release,
@@ -92,7 +101,10 @@ final class RenameStage {
                       + " could not be uninstalled, and "
                       + name
                       + " is cast only once it is: "
-                      + message(e)));
+                      + message(e)
+                      + (e instanceof HookRefusedException
+                          ? LetGo.ownRightsAdvice(release.key().namespace(), former)
+                          : "")));
       return ReleaseReconciler.Next.after(
           RetrySchedule.pause(now, request.interval(), clock.instant()));
     }

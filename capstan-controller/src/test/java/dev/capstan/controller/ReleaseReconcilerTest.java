@@ -974,21 +974,26 @@ class ReleaseReconcilerTest {
     assertThat(engine.get(NS, "web").orElseThrow().status()).isEqualTo(ReleaseStatus.UNINSTALLED);
   }
 
+  /** A pre-delete hook outside the Release's namespace: a ClusterRole. */
+  private static Map<String, Object> clusterScopedCleanup() {
+    return Map.of(
+        "apiVersion",
+        "rbac.authorization.k8s.io/v1",
+        "kind",
+        "ClusterRole",
+        "metadata",
+        Map.of("name", "web-cleanup", "annotations", Map.of("helm.sh/hook", "pre-delete")),
+        "rules",
+        List.of());
+  }
+
   @Test
-  void deletingAReleaseRunsItsOwnDeleteHooksOutsideItsNamespaceTooWhichItsCastWroteAsIts() {
-    Map<String, Object> cleanup =
-        Map.of(
-            "apiVersion",
-            "rbac.authorization.k8s.io/v1",
-            "kind",
-            "ClusterRole",
-            "metadata",
-            Map.of("name", "web-cleanup", "annotations", Map.of("helm.sh/hook", "pre-delete")),
-            "rules",
-            List.of());
+  void deletingAReleaseCastAsItsAccountRunsItsDeleteHooksOutsideItsNamespaceAsThatAccount() {
+    tenancy = Tenancy.open().withDefaultServiceAccount("capstan-release");
+    reconciler = reconciler();
     objects.put(
         FakeReleaseObjects.release(
-            NS, "web", spec("manifests", List.of(configMap("a", "1"), cleanup))));
+            NS, "web", spec("manifests", List.of(configMap("a", "1"), clusterScopedCleanup()))));
     reconciler.reconcile(WEB);
     objects.delete(WEB);
     cluster.clearOperations();
@@ -1001,6 +1006,49 @@ class ReleaseReconcilerTest {
     assertThat(objects.events)
         .last()
         .isEqualTo("Normal Uninstalled shop/web: uninstalled: 1 deleted, 0 kept");
+  }
+
+  @Test
+  void withTheControllersOwnRightsARecordsHookOutsideTheNamespaceIsNotRunAndTheAdviceWorks() {
+    objects.put(
+        FakeReleaseObjects.release(
+            NS, "web", spec("manifests", List.of(configMap("a", "1"), clusterScopedCleanup()))));
+    reconciler.reconcile(WEB);
+    objects.delete(WEB);
+    cluster.clearOperations();
+    objects.writes.clear();
+
+    reconciler.reconcile(WEB);
+
+    assertThat(cluster.writes()).isEmpty();
+    assertThat(ready(WEB))
+        .containsEntry("reason", "UninstallFailed")
+        .containsEntry(
+            "message",
+            "uninstall of shop/web refused: revision 1's record lists pre-delete hook"
+                + " rbac.authorization.k8s.io/ClusterRole//web-cleanup (cluster-scoped), outside"
+                + " the release's namespace shop; a record is as trusted as whoever may write the"
+                + " release's records, and a hook is written with your rights: check it, then name"
+                + " it to run it (--allow-hook KEY; withAllowedHooks); nothing was uninstalled;"
+                + " the controller runs this Release with its own rights, so it runs no such hook:"
+                + " check them, then uninstall the release yourself (capstan release uninstall web"
+                + " -n shop --allow-hook KEY), and the Release goes");
+    assertThat(objects.writes).containsExactly("status shop/web Ready=False UninstallFailed");
+
+    // the advice, followed: the CLI uninstalls naming the hook; the Release then goes
+    cli()
+        .uninstall(
+            NS,
+            "web",
+            UninstallOptions.defaults()
+                .withAllowedHooks(
+                    List.of(
+                        ResourceRef.parse("rbac.authorization.k8s.io/ClusterRole//web-cleanup"))));
+    objects.writes.clear();
+    assertThat(reconciler.reconcile(WEB)).isEqualTo(ReleaseReconciler.Next.DONE);
+    assertThat(objects.writes).containsExactly("finalizer- shop/web");
+    assertThat(cluster.objects())
+        .containsExactly(ResourceRef.parse("rbac.authorization.k8s.io/ClusterRole//web-cleanup"));
   }
 
   @Test

@@ -103,9 +103,21 @@ final class ManifestReader {
   /** Adds one inline document. */
   void inline(String at, @Nullable Object tree) {
     if (counted(at)) {
-      spend(at, 0, ManifestYaml.nodes(tree));
+      spend(at, 0, nodesOf(tree));
       entries.add(new Located(at, tree, false));
     }
+  }
+
+  /**
+   * The nodes of {@code tree} as the budget counts them: none when nodes cost it nothing (no walk),
+   * else counted until they pass what is left of it (a tree whose aliases expand without bound is
+   * never walked whole).
+   */
+  private long nodesOf(@Nullable Object tree) {
+    if (budget.nodeBytes() == 0) {
+      return 0;
+    }
+    return ManifestYaml.nodes(tree, budget.nodesLeft(chars, nodes));
   }
 
   /**
@@ -242,7 +254,7 @@ final class ManifestReader {
                 if (!counted(at)) {
                   return false;
                 }
-                spend(at, 0, ManifestYaml.nodes(doc.tree()));
+                spend(at, 0, nodesOf(doc.tree()));
                 if (doc.tree() != null) {
                   entries.add(new Located(at, doc.tree(), hidden));
                 }

@@ -77,7 +77,8 @@ final class ManifestYaml {
       return null;
     }
     // a text worth keeping is kept as parsed, before a reader can change what it is handed
-    List<Document> kept = RECENT.keeps(text) ? new ArrayList<>() : null;
+    List<Document> kept = new ArrayList<>();
+    boolean[] keeping = {RECENT.keeps(text)};
     int[] read = {0};
     boolean[] whole = {true};
     try {
@@ -87,8 +88,15 @@ final class ManifestYaml {
           SCHEMA,
           hidden,
           (index, tree) -> {
-            if (kept != null) {
-              kept.add(new Document(index, ParsedTexts.copy(tree)));
+            if (keeping[0]) {
+              // a copy expands the aliases: a tree that would pass the limit so is not kept (the
+              // reader, handed it below, counts it within its budget and refuses it)
+              if (nodes(tree, limits.maxNodes()) > limits.maxNodes()) {
+                keeping[0] = false;
+                kept.clear();
+              } else {
+                kept.add(new Document(index, ParsedTexts.copy(tree)));
+              }
             }
             read[0] = index + 1;
             whole[0] = out.accept(new Document(index, tree));
@@ -99,7 +107,7 @@ final class ManifestYaml {
     } catch (InvalidDocumentException e) {
       return "#" + read[0] + ": " + oneLine(String.valueOf(e.getMessage()));
     }
-    if (kept != null && whole[0]) {
+    if (keeping[0] && whole[0]) {
       RECENT.keep(text, limits, kept);
     }
     return null;
@@ -111,12 +119,23 @@ final class ManifestYaml {
    * counts again.
    */
   static long nodes(@Nullable Object tree) {
+    return nodes(tree, Long.MAX_VALUE);
+  }
+
+  /**
+   * As {@link #nodes(Object)}, but the walk stops once the count passes {@code limit} (a tree whose
+   * aliases expand to more nodes than any budget is never walked whole): the count, or a number
+   * above {@code limit}.
+   */
+  static long nodes(@Nullable Object tree, long limit) {
     long count = 0;
     Deque<@Nullable Object> todo = new ArrayDeque<>();
     todo.push(tree == null ? NULL : tree);
     while (!todo.isEmpty()) {
       Object node = todo.pop();
-      count++;
+      if (++count > limit) {
+        return count;
+      }
       if (node instanceof Map<?, ?> map) {
         count += map.size();
         map.values().forEach(v -> todo.push(v == null ? NULL : v));

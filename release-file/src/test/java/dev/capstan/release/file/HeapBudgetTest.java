@@ -21,6 +21,31 @@ class HeapBudgetTest {
   }
 
   @Test
+  void aTextWhoseAliasesExpandPastTheNodeLimitIsNeitherCopiedNorKeptAndItsCountStopsThere() {
+    // 20,001 mappings named once by an anchor and 19 times more by aliases: the parser builds
+    // about 20,000 nodes, a copy (or a count to the end) would go through 400,000
+    String text =
+        CONFIG_MAP
+            + "many: &x ["
+            + "{}, ".repeat(20_000)
+            + "{}]\nmore: ["
+            + "*x, ".repeat(18)
+            + "*x]\n";
+    assertThat(text.length()).isGreaterThan(ParsedTexts.MIN_CHARS);
+    InputLimits limits = ReleaseFiles.LIMITS.withMaxNodes(100_000);
+    int kept = ManifestYaml.RECENT.size();
+
+    Object tree = ManifestYaml.loadAll(text, limits).get(0).tree();
+
+    assertThat(ManifestYaml.RECENT.size()).isEqualTo(kept);
+    // the ConfigMap's 13, two keys, the sequence of aliases, 20 times the list and its mappings
+    assertThat(ManifestYaml.nodes(tree)).isEqualTo(13 + 2 + 1 + 20 * (1 + 20_001L));
+    assertThat(ManifestYaml.nodes(tree, 1000)).isBetween(1001L, 1006L);
+    assertThat(ManifestYaml.loadAll(CONFIG_MAP + "#" + "x".repeat(70_000), limits)).hasSize(1);
+    assertThat(ManifestYaml.RECENT.size()).isEqualTo(kept + 1); // a text within the limit is kept
+  }
+
+  @Test
   void theCostIsCharactersAndNodesAtTheirPricesAndSaturates() {
     HeapBudget budget = new HeapBudget(1000, 128, 8);
     assertThat(budget.cost(10, 7)).isEqualTo(10 * 8 + 7 * 128);
