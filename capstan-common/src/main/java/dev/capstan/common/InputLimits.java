@@ -12,7 +12,9 @@ package dev.capstan.common;
  * @param maxNodes the most nodes (mappings, sequences, keys, scalars and aliases) the trees of one
  *     input may hold, counted as they are built: what a tree costs in memory follows its nodes, not
  *     its bytes ({@code [{},{}]} takes some 20 bytes of heap per byte of text, a long string one);
- *     {@link #UNBOUNDED_NODES} by default
+ *     {@link #UNBOUNDED_NODES} by default. The YAML reader counts them ({@link
+ *     StrictDocuments#readYaml}, JSON text too when read as YAML); the JSON readers ({@code
+ *     readJson}, {@code readOne}) do not, and are bounded by bytes and depth only
  */
 public record InputLimits(
     int maxBytes, int maxDepth, int maxAliases, int maxDocuments, int maxNodes) {

@@ -29,7 +29,8 @@ public final class Manifest implements ResourceSpec {
   /**
    * Helm's resource policy annotation. An object that carries it with {@value #KEEP} is never
    * deleted by the release that lets go of it, as Helm never deletes it: it is un-stamped and kept
-   * (ARCHITECTURE.md, "The 3-way plan").
+   * (ARCHITECTURE.md, "The 3-way plan"); a namespace the release deletes still takes it with the
+   * rest of what it holds.
    */
   public static final String RESOURCE_POLICY = "helm.sh/resource-policy";
 
