@@ -91,7 +91,8 @@ final class ManifestYaml {
             if (keeping[0]) {
               // a copy expands the aliases: a tree that would pass the limit so is not kept (the
               // reader, handed it below, counts it within its budget and refuses it)
-              if (nodes(tree, limits.maxNodes()) > limits.maxNodes()) {
+              if (limits.maxNodes() != InputLimits.UNBOUNDED_NODES
+                  && nodes(tree, limits.maxNodes()) > limits.maxNodes()) {
                 keeping[0] = false;
                 kept.clear();
               } else {
