@@ -14,11 +14,13 @@ import dev.capstan.release.model.OwnershipStamp;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
+import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.plan.Plan;
 import dev.capstan.release.plan.PlannedChange;
 import dev.capstan.release.port.Precondition;
+import dev.capstan.release.result.CastResult;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
@@ -66,6 +68,26 @@ class ReplaceOnlyAsPlannedTest {
             + replicas
             + ", selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}},"
             + " spec: {containers: [{name: web, image: \"acme/web:1\"}]}}}}");
+  }
+
+  private static Manifest job(String env) {
+    return yaml(
+        "{apiVersion: batch/v1, kind: Job, metadata: {name: migrate, "
+            + OPT_IN
+            + "}, spec: {template: {spec: {restartPolicy: Never, containers: [{name: migrate,"
+            + " image: \"acme/migrate:1\", env: ["
+            + env
+            + "]}]}}}}");
+  }
+
+  private static Manifest webWithEnv(String env) {
+    return yaml(
+        "{apiVersion: apps/v1, kind: Deployment, metadata: {name: web, "
+            + OPT_IN
+            + "}, spec: {replicas: 1, selector: {matchLabels: {app: web}}, template: {metadata:"
+            + " {labels: {app: web}}, spec: {containers: [{name: web, image: \"acme/web:1\", env: ["
+            + env
+            + "]}]}}}}");
   }
 
   /** The cluster, refusing every update (not a create) of {@code ref} as kube-apiserver would. */
@@ -172,10 +194,12 @@ class ReplaceOnlyAsPlannedTest {
                   .isEqualTo(
                       "apply Deployment default/web failed (HTTP 422): Deployment.apps \"web\" is"
                           + " invalid: spec.template.spec.volumes[0]: field is immutable; the"
-                          + " update of apps/Deployment/default/web was refused as immutable, and"
-                          + " its plan showed an update, not a replace: a cast never deletes what"
-                          + " its plan did not show; plan again to replace it (a field the plan"
-                          + " does not know as immutable: delete it yourself, then cast again)");
+                          + " update of apps/Deployment/default/web was refused as immutable for a"
+                          + " field its plan did not know as immutable (it showed an update, not a"
+                          + " replace, and planning again shows the same update): a cast never"
+                          + " deletes what its plan did not show; delete"
+                          + " apps/Deployment/default/web yourself, then cast again to create"
+                          + " it");
             });
     assertThat(h.cluster.operations()).noneMatch(o -> o.startsWith("delete:"));
     assertThat(h.cluster.object(ref).orElseThrow().get("spec.replicas")).isEqualTo(1);
@@ -237,5 +261,55 @@ class ReplaceOnlyAsPlannedTest {
     assertThat(h.cluster.writes())
         .containsExactly("delete:" + ref.key(), "apply:" + ref.key(), "verify", "verify");
     assertThat(h.cluster.object(ref).orElseThrow().get("spec.scope")).isEqualTo("Cluster");
+  }
+
+  @Test
+  void anEnvVariableDroppedFromAJobsTemplateIsPlannedAsAReplaceAndTheCastReplacesIt() {
+    Payloads first = Payloads.of(job("{name: A, value: a}, {name: B, value: b}"));
+    h.controller.cast(ReleaseSpec.of(NS, "app", first), first);
+    ResourceRef ref = job("").ref();
+    h.cluster.clearOperations();
+    ReleaseController controller =
+        refusingUpdatesOf(
+            ref,
+            "Job.batch \"migrate\" is invalid: spec.template: Invalid value: ...: field is"
+                + " immutable");
+    Payloads second = Payloads.of(job("{name: A, value: a}"));
+
+    CastResult r = controller.cast(ReleaseSpec.of(NS, "app", second), second);
+
+    assertThat(r.plan().changes())
+        .filteredOn(c -> c.action() != Action.REFERENCE)
+        .extracting(PlannedChange::ref, PlannedChange::action, PlannedChange::reason)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                ref,
+                Action.REPLACE,
+                "immutable spec.template changed (removed:"
+                    + " spec.template.spec.containers[name=migrate].env[name=B]): deleted and"
+                    + " created again"));
+    assertThat(h.cluster.writes())
+        .containsExactly(
+            "delete:batch/Job/default/migrate", "apply:batch/Job/default/migrate", "verify");
+    assertThat(r.release().status()).isEqualTo(ReleaseStatus.DEPLOYED);
+    assertThat(h.cluster.object(ref).orElseThrow().get("spec.template.spec.containers"))
+        .isEqualTo(job("{name: A, value: a}").get("spec.template.spec.containers"));
+  }
+
+  @Test
+  void anEnvVariableDroppedOutsideAnyImmutableFieldStaysAnUpdate() {
+    Payloads first = Payloads.of(webWithEnv("{name: A, value: a}, {name: B, value: b}"));
+    h.controller.cast(ReleaseSpec.of(NS, "app", first), first);
+    ResourceRef ref = webWithEnv("").ref();
+    h.cluster.clearOperations();
+    Payloads second = Payloads.of(webWithEnv("{name: A, value: a}"));
+
+    CastResult r = h.controller.cast(ReleaseSpec.of(NS, "app", second), second);
+
+    assertThat(r.plan().changes())
+        .filteredOn(c -> c.action() != Action.REFERENCE)
+        .extracting(PlannedChange::ref, PlannedChange::action)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(ref, Action.UPDATE));
+    assertThat(h.cluster.writes()).containsExactly("apply:apps/Deployment/default/web", "verify");
   }
 }

@@ -247,12 +247,42 @@ public final class AppliedFields {
     List<Departure> departures = departures(applied, live, ListKeys.BY_NAME);
     for (String f : fields) {
       String pointer = "/" + f.replace('.', '/');
-      if (departures.stream()
-          .anyMatch(d -> d.pointer().equals(pointer) || d.pointer().startsWith(pointer + "/"))) {
+      if (departures.stream().anyMatch(d -> within(d.pointer(), pointer))) {
         out.add(f);
       }
     }
     return out;
+  }
+
+  /**
+   * The fields under {@code fields} (dotted paths from the root) that {@code before} (the object as
+   * applied earlier) sets, that {@code live} still holds as set, and that {@code next} no longer
+   * sets, in {@code before}'s order: what server-side apply of {@code next} removes there, which
+   * {@link #changedAt} (the fields {@code next} sets) does not see. A list item is matched as drift
+   * matches it ({@code env[name=B]}), so an item left out is removed; a field {@code live} no
+   * longer holds is not, since applying {@code next} changes nothing there.
+   */
+  public static List<Departure> droppedAt(
+      Manifest before, Manifest next, Manifest live, List<String> fields) {
+    List<Departure> out = new ArrayList<>();
+    if (fields.isEmpty()) {
+      return out;
+    }
+    List<Departure> gone =
+        departures(before, live, ListKeys.BY_NAME).stream().filter(Departure::removed).toList();
+    for (Departure d : departures(before, next, ListKeys.BY_NAME)) {
+      if (d.removed()
+          && fields.stream().anyMatch(f -> within(d.pointer(), "/" + f.replace('.', '/')))
+          && gone.stream().noneMatch(g -> within(d.pointer(), g.pointer()))) {
+        out.add(d);
+      }
+    }
+    return out;
+  }
+
+  /** Whether the JSON pointer {@code pointer} is {@code outer} or a field inside it. */
+  private static boolean within(String pointer, String outer) {
+    return pointer.equals(outer) || pointer.startsWith(outer + "/");
   }
 
   /**

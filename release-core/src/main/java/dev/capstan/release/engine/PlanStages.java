@@ -32,7 +32,8 @@ final class PlanStages {
       LiveState live,
       boolean rollback) {
     Plan planned = Planner.plan(effective.spec, latest, live, effective.reasons, effective.ignored);
-    Plan marked = Replacements.mark(planned, live, effective.applied, effective.spec.options());
+    Plan marked =
+        Replacements.mark(planned, latest, live, effective.applied, effective.spec.options());
     Plan gated =
         CrdSafety.gate(
             marked,

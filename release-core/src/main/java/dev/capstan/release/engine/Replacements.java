@@ -3,9 +3,11 @@ package dev.capstan.release.engine;
 import dev.capstan.release.diff.AppliedFields;
 import dev.capstan.release.model.ImmutableFields;
 import dev.capstan.release.model.Manifest;
+import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.plan.Action;
+import dev.capstan.release.plan.IgnoredField;
 import dev.capstan.release.plan.LiveObject;
 import dev.capstan.release.plan.LiveState;
 import dev.capstan.release.plan.Plan;
@@ -40,10 +42,17 @@ final class Replacements {
 
   /**
    * The plan with each opted-in update (or repair) that changes an immutable field turned into a
-   * {@link Action#REPLACE} naming the fields; every other change as planned.
+   * {@link Action#REPLACE} naming the fields; every other change as planned. A field changes where
+   * the desired object sets a value the live one does not hold, or where it drops a field that
+   * {@code latest}'s payload for the object set and the live object still holds (server-side apply
+   * removes it, which the API server refuses as it refuses a change).
    */
   static Plan mark(
-      Plan plan, LiveState live, Map<ResourceRef, Manifest> desired, ReleaseOptions options) {
+      Plan plan,
+      @Nullable Release latest,
+      LiveState live,
+      Map<ResourceRef, Manifest> desired,
+      ReleaseOptions options) {
     List<PlannedChange> changes = null;
     for (int i = 0; i < plan.changes().size(); i++) {
       PlannedChange c = plan.changes().get(i);
@@ -56,8 +65,21 @@ final class Replacements {
         continue;
       }
       Manifest have = live.get(c.ref()).map(LiveObject::content).orElse(null);
-      // the immutable fields at which want sets a value the live object does not hold
-      List<String> changed = have == null ? List.of() : AppliedFields.changedAt(want, have, fields);
+      if (have == null) {
+        continue;
+      }
+      Manifest before = latest == null ? null : latest.payloads().get(c.ref()).orElse(null);
+      List<AppliedFields.Departure> dropped =
+          before == null ? List.of() : dropped(c, before, want, have, fields);
+      List<String> set = AppliedFields.changedAt(want, have, fields);
+      List<String> changed =
+          fields.stream()
+              .filter(
+                  f ->
+                      set.contains(f)
+                          || dropped.stream()
+                              .anyMatch(d -> within(d.pointer(), "/" + f.replace('.', '/'))))
+              .toList();
       if (changed.isEmpty()) {
         continue;
       }
@@ -75,7 +97,9 @@ final class Replacements {
               Action.REPLACE,
               "immutable "
                   + String.join(", ", changed)
-                  + " changed: deleted and created again"
+                  + " changed"
+                  + (dropped.isEmpty() ? "" : " (removed: " + paths(dropped) + ")")
+                  + ": deleted and created again"
                   + (c.reason() == null ? "" : " (" + c.reason() + ")"),
               c.desiredHash(),
               c.owner(),
@@ -85,6 +109,28 @@ final class Replacements {
               c.ignored()));
     }
     return changes == null ? plan : plan.withChanges(changes);
+  }
+
+  /**
+   * The fields under the immutable {@code fields} that {@code before} set, that {@code have} still
+   * holds and that {@code want} drops; none under a field that ignore rules leave to others (not
+   * written, so not removed).
+   */
+  private static List<AppliedFields.Departure> dropped(
+      PlannedChange c, Manifest before, Manifest want, Manifest have, List<String> fields) {
+    List<String> ignored = c.ignored().stream().map(IgnoredField::pointer).toList();
+    return AppliedFields.droppedAt(before, want, have, fields).stream()
+        .filter(d -> ignored.stream().noneMatch(p -> within(d.pointer(), p)))
+        .toList();
+  }
+
+  /** Whether the JSON pointer {@code pointer} is {@code outer} or a field inside it. */
+  private static boolean within(String pointer, String outer) {
+    return pointer.equals(outer) || pointer.startsWith(outer + "/");
+  }
+
+  private static String paths(List<AppliedFields.Departure> fields) {
+    return String.join(", ", fields.stream().map(AppliedFields.Departure::path).toList());
   }
 
   /**
@@ -102,8 +148,9 @@ final class Replacements {
   /**
    * Why the cast of an update the API server refused as immutable fails: {@code message} is the
    * server's; the plan showed an update, not a replace, and a cast never deletes what its plan did
-   * not show. Not opted in, how to opt in; opted in, to plan again (a plan replaces the fields
-   * {@link ImmutableFields} knows) or delete it by hand.
+   * not show. Not opted in, how to opt in; opted in, the plan already replaces what it knows as
+   * immutable ({@link ImmutableFields}: a field set or dropped), so planning again shows the same
+   * update: to delete the object by hand and cast again, which creates it.
    */
   static String refusedMessage(ResourceRef ref, String message, boolean optedIn) {
     if (!optedIn) {
@@ -117,9 +164,11 @@ final class Replacements {
     return message
         + "; the update of "
         + ref.key()
-        + " was refused as immutable, and its plan showed an update, not a replace: a cast never"
-        + " deletes what its plan did not show; plan again to replace it (a field the plan does"
-        + " not know as immutable: delete it yourself, then cast again)";
+        + " was refused as immutable for a field its plan did not know as immutable (it showed an"
+        + " update, not a replace, and planning again shows the same update): a cast never"
+        + " deletes what its plan did not show; delete "
+        + ref.key()
+        + " yourself, then cast again to create it";
   }
 
   /**
