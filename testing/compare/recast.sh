@@ -29,8 +29,8 @@
 # --field-manager=bench -f FIXTURE`. Output: each run's line, then a Markdown table of medians and
 # ranges, CPU as a multiple of kubectl's. Not part of ./mvnw verify.
 #
-# Latest run (6 December 2026, f4496fe, load average 1.4-2.5): medians of 5, a JVM per command
-# 1.96 s of CPU (x1.88 kubectl's), the daemon 0.33 s (x0.32), kubectl 1.04 s.
+# Latest run (7 December 2026, 4116a8a5, load average 1.8-2.2): medians of 7, a JVM per command
+# 1.47 s of CPU (x1.69 kubectl's), the daemon 0.24 s (x0.28), kubectl 0.87 s.
 # Where the time goes: docs/benchmarks.md, "Re-casting a large bundle: CPU seconds".
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
