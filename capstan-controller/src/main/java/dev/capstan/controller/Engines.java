@@ -51,7 +51,7 @@ interface Engines {
           releases,
           sources,
           denied,
-          request -> {
+          (request, limits) -> {
             throw new ChartException("this controller renders no chart");
           });
     }

@@ -5,6 +5,9 @@ import static java.util.Objects.requireNonNull;
 import dev.capstan.helm.chart.HelmChartRenderer;
 import dev.capstan.release.chart.ChartException;
 import dev.capstan.release.chart.ChartRenderer;
+import dev.capstan.release.chart.ChartRequest;
+import dev.capstan.release.chart.RenderLimits;
+import dev.capstan.release.chart.RenderedChart;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,8 +24,11 @@ final class HelmFromEnvironment implements ChartRenderer {
   }
 
   @Override
-  public dev.capstan.release.chart.RenderedChart render(
-      dev.capstan.release.chart.ChartRequest request) {
+  public RenderedChart render(ChartRequest request, RenderLimits limits) {
+    return helm().render(request, limits);
+  }
+
+  private ChartRenderer helm() {
     ChartRenderer h = helm;
     if (h == null) {
       try {
@@ -36,6 +42,6 @@ final class HelmFromEnvironment implements ChartRenderer {
       }
       helm = h;
     }
-    return h.render(request);
+    return h;
   }
 }

@@ -13,6 +13,7 @@ import dev.capstan.release.ReleaseControllerBuilder;
 import dev.capstan.release.chart.ChartException;
 import dev.capstan.release.chart.ChartRenderer;
 import dev.capstan.release.chart.ClusterAccess;
+import dev.capstan.release.codec.RecordLimits;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,6 +35,7 @@ final class KubernetesEngines implements Engines, AutoCloseable {
   private final String holder;
   private final Consumer<ReleaseControllerBuilder> customizer;
   private final ChartRenderer renderer;
+  private final RecordLimits records;
   private volatile @Nullable LookupProxy proxy;
   private final Map<Key, Engine> engines = new ConcurrentHashMap<>();
   private final Map<Optional<Tenancy.Account>, Account> accounts = new ConcurrentHashMap<>();
@@ -52,12 +54,15 @@ final class KubernetesEngines implements Engines, AutoCloseable {
    * The engines on {@code clients}.
    *
    * @param renderer renders charts (Helm), given the account's capabilities and lookup access
+   * @param records what the stores may hold of one record while they decode it
    */
   KubernetesEngines(
       KubeClients clients,
       String holder,
       Consumer<ReleaseControllerBuilder> customizer,
-      ChartRenderer renderer) {
+      ChartRenderer renderer,
+      RecordLimits records) {
+    this.records = requireNonNull(records, "records");
     this.clients = requireNonNull(clients, "clients");
     this.holder = requireNonNull(holder, "holder");
     this.customizer = requireNonNull(customizer, "customizer");
@@ -91,7 +96,7 @@ final class KubernetesEngines implements Engines, AutoCloseable {
         account.map(a -> clients.asServiceAccount(a.namespace(), a.name())).orElse(clients);
     return new Account(
         new KubernetesOrchestrator(as),
-        new KubernetesStore(as),
+        new KubernetesStore(as, records),
         new AccountSources(as.apiClient()),
         new AccessReviews(as),
         account.isPresent() ? charts(as) : chartsWithoutLookup());
@@ -99,7 +104,7 @@ final class KubernetesEngines implements Engines, AutoCloseable {
 
   /** The account's renderer: its cluster's capabilities, and lookup through the proxy as it. */
   private ChartRenderer charts(KubeClients as) {
-    return request -> {
+    return (request, limits) -> {
       var capabilities = KubeCapabilities.read(as);
       try (PrivateFolder folder = PrivateFolder.create(null, "capstan-chart-");
           LookupProxy.Grant grant = proxy().grant(as.apiClient())) {
@@ -107,7 +112,8 @@ final class KubernetesEngines implements Engines, AutoCloseable {
             ClusterAccess.of(
                 List.of(grant.kubeconfig(folder, request.namespace()).toString()), null, Map.of());
         try {
-          return renderer.render(request.withCapabilities(capabilities).withCluster(lookup));
+          return renderer.render(
+              request.withCapabilities(capabilities).withCluster(lookup), limits);
         } catch (ChartException e) {
           String message = String.valueOf(e.getMessage());
           if (!message.contains(grant.token())) {
@@ -126,7 +132,8 @@ final class KubernetesEngines implements Engines, AutoCloseable {
    * sources lists them), which a chart's {@code fail} would print into the Release's status.
    */
   private ChartRenderer chartsWithoutLookup() {
-    return request -> renderer.render(request.withCapabilities(KubeCapabilities.read(clients)));
+    return (request, limits) ->
+        renderer.render(request.withCapabilities(KubeCapabilities.read(clients)), limits);
   }
 
   private synchronized LookupProxy proxy() {

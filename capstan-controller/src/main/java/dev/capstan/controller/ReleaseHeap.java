@@ -1,5 +1,7 @@
 package dev.capstan.controller;
 
+import dev.capstan.release.codec.RecordLimits;
+import dev.capstan.release.codec.ReleaseRecordCodec;
 import dev.capstan.release.file.HeapBudget;
 import dev.capstan.release.file.ReleaseTooLargeException;
 import java.util.Locale;
@@ -48,6 +50,18 @@ record ReleaseHeap(long heap, int workers) {
   /** The budget each Release is read within. */
   HeapBudget budget() {
     return new HeapBudget(perRelease(), NODE_BYTES, CHAR_BYTES);
+  }
+
+  /**
+   * What a record may take while it is read: half the share in bytes of JSON (at most the codec's
+   * own limit) and two nodes for each a Release's manifests may hold. The records the controller
+   * writes for a Release within its share fit (they hold its manifests, and some nodes for each
+   * object); a larger one, written by a host with more room or by someone writing the record's
+   * Secrets, is unreadable here, its Release failing alone instead of the controller's heap.
+   */
+  RecordLimits recordLimits() {
+    long bytes = Math.min(ReleaseRecordCodec.MAX_DECODED_BYTES, Math.max(1, perRelease() / 2));
+    return new RecordLimits(bytes, Math.max(1, perRelease() / NODE_BYTES * 2));
   }
 
   /**

@@ -111,7 +111,11 @@ public final class ReleaseResourceController implements AutoCloseable {
             settings.identity());
     this.engines =
         new KubernetesEngines(
-            settings.clients(), settings.identity(), settings.engine(), settings.charts());
+            settings.clients(),
+            settings.identity(),
+            settings.engine(),
+            settings.charts(),
+            heap.recordLimits());
     this.loop =
         new ReconcileLoop(
             new ReleaseReconciler(

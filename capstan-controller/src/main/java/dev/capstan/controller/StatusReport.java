@@ -51,11 +51,34 @@ record StatusReport(
     STALLED
   }
 
-  /** Requires a one-line message. */
+  /**
+   * The longest message a condition holds, in characters: Kubernetes' own for a condition's message
+   * ({@code metav1.Condition}, as Flux's conditions hold).
+   */
+  static final int MAX_MESSAGE = 32_768;
+
+  /** Requires a message, put on one line and cut to {@link #MAX_MESSAGE}. */
   StatusReport {
     requireNonNull(state, "state");
     requireNonNull(reason, "reason");
-    message = oneLine(requireNonNull(message, "message"));
+    message = cut(oneLine(requireNonNull(message, "message")));
+  }
+
+  /**
+   * {@code message}, or its start and how much was cut when it is longer than {@link #MAX_MESSAGE}:
+   * a Release that lists thousands of problems keeps a status people can read and the API server
+   * stores.
+   */
+  static String cut(String message) {
+    if (message.length() <= MAX_MESSAGE) {
+      return message;
+    }
+    String more = " ... (" + message.length() + " characters in all, cut)";
+    int end = MAX_MESSAGE - more.length();
+    if (Character.isHighSurrogate(message.charAt(end - 1))) {
+      end--; // never half a character
+    }
+    return message.substring(0, end) + more;
   }
 
   static StatusReport ready(String reason, String message) {

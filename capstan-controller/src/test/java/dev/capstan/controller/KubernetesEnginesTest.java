@@ -7,7 +7,9 @@ import dev.capstan.k8s.KubeClients;
 import dev.capstan.release.chart.ChartReference;
 import dev.capstan.release.chart.ChartRequest;
 import dev.capstan.release.chart.ClusterAccess;
+import dev.capstan.release.chart.RenderLimits;
 import dev.capstan.release.chart.RenderedChart;
+import dev.capstan.release.codec.RecordLimits;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -48,6 +50,7 @@ class KubernetesEnginesTest {
 
   private final List<String> served = new CopyOnWriteArrayList<>();
   private final List<ChartRequest> rendered = new CopyOnWriteArrayList<>();
+  private final List<RenderLimits> limited = new CopyOnWriteArrayList<>();
   private final List<String> lookedUp = new CopyOnWriteArrayList<>();
   private HttpServer api;
   private KubernetesEngines engines;
@@ -82,7 +85,11 @@ class KubernetesEnginesTest {
     controller.setApiKey("controller-token");
     engines =
         new KubernetesEngines(
-            KubeClients.fromApiClient(controller, "test"), "test", b -> {}, this::helm);
+            KubeClients.fromApiClient(controller, "test"),
+            "test",
+            b -> {},
+            this::helm,
+            RecordLimits.DEFAULT);
   }
 
   @AfterEach
@@ -91,9 +98,13 @@ class KubernetesEnginesTest {
     api.stop(0);
   }
 
-  /** Records the request and, given cluster access, looks every Secret of kube-system up. */
-  private RenderedChart helm(ChartRequest request) {
+  /**
+   * Records the request and its limits and, given cluster access, looks every Secret of kube-system
+   * up.
+   */
+  private RenderedChart helm(ChartRequest request, RenderLimits limits) {
     rendered.add(request);
+    limited.add(limits);
     ClusterAccess cluster = request.cluster();
     if (cluster != null) {
       try {
@@ -153,5 +164,16 @@ class KubernetesEnginesTest {
             "/apis" + as,
             "/api/v1/namespaces/kube-system/secrets" + as);
     assertThat(Path.of(cluster.kubeconfigs().get(0))).doesNotExist(); // deleted after rendering
+  }
+
+  @Test
+  void theRenderersOfBothRightsPassTheCallersLimitsOnToHelm() {
+    RenderLimits share = new RenderLimits(9L << 20, 147_456);
+
+    engines.of(null, 10).charts().render(chart(), share);
+    engines.of(new Tenancy.Account("shop", "deployer"), 10).charts().render(chart(), share);
+    engines.of(null, 10).charts().render(chart());
+
+    assertThat(limited).containsExactly(share, share, RenderLimits.DEFAULT);
   }
 }

@@ -115,7 +115,7 @@ class ReleaseReconcilerTest {
                   .build(),
               sources,
               plan -> denied.getOrDefault(user, List.of()),
-              request -> renderer.render(request));
+              (request, limits) -> renderer.render(request, limits));
         };
     return new ReleaseReconciler(
         objects,
@@ -611,15 +611,19 @@ class ReleaseReconcilerTest {
 
     reconciler.reconcile(WEB);
 
+    String whole =
+        "Release shop/web: 2 problems: spec.interval: must be a positive duration such as"
+            + " 90s, 5m or 1h30m, of at most 64 characters: '"
+            + tooLong
+            + "'; spec.options.timeout: must be a positive duration such as 90s, 5m or 1h30m,"
+            + " each number of at most 18 digits: '1h0000000000000000001.5m'";
+    // the condition holds the start of it, cut as a condition's message is
     assertThat(ready(WEB))
         .containsEntry("reason", "InvalidSpec")
-        .containsEntry(
-            "message",
-            "Release shop/web: 2 problems: spec.interval: must be a positive duration such as"
-                + " 90s, 5m or 1h30m, of at most 64 characters: '"
-                + tooLong
-                + "'; spec.options.timeout: must be a positive duration such as 90s, 5m or 1h30m,"
-                + " each number of at most 18 digits: '1h0000000000000000001.5m'");
+        .containsEntry("message", StatusReport.cut(whole));
+    assertThat(StatusReport.cut(whole))
+        .hasSize(StatusReport.MAX_MESSAGE)
+        .endsWith("9999 ... (" + whole.length() + " characters in all, cut)");
     assertThat(ReleaseRequest.parseDuration("000000000000000001.5m")).isNull();
     assertThat(ReleaseRequest.parseDuration("00000000000000001.5m"))
         .isEqualTo(Duration.ofSeconds(90));
@@ -2141,6 +2145,35 @@ class ReleaseReconcilerTest {
   }
 
   @Test
+  void aChartThatPrintsMoreTextThanItsShareOfTheHeapIsStoppedBeforeItIsReadAndRefused() {
+    heap = new ReleaseHeap(32L << 20, 2); // 12 MiB per Release: 1.5 MiB of text at 8 bytes each
+    reconciler = reconciler();
+    String big = "x".repeat(2 << 20);
+    charts.chart(
+        REGISTRY + "/shop",
+        "shop",
+        "1.0.0",
+        (request, values) ->
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: big}\ndata: {a: " + big + "}\n");
+    objects.put(FakeReleaseObjects.release(NS, "web", spec("chart", chart())));
+
+    reconciler.reconcile(WEB);
+
+    assertThat(ready(WEB))
+        .containsEntry("reason", "TooLarge")
+        .containsEntry(
+            "message",
+            "Release shop/web: (rendered output): the chart renders at least 2097217 characters"
+                + " of text and 0 nodes (mappings, lists, keys and values), which would take at"
+                + " least 16777736 bytes of the controller's heap at 8 and 128 bytes each; a"
+                + " Release may take 12582912 bytes (12.0 MiB), three quarters of the controller's"
+                + " 32.0 MiB heap over its 2 workers; render fewer or smaller objects, if the"
+                + " chart's values allow it, or give the controller a larger heap (a higher memory"
+                + " limit: the image's heap is 75% of it) or fewer --workers");
+    assertThat(cluster.objects()).isEmpty();
+  }
+
+  @Test
   void aChartVersionThatRendersTheSameObjectsIsStillRecordedWithoutAnObjectWrite() {
     charts.chart(REGISTRY + "/shop", "shop", "1.0.0", shop("any", false));
     objects.put(FakeReleaseObjects.release(NS, "web", spec("chart", chart())));
@@ -2379,7 +2412,7 @@ class ReleaseReconcilerTest {
   void theRepositorysCredentialsComeFromTheSecretAndRefusedOnesSayWhichSecretToCheck() {
     List<ChartRequest> asked = new ArrayList<>();
     renderer =
-        request -> {
+        (request, limits) -> {
           asked.add(request);
           throw new ChartException(
               "chart oci://registry.example/charts/shop: the registry refused the credentials of"
@@ -2437,7 +2470,7 @@ class ReleaseReconcilerTest {
   void aUsernameHoldingThePasswordIsRefusedByKeyAndRuleWithoutShowingIt() {
     List<ChartRequest> asked = new ArrayList<>();
     renderer =
-        request -> {
+        (request, limits) -> {
           asked.add(request);
           throw new AssertionError("no chart is rendered with such credentials");
         };

@@ -1,6 +1,7 @@
 package dev.capstan.k8s;
 
 import dev.capstan.common.SoftCache;
+import dev.capstan.release.codec.RecordLimits;
 import dev.capstan.release.codec.ReleaseRecordCodec;
 import dev.capstan.release.model.Release;
 import org.jspecify.annotations.Nullable;
@@ -27,14 +28,23 @@ final class DecodedRecords {
 
   private final SoftCache<String, Release> bySha256 = new SoftCache<>(MAX_BYTES);
   private final SoftCache<String, String> byIdentity = new SoftCache<>(MAX_IDENTITIES);
+  private final RecordLimits limits;
 
-  /** The release {@code record}, whose SHA-256 is {@code sha256}, encodes. */
+  /** Records decoded within {@code limits}. */
+  DecodedRecords(RecordLimits limits) {
+    this.limits = limits;
+  }
+
+  /**
+   * The release {@code record}, whose SHA-256 is {@code sha256}, encodes, decoded within this
+   * store's {@link RecordLimits}.
+   */
   Release decode(String sha256, byte[] record) {
     Release known = bySha256.get(sha256);
     if (known != null) {
       return known;
     }
-    Release release = ReleaseRecordCodec.decode(record);
+    Release release = ReleaseRecordCodec.decode(record, limits);
     bySha256.put(sha256, release, record.length);
     return release;
   }

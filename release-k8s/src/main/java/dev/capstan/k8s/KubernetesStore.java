@@ -3,6 +3,7 @@ package dev.capstan.k8s;
 import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.ClusterException;
+import dev.capstan.release.codec.RecordLimits;
 import dev.capstan.release.error.ReleaseLockedException;
 import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.model.Release;
@@ -43,18 +44,33 @@ public final class KubernetesStore implements Store {
 
   /** A store on the given clients. */
   public KubernetesStore(KubeClients clients) {
-    this(clients, ReleaseRecords.CHUNK_BYTES);
+    this(clients, ReleaseRecords.CHUNK_BYTES, RecordLimits.DEFAULT);
+  }
+
+  /**
+   * A store on the given clients that decodes no record beyond {@code limits}: one over is read as
+   * unreadable ({@link dev.capstan.release.codec.RecordFormatException}), its release failing
+   * alone. For a host that reads records others may write (the Release controller, whose tenants
+   * may write the Secrets their records live in) on a shared heap.
+   */
+  public KubernetesStore(KubeClients clients, RecordLimits limits) {
+    this(clients, ReleaseRecords.CHUNK_BYTES, limits);
   }
 
   /** A store that splits records larger than {@code chunkBytes} (tests use small chunks). */
   KubernetesStore(KubeClients clients, int chunkBytes) {
+    this(clients, chunkBytes, RecordLimits.DEFAULT);
+  }
+
+  private KubernetesStore(KubeClients clients, int chunkBytes, RecordLimits limits) {
     requireNonNull(clients, "clients");
     this.requests = clients.requests();
     this.records =
         new ReleaseRecords(
             new ResourceApi<>(clients, ApiResource.SECRET),
             new CoreV1Api(clients.apiClient()),
-            chunkBytes);
+            chunkBytes,
+            requireNonNull(limits, "limits"));
     ResourceApi<V1Lease, V1LeaseList> leaseApi = new ResourceApi<>(clients, ApiResource.LEASE);
     this.leases = new ReleaseLeases(leaseApi);
     this.yieldRequests = new LeaseYieldRequests(leaseApi);

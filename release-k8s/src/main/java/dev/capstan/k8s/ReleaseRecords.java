@@ -12,6 +12,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.ClusterException;
 import dev.capstan.release.codec.RecordFormatException;
+import dev.capstan.release.codec.RecordLimits;
 import dev.capstan.release.codec.ReleaseRecordCodec;
 import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.model.Release;
@@ -70,9 +71,14 @@ final class ReleaseRecords {
   private final ResourceApi<V1Secret, V1SecretList> secrets;
   private final CoreV1Api core;
   private final int chunkBytes;
-  private final DecodedRecords decoded = new DecodedRecords();
+  private final DecodedRecords decoded;
 
-  ReleaseRecords(ResourceApi<V1Secret, V1SecretList> secrets, CoreV1Api core, int chunkBytes) {
+  ReleaseRecords(
+      ResourceApi<V1Secret, V1SecretList> secrets,
+      CoreV1Api core,
+      int chunkBytes,
+      RecordLimits limits) {
+    this.decoded = new DecodedRecords(limits);
     this.secrets = secrets;
     this.core = core;
     this.chunkBytes = chunkBytes;

@@ -64,7 +64,7 @@ class ReleaseRecordsTest {
 
   @Test
   void aRecordReadAgainIsDecodedOnceAndStillVerified() {
-    DecodedRecords decoded = new DecodedRecords();
+    DecodedRecords decoded = new DecodedRecords(dev.capstan.release.codec.RecordLimits.DEFAULT);
     Release v1 = deployed(1, 40);
     Release v2 = deployed(2, 41);
 
@@ -89,7 +89,7 @@ class ReleaseRecordsTest {
 
   @Test
   void aRecordIsKnownWithoutItsBytesOnlyWhileItsSecretsAreAsTheyWereDecoded() {
-    DecodedRecords decoded = new DecodedRecords();
+    DecodedRecords decoded = new DecodedRecords(dev.capstan.release.codec.RecordLimits.DEFAULT);
     Release v1 = deployed(1, 40);
     V1Secret head = stored(v1, "7");
     head.getMetadata().uid("u-1");
@@ -115,7 +115,7 @@ class ReleaseRecordsTest {
 
   @Test
   void aChunkedRecordIsKnownOnlyWhileEveryChunkIsAsItWasDecoded() {
-    DecodedRecords decoded = new DecodedRecords();
+    DecodedRecords decoded = new DecodedRecords(dev.capstan.release.codec.RecordLimits.DEFAULT);
     Release v1 = deployed(1, 400);
     RecordSecrets.Encoded e = RecordSecrets.Encoded.of(ReleaseRecordCodec.encode(v1), 1000);
     V1Secret head = RecordSecrets.head(v1, e, "7");

@@ -83,8 +83,10 @@ public final class InMemoryCharts implements ChartRenderer {
     return List.copyOf(requests);
   }
 
+  /** {@inheritDoc} The manifests are checked against {@code limits} once rendered. */
   @Override
-  public RenderedChart render(ChartRequest request) {
+  public RenderedChart render(ChartRequest request, RenderLimits limits) {
+    requireNonNull(limits, "limits");
     requests.add(requireNonNull(request, "request"));
     String reference = request.chart().describe();
     String wanted = request.version();
@@ -112,15 +114,16 @@ public final class InMemoryCharts implements ChartRenderer {
               + " not found");
     }
     Map<String, Object> values = merge(request.values());
-    return new RenderedChart(
-        found.template.render(request, values),
-        found.name,
-        found.version,
-        null,
-        "sha256:" + sha256(reference + "\n" + found.name + "\n" + found.version),
-        values,
-        "in-memory",
-        List.of());
+    return limits.check(
+        new RenderedChart(
+            found.template.render(request, values),
+            found.name,
+            found.version,
+            null,
+            "sha256:" + sha256(reference + "\n" + found.name + "\n" + found.version),
+            values,
+            "in-memory",
+            List.of()));
   }
 
   private static boolean newer(String a, String b) {

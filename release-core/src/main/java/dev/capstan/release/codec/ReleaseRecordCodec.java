@@ -1,5 +1,8 @@
 package dev.capstan.release.codec;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.release.internal.json.Json;
@@ -105,12 +108,33 @@ public final class ReleaseRecordCodec {
    * @throws RecordFormatException if the bytes are not a record of a supported schema version
    */
   public static Release decode(byte[] encoded) {
-    byte[] json = gunzip(encoded);
+    return decode(encoded, RecordLimits.DEFAULT);
+  }
+
+  /**
+   * Decodes a record, holding no more of it than {@code limits} allow: inflated no further than
+   * their bytes, its tree built no further than their nodes.
+   *
+   * @throws RecordFormatException if the bytes are not a record of a supported schema version, or
+   *     the record is larger than {@code limits} (the message names the limit passed)
+   */
+  public static Release decode(byte[] encoded, RecordLimits limits) {
+    byte[] json = gunzip(encoded, limits.maxDecodedBytes());
     JsonNode root;
-    try {
-      root = Json.mapper().readTree(json);
+    try (JsonParser parser = parser(json, limits.maxNodes())) {
+      root = Json.mapper().readTree(parser);
+    } catch (StreamConstraintsException e) {
+      throw new RecordFormatException(
+          "release record holds more than "
+              + limits.maxNodes()
+              + " nodes (mappings, lists, keys and values), more than this reader may hold of a"
+              + " record",
+          null);
     } catch (IOException e) {
       throw new RecordFormatException("release record is not valid JSON: " + e.getMessage(), e);
+    }
+    if (root == null) {
+      throw new RecordFormatException("release record is not valid JSON: no content", null);
     }
     JsonNode version = root.get("schemaVersion");
     if (version == null || !version.canConvertToInt()) {
@@ -141,16 +165,32 @@ public final class ReleaseRecordCodec {
     }
   }
 
-  private static byte[] gunzip(byte[] encoded) {
+  /**
+   * A parser of {@code json} that builds no more than {@code maxNodes} nodes: at most two tokens
+   * each (a container's end is one more).
+   */
+  private static JsonParser parser(byte[] json, long maxNodes) throws IOException {
+    JsonFactory factory = Json.mapper().getFactory();
+    if (maxNodes < Long.MAX_VALUE / 2) {
+      factory =
+          factory
+              .copy()
+              .setStreamReadConstraints(
+                  factory.streamReadConstraints().rebuild().maxTokenCount(maxNodes * 2).build());
+    }
+    return factory.createParser(json);
+  }
+
+  private static byte[] gunzip(byte[] encoded, long max) {
     try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(encoded))) {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       byte[] buffer = new byte[8192];
-      int total = 0;
+      long total = 0;
       for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
         total += n;
-        if (total > MAX_DECODED_BYTES) {
+        if (total > max) {
           throw new RecordFormatException(
-              "release record decodes to more than " + MAX_DECODED_BYTES + " bytes", null);
+              "release record decodes to more than " + max + " bytes", null);
         }
         out.write(buffer, 0, n);
       }

@@ -490,6 +490,44 @@ class ReleaseRecordCodecTest {
         .hasMessageContaining("decodes to more than 134217728 bytes");
   }
 
+  @Test
+  void aReaderGivenLimitsInflatesAndBuildsNoFurtherThanThem() throws Exception {
+    // a record's shape made to cost: 1 KB of gzip that inflates to 400,000 bytes of empty objects
+    String bomb = "{\"schemaVersion\":6,\"release\":{\"x\":[" + "{},".repeat(133_333) + "{}]}}";
+    byte[] encoded = gzip(bomb);
+
+    assertThatThrownBy(() -> ReleaseRecordCodec.decode(encoded, new RecordLimits(100_000, 1 << 20)))
+        .isInstanceOf(RecordFormatException.class)
+        .hasMessage("release record decodes to more than 100000 bytes");
+    assertThatThrownBy(() -> ReleaseRecordCodec.decode(encoded, new RecordLimits(1 << 20, 100_000)))
+        .isInstanceOf(RecordFormatException.class)
+        .hasMessage(
+            "release record holds more than 100000 nodes (mappings, lists, keys and values), more"
+                + " than this reader may hold of a record");
+  }
+
+  @Test
+  void aRecordWithinTheLimitsDecodesAsWithout() {
+    byte[] encoded = ReleaseRecordCodec.encode(sample());
+    int bytes = gunzipped(encoded).length;
+
+    assertThat(ReleaseRecordCodec.decode(encoded, new RecordLimits(bytes, 1_000)))
+        .isEqualTo(sample());
+    assertThatThrownBy(() -> ReleaseRecordCodec.decode(encoded, new RecordLimits(bytes - 1, 1_000)))
+        .hasMessage("release record decodes to more than " + (bytes - 1) + " bytes");
+    assertThatThrownBy(() -> ReleaseRecordCodec.decode(encoded, new RecordLimits(bytes, 10)))
+        .hasMessageStartingWith("release record holds more than 10 nodes");
+  }
+
+  private static byte[] gunzipped(byte[] encoded) {
+    try (java.io.InputStream in =
+        new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(encoded))) {
+      return in.readAllBytes();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   private static byte[] gzip(String s) throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (GZIPOutputStream gz = new GZIPOutputStream(bytes)) {

@@ -4,8 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.Escapes;
 import dev.capstan.release.chart.ChartException;
+import dev.capstan.release.chart.ChartOutputTooLargeException;
 import dev.capstan.release.chart.ChartRenderer;
 import dev.capstan.release.chart.ChartRequest;
+import dev.capstan.release.chart.RenderLimits;
 import dev.capstan.release.chart.RenderedChart;
 import dev.capstan.release.model.ChartOrigin;
 import dev.capstan.release.model.Hook;
@@ -62,8 +64,14 @@ public final class ChartReleases {
    * takes to {@code budget}: their characters before they are parsed, each document's nodes as they
    * are built.
    *
+   * <p>The renderer is held to the budget too ({@link #limits}): it stops as soon as its output
+   * passes what the budget allows of text, or the merged values a quarter of its nodes, so what is
+   * over is never held.
+   *
    * @param budget the heap the release may take ({@link HeapBudget#UNBOUNDED}: no bound)
-   * @throws ReleaseTooLargeException at the first document over the budget
+   * @throws ReleaseTooLargeException at the first document over the budget, or when the renderer is
+   *     stopped for its output
+   * @throws ChartOutputTooLargeException when the merged values pass their quarter
    */
   public static ChartRelease render(
       ChartRenderer renderer, ChartRequest request, HeapBudget budget) {
@@ -71,7 +79,17 @@ public final class ChartReleases {
     List<String> givenSecret = SecretValues.givenSecretTexts(request.values());
     RenderedChart rendered;
     try {
-      rendered = requireNonNull(renderer, "renderer").render(request);
+      rendered = requireNonNull(renderer, "renderer").render(request, limits(budget));
+    } catch (ChartOutputTooLargeException e) {
+      if (budget.equals(HeapBudget.UNBOUNDED) || e.bytes() == 0) {
+        throw e; // the values' limit: a quarter, so the budget's message would not fit
+      }
+      throw new ReleaseTooLargeException(
+          "chart " + Escapes.escape(request.chart().describe()),
+          "(" + e.what() + ")",
+          e.bytes(),
+          e.nodes(),
+          budget);
     } catch (ChartException e) {
       String message = String.valueOf(e.getMessage());
       String masked = SecretValues.maskIn(message, givenSecret);
@@ -130,6 +148,23 @@ public final class ChartReleases {
             .withChart(origin);
     return new ChartRelease(
         new ReleaseInput(spec, payloads), hooks, tests, skipped, rendered.warnings());
+  }
+
+  /**
+   * What a renderer may produce within {@code budget}: as many bytes of output as the budget has
+   * characters of text (a character is at least a byte), at most a release's 64 MiB; and a quarter
+   * of its nodes for the merged values, the rest left to the manifests.
+   */
+  static RenderLimits limits(HeapBudget budget) {
+    long bytes = RenderLimits.DEFAULT.maxOutputBytes();
+    if (budget.charBytes() > 0) {
+      bytes = Math.max(1, Math.min(bytes, budget.bytes() / budget.charBytes()));
+    }
+    long nodes =
+        budget.nodeBytes() > 0
+            ? Math.max(1, budget.bytes() / budget.nodeBytes() / 4)
+            : RenderLimits.DEFAULT.maxValueNodes();
+    return new RenderLimits(bytes, nodes);
   }
 
   private static Payloads payloads(List<Manifest> objects, String source) {

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.release.chart.ChartException;
+import dev.capstan.release.chart.ChartOutputTooLargeException;
 import dev.capstan.release.chart.ChartReference;
 import dev.capstan.release.chart.ChartRenderer;
 import dev.capstan.release.chart.ChartRequest;
 import dev.capstan.release.chart.ChartValues;
 import dev.capstan.release.chart.InMemoryCharts;
+import dev.capstan.release.chart.RenderLimits;
 import dev.capstan.release.model.ChartOrigin;
 import dev.capstan.release.model.Hook;
 import dev.capstan.release.model.HookDeletePolicy;
@@ -17,7 +19,9 @@ import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseSpec;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.rollout.ConfigRollout;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -233,7 +237,7 @@ class ChartReleasesTest {
                 "Secret shop/db-values key values.yaml",
                 "auth: {password: 'Hunter2-{{s3\"cret', user: app}\nreplicas: 4\n");
     ChartRenderer helmLike =
-        request -> {
+        (request, limits) -> {
           throw new ChartException(
               "chart oci://registry.example/charts/shop: helm template failed: template:"
                   + " shop/templates/t.yaml:4:13: executing \"shop/templates/t.yaml\" at <tpl"
@@ -260,7 +264,7 @@ class ChartReleasesTest {
             .withSet("replicas=2,dbPassword=LeakMe{{ .Nope.x")
             .withSetString("api.key=k,tls.privateKey=PEM\\,with-comma");
     ChartRenderer helmLike =
-        request -> {
+        (request, limits) -> {
           throw new ChartException(
               "chart shop: helm template failed: cannot parse template \"LeakMe{{ .Nope.x\","
                   + " \"Tok3n-{{x\", \"PEM,with-comma\" and \"db-{{host\"; nothing was written");
@@ -356,5 +360,81 @@ class ChartReleasesTest {
     assertThat(release.input().payloads().hooks(HookPhase.TEST))
         .extracting(h -> h.ref().key())
         .containsExactly("Pod/shop/t");
+  }
+
+  @Test
+  void theRendererIsHeldToTheBudgetsTextAndAQuarterOfItsNodesAndTheReleaseFilesLimitWithout() {
+    List<RenderLimits> given = new ArrayList<>();
+    ChartRenderer recording =
+        (request, limits) -> {
+          given.add(limits);
+          return CHARTS.render(request, limits);
+        };
+
+    ChartReleases.render(recording, request(VALUES), new HeapBudget(72L << 20, 128, 8));
+    ChartReleases.render(recording, request(VALUES));
+
+    assertThat(given)
+        .containsExactly(new RenderLimits(9L << 20, (72L << 20) / 128 / 4), RenderLimits.DEFAULT);
+  }
+
+  @Test
+  void aRendererStoppedForItsOutputIsARefusalForTheBudgetNamingWhatItPrinted() {
+    HeapBudget budget = new HeapBudget(1L << 20, 128, 8);
+    ChartRenderer printing =
+        (request, limits) -> {
+          throw ChartOutputTooLargeException.output(
+              "helm", limits.maxOutputBytes() + 4096, limits.maxOutputBytes());
+        };
+
+    assertThatThrownBy(() -> ChartReleases.render(printing, request(VALUES), budget))
+        .isInstanceOfSatisfying(
+            ReleaseTooLargeException.class,
+            e -> {
+              assertThat(e.at()).isEqualTo("(rendered output)");
+              assertThat(e.chars()).isEqualTo((128L << 10) + 4096);
+              assertThat(e.nodes()).isZero();
+              assertThat(e.estimate()).isGreaterThan(budget.bytes());
+            })
+        .hasMessage(
+            "chart oci://registry.example/charts/shop: (rendered output): reading the release"
+                + " would take at least 1081344 bytes of heap (135168 characters of text at 8"
+                + " bytes each and 0 nodes, mappings, sequences, keys and scalars, at 128 bytes"
+                + " each); the limit is 1048576 bytes per release");
+  }
+
+  @Test
+  void valuesOverTheirQuarterAndOutputWithoutABudgetStayTheRenderersRefusals() {
+    ChartRenderer values =
+        (request, limits) -> {
+          throw ChartOutputTooLargeException.values("shop", limits);
+        };
+
+    assertThatThrownBy(
+            () -> ChartReleases.render(values, request(VALUES), new HeapBudget(1L << 20, 128, 8)))
+        .isExactlyInstanceOf(ChartOutputTooLargeException.class)
+        .hasMessage(
+            "chart shop: the values hold more than 2048 nodes (mappings, lists, keys and values),"
+                + " over the limit of what this release's rendering may read; give fewer values;"
+                + " nothing was written");
+    ChartRenderer printing =
+        (request, limits) -> {
+          throw ChartOutputTooLargeException.output("helm", 70L << 20, 64L << 20);
+        };
+    assertThatThrownBy(() -> ChartReleases.render(printing, request(VALUES)))
+        .isExactlyInstanceOf(ChartOutputTooLargeException.class)
+        .hasMessage("helm printed more than 64 MiB, over the limit of a release's manifests");
+  }
+
+  @Test
+  void aRendererWithoutLimitsOfItsOwnIsHeldToThemOnceItHasRendered() {
+    RenderLimits limits = new RenderLimits(100, Long.MAX_VALUE);
+
+    assertThatThrownBy(() -> CHARTS.render(request(VALUES), limits))
+        .isInstanceOfSatisfying(
+            ChartOutputTooLargeException.class, e -> assertThat(e.bytes()).isGreaterThan(100))
+        .hasMessage(
+            "the renderer of chart shop printed more than 100 bytes, over the limit of what this"
+                + " release's rendering may print");
   }
 }

@@ -7,6 +7,7 @@ import dev.capstan.release.chart.ChartException;
 import dev.capstan.release.chart.ChartRenderer;
 import dev.capstan.release.chart.ChartRequest;
 import dev.capstan.release.chart.ClusterAccess;
+import dev.capstan.release.chart.RenderLimits;
 import dev.capstan.release.chart.RenderedChart;
 import java.io.File;
 import java.net.InetAddress;
@@ -172,9 +173,16 @@ public final class HelmChartRenderer implements ChartRenderer {
     return v;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Helm is stopped as soon as its output passes {@code limits}' bytes; the merged values are
+   * read no further than their nodes.
+   */
   @Override
-  public RenderedChart render(ChartRequest request) {
+  public RenderedChart render(ChartRequest request, RenderLimits limits) {
     requireNonNull(request, "request");
+    requireNonNull(limits, "limits");
     Deadline deadline = Deadline.after(timeout);
     HelmVersion v = helmVersion(deadline);
     try (Workspace ws = Workspace.create(workRoot)) {
@@ -192,14 +200,15 @@ public final class HelmChartRenderer implements ChartRenderer {
       ChartSchemas.check(chart.path(), chart.label());
       List<String> values = HelmValues.args(request.values(), ws);
       List<String> warnings = new ArrayList<>();
-      String manifests = template(request, v, ws, env, chart, values, warnings, deadline);
+      String manifests =
+          template(request, v, ws, env, chart, values, warnings, deadline, limits.maxOutputBytes());
       return new RenderedChart(
           manifests,
           chart.meta().name(),
           chart.meta().version(),
           chart.meta().appVersion(),
           chart.digest(),
-          HelmValues.merged(helm, ws, base(ws), values, chart.label(), deadline),
+          HelmValues.merged(helm, ws, base(ws), values, chart.label(), deadline, limits),
           v.describe(),
           warnings);
     }
@@ -213,10 +222,11 @@ public final class HelmChartRenderer implements ChartRenderer {
       ChartSources.Fetched chart,
       List<String> values,
       List<String> warnings,
-      Deadline deadline) {
+      Deadline deadline,
+      long maxOutput) {
     ClusterAccess cluster = request.cluster();
     List<String> args = templateArgs(request, v, chart, values, cluster != null);
-    HelmProcess.Result r = helm.run(args, env, ws, deadline);
+    HelmProcess.Result r = helm.run(args, env, ws, deadline, maxOutput);
     if (r.exitCode() != 0 && v.major() == 4 && cluster != null && r.err().contains(MISSING_CRD)) {
       warnings.add(
           "chart "
@@ -225,7 +235,9 @@ public final class HelmChartRenderer implements ChartRenderer {
               + " crds/, cast first): Helm 4 renders against the cluster only when it serves"
               + " every kind, so it was rendered without lookup (templates that look up existing"
               + " objects saw none); cast again once the CRDs are in to render with lookup");
-      r = helm.run(templateArgs(request, v, chart, values, false), base(ws), ws, deadline);
+      r =
+          helm.run(
+              templateArgs(request, v, chart, values, false), base(ws), ws, deadline, maxOutput);
     }
     if (r.exitCode() != 0) {
       throw new ChartException(

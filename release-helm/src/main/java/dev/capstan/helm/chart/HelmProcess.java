@@ -2,6 +2,7 @@ package dev.capstan.helm.chart;
 
 import dev.capstan.common.Escapes;
 import dev.capstan.release.chart.ChartException;
+import dev.capstan.release.chart.ChartOutputTooLargeException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -73,6 +74,21 @@ final class HelmProcess {
    */
   Result run(
       List<String> args, Map<String, String> environment, Workspace workspace, Deadline deadline) {
+    return run(args, environment, workspace, deadline, MAX_OUTPUT);
+  }
+
+  /**
+   * As {@link #run(List, Map, Workspace, Deadline)}, Helm stopped as soon as its standard output
+   * passes {@code maxOutput} bytes.
+   *
+   * @throws ChartOutputTooLargeException when standard output passes {@code maxOutput}
+   */
+  Result run(
+      List<String> args,
+      Map<String, String> environment,
+      Workspace workspace,
+      Deadline deadline,
+      long maxOutput) {
     String step = "helm " + step(args);
     if (deadline.remaining().isZero()) {
       throw new ChartException(
@@ -107,9 +123,10 @@ final class HelmProcess {
           throw new ChartException(
               step + " did not finish by " + deadline.describe() + "; nothing was written");
         }
-        if (size(out) > MAX_OUTPUT) {
+        long printed = size(out);
+        if (printed > maxOutput) {
           stop(process);
-          throw tooMuch(MAX_OUTPUT);
+          throw tooMuch(printed, maxOutput);
         }
         if (size(err) > MAX_OUTPUT) {
           stop(process);
@@ -125,7 +142,7 @@ final class HelmProcess {
       Thread.currentThread().interrupt();
       throw new ChartException("interrupted while " + step + " ran; nothing was written", e);
     }
-    return new Result(process.exitValue(), read(out, MAX_OUTPUT), tail(err));
+    return new Result(process.exitValue(), read(out, maxOutput), tail(err));
   }
 
   /** The step {@code args} run: {@code pull}, {@code repo update}, {@code dependency build}. */
@@ -155,9 +172,8 @@ final class HelmProcess {
     }
   }
 
-  private static ChartException tooMuch(long max) {
-    return new ChartException(
-        "helm printed more than " + (max >> 20) + " MiB, over the limit of a release's manifests");
+  private static ChartOutputTooLargeException tooMuch(long printed, long max) {
+    return ChartOutputTooLargeException.output("helm", printed, max);
   }
 
   private static java.io.File nullDevice() {
@@ -167,8 +183,9 @@ final class HelmProcess {
 
   private static String read(Path file, long max) {
     try {
-      if (Files.size(file) > max) {
-        throw tooMuch(max);
+      long printed = Files.size(file);
+      if (printed > max) {
+        throw tooMuch(printed, max);
       }
       return Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {

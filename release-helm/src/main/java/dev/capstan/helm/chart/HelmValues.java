@@ -1,9 +1,15 @@
 package dev.capstan.helm.chart;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.capstan.common.JsonMappers;
 import dev.capstan.release.chart.ChartException;
+import dev.capstan.release.chart.ChartOutputTooLargeException;
 import dev.capstan.release.chart.ChartValues;
+import dev.capstan.release.chart.RenderLimits;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +28,23 @@ final class HelmValues {
   private static final String TEMPLATE = "{{ toJson .Values }}\n";
 
   private HelmValues() {}
+
+  /**
+   * A parser of {@code json} that reads no more than {@code limits}' nodes: at most two tokens each
+   * (a container's end is one more).
+   */
+  private static JsonParser parser(String json, RenderLimits limits) throws IOException {
+    long nodes = limits.maxValueNodes();
+    JsonFactory factory = JsonMappers.trees().getFactory();
+    if (nodes < Long.MAX_VALUE / 2) {
+      factory =
+          factory
+              .copy()
+              .setStreamReadConstraints(
+                  StreamReadConstraints.builder().maxTokenCount(nodes * 2).build());
+    }
+    return factory.createParser(json);
+  }
 
   /** The value flags of {@code helm template}, files written to {@code ws}. */
   static List<String> args(ChartValues values, Workspace ws) {
@@ -58,7 +81,8 @@ final class HelmValues {
       Map<String, String> env,
       List<String> args,
       String label,
-      Deadline deadline) {
+      Deadline deadline,
+      RenderLimits limits) {
     if (args.isEmpty()) {
       return Map.of();
     }
@@ -68,7 +92,7 @@ final class HelmValues {
         new ArrayList<>(
             List.of("template", "values", ws.root().resolve("values-chart").toString()));
     command.addAll(args);
-    HelmProcess.Result r = helm.run(command, env, ws, deadline);
+    HelmProcess.Result r = helm.run(command, env, ws, deadline, limits.maxOutputBytes());
     if (r.exitCode() != 0) {
       throw new ChartException(
           "chart " + label + ": the values do not merge: " + r.reason() + "; nothing was written");
@@ -78,9 +102,10 @@ final class HelmValues {
       throw new ChartException(
           "chart " + label + ": helm printed no values back; nothing was written");
     }
-    try {
-      return JsonMappers.trees()
-          .readValue(r.out().substring(start), new TypeReference<Map<String, Object>>() {});
+    try (JsonParser parser = parser(r.out().substring(start), limits)) {
+      return JsonMappers.trees().readValue(parser, new TypeReference<Map<String, Object>>() {});
+    } catch (StreamConstraintsException e) {
+      throw ChartOutputTooLargeException.values(label, limits);
     } catch (IOException e) {
       throw new ChartException(
           "chart "

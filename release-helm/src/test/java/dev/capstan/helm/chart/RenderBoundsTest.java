@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.release.chart.ChartException;
+import dev.capstan.release.chart.ChartOutputTooLargeException;
 import dev.capstan.release.chart.ChartReference;
 import dev.capstan.release.chart.ChartRequest;
+import dev.capstan.release.chart.ChartValues;
 import dev.capstan.release.chart.PrivateNetworks;
+import dev.capstan.release.chart.RenderLimits;
 import dev.capstan.release.chart.RepositoryAccess;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -124,6 +127,69 @@ class RenderBoundsTest {
         .hasMessage("helm printed more than 64 MiB, over the limit of a release's manifests");
     assertThat(Duration.ofNanos(System.nanoTime() - start))
         .isLessThan(Duration.ofMinutes(2)); // Helm sleeps 300 s
+  }
+
+  @Test
+  void helmIsStoppedAtTheLimitTheCallerGivesNotAtTheReleasesAndTheExcessIsNeverRead()
+      throws IOException {
+    HelmChartRenderer helm =
+        HelmChartRenderer.of(
+                helm("  template) head -c " + (3 << 20) + " /dev/zero; exec sleep 300 ;;"))
+            .withWorkRoot(dir);
+    long start = System.nanoTime();
+
+    assertThatThrownBy(
+            () ->
+                helm.render(
+                    ChartRequest.of(
+                        new ChartReference.Directory(chart().toString()), "shop", "web"),
+                    new RenderLimits(1 << 20, Long.MAX_VALUE)))
+        .isInstanceOfSatisfying(
+            ChartOutputTooLargeException.class,
+            e -> {
+              assertThat(e.what()).isEqualTo("rendered output");
+              assertThat(e.bytes()).isGreaterThan(1 << 20);
+            })
+        .hasMessage(
+            "helm printed more than 1 MiB, over the limit of what this release's rendering may"
+                + " print");
+    assertThat(Duration.ofNanos(System.nanoTime() - start))
+        .isLessThan(Duration.ofMinutes(2)); // Helm sleeps 300 s
+  }
+
+  @Test
+  void theMergedValuesAreReadNoFurtherThanTheirNodes() throws IOException {
+    // the values' run prints a list of 1,000 empty mappings: 1,003 nodes, 2,006 tokens
+    HelmChartRenderer helm =
+        HelmChartRenderer.of(
+                helm(
+                    """
+                      template)
+                        if [ "$2" = values ]; then
+                          printf '{"a":['; for i in $(seq 999); do printf '{},'; done; printf '{}]}'
+                        else
+                          printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web}\n'
+                        fi ;;"""))
+            .withWorkRoot(dir);
+    ChartRequest request =
+        ChartRequest.of(new ChartReference.Directory(chart().toString()), "shop", "web")
+            .withValues(ChartValues.none().withFile("values.yaml", "a: []\n"));
+
+    assertThatThrownBy(() -> helm.render(request, new RenderLimits(1 << 20, 1000)))
+        .isInstanceOfSatisfying(
+            ChartOutputTooLargeException.class,
+            e -> {
+              assertThat(e.what()).isEqualTo("merged values");
+              assertThat(e.nodes()).isEqualTo(1001);
+            })
+        .hasMessageStartingWith("chart ")
+        .hasMessageEndingWith(
+            ": the values hold more than 1000 nodes (mappings, lists, keys and values), over the"
+                + " limit of what this release's rendering may read; give fewer values; nothing"
+                + " was written");
+    assertThat(helm.render(request, new RenderLimits(1 << 20, 1003)).values().get("a"))
+        .asList()
+        .hasSize(1000);
   }
 
   @Test
