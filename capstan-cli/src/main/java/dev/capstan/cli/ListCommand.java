@@ -38,24 +38,21 @@ final class ListCommand extends ReleaseSubcommand {
       throw new IllegalArgumentException(
           "-A lists every namespace and -n names one: pass one of them");
     }
-    List<Release> releases;
-    List<ReleaseListing.Unreadable> unreadable = List.of();
-    if (allNamespaces) {
-      releases = controller.listInAllNamespaces(all);
-    } else {
-      // a release whose record cannot be read fails alone: the others are listed, it is named
-      List<ReleaseListing> listing = controller.listing(common.namespace(), all);
-      releases =
-          listing.stream()
-              .filter(ReleaseListing.Recorded.class::isInstance)
-              .map(l -> ((ReleaseListing.Recorded) l).release())
-              .toList();
-      unreadable =
-          listing.stream()
-              .filter(ReleaseListing.Unreadable.class::isInstance)
-              .map(ReleaseListing.Unreadable.class::cast)
-              .toList();
-    }
+    // a release whose record cannot be read fails alone: the others are listed, it is named
+    List<ReleaseListing> listing =
+        allNamespaces
+            ? controller.listingInAllNamespaces(all)
+            : controller.listing(common.namespace(), all);
+    List<Release> releases =
+        listing.stream()
+            .filter(ReleaseListing.Recorded.class::isInstance)
+            .map(l -> ((ReleaseListing.Recorded) l).release())
+            .toList();
+    List<ReleaseListing.Unreadable> unreadable =
+        listing.stream()
+            .filter(ReleaseListing.Unreadable.class::isInstance)
+            .map(ReleaseListing.Unreadable.class::cast)
+            .toList();
     switch (common.output) {
       case json, yaml -> printJson(ReleaseOutput.json(releases));
       case name ->

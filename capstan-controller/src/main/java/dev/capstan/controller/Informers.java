@@ -2,6 +2,9 @@ package dev.capstan.controller;
 
 import static java.util.Objects.requireNonNull;
 
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import com.google.gson.reflect.TypeToken;
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ListerWatcher;
@@ -11,33 +14,39 @@ import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.informer.cache.Lister;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.ApiResponse;
+import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.Pair;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ConfigMapList;
 import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.openapi.models.V1SecretList;
 import io.kubernetes.client.util.CallGeneratorParams;
+import io.kubernetes.client.util.Watch;
 import io.kubernetes.client.util.Watchable;
-import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
-import io.kubernetes.client.util.generic.options.ListOptions;
+import java.lang.reflect.Type;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Consumer;
+import okhttp3.Call;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The controller's informers (client-java's {@link SharedInformerFactory}): the Release resources
  * (of its shard, when a label selector is given), and the ConfigMaps and Secrets of every
  * namespace, less the Secrets that hold Capstan's and Helm's release records. They list once, then
- * watch; the Release cache answers every read the reconciler makes of Releases. The ConfigMaps and
- * Secrets are cached without their data (a transform drops it as they arrive): they only tell the
- * controller which Releases to look at when one changes, and each Release reads its sources through
- * its own account ({@link AccountSources}), so the controller holds no Secret's values and no
- * tenant reads through it what its account may not. Releases are listed and watched through {@link
- * ReleaseApi}, which reads each whatever it nests: one tenant's Release nested too deep is held
- * clipped and refused alone ({@link ReleaseJson}), and never stops the informer.
+ * watch; the Release cache answers every read the reconciler makes of Releases. Of the ConfigMaps
+ * and Secrets only their metadata is asked for ({@link #METADATA_LIST}) and cached: they only tell
+ * the controller which Releases to look at when one changes, and each Release reads its sources
+ * through its own account ({@link AccountSources}), so the controller holds no Secret's values and
+ * no tenant reads through it what its account may not. Releases are listed and watched through
+ * {@link ReleaseApi}, which reads each whatever it nests: one tenant's Release nested too deep is
+ * held clipped and refused alone ({@link ReleaseJson}), and never stops the informer.
  */
 final class Informers {
   /** Secrets of these types hold release records, never manifests: not cached. */
@@ -65,18 +74,18 @@ final class Informers {
             new ReleaseApi(client, selector), DynamicKubernetesObject.class, 0);
     configMaps =
         factory.sharedIndexInformerFor(
-            selected(
-                new GenericKubernetesApi<>(
-                    V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client),
-                null),
+            metadataOnly(
+                client, "/api/v1/configmaps", null, V1ConfigMap.class, V1ConfigMapList.class),
             V1ConfigMap.class,
             0);
     secrets =
         factory.sharedIndexInformerFor(
-            selected(
-                new GenericKubernetesApi<>(
-                    V1Secret.class, V1SecretList.class, "", "v1", "secrets", client),
-                SECRET_FIELD_SELECTOR),
+            metadataOnly(
+                client,
+                "/api/v1/secrets",
+                SECRET_FIELD_SELECTOR,
+                V1Secret.class,
+                V1SecretList.class),
             V1Secret.class,
             0);
     // which Releases read a source, and which depend on a Release: computed by the informer once
@@ -115,28 +124,77 @@ final class Informers {
     releaseLister = new Lister<>(releases.getIndexer());
   }
 
-  /** A lister-watcher of {@code api} with the field selector given. */
+  /**
+   * What a list asks for: the objects' metadata only (whole objects from an API server that cannot
+   * send that, read the same way), as release-k8s's {@code ResourceApi.listMetadata} asks.
+   */
+  static final String METADATA_LIST =
+      "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json";
+
+  /** What a watch asks for: each event's object with its metadata only. */
+  static final String METADATA_WATCH =
+      "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1, application/json";
+
+  /**
+   * A lister-watcher of every object at {@code path} ({@code /api/v1/configmaps}) with the field
+   * selector given, that asks the API server for their metadata only ({@code
+   * PartialObjectMetadata}, as Kubernetes' own metadata informers do): no ConfigMap's or Secret's
+   * data crosses the wire or is parsed, so what the controller reads of them grows with their
+   * number, not their size. Each answer is read as {@code type} and {@code listType}, holding their
+   * metadata and nothing else.
+   */
   private static <T extends KubernetesObject, L extends KubernetesListObject>
-      ListerWatcher<T, L> selected(GenericKubernetesApi<T, L> api, @Nullable String fieldSelector) {
+      ListerWatcher<T, L> metadataOnly(
+          ApiClient client,
+          String path,
+          @Nullable String fieldSelector,
+          Class<T> type,
+          Class<L> listType) {
+    Type event = TypeToken.getParameterized(Watch.Response.class, type).getType();
     return new ListerWatcher<>() {
       @Override
       public L list(CallGeneratorParams params) throws ApiException {
-        return api.list(options(params)).throwsApiException().getObject();
+        ApiResponse<JsonObject> answer = client.execute(call(params, false), JsonObject.class);
+        JsonObject list = answer.getData();
+        if (list != null && !(list.get("items") instanceof JsonArray)) {
+          list.add("items", new JsonArray()); // an empty PartialObjectMetadataList has items: null
+        }
+        return JSON.getGson().fromJson(list, listType);
       }
 
       @Override
       public Watchable<T> watch(CallGeneratorParams params) throws ApiException {
-        return api.watch(options(params));
+        return Watch.createWatch(client, call(params, true), event);
       }
 
-      private ListOptions options(CallGeneratorParams params) {
-        ListOptions o = new ListOptions();
-        o.setResourceVersion(params.resourceVersion);
-        o.setTimeoutSeconds(params.timeoutSeconds);
+      private Call call(CallGeneratorParams params, boolean watch) throws ApiException {
+        List<Pair> query = new ArrayList<>();
         if (fieldSelector != null) {
-          o.setFieldSelector(fieldSelector);
+          query.add(new Pair("fieldSelector", fieldSelector));
         }
-        return o;
+        if (params.resourceVersion != null) {
+          query.add(new Pair("resourceVersion", params.resourceVersion));
+        }
+        if (params.timeoutSeconds != null) {
+          query.add(new Pair("timeoutSeconds", String.valueOf(params.timeoutSeconds)));
+        }
+        if (watch) {
+          query.add(new Pair("watch", "true"));
+        }
+        Map<String, String> headers = new HashMap<>();
+        headers.put("Accept", watch ? METADATA_WATCH : METADATA_LIST);
+        return client.buildCall(
+            null,
+            path,
+            "GET",
+            query,
+            new ArrayList<>(),
+            null,
+            headers,
+            new HashMap<>(),
+            new HashMap<>(),
+            new String[] {"BearerToken"},
+            null);
       }
     };
   }

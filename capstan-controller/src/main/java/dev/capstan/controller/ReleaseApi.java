@@ -55,7 +55,7 @@ final class ReleaseApi
   @Override
   public DynamicKubernetesListObject list(CallGeneratorParams params) throws ApiException {
     try (ResponseBody body = send(collection(params, false))) {
-      return ReleaseJson.list(ReleaseJson.parse(body.charStream()));
+      return ReleaseJson.list(body.charStream());
     } catch (IOException e) {
       throw new ApiException(e);
     }

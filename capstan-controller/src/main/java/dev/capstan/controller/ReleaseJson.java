@@ -4,17 +4,22 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import com.google.gson.JsonPrimitive;
 import com.google.gson.JsonSyntaxException;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
 import dev.capstan.common.Trees;
+import dev.capstan.k8s.JsonTrees;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import java.io.IOException;
 import java.io.Reader;
+import java.io.StringReader;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How the controller reads Releases off the wire, whatever one of them nests. A Release keeps what
@@ -60,17 +65,59 @@ final class ReleaseJson {
     return object;
   }
 
-  /** A list of Releases for the informer, each item {@link #release clipped}. */
+  /** A list of Releases for the informer, each item {@link #release clipped and compacted}. */
   static DynamicKubernetesListObject list(JsonObject list) {
     if (list.get("items") instanceof JsonArray items) {
       for (JsonElement item : items) {
-        if (!(item instanceof JsonObject object)) {
-          throw new JsonSyntaxException("expected a Release in items, got " + kind(item));
-        }
-        clip(object);
+        keep(item);
       }
     }
     return new DynamicKubernetesListObject(list);
+  }
+
+  /**
+   * Reads a list of Releases for the informer one item at a time, each {@link #release clipped and
+   * compacted} before the next is parsed: the list's whole tree is never held, only one Release's.
+   *
+   * @throws JsonSyntaxException when it is not one JSON object, or an item is no object
+   */
+  static DynamicKubernetesListObject list(Reader json) throws IOException {
+    JsonReader reader = new JsonReader(json);
+    reader.setNestingLimit(Integer.MAX_VALUE);
+    if (reader.peek() != JsonToken.BEGIN_OBJECT) {
+      throw new JsonSyntaxException("expected a JSON object, got " + reader.peek());
+    }
+    JsonObject list = new JsonObject();
+    reader.beginObject();
+    while (reader.hasNext()) {
+      String name = reader.nextName();
+      if (name.equals("items") && reader.peek() == JsonToken.BEGIN_ARRAY) {
+        JsonArray items = new JsonArray();
+        reader.beginArray();
+        while (reader.hasNext()) {
+          JsonElement item = JsonParser.parseReader(reader);
+          keep(item);
+          items.add(item);
+        }
+        reader.endArray();
+        list.add(name, items);
+      } else {
+        list.add(name, JsonParser.parseReader(reader));
+      }
+    }
+    reader.endObject();
+    if (reader.peek() != JsonToken.END_DOCUMENT) {
+      throw new JsonSyntaxException("expected one JSON object, got more");
+    }
+    return new DynamicKubernetesListObject(list);
+  }
+
+  private static void keep(JsonElement item) {
+    if (!(item instanceof JsonObject object)) {
+      throw new JsonSyntaxException("expected a Release in items, got " + kind(item));
+    }
+    clip(object);
+    compact(object);
   }
 
   /**
@@ -79,7 +126,61 @@ final class ReleaseJson {
    */
   static DynamicKubernetesObject release(JsonObject release) {
     clip(release);
+    compact(release);
     return new DynamicKubernetesObject(release);
+  }
+
+  /**
+   * Holds {@code spec.manifests} and {@code spec.chart.values}, the two parts of a Release that
+   * hold whatever its author gives, as their JSON text: a parsed tree takes up to 40 times its
+   * text's bytes of heap (an empty object, 3 bytes of JSON, is some 110 bytes of tree), and the
+   * informer holds every Release for as long as it exists. {@link #expanded} reads them back, for
+   * the one Release being reconciled.
+   */
+  static void compact(JsonObject release) {
+    if (!(release.get("spec") instanceof JsonObject spec)) {
+      return;
+    }
+    if (spec.get("manifests") instanceof JsonArray manifests) {
+      spec.add("manifests", new JsonPrimitive(manifests.toString()));
+    }
+    if (spec.get("chart") instanceof JsonObject chart
+        && chart.get("values") instanceof JsonObject values) {
+      chart.add("values", new JsonPrimitive(values.toString()));
+    }
+  }
+
+  /**
+   * A Release's spec as its author wrote it: {@code spec} (as {@link JsonTrees#toJava} gave it)
+   * with {@code manifests} and {@code chart.values} read back from the JSON text {@link #compact}
+   * held them as; a spec that holds them as trees (a Release not read from the wire) is returned as
+   * it is. Numbers read back as {@link JsonTrees#toJava} reads them.
+   */
+  static Map<String, Object> expanded(Map<String, Object> spec) {
+    String manifests = spec.get("manifests") instanceof String text ? text : null;
+    Map<?, ?> chart = spec.get("chart") instanceof Map<?, ?> c ? c : null;
+    String values = chart != null && chart.get("values") instanceof String text ? text : null;
+    if (manifests == null && values == null) {
+      return spec;
+    }
+    Map<String, Object> out = new LinkedHashMap<>(spec);
+    if (manifests != null) {
+      out.put("manifests", parsed(manifests));
+    }
+    if (chart != null && values != null) {
+      Map<String, Object> expandedChart = new LinkedHashMap<>();
+      chart.forEach((k, v) -> expandedChart.put(String.valueOf(k), v));
+      expandedChart.put("values", parsed(values));
+      out.put("chart", expandedChart);
+    }
+    return out;
+  }
+
+  /** The Java value of a JSON text {@link #compact} wrote (as deep as a clipped Release goes). */
+  private static @Nullable Object parsed(String text) {
+    JsonReader reader = new JsonReader(new StringReader("{\"v\":" + text + "}"));
+    reader.setNestingLimit(Integer.MAX_VALUE);
+    return JsonTrees.toJava(JsonParser.parseReader(reader).getAsJsonObject()).get("v");
   }
 
   /** A mapping or an array being clipped, {@code depth} levels down. */

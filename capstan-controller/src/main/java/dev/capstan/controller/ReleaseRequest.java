@@ -194,8 +194,8 @@ record ReleaseRequest(
    */
   static ReleaseRequest read(ReleaseResource release, Tenancy tenancy) {
     List<String> problems = new ArrayList<>();
-    StrictMap spec =
-        StrictMap.open(release.spec(), "spec", "spec", SPEC, problems, Wording.LABELLED);
+    Map<String, Object> written = ReleaseJson.expanded(release.spec());
+    StrictMap spec = StrictMap.open(written, "spec", "spec", SPEC, problems, Wording.LABELLED);
     if (spec == null) {
       throw new InvalidReleaseResourceException(release.key(), problems);
     }
@@ -245,7 +245,7 @@ record ReleaseRequest(
       chart =
           ChartSpec.read(
               chartField,
-              (Map<?, ?>) java.util.Objects.requireNonNull(release.spec().get("chart")),
+              (Map<?, ?>) java.util.Objects.requireNonNull(written.get("chart")),
               release.key().namespace(),
               tenancy,
               problems);

@@ -123,19 +123,31 @@ class ReleaseApiTest {
             + (body.isEmpty()
                 ? ""
                 : " " + exchange.getRequestHeaders().getFirst("Content-Type") + " " + body));
-    if (String.valueOf(exchange.getRequestURI().getQuery()).contains("watch=true")) {
+    boolean watch = String.valueOf(exchange.getRequestURI().getQuery()).contains("watch=true");
+    if ((path.equals("/api/v1/configmaps") || path.equals("/api/v1/secrets"))
+        && !String.valueOf(exchange.getRequestHeaders().getFirst("Accept"))
+            .equals(watch ? Informers.METADATA_WATCH : Informers.METADATA_LIST)) {
+      // the controller reads sources' metadata only: anything else would carry their data
+      exchange.sendResponseHeaders(406, -1);
+      exchange.close();
+      return;
+    }
+    if (watch) {
       stream(exchange, path.equals(RELEASES) ? events : null);
       return;
     }
     String answer =
         switch (path) {
           case RELEASES -> releaseList;
-          case "/api/v1/configmaps" ->
-              "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMapList\","
-                  + "\"metadata\":{\"resourceVersion\":\"1\"},\"items\":[]}";
+          // as the API server answers: an empty list's items are null
           case "/api/v1/secrets" ->
-              "{\"apiVersion\":\"v1\",\"kind\":\"SecretList\","
-                  + "\"metadata\":{\"resourceVersion\":\"1\"},\"items\":[]}";
+              "{\"apiVersion\":\"meta.k8s.io/v1\",\"kind\":\"PartialObjectMetadataList\","
+                  + "\"metadata\":{\"resourceVersion\":\"1\"},\"items\":null}";
+          case "/api/v1/configmaps" ->
+              "{\"apiVersion\":\"meta.k8s.io/v1\",\"kind\":\"PartialObjectMetadataList\","
+                  + "\"metadata\":{\"resourceVersion\":\"1\"},\"items\":[{\"apiVersion\":"
+                  + "\"meta.k8s.io/v1\",\"kind\":\"PartialObjectMetadata\",\"metadata\":"
+                  + "{\"namespace\":\"tenant-b\",\"name\":\"source\",\"resourceVersion\":\"1\"}}]}";
           case DEEP_PATH + "/deep", DEEP_PATH + "/deep/status" -> deepRelease;
           default -> null;
         };

@@ -229,6 +229,18 @@ public final class ReleaseController {
   }
 
   /**
+   * Every release in every namespace, by namespace, then name, as {@link #listing} gives one
+   * namespace's: a release whose record cannot be read, in any namespace, is listed as {@link
+   * ReleaseListing.Unreadable} beside the others. One read ({@link
+   * dev.capstan.release.port.Store#latestEntriesInAllNamespaces}).
+   *
+   * @throws UnsupportedOperationException if the store cannot read every namespace at once
+   */
+  public List<ReleaseListing> listingInAllNamespaces(boolean includeUninstalled) {
+    return reads.listingInAllNamespaces(includeUninstalled);
+  }
+
+  /**
    * Casts {@code spec} with its rendered {@code payloads}, as {@link #cast(ReleaseInput)} does.
    *
    * @deprecated {@code cast(ReleaseInput.of(namespace, name, payloads))}, or {@code cast(new

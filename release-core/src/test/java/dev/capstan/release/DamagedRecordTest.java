@@ -60,6 +60,19 @@ class DamagedRecordTest {
       super.latestEntries(namespace).forEach((name, e) -> out.put(name, damaged(name, e)));
       return out;
     }
+
+    @Override
+    public SortedMap<String, SortedMap<String, RecordEntry>> latestEntriesInAllNamespaces() {
+      SortedMap<String, SortedMap<String, RecordEntry>> out = new TreeMap<>();
+      super.latestEntriesInAllNamespaces()
+          .forEach(
+              (namespace, entries) -> {
+                SortedMap<String, RecordEntry> damagedOnes = new TreeMap<>();
+                entries.forEach((name, e) -> damagedOnes.put(name, damaged(name, e)));
+                out.put(namespace, damagedOnes);
+              });
+      return out;
+    }
   }
 
   private final Damaging store = new Damaging();
@@ -109,6 +122,22 @@ class DamagedRecordTest {
     assertThat(controller.get(NS, "b").orElseThrow())
         .extracting(Release::revision, Release::status)
         .containsExactly(2, ReleaseStatus.DEPLOYED);
+  }
+
+  @Test
+  void aCorruptRecordFailsOnlyItsReleaseInTheListingOfEveryNamespace() {
+    cast("a", payloads(configMap("a", "1")));
+    cast("b", payloads(configMap("b", "1")));
+    cast("b", payloads(configMap("b", "2")));
+    store.release = "b";
+    store.revision = 2;
+
+    List<ReleaseListing> listed = controller.listingInAllNamespaces(false);
+
+    assertThat(listed).extracting(ReleaseListing::name).containsExactly("a", "b");
+    assertThat(listed.get(0)).isInstanceOf(ReleaseListing.Recorded.class);
+    assertThat(listed.get(1)).isEqualTo(controller.listing(NS, false).get(1));
+    assertThat(listed.get(1)).isInstanceOf(ReleaseListing.Unreadable.class);
   }
 
   @Test

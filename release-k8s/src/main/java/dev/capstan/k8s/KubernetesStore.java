@@ -159,6 +159,12 @@ public final class KubernetesStore implements Store {
     return records.latestOfEach(null);
   }
 
+  /** {@inheritDoc} One LIST of the heads across namespaces; each record decoded when asked for. */
+  @Override
+  public SortedMap<String, SortedMap<String, RecordEntry>> latestEntriesInAllNamespaces() {
+    return records.latestEntriesInAllNamespaces();
+  }
+
   /** {@inheritDoc} One CREATE (plus one per chunk). */
   @Override
   public StoredRelease createRecord(Release release) {

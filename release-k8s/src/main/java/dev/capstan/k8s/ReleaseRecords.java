@@ -27,6 +27,7 @@ import io.kubernetes.client.openapi.models.V1SecretList;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -276,22 +277,42 @@ final class ReleaseRecords {
    */
   SortedMap<String, RecordEntry> latestEntries(String namespace) {
     SortedMap<String, RecordEntry> out = new TreeMap<>();
+    latestEntriesOf(namespace).forEach((key, entry) -> out.put(key.get(1), entry));
+    return out;
+  }
+
+  /**
+   * As {@link #latestEntries}, of every namespace: by namespace, then name, each entry failing
+   * alone when its record cannot be read.
+   */
+  SortedMap<String, SortedMap<String, RecordEntry>> latestEntriesInAllNamespaces() {
+    SortedMap<String, SortedMap<String, RecordEntry>> out = new TreeMap<>();
+    latestEntriesOf(null)
+        .forEach(
+            (key, entry) ->
+                out.computeIfAbsent(key.get(0), k -> new TreeMap<>()).put(key.get(1), entry));
+    return out;
+  }
+
+  /** The entries of {@link #latestEntries}, keyed by namespace and name. */
+  private Map<List<String>, RecordEntry> latestEntriesOf(@Nullable String namespace) {
+    Map<List<String>, RecordEntry> out = new LinkedHashMap<>();
     latestHeads(namespace)
         .forEach(
             (key, head) -> {
-              String release = key.get(1);
-              Supplier<StoredRelease> decode = () -> decode(head, chunksOf(namespace, head));
+              String ns = key.get(0);
+              Supplier<StoredRelease> decode = () -> decode(head, chunksOf(ns, head));
               ReleaseStatus status = status(head);
               int revision = revision(head);
               if (status != null && revision > 0) {
-                out.put(release, RecordEntry.lazy(revision, status, decode));
+                out.put(key, RecordEntry.lazy(revision, status, decode));
                 return;
               }
               try {
-                out.put(release, RecordEntry.of(decode.get()));
+                out.put(key, RecordEntry.of(decode.get()));
               } catch (RecordFormatException e) {
                 out.put(
-                    release,
+                    key,
                     RecordEntry.lazy(
                         Math.max(revision, 1),
                         ReleaseStatus.PENDING,

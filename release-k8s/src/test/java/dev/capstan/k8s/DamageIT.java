@@ -90,6 +90,12 @@ class DamageIT {
                 + " delete secret -l owner=capstan,name=b,version=2): the release then reads as"
                 + " revision 1, and the next cast records its revision 2 again");
     assertThatThrownBy(() -> releases.get(ns, "b")).hasMessage(b.problem());
+    // and in the listing of every namespace (release list -A), as in its own
+    assertThat(
+            releases.listingInAllNamespaces(false).stream()
+                .filter(l -> l.namespace().equals(ns))
+                .toList())
+        .isEqualTo(listed);
 
     // follow the advice: the command's label selector, as kubectl sends it
     Matcher command = Pattern.compile("delete secret -l (\\S+)\\)").matcher(b.problem());

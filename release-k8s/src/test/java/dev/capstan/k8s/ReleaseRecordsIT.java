@@ -235,6 +235,13 @@ class ReleaseRecordsIT {
       assertThat(cluster.store.latestRecord(ns, "web").orElseThrow().release().status())
           .isEqualTo(ReleaseStatus.DEPLOYED);
     } finally {
+      // the copies first: a namespace's deletion takes its Secrets later, and a test listing every
+      // namespace's records after this one would meet them
+      cluster
+          .core
+          .deleteCollectionNamespacedSecret(copy)
+          .labelSelector("owner=capstan,name=web")
+          .execute();
       cluster.core.deleteNamespace(copy).execute();
     }
   }

@@ -12,6 +12,7 @@ import dev.capstan.release.result.OperationInProgress;
 import dev.capstan.release.result.ReleaseListing;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** The reads of recorded releases: the latest revision, a release's history, a namespace's list. */
@@ -110,27 +111,45 @@ public final class HistoryReads {
    */
   public List<ReleaseListing> listing(String namespace, boolean includeUninstalled) {
     List<ReleaseListing> out = new ArrayList<>();
+    list(namespace, context.store.latestEntries(namespace), includeUninstalled, out);
+    return List.copyOf(out);
+  }
+
+  /**
+   * As {@link #listing}, of every namespace, by namespace and name: one unreadable record, in any
+   * namespace, fails its own release alone.
+   */
+  public List<ReleaseListing> listingInAllNamespaces(boolean includeUninstalled) {
+    List<ReleaseListing> out = new ArrayList<>();
     context
         .store
-        .latestEntries(namespace)
-        .forEach(
-            (name, entry) -> {
-              try {
-                Release r = entry.stored().release();
-                if (includeUninstalled || r.status() != ReleaseStatus.UNINSTALLED) {
-                  out.add(new ReleaseListing.Recorded(r));
-                }
-              } catch (RecordFormatException e) {
-                out.add(
-                    new ReleaseListing.Unreadable(
-                        namespace,
-                        name,
-                        entry.revision(),
-                        Unreadable.advice(
-                            context.store, namespace, name, entry.revision(), e.getMessage())));
-              }
-            });
+        .latestEntriesInAllNamespaces()
+        .forEach((namespace, entries) -> list(namespace, entries, includeUninstalled, out));
     return List.copyOf(out);
+  }
+
+  private void list(
+      String namespace,
+      Map<String, RecordEntry> entries,
+      boolean includeUninstalled,
+      List<ReleaseListing> out) {
+    entries.forEach(
+        (name, entry) -> {
+          try {
+            Release r = entry.stored().release();
+            if (includeUninstalled || r.status() != ReleaseStatus.UNINSTALLED) {
+              out.add(new ReleaseListing.Recorded(r));
+            }
+          } catch (RecordFormatException e) {
+            out.add(
+                new ReleaseListing.Unreadable(
+                    namespace,
+                    name,
+                    entry.revision(),
+                    Unreadable.advice(
+                        context.store, namespace, name, entry.revision(), e.getMessage())));
+          }
+        });
   }
 
   /**

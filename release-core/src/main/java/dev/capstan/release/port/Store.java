@@ -92,6 +92,23 @@ public interface Store {
   }
 
   /**
+   * The latest revision of every release in every namespace, by namespace, then release name, as
+   * {@link #latestEntries} gives one namespace's: a record that cannot be read fails alone. The
+   * default decodes them all ({@link #latestRecordsInAllNamespaces}); the Kubernetes store reads
+   * each head's revision and status from its labels and decodes a record when it is asked for.
+   *
+   * @throws UnsupportedOperationException if this store cannot read every namespace at once
+   */
+  default SortedMap<String, SortedMap<String, RecordEntry>> latestEntriesInAllNamespaces() {
+    SortedMap<String, SortedMap<String, RecordEntry>> out = new TreeMap<>();
+    for (StoredRelease r : latestRecordsInAllNamespaces()) {
+      out.computeIfAbsent(r.release().namespace(), n -> new TreeMap<>())
+          .put(r.release().name(), RecordEntry.of(r));
+    }
+    return out;
+  }
+
+  /**
    * How a person deletes the record of one revision from this store, for the advice given when it
    * cannot be read: the Kubernetes store names the {@code kubectl} command, the SQL store the
    * statement. The default names {@link #deleteRecord}.
