@@ -139,11 +139,7 @@ final class ReconcileLoop {
 
   /** The interval a Release's spec gives (the default when the spec is not valid). */
   private static Duration interval(ReleaseResource release) {
-    try {
-      return ReleaseRequest.read(release).interval();
-    } catch (InvalidReleaseResourceException e) {
-      return ReleaseRequest.DEFAULT_INTERVAL;
-    }
+    return ReleaseRequest.intervalOf(release);
   }
 
   /** One worker: takes a Release, reconciles it, schedules what comes next. */

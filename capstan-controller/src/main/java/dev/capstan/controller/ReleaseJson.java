@@ -10,6 +10,8 @@ import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
 import dev.capstan.common.Trees;
 import dev.capstan.k8s.JsonTrees;
+import dev.capstan.release.file.HeapBudget;
+import dev.capstan.release.file.ReleaseTooLargeException;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import java.io.IOException;
@@ -157,11 +159,43 @@ final class ReleaseJson {
    * it is. Numbers read back as {@link JsonTrees#toJava} reads them.
    */
   static Map<String, Object> expanded(Map<String, Object> spec) {
+    return expanded(spec, HeapBudget.UNBOUNDED, "");
+  }
+
+  /**
+   * As {@link #expanded(Map)}, within {@code budget}: the texts' nodes are counted first, without
+   * building any (a token scan), and read back only when their characters and twice their nodes
+   * fit, since reading one back holds two trees of it at once (Gson's, then the Java one).
+   *
+   * @param source the Release, as {@link ReleaseTooLargeException#source()} names it
+   * @throws ReleaseTooLargeException when they do not fit; nothing was built
+   */
+  static Map<String, Object> expanded(Map<String, Object> spec, HeapBudget budget, String source) {
     String manifests = spec.get("manifests") instanceof String text ? text : null;
     Map<?, ?> chart = spec.get("chart") instanceof Map<?, ?> c ? c : null;
     String values = chart != null && chart.get("values") instanceof String text ? text : null;
     if (manifests == null && values == null) {
       return spec;
+    }
+    if (budget.nodeBytes() > 0 || budget.charBytes() > 0) {
+      long chars = 0;
+      long nodes = 0;
+      for (String text : java.util.Arrays.asList(manifests, values)) {
+        if (text != null) {
+          chars += text.length();
+          nodes += 2 * nodes(text);
+        }
+      }
+      if (!budget.fits(chars, nodes)) {
+        throw new ReleaseTooLargeException(
+            source,
+            manifests != null
+                ? "(spec.manifests, read back as two trees at once)"
+                : "(spec.chart.values, read back as two trees at once)",
+            chars,
+            nodes,
+            budget);
+      }
     }
     Map<String, Object> out = new LinkedHashMap<>(spec);
     if (manifests != null) {
@@ -174,6 +208,40 @@ final class ReleaseJson {
       out.put("chart", expandedChart);
     }
     return out;
+  }
+
+  /**
+   * The nodes of a JSON text (each object, array, name and value), counted without building any.
+   */
+  static long nodes(String text) {
+    JsonReader reader = new JsonReader(new StringReader(text));
+    reader.setNestingLimit(Integer.MAX_VALUE);
+    long nodes = 0;
+    try {
+      while (true) {
+        JsonToken token = reader.peek();
+        switch (token) {
+          case BEGIN_OBJECT -> reader.beginObject();
+          case END_OBJECT -> {
+            reader.endObject();
+            continue;
+          }
+          case BEGIN_ARRAY -> reader.beginArray();
+          case END_ARRAY -> {
+            reader.endArray();
+            continue;
+          }
+          case NAME -> java.util.Objects.requireNonNull(reader.nextName());
+          case END_DOCUMENT -> {
+            return nodes;
+          }
+          default -> reader.skipValue();
+        }
+        nodes++;
+      }
+    } catch (IOException e) {
+      throw new JsonSyntaxException("a held text that is not JSON: " + e.getMessage(), e);
+    }
   }
 
   /** The Java value of a JSON text {@link #compact} wrote (as deep as a clipped Release goes). */

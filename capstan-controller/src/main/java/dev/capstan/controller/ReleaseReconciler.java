@@ -8,6 +8,8 @@ import dev.capstan.release.error.HookRefusedException;
 import dev.capstan.release.error.ReleaseLockedException;
 import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.error.UninstallFailedException;
+import dev.capstan.release.file.HeapBudget;
+import dev.capstan.release.file.ReleaseTooLargeException;
 import dev.capstan.release.model.DeleteGate;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.UninstallOptions;
@@ -49,6 +51,7 @@ final class ReleaseReconciler {
   private final StatusWriter status;
   private final RenameStage renames;
   private final CastStage casts;
+  private final @Nullable ReleaseHeap heap;
 
   /**
    * A reconciler.
@@ -107,6 +110,12 @@ final class ReleaseReconciler {
     this.renames = new RenameStage(status, clock);
     this.casts =
         new CastStage(status, clock, objects, requireNonNull(deletePolicy, "deletePolicy"), heap);
+    this.heap = heap;
+  }
+
+  /** The budget a Release's spec is read within: its share of the heap, or none. */
+  private HeapBudget budget() {
+    return heap == null ? HeapBudget.UNBOUNDED : heap.budget();
   }
 
   /**
@@ -140,10 +149,18 @@ final class ReleaseReconciler {
     }
     ReleaseRequest request;
     try {
-      request = ReleaseRequest.read(release, tenancy);
+      request = ReleaseRequest.read(release, tenancy, budget());
     } catch (InvalidReleaseResourceException e) {
       status.report(
           release, null, StatusReport.stalled("InvalidSpec", String.valueOf(e.getMessage())));
+      return Next.DONE;
+    } catch (ReleaseTooLargeException e) {
+      status.report(
+          release,
+          null,
+          StatusReport.stalled(
+              ReleaseHeap.REASON,
+              heap == null ? String.valueOf(e.getMessage()) : heap.refusal(key, e, false)));
       return Next.DONE;
     }
     if (request.suspend()) {
@@ -250,16 +267,16 @@ final class ReleaseReconciler {
     Duration interval = ReleaseRequest.DEFAULT_INTERVAL;
     Tenancy.Account account;
     try {
-      ReleaseRequest request = ReleaseRequest.read(release, tenancy);
+      ReleaseRequest request = ReleaseRequest.read(release, tenancy, budget());
       options = request.uninstall();
       history = request.maxHistory();
       name = request.releaseName();
       interval = request.interval();
       account = request.account();
-    } catch (InvalidReleaseResourceException e) {
-      // a spec that is not valid is uninstalled with the defaults: nothing is kept that would
-      // not be kept anyway (volumes by their reclaim policy, CRDs); as the account it names, if
-      // it names a valid one, else the default account
+    } catch (InvalidReleaseResourceException | ReleaseTooLargeException e) {
+      // a spec that is not valid (or too large to read) is uninstalled with the defaults: nothing
+      // is kept that would not be kept anyway (volumes by their reclaim policy, CRDs); as the
+      // account it names, if it names a valid one, else the default account
       Object named = release.spec().get("serviceAccountName");
       account =
           tenancy.account(

@@ -8,6 +8,8 @@ import dev.capstan.common.StrictMap.Wording;
 import dev.capstan.common.Trees;
 import dev.capstan.release.file.DeleteGates;
 import dev.capstan.release.file.HealthRuleDocs;
+import dev.capstan.release.file.HeapBudget;
+import dev.capstan.release.file.ReleaseTooLargeException;
 import dev.capstan.release.model.DriftIgnore;
 import dev.capstan.release.model.ReleaseOptions;
 import dev.capstan.release.model.ReleaseSpec;
@@ -185,6 +187,21 @@ record ReleaseRequest(
   }
 
   /**
+   * The interval a Release's spec gives, read alone (its manifests are not read back): the default
+   * when the spec or the interval is not valid.
+   */
+  static Duration intervalOf(ReleaseResource release) {
+    List<String> problems = new ArrayList<>();
+    StrictMap spec =
+        StrictMap.open(release.spec(), "spec", "spec", SPEC, problems, Wording.LABELLED);
+    if (spec == null) {
+      return DEFAULT_INTERVAL;
+    }
+    Duration interval = duration(spec, "interval", DEFAULT_INTERVAL);
+    return problems.isEmpty() ? interval : DEFAULT_INTERVAL;
+  }
+
+  /**
    * Reads and checks a Release's spec, and the account and references {@code tenancy} allows.
    *
    * @param release the Release
@@ -193,8 +210,19 @@ record ReleaseRequest(
    * @throws InvalidReleaseResourceException listing every problem, each with its path
    */
   static ReleaseRequest read(ReleaseResource release, Tenancy tenancy) {
+    return read(release, tenancy, HeapBudget.UNBOUNDED);
+  }
+
+  /**
+   * As {@link #read(ReleaseResource, Tenancy)}, its inline manifests and chart values read back
+   * from the text the informer holds them as within {@code budget} ({@link ReleaseJson#expanded}).
+   *
+   * @throws ReleaseTooLargeException when reading them back would take more than {@code budget}
+   */
+  static ReleaseRequest read(ReleaseResource release, Tenancy tenancy, HeapBudget budget) {
     List<String> problems = new ArrayList<>();
-    Map<String, Object> written = ReleaseJson.expanded(release.spec());
+    Map<String, Object> written =
+        ReleaseJson.expanded(release.spec(), budget, "Release " + release.key());
     StrictMap spec = StrictMap.open(written, "spec", "spec", SPEC, problems, Wording.LABELLED);
     if (spec == null) {
       throw new InvalidReleaseResourceException(release.key(), problems);

@@ -1,9 +1,12 @@
 package dev.capstan.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.gson.JsonObject;
 import dev.capstan.k8s.JsonTrees;
+import dev.capstan.release.file.HeapBudget;
+import dev.capstan.release.file.ReleaseTooLargeException;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import java.io.IOException;
@@ -87,5 +90,32 @@ class ReleaseJsonTest {
                 .get("manifests")
                 .isJsonPrimitive())
         .isTrue();
+  }
+
+  @Test
+  void aHeldTextIsReadBackOnlyWhenTwiceItsNodesFitTheBudgetCountedWithoutBuildingThem()
+      throws IOException {
+    Map<String, Object> held =
+        KubernetesReleaseObjects.resource(ReleaseJson.release(parsed())).spec();
+    String manifests = (String) java.util.Objects.requireNonNull(held.get("manifests"));
+    Map<?, ?> chart = (Map<?, ?>) java.util.Objects.requireNonNull(held.get("chart"));
+    String values = (String) java.util.Objects.requireNonNull(chart.get("values"));
+    // {"a":[{},1]}: the object, a name, the array, the inner object and the number
+    assertThat(ReleaseJson.nodes("{\"a\":[{},1]}")).isEqualTo(5);
+    long nodes = ReleaseJson.nodes(manifests) + ReleaseJson.nodes(values);
+    long chars = (long) manifests.length() + values.length();
+    HeapBudget exact = new HeapBudget(chars * 8 + 2 * nodes * 128, 128, 8);
+
+    assertThat(ReleaseJson.expanded(held, exact, "Release shop/web"))
+        .isEqualTo(ReleaseJson.expanded(held));
+    HeapBudget less = new HeapBudget(exact.bytes() - 1, 128, 8);
+    assertThatThrownBy(() -> ReleaseJson.expanded(held, less, "Release shop/web"))
+        .isInstanceOfSatisfying(
+            ReleaseTooLargeException.class,
+            e -> {
+              assertThat(e.at()).isEqualTo("(spec.manifests, read back as two trees at once)");
+              assertThat(e.chars()).isEqualTo(chars);
+              assertThat(e.nodes()).isEqualTo(2 * nodes);
+            });
   }
 }
