@@ -36,6 +36,27 @@ public final class JsonMappers {
   }
 
   /**
+   * Returns {@code factory}, or a copy of it whose parsers read no more than {@code maxNodes} nodes
+   * (objects, arrays, names and values) and then fail with Jackson's {@code
+   * StreamConstraintsException}: a parser counts tokens, and a node takes at most two (a container
+   * ends with one more). For text whose tree may take far more heap than its bytes (a record, the
+   * values a chart merges), so that no more of it is built than its reader may hold.
+   *
+   * @param factory the factory to bound, its other constraints kept
+   * @param maxNodes the most nodes; {@code Long.MAX_VALUE / 2} or more is no bound
+   * @return the factory, bounded
+   */
+  public static JsonFactory boundedTo(JsonFactory factory, long maxNodes) {
+    if (maxNodes >= Long.MAX_VALUE / 2) {
+      return factory;
+    }
+    return factory
+        .copy()
+        .setStreamReadConstraints(
+            factory.streamReadConstraints().rebuild().maxTokenCount(maxNodes * 2).build());
+  }
+
+  /**
    * Returns the shared writer of indented JSON (two spaces, one field per line).
    *
    * @return the writer

@@ -1,10 +1,10 @@
 package dev.capstan.release.codec;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capstan.common.JsonMappers;
 import dev.capstan.release.internal.json.Json;
 import dev.capstan.release.model.Release;
 import java.io.ByteArrayInputStream;
@@ -165,20 +165,9 @@ public final class ReleaseRecordCodec {
     }
   }
 
-  /**
-   * A parser of {@code json} that builds no more than {@code maxNodes} nodes: at most two tokens
-   * each (a container's end is one more).
-   */
+  /** A parser of {@code json} that builds no more than {@code maxNodes} nodes. */
   private static JsonParser parser(byte[] json, long maxNodes) throws IOException {
-    JsonFactory factory = Json.mapper().getFactory();
-    if (maxNodes < Long.MAX_VALUE / 2) {
-      factory =
-          factory
-              .copy()
-              .setStreamReadConstraints(
-                  factory.streamReadConstraints().rebuild().maxTokenCount(maxNodes * 2).build());
-    }
-    return factory.createParser(json);
+    return JsonMappers.boundedTo(Json.mapper().getFactory(), maxNodes).createParser(json);
   }
 
   private static byte[] gunzip(byte[] encoded, long max) {

@@ -1,8 +1,6 @@
 package dev.capstan.helm.chart;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.capstan.common.JsonMappers;
@@ -29,21 +27,10 @@ final class HelmValues {
 
   private HelmValues() {}
 
-  /**
-   * A parser of {@code json} that reads no more than {@code limits}' nodes: at most two tokens each
-   * (a container's end is one more).
-   */
+  /** A parser of {@code json} that builds no more than {@code limits}' nodes. */
   private static JsonParser parser(String json, RenderLimits limits) throws IOException {
-    long nodes = limits.maxValueNodes();
-    JsonFactory factory = JsonMappers.trees().getFactory();
-    if (nodes < Long.MAX_VALUE / 2) {
-      factory =
-          factory
-              .copy()
-              .setStreamReadConstraints(
-                  StreamReadConstraints.builder().maxTokenCount(nodes * 2).build());
-    }
-    return factory.createParser(json);
+    return JsonMappers.boundedTo(JsonMappers.trees().getFactory(), limits.maxValueNodes())
+        .createParser(json);
   }
 
   /** The value flags of {@code helm template}, files written to {@code ws}. */
