@@ -218,9 +218,10 @@ public final class ReleaseController {
   }
 
   /**
-   * The latest revision of every release in every namespace, by namespace, then name; tombstones
-   * only when {@code includeUninstalled}. One read ({@link
-   * dev.capstan.release.port.Store#latestRecordsInAllNamespaces}).
+   * The latest revision of every release in every namespace that can be read, by namespace, then
+   * name; tombstones only when {@code includeUninstalled}. A release whose record cannot be read is
+   * left out: {@link #listingInAllNamespaces} shows it, with how to recover. One read ({@link
+   * dev.capstan.release.port.Store#latestEntriesInAllNamespaces}).
    *
    * @throws UnsupportedOperationException if the store cannot read every namespace at once
    */

@@ -138,6 +138,9 @@ class DamagedRecordTest {
     assertThat(listed.get(0)).isInstanceOf(ReleaseListing.Recorded.class);
     assertThat(listed.get(1)).isEqualTo(controller.listing(NS, false).get(1));
     assertThat(listed.get(1)).isInstanceOf(ReleaseListing.Unreadable.class);
+    assertThat(controller.listInAllNamespaces(false))
+        .extracting(Release::name)
+        .containsExactly("a");
   }
 
   @Test

@@ -7,7 +7,6 @@ import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.port.RecordEntry;
 import dev.capstan.release.port.Store;
-import dev.capstan.release.port.StoredRelease;
 import dev.capstan.release.result.OperationInProgress;
 import dev.capstan.release.result.ReleaseListing;
 import java.util.ArrayList;
@@ -97,10 +96,7 @@ public final class HistoryReads {
    * includeUninstalled}.
    */
   public List<Release> list(String namespace, boolean includeUninstalled) {
-    return listing(namespace, includeUninstalled).stream()
-        .filter(l -> l instanceof ReleaseListing.Recorded)
-        .map(l -> ((ReleaseListing.Recorded) l).release())
-        .toList();
+    return recorded(listing(namespace, includeUninstalled));
   }
 
   /**
@@ -153,13 +149,18 @@ public final class HistoryReads {
   }
 
   /**
-   * The latest revision of every release in every namespace, by namespace and name; tombstones only
-   * when {@code includeUninstalled}.
+   * The latest revision of every release in every namespace that can be read, by namespace and
+   * name; tombstones only when {@code includeUninstalled}. A release whose record cannot be read is
+   * left out ({@link #listingInAllNamespaces} shows it): it fails no other.
    */
   public List<Release> listInAllNamespaces(boolean includeUninstalled) {
-    return context.store.latestRecordsInAllNamespaces().stream()
-        .map(StoredRelease::release)
-        .filter(r -> includeUninstalled || r.status() != ReleaseStatus.UNINSTALLED)
+    return recorded(listingInAllNamespaces(includeUninstalled));
+  }
+
+  private static List<Release> recorded(List<ReleaseListing> listing) {
+    return listing.stream()
+        .filter(l -> l instanceof ReleaseListing.Recorded)
+        .map(l -> ((ReleaseListing.Recorded) l).release())
         .toList();
   }
 
