@@ -4,7 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonPrimitive;
 import com.google.gson.reflect.TypeToken;
+import dev.capstan.k8s.JsonTrees;
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ListerWatcher;
@@ -14,17 +17,19 @@ import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.informer.cache.Lister;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.ApiResponse;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.Pair;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ConfigMapList;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.openapi.models.V1SecretList;
 import io.kubernetes.client.util.CallGeneratorParams;
 import io.kubernetes.client.util.Watch;
 import io.kubernetes.client.util.Watchable;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import java.io.IOException;
+import java.io.Reader;
 import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,6 +39,8 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Consumer;
 import okhttp3.Call;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -99,28 +106,12 @@ final class Informers {
                 KubernetesReleaseObjects.resource(o).dependsOn().stream()
                     .map(ReleaseKey::toString)
                     .toList()));
+    // a list holds each object's identity alone (identities); a watch event's object is kept so
     configMaps.setTransform(
-        o -> {
-          if (o instanceof V1ConfigMap c) {
-            c.setData(null);
-            c.setBinaryData(null);
-            if (c.getMetadata() != null) {
-              c.getMetadata().setManagedFields(null);
-            }
-          }
-          return o;
-        });
+        o ->
+            o instanceof V1ConfigMap c ? new V1ConfigMap().metadata(identity(c.getMetadata())) : o);
     secrets.setTransform(
-        o -> {
-          if (o instanceof V1Secret c) {
-            c.setData(null);
-            c.setStringData(null);
-            if (c.getMetadata() != null) {
-              c.getMetadata().setManagedFields(null);
-            }
-          }
-          return o;
-        });
+        o -> o instanceof V1Secret c ? new V1Secret().metadata(identity(c.getMetadata())) : o);
     releaseLister = new Lister<>(releases.getIndexer());
   }
 
@@ -140,8 +131,9 @@ final class Informers {
    * selector given, that asks the API server for their metadata only ({@code
    * PartialObjectMetadata}, as Kubernetes' own metadata informers do): no ConfigMap's or Secret's
    * data crosses the wire or is parsed, so what the controller reads of them grows with their
-   * number, not their size. Each answer is read as {@code type} and {@code listType}, holding their
-   * metadata and nothing else.
+   * number, not their size. A list is read one item at a time ({@link #identities}), each holding
+   * its name, namespace, uid and resourceVersion and nothing else (not its labels or annotations);
+   * a watch event's object is read as {@code type} and kept the same way.
    */
   private static <T extends KubernetesObject, L extends KubernetesListObject>
       ListerWatcher<T, L> metadataOnly(
@@ -154,12 +146,20 @@ final class Informers {
     return new ListerWatcher<>() {
       @Override
       public L list(CallGeneratorParams params) throws ApiException {
-        ApiResponse<JsonObject> answer = client.execute(call(params, false), JsonObject.class);
-        JsonObject list = answer.getData();
-        if (list != null && !(list.get("items") instanceof JsonArray)) {
-          list.add("items", new JsonArray()); // an empty PartialObjectMetadataList has items: null
+        try (Response answer = call(params, false).execute()) {
+          ResponseBody body = answer.body();
+          if (!answer.isSuccessful() || body == null) {
+            // as client-java's ApiClient reports a refused call (a Status, a few hundred bytes)
+            throw new ApiException(
+                answer.message(),
+                answer.code(),
+                answer.headers().toMultimap(),
+                body == null ? null : body.string());
+          }
+          return JSON.getGson().fromJson(identities(body.charStream()), listType);
+        } catch (IOException | JsonParseException e) {
+          throw new ApiException(e); // a malformed answer: the informer logs it and lists again
         }
-        return JSON.getGson().fromJson(list, listType);
       }
 
       @Override
@@ -197,6 +197,54 @@ final class Informers {
             null);
       }
     };
+  }
+
+  /** The metadata fields kept of each ConfigMap and Secret: what names it and tells it changed. */
+  private static final List<String> IDENTITY =
+      List.of("namespace", "name", "uid", "resourceVersion");
+
+  /**
+   * A list of objects' metadata read one item at a time ({@link JsonTrees#readList}), keeping of
+   * each item its {@link #IDENTITY} alone, and of the list its {@code metadata} (the
+   * resourceVersion a watch starts from): labels and annotations (up to 256 KiB an object) are
+   * dropped as each item is read, so a list of many objects with large metadata never holds more
+   * than one of them.
+   *
+   * @throws IOException when it is not JSON, or not one object whose items are objects
+   */
+  static JsonObject identities(Reader json) throws IOException {
+    JsonArray items = new JsonArray();
+    JsonObject metadata =
+        JsonTrees.readList(
+            json,
+            item -> {
+              JsonObject identity = new JsonObject();
+              if (item.get("metadata") instanceof JsonObject meta) {
+                for (String field : IDENTITY) {
+                  if (meta.get(field) instanceof JsonPrimitive value && value.isString()) {
+                    identity.add(field, value);
+                  }
+                }
+              }
+              JsonObject kept = new JsonObject();
+              kept.add("metadata", identity);
+              items.add(kept);
+            });
+    JsonObject list = new JsonObject();
+    list.add("metadata", metadata);
+    list.add("items", items);
+    return list;
+  }
+
+  /** Of {@code metadata}, its {@link #IDENTITY} alone: what a watch event's object keeps. */
+  private static @Nullable V1ObjectMeta identity(@Nullable V1ObjectMeta metadata) {
+    return metadata == null
+        ? null
+        : new V1ObjectMeta()
+            .namespace(metadata.getNamespace())
+            .name(metadata.getName())
+            .uid(metadata.getUid())
+            .resourceVersion(metadata.getResourceVersion());
   }
 
   /** The Release cache. */

@@ -164,8 +164,8 @@ final class ReleaseJson {
 
   /**
    * As {@link #expanded(Map)}, within {@code budget}: the texts' nodes are counted first, without
-   * building any (a token scan), and read back only when their characters and twice their nodes
-   * fit, since reading one back holds two trees of it at once (Gson's, then the Java one).
+   * building any (a token scan), and read back, straight into the Java tree, only when their
+   * characters and nodes fit.
    *
    * @param source the Release, as {@link ReleaseTooLargeException#source()} names it
    * @throws ReleaseTooLargeException when they do not fit; nothing was built
@@ -183,15 +183,13 @@ final class ReleaseJson {
       for (String text : java.util.Arrays.asList(manifests, values)) {
         if (text != null) {
           chars += text.length();
-          nodes += 2 * nodes(text);
+          nodes += nodes(text);
         }
       }
       if (!budget.fits(chars, nodes)) {
         throw new ReleaseTooLargeException(
             source,
-            manifests != null
-                ? "(spec.manifests, read back as two trees at once)"
-                : "(spec.chart.values, read back as two trees at once)",
+            manifests != null ? "(spec.manifests, read back)" : "(spec.chart.values, read back)",
             chars,
             nodes,
             budget);
@@ -244,11 +242,18 @@ final class ReleaseJson {
     }
   }
 
-  /** The Java value of a JSON text {@link #compact} wrote (as deep as a clipped Release goes). */
+  /**
+   * The Java value of a JSON text {@link #compact} wrote (as deep as a clipped Release goes), built
+   * as it is read: no second tree.
+   */
   private static @Nullable Object parsed(String text) {
-    JsonReader reader = new JsonReader(new StringReader("{\"v\":" + text + "}"));
+    JsonReader reader = new JsonReader(new StringReader(text));
     reader.setNestingLimit(Integer.MAX_VALUE);
-    return JsonTrees.toJava(JsonParser.parseReader(reader).getAsJsonObject()).get("v");
+    try {
+      return JsonTrees.readJava(reader);
+    } catch (IOException e) {
+      throw new JsonSyntaxException("a held text that is not JSON: " + e.getMessage(), e);
+    }
   }
 
   /** A mapping or an array being clipped, {@code depth} levels down. */

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,17 +40,23 @@ final class DynamicApis {
         @Nullable String namespace,
         @Nullable String labelSelector,
         @Nullable String fieldSelector) {
-      return list(namespace, labelSelector, fieldSelector, ResourceApi.PAGE_SIZE);
+      List<JsonObject> items = calls.listingRaw(namespace, labelSelector, fieldSelector).items();
+      items.forEach(this::typed);
+      return items;
     }
 
-    /** As {@link #list(String, String, String)}, in pages of {@code pageSize} objects. */
+    /**
+     * As {@link #list(String, String, String)}, in pages of {@code pageSize} objects, keeping only
+     * those named in {@code names}: the others are parsed one at a time and dropped, never held.
+     */
     List<JsonObject> list(
         @Nullable String namespace,
         @Nullable String labelSelector,
         @Nullable String fieldSelector,
-        int pageSize) {
+        int pageSize,
+        Set<String> names) {
       List<JsonObject> items =
-          calls.listingRaw(namespace, labelSelector, fieldSelector, pageSize).items();
+          calls.listingRaw(namespace, labelSelector, fieldSelector, pageSize, named(names)).items();
       items.forEach(this::typed);
       return items;
     }
@@ -68,6 +75,14 @@ final class DynamicApis {
       }
       return object;
     }
+  }
+
+  /** Accepts the objects named in {@code names}. */
+  static Predicate<JsonObject> named(Set<String> names) {
+    return o -> {
+      String name = JsonTrees.text(o, "metadata", "name");
+      return name != null && names.contains(name);
+    };
   }
 
   /** Pods, for the health of workloads. */

@@ -172,7 +172,12 @@ final class HealthWait {
       HealthFeed.Scope scope = g.getKey();
       DynamicApis.Api api = api(scope);
       ResourceApi.Listing<JsonObject> listed =
-          api.calls.listingRaw(scope.namespace(), null, field(g.getValue()));
+          api.calls.listingRaw(
+              scope.namespace(),
+              null,
+              field(g.getValue()),
+              ResourceApi.PAGE_SIZE,
+              DynamicApis.named(g.getValue()));
       versions.put(scope, listed.resourceVersion());
       for (JsonObject o : listed.items()) {
         state.object(scope.kind(), api.typed(o));

@@ -5,13 +5,24 @@ import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
 import com.google.gson.JsonPrimitive;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
+import com.google.gson.stream.MalformedJsonException;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.Reader;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -66,6 +77,116 @@ public final class JsonTrees {
       return p.getAsString();
     }
     return null;
+  }
+
+  /**
+   * The Java value of the JSON value {@code reader} reads next, as {@link #toJava} gives it of the
+   * tree Gson parses (whole numbers as {@code Long} or {@code BigInteger}, others as {@code
+   * BigDecimal}; nulls in objects and arrays left out; JSON's null alone as {@code null}), built
+   * without that tree: half the heap at the peak. Iterates, so no nesting overflows the stack; the
+   * depth read is bounded by the reader's nesting limit.
+   *
+   * @throws IOException when the reader cannot read one JSON value
+   */
+  public static @Nullable Object readJava(JsonReader reader) throws IOException {
+    Deque<Object> open = new ArrayDeque<>(); // the objects (maps) and arrays (lists) being read
+    Deque<String> names = new ArrayDeque<>(); // the name of each open object's value being read
+    while (true) {
+      Object value;
+      switch (reader.peek()) {
+        case BEGIN_OBJECT -> {
+          reader.beginObject();
+          open.push(new LinkedHashMap<String, Object>());
+          continue;
+        }
+        case BEGIN_ARRAY -> {
+          reader.beginArray();
+          open.push(new ArrayList<Object>());
+          continue;
+        }
+        case NAME -> {
+          names.push(reader.nextName());
+          continue;
+        }
+        case END_OBJECT -> {
+          reader.endObject();
+          value = open.pop();
+        }
+        case END_ARRAY -> {
+          reader.endArray();
+          value = open.pop();
+        }
+        case STRING -> value = reader.nextString();
+        case NUMBER -> value = number(reader.nextString());
+        case BOOLEAN -> value = reader.nextBoolean();
+        case NULL -> {
+          reader.nextNull();
+          value = null;
+        }
+        default -> throw new EOFException("a JSON value ends early");
+      }
+      Object parent = open.peek();
+      if (parent == null) {
+        return value;
+      }
+      add(parent, value, names);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void add(Object parent, @Nullable Object value, Deque<String> names) {
+    if (parent instanceof Map<?, ?> map) {
+      String name = names.pop();
+      if (value == null) {
+        map.remove(name); // as Gson's tree reads a later null of a name: the name left out
+      } else {
+        ((Map<String, Object>) map).put(name, value);
+      }
+    } else if (value != null) {
+      ((List<Object>) parent).add(value);
+    }
+  }
+
+  /**
+   * Reads a Kubernetes list (a LIST's answer, {@code {"metadata": {...}, "items": [...]}}) a token
+   * at a time: each item is parsed alone and handed to {@code item} before the next is read, so
+   * neither the list's text nor its tree is ever held whole, only one item's. Returns the list's
+   * {@code metadata} (its resourceVersion and continue token; empty when it has none); its other
+   * fields are skipped. {@code items: null} (how the API server sends an empty list of metadata)
+   * reads as no items.
+   *
+   * @throws IOException when it is not JSON, or not one object whose items are objects
+   */
+  public static JsonObject readList(Reader json, Consumer<JsonObject> item) throws IOException {
+    JsonReader reader = new JsonReader(json);
+    JsonObject metadata = new JsonObject();
+    try {
+      reader.beginObject();
+      while (reader.hasNext()) {
+        String name = reader.nextName();
+        if (name.equals("items") && reader.peek() == JsonToken.BEGIN_ARRAY) {
+          reader.beginArray();
+          while (reader.hasNext()) {
+            if (!(JsonParser.parseReader(reader) instanceof JsonObject o)) {
+              throw new MalformedJsonException("a list item that is not an object");
+            }
+            item.accept(o);
+          }
+          reader.endArray();
+        } else if (name.equals("metadata") && reader.peek() == JsonToken.BEGIN_OBJECT) {
+          metadata = JsonParser.parseReader(reader).getAsJsonObject();
+        } else {
+          reader.skipValue();
+        }
+      }
+      reader.endObject();
+      if (reader.peek() != JsonToken.END_DOCUMENT) { // a strict reader fails on it first
+        throw new MalformedJsonException("more than one list");
+      }
+    } catch (IllegalStateException | JsonParseException e) {
+      throw new MalformedJsonException("not a list: " + e.getMessage(), e);
+    }
+    return metadata;
   }
 
   private static Object number(String text) {

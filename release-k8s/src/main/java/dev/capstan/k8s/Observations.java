@@ -112,7 +112,7 @@ final class Observations {
     List<JsonObject> found =
         kind.equals(Kind.NAMESPACE) && names.size() == 1
             ? api.calls.getRaw(null, names.iterator().next()).map(api::typed).stream().toList()
-            : api.list(scope(kind, namespace), label, field, observationPage(names.size()));
+            : api.list(scope(kind, namespace), label, field, observationPage(names.size()), names);
     for (JsonObject raw : found) {
       String name = JsonTrees.text(raw, "metadata", "name");
       if (name == null || !names.contains(name)) {

@@ -22,13 +22,20 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.kubernetes.client.util.generic.options.ListOptions;
 import io.kubernetes.client.util.generic.options.PatchOptions;
+import java.io.IOException;
+import java.io.Reader;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
+import okhttp3.Call;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -168,19 +175,33 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
       @Nullable String labelSelector,
       @Nullable String fieldSelector,
       int pageSize) {
+    return listingRaw(namespace, labelSelector, fieldSelector, pageSize, o -> true);
+  }
+
+  /**
+   * As {@link #listingRaw(String, String, String, int)}, keeping only the objects {@code keep}
+   * accepts. Each page is read a token at a time and each object parsed alone ({@link
+   * #streamPages}), so a LIST holds the objects kept and one more: a namespace of a thousand
+   * ConfigMaps of a megabyte each, listed for a release's two, costs two.
+   */
+  Listing<JsonObject> listingRaw(
+      @Nullable String namespace,
+      @Nullable String labelSelector,
+      @Nullable String fieldSelector,
+      int pageSize,
+      Predicate<JsonObject> keep) {
     List<JsonObject> out = new ArrayList<>();
     String version =
-        pages(
+        streamPages(
             namespace,
             labelSelector,
             fieldSelector,
             pageSize,
-            options -> scoped(namespace) ? raw.list(namespace, options) : raw.list(options),
-            (DynamicKubernetesListObject page) -> {
-              for (DynamicKubernetesObject item : page.getItems()) {
-                out.add(item.getRaw());
+            OBJECTS_LIST,
+            item -> {
+              if (keep.test(item)) {
+                out.add(item);
               }
-              return page.getMetadata();
             });
     return new Listing<>(out, version);
   }
@@ -209,62 +230,111 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
    * data) are not sent. An API server that answers with whole objects is read the same way.
    */
   List<V1ObjectMeta> listMetadata(@Nullable String namespace, String labelSelector) {
+    List<V1ObjectMeta> out = new ArrayList<>();
+    streamPages(
+        namespace,
+        labelSelector,
+        null,
+        PAGE_SIZE,
+        METADATA_LIST,
+        item -> {
+          if (item.get("metadata") instanceof JsonObject meta) {
+            out.add(JSON.getGson().fromJson(meta, V1ObjectMeta.class));
+          }
+        });
+    return out;
+  }
+
+  /** What a LIST asks for to be sent whole objects. */
+  private static final String OBJECTS_LIST = "application/json";
+
+  /**
+   * Sends a LIST's pages one after another ({@code continue}), each read a token at a time: every
+   * item is parsed alone and handed to {@code item} before the next is read ({@link #readPage}), so
+   * neither a page's text nor its tree is ever held whole, whatever the objects listed hold.
+   * Returns the first page's resourceVersion (the pages of one LIST are one snapshot).
+   */
+  private @Nullable String streamPages(
+      @Nullable String namespace,
+      @Nullable String labelSelector,
+      @Nullable String fieldSelector,
+      int pageSize,
+      String accept,
+      Consumer<JsonObject> item) {
     String path =
         groupVersionPath
             + (scoped(namespace) ? "/namespaces/" + client.escapeString(namespace) : "")
             + "/"
             + kind.plural();
-    List<V1ObjectMeta> out = new ArrayList<>();
     String token = null;
+    String version = null;
+    boolean first = true;
     do {
       List<Pair> query = new ArrayList<>();
-      query.add(new Pair("labelSelector", labelSelector));
-      query.add(new Pair("limit", String.valueOf(PAGE_SIZE)));
+      if (labelSelector != null) {
+        query.add(new Pair("labelSelector", labelSelector));
+      }
+      if (fieldSelector != null) {
+        query.add(new Pair("fieldSelector", fieldSelector));
+      }
+      query.add(new Pair("limit", String.valueOf(pageSize)));
       if (token != null) {
         query.add(new Pair("continue", token));
       }
-      JsonObject page;
+      PageMeta page;
       try {
-        page =
-            client
-                .<JsonObject>execute(
-                    client.buildCall(
-                        null,
-                        path,
-                        "GET",
-                        query,
-                        new ArrayList<>(),
-                        null,
-                        new HashMap<>(Map.of("Accept", METADATA_LIST)),
-                        new HashMap<>(),
-                        new HashMap<>(),
-                        AUTH_NAMES,
-                        null),
-                    JsonObject.class)
-                .getData();
+        Call call =
+            client.buildCall(
+                null,
+                path,
+                "GET",
+                query,
+                new ArrayList<>(),
+                null,
+                new HashMap<>(Map.of("Accept", accept)),
+                new HashMap<>(),
+                new HashMap<>(),
+                AUTH_NAMES,
+                null);
+        try (Response answer = call.execute()) {
+          ResponseBody body = answer.body();
+          if (!answer.isSuccessful() || body == null) {
+            // as client-java reports a refused call: the API server's Status, a few hundred bytes
+            throw new ApiException(
+                answer.message(),
+                answer.code(),
+                answer.headers().toMultimap(),
+                body == null ? null : body.string());
+          }
+          page = readPage(body.charStream(), item);
+        } catch (IOException e) {
+          throw new ApiException(e);
+        }
       } catch (ApiException e) {
         throw KubeFailure.of(e).toException("list", kind.kind(), namespace, null);
       }
-      if (page == null) {
-        break;
+      if (first) {
+        version = page.resourceVersion();
+        first = false;
       }
-      JsonElement items = page.get("items");
-      if (items != null && items.isJsonArray()) {
-        for (JsonElement item : items.getAsJsonArray()) {
-          JsonElement meta = item.isJsonObject() ? item.getAsJsonObject().get("metadata") : null;
-          if (meta != null && meta.isJsonObject()) {
-            out.add(JSON.getGson().fromJson(meta, V1ObjectMeta.class));
-          }
-        }
-      }
-      JsonElement listMeta = page.get("metadata");
-      JsonElement next =
-          listMeta != null && listMeta.isJsonObject()
-              ? listMeta.getAsJsonObject().get("continue")
-              : null;
-      token = next == null || next.isJsonNull() ? null : next.getAsString();
+      token = page.next();
     } while (token != null && !token.isEmpty());
-    return out;
+    return version;
+  }
+
+  /** Of a page's list metadata: the list's resourceVersion and the next page's continue token. */
+  record PageMeta(@Nullable String resourceVersion, @Nullable String next) {}
+
+  /**
+   * Reads one page of a LIST as {@link JsonTrees#readList} does, handing each item to {@code item}
+   * before the next is read; of the rest, the list's {@code metadata.resourceVersion} and {@code
+   * continue}.
+   *
+   * @throws IOException when the page is not JSON, or not an object whose items are objects
+   */
+  static PageMeta readPage(Reader json, Consumer<JsonObject> item) throws IOException {
+    JsonObject meta = JsonTrees.readList(json, item);
+    return new PageMeta(JsonTrees.text(meta, "resourceVersion"), JsonTrees.text(meta, "continue"));
   }
 
   /** The names of the objects a LIST returns, and the list's resourceVersion to watch from. */
@@ -274,17 +344,17 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
   Names listNames(@Nullable String namespace, @Nullable String fieldSelector) {
     java.util.Set<String> names = new java.util.TreeSet<>();
     String version =
-        pages(
+        streamPages(
             namespace,
             null,
             fieldSelector,
             PAGE_SIZE,
-            options -> scoped(namespace) ? raw.list(namespace, options) : raw.list(options),
-            (DynamicKubernetesListObject page) -> {
-              for (DynamicKubernetesObject item : page.getItems()) {
-                names.add(item.getMetadata().getName());
+            OBJECTS_LIST,
+            item -> {
+              String name = JsonTrees.text(item, "metadata", "name");
+              if (name != null) {
+                names.add(name);
               }
-              return page.getMetadata();
             });
     return new Names(names, version);
   }
