@@ -39,8 +39,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Consumer;
 import okhttp3.Call;
-import okhttp3.Response;
-import okhttp3.ResponseBody;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -146,18 +144,12 @@ final class Informers {
     return new ListerWatcher<>() {
       @Override
       public L list(CallGeneratorParams params) throws ApiException {
-        try (Response answer = call(params, false).execute()) {
-          ResponseBody body = answer.body();
-          if (!answer.isSuccessful() || body == null) {
-            // as client-java's ApiClient reports a refused call (a Status, a few hundred bytes)
-            throw new ApiException(
-                answer.message(),
-                answer.code(),
-                answer.headers().toMultimap(),
-                body == null ? null : body.string());
-          }
-          return JSON.getGson().fromJson(identities(body.charStream()), listType);
-        } catch (IOException | JsonParseException e) {
+        JsonArray items = new JsonArray();
+        JsonObject metadata =
+            JsonTrees.readList(call(params, false), item -> items.add(identity(item)));
+        try {
+          return JSON.getGson().fromJson(identityList(metadata, items), listType);
+        } catch (JsonParseException e) {
           throw new ApiException(e); // a malformed answer: the informer logs it and lists again
         }
       }
@@ -214,22 +206,26 @@ final class Informers {
    */
   static JsonObject identities(Reader json) throws IOException {
     JsonArray items = new JsonArray();
-    JsonObject metadata =
-        JsonTrees.readList(
-            json,
-            item -> {
-              JsonObject identity = new JsonObject();
-              if (item.get("metadata") instanceof JsonObject meta) {
-                for (String field : IDENTITY) {
-                  if (meta.get(field) instanceof JsonPrimitive value && value.isString()) {
-                    identity.add(field, value);
-                  }
-                }
-              }
-              JsonObject kept = new JsonObject();
-              kept.add("metadata", identity);
-              items.add(kept);
-            });
+    JsonObject metadata = JsonTrees.readList(json, item -> items.add(identity(item)));
+    return identityList(metadata, items);
+  }
+
+  /** A list item as {@code {"metadata": {IDENTITY}}}: its other fields are dropped. */
+  private static JsonObject identity(JsonObject item) {
+    JsonObject identity = new JsonObject();
+    if (item.get("metadata") instanceof JsonObject meta) {
+      for (String field : IDENTITY) {
+        if (meta.get(field) instanceof JsonPrimitive value && value.isString()) {
+          identity.add(field, value);
+        }
+      }
+    }
+    JsonObject kept = new JsonObject();
+    kept.add("metadata", identity);
+    return kept;
+  }
+
+  private static JsonObject identityList(JsonObject metadata, JsonArray items) {
     JsonObject list = new JsonObject();
     list.add("metadata", metadata);
     list.add("items", items);

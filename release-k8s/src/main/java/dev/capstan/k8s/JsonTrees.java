@@ -11,6 +11,7 @@ import com.google.gson.JsonPrimitive;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
 import com.google.gson.stream.MalformedJsonException;
+import io.kubernetes.client.openapi.ApiException;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.Reader;
@@ -23,6 +24,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import okhttp3.Call;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -144,6 +148,30 @@ public final class JsonTrees {
       }
     } else if (value != null) {
       ((List<Object>) parent).add(value);
+    }
+  }
+
+  /**
+   * Sends {@code call}, a LIST, and reads its answer as {@link #readList(Reader, Consumer)} does:
+   * each item handed to {@code item} before the next is read. Returns the list's {@code metadata}.
+   *
+   * @throws ApiException as client-java's {@code ApiClient} reports a call refused (its HTTP code,
+   *     the API server's Status as the body), or one whose answer could not be read (code 0, the
+   *     {@link IOException} its cause)
+   */
+  public static JsonObject readList(Call call, Consumer<JsonObject> item) throws ApiException {
+    try (Response answer = call.execute()) {
+      ResponseBody body = answer.body();
+      if (!answer.isSuccessful() || body == null) {
+        throw new ApiException(
+            answer.message(),
+            answer.code(),
+            answer.headers().toMultimap(),
+            body == null ? null : body.string());
+      }
+      return readList(body.charStream(), item);
+    } catch (IOException e) {
+      throw new ApiException(e);
     }
   }
 

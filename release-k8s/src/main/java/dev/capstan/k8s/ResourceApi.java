@@ -33,9 +33,6 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import okhttp3.Call;
-import okhttp3.Response;
-import okhttp3.ResponseBody;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -283,33 +280,22 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
       }
       PageMeta page;
       try {
-        Call call =
-            client.buildCall(
-                null,
-                path,
-                "GET",
-                query,
-                new ArrayList<>(),
-                null,
-                new HashMap<>(Map.of("Accept", accept)),
-                new HashMap<>(),
-                new HashMap<>(),
-                AUTH_NAMES,
-                null);
-        try (Response answer = call.execute()) {
-          ResponseBody body = answer.body();
-          if (!answer.isSuccessful() || body == null) {
-            // as client-java reports a refused call: the API server's Status, a few hundred bytes
-            throw new ApiException(
-                answer.message(),
-                answer.code(),
-                answer.headers().toMultimap(),
-                body == null ? null : body.string());
-          }
-          page = readPage(body.charStream(), item);
-        } catch (IOException e) {
-          throw new ApiException(e);
-        }
+        page =
+            PageMeta.of(
+                JsonTrees.readList(
+                    client.buildCall(
+                        null,
+                        path,
+                        "GET",
+                        query,
+                        new ArrayList<>(),
+                        null,
+                        new HashMap<>(Map.of("Accept", accept)),
+                        new HashMap<>(),
+                        new HashMap<>(),
+                        AUTH_NAMES,
+                        null),
+                    item));
       } catch (ApiException e) {
         throw KubeFailure.of(e).toException("list", kind.kind(), namespace, null);
       }
@@ -323,7 +309,13 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
   }
 
   /** Of a page's list metadata: the list's resourceVersion and the next page's continue token. */
-  record PageMeta(@Nullable String resourceVersion, @Nullable String next) {}
+  record PageMeta(@Nullable String resourceVersion, @Nullable String next) {
+    static PageMeta of(JsonObject listMetadata) {
+      return new PageMeta(
+          JsonTrees.text(listMetadata, "resourceVersion"),
+          JsonTrees.text(listMetadata, "continue"));
+    }
+  }
 
   /**
    * Reads one page of a LIST as {@link JsonTrees#readList} does, handing each item to {@code item}
@@ -333,8 +325,7 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
    * @throws IOException when the page is not JSON, or not an object whose items are objects
    */
   static PageMeta readPage(Reader json, Consumer<JsonObject> item) throws IOException {
-    JsonObject meta = JsonTrees.readList(json, item);
-    return new PageMeta(JsonTrees.text(meta, "resourceVersion"), JsonTrees.text(meta, "continue"));
+    return PageMeta.of(JsonTrees.readList(json, item));
   }
 
   /** The names of the objects a LIST returns, and the list's resourceVersion to watch from. */
