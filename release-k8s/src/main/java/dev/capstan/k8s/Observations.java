@@ -161,8 +161,8 @@ final class Observations {
   }
 
   /**
-   * One LIST of the kind at its version across every namespace, with {@code limit}; empty when the
-   * kind is not served at that version.
+   * One LIST of the kind's metadata at its version across every namespace, with {@code limit};
+   * empty when the kind is not served at that version.
    */
   Optional<Orchestrator.Instances> instances(Kind kind, int limit) {
     Optional<Discovery.Resource> resource = apis.resolve(kind);
@@ -171,7 +171,7 @@ final class Observations {
     }
     boolean[] more = new boolean[1];
     List<ResourceRef> found = new ArrayList<>();
-    for (JsonObject raw : apis.api(resource.get()).calls.firstPage(limit, more).items()) {
+    for (JsonObject raw : apis.api(resource.get()).calls.firstPageMetadata(limit, more)) {
       String name = JsonTrees.text(raw, "metadata", "name");
       if (name != null) {
         String namespace = JsonTrees.text(raw, "metadata", "namespace");

@@ -11,19 +11,15 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.Pair;
 import io.kubernetes.client.openapi.models.V1DeleteOptions;
-import io.kubernetes.client.openapi.models.V1ListMeta;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Preconditions;
 import io.kubernetes.client.util.Watchable;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
-import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.kubernetes.client.util.generic.options.ListOptions;
 import io.kubernetes.client.util.generic.options.PatchOptions;
-import java.io.IOException;
-import java.io.Reader;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -134,7 +130,10 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
     return listing(namespace, labelSelector, fieldSelector, PAGE_SIZE);
   }
 
-  /** As {@link #listing(String, String, String)}, in pages of {@code pageSize} objects. */
+  /**
+   * As {@link #listing(String, String, String)}, in pages of {@code pageSize} objects, each read a
+   * token at a time ({@link #streamPages}) and converted alone.
+   */
   private Listing<T> listing(
       @Nullable String namespace,
       @Nullable String labelSelector,
@@ -142,18 +141,13 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
       int pageSize) {
     List<T> out = new ArrayList<>();
     String version =
-        pages(
+        streamPages(
             namespace,
             labelSelector,
             fieldSelector,
             pageSize,
-            options -> scoped(namespace) ? typed.list(namespace, options) : typed.list(options),
-            page -> {
-              @SuppressWarnings("unchecked")
-              List<T> items = (List<T>) page.getItems();
-              out.addAll(items);
-              return page.getMetadata();
-            });
+            OBJECTS_LIST,
+            item -> out.add(fromRaw(item)));
     return new Listing<>(out, version);
   }
 
@@ -247,9 +241,10 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
 
   /**
    * Sends a LIST's pages one after another ({@code continue}), each read a token at a time: every
-   * item is parsed alone and handed to {@code item} before the next is read ({@link #readPage}), so
-   * neither a page's text nor its tree is ever held whole, whatever the objects listed hold.
-   * Returns the first page's resourceVersion (the pages of one LIST are one snapshot).
+   * item is parsed alone and handed to {@code item} before the next is read ({@link
+   * JsonTrees#readList}), so neither a page's text nor its tree is ever held whole, whatever the
+   * objects listed hold. Returns the first page's resourceVersion (the pages of one LIST are one
+   * snapshot).
    */
   private @Nullable String streamPages(
       @Nullable String namespace,
@@ -258,47 +253,12 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
       int pageSize,
       String accept,
       Consumer<JsonObject> item) {
-    String path =
-        groupVersionPath
-            + (scoped(namespace) ? "/namespaces/" + client.escapeString(namespace) : "")
-            + "/"
-            + kind.plural();
     String token = null;
     String version = null;
     boolean first = true;
     do {
-      List<Pair> query = new ArrayList<>();
-      if (labelSelector != null) {
-        query.add(new Pair("labelSelector", labelSelector));
-      }
-      if (fieldSelector != null) {
-        query.add(new Pair("fieldSelector", fieldSelector));
-      }
-      query.add(new Pair("limit", String.valueOf(pageSize)));
-      if (token != null) {
-        query.add(new Pair("continue", token));
-      }
-      PageMeta page;
-      try {
-        page =
-            PageMeta.of(
-                JsonTrees.readList(
-                    client.buildCall(
-                        null,
-                        path,
-                        "GET",
-                        query,
-                        new ArrayList<>(),
-                        null,
-                        new HashMap<>(Map.of("Accept", accept)),
-                        new HashMap<>(),
-                        new HashMap<>(),
-                        AUTH_NAMES,
-                        null),
-                    item));
-      } catch (ApiException e) {
-        throw KubeFailure.of(e).toException("list", kind.kind(), namespace, null);
-      }
+      PageMeta page =
+          streamPage(namespace, labelSelector, fieldSelector, pageSize, token, accept, item);
       if (first) {
         version = page.resourceVersion();
         first = false;
@@ -308,6 +268,54 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
     return version;
   }
 
+  /**
+   * One page of a LIST, from {@code token} (the first page when null), read as streamPages does.
+   */
+  private PageMeta streamPage(
+      @Nullable String namespace,
+      @Nullable String labelSelector,
+      @Nullable String fieldSelector,
+      int pageSize,
+      @Nullable String token,
+      String accept,
+      Consumer<JsonObject> item) {
+    String path =
+        groupVersionPath
+            + (scoped(namespace) ? "/namespaces/" + client.escapeString(namespace) : "")
+            + "/"
+            + kind.plural();
+    List<Pair> query = new ArrayList<>();
+    if (labelSelector != null) {
+      query.add(new Pair("labelSelector", labelSelector));
+    }
+    if (fieldSelector != null) {
+      query.add(new Pair("fieldSelector", fieldSelector));
+    }
+    query.add(new Pair("limit", String.valueOf(pageSize)));
+    if (token != null) {
+      query.add(new Pair("continue", token));
+    }
+    try {
+      return PageMeta.of(
+          JsonTrees.readList(
+              client.buildCall(
+                  null,
+                  path,
+                  "GET",
+                  query,
+                  new ArrayList<>(),
+                  null,
+                  new HashMap<>(Map.of("Accept", accept)),
+                  new HashMap<>(),
+                  new HashMap<>(),
+                  AUTH_NAMES,
+                  null),
+              item));
+    } catch (ApiException e) {
+      throw KubeFailure.of(e).toException("list", kind.kind(), namespace, null);
+    }
+  }
+
   /** Of a page's list metadata: the list's resourceVersion and the next page's continue token. */
   record PageMeta(@Nullable String resourceVersion, @Nullable String next) {
     static PageMeta of(JsonObject listMetadata) {
@@ -315,17 +323,6 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
           JsonTrees.text(listMetadata, "resourceVersion"),
           JsonTrees.text(listMetadata, "continue"));
     }
-  }
-
-  /**
-   * Reads one page of a LIST as {@link JsonTrees#readList} does, handing each item to {@code item}
-   * before the next is read; of the rest, the list's {@code metadata.resourceVersion} and {@code
-   * continue}.
-   *
-   * @throws IOException when the page is not JSON, or not an object whose items are objects
-   */
-  static PageMeta readPage(Reader json, Consumer<JsonObject> item) throws IOException {
-    return PageMeta.of(JsonTrees.readList(json, item));
   }
 
   /** The names of the objects a LIST returns, and the list's resourceVersion to watch from. */
@@ -350,56 +347,17 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
     return new Names(names, version);
   }
 
-  /** Reads every page; returns the first page's resourceVersion (the list's snapshot). */
-  private <P extends KubernetesListObject> @Nullable String pages(
-      @Nullable String namespace,
-      @Nullable String labelSelector,
-      @Nullable String fieldSelector,
-      int pageSize,
-      Function<ListOptions, KubernetesApiResponse<P>> request,
-      Function<P, @Nullable V1ListMeta> consume) {
-    String token = null;
-    String version = null;
-    boolean first = true;
-    do {
-      ListOptions options = new ListOptions().limit(pageSize);
-      if (labelSelector != null) {
-        options.setLabelSelector(labelSelector);
-      }
-      if (fieldSelector != null) {
-        options.setFieldSelector(fieldSelector);
-      }
-      if (token != null) {
-        options.setContinue(token);
-      }
-      P page =
-          check(
-              "list", namespace, null, send("list", namespace, null, () -> request.apply(options)));
-      V1ListMeta meta = consume.apply(page);
-      if (first) {
-        version = meta == null ? null : meta.getResourceVersion();
-        first = false;
-      }
-      token = meta == null ? null : meta.getContinue();
-    } while (token != null && !token.isEmpty());
-    return version;
-  }
-
   /**
-   * One page of at most {@code limit} objects across every namespace (one LIST), as raw JSON, and
-   * whether more follow it (a continue token).
+   * The metadata of at most {@code limit} objects across every namespace (one LIST, asking for a
+   * {@code PartialObjectMetadataList}), each as an object holding its {@code metadata}, and whether
+   * more follow them (a continue token).
    */
-  Listing<JsonObject> firstPage(int limit, boolean[] more) {
-    ListOptions options = new ListOptions().limit(limit);
-    DynamicKubernetesListObject page =
-        check("list", null, null, send("list", null, null, () -> raw.list(options)));
+  List<JsonObject> firstPageMetadata(int limit, boolean[] more) {
     List<JsonObject> out = new ArrayList<>();
-    for (DynamicKubernetesObject item : page.getItems()) {
-      out.add(item.getRaw());
-    }
-    V1ListMeta meta = page.getMetadata();
-    more[0] = meta != null && meta.getContinue() != null && !meta.getContinue().isEmpty();
-    return new Listing<>(out, meta == null ? null : meta.getResourceVersion());
+    PageMeta page = streamPage(null, null, null, limit, null, METADATA_LIST, out::add);
+    String next = page.next();
+    more[0] = next != null && !next.isEmpty();
+    return out;
   }
 
   /** A typed model of a raw object from {@link #listingRaw}. */

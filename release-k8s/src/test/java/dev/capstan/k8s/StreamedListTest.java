@@ -3,6 +3,7 @@ package dev.capstan.k8s;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -121,6 +122,44 @@ class StreamedListTest {
   }
 
   @Test
+  void aTypedListingIsReadTheSameWayAndKeepsEveryObjectOfEveryPage() throws IOException {
+    ResourceApi<V1ConfigMap, V1ConfigMapList> api =
+        configMaps(
+            page("100", "tok", configMap("web", 3), configMap("other", 4)),
+            page("101", null, configMap("api", 5)));
+
+    ResourceApi.Listing<V1ConfigMap> listed = api.listing("shop", "tier=web", null);
+
+    assertThat(listed.items())
+        .extracting(c -> c.getMetadata().getName(), c -> c.getData().get("v"))
+        .containsExactly(tuple("web", "ddd"), tuple("other", "dddd"), tuple("api", "ddddd"));
+    assertThat(listed.resourceVersion()).isEqualTo("100");
+    assertThat(requests)
+        .containsExactly(
+            "GET /api/v1/namespaces/shop/configmaps?labelSelector=tier=web&limit=500"
+                + " application/json",
+            "GET /api/v1/namespaces/shop/configmaps?labelSelector=tier=web&limit=500&continue=tok"
+                + " application/json");
+  }
+
+  @Test
+  void aFirstPageOfMetadataIsOneRequestForMetadataAndSaysWhetherMoreFollow() throws IOException {
+    ResourceApi<V1ConfigMap, V1ConfigMapList> api =
+        configMaps(page("100", "tok", configMap("web", 3)), page("101", null, configMap("api", 3)));
+    boolean[] more = new boolean[1];
+
+    List<JsonObject> first = api.firstPageMetadata(1, more);
+
+    assertThat(first).extracting(o -> JsonTrees.text(o, "metadata", "name")).containsExactly("web");
+    assertThat(more[0]).isTrue();
+    assertThat(requests)
+        .containsExactly(
+            "GET /api/v1/configmaps?limit=1"
+                + " application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,"
+                + " application/json");
+  }
+
+  @Test
   void aRefusedListNamesTheKindTheNamespaceAndTheApiServersReason() throws IOException {
     ResourceApi<V1ConfigMap, V1ConfigMapList> api = configMaps(page("1", null), page("1", null));
 
@@ -158,7 +197,8 @@ class StreamedListTest {
     Counting reader = new Counting(text);
     List<Long> readWhenHanded = new ArrayList<>();
 
-    ResourceApi.PageMeta meta = ResourceApi.readPage(reader, o -> readWhenHanded.add(reader.read));
+    ResourceApi.PageMeta meta =
+        ResourceApi.PageMeta.of(JsonTrees.readList(reader, o -> readWhenHanded.add(reader.read)));
 
     assertThat(meta).isEqualTo(new ResourceApi.PageMeta("7", null));
     assertThat(readWhenHanded).hasSize(objects);
@@ -174,15 +214,16 @@ class StreamedListTest {
     List<JsonObject> handed = new ArrayList<>();
 
     ResourceApi.PageMeta meta =
-        ResourceApi.readPage(
-            new StringReader("{\"metadata\":{\"resourceVersion\":\"3\"},\"items\":null}"),
-            handed::add);
+        ResourceApi.PageMeta.of(
+            JsonTrees.readList(
+                new StringReader("{\"metadata\":{\"resourceVersion\":\"3\"},\"items\":null}"),
+                handed::add));
 
     assertThat(meta).isEqualTo(new ResourceApi.PageMeta("3", null));
     assertThat(handed).isEmpty();
     for (String notAList : List.of("[]", "{\"items\":[1]}", "{\"items\":[{}]", "")) {
       Reader r = new StringReader(notAList);
-      assertThatThrownBy(() -> ResourceApi.readPage(r, handed::add))
+      assertThatThrownBy(() -> JsonTrees.readList(r, handed::add))
           .as(notAList)
           .isInstanceOf(IOException.class);
     }
