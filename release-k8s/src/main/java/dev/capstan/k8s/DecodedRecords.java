@@ -50,6 +50,15 @@ final class DecodedRecords {
   }
 
   /**
+   * The most bytes, as stored (gzipped), of one record's Secrets a read holds: what the {@link
+   * RecordLimits}' decoded bytes take once compressed, whose worst case (data gzip cannot shrink)
+   * adds a few bytes per 64 KiB block.
+   */
+  long maxStoredBytes() {
+    return limits.maxDecodedBytes() + (limits.maxDecodedBytes() >> 10) + 1024;
+  }
+
+  /**
    * The release a record decoded lately encodes, by its {@code identity}: the names, uids and
    * resourceVersions of its Secrets as they were when it was decoded ({@link #remember}), which the
    * API server changes with any write of them; or {@code null}.

@@ -10,11 +10,13 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Secret;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
@@ -292,9 +294,11 @@ final class RecordSecrets {
 
   /**
    * The names of a head's chunks, in order (none for a record the head holds itself), or {@code
-   * null} for a chunked head whose digest is missing or too short to name them.
+   * null} for a chunked head whose digest is missing or too short to name them. Each name is made
+   * when it is asked for: the count is the head's word, and a read stops at the first chunk
+   * missing.
    */
-  private static @Nullable List<String> chunkNames(V1Secret head) {
+  static @Nullable List<String> chunkNames(V1Secret head) {
     int count = chunkCount(head);
     if (count == 0) {
       return List.of();
@@ -304,11 +308,19 @@ final class RecordSecrets {
       return null;
     }
     String release = String.valueOf(label(head, "name"));
-    List<String> names = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      names.add(chunkName(release, revision(head), sha.substring(0, DIGEST_IN_NAME), i));
-    }
-    return names;
+    int revision = revision(head);
+    String digest = sha.substring(0, DIGEST_IN_NAME);
+    return new AbstractList<>() {
+      @Override
+      public String get(int i) {
+        return chunkName(release, revision, digest, Objects.checkIndex(i, count));
+      }
+
+      @Override
+      public int size() {
+        return count;
+      }
+    };
   }
 
   private static byte[] concat(List<byte[]> parts) {

@@ -10,6 +10,7 @@ import static dev.capstan.k8s.RecordSecrets.revision;
 import static dev.capstan.k8s.RecordSecrets.status;
 import static java.util.Objects.requireNonNull;
 
+import com.google.gson.JsonObject;
 import dev.capstan.common.ClusterException;
 import dev.capstan.release.codec.RecordFormatException;
 import dev.capstan.release.codec.RecordLimits;
@@ -27,6 +28,7 @@ import io.kubernetes.client.openapi.models.V1SecretList;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -95,20 +97,39 @@ final class ReleaseRecords {
     return entriesOf(everySecret(namespace, name)).stream().map(RecordEntry::stored).toList();
   }
 
-  /** The record Secrets (heads and chunks) of every revision of a release: one LIST. */
+  /**
+   * The record Secrets (heads and chunks) of every revision of a release: one LIST, read a Secret
+   * at a time, keeping the heads and chunks alone (a Secret that carries the labels with another
+   * part is not a record's).
+   */
   private List<V1Secret> everySecret(String namespace, String name) {
-    return secrets.list(namespace, "owner=capstan,name=" + name + "," + PART, null);
+    List<V1Secret> out = new ArrayList<>();
+    secrets.each(
+        namespace,
+        "owner=capstan,name=" + name + "," + PART,
+        null,
+        ResourceApi.PAGE_SIZE,
+        ReleaseRecords::headOrChunk,
+        out::add);
+    return out;
+  }
+
+  /** Whether a listed Secret (raw JSON) is a record's head or chunk, by its part label. */
+  private static boolean headOrChunk(JsonObject secret) {
+    String part = JsonTrees.text(secret, "metadata", "labels", PART);
+    return "head".equals(part) || "chunk".equals(part);
   }
 
   /**
    * Every revision of a release, newest first, from its record Secrets' metadata: one LIST that
    * sends no record's bytes (every revision records the whole release, so a full history is ten
    * times the latest). Each head's labels say its revision and status; its record is read when
-   * asked for ({@link #fetch}). A release with a head that lacks those labels (written by no build
-   * of this class) is read as {@link #all} reads it, each such head decoded at once.
+   * asked for ({@link #fetch}). A head that lacks those labels (written by no build of this class)
+   * is read and decoded at once, alone.
    */
   List<RecordEntry> entries(String namespace, String name) {
     List<V1Secret> heads = new ArrayList<>();
+    List<V1Secret> unlabelled = new ArrayList<>();
     Map<String, V1ObjectMeta> chunks = new HashMap<>();
     for (V1ObjectMeta meta :
         secrets.listMetadata(namespace, "owner=capstan,name=" + name + "," + PART)) {
@@ -116,32 +137,42 @@ final class ReleaseRecords {
       if ("chunk".equals(label(s, PART))) {
         chunks.put(meta.getName(), meta);
       } else if ("head".equals(label(s, PART))) {
-        if (status(s) == null || revision(s) <= 0) {
-          return entriesOf(everySecret(namespace, name));
-        }
-        heads.add(s);
+        (status(s) == null || revision(s) <= 0 ? unlabelled : heads).add(s);
       }
     }
-    heads.sort(Comparator.comparingInt(RecordSecrets::revision).reversed());
-    Supplier<Map<String, V1Secret>> every = new Every(() -> everySecret(namespace, name));
+    Every every = new Every(namespace, name, heads, decoded.maxStoredBytes());
     List<RecordEntry> out = new ArrayList<>();
+    for (V1Secret head : unlabelled) {
+      read(namespace, requireNonNull(head.getMetadata().getName()))
+          .ifPresent(h -> out.add(RecordEntry.of(decode(h, chunksOf(namespace, h)))));
+    }
+    heads.sort(Comparator.comparingInt(RecordSecrets::revision).reversed());
+    boolean newestLabelled = true;
     for (V1Secret head : heads) {
-      boolean newest = out.isEmpty();
+      boolean newest = newestLabelled;
+      newestLabelled = false;
       out.add(
           RecordEntry.lazy(
               revision(head),
               requireNonNull(status(head)),
               () -> fetch(namespace, head, chunks, newest, every)));
     }
+    out.sort(Comparator.comparingInt(RecordEntry::revision).reversed());
     return out;
+  }
+
+  /** A record's head by name, read whole (a GET), or empty when it does not exist. */
+  private Optional<V1Secret> read(String namespace, String headName) {
+    return secrets.get(namespace, headName);
   }
 
   /**
    * The record of the head whose metadata is {@code listed}: as this store decoded it lately when
    * none of its Secrets was written since ({@link RecordSecrets#known}); else, for the {@code
-   * newest} revision, a GET of its head (and a LIST of its chunks), and for an older one a read of
+   * newest} revision, a GET of its head (and a LIST of its chunks), and for an older one from
    * {@code every} revision's Secrets, one LIST shared by the entries of a listing (a history reads
-   * them all). A head deleted since it was listed is looked for in {@code every}.
+   * them all) while they fit one record's share of this reader's memory, read alone as the newest
+   * is when they do not.
    *
    * @throws StaleRecordException when the revision was deleted since it was listed
    */
@@ -150,20 +181,20 @@ final class ReleaseRecords {
       V1Secret listed,
       Map<String, V1ObjectMeta> chunks,
       boolean newest,
-      Supplier<Map<String, V1Secret>> every) {
+      Every every) {
     StoredRelease known = RecordSecrets.known(listed, chunks::get, decoded);
     if (known != null) {
       return known;
     }
     String headName = requireNonNull(listed.getMetadata().getName());
-    if (newest) {
-      Optional<V1Secret> head = secrets.get(namespace, headName);
-      if (head.isPresent()) {
-        return decode(head.get(), chunksOf(namespace, head.get()));
-      }
+    Map<String, V1Secret> all = newest ? null : every.get();
+    V1Secret head;
+    if (all == null) {
+      head = read(namespace, headName).orElse(null);
+      all = head == null ? Map.of() : chunksOf(namespace, head);
+    } else {
+      head = all.get(headName);
     }
-    Map<String, V1Secret> all = every.get();
-    V1Secret head = all.get(headName);
     if (head == null) {
       throw new StaleRecordException(
           namespace + "/" + label(listed, "name"),
@@ -173,26 +204,97 @@ final class ReleaseRecords {
     return decode(head, all);
   }
 
-  /** The record Secrets of a release by name, read once, when first asked for. */
-  private static final class Every implements Supplier<Map<String, V1Secret>> {
-    private final Supplier<List<V1Secret>> read;
+  /**
+   * The record Secrets of a release's listed revisions by name (their heads and the chunks those
+   * name), read in one LIST when first asked for, keeping no other Secret; {@code null} when they
+   * hold more than {@code maxBytes} (each revision is then read alone).
+   */
+  private final class Every {
+    private final String namespace;
+    private final String release;
+    private final Set<String> names = new HashSet<>();
+    private final long maxBytes;
+    private boolean read;
     private @Nullable Map<String, V1Secret> byName;
 
-    Every(Supplier<List<V1Secret>> read) {
-      this.read = read;
+    Every(String namespace, String release, List<V1Secret> heads, long maxBytes) {
+      this.namespace = namespace;
+      this.release = release;
+      this.maxBytes = maxBytes;
+      for (V1Secret head : heads) {
+        names.add(requireNonNull(head.getMetadata().getName()));
+        List<String> chunkNames = RecordSecrets.chunkNames(head);
+        if (chunkNames != null) {
+          for (String chunk : chunkNames) {
+            if (!names.add(chunk) || names.size() > MAX_NAMES) {
+              break;
+            }
+          }
+        }
+      }
     }
 
-    @Override
-    public synchronized Map<String, V1Secret> get() {
-      Map<String, V1Secret> out = byName;
-      if (out == null) {
-        out = new HashMap<>();
-        for (V1Secret s : read.get()) {
-          out.put(s.getMetadata().getName(), s);
+    synchronized @Nullable Map<String, V1Secret> get() {
+      if (!read) {
+        read = true;
+        Map<String, V1Secret> out = new HashMap<>();
+        StoredBytes held = new StoredBytes(maxBytes);
+        try {
+          secrets.each(
+              namespace,
+              "owner=capstan,name=" + release + "," + PART,
+              null,
+              ResourceApi.PAGE_SIZE,
+              s -> names.contains(JsonTrees.text(s, "metadata", "name")),
+              s -> {
+                held.charge(s);
+                out.put(s.getMetadata().getName(), s);
+              });
+          byName = out;
+        } catch (StoredBytes.Exceeded e) {
+          byName = null;
         }
-        byName = out;
       }
-      return out;
+      return byName;
+    }
+  }
+
+  /** The most Secret names of a release's record {@link Every} looks for. */
+  private static final int MAX_NAMES = 100_000;
+
+  /** The data bytes of the record Secrets one read holds, counted against a share. */
+  private static final class StoredBytes {
+    /** Thrown when the Secrets held would exceed the share. */
+    static final class Exceeded extends RuntimeException {
+      private static final long serialVersionUID = 1L;
+
+      Exceeded() {
+        super(null, null, false, false);
+      }
+    }
+
+    private final long max;
+    private long held;
+
+    StoredBytes(long max) {
+      this.max = max;
+    }
+
+    /**
+     * Counts {@code secret}'s data.
+     *
+     * @throws Exceeded when the Secrets counted hold more than the share
+     */
+    void charge(V1Secret secret) {
+      Map<String, byte[]> data = secret.getData();
+      if (data != null) {
+        for (byte[] v : data.values()) {
+          held += v == null ? 0 : v.length;
+        }
+      }
+      if (held > max) {
+        throw new Exceeded();
+      }
     }
   }
 
@@ -209,12 +311,18 @@ final class ReleaseRecords {
     String selector =
         "owner=capstan," + PART + ",name in (" + String.join(",", new TreeSet<>(names)) + ")";
     Map<String, List<V1Secret>> byRelease = new TreeMap<>();
-    for (V1Secret s : secrets.list(namespace, selector, null)) {
-      String release = label(s, "name");
-      if (release != null && names.contains(release)) {
-        byRelease.computeIfAbsent(release, r -> new ArrayList<>()).add(s);
-      }
-    }
+    secrets.each(
+        namespace,
+        selector,
+        null,
+        ResourceApi.PAGE_SIZE,
+        ReleaseRecords::headOrChunk,
+        s -> {
+          String release = label(s, "name");
+          if (release != null && names.contains(release)) {
+            byRelease.computeIfAbsent(release, r -> new ArrayList<>()).add(s);
+          }
+        });
     byRelease.forEach(
         (release, found) -> {
           List<RecordEntry> entries = entriesOf(found);
@@ -332,29 +440,33 @@ final class ReleaseRecords {
     Map<List<String>, V1Secret> latest =
         new TreeMap<>(
             Comparator.<List<String>, String>comparing(k -> k.get(0)).thenComparing(k -> k.get(1)));
-    for (V1Secret head :
-        secrets.list(
-            namespace,
-            "owner=capstan," + PART + "=head," + NOT_SUPERSEDED,
-            null,
-            HEADS_PAGE_SIZE)) {
-      String release = label(head, "name");
-      if (release == null) {
-        continue;
-      }
-      List<String> key = List.of(head.getMetadata().getNamespace(), release);
-      V1Secret current = latest.get(key);
-      if (current == null || revision(head) > revision(current)) {
-        latest.put(key, head);
-      }
-    }
+    secrets.each(
+        namespace,
+        "owner=capstan," + PART + "=head," + NOT_SUPERSEDED,
+        null,
+        HEADS_PAGE_SIZE,
+        s -> JsonTrees.text(s, "metadata", "labels", "name") != null,
+        head -> {
+          List<String> key =
+              List.of(head.getMetadata().getNamespace(), requireNonNull(label(head, "name")));
+          V1Secret current = latest.get(key);
+          if (current == null || revision(head) > revision(current)) {
+            latest.put(key, head);
+          }
+        });
     return latest;
   }
 
-  /** The chunks of a chunked head (one LIST), or none. */
+  /**
+   * The chunks of a chunked head (one LIST, keeping only the Secrets the head names), or none.
+   *
+   * @throws RecordFormatException when they hold more bytes than one record may take of this
+   *     reader's memory ({@link DecodedRecords#maxStoredBytes})
+   */
   private Map<String, V1Secret> chunksOf(String namespace, V1Secret head) {
     Map<String, V1Secret> chunks = new HashMap<>();
-    if (chunkCount(head) > 0) {
+    List<String> names = RecordSecrets.chunkNames(head);
+    if (chunkCount(head) > 0 && names != null) {
       String selector =
           "owner=capstan,name="
               + label(head, "name")
@@ -363,8 +475,33 @@ final class ReleaseRecords {
               + ","
               + PART
               + "=chunk";
-      for (V1Secret c : secrets.list(namespace, selector, null)) {
-        chunks.put(c.getMetadata().getName(), c);
+      long max = decoded.maxStoredBytes();
+      StoredBytes held = new StoredBytes(max);
+      Set<String> named = new HashSet<>();
+      for (String n : names) {
+        if (!named.add(n) || named.size() > MAX_NAMES) {
+          break;
+        }
+      }
+      try {
+        secrets.each(
+            namespace,
+            selector,
+            null,
+            ResourceApi.PAGE_SIZE,
+            c -> named.contains(JsonTrees.text(c, "metadata", "name")),
+            c -> {
+              held.charge(c);
+              chunks.put(c.getMetadata().getName(), c);
+            });
+      } catch (StoredBytes.Exceeded e) {
+        throw new RecordFormatException(
+            "release record Secret "
+                + head.getMetadata().getName()
+                + " names chunks that hold more than "
+                + max
+                + " bytes, more than one record may take of this reader's memory",
+            null);
       }
     }
     return chunks;

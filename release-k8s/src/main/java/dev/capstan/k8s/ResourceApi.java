@@ -130,25 +130,42 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
     return listing(namespace, labelSelector, fieldSelector, PAGE_SIZE);
   }
 
-  /**
-   * As {@link #listing(String, String, String)}, in pages of {@code pageSize} objects, each read a
-   * token at a time ({@link #streamPages}) and converted alone.
-   */
+  /** As {@link #listing(String, String, String)}, in pages of {@code pageSize} objects. */
   private Listing<T> listing(
       @Nullable String namespace,
       @Nullable String labelSelector,
       @Nullable String fieldSelector,
       int pageSize) {
     List<T> out = new ArrayList<>();
-    String version =
-        streamPages(
-            namespace,
-            labelSelector,
-            fieldSelector,
-            pageSize,
-            OBJECTS_LIST,
-            item -> out.add(fromRaw(item)));
+    String version = each(namespace, labelSelector, fieldSelector, pageSize, o -> true, out::add);
     return new Listing<>(out, version);
+  }
+
+  /**
+   * Hands each object matching the selectors that {@code keep} accepts (as raw JSON) to {@code
+   * item}, as a typed model, in pages of {@code pageSize}: each page read a token at a time and
+   * each object parsed alone ({@link #streamPages}), one converted only when kept, so the caller
+   * holds what it keeps and nothing else. An exception {@code item} throws ends the LIST there.
+   * Returns the list's resourceVersion.
+   */
+  @Nullable String each(
+      @Nullable String namespace,
+      @Nullable String labelSelector,
+      @Nullable String fieldSelector,
+      int pageSize,
+      Predicate<JsonObject> keep,
+      Consumer<T> item) {
+    return streamPages(
+        namespace,
+        labelSelector,
+        fieldSelector,
+        pageSize,
+        OBJECTS_LIST,
+        o -> {
+          if (keep.test(o)) {
+            item.accept(fromRaw(o));
+          }
+        });
   }
 
   /**

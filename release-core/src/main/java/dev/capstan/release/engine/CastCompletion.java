@@ -248,13 +248,13 @@ final class CastCompletion {
     }
   }
 
-  /** The stored state of {@code r}'s revision, if it can be read. */
+  /** The stored state of {@code r}'s revision, if it can be read: that revision's record alone. */
   private Optional<Release> recordedRevision(Release r) {
     try {
-      return context.store.records(r.namespace(), r.name()).stream()
-          .map(StoredRelease::release)
-          .filter(x -> x.revision() == r.revision())
-          .findFirst();
+      return context.store.recordEntries(r.namespace(), r.name()).stream()
+          .filter(e -> e.revision() == r.revision())
+          .findFirst()
+          .map(e -> e.stored().release());
     } catch (RuntimeException e) {
       return Optional.empty();
     }
