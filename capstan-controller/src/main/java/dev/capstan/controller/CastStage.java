@@ -4,6 +4,7 @@ import dev.capstan.common.ClusterException;
 import dev.capstan.common.Escapes;
 import dev.capstan.release.ReleaseController;
 import dev.capstan.release.chart.ChartException;
+import dev.capstan.release.codec.RecordFormatException;
 import dev.capstan.release.error.CastFailedException;
 import dev.capstan.release.error.CastSupersededException;
 import dev.capstan.release.error.DestructiveChangeRefusedException;
@@ -249,9 +250,19 @@ final class CastStage {
           current,
           request,
           StatusReport.stalled("DestructiveChangeRefused", refusedMessage(e.plan(), e.refusal())));
+    } catch (RecordFormatException e) {
+      return retry(current, request, unreadableRecord(e));
     } catch (ClusterException e) {
       return retry(current, request, clusterFailure(e, request.account(), List.of()));
     }
+  }
+
+  /**
+   * The report of a release record that cannot be read ({@code UnreadableRecord}): its message
+   * names the record, why, and how to mend it.
+   */
+  static StatusReport unreadableRecord(RecordFormatException e) {
+    return StatusReport.stalled("UnreadableRecord", message(e));
   }
 
   /**

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.capstan.common.ClusterException;
 import dev.capstan.release.ReleaseController;
+import dev.capstan.release.codec.RecordFormatException;
 import dev.capstan.release.error.HookRefusedException;
 import dev.capstan.release.error.ReleaseLockedException;
 import dev.capstan.release.error.StaleRecordException;
@@ -214,6 +215,9 @@ final class ReleaseReconciler {
     } catch (ClusterException e) {
       ReleaseResource now =
           status.report(release, null, CastStage.clusterFailure(e, request.account(), List.of()));
+      return Next.after(RetrySchedule.pause(now, request.interval(), clock.instant()));
+    } catch (RecordFormatException e) {
+      ReleaseResource now = status.report(release, null, CastStage.unreadableRecord(e));
       return Next.after(RetrySchedule.pause(now, request.interval(), clock.instant()));
     }
     if (refusal != null) {

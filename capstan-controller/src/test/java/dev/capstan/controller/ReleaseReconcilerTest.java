@@ -11,6 +11,7 @@ import dev.capstan.release.chart.ChartRequest;
 import dev.capstan.release.chart.ChartValues;
 import dev.capstan.release.chart.InMemoryCharts;
 import dev.capstan.release.chart.PrivateNetworks;
+import dev.capstan.release.codec.RecordFormatException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.event.ReleaseListener;
 import dev.capstan.release.memory.InMemoryCluster;
@@ -26,6 +27,9 @@ import dev.capstan.release.model.ReleaseInput;
 import dev.capstan.release.model.ReleaseStatus;
 import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.UninstallOptions;
+import dev.capstan.release.port.Store;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -79,6 +83,30 @@ class ReleaseReconcilerTest {
 
   private ReleaseReconciler reconciler = reconciler();
 
+  /** What reading a release's records throws, when a test says (an unreadable record). */
+  private @Nullable RecordFormatException unreadable;
+
+  /** {@link #cluster} as the engines' store: its record reads throw {@link #unreadable} if set. */
+  private Store store() {
+    return (Store)
+        Proxy.newProxyInstance(
+            Store.class.getClassLoader(),
+            new Class<?>[] {Store.class},
+            (proxy, method, args) -> {
+              RecordFormatException failure = unreadable;
+              if (failure != null
+                  && (method.getName().equals("recordEntries")
+                      || method.getName().equals("latestRecord"))) {
+                throw failure;
+              }
+              try {
+                return method.invoke(cluster, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
+  }
+
   private ReleaseReconciler reconciler() {
     ManifestSources sources =
         new ManifestSources() {
@@ -107,7 +135,7 @@ class ReleaseReconcilerTest {
           String user = account == null ? "controller" : account.user();
           castAs.add(user);
           return new Engines.Engine(
-              ReleaseController.builder(cluster, cluster)
+              ReleaseController.builder(cluster, store())
                   .clock(clock)
                   .holder("controller-1")
                   .maxHistory(history)
@@ -1729,6 +1757,38 @@ class ReleaseReconcilerTest {
                 + " shop (this controller refuses references to other namespaces:"
                 + " --no-cross-namespace-refs): 'data'");
     assertThat(castAs).isEmpty();
+  }
+
+  @Test
+  void anUnreadableRecordIsStalledUnreadableRecordWithItsMessageUntilItIsMended() {
+    objects.put(
+        FakeReleaseObjects.release(NS, "web", spec("manifests", List.of(configMap("a", "1")))));
+    reconciler.reconcile(WEB);
+    assertThat(ready(WEB)).containsEntry("reason", "Cast");
+    String why =
+        "release shop/web: its record Secret capstan.release.v1.web.v0 has no revision and status"
+            + " labels, which every record Capstan writes has, and cannot be read (release record"
+            + " Secret capstan.release.v1.web.v0 has no data); if Capstan did not write it, delete"
+            + " it (kubectl -n shop delete secret capstan.release.v1.web.v0)";
+    unreadable = new RecordFormatException(why, null);
+    clock.advance(Duration.ofSeconds(1));
+
+    ReleaseReconciler.Next next = reconciler.reconcile(WEB);
+
+    assertThat(next).isEqualTo(ReleaseReconciler.Next.after(Duration.ofSeconds(1)));
+    assertThat(ready(WEB))
+        .containsEntry("status", "False")
+        .containsEntry("reason", "UnreadableRecord")
+        .containsEntry("message", why);
+    assertThat(condition(WEB, "Stalled")).containsEntry("status", "True");
+    assertThat(objects.events).contains("Warning UnreadableRecord shop/web: " + why);
+    assertThat(cluster.recordCount(NS, "web")).isEqualTo(1);
+
+    unreadable = null; // the forged Secret was deleted, as the message says
+    clock.advance(Duration.ofSeconds(1));
+    reconciler.reconcile(WEB);
+    assertThat(ready(WEB)).containsEntry("status", "True");
+    assertThat(condition(WEB, "Stalled")).isNull();
   }
 
   @Test

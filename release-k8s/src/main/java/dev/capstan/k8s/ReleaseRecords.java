@@ -144,7 +144,7 @@ final class ReleaseRecords {
     List<RecordEntry> out = new ArrayList<>();
     for (V1Secret head : unlabelled) {
       read(namespace, requireNonNull(head.getMetadata().getName()))
-          .ifPresent(h -> out.add(RecordEntry.of(decode(h, chunksOf(namespace, h)))));
+          .ifPresent(h -> out.add(RecordEntry.of(unlabelled(namespace, h))));
     }
     heads.sort(Comparator.comparingInt(RecordSecrets::revision).reversed());
     boolean newestLabelled = true;
@@ -159,6 +159,36 @@ final class ReleaseRecords {
     }
     out.sort(Comparator.comparingInt(RecordEntry::revision).reversed());
     return out;
+  }
+
+  /**
+   * The record of a head without the revision and status labels every build of this class writes.
+   *
+   * @throws RecordFormatException when it cannot be read, saying how to remove it by name (its
+   *     labels do not say which revision it is, so a removal by label would miss it)
+   */
+  private StoredRelease unlabelled(String namespace, V1Secret head) {
+    try {
+      return decode(head, chunksOf(namespace, head));
+    } catch (RecordFormatException e) {
+      String secret = head.getMetadata().getName();
+      throw new RecordFormatException(
+          "release "
+              + namespace
+              + "/"
+              + label(head, "name")
+              + ": its record Secret "
+              + secret
+              + " has no revision and status labels, which every record Capstan writes has, and"
+              + " cannot be read ("
+              + e.getMessage()
+              + "); if Capstan did not write it, delete it (kubectl -n "
+              + namespace
+              + " delete secret "
+              + secret
+              + ")",
+          e);
+    }
   }
 
   /** A record's head by name, read whole (a GET), or empty when it does not exist. */

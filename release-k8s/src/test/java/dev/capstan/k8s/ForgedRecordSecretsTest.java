@@ -196,6 +196,32 @@ class ForgedRecordSecretsTest {
   }
 
   @Test
+  void aHeadWithoutCapstansLabelsThatCannotBeReadSaysHowToRemoveItByName() throws IOException {
+    Release v1 = web(1, ReleaseStatus.DEPLOYED, 40);
+    store(v1, 1_000_000);
+    put(
+        new V1Secret()
+            .metadata(
+                new V1ObjectMeta()
+                    .name("capstan.release.v1.web.v0")
+                    .labels(Map.of("owner", "capstan", "name", "web", RecordSecrets.PART, "head")))
+            .data(Map.of("x", new byte[] {1})));
+    ReleaseRecords records = records(ReleaseRecordCodec.MAX_DECODED_BYTES);
+
+    assertThatThrownBy(() -> records.entries(NS, "web"))
+        .isInstanceOf(RecordFormatException.class)
+        .hasMessage(
+            "release shop/web: its record Secret capstan.release.v1.web.v0 has no revision and"
+                + " status labels, which every record Capstan writes has, and cannot be read"
+                + " (release record Secret capstan.release.v1.web.v0 has no data); if Capstan did"
+                + " not write it, delete it (kubectl -n shop delete secret"
+                + " capstan.release.v1.web.v0)");
+
+    secrets.remove("capstan.release.v1.web.v0"); // as the message says
+    assertThat(records.latest(NS, "web").orElseThrow().release()).isEqualTo(v1);
+  }
+
+  @Test
   void chunksHoldingMoreThanOneRecordsShareAreRefusedAsTheyAreRead() throws IOException {
     RecordSecrets.Encoded e = store(web(1, ReleaseStatus.DEPLOYED, 4000), 20_000);
     assertThat(e.chunks()).isGreaterThan(3);
