@@ -329,6 +329,7 @@ final class ReleaseReconciler {
       return Next.after(wait.compareTo(RetrySchedule.FIRST) > 0 ? wait : RetrySchedule.FIRST);
     } catch (UninstallFailedException
         | StaleRecordException
+        | RecordFormatException
         | HookRefusedException
         | ClusterException e) {
       String message = String.valueOf(e.getMessage());

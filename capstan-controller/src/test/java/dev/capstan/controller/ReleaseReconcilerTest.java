@@ -1789,6 +1789,20 @@ class ReleaseReconcilerTest {
     reconciler.reconcile(WEB);
     assertThat(ready(WEB)).containsEntry("status", "True");
     assertThat(condition(WEB, "Stalled")).isNull();
+
+    // deleted while a record cannot be read: nothing is uninstalled, the finalizer stays
+    unreadable = new RecordFormatException(why, null);
+    objects.delete(WEB);
+    cluster.clearOperations();
+    reconciler.reconcile(WEB);
+    assertThat(ready(WEB)).containsEntry("reason", "UninstallFailed").containsEntry("message", why);
+    assertThat(web().hasFinalizer()).isTrue();
+    assertThat(cluster.writes()).isEmpty();
+
+    unreadable = null;
+    clock.advance(Duration.ofSeconds(2));
+    assertThat(reconciler.reconcile(WEB)).isEqualTo(ReleaseReconciler.Next.DONE);
+    assertThat(cluster.writes()).containsExactly("delete:ConfigMap/shop/a");
   }
 
   @Test
