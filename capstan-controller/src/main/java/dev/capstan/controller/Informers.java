@@ -46,12 +46,12 @@ import org.jspecify.annotations.Nullable;
  * (of its shard, when a label selector is given), and the ConfigMaps and Secrets of every
  * namespace, less the Secrets that hold Capstan's and Helm's release records. They list once, then
  * watch; the Release cache answers every read the reconciler makes of Releases. Of the ConfigMaps
- * and Secrets only their metadata is asked for ({@link #METADATA_LIST}) and cached: they only tell
- * the controller which Releases to look at when one changes, and each Release reads its sources
- * through its own account ({@link AccountSources}), so the controller holds no Secret's values and
- * no tenant reads through it what its account may not. Releases are listed and watched through
- * {@link ReleaseApi}, which reads each whatever it nests: one tenant's Release nested too deep is
- * held clipped and refused alone ({@link ReleaseJson}), and never stops the informer.
+ * and Secrets only their metadata is asked for ({@link JsonTrees#METADATA_LIST_ACCEPT}) and cached:
+ * they only tell the controller which Releases to look at when one changes, and each Release reads
+ * its sources through its own account ({@link AccountSources}), so the controller holds no Secret's
+ * values and no tenant reads through it what its account may not. Releases are listed and watched
+ * through {@link ReleaseApi}, which reads each whatever it nests: one tenant's Release nested too
+ * deep is held clipped and refused alone ({@link ReleaseJson}), and never stops the informer.
  */
 final class Informers {
   /** Secrets of these types hold release records, never manifests: not cached. */
@@ -114,17 +114,6 @@ final class Informers {
   }
 
   /**
-   * What a list asks for: the objects' metadata only (whole objects from an API server that cannot
-   * send that, read the same way), as release-k8s's {@code ResourceApi.listMetadata} asks.
-   */
-  static final String METADATA_LIST =
-      "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json";
-
-  /** What a watch asks for: each event's object with its metadata only. */
-  static final String METADATA_WATCH =
-      "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1, application/json";
-
-  /**
    * A lister-watcher of every object at {@code path} ({@code /api/v1/configmaps}) with the field
    * selector given, that asks the API server for their metadata only ({@code
    * PartialObjectMetadata}, as Kubernetes' own metadata informers do): no ConfigMap's or Secret's
@@ -174,7 +163,8 @@ final class Informers {
           query.add(new Pair("watch", "true"));
         }
         Map<String, String> headers = new HashMap<>();
-        headers.put("Accept", watch ? METADATA_WATCH : METADATA_LIST);
+        headers.put(
+            "Accept", watch ? JsonTrees.METADATA_WATCH_ACCEPT : JsonTrees.METADATA_LIST_ACCEPT);
         return client.buildCall(
             null,
             path,

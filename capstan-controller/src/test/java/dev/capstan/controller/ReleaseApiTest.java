@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.fail;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.capstan.common.logging.LogCapture;
+import dev.capstan.k8s.JsonTrees;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -126,7 +127,7 @@ class ReleaseApiTest {
     boolean watch = String.valueOf(exchange.getRequestURI().getQuery()).contains("watch=true");
     if ((path.equals("/api/v1/configmaps") || path.equals("/api/v1/secrets"))
         && !String.valueOf(exchange.getRequestHeaders().getFirst("Accept"))
-            .equals(watch ? Informers.METADATA_WATCH : Informers.METADATA_LIST)) {
+            .equals(watch ? JsonTrees.METADATA_WATCH_ACCEPT : JsonTrees.METADATA_LIST_ACCEPT)) {
       // the controller reads sources' metadata only: anything else would carry their data
       exchange.sendResponseHeaders(406, -1);
       exchange.close();

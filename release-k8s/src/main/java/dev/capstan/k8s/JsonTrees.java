@@ -42,6 +42,18 @@ public final class JsonTrees {
   private JsonTrees() {}
 
   /**
+   * What a LIST asks for (its {@code Accept} header) to be sent each object's metadata alone, a
+   * {@code PartialObjectMetadataList} (as Kubernetes' own metadata informers ask), or whole objects
+   * from an API server that cannot send that: {@link #readList} reads either.
+   */
+  public static final String METADATA_LIST_ACCEPT =
+      "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json";
+
+  /** What a WATCH asks for to be sent each event's object with its metadata alone. */
+  public static final String METADATA_WATCH_ACCEPT =
+      "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1, application/json";
+
+  /**
    * The Java tree of a JSON object: whole numbers as {@code Long} (or {@code BigInteger}), other
    * numbers as {@code BigDecimal} of their text; JSON nulls are left out.
    */

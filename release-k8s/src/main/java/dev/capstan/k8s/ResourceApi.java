@@ -228,10 +228,6 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
     return listing(namespace, labelSelector, fieldSelector, pageSize).items();
   }
 
-  /** What a LIST asks for to be sent each object's metadata alone ({@link #listMetadata}). */
-  private static final String METADATA_LIST =
-      "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json";
-
   /**
    * The metadata of every object matching {@code labelSelector}, in pages of {@value #PAGE_SIZE}: a
    * LIST that asks for a {@code PartialObjectMetadataList}, so the objects' bodies (a Secret's
@@ -244,7 +240,7 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
         labelSelector,
         null,
         PAGE_SIZE,
-        METADATA_LIST,
+        JsonTrees.METADATA_LIST_ACCEPT,
         item -> {
           if (item.get("metadata") instanceof JsonObject meta) {
             out.add(JSON.getGson().fromJson(meta, V1ObjectMeta.class));
@@ -371,7 +367,8 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
    */
   List<JsonObject> firstPageMetadata(int limit, boolean[] more) {
     List<JsonObject> out = new ArrayList<>();
-    PageMeta page = streamPage(null, null, null, limit, null, METADATA_LIST, out::add);
+    PageMeta page =
+        streamPage(null, null, null, limit, null, JsonTrees.METADATA_LIST_ACCEPT, out::add);
     String next = page.next();
     more[0] = next != null && !next.isEmpty();
     return out;
