@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -215,7 +216,8 @@ final class HealthWait {
               Objects.requireNonNull(scopeApis.get(scope)),
               null,
               field(g.getValue()),
-              read.versions().get(scope));
+              read.versions().get(scope),
+              DynamicApis.named(g.getValue()));
         }
       }
       for (ResourceRef ref : read.histories()) {
@@ -231,7 +233,8 @@ final class HealthWait {
             Objects.requireNonNull(scopeApis.get(scope)),
             null,
             "metadata.name=" + ref.name(),
-            written);
+            written,
+            o -> true);
       }
       boolean podsWatched = podsAt == begin;
       if (podsWatched) {
@@ -284,7 +287,8 @@ final class HealthWait {
                 apis.api(DynamicApis.REPLICA_SETS),
                 selectors.get(ns),
                 null,
-                null);
+                null,
+                o -> true);
           }
         }
         state.judge(now);
@@ -321,7 +325,8 @@ final class HealthWait {
           apis.api(DynamicApis.PODS),
           selectors.get(ns),
           null,
-          null);
+          null,
+          o -> true);
     }
   }
 
@@ -346,13 +351,19 @@ final class HealthWait {
     return names.size() == 1 ? "metadata.name=" + names.iterator().next() : null;
   }
 
+  /**
+   * Watches {@code feed} from {@code from}; when the watch must list again (a 410, an early end),
+   * the LIST keeps only the objects {@code keep} accepts: a kind's relist covers its namespace when
+   * the feed follows several names, and the namespace's other objects of that kind are read past.
+   */
   private void watch(
       WatchLoop<HealthFeed.Event> loop,
       HealthFeed feed,
       DynamicApis.Api api,
       @Nullable String labelSelector,
       @Nullable String fieldSelector,
-      @Nullable String from) {
+      @Nullable String from,
+      Predicate<JsonObject> keep) {
     String namespace = feed.scope().namespace();
     ResumableWatch.Source<DynamicKubernetesObject> source =
         ResumableWatch.Source.of(
@@ -362,7 +373,8 @@ final class HealthWait {
             fieldSelector,
             () -> {
               ResourceApi.Listing<JsonObject> listed =
-                  api.calls.listingRaw(namespace, labelSelector, fieldSelector);
+                  api.calls.listingRaw(
+                      namespace, labelSelector, fieldSelector, ResourceApi.PAGE_SIZE, keep);
               List<DynamicKubernetesObject> items = new ArrayList<>();
               listed.items().forEach(o -> items.add(new DynamicKubernetesObject(api.typed(o))));
               return new ResourceApi.Listing<>(items, listed.resourceVersion());

@@ -499,6 +499,31 @@ class HealthWatchTest {
   }
 
   @Test
+  void aRelistOfSeveralNamesKeepsThoseAndJudgesThemByIt() {
+    ResourceRef twice = ResourceRef.of(Kind.JOB, "shop", "twice");
+    String other = job("101", false, false).replace("\"once\"", "\"other\"");
+    list(
+        "jobs",
+        "100",
+        job("100", false, false),
+        job("100", false, false).replace("\"once\"", "\"twice\""),
+        other);
+    watch("jobs", "100", End.OPEN, gone());
+    list(
+        "jobs",
+        "205",
+        job("200", true, false),
+        other,
+        job("201", true, false).replace("\"once\"", "\"twice\""));
+    watch("jobs", "205", End.OPEN);
+
+    assertThat(health().await(List.of(JOB, twice), ReadinessWait.of(TIMEOUT)))
+        .isEqualTo(Readiness.ready());
+    // the namespace's Jobs, listed again after the 410: "other" is read past
+    assertThat(requests).startsWith("LIST jobs", "WATCH jobs from 100", "LIST jobs");
+  }
+
+  @Test
   void aJobGoneFromTheNewListIsJudgedByItsLastStateSeen() {
     list("jobs", "100", job("100", false, false));
     watch("jobs", "100", End.OPEN, gone());
