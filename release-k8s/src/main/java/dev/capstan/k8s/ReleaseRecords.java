@@ -253,34 +253,15 @@ final class ReleaseRecords {
       this.maxBytes = maxBytes;
       for (V1Secret head : heads) {
         names.add(requireNonNull(head.getMetadata().getName()));
-        List<String> chunkNames = RecordSecrets.chunkNames(head);
-        if (chunkNames != null) {
-          for (String chunk : chunkNames) {
-            if (!names.add(chunk) || names.size() > MAX_NAMES) {
-              break;
-            }
-          }
-        }
+        addChunkNames(names, head);
       }
     }
 
     synchronized @Nullable Map<String, V1Secret> get() {
       if (!read) {
         read = true;
-        Map<String, V1Secret> out = new HashMap<>();
-        StoredBytes held = new StoredBytes(maxBytes);
         try {
-          secrets.each(
-              namespace,
-              "owner=capstan,name=" + release + "," + PART,
-              null,
-              ResourceApi.PAGE_SIZE,
-              s -> names.contains(JsonTrees.text(s, "metadata", "name")),
-              s -> {
-                held.charge(s);
-                out.put(s.getMetadata().getName(), s);
-              });
-          byName = out;
+          byName = named(namespace, "owner=capstan,name=" + release + "," + PART, names, maxBytes);
         } catch (StoredBytes.Exceeded e) {
           byName = null;
         }
@@ -289,8 +270,46 @@ final class ReleaseRecords {
     }
   }
 
-  /** The most Secret names of a release's record {@link Every} looks for. */
+  /**
+   * The Secrets matching {@code selector} whose names are {@code names}, by name: one LIST, read a
+   * Secret at a time, keeping those alone.
+   *
+   * @throws StoredBytes.Exceeded as soon as those read hold more than {@code maxBytes} of data
+   */
+  private Map<String, V1Secret> named(
+      String namespace, String selector, Set<String> names, long maxBytes) {
+    Map<String, V1Secret> out = new HashMap<>();
+    StoredBytes held = new StoredBytes(maxBytes);
+    secrets.each(
+        namespace,
+        selector,
+        null,
+        ResourceApi.PAGE_SIZE,
+        s -> names.contains(JsonTrees.text(s, "metadata", "name")),
+        s -> {
+          held.charge(s);
+          out.put(s.getMetadata().getName(), s);
+        });
+    return out;
+  }
+
+  /** The most Secret names a read of a release's records looks for. */
   private static final int MAX_NAMES = 100_000;
+
+  /**
+   * Adds the names of {@code head}'s chunks to {@code names}, while they hold at most {@link
+   * #MAX_NAMES}: the count is the head's word, and a read fails at the first chunk it lacks.
+   */
+  private static void addChunkNames(Set<String> names, V1Secret head) {
+    List<String> chunks = chunkCount(head) > 0 ? RecordSecrets.chunkNames(head) : null;
+    if (chunks != null) {
+      for (String chunk : chunks) {
+        if (names.size() >= MAX_NAMES || !names.add(chunk)) {
+          break;
+        }
+      }
+    }
+  }
 
   /** The data bytes of the record Secrets one read holds, counted against a share. */
   private static final class StoredBytes {
@@ -494,9 +513,9 @@ final class ReleaseRecords {
    *     reader's memory ({@link DecodedRecords#maxStoredBytes})
    */
   private Map<String, V1Secret> chunksOf(String namespace, V1Secret head) {
-    Map<String, V1Secret> chunks = new HashMap<>();
-    List<String> names = RecordSecrets.chunkNames(head);
-    if (chunkCount(head) > 0 && names != null) {
+    Set<String> wanted = new HashSet<>();
+    addChunkNames(wanted, head);
+    if (!wanted.isEmpty()) {
       String selector =
           "owner=capstan,name="
               + label(head, "name")
@@ -506,24 +525,8 @@ final class ReleaseRecords {
               + PART
               + "=chunk";
       long max = decoded.maxStoredBytes();
-      StoredBytes held = new StoredBytes(max);
-      Set<String> named = new HashSet<>();
-      for (String n : names) {
-        if (!named.add(n) || named.size() > MAX_NAMES) {
-          break;
-        }
-      }
       try {
-        secrets.each(
-            namespace,
-            selector,
-            null,
-            ResourceApi.PAGE_SIZE,
-            c -> named.contains(JsonTrees.text(c, "metadata", "name")),
-            c -> {
-              held.charge(c);
-              chunks.put(c.getMetadata().getName(), c);
-            });
+        return named(namespace, selector, wanted, max);
       } catch (StoredBytes.Exceeded e) {
         throw new RecordFormatException(
             "release record Secret "
@@ -534,7 +537,7 @@ final class ReleaseRecords {
             null);
       }
     }
-    return chunks;
+    return Map.of();
   }
 
   /**

@@ -49,6 +49,10 @@ class ForgedRecordSecretsTest {
   private static final String NS = "shop";
   private static final String SECRETS = "/api/v1/namespaces/shop/secrets";
 
+  /** The LIST of shop/web's record Secrets. */
+  private static final String RECORDS =
+      "GET " + SECRETS + "?labelSelector=owner=capstan,name=web,capstan.dev/record&limit=500";
+
   private final Map<String, V1Secret> secrets = new LinkedHashMap<>();
   private final List<String> requests = new CopyOnWriteArrayList<>();
   private @Nullable HttpServer server;
@@ -252,15 +256,7 @@ class ForgedRecordSecretsTest {
     assertThat(entries).extracting(RecordEntry::revision).containsExactly(2, 1);
     assertThat(entries.get(1).stored().release()).isEqualTo(v1);
     // the Secrets forged beside the record, 1.5 MB, 15 times the share, were not held: one LIST
-    assertThat(requests)
-        .containsExactly(
-            "GET "
-                + SECRETS
-                + "?labelSelector=owner=capstan,name=web,capstan.dev/record&limit=500"
-                + " (metadata)",
-            "GET "
-                + SECRETS
-                + "?labelSelector=owner=capstan,name=web,capstan.dev/record&limit=500");
+    assertThat(requests).containsExactly(RECORDS + " (metadata)", RECORDS);
     assertThat(records.all(NS, "web")).extracting(r -> r.release()).containsExactly(v2, v1);
   }
 
@@ -289,11 +285,8 @@ class ForgedRecordSecretsTest {
     assertThat(entries.get(2).stored().release()).isEqualTo(v1);
     assertThat(requests)
         .containsExactly(
-            "GET "
-                + SECRETS
-                + "?labelSelector=owner=capstan,name=web,capstan.dev/record&limit=500"
-                + " (metadata)",
-            "GET " + SECRETS + "?labelSelector=owner=capstan,name=web,capstan.dev/record&limit=500",
+            RECORDS + " (metadata)",
+            RECORDS,
             "GET " + SECRETS + "/capstan.release.v1.web.v2",
             "GET " + SECRETS + "/capstan.release.v1.web.v1");
   }
