@@ -260,11 +260,7 @@ final class ReleaseRecords {
     synchronized @Nullable Map<String, V1Secret> get() {
       if (!read) {
         read = true;
-        try {
-          byName = named(namespace, "owner=capstan,name=" + release + "," + PART, names, maxBytes);
-        } catch (StoredBytes.Exceeded e) {
-          byName = null;
-        }
+        byName = named(namespace, "owner=capstan,name=" + release + "," + PART, names, maxBytes);
       }
       return byName;
     }
@@ -272,25 +268,40 @@ final class ReleaseRecords {
 
   /**
    * The Secrets matching {@code selector} whose names are {@code names}, by name: one LIST, read a
-   * Secret at a time, keeping those alone.
-   *
-   * @throws StoredBytes.Exceeded as soon as those read hold more than {@code maxBytes} of data
+   * Secret at a time, keeping those alone; {@code null} when they hold more than {@code maxBytes}
+   * of data (from the one that went over, nothing more is kept).
    */
-  private Map<String, V1Secret> named(
+  private @Nullable Map<String, V1Secret> named(
       String namespace, String selector, Set<String> names, long maxBytes) {
     Map<String, V1Secret> out = new HashMap<>();
-    StoredBytes held = new StoredBytes(maxBytes);
+    long[] held = {0};
     secrets.each(
         namespace,
         selector,
         null,
         ResourceApi.PAGE_SIZE,
-        s -> names.contains(JsonTrees.text(s, "metadata", "name")),
+        s -> held[0] <= maxBytes && names.contains(JsonTrees.text(s, "metadata", "name")),
         s -> {
-          held.charge(s);
-          out.put(s.getMetadata().getName(), s);
+          held[0] += dataBytes(s);
+          if (held[0] <= maxBytes) {
+            out.put(s.getMetadata().getName(), s);
+          } else {
+            out.clear();
+          }
         });
-    return out;
+    return held[0] <= maxBytes ? out : null;
+  }
+
+  /** The bytes of a Secret's data. */
+  private static long dataBytes(V1Secret secret) {
+    long bytes = 0;
+    Map<String, byte[]> data = secret.getData();
+    if (data != null) {
+      for (byte[] v : data.values()) {
+        bytes += v == null ? 0 : v.length;
+      }
+    }
+    return bytes;
   }
 
   /** The most Secret names a read of a release's records looks for. */
@@ -307,42 +318,6 @@ final class ReleaseRecords {
         if (names.size() >= MAX_NAMES || !names.add(chunk)) {
           break;
         }
-      }
-    }
-  }
-
-  /** The data bytes of the record Secrets one read holds, counted against a share. */
-  private static final class StoredBytes {
-    /** Thrown when the Secrets held would exceed the share. */
-    static final class Exceeded extends RuntimeException {
-      private static final long serialVersionUID = 1L;
-
-      Exceeded() {
-        super(null, null, false, false);
-      }
-    }
-
-    private final long max;
-    private long held;
-
-    StoredBytes(long max) {
-      this.max = max;
-    }
-
-    /**
-     * Counts {@code secret}'s data.
-     *
-     * @throws Exceeded when the Secrets counted hold more than the share
-     */
-    void charge(V1Secret secret) {
-      Map<String, byte[]> data = secret.getData();
-      if (data != null) {
-        for (byte[] v : data.values()) {
-          held += v == null ? 0 : v.length;
-        }
-      }
-      if (held > max) {
-        throw new Exceeded();
       }
     }
   }
@@ -525,9 +500,8 @@ final class ReleaseRecords {
               + PART
               + "=chunk";
       long max = decoded.maxStoredBytes();
-      try {
-        return named(namespace, selector, wanted, max);
-      } catch (StoredBytes.Exceeded e) {
+      Map<String, V1Secret> chunks = named(namespace, selector, wanted, max);
+      if (chunks == null) {
         throw new RecordFormatException(
             "release record Secret "
                 + head.getMetadata().getName()
@@ -536,6 +510,7 @@ final class ReleaseRecords {
                 + " bytes, more than one record may take of this reader's memory",
             null);
       }
+      return chunks;
     }
     return Map.of();
   }
