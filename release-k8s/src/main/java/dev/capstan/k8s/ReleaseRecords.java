@@ -143,7 +143,8 @@ final class ReleaseRecords {
     Every every = new Every(namespace, name, heads, decoded.maxStoredBytes());
     List<RecordEntry> out = new ArrayList<>();
     for (V1Secret head : unlabelled) {
-      read(namespace, requireNonNull(head.getMetadata().getName()))
+      secrets
+          .get(namespace, requireNonNull(head.getMetadata().getName()))
           .ifPresent(h -> out.add(RecordEntry.of(unlabelled(namespace, h))));
     }
     heads.sort(Comparator.comparingInt(RecordSecrets::revision).reversed());
@@ -191,11 +192,6 @@ final class ReleaseRecords {
     }
   }
 
-  /** A record's head by name, read whole (a GET), or empty when it does not exist. */
-  private Optional<V1Secret> read(String namespace, String headName) {
-    return secrets.get(namespace, headName);
-  }
-
   /**
    * The record of the head whose metadata is {@code listed}: as this store decoded it lately when
    * none of its Secrets was written since ({@link RecordSecrets#known}); else, for the {@code
@@ -220,7 +216,7 @@ final class ReleaseRecords {
     Map<String, V1Secret> all = newest ? null : every.get();
     V1Secret head;
     if (all == null) {
-      head = read(namespace, headName).orElse(null);
+      head = secrets.get(namespace, headName).orElse(null);
       all = head == null ? Map.of() : chunksOf(namespace, head);
     } else {
       head = all.get(headName);

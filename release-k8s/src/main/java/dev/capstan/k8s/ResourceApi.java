@@ -374,8 +374,8 @@ final class ResourceApi<T extends KubernetesObject, L extends KubernetesListObje
     return out;
   }
 
-  /** A typed model of a raw object from {@link #listingRaw}. */
-  T fromRaw(JsonObject object) {
+  /** A typed model of a raw object a LIST read. */
+  private T fromRaw(JsonObject object) {
     return JSON.getGson().fromJson(object, kind.type());
   }
 
