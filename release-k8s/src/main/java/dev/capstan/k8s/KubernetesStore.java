@@ -114,7 +114,9 @@ public final class KubernetesStore implements Store {
 
   /**
    * {@inheritDoc} One LIST (of 500 a page) of the record Secrets of those releases, selected by the
-   * set of their names ({@code name in (...)}).
+   * set of their names ({@code name in (...)}), while their bytes fit one record's share of this
+   * store's memory ({@link RecordLimits}); beyond it, each release is read as {@link
+   * #recordEntries(String, String)} reads it.
    */
   @Override
   public Map<String, List<RecordEntry>> recordEntries(String namespace, Set<String> names) {

@@ -32,6 +32,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
@@ -71,6 +72,9 @@ final class ReleaseRecords {
   /** A label selector that leaves record Secrets out (for observing user Secrets). */
   static final String NOT_RECORDS = "!" + PART;
 
+  /** How often {@link #decodeCurrent} reads a head that changes while its chunks are listed. */
+  private static final int HEAD_READS = 3;
+
   private final ResourceApi<V1Secret, V1SecretList> secrets;
   private final CoreV1Api core;
   private final int chunkBytes;
@@ -92,9 +96,46 @@ final class ReleaseRecords {
     return RecordSecrets.decode(head, chunks, decoded);
   }
 
+  /**
+   * Lists the chunks of {@code head}, read a moment ago, and decodes it. A writer that replaces a
+   * chunked record writes the new chunks, updates the head, then deletes the old chunks, so the
+   * chunks a head names may be gone by the time they are listed: when some are missing, the head is
+   * read again and, if it changed, its new version is read in its place (at most {@value
+   * #HEAD_READS} versions), so a reader never fails on a record a writer is replacing.
+   *
+   * @throws StaleRecordException when the head was deleted since it was read
+   * @throws RecordFormatException when the head, as it stands, cannot be read
+   */
+  private StoredRelease decodeCurrent(String namespace, V1Secret head) {
+    V1Secret current = head;
+    for (int read = 1; ; read++) {
+      Map<String, V1Secret> chunks = chunksOf(namespace, current);
+      if (read == HEAD_READS || chunks.size() >= chunkCount(current)) {
+        return decode(current, chunks);
+      }
+      String name = requireNonNull(current.getMetadata().getName());
+      V1Secret again =
+          secrets
+              .get(namespace, name)
+              .orElseThrow(
+                  () ->
+                      new StaleRecordException(
+                          namespace + "/" + label(head, "name"),
+                          revision(head),
+                          "its record was deleted while it was read"));
+      if (Objects.equals(
+          again.getMetadata().getResourceVersion(), current.getMetadata().getResourceVersion())) {
+        return decode(current, chunks);
+      }
+      current = again;
+    }
+  }
+
   /** Every revision of a release, newest first: one LIST, every record decoded. */
   List<StoredRelease> all(String namespace, String name) {
-    return entriesOf(everySecret(namespace, name)).stream().map(RecordEntry::stored).toList();
+    return entriesOf(namespace, everySecret(namespace, name)).stream()
+        .map(RecordEntry::stored)
+        .toList();
   }
 
   /**
@@ -170,7 +211,7 @@ final class ReleaseRecords {
    */
   private StoredRelease unlabelled(String namespace, V1Secret head) {
     try {
-      return decode(head, chunksOf(namespace, head));
+      return decodeCurrent(namespace, head);
     } catch (RecordFormatException e) {
       String secret = head.getMetadata().getName();
       throw new RecordFormatException(
@@ -214,20 +255,14 @@ final class ReleaseRecords {
     }
     String headName = requireNonNull(listed.getMetadata().getName());
     Map<String, V1Secret> all = newest ? null : every.get();
-    V1Secret head;
-    if (all == null) {
-      head = secrets.get(namespace, headName).orElse(null);
-      all = head == null ? Map.of() : chunksOf(namespace, head);
-    } else {
-      head = all.get(headName);
-    }
+    V1Secret head = all == null ? secrets.get(namespace, headName).orElse(null) : all.get(headName);
     if (head == null) {
       throw new StaleRecordException(
           namespace + "/" + label(listed, "name"),
           revision(listed),
           "its record was deleted while it was read");
     }
-    return decode(head, all);
+    return all == null ? decodeCurrent(namespace, head) : decode(head, all);
   }
 
   /**
@@ -238,7 +273,7 @@ final class ReleaseRecords {
   private final class Every {
     private final String namespace;
     private final String release;
-    private final Set<String> names = new HashSet<>();
+    private final List<V1Secret> heads;
     private final long maxBytes;
     private boolean read;
     private @Nullable Map<String, V1Secret> byName;
@@ -246,16 +281,18 @@ final class ReleaseRecords {
     Every(String namespace, String release, List<V1Secret> heads, long maxBytes) {
       this.namespace = namespace;
       this.release = release;
+      this.heads = heads;
       this.maxBytes = maxBytes;
-      for (V1Secret head : heads) {
-        names.add(requireNonNull(head.getMetadata().getName()));
-        addChunkNames(names, head);
-      }
     }
 
     synchronized @Nullable Map<String, V1Secret> get() {
       if (!read) {
         read = true;
+        Set<String> names = new HashSet<>();
+        for (V1Secret head : heads) {
+          names.add(requireNonNull(head.getMetadata().getName()));
+          addChunkNames(names, head);
+        }
         byName = named(namespace, "owner=capstan,name=" + release + "," + PART, names, maxBytes);
       }
       return byName;
@@ -321,7 +358,10 @@ final class ReleaseRecords {
   /**
    * Every revision of each release of {@code names}, newest first, by release name (a release with
    * none is absent): one LIST (paged) selecting their record Secrets by a set of names, each entry
-   * as {@link #entries(String, String)} gives it.
+   * as {@link #entries(String, String)} gives it. The LIST keeps heads and chunks while their bytes
+   * fit one record's share of this reader's memory ({@link DecodedRecords#maxStoredBytes}); when
+   * they do not (a large history, or Secrets forged under the labels), it keeps nothing more and
+   * each release is read alone, as {@link #entries(String, String)} reads it.
    */
   Map<String, List<RecordEntry>> entries(String namespace, Set<String> names) {
     Map<String, List<RecordEntry>> out = new TreeMap<>();
@@ -331,21 +371,39 @@ final class ReleaseRecords {
     String selector =
         "owner=capstan," + PART + ",name in (" + String.join(",", new TreeSet<>(names)) + ")";
     Map<String, List<V1Secret>> byRelease = new TreeMap<>();
+    long max = decoded.maxStoredBytes();
+    long[] held = {0};
     secrets.each(
         namespace,
         selector,
         null,
         ResourceApi.PAGE_SIZE,
-        ReleaseRecords::headOrChunk,
+        s ->
+            held[0] <= max
+                && headOrChunk(s)
+                && names.contains(JsonTrees.text(s, "metadata", "labels", "name")),
         s -> {
-          String release = label(s, "name");
-          if (release != null && names.contains(release)) {
-            byRelease.computeIfAbsent(release, r -> new ArrayList<>()).add(s);
+          held[0] += dataBytes(s);
+          if (held[0] <= max) {
+            byRelease
+                .computeIfAbsent(requireNonNull(label(s, "name")), r -> new ArrayList<>())
+                .add(s);
+          } else {
+            byRelease.clear();
           }
         });
+    if (held[0] > max) {
+      for (String name : new TreeSet<>(names)) {
+        List<RecordEntry> entries = entries(namespace, name);
+        if (!entries.isEmpty()) {
+          out.put(name, entries);
+        }
+      }
+      return out;
+    }
     byRelease.forEach(
         (release, found) -> {
-          List<RecordEntry> entries = entriesOf(found);
+          List<RecordEntry> entries = entriesOf(namespace, found);
           if (!entries.isEmpty()) {
             out.put(release, entries);
           }
@@ -353,8 +411,11 @@ final class ReleaseRecords {
     return out;
   }
 
-  /** The revisions of one release whose record Secrets (heads and chunks) are {@code found}. */
-  private List<RecordEntry> entriesOf(List<V1Secret> found) {
+  /**
+   * The revisions of one release whose record Secrets (heads and chunks) are {@code found}; a head
+   * without Capstan's labels is read alone ({@link #unlabelled}).
+   */
+  private List<RecordEntry> entriesOf(String namespace, List<V1Secret> found) {
     Map<String, V1Secret> chunks = new HashMap<>();
     List<V1Secret> heads = new ArrayList<>();
     for (V1Secret s : found) {
@@ -370,7 +431,7 @@ final class ReleaseRecords {
       int revision = revision(head);
       out.add(
           status == null || revision <= 0
-              ? RecordEntry.of(decode(head, chunks))
+              ? RecordEntry.of(unlabelled(namespace, head))
               : RecordEntry.lazy(revision, status, () -> decode(head, chunks)));
     }
     out.sort(Comparator.comparingInt(RecordEntry::revision).reversed());
@@ -387,12 +448,17 @@ final class ReleaseRecords {
    * newer one is recorded, so the newest revision is never among them. Of the heads that remain
    * (the newest, and older deployed, failed or pending ones: the engine leaves a replaced revision
    * as stored), the highest revision of each release is decoded, the others only transferred. Heads
-   * without a {@code status} label are kept by the selector, so records of any age are listed.
+   * without a {@code status} label are kept by the selector, so records of any age are listed. A
+   * release whose listed head is deleted before it is read (uninstalled meanwhile) is left out.
    */
   List<StoredRelease> latestOfEach(@Nullable String namespace) {
     List<StoredRelease> out = new ArrayList<>();
     for (V1Secret head : latestHeads(namespace).values()) {
-      out.add(decode(head, chunksOf(head.getMetadata().getNamespace(), head)));
+      try {
+        out.add(decodeCurrent(requireNonNull(head.getMetadata().getNamespace()), head));
+      } catch (StaleRecordException deletedWhileRead) {
+        // the release was uninstalled (or its revision deleted) after its head was listed
+      }
     }
     return out;
   }
@@ -429,7 +495,7 @@ final class ReleaseRecords {
         .forEach(
             (key, head) -> {
               String ns = key.get(0);
-              Supplier<StoredRelease> decode = () -> decode(head, chunksOf(ns, head));
+              Supplier<StoredRelease> decode = () -> decodeCurrent(ns, head);
               ReleaseStatus status = status(head);
               int revision = revision(head);
               if (status != null && revision > 0) {

@@ -2,6 +2,7 @@ package dev.capstan.release.engine;
 
 import dev.capstan.release.codec.RecordFormatException;
 import dev.capstan.release.error.ReleaseNotFoundException;
+import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.model.Lease;
 import dev.capstan.release.model.Release;
 import dev.capstan.release.model.ReleaseStatus;
@@ -103,7 +104,7 @@ public final class HistoryReads {
    * Every release in {@code namespace} by name, its latest revision read, or, when its record
    * cannot be read, what is known of it and how to recover ({@link ReleaseListing.Unreadable}): one
    * corrupt record fails its own release alone. Tombstones only when {@code includeUninstalled}; an
-   * unreadable release is always listed.
+   * unreadable release is always listed, one whose record is deleted while it is read never.
    */
   public List<ReleaseListing> listing(String namespace, boolean includeUninstalled) {
     List<ReleaseListing> out = new ArrayList<>();
@@ -144,6 +145,8 @@ public final class HistoryReads {
                     entry.revision(),
                     Unreadable.advice(
                         context.store, namespace, name, entry.revision(), e.getMessage())));
+          } catch (StaleRecordException deletedWhileRead) {
+            // uninstalled (or its revision deleted) after it was listed: it is not listed
           }
         });
   }

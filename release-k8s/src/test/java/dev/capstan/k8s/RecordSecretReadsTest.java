@@ -28,10 +28,12 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.zip.GZIPInputStream;
 import org.jspecify.annotations.Nullable;
@@ -39,13 +41,18 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A release's record Secrets live in its namespace, where whoever may write Secrets there (a
+ * Reads of record Secrets over a loopback API server, with their exact requests.
+ *
+ * <p>A release's record Secrets live in its namespace, where whoever may write Secrets there (a
  * tenant, on a shared controller) may forge more under the same labels. A read of a release's
  * records holds the heads and chunks it names and nothing else, and no more bytes of them than one
  * record may take of the reader's memory ({@link RecordLimits}), whatever the forged Secrets hold
  * or say.
+ *
+ * <p>A writer that replaces a chunked record deletes the old chunks after it updates the head, and
+ * an uninstall deletes them all: a reader that listed the head before reads the head as it is now.
  */
-class ForgedRecordSecretsTest {
+class RecordSecretReadsTest {
   private static final String NS = "shop";
   private static final String SECRETS = "/api/v1/namespaces/shop/secrets";
 
@@ -56,6 +63,9 @@ class ForgedRecordSecretsTest {
   private final Map<String, V1Secret> secrets = new LinkedHashMap<>();
   private final List<String> requests = new CopyOnWriteArrayList<>();
   private @Nullable HttpServer server;
+
+  /** What another writer does just before the server answers the next LIST of chunks. */
+  private @Nullable Runnable beforeChunkList;
 
   @AfterEach
   void stop() {
@@ -124,6 +134,11 @@ class ForgedRecordSecretsTest {
                   + (metadata ? " (metadata)" : ""));
           JsonElement answer;
           int code = 200;
+          Runnable writer = beforeChunkList;
+          if (writer != null && query.contains(RecordSecrets.PART + "=chunk")) {
+            beforeChunkList = null;
+            writer.run();
+          }
           if (path.equals(SECRETS)) {
             answer = list(query, metadata);
           } else {
@@ -162,12 +177,22 @@ class ForgedRecordSecretsTest {
     for (V1Secret s : secrets.values()) {
       Map<String, String> labels = s.getMetadata().getLabels();
       boolean matches = true;
-      for (String term : selector.split(",", -1)) {
+      for (String term : selector.split(",(?![^(]*\\))", -1)) {
         int eq = term.indexOf('=');
-        matches &=
-            eq < 0
-                ? labels.containsKey(term)
-                : term.substring(eq + 1).equals(labels.get(term.substring(0, eq)));
+        int ne = term.indexOf("!=");
+        int in = term.indexOf(" in (");
+        if (in > 0) {
+          matches &=
+              List.of(term.substring(in + 5, term.length() - 1).split(",", -1))
+                  .contains(labels.get(term.substring(0, in)));
+        } else if (ne > 0) {
+          matches &= !term.substring(ne + 2).equals(labels.get(term.substring(0, ne)));
+        } else {
+          matches &=
+              eq < 0
+                  ? labels.containsKey(term)
+                  : term.substring(eq + 1).equals(labels.get(term.substring(0, eq)));
+        }
       }
       if (matches) {
         items.add(
@@ -288,6 +313,127 @@ class ForgedRecordSecretsTest {
             RECORDS + " (metadata)",
             RECORDS,
             "GET " + SECRETS + "/capstan.release.v1.web.v2",
+            "GET " + SECRETS + "/capstan.release.v1.web.v1");
+  }
+
+  /** The LIST of the latest heads of namespace shop. */
+  private static final String HEADS =
+      "GET "
+          + SECRETS
+          + "?labelSelector=owner=capstan,capstan.dev/record=head,status!=superseded&limit=2000";
+
+  /** The LIST of the chunks of shop/web's revision 1. */
+  private static final String CHUNKS =
+      "GET "
+          + SECRETS
+          + "?labelSelector=owner=capstan,name=web,version=1,capstan.dev/record=chunk&limit=500";
+
+  @Test
+  void aRecordReplacedBetweenItsHeadAndItsChunksIsReadAsItIsNow() throws IOException {
+    Release v1 = web(1, ReleaseStatus.DEPLOYED, 400);
+    RecordSecrets.Encoded old = store(v1, 5_000);
+    assertThat(old.chunks()).isGreaterThan(1);
+    Release failed = v1.withStatus(ReleaseStatus.FAILED, Instant.parse("2026-01-02T00:00:00Z"));
+    beforeChunkList =
+        () -> {
+          // as ReleaseRecords.update writes: new chunks, the head, then the old chunks deleted
+          store(failed, 5_000);
+          requireNonNull(secrets.get(RecordSecrets.headName("web", 1)))
+              .getMetadata()
+              .resourceVersion("2");
+          for (int i = 0; i < old.chunks(); i++) {
+            secrets.remove(RecordSecrets.chunkName("web", 1, old.digest(), i));
+          }
+        };
+    ReleaseRecords records = records(ReleaseRecordCodec.MAX_DECODED_BYTES);
+
+    assertThat(records.latestOfEach(NS)).extracting(r -> r.release()).containsExactly(failed);
+    assertThat(requests)
+        .containsExactly(HEADS, CHUNKS, "GET " + SECRETS + "/capstan.release.v1.web.v1", CHUNKS);
+  }
+
+  @Test
+  void aReleaseUninstalledBetweenItsHeadAndItsChunksIsLeftOutOfTheLatest() throws IOException {
+    store(web(1, ReleaseStatus.DEPLOYED, 400), 5_000);
+    beforeChunkList = secrets::clear;
+    ReleaseRecords records = records(ReleaseRecordCodec.MAX_DECODED_BYTES);
+
+    assertThat(records.latestOfEach(NS)).isEmpty();
+    assertThat(requests)
+        .containsExactly(HEADS, CHUNKS, "GET " + SECRETS + "/capstan.release.v1.web.v1");
+  }
+
+  @Test
+  void aHeadWhoseChunksAreMissingWhileItStaysAsItIsFailsAfterOneMoreRead() throws IOException {
+    RecordSecrets.Encoded e = store(web(1, ReleaseStatus.DEPLOYED, 400), 5_000);
+    secrets.remove(RecordSecrets.chunkName("web", 1, e.digest(), 0));
+    ReleaseRecords records = records(ReleaseRecordCodec.MAX_DECODED_BYTES);
+
+    assertThatThrownBy(() -> records.latestOfEach(NS))
+        .isInstanceOf(RecordFormatException.class)
+        .hasMessageStartingWith(
+            "release record Secret capstan.release.v1.web.v1 is missing chunk 1 of " + e.chunks());
+    assertThat(requests)
+        .containsExactly(HEADS, CHUNKS, "GET " + SECRETS + "/capstan.release.v1.web.v1");
+  }
+
+  /** The LIST of the record Secrets of shop/api and shop/web, for a fleet's casts. */
+  private static final String FLEET =
+      "GET "
+          + SECRETS
+          + "?labelSelector=owner=capstan,capstan.dev/record,name in (api,web)&limit=500";
+
+  /** Stores revision {@code revision} of shop/{@code name}: a ConfigMap of 40 random keys. */
+  private Release storeRelease(String name, int revision, ReleaseStatus status) {
+    Release r =
+        ReleaseRecordsIT.release(
+            NS, name, revision, status, Payloads.of(ReleaseRecordsIT.config(NS, 40 + revision)));
+    RecordSecrets.Encoded e = RecordSecrets.Encoded.of(ReleaseRecordCodec.encode(r), 1_000_000);
+    put(RecordSecrets.head(r, e, null));
+    return r;
+  }
+
+  @Test
+  void aFleetsRecordsAreReadInOneListWhileTheyFitOneRecordsShare() throws IOException {
+    Release api = storeRelease("api", 1, ReleaseStatus.DEPLOYED);
+    Release web1 = storeRelease("web", 1, ReleaseStatus.SUPERSEDED);
+    Release web2 = storeRelease("web", 2, ReleaseStatus.DEPLOYED);
+    storeRelease("other", 1, ReleaseStatus.DEPLOYED);
+    ReleaseRecords records = records(ReleaseRecordCodec.MAX_DECODED_BYTES);
+
+    Map<String, List<RecordEntry>> entries = records.entries(NS, Set.of("web", "api"));
+
+    assertThat(entries).containsOnlyKeys("api", "web");
+    assertThat(entries.get("api")).extracting(e -> e.stored().release()).containsExactly(api);
+    assertThat(entries.get("web"))
+        .extracting(e -> e.stored().release())
+        .containsExactly(web2, web1);
+    assertThat(requests).containsExactly(FLEET);
+  }
+
+  @Test
+  void aFleetsRecordsBeyondOneRecordsShareAreReadReleaseByRelease() throws IOException {
+    Release api = storeRelease("api", 1, ReleaseStatus.DEPLOYED);
+    Release web = storeRelease("web", 1, ReleaseStatus.DEPLOYED);
+    for (int i = 0; i < 4; i++) {
+      forge("junk-" + i, "chunk", 300_000);
+    }
+    ReleaseRecords records = records(100_000);
+
+    Map<String, List<RecordEntry>> entries = records.entries(NS, Set.of("web", "api"));
+
+    assertThat(entries.get("api")).extracting(e -> e.stored().release()).containsExactly(api);
+    assertThat(entries.get("web")).extracting(e -> e.stored().release()).containsExactly(web);
+    // the forged 1.2 MB, twelve times the share, stopped the shared LIST from keeping more
+    assertThat(requests)
+        .containsExactly(
+            FLEET,
+            "GET "
+                + SECRETS
+                + "?labelSelector=owner=capstan,name=api,capstan.dev/record&limit=500"
+                + " (metadata)",
+            RECORDS + " (metadata)",
+            "GET " + SECRETS + "/capstan.release.v1.api.v1",
             "GET " + SECRETS + "/capstan.release.v1.web.v1");
   }
 }
