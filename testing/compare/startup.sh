@@ -10,8 +10,9 @@
 # --fresh: as the README's user, after one earlier command: a Capstan cache folder of its own
 # (CAPSTAN_CACHE_DIR), so the build's class cache and daemon start from nothing; one untimed run of
 # COMMAND first (it trains the class cache and, unless CI=true, --no-daemon or CAPSTAN_DAEMON=false,
-# starts the daemon beside it), then a wait until that daemon listens; then the timed runs. The
-# daemon is stopped at the end.
+# starts the daemon beside it), then a wait until that daemon listens and the class cache is
+# assembled (in the background, seconds after that run); then the timed runs. The daemon is stopped
+# at the end.
 #
 # COMMAND runs with KUBECONFIG=DIR/kubeconfig-NAME (and nothing else set: the default CLI honours
 # it as kubectl does); pass it to tools that take a flag instead (the placeholder {kubeconfig} in
@@ -57,6 +58,12 @@ if $fresh; then
   for ((i = 0; i < 600; i++)); do
     [[ -n $pidfile ]] || break
     grep -qs "capstan daemon: warmed up\|capstan daemon: warm-up skipped" "${pidfile%.pid}.sock.log" && break
+    sleep 0.05
+  done
+  # and the class cache the earlier run trained, once assembled in the background (3-6 s after it)
+  for ((i = 0; i < 1200; i++)); do
+    compgen -G "$CAPSTAN_CACHE_DIR/builds/*/classes-*" >/dev/null &&
+      ! compgen -G "$CAPSTAN_CACHE_DIR/builds/*/.assembling-*" >/dev/null && break
     sleep 0.05
   done
 fi

@@ -1,6 +1,7 @@
 package dev.capstan.cli;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -26,9 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
  * The launcher ({@code ./capstan}) with the jar this build packaged, each test on a cache folder of
  * its own and a home without a kubeconfig (the in-memory cluster): the JVM it runs (a wrapper that
  * logs its process id and arguments, then execs the real {@code java}) replaces it; the first
- * command of a build trains the build's class cache as it exits and no later one does, also with
- * another build used in between; long-lived commands run with the JVM's server defaults and never
- * train; and the daemon starts beside the first command, unless CI=true, {@code --no-daemon} or
+ * command of a build records the classes it used (it trains), a JVM started in the background as it
+ * exits assembles the build's class cache from them, and no later command trains, also with another
+ * build used in between; long-lived commands run with the JVM's server defaults and never train;
+ * and the daemon starts beside the first command, unless CI=true, {@code --no-daemon} or
  * CAPSTAN_DAEMON=false, and runs the commands after it.
  */
 class LauncherIT {
@@ -61,8 +63,9 @@ class LauncherIT {
   }
 
   @AfterEach
-  void stopAnyDaemon() throws Exception {
+  void stopAnyDaemonAndAwaitAnyAssembly() throws Exception {
     run(ROOT, "daemon", "stop");
+    awaitNoAssembly();
   }
 
   /** What a launcher run returned, and its process id. */
@@ -90,8 +93,56 @@ class LauncherIT {
     return Files.exists(log) ? Files.readAllLines(log, UTF_8) : List.of();
   }
 
+  /** The JVMs that ran a command or the daemon (not a class cache's assembly), in order. */
+  private List<String> commandRuns() throws IOException {
+    return jvmRuns().stream().filter(r -> !assembly(r)).toList();
+  }
+
+  /** The JVMs that assembled a class cache. */
+  private List<String> assemblies() throws IOException {
+    return jvmRuns().stream().filter(LauncherIT::assembly).toList();
+  }
+
+  private static boolean assembly(String run) {
+    return run.contains("-Xshare:dump") || run.contains("-XX:AOTMode=create");
+  }
+
   private static long trainings(List<String> runs) {
-    return runs.stream().filter(r -> r.contains("-XX:ArchiveClassesAtExit=")).count();
+    return runs.stream().filter(r -> r.contains("-XX:DumpLoadedClassList=")).count();
+  }
+
+  /** Waits for {@code count} class caches in the build folders, and returns them. */
+  private List<Path> awaitClassCaches(int count) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+    while (true) {
+      try (Stream<Path> files = Files.walk(cache.resolve("builds"))) {
+        List<Path> caches =
+            files
+                .filter(f -> f.getFileName().toString().matches("classes-.*\\.(jsa|aot)"))
+                .sorted()
+                .toList();
+        if (caches.size() >= count || System.nanoTime() > deadline) {
+          return caches;
+        }
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  /** Waits until no class cache is being assembled (a launcher started one in the background). */
+  private void awaitNoAssembly() throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+    while (Files.isDirectory(cache.resolve("builds"))) {
+      try (Stream<Path> files = Files.walk(cache.resolve("builds"))) {
+        if (files.noneMatch(f -> f.getFileName().toString().startsWith(".assembling-"))) {
+          return;
+        }
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("a class cache is still being assembled: " + jvmRuns());
+      }
+      Thread.sleep(100);
+    }
   }
 
   @Test
@@ -99,31 +150,42 @@ class LauncherIT {
     env.put("CAPSTAN_DAEMON", "false");
 
     Ran first = run(ROOT, "release", "list", "-n", "demo");
+    // assembled in the background once the first command exited, with no other command run
+    List<Path> caches = awaitClassCaches(1);
     Ran second = run(ROOT, "release", "list", "-n", "demo");
     Ran third = run(ROOT, "--version");
 
     assertThat(first.exit()).as(first.err()).isZero();
     assertThat(second.out()).isEqualTo(first.out()).startsWith("NAME  REVISION");
     assertThat(third.exit()).isZero();
-    List<String> runs = jvmRuns();
+    List<String> runs = commandRuns();
     assertThat(runs).hasSize(3);
     // exec: the JVM has the launcher's process id, so a signal to the launcher reaches it
     assertThat(runs.get(0)).startsWith(first.pid() + " ");
     assertThat(runs.get(1)).startsWith(second.pid() + " ");
     assertThat(runs.get(0))
         .contains("-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
-        .contains("-XX:ArchiveClassesAtExit=" + cache.resolve("builds"))
+        .contains("-XX:DumpLoadedClassList=" + cache.resolve("builds"))
         .contains("dev.capstan.cli.Main release list -n demo");
-    assertThat(runs.get(1)).contains("-XX:SharedArchiveFile=").doesNotContain("ArchiveClassesAt");
-    assertThat(runs.get(2)).contains("-XX:SharedArchiveFile=");
-    try (Stream<Path> builds = Files.list(cache.resolve("builds"))) {
-      Path build = builds.findFirst().orElseThrow();
-      assertThat(build.resolve("capstan-cli.jar")).hasSameBinaryContentAs(JAR);
-      try (Stream<Path> files = Files.list(build)) {
-        assertThat(files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".jsa")))
-            .singleElement()
-            .satisfies(f -> assertThat(f).startsWith("classes-"));
-      }
+    assertThat(runs.get(1))
+        .contains("-XX:SharedArchiveFile=" + caches.get(0) + " ")
+        .doesNotContain("DumpLoadedClassList");
+    assertThat(assemblies())
+        .singleElement()
+        .satisfies(
+            a ->
+                assertThat(a)
+                    .contains("-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
+                    .contains("-Xshare:dump -XX:SharedClassListFile=")
+                    .contains("-cp " + cache.resolve("builds")));
+    assertThat(runs.get(2)).contains("-XX:SharedArchiveFile=" + caches.get(0) + " ");
+    Path build = requireNonNull(caches.get(0).getParent());
+    assertThat(build.resolve("capstan-cli.jar")).hasSameBinaryContentAs(JAR);
+    assertThat(caches).singleElement().satisfies(f -> assertThat(f.toString()).endsWith(".jsa"));
+    try (Stream<Path> files = Files.list(build)) {
+      assertThat(files.map(f -> f.getFileName().toString()))
+          .as("the class list and the assembly's files are gone")
+          .noneMatch(f -> f.startsWith("."));
     }
   }
 
@@ -137,11 +199,22 @@ class LauncherIT {
       assertThat(ran.exit()).as(ran.err()).isZero();
     }
 
-    List<String> runs = jvmRuns();
-    assertThat(runs).hasSize(20);
+    List<Path> caches = awaitClassCaches(2);
+    awaitNoAssembly();
+    assertThat(run(ROOT, "--version").exit()).isZero();
+    assertThat(run(other, "--version").exit()).isZero();
+
+    List<String> runs = commandRuns();
+    assertThat(runs).hasSize(22);
     assertThat(trainings(runs.subList(0, 2))).isEqualTo(2);
-    assertThat(trainings(runs.subList(2, 20))).as("no training after the first of each").isZero();
-    assertThat(runs.subList(2, 20)).allMatch(r -> r.contains("-XX:SharedArchiveFile="));
+    assertThat(trainings(runs.subList(2, 22))).as("no training after the first of each").isZero();
+    assertThat(assemblies()).as("one assembly per build").hasSize(2);
+    // each build kept its own cache, and the last run of each mapped it
+    assertThat(caches).hasSize(2);
+    assertThat(caches.get(0).getParent()).isNotEqualTo(caches.get(1).getParent());
+    assertThat(runs.subList(20, 22))
+        .anySatisfy(r -> assertThat(r).contains("-XX:SharedArchiveFile=" + caches.get(0) + " "))
+        .anySatisfy(r -> assertThat(r).contains("-XX:SharedArchiveFile=" + caches.get(1) + " "));
     try (Stream<Path> builds = Files.list(cache.resolve("builds"))) {
       assertThat(builds).hasSize(2);
     }
@@ -167,7 +240,7 @@ class LauncherIT {
                     .startsWith(controller.pid() + " ")
                     .doesNotContain("TieredStopAtLevel")
                     .doesNotContain("UseSerialGC")
-                    .doesNotContain("ArchiveClassesAtExit"));
+                    .doesNotContain("DumpLoadedClassList"));
   }
 
   @Test
@@ -192,7 +265,7 @@ class LauncherIT {
             java.nio.file.attribute.PosixFilePermission.OWNER_EXECUTE);
     // the daemon and the first command: two JVMs (the command's in the launcher's process); the
     // second command ran in the daemon
-    assertThat(jvmRuns())
+    assertThat(commandRuns())
         .hasSize(2)
         .anySatisfy(r -> assertThat(r).startsWith(first.pid() + " ").contains("cli.Main release"))
         .anySatisfy(r -> assertThat(r).contains("dev.capstan.cli.daemon.DaemonMain"));
@@ -208,7 +281,7 @@ class LauncherIT {
     assertThat(run(ROOT, "release", "list", "-n", "demo").exit()).isZero();
 
     Thread.sleep(1000);
-    assertThat(jvmRuns()).hasSize(3).noneMatch(r -> r.contains("DaemonMain"));
+    assertThat(commandRuns()).hasSize(3).noneMatch(r -> r.contains("DaemonMain"));
     try (Stream<Path> files = Files.walk(cache)) {
       assertThat(files.map(Path::getFileName).map(Path::toString))
           .doesNotContain("daemon.sock", "daemon.pid");
