@@ -10,6 +10,7 @@ import dev.capstan.common.ClusterException;
 import dev.capstan.release.error.CastFailedException;
 import dev.capstan.release.error.InvalidReleaseException;
 import dev.capstan.release.error.ReleaseConflictException;
+import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.model.ConfigMapSpec;
 import dev.capstan.release.model.Kind;
@@ -24,11 +25,15 @@ import dev.capstan.release.model.ResourceRef;
 import dev.capstan.release.model.SecretSpec;
 import dev.capstan.release.plan.Action;
 import dev.capstan.release.port.Precondition;
+import dev.capstan.release.port.RecordEntry;
+import dev.capstan.release.port.Store;
 import dev.capstan.release.result.CastOutcome;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -331,6 +336,44 @@ class CastAllTest {
             m -> assertThat(m.content().get("data")).isEqualTo(Map.of("value", "theirs")));
     assertThat(h.cluster.objects())
         .doesNotContain(ResourceRef.of(Kind.SECRET, "default", "b-secret"));
+  }
+
+  @Test
+  void aReleaseWhoseRecordIsDeletedWhileTheSharedReadReadsItIsCastOnItsOwn() {
+    h.controller.castAll(fleet(), 3);
+    // the shared read listed b's record, which was deleted before it was read
+    Store racing =
+        new ForwardingStore(h.cluster) {
+          @Override
+          public SortedMap<String, RecordEntry> latestEntries(String namespace) {
+            SortedMap<String, RecordEntry> out = new TreeMap<>(h.cluster.latestEntries(namespace));
+            out.computeIfPresent(
+                "b",
+                (name, e) ->
+                    RecordEntry.lazy(
+                        e.revision(),
+                        e.status(),
+                        () -> {
+                          throw new StaleRecordException(
+                              namespace + "/b", e.revision(), "its record was deleted while read");
+                        }));
+            return out;
+          }
+        };
+    ReleaseController controller =
+        ReleaseController.builder(h.cluster, racing)
+            .clock(h.clock)
+            .holder("me")
+            .leaseDuration(Duration.ofMinutes(2))
+            .build();
+
+    assertThat(summary(controller.castAll(fleet(), 3)))
+        .containsExactly(
+            "default/a unchanged at 1",
+            "default/b cast 2 deployed",
+            "default/c unchanged at 1",
+            "team-b/d unchanged at 1",
+            "team-b/e unchanged at 1");
   }
 
   @Test

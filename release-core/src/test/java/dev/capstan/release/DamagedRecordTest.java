@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.capstan.release.codec.RecordFormatException;
+import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.memory.InMemoryCluster;
 import dev.capstan.release.model.Payloads;
 import dev.capstan.release.model.Release;
@@ -27,10 +28,14 @@ import org.junit.jupiter.api.Test;
 class DamagedRecordTest {
   private final InMemoryCluster cluster = InMemoryCluster.create();
 
-  /** A store whose record of one revision of one release cannot be read, until mended. */
+  /**
+   * A store whose record of one revision of one release cannot be read, until mended; or, when
+   * {@code deleted}, is deleted between its listing and its read.
+   */
   private final class Damaging extends ForwardingStore {
     String release = "";
     int revision;
+    boolean deleted;
 
     Damaging() {
       super(cluster);
@@ -44,6 +49,10 @@ class DamagedRecordTest {
           e.revision(),
           e.status(),
           () -> {
+            if (deleted) {
+              throw new StaleRecordException(
+                  NS + "/" + name, e.revision(), "its record was deleted while it was read");
+            }
             throw new RecordFormatException(
                 "release record is not gzip data: Not in GZIP format", null);
           });
@@ -140,6 +149,20 @@ class DamagedRecordTest {
     assertThat(listed.get(1)).isInstanceOf(ReleaseListing.Unreadable.class);
     assertThat(controller.listInAllNamespaces(false))
         .extracting(Release::name)
+        .containsExactly("a");
+  }
+
+  @Test
+  void aReleaseUninstalledWhileTheListingReadsItIsLeftOutOfIt() {
+    cast("a", payloads(configMap("a", "1")));
+    cast("b", payloads(configMap("b", "1")));
+    store.release = "b";
+    store.revision = 1;
+    store.deleted = true;
+
+    assertThat(controller.listing(NS, true)).extracting(ReleaseListing::name).containsExactly("a");
+    assertThat(controller.listingInAllNamespaces(true))
+        .extracting(ReleaseListing::name)
         .containsExactly("a");
   }
 

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.capstan.release.codec.RecordFormatException;
 import dev.capstan.release.error.ReleaseException;
+import dev.capstan.release.error.StaleRecordException;
 import dev.capstan.release.event.Operation;
 import dev.capstan.release.event.ReleaseEvent;
 import dev.capstan.release.model.Manifest;
@@ -152,8 +153,9 @@ public final class FleetCast {
   }
 
   /**
-   * The latest revision of each release of {@code namespace} that can be read: one that cannot is
-   * left out here (its own cast reads it, and fails naming how to recover), not failing the others.
+   * The latest revision of each release of {@code namespace} that can be read: one that cannot, or
+   * whose record is deleted while it is read, is left out here (its own cast reads it, and fails
+   * naming how to recover if it cannot), not failing the others.
    */
   private Map<String, StoredRelease> latestByName(String namespace) {
     Map<String, StoredRelease> byName = new HashMap<>();
@@ -164,8 +166,8 @@ public final class FleetCast {
             (name, entry) -> {
               try {
                 byName.put(name, entry.stored());
-              } catch (RecordFormatException unreadable) {
-                // cast on its own, which reads it again and fails with the advice
+              } catch (RecordFormatException | StaleRecordException unreadableOrGone) {
+                // cast on its own, which reads it again (and fails with the advice if unreadable)
               }
             });
     return byName;
