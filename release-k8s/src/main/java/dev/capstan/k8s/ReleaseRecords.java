@@ -101,7 +101,7 @@ final class ReleaseRecords {
    * chunked record writes the new chunks, updates the head, then deletes the old chunks, so the
    * chunks a head names may be gone by the time they are listed: when some are missing, the head is
    * read again and, if it changed, its new version is read in its place (at most {@value
-   * #HEAD_READS} versions), so a reader never fails on a record a writer is replacing.
+   * #HEAD_READS} versions): a reader does not fail on a record one writer is replacing.
    *
    * @throws StaleRecordException when the head was deleted since it was read
    * @throws RecordFormatException when the head, as it stands, cannot be read
